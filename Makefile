@@ -1,0 +1,44 @@
+# The two commands of the README: `make run` and `make test`. Everything installs with uv
+# from uv.lock; Python comes from the machine (3.13, see .python-version).
+export UV_PYTHON_DOWNLOADS := never
+export UV_NO_PROGRESS := 1
+
+# uv from PATH, or else a private copy installed from PyPI into var/tools.
+UV := $(shell command -v uv 2>/dev/null || echo var/tools/bin/uv)
+PORT ?= 8000
+
+.PHONY: run test lint install fmt messages bench
+
+var/tools/bin/uv:
+	python3 -m venv var/tools
+	var/tools/bin/pip install --quiet --disable-pip-version-check uv
+
+install: $(if $(filter var/tools/bin/uv,$(UV)),var/tools/bin/uv)
+	$(UV) sync --frozen
+
+## make run: the club site on the embedded defaults (SQLite, filesystem broker, console bot):
+## web, Celery worker and beat together; Ctrl-C stops all three.
+run: install
+	$(UV) run python manage.py migrate --no-input
+	$(UV) run python manage.py demo_data
+	@echo "The club site: http://127.0.0.1:$(PORT)/  (admin: http://127.0.0.1:$(PORT)/admin/)"
+	PORT=$(PORT) $(UV) run honcho --procfile Procfile.dev start
+
+## make test: the whole suite on PostgreSQL and Redis (local defaults or DATABASE_URL and
+## CELERY_BROKER_URL); stops at once, naming the service, when one is missing.
+test: install
+	$(UV) run pytest $(PYTEST_ARGS)
+
+lint: install
+	$(UV) run ruff check .
+	$(UV) run ruff format --check .
+	$(UV) run python manage.py makemigrations --check --dry-run
+
+fmt: install
+	$(UV) run ruff check --fix .
+	$(UV) run ruff format .
+
+## Refresh the translation catalogues after changing UI strings.
+messages: install
+	$(UV) run python manage.py makemessages --locale ru --locale en --ignore '.venv/*' --ignore 'var/*' --no-obsolete
+	$(UV) run python manage.py compilemessages --ignore '.venv/*' --ignore 'var/*'

@@ -1,0 +1,134 @@
+from datetime import date
+
+from django import forms
+from django.contrib import admin, messages
+from django.contrib.auth.admin import UserAdmin
+from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
+from django.db.models import QuerySet
+from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
+
+from accounts import services
+from accounts.models import ApiToken, MembershipStatus, User
+
+
+class _MemberChecks:
+    """The same nickname and age checks as the sign-up page, for members made in admin."""
+
+    instance: User
+
+    def clean_nickname(self) -> str:
+        return services.nickname_clean(
+            self.cleaned_data["nickname"], exclude_member_id=self.instance.pk
+        )
+
+    def clean_birth_date(self) -> date:
+        birth_date = self.cleaned_data["birth_date"]
+        if self.instance.pk and birth_date == self.instance.birth_date:
+            return birth_date
+        return services.birth_date_clean(birth_date)
+
+
+class MemberCreationForm(_MemberChecks, AdminUserCreationForm):
+    class Meta:
+        model = User
+        fields = ("nickname", "email", "birth_date")
+
+
+class MemberChangeForm(_MemberChecks, UserChangeForm):
+    class Meta:
+        model = User
+        fields = "__all__"
+
+
+class ApiTokenInline(admin.TabularInline):
+    model = ApiToken
+    extra = 0
+    fields = ("name", "key_start", "created_at", "last_used_at")
+    readonly_fields = fields
+    can_delete = True
+
+    def has_add_permission(self, request: HttpRequest, obj: User | None = None) -> bool:
+        return False  # keys are made where they can be shown once: profile page or command
+
+
+@admin.register(User)
+class MemberAdmin(UserAdmin):
+    form = MemberChangeForm
+    add_form = MemberCreationForm
+    list_display = (
+        "nickname",
+        "telegram_username",
+        "email",
+        "birth_date",
+        "status",
+        "publication_consent",
+        "is_staff",
+        "date_joined",
+    )
+    list_filter = ("status", "is_staff", "publication_consent", "groups")
+    search_fields = ("nickname", "telegram_username", "email")
+    ordering = ("nickname",)
+    readonly_fields = ("last_login", "date_joined", "status_changed_at")
+    fieldsets = (
+        (None, {"fields": ("nickname", "password")}),
+        (_("Personal"), {"fields": ("email", "birth_date", "publication_consent")}),
+        (_("Telegram"), {"fields": ("telegram_id", "telegram_username")}),
+        (_("Membership"), {"fields": ("status", "status_reason", "status_changed_at")}),
+        (
+            _("Permissions"),
+            {"fields": ("is_staff", "is_superuser", "groups", "user_permissions")},
+        ),
+        (_("Dates"), {"fields": ("last_login", "date_joined")}),
+    )
+    add_fieldsets = (
+        (
+            None,
+            {
+                "classes": ("wide",),
+                "fields": ("nickname", "email", "birth_date", "password1", "password2"),
+            },
+        ),
+    )
+    inlines = (ApiTokenInline,)
+    actions = ("suspend", "reactivate")
+
+    def save_model(
+        self, request: HttpRequest, obj: User, form: forms.ModelForm, change: bool
+    ) -> None:
+        super().save_model(request, obj, form, change)
+        if change and "status" in form.changed_data:
+            services.member_set_status(member=obj, status=obj.status, reason=obj.status_reason)
+
+    def _set_status(
+        self, request: HttpRequest, queryset: QuerySet[User], status: str, reason: str
+    ) -> int:
+        count = 0
+        for member in queryset.exclude(status=status):
+            services.member_set_status(
+                member=member, status=MembershipStatus(status), reason=reason
+            )
+            count += 1
+        return count
+
+    @admin.action(description=_("Suspend the selected members"), permissions=["change"])
+    def suspend(self, request: HttpRequest, queryset: QuerySet[User]) -> None:
+        reason = _("Suspended by %(admin)s") % {"admin": request.user}
+        count = self._set_status(request, queryset, MembershipStatus.SUSPENDED, str(reason))
+        self.message_user(
+            request,
+            ngettext("%(count)d member suspended.", "%(count)d members suspended.", count)
+            % {"count": count},
+            messages.SUCCESS,
+        )
+
+    @admin.action(description=_("Reactivate the selected members"), permissions=["change"])
+    def reactivate(self, request: HttpRequest, queryset: QuerySet[User]) -> None:
+        count = self._set_status(request, queryset, MembershipStatus.ACTIVE, "")
+        self.message_user(
+            request,
+            ngettext("%(count)d member reactivated.", "%(count)d members reactivated.", count)
+            % {"count": count},
+            messages.SUCCESS,
+        )

@@ -1,0 +1,32 @@
+from datetime import date
+
+from django.http import HttpRequest
+from ninja import Router, Schema
+
+from club.schemas import ErrorOut
+
+router = Router(tags=["members"])
+
+
+class MemberOut(Schema):
+    id: int
+    nickname: str
+    birth_date: date
+    telegram_username: str
+    telegram_linked: bool
+    publication_consent: bool
+    status: str
+
+
+@router.get("/me", response={200: MemberOut, 401: ErrorOut}, summary="The member making the call")
+def me(request: HttpRequest) -> MemberOut:
+    member = request.auth
+    return MemberOut(
+        id=member.pk,
+        nickname=member.nickname,
+        birth_date=member.birth_date,
+        telegram_username=member.telegram_username,
+        telegram_linked=member.telegram_id is not None,
+        publication_consent=member.publication_consent,
+        status=member.status,
+    )

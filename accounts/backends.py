@@ -1,0 +1,33 @@
+from typing import Any
+
+from django.contrib.auth.backends import ModelBackend
+from django.db.models import Q
+from django.http import HttpRequest
+
+from accounts.models import User
+
+
+class NicknameOrEmailBackend(ModelBackend):
+    """Log in with the nickname or the email, in any letter case."""
+
+    def authenticate(
+        self,
+        request: HttpRequest | None,
+        username: str | None = None,
+        password: str | None = None,
+        **kwargs: Any,
+    ) -> User | None:
+        if username is None or password is None:
+            return None
+        login = username.strip()
+        query = Q(nickname__iexact=" ".join(login.split()))
+        if "@" in login:
+            query |= Q(email__iexact=login)
+        user = User.objects.filter(query).first()
+        if user is None:
+            # Spend the time a password check takes, so timing does not reveal members.
+            User().set_password(password)
+            return None
+        if user.check_password(password) and self.user_can_authenticate(user):
+            return user
+        return None

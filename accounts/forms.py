@@ -1,0 +1,75 @@
+"""Forms parse and shape input; the rules themselves live in accounts.services."""
+
+from django import forms
+from django.contrib.auth import password_validation
+from django.contrib.auth.forms import AuthenticationForm
+from django.utils.translation import gettext_lazy as _
+
+from accounts.models import User
+
+DATE_INPUT_FORMATS = ["%Y-%m-%d", "%d.%m.%Y"]
+
+
+class SignUpForm(forms.Form):
+    nickname = forms.CharField(
+        label=_("Nickname"),
+        max_length=64,
+        help_text=_("Your name at the table: 2–32 letters, digits, spaces, - or _."),
+        widget=forms.TextInput(attrs={"autocomplete": "nickname", "autofocus": True}),
+    )
+    email = forms.EmailField(
+        label=_("Email"), max_length=254, widget=forms.EmailInput(attrs={"autocomplete": "email"})
+    )
+    birth_date = forms.DateField(
+        label=_("Birth date"),
+        input_formats=DATE_INPUT_FORMATS,
+        widget=forms.DateInput(attrs={"type": "date", "autocomplete": "bday"}, format="%Y-%m-%d"),
+        help_text=_("The club is 21+."),
+    )
+    password1 = forms.CharField(
+        label=_("Password"),
+        max_length=128,
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+    )
+    password2 = forms.CharField(
+        label=_("Password again"),
+        max_length=128,
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+    )
+
+    def clean(self) -> dict:
+        cleaned = super().clean() or {}
+        password1, password2 = cleaned.get("password1"), cleaned.get("password2")
+        if password1 and password2:
+            if password1 != password2:
+                self.add_error("password2", _("The two passwords differ."))
+            else:
+                candidate = User(
+                    nickname=cleaned.get("nickname", ""), email=cleaned.get("email", "")
+                )
+                try:
+                    password_validation.validate_password(password1, candidate)
+                except forms.ValidationError as error:
+                    self.add_error("password1", error)
+        return cleaned
+
+
+class LoginForm(AuthenticationForm):
+    username = forms.CharField(
+        label=_("Nickname or email"),
+        max_length=254,
+        widget=forms.TextInput(attrs={"autofocus": True, "autocomplete": "username"}),
+    )
+
+
+class PublicationConsentForm(forms.Form):
+    publication_consent = forms.BooleanField(
+        label=_("Publish my nickname and scores in game analyses and leaderboards"),
+        required=False,
+    )
+
+
+class ApiTokenForm(forms.Form):
+    name = forms.CharField(label=_("Token name"), max_length=64, required=False)

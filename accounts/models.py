@@ -1,0 +1,147 @@
+from __future__ import annotations
+
+import hashlib
+import secrets
+from typing import Any, ClassVar
+
+from django.contrib.auth.models import AbstractBaseUser, BaseUserManager, PermissionsMixin
+from django.db import models
+from django.db.models.functions import Lower
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+
+class MembershipStatus(models.TextChoices):
+    ACTIVE = "active", _("Active")
+    # May log in and look around, may not sign up for evenings.
+    SUSPENDED = "suspended", _("Suspended")
+    # May not log in at all.
+    BANNED = "banned", _("Banned")
+
+
+class UserManager(BaseUserManager["User"]):
+    use_in_migrations = True
+
+    def get_by_natural_key(self, username: str | None) -> User:
+        # Nicknames are unique ignoring case, so a login in any case finds the member.
+        return self.get(nickname__iexact=username)
+
+    def create_user(self, nickname: str, password: str | None = None, **fields: Any) -> User:
+        user = self.model(nickname=nickname, **fields)
+        user.set_password(password)
+        user.save(using=self._db)
+        return user
+
+    def create_superuser(self, nickname: str, password: str | None = None, **fields: Any) -> User:
+        fields.setdefault("is_staff", True)
+        fields.setdefault("is_superuser", True)
+        return self.create_user(nickname, password, **fields)
+
+
+class User(AbstractBaseUser, PermissionsMixin):
+    """A club member: the nickname is the public game name and the login."""
+
+    nickname = models.CharField(_("nickname"), max_length=32)
+    email = models.EmailField(_("email"), blank=True, default="")
+    birth_date = models.DateField(_("birth date"))
+    telegram_id = models.BigIntegerField(_("Telegram id"), null=True, blank=True, unique=True)
+    telegram_username = models.CharField(
+        _("Telegram username"), max_length=64, blank=True, default=""
+    )
+    publication_consent = models.BooleanField(
+        _("publish my nickname and scores"),
+        default=True,
+        help_text=_("When off, published analyses and leaderboards show the member anonymously."),
+    )
+    status = models.CharField(
+        _("membership status"),
+        max_length=16,
+        choices=MembershipStatus.choices,
+        default=MembershipStatus.ACTIVE,
+    )
+    status_reason = models.CharField(_("reason"), max_length=255, blank=True, default="")
+    status_changed_at = models.DateTimeField(_("status changed"), null=True, blank=True)
+    # Derived from the status so that the two can never disagree; Django's auth reads it.
+    is_active = models.GeneratedField(
+        expression=models.Case(
+            models.When(status=MembershipStatus.BANNED, then=models.Value(False)),
+            default=models.Value(True),
+        ),
+        output_field=models.BooleanField(),
+        db_persist=True,
+    )
+    is_staff = models.BooleanField(_("staff"), default=False)
+    date_joined = models.DateTimeField(_("joined"), default=timezone.now)
+
+    objects = UserManager()
+
+    USERNAME_FIELD = "nickname"
+    EMAIL_FIELD = "email"
+    REQUIRED_FIELDS: ClassVar[list[str]] = ["birth_date"]
+
+    class Meta:
+        verbose_name = _("member")
+        verbose_name_plural = _("members")
+        ordering = [Lower("nickname")]
+        permissions = [("host_games", _("Can host and record games"))]
+        constraints = [
+            models.UniqueConstraint(
+                Lower("nickname"),
+                name="accounts_user_nickname_ci_unique",
+                violation_error_message=_("This nickname is taken."),
+            ),
+            models.UniqueConstraint(
+                Lower("email"),
+                condition=~models.Q(email=""),
+                name="accounts_user_email_ci_unique",
+                violation_error_message=_("A member with this email already exists."),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.nickname
+
+    @property
+    def can_sign_up_for_evenings(self) -> bool:
+        return self.status == MembershipStatus.ACTIVE
+
+
+def _hash_token(key: str) -> str:
+    return hashlib.sha256(key.encode()).hexdigest()
+
+
+class ApiTokenQuerySet(models.QuerySet["ApiToken"]):
+    def matching(self, key: str) -> ApiTokenQuerySet:
+        return self.filter(key_hash=_hash_token(key))
+
+
+class ApiToken(models.Model):
+    """A personal API token. Only its hash is stored: the key is shown once, when made."""
+
+    PREFIX = "mc_"
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="api_tokens")
+    name = models.CharField(_("name"), max_length=64, blank=True, default="")
+    key_hash = models.CharField(max_length=64, unique=True, editable=False)
+    # The first characters, so a member can tell their tokens apart.
+    key_start = models.CharField(_("starts with"), max_length=12, editable=False)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    last_used_at = models.DateTimeField(_("last used"), null=True, blank=True)
+
+    objects = ApiTokenQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = _("API token")
+        verbose_name_plural = _("API tokens")
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.key_start}… ({self.user})"
+
+    @classmethod
+    def new_key(cls) -> str:
+        return cls.PREFIX + secrets.token_urlsafe(32)
+
+    def set_key(self, key: str) -> None:
+        self.key_hash = _hash_token(key)
+        self.key_start = key[:10]

@@ -1,0 +1,175 @@
+"""Writes on members: sign-up, status changes, API tokens, Telegram linking."""
+
+from dataclasses import dataclass
+from datetime import date
+
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from accounts.age import is_of_age
+from accounts.models import ApiToken, MembershipStatus, User
+from accounts.telegram_login import TelegramIdentity
+from accounts.validation import normalize_nickname, validate_birth_date, validate_nickname
+from club.models import ClubSettings
+
+
+def member_is_of_age(*, member: User, on: date, club: ClubSettings | None = None) -> bool:
+    """Whether the member has the club's minimum age on date `on` (an evening's date)."""
+    club = club or ClubSettings.load()
+    return is_of_age(member.birth_date, on, club.min_age)
+
+
+def nickname_clean(raw: str, *, exclude_member_id: int | None = None) -> str:
+    """The normalized nickname, or ValidationError if it is malformed or taken."""
+    nickname = normalize_nickname(raw)
+    validate_nickname(nickname)
+    taken = User.objects.filter(nickname__iexact=nickname)
+    if exclude_member_id is not None:
+        taken = taken.exclude(pk=exclude_member_id)
+    if taken.exists():
+        raise ValidationError(_("This nickname is taken."), code="nickname_taken")
+    return nickname
+
+
+def email_clean(raw: str, *, exclude_member_id: int | None = None) -> str:
+    email = raw.strip()
+    if not email:
+        return ""
+    taken = User.objects.filter(email__iexact=email)
+    if exclude_member_id is not None:
+        taken = taken.exclude(pk=exclude_member_id)
+    if taken.exists():
+        raise ValidationError(_("A member with this email already exists."), code="email_taken")
+    return email
+
+
+def birth_date_clean(birth_date: date, *, club: ClubSettings | None = None) -> date:
+    """The birth date of someone old enough today, in the club's time zone."""
+    club = club or ClubSettings.load()
+    validate_birth_date(birth_date, today=club.today(), minimum_age=club.min_age)
+    return birth_date
+
+
+@transaction.atomic
+def member_sign_up(
+    *,
+    nickname: str,
+    birth_date: date,
+    password: str | None,
+    email: str = "",
+    telegram_id: int | None = None,
+    telegram_username: str = "",
+) -> User:
+    """Create a member after every check; nothing is stored when one fails."""
+    club = ClubSettings.load()
+    errors: dict[str, list[ValidationError]] = {}
+    cleaned: dict[str, object] = {}
+    for field, clean in (
+        ("nickname", lambda: nickname_clean(nickname)),
+        ("email", lambda: email_clean(email)),
+        ("birth_date", lambda: birth_date_clean(birth_date, club=club)),
+    ):
+        try:
+            cleaned[field] = clean()
+        except ValidationError as error:
+            errors[field] = error.error_list
+    if errors:
+        raise ValidationError(errors)
+    member = User(
+        nickname=cleaned["nickname"],
+        email=cleaned["email"],
+        birth_date=birth_date,
+        telegram_id=telegram_id,
+        telegram_username=telegram_username,
+    )
+    member.set_password(password)
+    try:
+        # A savepoint: a sign-up racing ours for the same nickname fails cleanly here.
+        with transaction.atomic():
+            member.save()
+    except IntegrityError as error:
+        raise ValidationError({"nickname": [_("This nickname is taken.")]}) from error
+    return member
+
+
+def member_set_status(*, member: User, status: MembershipStatus, reason: str = "") -> User:
+    member.status = status
+    member.status_reason = reason[:255]
+    member.status_changed_at = timezone.now()
+    member.save(update_fields=["status", "status_reason", "status_changed_at"])
+    return member
+
+
+def member_set_publication_consent(*, member: User, consent: bool) -> User:
+    member.publication_consent = consent
+    member.save(update_fields=["publication_consent"])
+    return member
+
+
+@dataclass(frozen=True)
+class IssuedToken:
+    token: ApiToken
+    key: str  # shown once; only its hash is stored
+
+
+def api_token_create(*, member: User, name: str = "") -> IssuedToken:
+    key = ApiToken.new_key()
+    token = ApiToken(user=member, name=name.strip()[:64])
+    token.set_key(key)
+    token.save()
+    return IssuedToken(token=token, key=key)
+
+
+def api_token_revoke(*, member: User, token_id: int) -> bool:
+    deleted, _details = ApiToken.objects.filter(user=member, pk=token_id).delete()
+    return deleted > 0
+
+
+def api_token_authenticate(key: str) -> User | None:
+    """The active member a bearer key belongs to, recording when it was last used."""
+    if not key.startswith(ApiToken.PREFIX) or len(key) > 128:
+        return None
+    token = ApiToken.objects.matching(key).select_related("user").first()
+    if token is None or not token.user.is_active:
+        return None
+    now = timezone.now()
+    # Writing on every request would make reads write; once a minute is enough to show use.
+    if token.last_used_at is None or (now - token.last_used_at).total_seconds() > 60:
+        ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)
+    return token.user
+
+
+class TelegramLinkError(Exception):
+    """Telegram cannot be linked or used to log in; the message is for the user."""
+
+
+def member_telegram_login(*, identity: TelegramIdentity, current: User | None) -> User:
+    """The member a verified Telegram identity logs in as, linking it to `current` if new.
+
+    A Telegram account belongs to one member: it is never moved silently from one to another.
+    """
+    with transaction.atomic():
+        linked = User.objects.select_for_update().filter(telegram_id=identity.telegram_id).first()
+        if linked is not None:
+            if current is not None and current.pk != linked.pk:
+                raise TelegramLinkError(
+                    _("This Telegram account is already linked to another member.")
+                )
+            member = linked
+        elif current is not None:
+            member = User.objects.select_for_update().get(pk=current.pk)
+            member.telegram_id = identity.telegram_id
+        else:
+            raise TelegramLinkError(
+                _(
+                    "No member is linked to this Telegram account yet. Sign up or log in "
+                    "first, then link Telegram on your profile page."
+                )
+            )
+        if not member.is_active:
+            raise TelegramLinkError(_("This account is blocked."))
+        member.telegram_username = identity.username
+        member.save(update_fields=["telegram_id", "telegram_username"])
+    return member

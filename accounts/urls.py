@@ -1,0 +1,56 @@
+from django.contrib.auth import views as auth_views
+from django.urls import path, reverse_lazy
+
+from accounts import views
+from accounts.forms import LoginForm
+
+app_name = "accounts"
+
+urlpatterns = [
+    path("signup/", views.sign_up, name="sign_up"),
+    path(
+        "login/",
+        auth_views.LoginView.as_view(
+            authentication_form=LoginForm,
+            template_name="accounts/login.html",
+            redirect_authenticated_user=True,
+        ),
+        name="login",
+    ),
+    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("profile/", views.profile, name="profile"),
+    path("settings/", views.member_settings, name="settings"),
+    path("tokens/", views.api_token_create, name="token_create"),
+    path("tokens/<int:token_id>/revoke/", views.api_token_revoke, name="token_revoke"),
+    path("telegram/login/", views.telegram_login, name="telegram_login"),
+    path(
+        "password/reset/",
+        auth_views.PasswordResetView.as_view(
+            template_name="accounts/password_reset_form.html",
+            email_template_name="accounts/password_reset_email.txt",
+            subject_template_name="accounts/password_reset_subject.txt",
+            success_url=reverse_lazy("accounts:password_reset_done"),
+        ),
+        name="password_reset",
+    ),
+    path(
+        "password/reset/sent/",
+        auth_views.PasswordResetDoneView.as_view(template_name="accounts/password_reset_done.html"),
+        name="password_reset_done",
+    ),
+    path(
+        "password/reset/<uidb64>/<token>/",
+        auth_views.PasswordResetConfirmView.as_view(
+            template_name="accounts/password_reset_confirm.html",
+            success_url=reverse_lazy("accounts:password_reset_complete"),
+        ),
+        name="password_reset_confirm",
+    ),
+    path(
+        "password/reset/done/",
+        auth_views.PasswordResetCompleteView.as_view(
+            template_name="accounts/password_reset_complete.html"
+        ),
+        name="password_reset_complete",
+    ),
+]

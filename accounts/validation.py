@@ -1,0 +1,62 @@
+"""Checks on what a person tells us about themselves, shared by every door (web, bot, API,
+admin). Each raises Django's ValidationError with a message in the user's language."""
+
+import re
+from datetime import date
+
+from django.core.exceptions import ValidationError
+from django.utils.formats import date_format
+from django.utils.translation import gettext as _
+
+from accounts.age import coming_of_age, is_of_age
+
+NICKNAME_MIN_LENGTH = 2
+NICKNAME_MAX_LENGTH = 32
+# Cyrillic (with Ё/ё) or Latin letters, digits, space, hyphen and underscore.
+_NICKNAME_CHARACTERS = re.compile(r"^[A-Za-zА-Яа-яЁё0-9 _-]+$")
+_LETTER = re.compile(r"[A-Za-zА-Яа-яЁё]")
+EARLIEST_BIRTH_DATE = date(1900, 1, 1)
+
+
+def normalize_nickname(raw: str) -> str:
+    """Trim the ends and fold runs of spaces, so "Ворон " and "Ворон" are one nickname."""
+    return " ".join(raw.split())
+
+
+def validate_nickname(nickname: str) -> None:
+    if not NICKNAME_MIN_LENGTH <= len(nickname) <= NICKNAME_MAX_LENGTH:
+        raise ValidationError(
+            _("A nickname is %(min)d to %(max)d characters long.")
+            % {"min": NICKNAME_MIN_LENGTH, "max": NICKNAME_MAX_LENGTH},
+            code="nickname_length",
+        )
+    if not _NICKNAME_CHARACTERS.match(nickname):
+        raise ValidationError(
+            _(
+                "A nickname may hold Cyrillic or Latin letters, digits, spaces, "
+                "hyphens and underscores only."
+            ),
+            code="nickname_characters",
+        )
+    if not _LETTER.search(nickname):
+        raise ValidationError(_("A nickname needs at least one letter."), code="nickname_letter")
+
+
+def validate_birth_date(birth_date: date, *, today: date, minimum_age: int) -> None:
+    """A plausible birth date of someone who is `minimum_age` or over `today`."""
+    if birth_date > today:
+        raise ValidationError(_("The birth date cannot be in the future."), code="birth_future")
+    if birth_date < EARLIEST_BIRTH_DATE:
+        raise ValidationError(
+            _("The birth date cannot be before 1900. Please check the year."),
+            code="birth_too_early",
+        )
+    if not is_of_age(birth_date, today, minimum_age):
+        raise ValidationError(
+            _("The club is for players aged %(age)d and over. You are welcome from %(date)s.")
+            % {
+                "age": minimum_age,
+                "date": date_format(coming_of_age(birth_date, minimum_age), "DATE_FORMAT"),
+            },
+            code="underage",
+        )

@@ -1,0 +1,63 @@
+"""The club's HTTP API, /api/v1: django-ninja, session (with CSRF) or bearer-token auth.
+
+Every error is JSON `{"detail": "..."}` with a 4xx status; an unexpected failure is logged
+and answered as JSON too, never as an HTML page.
+"""
+
+import logging
+
+from django.http import HttpRequest, HttpResponse
+from django.utils.translation import gettext as _
+from ninja import NinjaAPI
+from ninja.errors import AuthenticationError, ValidationError
+from ninja.security import HttpBearer, SessionAuth
+
+from accounts.api import router as accounts_router
+from accounts.models import User
+from accounts.services import api_token_authenticate
+
+logger = logging.getLogger(__name__)
+
+
+class BearerToken(HttpBearer):
+    def authenticate(self, request: HttpRequest, token: str) -> User | None:
+        return api_token_authenticate(token)
+
+
+api = NinjaAPI(
+    title="Mafia club API",
+    version="1",
+    urls_namespace="api",
+    auth=[BearerToken(), SessionAuth()],
+)
+
+
+def _describe(error: dict) -> str:
+    where = ".".join(str(part) for part in error.get("loc", ()) if part not in ("body", "payload"))
+    return f"{where}: {error.get('msg', '')}" if where else str(error.get("msg", ""))
+
+
+@api.exception_handler(ValidationError)
+def on_validation_error(request: HttpRequest, exc: ValidationError) -> HttpResponse:
+    details = "; ".join(_describe(error) for error in exc.errors)
+    return api.create_response(
+        request, {"detail": _("Invalid input: %(details)s") % {"details": details}}, status=422
+    )
+
+
+@api.exception_handler(AuthenticationError)
+def on_authentication_error(request: HttpRequest, exc: AuthenticationError) -> HttpResponse:
+    return api.create_response(
+        request,
+        {"detail": _("Log in, or send a valid token in the header Authorization: Bearer <token>.")},
+        status=401,
+    )
+
+
+@api.exception_handler(Exception)
+def on_unexpected_error(request: HttpRequest, exc: Exception) -> HttpResponse:
+    logger.exception("Unhandled error in %s %s", request.method, request.path)
+    return api.create_response(request, {"detail": _("Internal error.")}, status=500)
+
+
+api.add_router("/", accounts_router)

@@ -1,0 +1,154 @@
+from __future__ import annotations
+
+import zoneinfo
+from datetime import date, datetime, time
+from functools import cache
+
+from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+
+@cache
+def _known_timezones() -> frozenset[str]:
+    return frozenset(zoneinfo.available_timezones())
+
+
+def validate_timezone(name: str) -> None:
+    if name not in _known_timezones():
+        raise ValidationError(_("Unknown time zone: %(name)s"), params={"name": name})
+
+
+class Weekday(models.IntegerChoices):
+    MONDAY = 0, _("Monday")
+    TUESDAY = 1, _("Tuesday")
+    WEDNESDAY = 2, _("Wednesday")
+    THURSDAY = 3, _("Thursday")
+    FRIDAY = 4, _("Friday")
+    SATURDAY = 5, _("Saturday")
+    SUNDAY = 6, _("Sunday")
+
+
+class ClubSettings(models.Model):
+    """The club's one settings row (pk=1), created by a data migration with the defaults."""
+
+    venue = models.CharField(_("venue"), max_length=128, default="GrandDaddy")
+    weekday = models.PositiveSmallIntegerField(
+        _("weekday"), choices=Weekday.choices, default=Weekday.SUNDAY
+    )
+    start_time = models.TimeField(_("start time"), default=time(18, 0))
+    timezone = models.CharField(
+        _("time zone"), max_length=64, default="Europe/Moscow", validators=[validate_timezone]
+    )
+    seats_per_evening = models.PositiveSmallIntegerField(
+        _("seats per evening"),
+        default=15,
+        validators=[MinValueValidator(1), MaxValueValidator(200)],
+    )
+    min_players = models.PositiveSmallIntegerField(
+        _("minimum players for a table"),
+        default=12,
+        validators=[MinValueValidator(2), MaxValueValidator(30)],
+    )
+    min_age = models.PositiveSmallIntegerField(
+        _("minimum age"), default=21, validators=[MinValueValidator(0), MaxValueValidator(99)]
+    )
+    signup_opens_days_before = models.PositiveSmallIntegerField(
+        _("sign-up opens (days before)"), default=6, validators=[MaxValueValidator(60)]
+    )
+    confirmation_deadline_hours = models.PositiveSmallIntegerField(
+        _("attendance confirmation deadline (hours before the start)"),
+        default=3,
+        validators=[MaxValueValidator(72)],
+    )
+    release_unconfirmed_seats = models.BooleanField(
+        _("release unconfirmed seats to the reserve at the deadline"), default=False
+    )
+    audio_retention_days = models.PositiveSmallIntegerField(
+        _("audio retention (days)"),
+        default=3,
+        validators=[MinValueValidator(1), MaxValueValidator(30)],
+    )
+    telegram_group_chat_id = models.BigIntegerField(
+        _("club's Telegram group chat id"), null=True, blank=True
+    )
+
+    class Meta:
+        verbose_name = _("club settings")
+        verbose_name_plural = _("club settings")
+        constraints = [
+            models.CheckConstraint(condition=models.Q(pk=1), name="club_settings_single_row"),
+        ]
+
+    def __str__(self) -> str:
+        return str(_("Club settings"))
+
+    @classmethod
+    def load(cls) -> ClubSettings:
+        # The data migration makes the row; get_or_create covers a database whose row was
+        # deleted by hand, so the site never fails for want of it.
+        settings, _created = cls.objects.get_or_create(pk=1)
+        return settings
+
+    @property
+    def zone(self) -> zoneinfo.ZoneInfo:
+        return zoneinfo.ZoneInfo(self.timezone)
+
+    def today(self) -> date:
+        """Today's date where the club plays."""
+        return timezone.localdate(timezone=self.zone)
+
+
+class EveningStatus(models.TextChoices):
+    SCHEDULED = "scheduled", _("Scheduled")
+    CLOSED = "closed", _("Closed")
+    FINISHED = "finished", _("Finished")
+    CANCELLED = "cancelled", _("Cancelled")
+
+
+class EveningQuerySet(models.QuerySet["Evening"]):
+    def upcoming(self) -> EveningQuerySet:
+        return self.filter(
+            starts_at__gte=timezone.now(),
+            status__in=[EveningStatus.SCHEDULED, EveningStatus.CLOSED],
+        ).order_by("starts_at")
+
+
+class Evening(models.Model):
+    """One game evening of the club at a venue."""
+
+    starts_at = models.DateTimeField(_("starts at"))
+    venue = models.CharField(_("venue"), max_length=128)
+    capacity = models.PositiveSmallIntegerField(
+        _("seats"), validators=[MinValueValidator(1), MaxValueValidator(200)]
+    )
+    status = models.CharField(
+        _("status"), max_length=16, choices=EveningStatus.choices, default=EveningStatus.SCHEDULED
+    )
+    opens_at = models.DateTimeField(_("sign-up opens at"))
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    objects = EveningQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = _("evening")
+        verbose_name_plural = _("evenings")
+        ordering = ["-starts_at"]
+        indexes = [models.Index(fields=["starts_at"])]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(opens_at__lte=models.F("starts_at")),
+                name="evening_opens_before_start",
+                violation_error_message=_("Sign-up must open before the evening starts."),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        local = timezone.localtime(self.starts_at)
+        return f"{local:%d.%m.%Y %H:%M} — {self.venue}"
+
+    def is_open_for_signup(self, now: datetime | None = None) -> bool:
+        now = now or timezone.now()
+        return self.status == EveningStatus.SCHEDULED and self.opens_at <= now < self.starts_at

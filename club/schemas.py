@@ -1,0 +1,5 @@
+from ninja import Schema
+
+
+class ErrorOut(Schema):
+    detail: str

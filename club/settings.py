@@ -1,0 +1,279 @@
+"""Settings for the club site, read from the environment.
+
+With no variables set, everything runs embedded on one machine: SQLite and a filesystem
+Celery broker under var/, the Telegram bot in console mode, mail to the console. Variables
+switch to real services (DATABASE_URL, CELERY_BROKER_URL, TELEGRAM_BOT_TOKEN), and
+DJANGO_ENV=production turns on the production hardening, refusing to start without the
+secrets it needs. docs/deploy.md lists every variable.
+"""
+
+import os
+from pathlib import Path
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+from django.utils.translation import gettext_lazy as _
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+VAR_DIR = Path(os.environ.get("CLUB_VAR_DIR", BASE_DIR / "var"))
+
+
+def env_bool(name: str, default: bool = False) -> bool:
+    value = os.environ.get(name)
+    if value is None or value == "":
+        return default
+    return value.strip().lower() in {"1", "true", "yes", "on"}
+
+
+def env_list(name: str) -> list[str]:
+    return [item.strip() for item in os.environ.get(name, "").split(",") if item.strip()]
+
+
+def env_required(name: str) -> str:
+    value = os.environ.get(name, "").strip()
+    if not value:
+        raise ImproperlyConfigured(f"{name} must be set when DJANGO_ENV=production")
+    return value
+
+
+PRODUCTION = os.environ.get("DJANGO_ENV", "development").strip().lower() == "production"
+
+if PRODUCTION:
+    SECRET_KEY = env_required("DJANGO_SECRET_KEY")
+    ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS")
+    if not ALLOWED_HOSTS:
+        raise ImproperlyConfigured("DJANGO_ALLOWED_HOSTS must be set when DJANGO_ENV=production")
+    DATABASE_URL = env_required("DATABASE_URL")
+    DEBUG = False
+else:
+    # A fixed key is fine off production: nothing signed with it leaves the laptop.
+    SECRET_KEY = os.environ.get(
+        "DJANGO_SECRET_KEY", "django-insecure-development-key-for-the-embedded-club-site"
+    )
+    ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS") or ["localhost", "127.0.0.1", "[::1]"]
+    DATABASE_URL = os.environ.get("DATABASE_URL", "")
+    DEBUG = env_bool("DJANGO_DEBUG", default=True)
+
+CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS")
+SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "whitenoise.runserver_nostatic",
+    "django.contrib.staticfiles",
+    "django_htmx",
+    "ninja",
+    "club",
+    "accounts",
+    "games",
+    "notifications",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
+]
+
+ROOT_URLCONF = "club.urls"
+WSGI_APPLICATION = "club.wsgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+                "django.template.context_processors.i18n",
+                "club.context_processors.club",
+            ],
+        },
+    },
+]
+
+# --- Database ---------------------------------------------------------------------------
+if DATABASE_URL:
+    _database = dj_database_url.parse(DATABASE_URL, conn_max_age=0)
+    if _database["ENGINE"] == "django.db.backends.postgresql":
+        # A pool per process: a burst of requests queues for a connection instead of
+        # failing, and the processes together stay well under PostgreSQL's 100.
+        _database["OPTIONS"] = {
+            "pool": {
+                "min_size": int(os.environ.get("DB_POOL_MIN_SIZE", "1")),
+                "max_size": int(os.environ.get("DB_POOL_MAX_SIZE", "10")),
+                "timeout": float(os.environ.get("DB_POOL_TIMEOUT", "20")),
+            }
+        }
+else:
+    VAR_DIR.mkdir(parents=True, exist_ok=True)
+    _database = {
+        "ENGINE": "django.db.backends.sqlite3",
+        "NAME": VAR_DIR / "club.sqlite3",
+        # WAL and IMMEDIATE transactions let the web server and the worker write side by
+        # side without "database is locked" errors.
+        "OPTIONS": {
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+            "transaction_mode": "IMMEDIATE",
+            "timeout": 20,
+        },
+    }
+DATABASES = {"default": _database}
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# --- Accounts ----------------------------------------------------------------------------
+AUTH_USER_MODEL = "accounts.User"
+AUTHENTICATION_BACKENDS = ["accounts.backends.NicknameOrEmailBackend"]
+LOGIN_URL = "accounts:login"
+LOGIN_REDIRECT_URL = "accounts:profile"
+LOGOUT_REDIRECT_URL = "home"
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+PASSWORD_RESET_TIMEOUT = 60 * 60 * 24
+
+# --- Internationalisation ----------------------------------------------------------------
+LANGUAGE_CODE = "ru"
+LANGUAGES = [("ru", _("Russian")), ("en", _("English"))]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+USE_I18N = True
+USE_TZ = True
+# The server's zone for logs and admin; the club's own zone is a club setting.
+TIME_ZONE = "Europe/Moscow"
+
+# --- Static files -------------------------------------------------------------------------
+STATIC_URL = "static/"
+STATIC_ROOT = (
+    Path(os.environ["DJANGO_STATIC_ROOT"])
+    if os.environ.get("DJANGO_STATIC_ROOT")
+    else (BASE_DIR / "var" / "static" if PRODUCTION else None)
+)
+# Off production whitenoise serves straight from the source folders.
+WHITENOISE_USE_FINDERS = not PRODUCTION
+WHITENOISE_AUTOREFRESH = not PRODUCTION
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": (
+            "whitenoise.storage.CompressedManifestStaticFilesStorage"
+            if PRODUCTION
+            else "django.contrib.staticfiles.storage.StaticFilesStorage"
+        )
+    },
+}
+MEDIA_ROOT = Path(os.environ.get("DJANGO_MEDIA_ROOT", VAR_DIR / "media"))
+MEDIA_URL = "media/"
+
+# --- Mail -------------------------------------------------------------------------------
+# Django 6.1's MAILERS: the console by default; EMAIL_HOST switches to SMTP.
+if os.environ.get("EMAIL_HOST"):
+    MAILERS = {
+        "default": {
+            "BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+            "OPTIONS": {
+                "host": os.environ["EMAIL_HOST"],
+                "port": int(os.environ.get("EMAIL_PORT", "587")),
+                "username": os.environ.get("EMAIL_HOST_USER", ""),
+                "password": os.environ.get("EMAIL_HOST_PASSWORD", ""),
+                "use_tls": env_bool("EMAIL_USE_TLS", default=True),
+                "timeout": 10,
+            },
+        }
+    }
+else:
+    MAILERS = {"default": {"BACKEND": "django.core.mail.backends.console.EmailBackend"}}
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "club@localhost")
+
+# --- Celery -----------------------------------------------------------------------------
+CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "")
+if not CELERY_BROKER_URL:
+    # kombu's filesystem transport: a real worker and beat on one machine, no server.
+    _broker_dir = VAR_DIR / "celery" / "broker"
+    _broker_dir.mkdir(parents=True, exist_ok=True)
+    (VAR_DIR / "celery" / "processed").mkdir(parents=True, exist_ok=True)
+    CELERY_BROKER_URL = "filesystem://"
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "data_folder_in": str(_broker_dir),
+        "data_folder_out": str(_broker_dir),
+        "processed_folder": str(VAR_DIR / "celery" / "processed"),
+        "store_processed": False,
+    }
+CELERY_TASK_IGNORE_RESULT = True
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_BROKER_CONNECTION_TIMEOUT = 3
+CELERY_TIMEZONE = TIME_ZONE
+CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
+# A static schedule: every entry is a short sweep that finds in the database what is due,
+# so a missed run costs nothing (docs/deploy.md explains why not django-celery-beat).
+CELERY_BEAT_SCHEDULE = {
+    "clear-expired-sessions": {
+        "task": "club.tasks.clear_expired_sessions",
+        "schedule": 60 * 60 * 6,
+    },
+}
+
+# --- Telegram ----------------------------------------------------------------------------
+TELEGRAM_BOT_TOKEN = os.environ.get("TELEGRAM_BOT_TOKEN", "")
+TELEGRAM_BOT_USERNAME = os.environ.get("TELEGRAM_BOT_USERNAME", "")
+TELEGRAM_API_BASE_URL = os.environ.get("TELEGRAM_API_BASE_URL", "")
+TELEGRAM_WEBHOOK_SECRET = os.environ.get("TELEGRAM_WEBHOOK_SECRET", "")
+# Without a token the bot runs in console mode: messages are logged, nothing leaves.
+TELEGRAM_CONSOLE_MODE = not TELEGRAM_BOT_TOKEN
+# How old a Telegram Login Widget signature may be.
+TELEGRAM_LOGIN_MAX_AGE_SECONDS = 24 * 60 * 60
+
+# --- Logging -----------------------------------------------------------------------------
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
+    "loggers": {"django.db.backends": {"level": "INFO"}},
+}
+
+# --- Security ----------------------------------------------------------------------------
+SESSION_COOKIE_HTTPONLY = True
+CSRF_COOKIE_HTTPONLY = False  # htmx reads the token from the page, not the cookie
+X_FRAME_OPTIONS = "DENY"
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+
+if PRODUCTION:
+    SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", default=True)
+    # Load balancers probe over plain HTTP.
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+    if env_bool("DJANGO_BEHIND_PROXY", default=True):
+        SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+    SECURE_HSTS_SECONDS = int(os.environ.get("DJANGO_HSTS_SECONDS", str(60 * 60 * 24 * 365)))
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+    SECURE_HSTS_PRELOAD = True
+
+NINJA_PAGINATION_PER_PAGE = 50
+
+# The nickname is unique ignoring case through a functional constraint, which the check
+# cannot see; NicknameOrEmailBackend looks members up case-insensitively.
+SILENCED_SYSTEM_CHECKS = ["auth.W004"]
