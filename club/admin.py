@@ -1,5 +1,6 @@
 from django.contrib import admin
 from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
 
 from club.models import ClubSettings, Evening
 
@@ -9,11 +10,11 @@ class ClubSettingsAdmin(admin.ModelAdmin):
     fieldsets = (
         (None, {"fields": ("venue", "weekday", "start_time", "timezone")}),
         (
-            "Seats",
+            _("Seats"),
             {"fields": ("seats_per_evening", "min_players", "min_age")},
         ),
         (
-            "Sign-up",
+            _("Sign-up"),
             {
                 "fields": (
                     "signup_opens_days_before",

@@ -1,5 +1,7 @@
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.utils.translation import gettext as _
+from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
@@ -25,3 +27,8 @@ def healthz(request: HttpRequest) -> JsonResponse:
     failing = [part for part, problem in problems.items() if problem]
     body["status"] = "ok" if not failing else "failing: " + ", ".join(failing)
     return JsonResponse(body, status=503 if failing else 200)
+
+
+@csrf_exempt  # answers every method with 404; a CSRF 403 would hide that
+def api_not_found(request: HttpRequest) -> JsonResponse:
+    return JsonResponse({"detail": _("No such API endpoint.")}, status=404)

@@ -1,0 +1,45 @@
+from datetime import date
+
+import pytest
+
+from accounts.age import age_on, coming_of_age, is_of_age
+
+
+@pytest.mark.parametrize(
+    ("birth", "on", "age"),
+    [
+        (date(2005, 12, 2), date(2026, 12, 2), 21),  # the birthday itself
+        (date(2005, 12, 3), date(2026, 12, 2), 20),  # the day before it
+        (date(2005, 1, 1), date(2026, 12, 31), 21),
+        (date(2004, 2, 29), date(2025, 2, 28), 20),  # leap-day birthday, common year
+        (date(2004, 2, 29), date(2025, 3, 1), 21),
+        (date(2004, 2, 29), date(2024, 2, 29), 20),
+    ],
+)
+def test_age_counts_full_years(birth: date, on: date, age: int) -> None:
+    assert age_on(birth, on) == age
+
+
+def test_exactly_the_minimum_age_today_is_of_age() -> None:
+    assert is_of_age(date(2005, 12, 2), date(2026, 12, 2), 21)
+    assert not is_of_age(date(2005, 12, 3), date(2026, 12, 2), 21)
+
+
+def test_coming_of_age_of_a_leap_day_birth_is_the_first_of_march() -> None:
+    assert coming_of_age(date(2004, 2, 29), 21) == date(2025, 3, 1)
+    assert coming_of_age(date(2004, 2, 29), 20) == date(2024, 2, 29)
+    assert coming_of_age(date(2005, 12, 3), 21) == date(2026, 12, 3)
+
+
+@pytest.mark.django_db
+def test_member_is_of_age_uses_the_club_minimum(member) -> None:
+    from accounts.services import member_is_of_age
+    from club.models import ClubSettings
+
+    member.birth_date = date(2005, 12, 5)
+    assert not member_is_of_age(member=member, on=date(2026, 12, 4))
+    assert member_is_of_age(member=member, on=date(2026, 12, 5))
+    club = ClubSettings.load()
+    club.min_age = 18
+    club.save()
+    assert member_is_of_age(member=member, on=date(2026, 12, 4))
