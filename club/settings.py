@@ -183,17 +183,18 @@ MEDIA_ROOT = Path(os.environ.get("DJANGO_MEDIA_ROOT", VAR_DIR / "media"))
 MEDIA_URL = "media/"
 
 # --- Mail -------------------------------------------------------------------------------
-# Django 6.1's MAILERS: the console by default; EMAIL_HOST switches to SMTP.
-if os.environ.get("EMAIL_HOST"):
+# Django 6.1's MAILERS. Off production, mail goes to the console unless EMAIL_HOST is set;
+# in production it always goes over SMTP (by default to the machine's own MTA).
+if PRODUCTION or os.environ.get("EMAIL_HOST"):
     MAILERS = {
         "default": {
             "BACKEND": "django.core.mail.backends.smtp.EmailBackend",
             "OPTIONS": {
-                "host": os.environ["EMAIL_HOST"],
-                "port": int(os.environ.get("EMAIL_PORT", "587")),
+                "host": os.environ.get("EMAIL_HOST", "localhost"),
+                "port": int(os.environ.get("EMAIL_PORT", "25")),
                 "username": os.environ.get("EMAIL_HOST_USER", ""),
                 "password": os.environ.get("EMAIL_HOST_PASSWORD", ""),
-                "use_tls": env_bool("EMAIL_USE_TLS", default=True),
+                "use_tls": env_bool("EMAIL_USE_TLS"),
                 "timeout": 10,
             },
         }

@@ -27,3 +27,9 @@ def admin_client_(admin_member: User) -> Client:
     client = Client()
     client.force_login(admin_member)
     return client
+
+
+@pytest.fixture(autouse=True)
+def _fast_password_hashing(settings) -> None:
+    # PBKDF2's real cost is a security feature, not something the tests need to pay for.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -23,7 +23,9 @@ def test_members_are_searchable_by_nickname_and_telegram_username(admin_client_:
 def test_members_filter_by_status(admin_client_: Client) -> None:
     make_member(nickname="Ворон", status="suspended")
     make_member(nickname="Лиса")
-    body = admin_client_.get("/admin/accounts/user/", {"status__exact": "suspended"}).content.decode()
+    body = admin_client_.get(
+        "/admin/accounts/user/", {"status__exact": "suspended"}
+    ).content.decode()
     assert "Ворон" in body and "Лиса" not in body
 
 
@@ -37,7 +39,9 @@ def test_admin_suspends_and_reactivates_members(admin_client_: Client) -> None:
     assert voron.status == "suspended"
     assert voron.status_changed_at is not None
     assert "Админ" in voron.status_reason
-    admin_client_.post("/admin/accounts/user/", {"action": "reactivate", "_selected_action": [voron.pk]})
+    admin_client_.post(
+        "/admin/accounts/user/", {"action": "reactivate", "_selected_action": [voron.pk]}
+    )
     voron.refresh_from_db()
     lisa.refresh_from_db()
     assert (voron.status, voron.status_reason, lisa.status) == ("active", "", "suspended")

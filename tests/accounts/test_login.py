@@ -11,7 +11,9 @@ from tests.factories import PASSWORD, make_member
 pytestmark = pytest.mark.django_db
 
 
-@pytest.mark.parametrize("login", ["Ворон", "ворон", " ВОРОН ", "voron@example.com", "VORON@example.com"])
+@pytest.mark.parametrize(
+    "login", ["Ворон", "ворон", " ВОРОН ", "voron@example.com", "VORON@example.com"]
+)
 def test_members_log_in_with_nickname_or_email_in_any_case(client: Client, login: str) -> None:
     make_member(nickname="Ворон", email="voron@example.com")
     response = client.post("/accounts/login/", {"username": login, "password": PASSWORD})
@@ -64,7 +66,9 @@ def test_password_reset_sends_a_link_that_sets_a_new_password(client: Client) ->
     assert client.login(username="Лиса", password="a-brand-new-secret-7")
 
 
-def test_password_reset_for_an_unknown_email_says_the_same_and_sends_nothing(client: Client) -> None:
+def test_password_reset_for_an_unknown_email_says_the_same_and_sends_nothing(
+    client: Client,
+) -> None:
     response = client.post("/accounts/password/reset/", {"email": "nobody@example.com"})
     assert response.status_code == 302
     assert mail.outbox == []

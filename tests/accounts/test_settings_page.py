@@ -6,7 +6,9 @@ from accounts.models import User
 pytestmark = pytest.mark.django_db
 
 
-def test_publication_consent_switches_off_and_on_by_plain_post(member_client: Client, member: User) -> None:
+def test_publication_consent_switches_off_and_on_by_plain_post(
+    member_client: Client, member: User
+) -> None:
     response = member_client.post("/accounts/settings/", {})
     assert response.status_code == 302
     member.refresh_from_db()
@@ -16,7 +18,9 @@ def test_publication_consent_switches_off_and_on_by_plain_post(member_client: Cl
     assert member.publication_consent is True
 
 
-def test_publication_consent_by_htmx_returns_the_form_partial(member_client: Client, member: User) -> None:
+def test_publication_consent_by_htmx_returns_the_form_partial(
+    member_client: Client, member: User
+) -> None:
     response = member_client.post("/accounts/settings/", {}, headers={"hx-request": "true"})
     assert response.status_code == 200
     body = response.content.decode()

@@ -61,7 +61,9 @@ def test_an_unknown_telegram_account_is_told_to_sign_up_first(client: Client) ->
     assert "_auth_user_id" not in client.session
 
 
-def test_telegram_linked_to_another_member_is_not_moved(member_client: Client, member: User) -> None:
+def test_telegram_linked_to_another_member_is_not_moved(
+    member_client: Client, member: User
+) -> None:
     make_member(nickname="Другой", telegram_id=777)
     response = member_client.get("/accounts/telegram/login/", widget_data(777), follow=True)
     assert "уже привязан к другому участнику" in response.content.decode()
@@ -76,7 +78,10 @@ def test_telegram_linked_to_another_member_is_not_moved(member_client: Client, m
         (lambda data: {**data, "hash": "0" * 64}, "не подлинные"),
         (lambda data: {key: value for key, value in data.items() if key != "hash"}, "неполные"),
         (lambda data: signed({"id": "777", "auth_date": "soon"}), "повреждены"),
-        (lambda data: signed({"id": "777", "auth_date": "1"}, token="999:other-bot"), "не подлинные"),
+        (
+            lambda data: signed({"id": "777", "auth_date": "1"}, token="999:other-bot"),
+            "не подлинные",
+        ),
     ],
 )
 def test_forged_data_is_refused(client: Client, tamper, message: str) -> None:

@@ -26,7 +26,9 @@ def test_a_token_made_on_the_profile_page_is_shown_once_and_stored_hashed(
 
 
 def test_tokens_by_htmx_render_only_the_tokens_partial(member_client: Client) -> None:
-    response = member_client.post("/accounts/tokens/", {"name": "x"}, headers={"hx-request": "true"})
+    response = member_client.post(
+        "/accounts/tokens/", {"name": "x"}, headers={"hx-request": "true"}
+    )
     body = response.content.decode()
     assert body.lstrip().startswith('<section id="tokens">')
     assert "<html" not in body
@@ -49,9 +51,12 @@ def test_the_command_prints_a_token_per_member(capsys) -> None:
     assert [line.split()[0] for line in lines] == ["Ворон", "Лиса"]
     for line in lines:
         nick, key = line.rsplit(" ", 1)
-        assert Client().get("/api/v1/me", headers={"authorization": f"Bearer {key}"}).json()[
-            "nickname"
-        ] == nick
+        assert (
+            Client()
+            .get("/api/v1/me", headers={"authorization": f"Bearer {key}"})
+            .json()["nickname"]
+            == nick
+        )
 
 
 def test_the_command_makes_no_token_when_a_name_is_unknown() -> None:

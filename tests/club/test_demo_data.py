@@ -1,0 +1,37 @@
+import pytest
+from django.core.management import call_command
+from django.utils import timezone
+
+from accounts.models import User
+from club.models import Evening
+
+pytestmark = pytest.mark.django_db
+
+
+def test_demo_data_loads_the_club_once(capsys) -> None:
+    call_command("demo_data")
+    first = capsys.readouterr().out
+    assert "admin / admin-demo" in first
+    assert User.objects.count() == 22  # 20 members, a host and an admin
+    admin = User.objects.get(nickname="admin")
+    assert admin.is_superuser and admin.is_staff
+    assert User.objects.get(nickname="Ведущий").has_perm("accounts.host_games")
+    assert User.objects.filter(publication_consent=False).count() == 1
+    assert User.objects.get(nickname="Ворон").check_password("mafia-demo")
+    evening = Evening.objects.get()
+    assert evening.is_open_for_signup()
+    assert timezone.localtime(evening.starts_at).strftime("%w %H:%M") == "0 18:00"
+
+    call_command("demo_data")
+    assert "already loaded" in capsys.readouterr().out
+    assert User.objects.count() == 22
+    assert Evening.objects.count() == 1
+
+
+def test_demo_data_is_refused_in_production(settings) -> None:
+    from django.core.management import CommandError
+
+    settings.PRODUCTION = True
+    with pytest.raises(CommandError):
+        call_command("demo_data")
+    assert not User.objects.exists()

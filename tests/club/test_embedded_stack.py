@@ -1,0 +1,102 @@
+"""`make run`'s stack as a newcomer gets it: no variables set, so SQLite and the filesystem
+broker under var/, and web, worker and beat started together by honcho; Ctrl-C stops all."""
+
+import os
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from tests.waiting import wait_for
+
+ROOT = Path(__file__).resolve().parents[2]
+BIN = Path(sys.executable).parent
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture
+def embedded_env(tmp_path: Path) -> dict[str, str]:
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if key not in {"DATABASE_URL", "CELERY_BROKER_URL"} and not key.startswith("DJANGO_")
+    }
+    env.update(
+        CLUB_VAR_DIR=str(tmp_path / "var"), PORT=str(free_port()), PATH=f"{BIN}:{env['PATH']}"
+    )
+    return env
+
+
+def manage(env: dict[str, str], *args: str) -> str:
+    result = subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    return result.stdout
+
+
+def healthz(port: str) -> bool:
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2) as response:
+            return response.status == 200
+    except OSError:
+        return False
+
+
+def test_web_worker_and_beat_run_on_the_embedded_defaults(embedded_env: dict[str, str]) -> None:
+    manage(embedded_env, "migrate", "--no-input")
+    assert "Ворон" in manage(embedded_env, "demo_data")
+    stack = subprocess.Popen(
+        [str(BIN / "honcho"), "--procfile", "Procfile.dev", "start"],
+        cwd=ROOT,
+        env=embedded_env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,
+    )
+    database = Path(embedded_env["CLUB_VAR_DIR"]) / "club.sqlite3"
+    try:
+        assert wait_for(lambda: healthz(embedded_env["PORT"]), timeout=60), "web did not start"
+        # A task sent through the filesystem broker is run by the worker against SQLite.
+        manage(
+            embedded_env,
+            "shell",
+            "-c",
+            "from datetime import timedelta; from django.utils import timezone; "
+            "from django.contrib.sessions.backends.db import SessionStore; "
+            "from django.contrib.sessions.models import Session; "
+            "s = SessionStore(); s.create(); "
+            "Session.objects.filter(pk=s.session_key)"
+            ".update(expire_date=timezone.now() - timedelta(days=1)); "
+            "from club.tasks import clear_expired_sessions; clear_expired_sessions.delay()",
+        )
+
+        def sessions_left() -> int:
+            with sqlite3.connect(database) as db:
+                return db.execute("SELECT count(*) FROM django_session").fetchone()[0]
+
+        assert wait_for(lambda: sessions_left() == 0, timeout=60), "the worker ran nothing"
+    finally:
+        os.killpg(stack.pid, signal.SIGINT)  # Ctrl-C in the terminal reaches the whole group
+        output, _ = stack.communicate(timeout=60)
+    assert "beat.1" in output and "beat: Starting" in output
+    assert "worker@" in output and "ready" in output
+    assert "Starting development server" in output or "Starting WSGI development server" in output
+    with pytest.raises(ProcessLookupError):
+        os.killpg(stack.pid, 0)  # nothing of the three is left running

@@ -1,0 +1,13 @@
+import time
+from collections.abc import Callable
+
+
+def wait_for(condition: Callable[[], bool], *, timeout: float, interval: float = 0.2) -> bool:
+    """Poll `condition` until it holds or `timeout` seconds pass: for conditions that live in
+    another process (a server starting, a worker's write), which cannot signal us."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(interval)
+    return condition()
