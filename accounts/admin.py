@@ -4,13 +4,14 @@ from django import forms
 from django.contrib import admin, messages
 from django.contrib.auth.admin import UserAdmin
 from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
-from django.db.models import QuerySet
+from django.db.models import Count, Q, QuerySet
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from accounts import services
 from accounts.models import ApiToken, MembershipStatus, User
+from club.models import RegistrationStatus
 
 
 class _MemberChecks:
@@ -59,6 +60,7 @@ class MemberAdmin(UserAdmin):
     add_form = MemberCreationForm
     list_display = (
         "nickname",
+        "no_shows",
         "telegram_username",
         "email",
         "birth_date",
@@ -93,6 +95,18 @@ class MemberAdmin(UserAdmin):
     )
     inlines = (ApiTokenInline,)
     actions = ("suspend", "reactivate")
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[User]:
+        no_show = Q(registrations__status=RegistrationStatus.NO_SHOW)
+        return (
+            super()
+            .get_queryset(request)
+            .annotate(no_show_count=Count("registrations", filter=no_show))
+        )
+
+    @admin.display(description=_("no-shows"), ordering="no_show_count")
+    def no_shows(self, member: User) -> int:
+        return member.no_show_count
 
     def save_model(
         self, request: HttpRequest, obj: User, form: forms.ModelForm, change: bool

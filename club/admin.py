@@ -1,18 +1,21 @@
-from django.contrib import admin
-from django.http import HttpRequest
-from django.utils.translation import gettext_lazy as _
+import csv
 
-from club.models import ClubSettings, Evening
+from django import forms
+from django.contrib import admin, messages
+from django.db.models import QuerySet
+from django.http import HttpRequest, HttpResponse
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
+
+from club import services
+from club.models import ClubSettings, Evening, Registration
 
 
 @admin.register(ClubSettings)
 class ClubSettingsAdmin(admin.ModelAdmin):
     fieldsets = (
         (None, {"fields": ("venue", "weekday", "start_time", "timezone")}),
-        (
-            _("Seats"),
-            {"fields": ("seats_per_evening", "min_players", "min_age")},
-        ),
+        (_("Seats"), {"fields": ("seats_per_evening", "min_players", "min_age")}),
         (
             _("Sign-up"),
             {
@@ -20,6 +23,8 @@ class ClubSettingsAdmin(admin.ModelAdmin):
                     "signup_opens_days_before",
                     "confirmation_deadline_hours",
                     "release_unconfirmed_seats",
+                    "noshow_penalty_count",
+                    "noshow_penalty_window",
                 )
             },
         ),
@@ -34,8 +39,146 @@ class ClubSettingsAdmin(admin.ModelAdmin):
         return False
 
 
+class RegistrationInline(admin.TabularInline):
+    model = Registration
+    extra = 0
+    fields = ("member", "status", "source", "arrival", "held_back", "attendance_confirmed_at")
+    readonly_fields = fields
+    ordering = ("status", "held_back", "arrival")
+    can_delete = False
+    show_change_link = True
+
+    def has_add_permission(self, request: HttpRequest, obj: Evening | None = None) -> bool:
+        return False  # seats change only through the services, under the evening's lock
+
+
 @admin.register(Evening)
 class EveningAdmin(admin.ModelAdmin):
     list_display = ("starts_at", "venue", "capacity", "status", "opens_at")
     list_filter = ("status", "venue")
     date_hierarchy = "starts_at"
+    inlines = (RegistrationInline,)
+    actions = ("export_csv",)
+
+    def save_model(
+        self, request: HttpRequest, obj: Evening, form: forms.ModelForm, change: bool
+    ) -> None:
+        new_capacity = obj.capacity
+        if change and "capacity" in form.changed_data:
+            # The capacity goes through the service: raising it promotes from the reserve.
+            obj.capacity = form.initial["capacity"]
+            super().save_model(request, obj, form, change)
+            services.evening_set_capacity(evening_id=obj.pk, capacity=new_capacity)
+            obj.refresh_from_db()
+        else:
+            super().save_model(request, obj, form, change)
+
+    @admin.action(description=_("Export the sign-ups as CSV"))
+    def export_csv(self, request: HttpRequest, queryset: QuerySet[Evening]) -> HttpResponse:
+        response = HttpResponse(content_type="text/csv; charset=utf-8")
+        response["Content-Disposition"] = 'attachment; filename="registrations.csv"'
+        writer = csv.writer(response)
+        writer.writerow(
+            [
+                "evening",
+                "nickname",
+                "status",
+                "source",
+                "arrival",
+                "signed_up",
+                "confirmed",
+                "promoted",
+                "cancelled",
+            ]
+        )
+        registrations = (
+            Registration.objects.filter(evening__in=queryset)
+            .select_related("evening", "member")
+            .order_by("evening__starts_at", "status", "arrival")
+        )
+        for r in registrations:
+            writer.writerow(
+                [
+                    r.evening.starts_at.isoformat(),
+                    r.member.nickname,
+                    r.status,
+                    r.source,
+                    r.arrival,
+                    r.created_at.isoformat(),
+                    r.attendance_confirmed_at.isoformat() if r.attendance_confirmed_at else "",
+                    r.promoted_at.isoformat() if r.promoted_at else "",
+                    r.cancelled_at.isoformat() if r.cancelled_at else "",
+                ]
+            )
+        return response
+
+
+@admin.register(Registration)
+class RegistrationAdmin(admin.ModelAdmin):
+    list_display = ("member", "evening", "status", "source", "arrival", "held_back", "created_at")
+    list_filter = ("status", "source", "evening")
+    search_fields = ("member__nickname", "member__telegram_username")
+    list_select_related = ("member", "evening")
+    readonly_fields = (
+        "member",
+        "evening",
+        "status",
+        "source",
+        "arrival",
+        "held_back",
+        "created_at",
+        "attendance_confirmed_at",
+        "promoted_at",
+        "cancelled_at",
+    )
+    actions = ("promote", "mark_attended", "mark_no_show")
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def _each(self, request: HttpRequest, queryset: QuerySet[Registration], change) -> int:
+        done = 0
+        for registration in queryset:
+            try:
+                change(registration)
+                done += 1
+            except services.RegistrationRefused as refusal:
+                self.message_user(
+                    request, f"{registration.member}: {refusal.message}", messages.WARNING
+                )
+        return done
+
+    @admin.action(description=_("Promote from the reserve (to the front of the line)"))
+    def promote(self, request: HttpRequest, queryset: QuerySet[Registration]) -> None:
+        done = self._each(
+            request,
+            queryset.order_by("-arrival"),  # the first selected ends up first in line
+            lambda r: services.registration_promote(registration_id=r.pk),
+        )
+        self.message_user(
+            request,
+            ngettext("%(count)d member promoted.", "%(count)d members promoted.", done)
+            % {"count": done},
+        )
+
+    @admin.action(description=_("Mark as attended"))
+    def mark_attended(self, request: HttpRequest, queryset: QuerySet[Registration]) -> None:
+        done = self._each(
+            request,
+            queryset,
+            lambda r: services.registration_mark_attendance(registration_id=r.pk, attended=True),
+        )
+        self.message_user(
+            request, ngettext("%(count)d marked.", "%(count)d marked.", done) % {"count": done}
+        )
+
+    @admin.action(description=_("Mark as no-show"))
+    def mark_no_show(self, request: HttpRequest, queryset: QuerySet[Registration]) -> None:
+        done = self._each(
+            request,
+            queryset,
+            lambda r: services.registration_mark_attendance(registration_id=r.pk, attended=False),
+        )
+        self.message_user(
+            request, ngettext("%(count)d marked.", "%(count)d marked.", done) % {"count": done}
+        )

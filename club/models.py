@@ -4,6 +4,7 @@ import zoneinfo
 from datetime import date, datetime, time
 from functools import cache
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
@@ -74,6 +75,16 @@ class ClubSettings(models.Model):
     telegram_group_chat_id = models.BigIntegerField(
         _("club's Telegram group chat id"), null=True, blank=True
     )
+    noshow_penalty_count = models.PositiveSmallIntegerField(
+        _("no-shows that send a member to the reserve first (0: off)"),
+        default=0,
+        validators=[MaxValueValidator(50)],
+    )
+    noshow_penalty_window = models.PositiveSmallIntegerField(
+        _("counted over the member's last N evenings"),
+        default=5,
+        validators=[MinValueValidator(1), MaxValueValidator(100)],
+    )
 
     class Meta:
         verbose_name = _("club settings")
@@ -129,6 +140,11 @@ class Evening(models.Model):
     )
     opens_at = models.DateTimeField(_("sign-up opens at"))
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    # Incremented under the evening's lock: each sign-up's place in the order of arrival.
+    arrivals = models.PositiveIntegerField(default=0, editable=False)
+    unconfirmed_released_at = models.DateTimeField(
+        _("unconfirmed seats released"), null=True, blank=True, editable=False
+    )
 
     objects = EveningQuerySet.as_manager()
 
@@ -152,3 +168,71 @@ class Evening(models.Model):
     def is_open_for_signup(self, now: datetime | None = None) -> bool:
         now = now or timezone.now()
         return self.status == EveningStatus.SCHEDULED and self.opens_at <= now < self.starts_at
+
+
+class RegistrationStatus(models.TextChoices):
+    CONFIRMED = "confirmed", _("Confirmed")
+    RESERVE = "reserve", _("Reserve")
+    CANCELLED = "cancelled", _("Cancelled")
+    ATTENDED = "attended", _("Attended")
+    NO_SHOW = "no_show", _("No-show")
+
+
+class RegistrationSource(models.TextChoices):
+    BOT = "bot", _("Telegram bot")
+    WEB = "web", _("Website")
+    API = "api", _("API")
+    ADMIN = "admin", _("Admin")
+
+
+class RegistrationQuerySet(models.QuerySet["Registration"]):
+    def confirmed(self) -> RegistrationQuerySet:
+        return self.filter(status=RegistrationStatus.CONFIRMED)
+
+    def reserve(self) -> RegistrationQuerySet:
+        """The reserve in the order it is promoted: a held-back member after the rest."""
+        return self.filter(status=RegistrationStatus.RESERVE).order_by("held_back", "arrival")
+
+    def active(self) -> RegistrationQuerySet:
+        return self.filter(status__in=[RegistrationStatus.CONFIRMED, RegistrationStatus.RESERVE])
+
+
+class Registration(models.Model):
+    """A member's sign-up for an evening: a seat, a place in the reserve, or neither."""
+
+    member = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="registrations",
+        verbose_name=_("member"),
+    )
+    evening = models.ForeignKey(
+        Evening, on_delete=models.CASCADE, related_name="registrations", verbose_name=_("evening")
+    )
+    status = models.CharField(_("status"), max_length=16, choices=RegistrationStatus.choices)
+    source = models.CharField(_("source"), max_length=8, choices=RegistrationSource.choices)
+    # The evening's arrival counter when the member last signed up (or was moved to the
+    # front of the reserve by an admin): the reserve is served in this order.
+    arrival = models.IntegerField(_("arrival"))
+    # Sent to the reserve first for no-shows: promoted only when nobody else waits.
+    held_back = models.BooleanField(_("held back for no-shows"), default=False)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    attendance_confirmed_at = models.DateTimeField(_("attendance confirmed"), null=True, blank=True)
+    promoted_at = models.DateTimeField(_("promoted"), null=True, blank=True)
+    cancelled_at = models.DateTimeField(_("cancelled"), null=True, blank=True)
+
+    objects = RegistrationQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = _("registration")
+        verbose_name_plural = _("registrations")
+        ordering = ["arrival"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["evening", "member"], name="registration_one_per_member_and_evening"
+            ),
+        ]
+        indexes = [models.Index(fields=["evening", "status", "arrival"])]
+
+    def __str__(self) -> str:
+        return f"{self.member} @ {self.evening}: {self.get_status_display()}"

@@ -7,6 +7,12 @@ from club.api import api
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
+    path("evenings/<int:evening_id>/", views.evening_detail, name="evening"),
+    path("evenings/<int:evening_id>/signup/", views.evening_sign_up, name="evening_sign_up"),
+    path("evenings/<int:evening_id>/cancel/", views.evening_cancel, name="evening_cancel"),
+    path("evenings/<int:evening_id>/confirm/", views.evening_confirm, name="evening_confirm"),
+    path("evenings/mine/", views.my_evenings, name="my_evenings"),
+    path("evenings.ics", views.evenings_ics, name="evenings_ics"),
     path("accounts/", include("accounts.urls")),
     path("api/v1/", api.urls),
     # Unknown API paths answer in JSON too, never with the site's HTML 404 page.

@@ -1,21 +1,120 @@
+from collections.abc import Callable
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import render
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_GET, require_POST
 
-from club import health
-from club.models import ClubSettings, Evening
+from club import health, queries, services
+from club.calendar import evenings_calendar
+from club.models import ClubSettings, Evening, RegistrationSource
 
 
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
     context = {
         "club_settings": ClubSettings.load(),
-        "evenings": Evening.objects.upcoming()[:4],
+        "evenings": queries.upcoming_evenings()[:4],
     }
     return render(request, "club/home.html", context)
+
+
+def _evening_context(request: HttpRequest, evening: Evening, **extra: object) -> dict[str, object]:
+    lineup = queries.evening_lineup(evening)
+    mine = lineup.by_member.get(request.user.pk) if request.user.is_authenticated else None
+    return {
+        "evening": evening,
+        "lineup": lineup,
+        "mine": mine,
+        "my_seat": lineup.seat_of(mine) if mine else None,
+        "my_position": lineup.position_of(mine) if mine else None,
+        "seats_left": max(evening.capacity - len(lineup.confirmed), 0),
+        "signup_open": evening.is_open_for_signup(),
+        "started": timezone.now() >= evening.starts_at,
+        **extra,
+    }
+
+
+@require_GET
+def evening_detail(request: HttpRequest, evening_id: int) -> HttpResponse:
+    evening = get_object_or_404(Evening, pk=evening_id)
+    return render(request, "club/evening.html", _evening_context(request, evening))
+
+
+def _evening_action(
+    request: HttpRequest, evening_id: int, action: Callable[[], str]
+) -> HttpResponse:
+    """Run a sign-up action; answer htmx with the refreshed panel, a plain post with a
+    redirect to the evening page (the message carried over)."""
+    evening = get_object_or_404(Evening, pk=evening_id)
+    try:
+        outcome, error = action(), None
+    except services.RegistrationRefused as refusal:
+        outcome, error = None, refusal.message
+    if request.htmx:
+        evening.refresh_from_db()
+        context = _evening_context(request, evening, outcome=outcome, error=error)
+        return render(request, "club/evening.html#panel", context)
+    if error:
+        messages.error(request, error)
+    else:
+        messages.success(request, outcome)
+    return redirect("evening", evening_id=evening.pk)
+
+
+@login_required
+@require_POST
+def evening_sign_up(request: HttpRequest, evening_id: int) -> HttpResponse:
+    def sign_up() -> str:
+        result = services.registration_create(
+            member=request.user, evening_id=evening_id, source=RegistrationSource.WEB
+        )
+        if result.seat is not None:
+            return _("You are in: seat %(seat)d.") % {"seat": result.seat}
+        return _("The evening is full: you are in the reserve, position %(position)d.") % {
+            "position": result.position
+        }
+
+    return _evening_action(request, evening_id, sign_up)
+
+
+@login_required
+@require_POST
+def evening_cancel(request: HttpRequest, evening_id: int) -> HttpResponse:
+    def cancel() -> str:
+        services.registration_cancel(member=request.user, evening_id=evening_id)
+        return _("Your sign-up is cancelled.")
+
+    return _evening_action(request, evening_id, cancel)
+
+
+@login_required
+@require_POST
+def evening_confirm(request: HttpRequest, evening_id: int) -> HttpResponse:
+    def confirm() -> str:
+        services.registration_confirm_attendance(member=request.user, evening_id=evening_id)
+        return _("Thank you: your attendance is confirmed.")
+
+    return _evening_action(request, evening_id, confirm)
+
+
+@login_required
+@require_GET
+def my_evenings(request: HttpRequest) -> HttpResponse:
+    registrations = queries.member_evenings(request.user)[:50]
+    return render(request, "club/my_evenings.html", {"registrations": registrations})
+
+
+@require_GET
+def evenings_ics(request: HttpRequest) -> HttpResponse:
+    body = evenings_calendar(queries.upcoming_evenings(), site_url=settings.SITE_URL)
+    return HttpResponse(body, content_type="text/calendar; charset=utf-8")
 
 
 @never_cache

@@ -1,0 +1,180 @@
+"""/api/v1/evenings: the same services as the evening page and the bot."""
+
+from datetime import datetime
+
+from django.http import HttpRequest
+from django.utils.translation import gettext as _
+from ninja import Field, Router, Schema
+from ninja.errors import HttpError
+
+from club import queries, services
+from club.models import Evening, RegistrationSource, RegistrationStatus
+from club.schemas import ErrorOut
+
+router = Router(tags=["evenings"])
+
+# How each refusal is answered over HTTP.
+REFUSAL_STATUS = {
+    "not_found": 404,
+    "suspended": 403,
+    "underage": 403,
+    "not_registered": 404,
+    "no_seat": 409,
+}
+
+
+def _refused(refusal: services.RegistrationRefused) -> HttpError:
+    return HttpError(REFUSAL_STATUS.get(refusal.code, 409), refusal.message)
+
+
+class EveningOut(Schema):
+    id: int
+    starts_at: datetime
+    venue: str
+    capacity: int
+    status: str
+    opens_at: datetime
+
+
+class EveningListItem(EveningOut):
+    confirmed_count: int
+
+
+class EveningDetail(Schema):
+    id: int
+    starts_at: datetime
+    venue: str
+    capacity: int
+    status: str
+    confirmed: list[str]
+    reserve: list[str]
+
+
+class EveningIn(Schema):
+    starts_at: datetime
+    capacity: int = Field(..., ge=1, le=services.MAX_CAPACITY)
+    venue: str | None = Field(None, min_length=1, max_length=128)
+    opens_at: datetime | None = None
+
+
+class RegistrationOut(Schema):
+    status: str
+    position: int | None
+    seat: int | None
+
+
+class CancelledOut(Schema):
+    status: str
+
+
+class AttendanceOut(Schema):
+    status: str
+    attendance_confirmed_at: datetime
+
+
+def _evening(evening_id: int) -> Evening:
+    evening = Evening.objects.filter(pk=evening_id).first()
+    if evening is None:
+        raise HttpError(404, _("There is no such evening."))
+    return evening
+
+
+def _out(evening: Evening) -> EveningOut:
+    return EveningOut(
+        id=evening.pk,
+        starts_at=evening.starts_at,
+        venue=evening.venue,
+        capacity=evening.capacity,
+        status=evening.status,
+        opens_at=evening.opens_at,
+    )
+
+
+@router.get("/evenings", response={200: list[EveningListItem], 401: ErrorOut})
+def evening_list(request: HttpRequest) -> list[EveningListItem]:
+    return [
+        EveningListItem(**_out(evening).dict(), confirmed_count=evening.confirmed_count)
+        for evening in queries.upcoming_evenings()[:100]
+    ]
+
+
+@router.post(
+    "/evenings",
+    response={201: EveningOut, 401: ErrorOut, 403: ErrorOut, 409: ErrorOut, 422: ErrorOut},
+)
+def evening_create(request: HttpRequest, payload: EveningIn) -> tuple[int, EveningOut]:
+    if not request.auth.has_perm("club.add_evening"):
+        raise HttpError(403, _("Only the club's admins can create evenings."))
+    try:
+        evening = services.evening_create(**payload.dict())
+    except services.RegistrationRefused as refusal:
+        raise HttpError(422, refusal.message) from refusal
+    return 201, _out(evening)
+
+
+@router.get("/evenings/{evening_id}", response={200: EveningDetail, 401: ErrorOut, 404: ErrorOut})
+def evening_detail(request: HttpRequest, evening_id: int) -> EveningDetail:
+    evening = _evening(evening_id)
+    lineup = queries.evening_lineup(evening)
+    return EveningDetail(
+        id=evening.pk,
+        starts_at=evening.starts_at,
+        venue=evening.venue,
+        capacity=evening.capacity,
+        status=evening.status,
+        confirmed=[r.member.nickname for r in lineup.confirmed],
+        reserve=[r.member.nickname for r in lineup.reserve],
+    )
+
+
+@router.post(
+    "/evenings/{evening_id}/registration",
+    response={
+        200: RegistrationOut,
+        201: RegistrationOut,
+        401: ErrorOut,
+        403: ErrorOut,
+        404: ErrorOut,
+        409: ErrorOut,
+    },
+)
+def registration_create(request: HttpRequest, evening_id: int) -> tuple[int, RegistrationOut]:
+    try:
+        result = services.registration_create(
+            member=request.auth, evening_id=evening_id, source=RegistrationSource.API
+        )
+    except services.RegistrationRefused as refusal:
+        raise _refused(refusal) from refusal
+    body = RegistrationOut(
+        status=result.registration.status, position=result.position, seat=result.seat
+    )
+    return (201 if result.created else 200), body
+
+
+@router.delete(
+    "/evenings/{evening_id}/registration",
+    response={200: CancelledOut, 401: ErrorOut, 403: ErrorOut, 404: ErrorOut, 409: ErrorOut},
+)
+def registration_cancel(request: HttpRequest, evening_id: int) -> CancelledOut:
+    try:
+        services.registration_cancel(member=request.auth, evening_id=evening_id)
+    except services.RegistrationRefused as refusal:
+        raise _refused(refusal) from refusal
+    return CancelledOut(status=RegistrationStatus.CANCELLED)
+
+
+@router.post(
+    "/evenings/{evening_id}/registration/confirm",
+    response={200: AttendanceOut, 401: ErrorOut, 403: ErrorOut, 404: ErrorOut, 409: ErrorOut},
+)
+def registration_confirm(request: HttpRequest, evening_id: int) -> AttendanceOut:
+    try:
+        registration = services.registration_confirm_attendance(
+            member=request.auth, evening_id=evening_id
+        )
+    except services.RegistrationRefused as refusal:
+        raise _refused(refusal) from refusal
+    return AttendanceOut(
+        status=registration.status,
+        attendance_confirmed_at=registration.attendance_confirmed_at,
+    )

@@ -1,0 +1,407 @@
+"""Writes on evenings and registrations: every rule of the sign-up lives here.
+
+Locking (after pretix): every change to an evening's seats runs in one durable transaction
+that first locks the evening's row (SELECT ... FOR UPDATE), then re-reads and writes. All
+sign-ups, cancellations and promotions of one evening are therefore serialized, so the
+confirmed never exceed the capacity, a promotion happens once, and the arrival counter
+(taken under the lock) orders the reserve exactly as the sign-ups took the lock.
+"""
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from accounts.models import User
+from accounts.services import member_is_of_age
+from club.models import (
+    ClubSettings,
+    Evening,
+    EveningStatus,
+    Registration,
+    RegistrationSource,
+    RegistrationStatus,
+)
+from club.schedule import signup_opens_at
+from notifications import texts
+from notifications.services import notification_enqueue
+
+MAX_CAPACITY = 200
+
+
+class RegistrationRefused(Exception):
+    """The request is refused and nothing changed; the message is for the member.
+
+    `code` lets each door pick its answer (an HTTP status, a bot reply).
+    """
+
+    def __init__(self, message: str, code: str) -> None:
+        super().__init__(message)
+        self.message = message
+        self.code = code
+
+
+@dataclass(frozen=True)
+class SignUp:
+    registration: Registration
+    created: bool  # False: the member was already in (a double tap returns the same)
+    seat: int | None  # "seat N of capacity" for a confirmed member
+    position: int | None  # place in the reserve, from 1
+
+
+def _locked_evening(evening_id: int) -> Evening:
+    evening = Evening.objects.select_for_update().filter(pk=evening_id).first()
+    if evening is None:
+        raise RegistrationRefused(_("There is no such evening."), "not_found")
+    return evening
+
+
+def _refuse_unless_open(evening: Evening, now: datetime) -> None:
+    if evening.status == EveningStatus.CANCELLED:
+        raise RegistrationRefused(_("This evening is cancelled."), "cancelled")
+    if evening.status == EveningStatus.FINISHED or now >= evening.starts_at:
+        raise RegistrationRefused(_("This evening has already taken place."), "past")
+    if evening.status == EveningStatus.CLOSED:
+        raise RegistrationRefused(_("Sign-up for this evening is closed."), "closed")
+    if now < evening.opens_at:
+        raise RegistrationRefused(
+            _("Sign-up opens %(when)s.")
+            % {"when": timezone.localtime(evening.opens_at).strftime("%d.%m.%Y %H:%M")},
+            "not_open",
+        )
+
+
+def _refuse_if_started(evening: Evening, now: datetime) -> None:
+    if (
+        evening.status in (EveningStatus.FINISHED, EveningStatus.CANCELLED)
+        or now >= evening.starts_at
+    ):
+        raise RegistrationRefused(_("This evening has already taken place."), "past")
+
+
+def _ahead_in_reserve(registration: Registration) -> Q:
+    """Those served before `registration`: by held-back last, then by arrival."""
+    if registration.held_back:
+        return Q(held_back=False) | Q(held_back=True, arrival__lt=registration.arrival)
+    return Q(held_back=False, arrival__lt=registration.arrival)
+
+
+def _reserve_position(registration: Registration) -> int:
+    reserve = Registration.objects.reserve().filter(evening_id=registration.evening_id)
+    return reserve.filter(_ahead_in_reserve(registration)).count() + 1
+
+
+def _next_arrival(evening: Evening) -> int:
+    evening.arrivals += 1
+    Evening.objects.filter(pk=evening.pk).update(arrivals=evening.arrivals)
+    return evening.arrivals
+
+
+def _confirmed_count(evening: Evening) -> int:
+    return Registration.objects.confirmed().filter(evening=evening).count()
+
+
+def _is_held_back(member: User, club: ClubSettings, now: datetime) -> bool:
+    if not club.noshow_penalty_count:
+        return False
+    statuses = list(
+        Registration.objects.filter(member=member, evening__starts_at__lt=now)
+        .exclude(status=RegistrationStatus.CANCELLED)
+        .order_by("-evening__starts_at")
+        .values_list("status", flat=True)[: club.noshow_penalty_window]
+    )
+    return statuses.count(RegistrationStatus.NO_SHOW) >= club.noshow_penalty_count
+
+
+def _last_call(evening: Evening, club: ClubSettings) -> datetime:
+    """From now on held-back members may take free seats too."""
+    return evening.starts_at - timedelta(hours=club.confirmation_deadline_hours)
+
+
+def _fill_seats(evening: Evening, club: ClubSettings, now: datetime) -> list[Registration]:
+    """Promote from the reserve into free seats, in order. The evening must be locked."""
+    free = evening.capacity - _confirmed_count(evening)
+    if free <= 0:
+        return []
+    waiting = Registration.objects.reserve().filter(evening=evening).select_related("member")
+    if now < _last_call(evening, club):
+        waiting = waiting.filter(held_back=False)
+    promoted = list(waiting[:free])
+    for registration in promoted:
+        registration.status = RegistrationStatus.CONFIRMED
+        registration.promoted_at = now
+        registration.save(update_fields=["status", "promoted_at"])
+        notification_enqueue(
+            dedupe_key=f"promoted:{registration.pk}:{registration.arrival}",
+            member=registration.member,
+            text=texts.promoted(evening, club),
+        )
+    return promoted
+
+
+def registration_create(
+    *, member: User, evening_id: int, source: RegistrationSource, now: datetime | None = None
+) -> SignUp:
+    """Sign a member up: a free seat if there is one, else the end of the reserve."""
+    now = now or timezone.now()
+    if not member.can_sign_up_for_evenings:
+        raise RegistrationRefused(
+            _("Your membership is suspended: sign-up is not available."), "suspended"
+        )
+    club = ClubSettings.load()
+    with transaction.atomic(durable=True):
+        evening = _locked_evening(evening_id)
+        _refuse_unless_open(evening, now)
+        evening_date = timezone.localtime(evening.starts_at, club.zone).date()
+        if not member_is_of_age(member=member, on=evening_date, club=club):
+            raise RegistrationRefused(
+                _("The club is for players aged %(age)d and over on the evening's date.")
+                % {"age": club.min_age},
+                "underage",
+            )
+        registration = Registration.objects.filter(evening=evening, member=member).first()
+        if registration is not None and registration.status in (
+            RegistrationStatus.CONFIRMED,
+            RegistrationStatus.RESERVE,
+        ):
+            return _describe(registration, created=False)
+        held_back = _is_held_back(member, club, now)
+        seat_free = _confirmed_count(evening) < evening.capacity and not held_back
+        if registration is None:
+            registration = Registration(evening=evening, member=member)
+        registration.status = (
+            RegistrationStatus.CONFIRMED if seat_free else RegistrationStatus.RESERVE
+        )
+        registration.source = source
+        registration.arrival = _next_arrival(evening)
+        registration.held_back = held_back
+        registration.attendance_confirmed_at = None
+        registration.promoted_at = None
+        registration.cancelled_at = None
+        registration.save()
+        result = _describe(registration, created=True)
+        if seat_free:
+            text = texts.seat_confirmed(evening, club, seat=result.seat or 0)
+            key = f"seat:{registration.pk}:{registration.arrival}"
+        else:
+            text = texts.in_reserve(evening, club, position=result.position or 0)
+            key = f"reserve:{registration.pk}:{registration.arrival}"
+        notification_enqueue(dedupe_key=key, member=member, text=text)
+    return result
+
+
+def _describe(registration: Registration, *, created: bool) -> SignUp:
+    if registration.status == RegistrationStatus.CONFIRMED:
+        seat = (
+            Registration.objects.confirmed()
+            .filter(evening_id=registration.evening_id, arrival__lte=registration.arrival)
+            .count()
+        )
+        return SignUp(registration, created, seat=seat, position=None)
+    if registration.status == RegistrationStatus.RESERVE:
+        return SignUp(registration, created, seat=None, position=_reserve_position(registration))
+    return SignUp(registration, created, seat=None, position=None)
+
+
+def registration_cancel(
+    *, member: User, evening_id: int, now: datetime | None = None
+) -> Registration:
+    """Give up a seat or a place in the reserve; a freed seat goes to the reserve at once."""
+    now = now or timezone.now()
+    club = ClubSettings.load()
+    with transaction.atomic(durable=True):
+        evening = _locked_evening(evening_id)
+        _refuse_if_started(evening, now)
+        registration = Registration.objects.active().filter(evening=evening, member=member).first()
+        if registration is None:
+            raise RegistrationRefused(
+                _("You are not signed up for this evening."), "not_registered"
+            )
+        had_seat = registration.status == RegistrationStatus.CONFIRMED
+        registration.status = RegistrationStatus.CANCELLED
+        registration.cancelled_at = now
+        registration.save(update_fields=["status", "cancelled_at"])
+        notification_enqueue(
+            dedupe_key=f"cancelled:{registration.pk}:{registration.arrival}",
+            member=member,
+            text=texts.cancelled(evening, club),
+        )
+        if had_seat:
+            _fill_seats(evening, club, now)
+    return registration
+
+
+def registration_confirm_attendance(
+    *, member: User, evening_id: int, now: datetime | None = None
+) -> Registration:
+    """«Подтверждаю»: a member with a seat says they are coming. Repeating it changes nothing."""
+    now = now or timezone.now()
+    with transaction.atomic(durable=True):
+        evening = _locked_evening(evening_id)
+        _refuse_if_started(evening, now)
+        registration = Registration.objects.filter(
+            evening=evening, member=member, status=RegistrationStatus.CONFIRMED
+        ).first()
+        if registration is None:
+            raise RegistrationRefused(
+                _("Only a member with a seat can confirm attendance."), "no_seat"
+            )
+        if registration.attendance_confirmed_at is None:
+            registration.attendance_confirmed_at = now
+            registration.save(update_fields=["attendance_confirmed_at"])
+    return registration
+
+
+def evening_fill_seats(*, evening_id: int, now: datetime | None = None) -> list[Registration]:
+    """Promote into any free seats (for the last-call sweep, when held-back members may go)."""
+    now = now or timezone.now()
+    club = ClubSettings.load()
+    with transaction.atomic(durable=True):
+        evening = _locked_evening(evening_id)
+        _refuse_if_started(evening, now)
+        return _fill_seats(evening, club, now)
+
+
+def evening_release_unconfirmed(*, evening_id: int, now: datetime | None = None) -> int:
+    """At the deadline, seats still unconfirmed go to the end of the reserve (when the club
+    setting says so), and the reserve moves up. Runs once per evening; returns how many
+    seats were released."""
+    now = now or timezone.now()
+    club = ClubSettings.load()
+    if not club.release_unconfirmed_seats:
+        return 0
+    with transaction.atomic(durable=True):
+        evening = _locked_evening(evening_id)
+        if (
+            evening.unconfirmed_released_at is not None
+            or evening.status not in (EveningStatus.SCHEDULED, EveningStatus.CLOSED)
+            or not _last_call(evening, club) <= now < evening.starts_at
+        ):
+            return 0
+        unconfirmed = list(
+            Registration.objects.confirmed()
+            .filter(evening=evening, attendance_confirmed_at__isnull=True)
+            .select_related("member")
+            .order_by("arrival")
+        )
+        for registration in unconfirmed:
+            registration.status = RegistrationStatus.RESERVE
+            registration.arrival = _next_arrival(evening)
+            registration.save(update_fields=["status", "arrival"])
+        evening.unconfirmed_released_at = now
+        evening.save(update_fields=["unconfirmed_released_at"])
+        _fill_seats(evening, club, now)
+        for registration in unconfirmed:
+            registration.refresh_from_db(fields=["status"])
+            if registration.status == RegistrationStatus.RESERVE:
+                notification_enqueue(
+                    dedupe_key=f"released:{registration.pk}:{registration.arrival}",
+                    member=registration.member,
+                    text=texts.released_unconfirmed(
+                        evening, club, position=_reserve_position(registration)
+                    ),
+                )
+    return len(unconfirmed)
+
+
+def evening_set_capacity(*, evening_id: int, capacity: int, now: datetime | None = None) -> Evening:
+    """Raising the capacity promotes from the reserve at once; lowering it never unseats
+    anyone (the seats above the new capacity simply are not refilled)."""
+    if not 1 <= capacity <= MAX_CAPACITY:
+        raise RegistrationRefused(
+            _("The capacity is a number from 1 to %(max)d.") % {"max": MAX_CAPACITY}, "capacity"
+        )
+    now = now or timezone.now()
+    club = ClubSettings.load()
+    with transaction.atomic(durable=True):
+        evening = _locked_evening(evening_id)
+        evening.capacity = capacity
+        evening.save(update_fields=["capacity"])
+        if now < evening.starts_at and evening.status == EveningStatus.SCHEDULED:
+            _fill_seats(evening, club, now)
+    return evening
+
+
+def registration_promote(*, registration_id: int, now: datetime | None = None) -> SignUp:
+    """An admin moves a member to the front of the reserve; a free seat goes to them at once."""
+    now = now or timezone.now()
+    club = ClubSettings.load()
+    evening_id = (
+        Registration.objects.filter(pk=registration_id).values_list("evening_id", flat=True).first()
+    )
+    if evening_id is None:
+        raise RegistrationRefused(_("There is no such registration."), "not_found")
+    with transaction.atomic(durable=True):
+        evening = _locked_evening(evening_id)
+        _refuse_if_started(evening, now)
+        registration = Registration.objects.select_related("member").get(pk=registration_id)
+        if registration.status != RegistrationStatus.RESERVE:
+            raise RegistrationRefused(
+                _("Only a member in the reserve can be promoted."), "not_reserve"
+            )
+        front = (
+            Registration.objects.reserve().filter(evening=evening).values_list("arrival", flat=True)
+        )
+        registration.arrival = min(front) - 1
+        registration.held_back = False
+        registration.save(update_fields=["arrival", "held_back"])
+        if _confirmed_count(evening) < evening.capacity:
+            _fill_seats(evening, club, now)
+            registration.refresh_from_db()
+        return _describe(registration, created=False)
+
+
+def registration_mark_attendance(
+    *, registration_id: int, attended: bool, now: datetime | None = None
+) -> Registration:
+    """After the start, an admin marks who came (attended) and who did not (no-show)."""
+    now = now or timezone.now()
+    registration = Registration.objects.select_related("evening").filter(pk=registration_id).first()
+    if registration is None:
+        raise RegistrationRefused(_("There is no such registration."), "not_found")
+    if now < registration.evening.starts_at:
+        raise RegistrationRefused(
+            _("Attendance is marked after the evening starts."), "not_started"
+        )
+    if registration.status == RegistrationStatus.CANCELLED:
+        raise RegistrationRefused(_("This member cancelled their sign-up."), "cancelled")
+    registration.status = RegistrationStatus.ATTENDED if attended else RegistrationStatus.NO_SHOW
+    registration.save(update_fields=["status"])
+    return registration
+
+
+def evening_create(
+    *,
+    starts_at: datetime,
+    capacity: int | None = None,
+    venue: str | None = None,
+    opens_at: datetime | None = None,
+    now: datetime | None = None,
+) -> Evening:
+    """A new evening, with the club's defaults for what is not given."""
+    now = now or timezone.now()
+    club = ClubSettings.load()
+    if timezone.is_naive(starts_at):
+        starts_at = starts_at.replace(tzinfo=club.zone)
+    if starts_at <= now:
+        raise RegistrationRefused(_("An evening is created in the future."), "past")
+    capacity = club.seats_per_evening if capacity is None else capacity
+    if not 1 <= capacity <= MAX_CAPACITY:
+        raise RegistrationRefused(
+            _("The capacity is a number from 1 to %(max)d.") % {"max": MAX_CAPACITY}, "capacity"
+        )
+    venue = (venue or club.venue).strip()
+    if not venue or len(venue) > 128:
+        raise RegistrationRefused(_("The venue is 1 to 128 characters long."), "venue")
+    if opens_at is None:
+        opens_at = min(signup_opens_at(club, starts_at), starts_at)
+    elif timezone.is_naive(opens_at):
+        opens_at = opens_at.replace(tzinfo=club.zone)
+    if opens_at > starts_at:
+        raise RegistrationRefused(_("Sign-up must open before the evening starts."), "opens_at")
+    return Evening.objects.create(
+        starts_at=starts_at, capacity=capacity, venue=venue, opens_at=opens_at
+    )

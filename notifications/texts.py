@@ -1,0 +1,42 @@
+"""What members read in their notifications. Russian by default, like the rest of the UI."""
+
+from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.translation import gettext as _
+
+from club.models import ClubSettings, Evening
+
+
+def evening_when(evening: Evening, club: ClubSettings) -> str:
+    local = timezone.localtime(evening.starts_at, club.zone)
+    return f"{date_format(local, 'l, j E, H:i')}, {evening.venue}"
+
+
+def seat_confirmed(evening: Evening, club: ClubSettings, *, seat: int) -> str:
+    return _("You are in! Seat %(seat)d of %(capacity)d. %(when)s.") % {
+        "seat": seat,
+        "capacity": evening.capacity,
+        "when": evening_when(evening, club),
+    }
+
+
+def in_reserve(evening: Evening, club: ClubSettings, *, position: int) -> str:
+    return _(
+        "The evening is full: you are in the reserve, position %(position)d. "
+        "When a seat frees up, it is yours and we will tell you. %(when)s."
+    ) % {"position": position, "when": evening_when(evening, club)}
+
+
+def promoted(evening: Evening, club: ClubSettings) -> str:
+    return _("A seat has freed up: you are in! %(when)s.") % {"when": evening_when(evening, club)}
+
+
+def cancelled(evening: Evening, club: ClubSettings) -> str:
+    return _("Your sign-up is cancelled. %(when)s.") % {"when": evening_when(evening, club)}
+
+
+def released_unconfirmed(evening: Evening, club: ClubSettings, *, position: int) -> str:
+    return _(
+        "You did not confirm your seat in time, so it went to the reserve. You are in the "
+        "reserve, position %(position)d. %(when)s."
+    ) % {"position": position, "when": evening_when(evening, club)}
