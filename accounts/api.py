@@ -3,7 +3,7 @@ from datetime import date
 from django.http import HttpRequest
 from ninja import Router, Schema
 
-from club.schemas import ErrorOut
+from club.schemas import ERRORS
 
 router = Router(tags=["members"])
 
@@ -18,7 +18,7 @@ class MemberOut(Schema):
     status: str
 
 
-@router.get("/me", response={200: MemberOut, 401: ErrorOut}, summary="The member making the call")
+@router.get("/me", response={200: MemberOut, **ERRORS}, summary="The member making the call")
 def me(request: HttpRequest) -> MemberOut:
     member = request.auth
     return MemberOut(

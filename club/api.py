@@ -9,7 +9,7 @@ import logging
 from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
 from ninja import NinjaAPI
-from ninja.errors import AuthenticationError, ValidationError
+from ninja.errors import AuthenticationError, HttpError, ValidationError
 from ninja.security import HttpBearer, SessionAuth
 
 from accounts.api import router as accounts_router
@@ -44,6 +44,15 @@ def on_validation_error(request: HttpRequest, exc: ValidationError) -> HttpRespo
     return api.create_response(
         request, {"detail": _("Invalid input: %(details)s") % {"details": details}}, status=422
     )
+
+
+@api.exception_handler(HttpError)
+def on_http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
+    detail = str(exc)
+    # django-ninja's one English message of its own, for a body that is not JSON.
+    if exc.status_code == 400 and detail.startswith("Cannot parse request body"):
+        detail = _("The request body is not valid JSON.")
+    return api.create_response(request, {"detail": detail}, status=exc.status_code)
 
 
 @api.exception_handler(AuthenticationError)

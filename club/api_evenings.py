@@ -4,12 +4,12 @@ from datetime import datetime
 
 from django.http import HttpRequest
 from django.utils.translation import gettext as _
-from ninja import Field, Router, Schema
+from ninja import Field, Router, Schema, Status
 from ninja.errors import HttpError
 
 from club import queries, services
 from club.models import Evening, RegistrationSource, RegistrationStatus
-from club.schemas import ErrorOut
+from club.schemas import ERRORS
 
 router = Router(tags=["evenings"])
 
@@ -90,7 +90,7 @@ def _out(evening: Evening) -> EveningOut:
     )
 
 
-@router.get("/evenings", response={200: list[EveningListItem], 401: ErrorOut})
+@router.get("/evenings", response={200: list[EveningListItem], **ERRORS})
 def evening_list(request: HttpRequest) -> list[EveningListItem]:
     return [
         EveningListItem(**_out(evening).dict(), confirmed_count=evening.confirmed_count)
@@ -100,19 +100,19 @@ def evening_list(request: HttpRequest) -> list[EveningListItem]:
 
 @router.post(
     "/evenings",
-    response={201: EveningOut, 401: ErrorOut, 403: ErrorOut, 409: ErrorOut, 422: ErrorOut},
+    response={201: EveningOut, **ERRORS},
 )
-def evening_create(request: HttpRequest, payload: EveningIn) -> tuple[int, EveningOut]:
+def evening_create(request: HttpRequest, payload: EveningIn) -> Status[EveningOut]:
     if not request.auth.has_perm("club.add_evening"):
         raise HttpError(403, _("Only the club's admins can create evenings."))
     try:
         evening = services.evening_create(**payload.dict())
     except services.RegistrationRefused as refusal:
         raise HttpError(422, refusal.message) from refusal
-    return 201, _out(evening)
+    return Status(201, _out(evening))
 
 
-@router.get("/evenings/{evening_id}", response={200: EveningDetail, 401: ErrorOut, 404: ErrorOut})
+@router.get("/evenings/{evening_id}", response={200: EveningDetail, **ERRORS})
 def evening_detail(request: HttpRequest, evening_id: int) -> EveningDetail:
     evening = _evening(evening_id)
     lineup = queries.evening_lineup(evening)
@@ -129,16 +129,9 @@ def evening_detail(request: HttpRequest, evening_id: int) -> EveningDetail:
 
 @router.post(
     "/evenings/{evening_id}/registration",
-    response={
-        200: RegistrationOut,
-        201: RegistrationOut,
-        401: ErrorOut,
-        403: ErrorOut,
-        404: ErrorOut,
-        409: ErrorOut,
-    },
+    response={200: RegistrationOut, 201: RegistrationOut, **ERRORS},
 )
-def registration_create(request: HttpRequest, evening_id: int) -> tuple[int, RegistrationOut]:
+def registration_create(request: HttpRequest, evening_id: int) -> Status[RegistrationOut]:
     try:
         result = services.registration_create(
             member=request.auth, evening_id=evening_id, source=RegistrationSource.API
@@ -148,12 +141,12 @@ def registration_create(request: HttpRequest, evening_id: int) -> tuple[int, Reg
     body = RegistrationOut(
         status=result.registration.status, position=result.position, seat=result.seat
     )
-    return (201 if result.created else 200), body
+    return Status(201 if result.created else 200, body)
 
 
 @router.delete(
     "/evenings/{evening_id}/registration",
-    response={200: CancelledOut, 401: ErrorOut, 403: ErrorOut, 404: ErrorOut, 409: ErrorOut},
+    response={200: CancelledOut, **ERRORS},
 )
 def registration_cancel(request: HttpRequest, evening_id: int) -> CancelledOut:
     try:
@@ -165,7 +158,7 @@ def registration_cancel(request: HttpRequest, evening_id: int) -> CancelledOut:
 
 @router.post(
     "/evenings/{evening_id}/registration/confirm",
-    response={200: AttendanceOut, 401: ErrorOut, 403: ErrorOut, 404: ErrorOut, 409: ErrorOut},
+    response={200: AttendanceOut, **ERRORS},
 )
 def registration_confirm(request: HttpRequest, evening_id: int) -> AttendanceOut:
     try:

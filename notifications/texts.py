@@ -1,10 +1,24 @@
-"""What members read in their notifications. Russian by default, like the rest of the UI."""
+"""What members read in their notifications: always in the club's language (Russian), whatever
+language the page that caused them was showing."""
 
-from django.utils import timezone
+from collections.abc import Callable
+from functools import wraps
+
+from django.conf import settings
+from django.utils import timezone, translation
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from club.models import ClubSettings, Evening
+
+
+def _in_club_language[**P](text: Callable[P, str]) -> Callable[P, str]:
+    @wraps(text)
+    def rendered(*args: P.args, **kwargs: P.kwargs) -> str:
+        with translation.override(settings.LANGUAGE_CODE):
+            return text(*args, **kwargs)
+
+    return rendered
 
 
 def evening_when(evening: Evening, club: ClubSettings) -> str:
@@ -12,6 +26,7 @@ def evening_when(evening: Evening, club: ClubSettings) -> str:
     return f"{date_format(local, 'l, j E, H:i')}, {evening.venue}"
 
 
+@_in_club_language
 def seat_confirmed(evening: Evening, club: ClubSettings, *, seat: int) -> str:
     return _("You are in! Seat %(seat)d of %(capacity)d. %(when)s.") % {
         "seat": seat,
@@ -20,6 +35,7 @@ def seat_confirmed(evening: Evening, club: ClubSettings, *, seat: int) -> str:
     }
 
 
+@_in_club_language
 def in_reserve(evening: Evening, club: ClubSettings, *, position: int) -> str:
     return _(
         "The evening is full: you are in the reserve, position %(position)d. "
@@ -27,14 +43,17 @@ def in_reserve(evening: Evening, club: ClubSettings, *, position: int) -> str:
     ) % {"position": position, "when": evening_when(evening, club)}
 
 
+@_in_club_language
 def promoted(evening: Evening, club: ClubSettings) -> str:
     return _("A seat has freed up: you are in! %(when)s.") % {"when": evening_when(evening, club)}
 
 
+@_in_club_language
 def cancelled(evening: Evening, club: ClubSettings) -> str:
     return _("Your sign-up is cancelled. %(when)s.") % {"when": evening_when(evening, club)}
 
 
+@_in_club_language
 def released_unconfirmed(evening: Evening, club: ClubSettings, *, position: int) -> str:
     return _(
         "You did not confirm your seat in time, so it went to the reserve. You are in the "

@@ -28,3 +28,18 @@ def make_evening(**fields: object) -> Evening:
     fields.setdefault("capacity", club.seats_per_evening)
     fields.setdefault("opens_at", timezone.now() - timedelta(days=1))
     return Evening.objects.create(starts_at=starts_at, **fields)
+
+
+def sign_up_many(evening: Evening, count: int, **member_fields: object) -> list:
+    """`count` new members signed up for `evening` in order (through the service)."""
+    from club.models import RegistrationSource
+    from club.services import registration_create
+
+    return [
+        registration_create(
+            member=make_member(**member_fields),
+            evening_id=evening.pk,
+            source=RegistrationSource.WEB,
+        )
+        for _ in range(count)
+    ]

@@ -1,0 +1,167 @@
+from datetime import timedelta
+
+import pytest
+from django.contrib.auth.models import Permission
+from django.test import Client
+from django.utils import timezone
+
+from accounts.services import api_token_create
+from club.models import Evening, Registration
+from tests.factories import make_evening, make_member, sign_up_many
+
+pytestmark = pytest.mark.django_db
+
+
+def api(member=None) -> tuple[Client, dict[str, str]]:
+    member = member or make_member()
+    return Client(), {"authorization": f"Bearer {api_token_create(member=member).key}"}
+
+
+def test_sign_up_returns_201_then_200_for_the_same_registration() -> None:
+    evening = make_evening(capacity=1)
+    client, auth = api()
+    url = f"/api/v1/evenings/{evening.pk}/registration"
+    first = client.post(url, headers=auth)
+    assert (first.status_code, first.json()) == (
+        201,
+        {"status": "confirmed", "position": None, "seat": 1},
+    )
+    again = client.post(url, headers=auth)
+    assert (again.status_code, again.json()["status"]) == (200, "confirmed")
+    other, other_auth = api()
+    reserve = other.post(url, headers=other_auth)
+    assert (reserve.status_code, reserve.json()) == (
+        201,
+        {"status": "reserve", "position": 1, "seat": None},
+    )
+
+
+def test_cancel_and_confirm() -> None:
+    evening = make_evening(capacity=5)
+    client, auth = api()
+    url = f"/api/v1/evenings/{evening.pk}/registration"
+    client.post(url, headers=auth)
+    confirmed = client.post(url + "/confirm", headers=auth)
+    assert confirmed.status_code == 200 and confirmed.json()["attendance_confirmed_at"]
+    cancelled = client.delete(url, headers=auth)
+    assert (cancelled.status_code, cancelled.json()) == (200, {"status": "cancelled"})
+    again = client.delete(url, headers=auth)
+    assert (again.status_code, again.json()) == (404, {"detail": "Вы не записаны на этот вечер."})
+    refused = client.post(url + "/confirm", headers=auth)
+    assert refused.status_code == 409
+
+
+@pytest.mark.parametrize(
+    ("member_fields", "evening_fields", "status"),
+    [
+        (
+            {"birth_date": timezone.localdate().replace(year=timezone.localdate().year - 20)},
+            {},
+            403,
+        ),
+        ({"status": "suspended"}, {}, 403),
+        ({}, {"status": "closed"}, 409),
+        ({}, {"status": "cancelled"}, 409),
+        ({}, {"opens_at": timezone.now() + timedelta(days=1)}, 409),
+    ],
+)
+def test_refusals_are_json_4xx_and_change_nothing(
+    member_fields, evening_fields, status: int
+) -> None:
+    evening = make_evening(**evening_fields)
+    client, auth = api(make_member(**member_fields))
+    response = client.post(f"/api/v1/evenings/{evening.pk}/registration", headers=auth)
+    assert response.status_code == status
+    assert isinstance(response.json()["detail"], str)
+    assert not Registration.objects.exists()
+
+
+def test_unknown_evening_is_404() -> None:
+    client, auth = api()
+    assert client.post("/api/v1/evenings/424242/registration", headers=auth).status_code == 404
+    assert client.get("/api/v1/evenings/424242", headers=auth).json() == {
+        "detail": "Такого вечера нет."
+    }
+
+
+def test_evening_detail_lists_nicknames_with_the_reserve_in_order() -> None:
+    evening = make_evening(capacity=2)
+    nicknames = [r.registration.member.nickname for r in sign_up_many(evening, 4)]
+    client, auth = api()
+    body = client.get(f"/api/v1/evenings/{evening.pk}", headers=auth).json()
+    assert body["confirmed"] == nicknames[:2]
+    assert body["reserve"] == nicknames[2:]
+    assert body["capacity"] == 2 and body["status"] == "scheduled"
+    listed = client.get("/api/v1/evenings", headers=auth).json()
+    assert [(e["id"], e["confirmed_count"]) for e in listed] == [(evening.pk, 2)]
+
+
+def test_only_admins_create_evenings() -> None:
+    payload = {"starts_at": (timezone.now() + timedelta(days=7)).isoformat(), "capacity": 14}
+    client, auth = api()
+    response = client.post(
+        "/api/v1/evenings", payload, content_type="application/json", headers=auth
+    )
+    assert response.status_code == 403
+    admin = make_member()
+    admin.user_permissions.add(Permission.objects.get(codename="add_evening"))
+    client, auth = api(admin)
+    response = client.post(
+        "/api/v1/evenings", payload, content_type="application/json", headers=auth
+    )
+    assert response.status_code == 201
+    body = response.json()
+    assert (body["capacity"], body["venue"], body["status"]) == (14, "GrandDaddy", "scheduled")
+    assert Evening.objects.count() == 1
+
+
+@pytest.mark.parametrize(
+    "payload",
+    [
+        {"starts_at": "2020-01-01T18:00:00+03:00", "capacity": 15},
+        {"starts_at": "not a date", "capacity": 15},
+        {"starts_at": "2099-01-01T18:00:00+03:00", "capacity": 0},
+        {"starts_at": "2099-01-01T18:00:00+03:00", "capacity": 15, "venue": ""},
+        {
+            "starts_at": "2099-01-01T18:00:00+03:00",
+            "capacity": 15,
+            "opens_at": "2099-02-01T00:00:00+03:00",
+        },
+        {"capacity": 15},
+    ],
+)
+def test_bad_evenings_are_422(payload) -> None:
+    admin = make_member(is_superuser=True)
+    client, auth = api(admin)
+    response = client.post(
+        "/api/v1/evenings", payload, content_type="application/json", headers=auth
+    )
+    assert response.status_code == 422
+    assert isinstance(response.json()["detail"], str)
+    assert not Evening.objects.exists()
+
+
+def test_the_session_needs_the_csrf_token_for_writes(member) -> None:
+    evening = make_evening()
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(member)
+    response = client.post(f"/api/v1/evenings/{evening.pk}/registration")
+    assert response.status_code == 403
+    assert not Registration.objects.exists()
+    client.get("/")  # sets the CSRF cookie
+    token = client.cookies["csrftoken"].value
+    response = client.post(
+        f"/api/v1/evenings/{evening.pk}/registration", headers={"x-csrftoken": token}
+    )
+    assert response.status_code == 201
+
+
+def test_a_body_that_is_not_json_gets_a_clear_400() -> None:
+    client, auth = api(make_member(is_superuser=True))
+    response = client.post(
+        "/api/v1/evenings", "{not json", content_type="application/json", headers=auth
+    )
+    assert (response.status_code, response.json()) == (
+        400,
+        {"detail": "Тело запроса — не корректный JSON."},
+    )
