@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 
 from accounts.models import User
 from accounts.services import member_is_of_age
+from club import seating
 from club.models import (
     ClubSettings,
     Evening,
@@ -145,52 +146,94 @@ def _fill_seats(evening: Evening, club: ClubSettings, now: datetime) -> list[Reg
 def registration_create(
     *, member: User, evening_id: int, source: RegistrationSource, now: datetime | None = None
 ) -> SignUp:
-    """Sign a member up: a free seat if there is one, else the end of the reserve."""
+    """Sign a member up: a free seat if there is one, else the end of the reserve.
+
+    What can be checked before the lock is checked before it; under the lock run just four
+    statements (club/seating.py), since every sign-up of the evening waits on it.
+    """
     now = now or timezone.now()
     if not member.can_sign_up_for_evenings:
         raise RegistrationRefused(
             _("Your membership is suspended: sign-up is not available."), "suspended"
         )
+    evening = Evening.objects.filter(pk=evening_id).first()
+    if evening is None:
+        raise RegistrationRefused(_("There is no such evening."), "not_found")
+    _refuse_unless_open(evening, now)
     club = ClubSettings.load()
-    with transaction.atomic(durable=True):
-        evening = _locked_evening(evening_id)
-        _refuse_unless_open(evening, now)
-        evening_date = timezone.localtime(evening.starts_at, club.zone).date()
-        if not member_is_of_age(member=member, on=evening_date, club=club):
-            raise RegistrationRefused(
-                _("The club is for players aged %(age)d and over on the evening's date.")
-                % {"age": club.min_age},
-                "underage",
-            )
-        registration = Registration.objects.filter(evening=evening, member=member).first()
-        if registration is not None and registration.status in (
-            RegistrationStatus.CONFIRMED,
-            RegistrationStatus.RESERVE,
-        ):
-            return _describe(registration, created=False)
-        held_back = _is_held_back(member, club, now)
-        seat_free = _confirmed_count(evening) < evening.capacity and not held_back
-        if registration is None:
-            registration = Registration(evening=evening, member=member)
-        registration.status = (
-            RegistrationStatus.CONFIRMED if seat_free else RegistrationStatus.RESERVE
+    evening_date = timezone.localtime(evening.starts_at, club.zone).date()
+    if not member_is_of_age(member=member, on=evening_date, club=club):
+        raise RegistrationRefused(
+            _("The club is for players aged %(age)d and over on the evening's date.")
+            % {"age": club.min_age},
+            "underage",
         )
-        registration.source = source
-        registration.arrival = _next_arrival(evening)
-        registration.held_back = held_back
-        registration.attendance_confirmed_at = None
-        registration.promoted_at = None
-        registration.cancelled_at = None
-        registration.save()
-        result = _describe(registration, created=True)
+    held_back = _is_held_back(member, club, now)
+    with transaction.atomic(durable=True):
+        arrival = seating.lock_and_take_arrival(evening.pk)
+        if arrival is None:
+            raise RegistrationRefused(_("There is no such evening."), "not_found")
+        # An admin may have closed or resized the evening since it was read.
+        evening.status, evening.capacity = arrival.status, arrival.capacity
+        _refuse_unless_open(evening, now)
+        seats = seating.count_seats(evening.pk, member.pk)
+        if seats.mine is not None:
+            return _sign_up_again(seats.mine, evening, club, arrival.number, held_back, source)
+        seat_free = seats.confirmed < evening.capacity and not held_back
+        registration = seating.insert_registration(
+            evening=evening,
+            member_id=member.pk,
+            status=RegistrationStatus.CONFIRMED if seat_free else RegistrationStatus.RESERVE,
+            source=source,
+            arrival=arrival.number,
+            held_back=held_back,
+            now=now,
+        )
         if seat_free:
-            text = texts.seat_confirmed(evening, club, seat=result.seat or 0)
-            key = f"seat:{registration.pk}:{registration.arrival}"
+            result = SignUp(registration, True, seat=seats.confirmed + 1, position=None)
         else:
-            text = texts.in_reserve(evening, club, position=result.position or 0)
-            key = f"reserve:{registration.pk}:{registration.arrival}"
-        notification_enqueue(dedupe_key=key, member=member, text=text)
+            ahead = seats.waiting + (seats.held if held_back else 0)
+            result = SignUp(registration, True, seat=None, position=ahead + 1)
+        _tell_signed_up(result, evening, club, member)
     return result
+
+
+def _sign_up_again(
+    registration_id: int,
+    evening: Evening,
+    club: ClubSettings,
+    arrival: int,
+    held_back: bool,
+    source: RegistrationSource,
+) -> SignUp:
+    """The member has a registration for this evening: a double tap returns it as it is; a
+    sign-up after cancelling gets a free seat or the end of the reserve. Under the lock."""
+    registration = Registration.objects.select_related("member").get(pk=registration_id)
+    if registration.status in (RegistrationStatus.CONFIRMED, RegistrationStatus.RESERVE):
+        return _describe(registration, created=False)
+    seat_free = _confirmed_count(evening) < evening.capacity and not held_back
+    registration.status = RegistrationStatus.CONFIRMED if seat_free else RegistrationStatus.RESERVE
+    registration.source = source
+    registration.arrival = arrival
+    registration.held_back = held_back
+    registration.attendance_confirmed_at = None
+    registration.promoted_at = None
+    registration.cancelled_at = None
+    registration.save()
+    result = _describe(registration, created=True)
+    _tell_signed_up(result, evening, club, registration.member)
+    return result
+
+
+def _tell_signed_up(result: SignUp, evening: Evening, club: ClubSettings, member: User) -> None:
+    registration = result.registration
+    if result.seat is not None:
+        text = texts.seat_confirmed(evening, club, seat=result.seat)
+        key = f"seat:{registration.pk}:{registration.arrival}"
+    else:
+        text = texts.in_reserve(evening, club, position=result.position or 0)
+        key = f"reserve:{registration.pk}:{registration.arrival}"
+    notification_enqueue(dedupe_key=key, member=member, text=text)
 
 
 def _describe(registration: Registration, *, created: bool) -> SignUp:

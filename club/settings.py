@@ -86,7 +86,8 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
 ]
 
-ROOT_URLCONF = "club.urls"
+# Benchmarks mount an extra probe view through their own URLconf (bench/urls.py).
+ROOT_URLCONF = os.environ.get("DJANGO_ROOT_URLCONF", "club.urls")
 WSGI_APPLICATION = "club.wsgi.application"
 
 TEMPLATES = [
@@ -251,7 +252,11 @@ LOGGING = {
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
-    "loggers": {"django.db.backends": {"level": "INFO"}},
+    "loggers": {
+        "django.db.backends": {"level": "INFO"},
+        # Every Bot API and benchmark request would be logged at INFO.
+        "httpx": {"level": "WARNING"},
+    },
 }
 
 # --- Security ----------------------------------------------------------------------------

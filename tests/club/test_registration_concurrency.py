@@ -12,7 +12,7 @@ from django.conf import settings
 from django.db import connection
 
 from accounts.services import api_token_create
-from club import services
+from club import seating, services
 from club.models import Evening, Registration, RegistrationSource
 from notifications.models import Notification
 from tests.factories import make_evening, make_member
@@ -145,22 +145,15 @@ def test_concurrent_cancels_and_sign_ups_keep_the_invariant(live_server, watch) 
 
 
 def test_without_the_lock_the_same_burst_overbooks(live_server, monkeypatch) -> None:
-    """The control: replace the row lock with a plain read and the table is overbooked."""
-    import time
+    """The control: take the arrival number without locking the row, and the table is
+    overbooked, because sign-ups count the free seats side by side."""
 
-    def unlocked(evening_id: int) -> Evening:
-        return Evening.objects.get(pk=evening_id)
+    def unlocked(evening_id: int) -> seating.Arrival:
+        evening = Evening.objects.get(pk=evening_id)
+        return seating.Arrival(evening.arrivals + 1, evening.capacity, evening.status)
 
-    real_count = services._confirmed_count
-
-    def slow_count(evening: Evening) -> int:
-        count = real_count(evening)
-        time.sleep(0.02)  # widen the read-then-write window that the lock closes
-        return count
-
-    monkeypatch.setattr(services, "_locked_evening", unlocked)
-    monkeypatch.setattr(services, "_confirmed_count", slow_count)
+    monkeypatch.setattr(seating, "lock_and_take_arrival", unlocked)
     evening = make_evening(capacity=15)
     path = f"/api/v1/evenings/{evening.pk}/registration"
-    fire(live_server, [("POST", path, key) for key in tokens(60)])
+    fire(live_server, [("POST", path, key) for key in tokens(100)])
     assert Registration.objects.confirmed().filter(evening=evening).count() > 15

@@ -1,0 +1,86 @@
+"""A lean closed-loop HTTP/1.1 load generator: N requests with exactly `in_flight` outstanding.
+
+Each of `in_flight` workers keeps one keep-alive connection and sends its next request as
+soon as the previous answer is in. Written on asyncio streams rather than an HTTP client
+library because the client shares the machine's two cores with the server: a full client
+spends several milliseconds of CPU per request and would measure itself, not the server.
+"""
+
+import asyncio
+import json
+import time
+from dataclasses import dataclass, field
+from urllib.parse import urlsplit
+
+
+@dataclass
+class Result:
+    latencies_ms: list[float] = field(default_factory=list)
+    responses: list[tuple[int, dict | None]] = field(default_factory=list)
+    errors: int = 0
+    seconds: float = 0.0
+
+    @property
+    def throughput_rps(self) -> float:
+        return len(self.latencies_ms) / self.seconds if self.seconds else 0.0
+
+    def percentile(self, p: float) -> float:
+        ordered = sorted(self.latencies_ms)
+        if not ordered:
+            return 0.0
+        return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
+
+
+async def _exchange(
+    reader: asyncio.StreamReader, writer: asyncio.StreamWriter, request: bytes
+) -> tuple[int, bytes]:
+    writer.write(request)
+    head = await reader.readuntil(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    status = int(lines[0].split(" ", 2)[1])
+    length = 0
+    for line in lines[1:]:
+        name, _, value = line.partition(":")
+        if name.lower() == "content-length":
+            length = int(value)
+    body = await reader.readexactly(length) if length else b""
+    return status, body
+
+
+async def _run(base_url: str, requests: list[tuple[str, str, str]], in_flight: int) -> Result:
+    host, port = urlsplit(base_url).hostname, urlsplit(base_url).port
+    result = Result(responses=[(0, None)] * len(requests))
+    next_index = iter(range(len(requests)))
+
+    async def worker() -> None:
+        reader, writer = await asyncio.open_connection(host, port)
+        try:
+            for index in next_index:
+                method, path, token = requests[index]
+                request = (
+                    f"{method} {path} HTTP/1.1\r\nHost: {host}\r\n"
+                    f"Authorization: Bearer {token}\r\nContent-Length: 0\r\n\r\n"
+                ).encode()
+                started = time.perf_counter()
+                try:
+                    status, body = await _exchange(reader, writer, request)
+                except (OSError, asyncio.IncompleteReadError, ValueError):
+                    result.errors += 1
+                    writer.close()
+                    reader, writer = await asyncio.open_connection(host, port)
+                    continue
+                result.latencies_ms.append((time.perf_counter() - started) * 1000)
+                result.responses[index] = (status, json.loads(body) if body else None)
+                if status >= 400:
+                    result.errors += 1
+        finally:
+            writer.close()
+
+    started = time.perf_counter()
+    await asyncio.gather(*(worker() for _ in range(in_flight)))
+    result.seconds = time.perf_counter() - started
+    return result
+
+
+def run(base_url: str, requests: list[tuple[str, str, str]], *, in_flight: int) -> Result:
+    return asyncio.run(_run(base_url, requests, in_flight))
