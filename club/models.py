@@ -3,6 +3,8 @@ from __future__ import annotations
 import zoneinfo
 from datetime import date, datetime, time
 from functools import cache
+from time import monotonic
+from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -32,8 +34,13 @@ class Weekday(models.IntegerChoices):
     SUNDAY = 6, _("Sunday")
 
 
+_settings_cache: dict[str, tuple[float, ClubSettings]] = {}
+
+
 class ClubSettings(models.Model):
     """The club's one settings row (pk=1), created by a data migration with the defaults."""
+
+    CACHE_SECONDS = 5
 
     venue = models.CharField(_("venue"), max_length=128, default="GrandDaddy")
     weekday = models.PositiveSmallIntegerField(
@@ -96,12 +103,23 @@ class ClubSettings(models.Model):
     def __str__(self) -> str:
         return str(_("Club settings"))
 
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        super().save(*args, **kwargs)
+        _settings_cache.clear()
+
     @classmethod
     def load(cls) -> ClubSettings:
+        """The settings row, kept for a few seconds per process: it is read by every
+        sign-up and changed a few times a year. A save here is seen at once in this
+        process and within CACHE_SECONDS in the others."""
+        cached = _settings_cache.get("row")
+        if cached is not None and monotonic() - cached[0] < cls.CACHE_SECONDS:
+            return cached[1]
         # The data migration makes the row; get_or_create covers a database whose row was
         # deleted by hand, so the site never fails for want of it.
-        settings, _created = cls.objects.get_or_create(pk=1)
-        return settings
+        row, _created = cls.objects.get_or_create(pk=1)
+        _settings_cache["row"] = (monotonic(), row)
+        return row
 
     @property
     def zone(self) -> zoneinfo.ZoneInfo:

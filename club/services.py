@@ -138,7 +138,7 @@ def _fill_seats(evening: Evening, club: ClubSettings, now: datetime) -> list[Reg
         notification_enqueue(
             dedupe_key=f"promoted:{registration.pk}:{registration.arrival}",
             member=registration.member,
-            text=texts.promoted(evening, club),
+            text=texts.promoted(when=texts.evening_when(evening, club)),
         )
     return promoted
 
@@ -169,6 +169,7 @@ def registration_create(
             "underage",
         )
     held_back = _is_held_back(member, club, now)
+    when = texts.evening_when(evening, club)  # rendered before the lock, not under it
     with transaction.atomic(durable=True):
         arrival = seating.lock_and_take_arrival(evening.pk)
         if arrival is None:
@@ -178,7 +179,7 @@ def registration_create(
         _refuse_unless_open(evening, now)
         seats = seating.count_seats(evening.pk, member.pk)
         if seats.mine is not None:
-            return _sign_up_again(seats.mine, evening, club, arrival.number, held_back, source)
+            return _sign_up_again(seats.mine, evening, when, arrival.number, held_back, source)
         seat_free = seats.confirmed < evening.capacity and not held_back
         registration = seating.insert_registration(
             evening=evening,
@@ -194,14 +195,14 @@ def registration_create(
         else:
             ahead = seats.waiting + (seats.held if held_back else 0)
             result = SignUp(registration, True, seat=None, position=ahead + 1)
-        _tell_signed_up(result, evening, club, member)
+        _tell_signed_up(result, evening.capacity, when, member)
     return result
 
 
 def _sign_up_again(
     registration_id: int,
     evening: Evening,
-    club: ClubSettings,
+    when: str,
     arrival: int,
     held_back: bool,
     source: RegistrationSource,
@@ -221,17 +222,17 @@ def _sign_up_again(
     registration.cancelled_at = None
     registration.save()
     result = _describe(registration, created=True)
-    _tell_signed_up(result, evening, club, registration.member)
+    _tell_signed_up(result, evening.capacity, when, registration.member)
     return result
 
 
-def _tell_signed_up(result: SignUp, evening: Evening, club: ClubSettings, member: User) -> None:
+def _tell_signed_up(result: SignUp, capacity: int, when: str, member: User) -> None:
     registration = result.registration
     if result.seat is not None:
-        text = texts.seat_confirmed(evening, club, seat=result.seat)
+        text = texts.seat_confirmed(seat=result.seat, capacity=capacity, when=when)
         key = f"seat:{registration.pk}:{registration.arrival}"
     else:
-        text = texts.in_reserve(evening, club, position=result.position or 0)
+        text = texts.in_reserve(position=result.position or 0, when=when)
         key = f"reserve:{registration.pk}:{registration.arrival}"
     notification_enqueue(dedupe_key=key, member=member, text=text)
 
@@ -270,7 +271,7 @@ def registration_cancel(
         notification_enqueue(
             dedupe_key=f"cancelled:{registration.pk}:{registration.arrival}",
             member=member,
-            text=texts.cancelled(evening, club),
+            text=texts.cancelled(when=texts.evening_when(evening, club)),
         )
         if had_seat:
             _fill_seats(evening, club, now)
@@ -344,7 +345,8 @@ def evening_release_unconfirmed(*, evening_id: int, now: datetime | None = None)
                     dedupe_key=f"released:{registration.pk}:{registration.arrival}",
                     member=registration.member,
                     text=texts.released_unconfirmed(
-                        evening, club, position=_reserve_position(registration)
+                        position=_reserve_position(registration),
+                        when=texts.evening_when(evening, club),
                     ),
                 )
     return len(unconfirmed)

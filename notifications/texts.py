@@ -21,41 +21,43 @@ def _in_club_language[**P](text: Callable[P, str]) -> Callable[P, str]:
     return rendered
 
 
+@_in_club_language
 def evening_when(evening: Evening, club: ClubSettings) -> str:
+    """When and where, as every message about an evening names it."""
     local = timezone.localtime(evening.starts_at, club.zone)
     return f"{date_format(local, 'l, j E, H:i')}, {evening.venue}"
 
 
 @_in_club_language
-def seat_confirmed(evening: Evening, club: ClubSettings, *, seat: int) -> str:
+def seat_confirmed(*, seat: int, capacity: int, when: str) -> str:
     return _("You are in! Seat %(seat)d of %(capacity)d. %(when)s.") % {
         "seat": seat,
-        "capacity": evening.capacity,
-        "when": evening_when(evening, club),
+        "capacity": capacity,
+        "when": when,
     }
 
 
 @_in_club_language
-def in_reserve(evening: Evening, club: ClubSettings, *, position: int) -> str:
+def in_reserve(*, position: int, when: str) -> str:
     return _(
         "The evening is full: you are in the reserve, position %(position)d. "
         "When a seat frees up, it is yours and we will tell you. %(when)s."
-    ) % {"position": position, "when": evening_when(evening, club)}
+    ) % {"position": position, "when": when}
 
 
 @_in_club_language
-def promoted(evening: Evening, club: ClubSettings) -> str:
-    return _("A seat has freed up: you are in! %(when)s.") % {"when": evening_when(evening, club)}
+def promoted(*, when: str) -> str:
+    return _("A seat has freed up: you are in! %(when)s.") % {"when": when}
 
 
 @_in_club_language
-def cancelled(evening: Evening, club: ClubSettings) -> str:
-    return _("Your sign-up is cancelled. %(when)s.") % {"when": evening_when(evening, club)}
+def cancelled(*, when: str) -> str:
+    return _("Your sign-up is cancelled. %(when)s.") % {"when": when}
 
 
 @_in_club_language
-def released_unconfirmed(evening: Evening, club: ClubSettings, *, position: int) -> str:
+def released_unconfirmed(*, position: int, when: str) -> str:
     return _(
         "You did not confirm your seat in time, so it went to the reserve. You are in the "
         "reserve, position %(position)d. %(when)s."
-    ) % {"position": position, "when": evening_when(evening, club)}
+    ) % {"position": position, "when": when}

@@ -33,3 +33,11 @@ def admin_client_(admin_member: User) -> Client:
 def _fast_password_hashing(settings) -> None:
     # PBKDF2's real cost is a security feature, not something the tests need to pay for.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def _fresh_club_settings() -> None:
+    # Each test's database starts from the migration's row; forget what the last one cached.
+    from club.models import _settings_cache
+
+    _settings_cache.clear()

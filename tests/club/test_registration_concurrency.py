@@ -2,6 +2,7 @@
 table from being overbooked, promotes once, and orders the reserve by arrival."""
 
 import threading
+import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 
@@ -152,8 +153,16 @@ def test_without_the_lock_the_same_burst_overbooks(live_server, monkeypatch) -> 
         evening = Evening.objects.get(pk=evening_id)
         return seating.Arrival(evening.arrivals + 1, evening.capacity, evening.status)
 
+    real_count = seating.count_seats
+
+    def slow_count(evening_id: int, member_id: int) -> seating.Seats:
+        seats = real_count(evening_id, member_id)
+        time.sleep(0.02)  # a slow moment between counting and writing, as under load
+        return seats
+
     monkeypatch.setattr(seating, "lock_and_take_arrival", unlocked)
+    monkeypatch.setattr(seating, "count_seats", slow_count)
     evening = make_evening(capacity=15)
     path = f"/api/v1/evenings/{evening.pk}/registration"
-    fire(live_server, [("POST", path, key) for key in tokens(100)])
+    fire(live_server, [("POST", path, key) for key in tokens(60)])
     assert Registration.objects.confirmed().filter(evening=evening).count() > 15
