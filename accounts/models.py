@@ -106,13 +106,9 @@ class User(AbstractBaseUser, PermissionsMixin):
         return self.status == MembershipStatus.ACTIVE
 
 
-def _hash_token(key: str) -> str:
-    return hashlib.sha256(key.encode()).hexdigest()
-
-
 class ApiTokenQuerySet(models.QuerySet["ApiToken"]):
     def matching(self, key: str) -> ApiTokenQuerySet:
-        return self.filter(key_hash=_hash_token(key))
+        return self.filter(key_hash=ApiToken.hash_key(key))
 
 
 class ApiToken(models.Model):
@@ -142,6 +138,10 @@ class ApiToken(models.Model):
     def new_key(cls) -> str:
         return cls.PREFIX + secrets.token_urlsafe(32)
 
+    @staticmethod
+    def hash_key(key: str) -> str:
+        return hashlib.sha256(key.encode()).hexdigest()
+
     def set_key(self, key: str) -> None:
-        self.key_hash = _hash_token(key)
+        self.key_hash = self.hash_key(key)
         self.key_start = key[:10]

@@ -18,8 +18,8 @@ from load import run
 MEMBERS = 500
 SEATS = 15
 IN_FLIGHT = 50
-WORKERS = int(os.environ.get("BENCH_WORKERS", "4"))
-THREADS = int(os.environ.get("BENCH_THREADS", "8"))
+WORKERS = int(os.environ.get("BENCH_WORKERS", "3"))
+THREADS = int(os.environ.get("BENCH_THREADS", "4"))
 
 
 def prepare(database_url: str) -> tuple[int, list[str], list[str]]:
