@@ -33,18 +33,22 @@ class Result:
 
 async def _exchange(
     reader: asyncio.StreamReader, writer: asyncio.StreamWriter, request: bytes
-) -> tuple[int, bytes]:
+) -> tuple[int, bytes, bool]:
+    """Send one request; return the status, the body and whether the server keeps the
+    connection open (a sync server closes it after every answer)."""
     writer.write(request)
     head = await reader.readuntil(b"\r\n\r\n")
     lines = head.decode("latin-1").split("\r\n")
     status = int(lines[0].split(" ", 2)[1])
-    length = 0
+    length, keep_alive = 0, True
     for line in lines[1:]:
         name, _, value = line.partition(":")
         if name.lower() == "content-length":
             length = int(value)
+        elif name.lower() == "connection" and value.strip().lower() == "close":
+            keep_alive = False
     body = await reader.readexactly(length) if length else b""
-    return status, body
+    return status, body, keep_alive
 
 
 async def _run(base_url: str, requests: list[tuple[str, str, str]], in_flight: int) -> Result:
@@ -63,12 +67,15 @@ async def _run(base_url: str, requests: list[tuple[str, str, str]], in_flight: i
                 ).encode()
                 started = time.perf_counter()
                 try:
-                    status, body = await _exchange(reader, writer, request)
+                    status, body, keep_alive = await _exchange(reader, writer, request)
                 except (OSError, asyncio.IncompleteReadError, ValueError):
                     result.errors += 1
                     writer.close()
                     reader, writer = await asyncio.open_connection(host, port)
                     continue
+                if not keep_alive:
+                    writer.close()
+                    reader, writer = await asyncio.open_connection(host, port)
                 result.latencies_ms.append((time.perf_counter() - started) * 1000)
                 result.responses[index] = (status, json.loads(body) if body else None)
                 if status >= 400:
