@@ -1,0 +1,879 @@
+"""The live game of the club (RULES.md §B) as a fold over its events.
+
+`ClubGame.apply(event)` checks an event against the rules and either changes the state or
+raises RuleViolation, leaving the state as it was. The same events always give the same
+state. `prompt()` says what comes next, so the host's screen can be driven by the engine.
+
+The state is mutable and changed in place: replaying a game is a loop over its events, and
+the engine must do tens of thousands of them a second. `copy()` gives an independent state
+for callers that want `state + event -> new state` without touching the old one.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from games.rules.errors import ProtocolError, RuleViolation
+from games.rules.options import ClubOptions
+from games.rules.roles import MAFIA_KILL_ORDER, Action, CheckKind, Role, Team
+
+ROUND_SECONDS = 30
+LAST_IN_ROUND_SECONDS = 45
+DEFENCE_SECONDS = 30
+EXTENSION_SECONDS = 30
+MAX_CANDIDATES = 4
+MAX_EXTENSIONS = 2
+FOULS_TO_REMOVAL = 3
+
+
+class Phase(StrEnum):
+    SETUP = "setup"  # before day 1
+    DAY = "day"
+    NIGHT = "night"
+    OVER = "over"
+
+
+class Step(StrEnum):
+    """Where a day stands."""
+
+    ROUND = "round"  # speeches and nominations
+    FIRST_DAY_QUESTION = "first_day_question"  # day 1: «expel anyone at all?»
+    HANDS = "hands"  # a show of hands over the candidates
+    EXPEL_BOTH = "expel_both"  # a tie of two: «expel both?»
+    DONE = "done"  # nothing more to decide: the table may go to night
+
+
+class Reason(StrEnum):
+    VOTED = "voted"
+    CAR_CRASH = "car_crash"
+    FOULS = "fouls"
+    KILLED = "killed"
+    KAMIKAZE = "kamikaze"
+    SWINDLER = "swindler"
+
+
+@dataclass(frozen=True, slots=True)
+class Elimination:
+    seat: int
+    phase: str
+    n: int
+    reason: Reason
+
+    @property
+    def revealed(self) -> bool:
+        return self.reason != Reason.SWINDLER
+
+    @property
+    def last_word(self) -> bool:
+        return self.reason != Reason.SWINDLER
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "phase": self.phase,
+            "n": self.n,
+            "reason": self.reason.value,
+            "revealed": self.revealed,
+            "last_word": self.last_word,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Check:
+    by: int
+    target: int
+    result: str  # "red" / "black" for a team check; "commissar" / "not_commissar" for the boss
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"by": self.by, "target": self.target, "result": self.result}
+
+
+@dataclass(frozen=True, slots=True)
+class Prompt:
+    """What comes next, for the host's screen."""
+
+    phase: str
+    n: int
+    step: str | None
+    legal: tuple[str, ...]  # event types the engine accepts now
+    speaker: int | None = None  # whose speech is next
+    seconds: int | None = None  # how long that speech is
+    question: str | None = None  # "expel_anyone", "expel_both" or "hands"
+    candidates: tuple[int, ...] = ()
+    wake: str | None = None  # the role (or "mafia" for the joint kill) that wakes now
+
+
+def _violation(code: str, ru: str, en: str) -> RuleViolation:
+    return RuleViolation(code, ru, en)
+
+
+def _seat_field(event: Mapping[str, Any], key: str) -> int:
+    value = event.get(key)
+    if type(value) is not int:
+        raise ProtocolError(
+            f"Поле «{key}» должно быть номером места.", f"Field `{key}` must be a seat number."
+        )
+    return value
+
+
+def _count_field(event: Mapping[str, Any], key: str) -> int:
+    value = event.get(key)
+    if type(value) is not int or value < 0:
+        raise ProtocolError(
+            f"Поле «{key}» должно быть неотрицательным числом.",
+            f"Field `{key}` must be a non-negative number.",
+        )
+    return value
+
+
+def _seat_map(raw: Any, key: str) -> dict[int, int]:
+    """{"3": 5} or {3: 5} → {3: 5}; JSON object keys are strings."""
+    if not isinstance(raw, Mapping):
+        raise ProtocolError(
+            f"Поле «{key}» должно быть объектом.", f"Field `{key}` must be an object."
+        )
+    result: dict[int, int] = {}
+    for seat, value in raw.items():
+        try:
+            number = int(seat)
+        except (TypeError, ValueError):
+            raise ProtocolError(
+                f"В «{key}» ключ {seat!r} — не номер места.", f"In `{key}`, {seat!r} is not a seat."
+            ) from None
+        if type(value) is not int or value < 0 or number in result:
+            raise ProtocolError(
+                f"В «{key}» неверное значение для места {seat}.",
+                f"In `{key}`, a bad value for seat {seat}.",
+            )
+        result[number] = value
+    return result
+
+
+class ClubGame:
+    """The state of one live game."""
+
+    def __init__(
+        self,
+        seats: Mapping[int, str],
+        *,
+        options: ClubOptions | None = None,
+        immune: Iterable[int] = (),
+    ) -> None:
+        self.options = options or ClubOptions()
+        roles = self.options.roles
+        if not self.options.min_players <= len(seats) <= self.options.max_players:
+            raise ProtocolError(
+                f"Игроков за столом: {len(seats)}, а нужно от {self.options.min_players} "
+                f"до {self.options.max_players}.",
+                f"Players at the table: {len(seats)}; {self.options.min_players} to "
+                f"{self.options.max_players} are needed.",
+            )
+        self.roles: dict[int, Role] = {}
+        for seat, code in seats.items():
+            if type(seat) is not int or seat < 1:
+                raise ProtocolError(
+                    f"Неверный номер места: {seat!r}.", f"Bad seat number: {seat!r}."
+                )
+            if code not in roles:
+                raise ProtocolError(
+                    f"Неизвестная роль «{code}» (опишите её в options.roles).",
+                    f"Unknown role `{code}` (define it in options.roles).",
+                )
+            self.roles[seat] = roles[code]
+        self.order: tuple[int, ...] = tuple(sorted(self.roles))
+        self.immune = frozenset(immune)
+        if not self.immune <= set(self.roles):
+            raise ProtocolError(
+                "«immune» называет место не за столом.", "`immune` names a seat not at the table."
+            )
+        self.alive: set[int] = set(self.roles)
+        self.phase = Phase.SETUP
+        self.n = 0
+        self.winner: str | None = None
+        self.eliminated: list[Elimination] = []
+        self.first_eliminated: tuple[int, ...] = ()
+        self.fouls: dict[int, int] = {}
+        self.checks: list[Check] = []
+        self.events_applied = 0
+        # The day.
+        self.step = Step.ROUND
+        self.nominees: list[int] = []  # in the order they were nominated
+        self.nominations_by: dict[int, list[int]] = {}
+        self.candidates: list[int] = []
+        self.round_opener: int | None = None
+        self.spoken: set[int] = set()
+        self.extensions: dict[int, int] = {}  # «под фол» taken in the current speech
+        self.extensions_total: dict[int, int] = {}
+        self.last_words_due: set[int] = set()
+        self.outcome: str | None = None  # how the day's vote ended: e.g. "no_candidates"
+        # The night.
+        self.night_order_reached = -1
+        self.acted: set[str] = set()  # "check:boss", "kill:mafia", "heal", "action:7"
+        self.kills: list[tuple[str, int]] = []
+        self.heals: set[int] = set()
+        if self._winner() is not None:
+            raise ProtocolError(
+                "Состав ролей решает игру ещё до её начала.",
+                "The line-up decides the game before it starts.",
+            )
+
+    # --- reading the state -------------------------------------------------------------
+
+    @property
+    def finished(self) -> bool:
+        return self.phase == Phase.OVER
+
+    def role_of(self, seat: int) -> Role:
+        return self.roles[seat]
+
+    def living_count(self) -> int:
+        return len(self.alive)
+
+    def majority(self, votes: int) -> bool:
+        """«Majority» always means more than half of the living players."""
+        return 2 * votes > len(self.alive)
+
+    def copy(self) -> ClubGame:
+        return copy.deepcopy(self)
+
+    def summary(self) -> dict[str, Any]:
+        """The replay output of PROTOCOL.md."""
+        return {
+            "finished": self.finished,
+            "winner": self.winner,
+            "eliminated": [e.as_dict() for e in self.eliminated],
+            "alive": sorted(self.alive),
+            "first_eliminated": list(self.first_eliminated),
+            "fouls": {str(seat): count for seat, count in sorted(self.fouls.items()) if count},
+            "checks": [c.as_dict() for c in self.checks],
+        }
+
+    # --- applying events ---------------------------------------------------------------
+
+    def apply(self, event: Mapping[str, Any]) -> None:
+        """Apply one event or raise RuleViolation / ProtocolError, changing nothing."""
+        if not isinstance(event, Mapping):
+            raise ProtocolError("Событие должно быть объектом.", "An event must be an object.")
+        kind = event.get("type")
+        handler = self._handlers.get(kind) if isinstance(kind, str) else None
+        if handler is None:
+            raise ProtocolError(
+                f"Неизвестный тип события: {kind!r}.", f"Unknown event type: {kind!r}."
+            )
+        if self.phase == Phase.OVER:
+            raise _violation("game_over", "Игра уже окончена.", "The game is over.")
+        handler(self, event)
+        self.events_applied += 1
+
+    def apply_all(self, events: Iterable[Mapping[str, Any]]) -> None:
+        for event in events:
+            self.apply(event)
+
+    # Each handler checks everything first and changes the state only after.
+
+    def _on_day(self, event: Mapping[str, Any]) -> None:
+        n = _count_field(event, "n")
+        if self.phase == Phase.SETUP:
+            if n != 1:
+                raise _violation(
+                    "phase_order", "Игра начинается с дня 1.", "The game opens with day 1."
+                )
+        elif self.phase != Phase.NIGHT or n != self.n + 1:
+            raise _violation(
+                "phase_order",
+                f"Сейчас не может начаться день {n}.",
+                f"Day {n} cannot start now.",
+            )
+        if self.phase == Phase.NIGHT:
+            self._resolve_night()  # may end the game: the day then never starts
+            if self.phase == Phase.OVER:
+                return
+        self.phase = Phase.DAY
+        self.n = n
+        self._start_day()
+
+    def _on_night(self, event: Mapping[str, Any]) -> None:
+        n = _count_field(event, "n")
+        if self.phase != Phase.DAY or n != self.n:
+            raise _violation(
+                "phase_order", f"Сейчас не может начаться ночь {n}.", f"Night {n} cannot start now."
+            )
+        if self.step == Step.ROUND and self.nominees:
+            raise _violation(
+                "vote_pending",
+                "Есть выставленные игроки: сначала голосование.",
+                "Players are nominated: the vote comes first.",
+            )
+        if self.step not in (Step.ROUND, Step.DONE):
+            raise _violation(
+                "vote_pending", "Голосование дня не закончено.", "The day's vote is not finished."
+            )
+        self.phase = Phase.NIGHT
+        self.night_order_reached = -1
+        self.acted = set()
+        self.kills = []
+        self.heals = set()
+        self.last_words_due = set()
+
+    def _start_day(self) -> None:
+        self.step = Step.ROUND
+        self.nominees = []
+        self.nominations_by = {}
+        self.candidates = []
+        self.spoken = set()
+        self.extensions = {}
+        self.outcome = None
+        living = [seat for seat in self.order if seat in self.alive]
+        if not living:
+            return
+        # Each day's round opens one seat further round the table than the day before.
+        if self.round_opener is None:
+            self.round_opener = living[0]
+        else:
+            later = [seat for seat in living if seat > self.round_opener]
+            self.round_opener = later[0] if later else living[0]
+
+    def _require_day(self, *steps: Step) -> None:
+        if self.phase != Phase.DAY:
+            raise _violation(
+                "not_day", "Это событие бывает только днём.", "This happens by day only."
+            )
+        if steps and self.step not in steps:
+            raise _violation(
+                "wrong_step",
+                "Сейчас этого не может быть в ходе дня.",
+                "This cannot happen at this point of the day.",
+            )
+
+    def _require_alive(self, seat: int, who: str = "игрок", who_en: str = "player") -> None:
+        if seat not in self.roles:
+            raise _violation(
+                "no_such_seat", f"Места {seat} нет за столом.", f"There is no seat {seat}."
+            )
+        if seat not in self.alive:
+            raise _violation(
+                "seat_out",
+                f"Место {seat} ({who}) уже выбыло.",
+                f"Seat {seat} ({who_en}) has already left the table.",
+            )
+
+    def _on_nominate(self, event: Mapping[str, Any]) -> None:
+        by, target = _seat_field(event, "by"), _seat_field(event, "target")
+        self._require_day(Step.ROUND)
+        self._require_alive(by, "выставляющий", "nominator")
+        self._require_alive(target, "выставленный", "nominee")
+        if self.n == 1 and target in self.immune:
+            raise _violation(
+                "immune",
+                f"Место {target} под иммунитетом в день 1: его нельзя выставить.",
+                f"Seat {target} is immune on day 1 and cannot be nominated.",
+            )
+        made = self.nominations_by.get(by, [])
+        if target in made:
+            raise _violation(
+                "duplicate_nomination",
+                f"Место {by} уже выставило место {target}.",
+                f"Seat {by} has already nominated seat {target}.",
+            )
+        if len(made) >= 2:
+            raise _violation(
+                "too_many_nominations",
+                f"Место {by} уже выставило двоих.",
+                f"Seat {by} has already nominated two players.",
+            )
+        self.nominations_by[by] = [*made, target]
+        if target not in self.nominees:
+            self.nominees.append(target)
+
+    def _counts(
+        self, event: Mapping[str, Any], allowed: list[int], what_ru: str, what_en: str
+    ) -> dict[int, int]:
+        """Counts from `counts` or from `voters`; each living player counts once at most."""
+        if "voters" in event:
+            voters = _seat_map(event["voters"], "voters")
+            counts = dict.fromkeys(allowed, 0)
+            for voter, target in voters.items():
+                self._require_alive(voter, "голосующий", "voter")
+                if target not in counts:
+                    raise _violation(
+                        "not_a_candidate",
+                        f"Место {target} — не {what_ru}.",
+                        f"Seat {target} is not a {what_en}.",
+                    )
+                counts[target] += 1
+            return counts
+        counts = _seat_map(event.get("counts"), "counts")
+        for seat in counts:
+            if seat not in allowed:
+                raise _violation(
+                    "not_a_candidate",
+                    f"Место {seat} — не {what_ru}.",
+                    f"Seat {seat} is not a {what_en}.",
+                )
+        if sum(counts.values()) > len(self.alive):
+            raise _violation(
+                "too_many_votes",
+                f"Голосов больше, чем живых игроков ({len(self.alive)}).",
+                f"More votes than living players ({len(self.alive)}).",
+            )
+        return {seat: counts.get(seat, 0) for seat in allowed}
+
+    def _on_votes(self, event: Mapping[str, Any]) -> None:
+        self._require_day(Step.ROUND)
+        if not self.nominees:
+            raise _violation(
+                "no_nominees",
+                "Никто не выставлен: голосовать не за кого.",
+                "Nobody is nominated: there is no vote.",
+            )
+        counts = self._counts(event, self.nominees, "выставленный игрок", "nominee")
+        candidates = self._defence_candidates(counts)
+        if not candidates:
+            self._end_vote("no_candidates")
+        elif len(candidates) > MAX_CANDIDATES:
+            self._end_vote("nesostrel")  # «несострел»: nobody leaves, the table goes to night
+        elif self.n == 1 and not (
+            len(candidates) == 1 and self.options.single_candidate_day1 == "expel"
+        ):
+            self.candidates = candidates
+            self.step = Step.FIRST_DAY_QUESTION
+        elif len(candidates) == 1:
+            self._expel(candidates, Reason.VOTED)
+        else:
+            self.candidates = candidates
+            self.step = Step.HANDS
+
+    def _defence_candidates(self, counts: dict[int, int]) -> list[int]:
+        """All who share first place and all who share second; zero votes never count."""
+        positive = sorted({c for c in counts.values() if c > 0}, reverse=True)
+        if not positive:
+            return []
+        if self.options.candidate_places == "distinct_counts":
+            threshold = positive[min(1, len(positive) - 1)]
+        else:  # ranks: a shared first place fills the second too
+            leaders = sum(1 for c in counts.values() if c == positive[0])
+            threshold = positive[0] if leaders >= 2 or len(positive) == 1 else positive[1]
+        return sorted(seat for seat, c in counts.items() if c >= threshold and c > 0)
+
+    def _on_first_day_expel(self, event: Mapping[str, Any]) -> None:
+        votes_for = _count_field(event, "for")
+        self._require_day(Step.FIRST_DAY_QUESTION)
+        self._check_hands_total(votes_for)
+        if not self.majority(votes_for):
+            self._end_vote("first_day_kept")
+        elif len(self.candidates) == 1:
+            self._expel(self.candidates, Reason.VOTED)
+        else:
+            self.step = Step.HANDS
+
+    def _check_hands_total(self, hands: int) -> None:
+        if hands > len(self.alive):
+            raise _violation(
+                "too_many_votes",
+                f"Рук больше, чем живых игроков ({len(self.alive)}).",
+                f"More hands than living players ({len(self.alive)}).",
+            )
+
+    def _on_hands(self, event: Mapping[str, Any]) -> None:
+        self._require_day(Step.HANDS)
+        counts = self._counts(event, self.candidates, "кандидат", "candidate")
+        if len(self.candidates) == 2:
+            first, second = self.candidates
+            if counts[first] == counts[second]:
+                self.step = Step.EXPEL_BOTH  # «автокатастрофа»
+            else:
+                self._expel([first if counts[first] > counts[second] else second], Reason.VOTED)
+            return
+        fewest = min(counts.values())
+        tied = [seat for seat, c in counts.items() if c == fewest]
+        if len(tied) > 1 and self.options.runoff_tie_for_fewest == "nobody_leaves":
+            self._end_vote("runoff_tie")
+            return
+        remaining = [seat for seat in self.candidates if seat not in tied]
+        if not remaining:
+            self._end_vote("runoff_tie")
+        elif len(remaining) == 1:
+            self._expel(remaining, Reason.VOTED)
+        else:
+            self.candidates = remaining  # 30 s more each, and hands again
+
+    def _on_expel_both(self, event: Mapping[str, Any]) -> None:
+        votes_for = _count_field(event, "for")
+        self._require_day(Step.EXPEL_BOTH)
+        self._check_hands_total(votes_for)
+        if self.majority(votes_for):
+            self._expel(list(self.candidates), Reason.CAR_CRASH)
+        else:
+            self._end_vote("both_kept")
+
+    def _end_vote(self, outcome: str) -> None:
+        self.outcome = outcome
+        self.step = Step.DONE
+        self.candidates = []
+
+    def _expel(self, seats: list[int], reason: Reason) -> None:
+        self._end_vote(reason.value)
+        self._eliminate([(seat, reason) for seat in seats])
+
+    def _on_foul(self, event: Mapping[str, Any]) -> None:
+        seat = _seat_field(event, "seat")
+        if self.phase not in (Phase.DAY, Phase.NIGHT):
+            raise _violation("not_started", "Игра ещё не началась.", "The game has not started.")
+        self._require_alive(seat)
+        self._add_foul(seat)
+
+    def _add_foul(self, seat: int) -> None:
+        self.fouls[seat] = self.fouls.get(seat, 0) + 1
+        if self.fouls[seat] >= FOULS_TO_REMOVAL:
+            self._eliminate([(seat, Reason.FOULS)])
+
+    def _on_extension(self, event: Mapping[str, Any]) -> None:
+        seat = _seat_field(event, "seat")
+        self._require_day()
+        self._require_alive(seat)
+        taken = (
+            self.extensions.get(seat, 0)
+            if self.options.extension_limit_per == "speech"
+            else self.extensions_total.get(seat, 0)
+        )
+        if taken >= MAX_EXTENSIONS:
+            raise _violation(
+                "extension_limit",
+                "«Под фол» — не больше двух раз.",
+                "«Под фол» is allowed twice at most.",
+            )
+        self.extensions[seat] = self.extensions.get(seat, 0) + 1
+        self.extensions_total[seat] = self.extensions_total.get(seat, 0) + 1
+        self._add_foul(seat)  # each extension is a foul; the third foul removes the player
+
+    def _on_speech(self, event: Mapping[str, Any]) -> None:
+        seat = _seat_field(event, "seat")
+        self._require_day()
+        if seat not in self.alive and seat not in self.last_words_due:
+            self._require_alive(seat)
+        self.spoken.add(seat)
+        self.extensions.pop(seat, None)  # the next speech starts a fresh «под фол» count
+
+    def _on_last_word(self, event: Mapping[str, Any]) -> None:
+        seat = _seat_field(event, "seat")
+        if seat not in self.roles:
+            raise _violation(
+                "no_such_seat", f"Места {seat} нет за столом.", f"There is no seat {seat}."
+            )
+        if seat not in self.last_words_due:
+            raise _violation(
+                "no_last_word",
+                f"У места {seat} сейчас нет последнего слова.",
+                f"Seat {seat} has no last word now.",
+            )
+        self.last_words_due.discard(seat)
+
+    # --- the night ---------------------------------------------------------------------
+
+    def _require_night(self) -> None:
+        if self.phase != Phase.NIGHT:
+            raise _violation("not_night", "Это бывает только ночью.", "This happens at night only.")
+
+    def _advance_night_order(self, order: int, slot: str) -> None:
+        if slot in self.acted:
+            raise _violation(
+                "already_acted",
+                "Эта роль уже действовала этой ночью.",
+                "This role has already acted tonight.",
+            )
+        if order < self.night_order_reached:
+            raise _violation(
+                "night_order",
+                "Ночные действия записываются в порядке пробуждения.",
+                "Night actions are recorded in the night order.",
+            )
+
+    def _seat_role_acting(self, seat: int, action: Action) -> Role:
+        self._require_alive(seat, "действующий", "actor")
+        role = self.roles[seat]
+        if role.action != action or role.night_order is None:
+            raise _violation(
+                "wrong_role",
+                f"Место {seat} не может этого делать ночью.",
+                f"Seat {seat} cannot do this at night.",
+            )
+        return role
+
+    def _on_check(self, event: Mapping[str, Any]) -> None:
+        by, target = _seat_field(event, "by"), _seat_field(event, "target")
+        self._require_night()
+        role = self._seat_role_acting(by, Action.CHECK)
+        self._require_alive(target, "проверяемый", "target")
+        slot = f"check:{role.code}"
+        self._advance_night_order(role.night_order or 0, slot)
+        self.acted.add(slot)
+        self.night_order_reached = role.night_order or 0
+        self.checks.append(Check(by, target, self._check_result(role, target)))
+
+    def _check_result(self, role: Role, target: int) -> str:
+        target_role = self.roles[target]
+        if role.check == CheckKind.COMMISSAR:
+            return "commissar" if target_role.code == "commissar" else "not_commissar"
+        if target_role.team == Team.LONER:
+            return self.options.loners_check_as
+        return target_role.team.value
+
+    def _killers(self, by: str) -> tuple[int, list[int]]:
+        """The night order of a kill by `by` and the living seats who make it."""
+        if by == "swindler" and not self.options.swindler_kills:
+            raise _violation(
+                "no_such_kill",
+                "По этим правилам жулик не убивает.",
+                "Under these rules the swindler does not kill.",
+            )
+        shooters = [
+            seat
+            for seat in self.alive
+            if self.roles[seat].shoots_as == by
+            or (self.roles[seat].code == by and self.roles[seat].action == Action.KILL)
+        ]
+        orders = [
+            self.roles[seat].night_order
+            for seat in shooters
+            if self.roles[seat].action == Action.KILL and self.roles[seat].night_order is not None
+        ]
+        if not shooters:
+            raise _violation(
+                "no_killer", f"Некому стрелять как «{by}».", f"Nobody alive shoots as `{by}`."
+            )
+        order = MAFIA_KILL_ORDER if by == "mafia" else min(orders, default=MAFIA_KILL_ORDER)
+        return order, shooters
+
+    def _on_kill(self, event: Mapping[str, Any]) -> None:
+        by = event.get("by")
+        target = _seat_field(event, "target")
+        if not isinstance(by, str):
+            raise ProtocolError("Поле «by» — кто стреляет.", "Field `by` names who shoots.")
+        self._require_night()
+        if self.n == 1 and not self.options.night_one_kills:
+            raise _violation(
+                "no_kills_night_one",
+                "В ночь 1 по этим правилам не убивают.",
+                "No kills on night 1 under these rules.",
+            )
+        order, _shooters = self._killers(by)
+        self._require_alive(target, "цель", "target")
+        slot = f"kill:{by}"
+        self._advance_night_order(order, slot)
+        self.acted.add(slot)
+        self.night_order_reached = order
+        self.kills.append((by, target))
+
+    def _on_heal(self, event: Mapping[str, Any]) -> None:
+        target = _seat_field(event, "target")
+        self._require_night()
+        healers = [s for s in self.alive if self.roles[s].action == Action.HEAL]
+        if not healers:
+            raise _violation(
+                "no_healer", "Доктора за столом нет.", "There is no doctor at the table."
+            )
+        self._require_alive(target, "цель", "target")
+        order = min(self.roles[s].night_order or 0 for s in healers)
+        self._advance_night_order(order, "heal")
+        self.acted.add("heal")
+        self.night_order_reached = order
+        self.heals.add(target)
+
+    def _on_action(self, event: Mapping[str, Any]) -> None:
+        by, target = _seat_field(event, "by"), _seat_field(event, "target")
+        kind = event.get("kind")
+        if not isinstance(kind, str) or not kind:
+            raise ProtocolError("Поле «kind» — вид действия.", "Field `kind` names the action.")
+        self._require_night()
+        role = self._seat_role_acting(by, Action.OTHER)
+        self._require_alive(target, "цель", "target")
+        slot = f"action:{by}"
+        self._advance_night_order(role.night_order or 0, slot)
+        self.acted.add(slot)
+        self.night_order_reached = role.night_order or 0
+        # Recorded as it is: the engine resolves nothing for it (RULES.md §B).
+
+    def _resolve_night(self) -> None:
+        """The morning: kills land unless healed, or on a seat immune on night 1."""
+        casualties: dict[int, Reason] = {}
+        for by, target in self.kills:
+            if target in self.heals or (self.n == 1 and target in self.immune):
+                continue
+            if target not in casualties:
+                casualties[target] = Reason.SWINDLER if by == "swindler" else Reason.KILLED
+            if (
+                by == "maniac"
+                and self.roles[target].code == "kamikaze"
+                and self.options.kamikaze_takes_maniac
+            ):
+                for seat in self.alive:
+                    if self.roles[seat].code == "maniac" and seat not in casualties:
+                        casualties[seat] = Reason.KAMIKAZE
+        if casualties:
+            self._eliminate(sorted(casualties.items()), phase=Phase.NIGHT)
+
+    # --- leaving the table and winning --------------------------------------------------
+
+    def _eliminate(self, leaving: list[tuple[int, Reason]], phase: Phase | None = None) -> None:
+        phase = phase or self.phase
+        batch = []
+        for seat, reason in sorted(leaving):
+            if seat not in self.alive:
+                continue
+            self.alive.discard(seat)
+            elimination = Elimination(seat, phase.value, self.n, reason)
+            self.eliminated.append(elimination)
+            batch.append(seat)
+            if elimination.last_word:
+                self.last_words_due.add(seat)
+            if seat in self.nominees:
+                self.nominees.remove(seat)
+            if seat in self.candidates:
+                self.candidates.remove(seat)
+        if not batch:
+            return
+        if not self.first_eliminated:
+            self.first_eliminated = tuple(batch)
+        # A candidate removed mid-vote (by fouls) leaves too few to vote on.
+        if self.step in (Step.HANDS, Step.EXPEL_BOTH) and len(self.candidates) < 2:
+            self._end_vote("candidates_left")
+        if self.step == Step.FIRST_DAY_QUESTION and not self.candidates:
+            self._end_vote("candidates_left")
+        self._check_win()
+
+    def _winner(self) -> str | None:
+        black = red = 0
+        loners: list[Role] = []
+        for seat in self.alive:
+            team = self.roles[seat].team
+            if team == Team.BLACK:
+                black += 1
+            elif team == Team.RED:
+                red += 1
+            else:
+                loners.append(self.roles[seat])
+        if black == 0 and not loners:
+            return Team.RED.value  # every black card gone, loners included
+        if black >= 1 and black >= red:
+            return Team.BLACK.value  # parity; loners are not counted
+        if (
+            self.options.loner_wins_alone
+            and black == 0
+            and loners
+            and len(self.alive) - len(loners) <= 1
+            and len(loners) == 1
+        ):
+            return loners[0].code
+        return None
+
+    def _check_win(self) -> None:
+        winner = self._winner()
+        if winner is not None:
+            self.winner = winner
+            self.phase = Phase.OVER
+
+    # --- what comes next ----------------------------------------------------------------
+
+    def round_order(self) -> list[int]:
+        living = [seat for seat in self.order if seat in self.alive]
+        if self.round_opener is None or not living:
+            return living
+        start = next((i for i, seat in enumerate(living) if seat >= self.round_opener), 0)
+        return living[start:] + living[:start]
+
+    def prompt(self) -> Prompt:
+        if self.phase == Phase.OVER:
+            return Prompt(self.phase.value, self.n, None, ())
+        if self.phase == Phase.SETUP:
+            return Prompt(self.phase.value, 0, None, ("day",))
+        if self.phase == Phase.NIGHT:
+            return Prompt(
+                self.phase.value, self.n, None, self._night_legal(), wake=self._next_to_wake()
+            )
+        always = ("speech", "foul", "extension", "last_word")
+        if self.step == Step.ROUND:
+            order = self.round_order()
+            waiting = [seat for seat in order if seat not in self.spoken]
+            speaker = waiting[0] if waiting else None
+            seconds = None
+            if speaker is not None:
+                base = LAST_IN_ROUND_SECONDS if len(waiting) == 1 else ROUND_SECONDS
+                seconds = base + EXTENSION_SECONDS * self.extensions.get(speaker, 0)
+            legal = (
+                (*always, "nominate", "votes") if self.nominees else (*always, "nominate", "night")
+            )
+            return Prompt(self.phase.value, self.n, self.step.value, legal, speaker, seconds)
+        questions = {
+            Step.FIRST_DAY_QUESTION: ("expel_anyone", "first_day_expel"),
+            Step.HANDS: ("hands", "hands"),
+            Step.EXPEL_BOTH: ("expel_both", "expel_both"),
+        }
+        if self.step in questions:
+            question, event_type = questions[self.step]
+            return Prompt(
+                self.phase.value,
+                self.n,
+                self.step.value,
+                (*always, event_type),
+                seconds=DEFENCE_SECONDS,
+                question=question,
+                candidates=tuple(self.candidates),
+            )
+        return Prompt(self.phase.value, self.n, self.step.value, (*always, "night"))
+
+    def night_slots(self) -> list[tuple[int, str]]:
+        """(order, slot) of every night action that living roles could still take."""
+        slots: dict[str, int] = {}
+        for seat in self.alive:
+            role = self.roles[seat]
+            if role.night_order is None:
+                continue
+            if role.action == Action.CHECK:
+                slots[f"check:{role.code}"] = role.night_order
+            elif role.action == Action.HEAL:
+                slots["heal"] = min(slots.get("heal", role.night_order), role.night_order)
+            elif role.action == Action.OTHER:
+                slots[f"action:{seat}"] = role.night_order
+            if role.shoots_as == "mafia" or role.code == "mafia":
+                slots["kill:mafia"] = MAFIA_KILL_ORDER
+            elif role.action == Action.KILL:
+                if role.code == "swindler" and not self.options.swindler_kills:
+                    continue
+                slots[f"kill:{role.shoots_as or role.code}"] = role.night_order
+        if self.n == 1 and not self.options.night_one_kills:
+            slots = {slot: order for slot, order in slots.items() if not slot.startswith("kill:")}
+        return sorted(
+            (order, slot)
+            for slot, order in slots.items()
+            if slot not in self.acted and order >= self.night_order_reached
+        )
+
+    def _next_to_wake(self) -> str | None:
+        slots = self.night_slots()
+        return slots[0][1].split(":", 1)[-1] if slots else None
+
+    def _night_legal(self) -> tuple[str, ...]:
+        kinds = {slot.split(":", 1)[0] for _order, slot in self.night_slots()}
+        return (*sorted(kinds), "foul", "day")
+
+    _handlers: dict[str, Any] = {
+        "day": _on_day,
+        "night": _on_night,
+        "nominate": _on_nominate,
+        "votes": _on_votes,
+        "first_day_expel": _on_first_day_expel,
+        "hands": _on_hands,
+        "expel_both": _on_expel_both,
+        "foul": _on_foul,
+        "extension": _on_extension,
+        "speech": _on_speech,
+        "last_word": _on_last_word,
+        "check": _on_check,
+        "kill": _on_kill,
+        "heal": _on_heal,
+        "action": _on_action,
+    }

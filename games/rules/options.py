@@ -1,0 +1,148 @@
+"""The club ruleset's options: every ambiguous reading of RULES.md §B, with its default.
+
+A club switches a reading by giving the option in the protocol's `options` (or in the
+ruleset it plays); nothing in the engine changes. docs/protocol.md explains each option.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+from games.rules.errors import ProtocolError
+from games.rules.roles import CLUB_ROLES, Action, CheckKind, Role, Team
+
+_CHOICES: dict[str, tuple[str, ...]] = {
+    # 5/5/3: places are the distinct vote counts (→ three candidates), or ranks (→ two).
+    "candidate_places": ("distinct_counts", "ranks"),
+    # One candidate on day 1: expelled when the first-day question passes, or outright.
+    "single_candidate_day1": ("question", "expel"),
+    # A tie for the fewest hands in a runoff of three or four: all tied drop out, or the
+    # round ends with nobody expelled.
+    "runoff_tie_for_fewest": ("drop_all", "nobody_leaves"),
+    # What the commissar's check says of a loner (maniac, нагнетатель).
+    "loners_check_as": ("black", "red"),
+    # «Под фол» at most twice: per speech, or per game.
+    "extension_limit_per": ("speech", "game"),
+}
+
+
+@dataclass(frozen=True)
+class ClubOptions:
+    candidate_places: str = "distinct_counts"
+    single_candidate_day1: str = "question"
+    runoff_tie_for_fewest: str = "drop_all"
+    loners_check_as: str = "black"
+    extension_limit_per: str = "speech"
+    # The swindler is black and kills at night, right after the mafia's kill.
+    swindler_kills: bool = True
+    # The maniac's kill landing on the kamikaze takes the maniac too.
+    kamikaze_takes_maniac: bool = True
+    # Night 1 is an ordinary night (immunity protects the carried-in seats); False: no kills.
+    night_one_kills: bool = True
+    # A loner left with no black player and at most one other player wins alone.
+    loner_wins_alone: bool = True
+    min_players: int = 12
+    max_players: int = 15
+    roles: dict[str, Role] = field(default_factory=lambda: dict(CLUB_ROLES))
+
+    @classmethod
+    def from_dict(cls, raw: Any) -> ClubOptions:
+        if raw is None:
+            return cls()
+        if not isinstance(raw, dict):
+            raise ProtocolError("«options» должен быть объектом.", "`options` must be an object.")
+        known = {f.name for f in fields(cls)}
+        values: dict[str, Any] = {}
+        for key, value in raw.items():
+            if key not in known:
+                raise ProtocolError(
+                    f"Неизвестный параметр правил: {key}.", f"Unknown ruleset option: {key}."
+                )
+            if key == "roles":
+                values["roles"] = {**CLUB_ROLES, **_parse_roles(value)}
+            elif key in _CHOICES:
+                if value not in _CHOICES[key]:
+                    allowed = ", ".join(_CHOICES[key])
+                    raise ProtocolError(
+                        f"Параметр {key}: одно из значений {allowed}.",
+                        f"Option {key} is one of: {allowed}.",
+                    )
+                values[key] = value
+            elif key in ("min_players", "max_players"):
+                if type(value) is not int or not 2 <= value <= 30:
+                    raise ProtocolError(
+                        f"Параметр {key}: целое число от 2 до 30.",
+                        f"Option {key} is a whole number from 2 to 30.",
+                    )
+                values[key] = value
+            else:
+                if type(value) is not bool:
+                    raise ProtocolError(
+                        f"Параметр {key}: true или false.", f"Option {key} is true or false."
+                    )
+                values[key] = value
+        options = cls(**values)
+        if options.min_players > options.max_players:
+            raise ProtocolError(
+                "min_players больше max_players.", "min_players is greater than max_players."
+            )
+        return options
+
+    def to_dict(self) -> dict[str, Any]:
+        """Every option, roles included: what an exported protocol carries."""
+        result: dict[str, Any] = {}
+        for f in fields(self):
+            if f.name == "roles":
+                result["roles"] = {
+                    code: role_to_dict(role) for code, role in sorted(self.roles.items())
+                }
+            else:
+                result[f.name] = getattr(self, f.name)
+        return result
+
+
+def role_to_dict(role: Role) -> dict[str, Any]:
+    return {
+        "team": role.team.value,
+        "night_order": role.night_order,
+        "action": role.action.value,
+        "check": role.check.value,
+        "shoots_as": role.shoots_as,
+    }
+
+
+def _parse_roles(raw: Any) -> dict[str, Role]:
+    if not isinstance(raw, dict):
+        raise ProtocolError(
+            "«options.roles» должен быть объектом.", "`options.roles` must be an object."
+        )
+    roles: dict[str, Role] = {}
+    for code, spec in raw.items():
+        if not isinstance(code, str) or not code or len(code) > 32 or not isinstance(spec, dict):
+            raise ProtocolError(f"Неверное описание роли {code!r}.", f"Malformed role {code!r}.")
+        try:
+            team = Team(spec.get("team"))
+            action = Action(spec.get("action", "none"))
+            check = CheckKind(spec.get("check", "team"))
+        except ValueError as error:
+            raise ProtocolError(
+                f"Роль {code}: неверная команда, действие или проверка.",
+                f"Role {code}: bad team, action or check.",
+            ) from error
+        order = spec.get("night_order")
+        if order is not None and (type(order) is not int or not 0 <= order <= 1000):
+            raise ProtocolError(
+                f"Роль {code}: night_order — целое от 0 до 1000.",
+                f"Role {code}: night_order is a whole number from 0 to 1000.",
+            )
+        if action != Action.NONE and order is None:
+            raise ProtocolError(
+                f"Роль {code} действует ночью, но без night_order.",
+                f"Role {code} acts at night but has no night_order.",
+            )
+        shoots_as = spec.get("shoots_as")
+        if shoots_as is not None and not isinstance(shoots_as, str):
+            raise ProtocolError(f"Роль {code}: неверный shoots_as.", f"Role {code}: bad shoots_as.")
+        roles[code] = Role(code, team, order, action, check, shoots_as)
+    return roles

@@ -1,0 +1,157 @@
+"""The game protocol document (docs/protocol.md): parse, replay, export.
+
+A document replays the same anywhere: nothing here reads the club's database.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from games.rules.club import ClubGame
+from games.rules.errors import ProtocolError, RuleViolation
+from games.rules.options import ClubOptions
+
+FORMAT = "mafia-protocol/1"
+NICK_MAX = 64
+
+
+@dataclass(frozen=True)
+class Seat:
+    seat: int
+    nick: str
+    role: str
+
+
+@dataclass(frozen=True)
+class Protocol:
+    ruleset: str
+    options: ClubOptions
+    seats: tuple[Seat, ...]
+    immune: tuple[int, ...]
+    events: tuple[Mapping[str, Any], ...]
+
+    def new_game(self) -> ClubGame:
+        return ClubGame(
+            {seat.seat: seat.role for seat in self.seats},
+            options=self.options,
+            immune=self.immune,
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "format": FORMAT,
+            "ruleset": self.ruleset,
+            "options": self.options.to_dict(),
+            "seats": [{"seat": s.seat, "nick": s.nick, "role": s.role} for s in self.seats],
+            "immune": list(self.immune),
+            "events": [dict(event) for event in self.events],
+        }
+
+
+@dataclass(frozen=True)
+class ReplayFailure:
+    """An event the rules forbid (or a malformed one): where, and why."""
+
+    index: int
+    error: RuleViolation | ProtocolError
+
+    def as_dict(self, language: str = "ru") -> dict[str, Any]:
+        return {"error": self.error.message(language), "event": self.index}
+
+
+def parse(raw: Any) -> Protocol:
+    """A Protocol from a decoded JSON document, or ProtocolError saying what is wrong."""
+    if not isinstance(raw, Mapping):
+        raise ProtocolError("Протокол должен быть JSON-объектом.", "A protocol is a JSON object.")
+    if raw.get("format") != FORMAT:
+        raise ProtocolError(
+            f"Неизвестный формат {raw.get('format')!r}: ожидается {FORMAT}.",
+            f"Unknown format {raw.get('format')!r}: expected {FORMAT}.",
+        )
+    ruleset = raw.get("ruleset")
+    if ruleset == "online":
+        raise ProtocolError(
+            "Правила онлайн-игры этой версией ещё не поддерживаются.",
+            "The online ruleset is not supported by this version yet.",
+        )
+    if ruleset != "club":
+        raise ProtocolError(
+            f"Неизвестные правила {ruleset!r}: ожидается «club».",
+            f"Unknown ruleset {ruleset!r}: expected `club`.",
+        )
+    options = ClubOptions.from_dict(raw.get("options", {}))
+    seats = _parse_seats(raw.get("seats"))
+    numbers = {seat.seat for seat in seats}
+    immune_raw = raw.get("immune", [])
+    if not isinstance(immune_raw, list) or any(type(s) is not int for s in immune_raw):
+        raise ProtocolError(
+            "«immune» — список номеров мест.", "`immune` is a list of seat numbers."
+        )
+    if not set(immune_raw) <= numbers or len(set(immune_raw)) != len(immune_raw):
+        raise ProtocolError(
+            "«immune» называет место не за столом.", "`immune` names a seat not at the table."
+        )
+    events = raw.get("events", [])
+    if not isinstance(events, list):
+        raise ProtocolError("«events» — список событий.", "`events` is a list of events.")
+    parsed = Protocol("club", options, seats, tuple(immune_raw), tuple(events))
+    parsed.new_game()  # the line-up itself must be playable: the table size, known roles
+    return parsed
+
+
+def _parse_seats(raw: Any) -> tuple[Seat, ...]:
+    if not isinstance(raw, list) or not raw:
+        raise ProtocolError("«seats» — непустой список мест.", "`seats` is a non-empty list.")
+    seats: list[Seat] = []
+    seen: set[int] = set()
+    for item in raw:
+        if not isinstance(item, Mapping):
+            raise ProtocolError("Место описывается объектом.", "A seat is an object.")
+        number, nick, role = item.get("seat"), item.get("nick", ""), item.get("role")
+        if type(number) is not int or number < 1 or number in seen:
+            raise ProtocolError(
+                f"Неверный или повторный номер места: {number!r}.",
+                f"A bad or repeated seat number: {number!r}.",
+            )
+        if not isinstance(nick, str) or len(nick) > NICK_MAX:
+            raise ProtocolError(f"Место {number}: неверный ник.", f"Seat {number}: a bad nick.")
+        if not isinstance(role, str):
+            raise ProtocolError(f"Место {number}: не указана роль.", f"Seat {number}: no role.")
+        seen.add(number)
+        seats.append(Seat(number, nick, role))
+    return tuple(sorted(seats, key=lambda s: s.seat))
+
+
+def loads(text: str | bytes) -> Protocol:
+    try:
+        raw = json.loads(text)
+    except (ValueError, UnicodeDecodeError) as error:
+        raise ProtocolError(f"Это не JSON: {error}.", f"This is not JSON: {error}.") from error
+    return parse(raw)
+
+
+def replay(protocol: Protocol) -> tuple[ClubGame, ReplayFailure | None]:
+    """The game after every event, or the state before the first forbidden one."""
+    game = protocol.new_game()
+    for index, event in enumerate(protocol.events):
+        try:
+            game.apply(event)
+        except (RuleViolation, ProtocolError) as error:
+            return game, ReplayFailure(index, error)
+    return game, None
+
+
+def export(
+    *,
+    seats: Sequence[Seat],
+    events: Sequence[Mapping[str, Any]],
+    options: ClubOptions | None = None,
+    immune: Sequence[int] = (),
+) -> dict[str, Any]:
+    """The document for a game: its options and role definitions, and the effective events."""
+    return Protocol(
+        "club", options or ClubOptions(), tuple(seats), tuple(immune), tuple(events)
+    ).to_dict()

@@ -1,0 +1,153 @@
+"""Random legal games, for the property tests and the replay benchmark.
+
+Deterministic for a given random.Random: the same seed gives the same game. The choices are
+read off the engine's own state (whose turn, who is alive, who is a candidate), so every
+generated event is legal when it is made.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from games.rules.club import ClubGame, Phase, Step
+from games.rules.options import ClubOptions
+
+MAX_DAYS = 40
+
+
+@dataclass
+class GeneratedGame:
+    seats: dict[int, str]
+    immune: list[int]
+    events: list[dict[str, Any]]
+    game: ClubGame
+
+
+def random_lineup(rng: random.Random, players: int) -> dict[int, str]:
+    black = max(2, players // 4)
+    roles = ["boss"] + ["mafia"] * (black - 1)
+    if rng.random() < 0.5:
+        roles[-1] = "swindler"
+    roles += ["commissar", "doctor"]
+    if rng.random() < 0.5:
+        roles.append("maniac")
+    if rng.random() < 0.3:
+        roles.append("instigator")
+    if rng.random() < 0.4:
+        roles.append("kamikaze")
+    roles += ["civilian"] * (players - len(roles))
+    rng.shuffle(roles)
+    return {seat: role for seat, role in enumerate(roles, start=1)}
+
+
+def _split(rng: random.Random, total: int, among: list[int]) -> dict[str, int]:
+    counts = dict.fromkeys(among, 0)
+    for _ in range(total):
+        counts[rng.choice(among)] += 1
+    return {str(seat): count for seat, count in counts.items()}
+
+
+def _tally(rng: random.Random, game: ClubGame, among: list[int]) -> dict[str, Any]:
+    """A count or a voter map over `among`, never more than the living."""
+    living = sorted(game.alive)
+    voters = rng.sample(living, rng.randint(0, len(living)))
+    if rng.random() < 0.5:
+        return {"voters": {str(voter): rng.choice(among) for voter in voters}}
+    return {"counts": _split(rng, len(voters), among)}
+
+
+def random_game(
+    rng: random.Random,
+    *,
+    players: int | None = None,
+    options: ClubOptions | None = None,
+    immune_chance: float = 0.3,
+) -> GeneratedGame:
+    players = players or rng.randint(12, 15)
+    seats = random_lineup(rng, players)
+    immune = rng.sample(sorted(seats), rng.randint(1, 2)) if rng.random() < immune_chance else []
+    game = ClubGame(seats, options=options, immune=immune)
+    events: list[dict[str, Any]] = []
+
+    def emit(event: dict[str, Any]) -> None:
+        game.apply(event)
+        events.append(event)
+
+    emit({"type": "day", "n": 1})
+    while not game.finished and game.n <= MAX_DAYS:
+        if game.phase == Phase.DAY:
+            _play_day(rng, game, emit)
+            if not game.finished:
+                emit({"type": "night", "n": game.n})
+        elif game.phase == Phase.NIGHT:
+            _play_night(rng, game, emit)
+            emit({"type": "day", "n": game.n + 1})
+    return GeneratedGame(seats, immune, events, game)
+
+
+def _play_day(rng: random.Random, game: ClubGame, emit: Any) -> None:
+    for seat in game.round_order():
+        if game.finished or seat not in game.alive:
+            continue
+        for _ in range(rng.choice((0, 0, 0, 0, 1, 2))):
+            if seat in game.alive and not game.finished:
+                emit({"type": "extension", "seat": seat})
+        if seat not in game.alive or game.finished:
+            continue
+        if rng.random() < 0.05:
+            emit({"type": "foul", "seat": seat})
+            if seat not in game.alive or game.finished:
+                continue
+        targets = [s for s in sorted(game.alive) if not (game.n == 1 and s in game.immune)]
+        for target in rng.sample(targets, min(len(targets), rng.choice((0, 0, 1, 1, 2)))):
+            if target != seat or rng.random() < 0.1:
+                emit({"type": "nominate", "by": seat, "target": target})
+        emit(
+            {
+                "type": "speech",
+                "seat": seat,
+                "start": "2026-12-06T18:00:00+03:00",
+                "end": "2026-12-06T18:00:30+03:00",
+                "limit": 30,
+            }
+        )
+    if game.finished or game.step != Step.ROUND or not game.nominees:
+        return
+    emit({"type": "votes", **_tally(rng, game, list(game.nominees))})
+    while not game.finished and game.step != Step.DONE:
+        living = len(game.alive)
+        if game.step == Step.FIRST_DAY_QUESTION:
+            emit({"type": "first_day_expel", "for": rng.randint(0, living)})
+        elif game.step == Step.HANDS:
+            emit({"type": "hands", **_tally(rng, game, list(game.candidates))})
+        elif game.step == Step.EXPEL_BOTH:
+            emit({"type": "expel_both", "for": rng.randint(0, living)})
+    for seat in sorted(game.last_words_due):
+        if not game.finished and rng.random() < 0.7:
+            emit({"type": "last_word", "seat": seat})
+
+
+def _play_night(rng: random.Random, game: ClubGame, emit: Any) -> None:
+    passed: set[str] = set()  # roles that do nothing tonight
+    while not game.finished:
+        slots = [(order, slot) for order, slot in game.night_slots() if slot not in passed]
+        if not slots:
+            return
+        _order, slot = slots[0]
+        kind, _, who = slot.partition(":")
+        living = sorted(game.alive)
+        if rng.random() < 0.1:
+            passed.add(slot)
+            continue
+        target = rng.choice(living)
+        if kind == "check":
+            by = next(s for s in living if game.roles[s].code == who)
+            emit({"type": "check", "by": by, "target": target})
+        elif kind == "kill":
+            emit({"type": "kill", "by": who, "target": target})
+        elif kind == "heal":
+            emit({"type": "heal", "target": target})
+        else:
+            emit({"type": "action", "by": int(who), "target": target, "kind": "pressure"})
