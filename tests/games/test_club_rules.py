@@ -1,9 +1,12 @@
 """Every rule of RULES.md §B, through the engine's API (the protocol has its own tests)."""
 
+import json
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
+from games.rules import protocol
 from games.rules.club import ClubGame, Prompt
 from games.rules.errors import ProtocolError, RuleViolation
 from games.rules.options import ClubOptions
@@ -28,11 +31,43 @@ TABLE = {
 TABLE15 = {**TABLE, 13: "civilian", 14: "civilian", 15: "civilian"}
 
 
+VIA = "engine"
+_DOCUMENTS: dict[int, dict[str, Any]] = {}
+
+
+@pytest.fixture(autouse=True, params=["engine", "protocol"])
+def via(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Every rule test runs twice: events applied through the engine's API, and the same
+    events written as a protocol document, serialized to JSON and replayed."""
+    global VIA
+    VIA = request.param
+    yield
+    VIA = "engine"
+    _DOCUMENTS.clear()
+
+
 def game(
     *events: dict[str, Any], table: dict[int, str] | None = None, immune=(), **options: Any
 ) -> ClubGame:
-    g = ClubGame(table or TABLE, options=ClubOptions.from_dict(options), immune=immune)
-    g.apply_all(events)
+    table = table or TABLE
+    if VIA == "engine":
+        g = ClubGame(table, options=ClubOptions.from_dict(options), immune=immune)
+        g.apply_all(events)
+        return g
+    doc = {
+        "format": "mafia-protocol/1",
+        "ruleset": "club",
+        "options": options,
+        "seats": [
+            {"seat": seat, "nick": f"Игрок {seat}", "role": role} for seat, role in table.items()
+        ],
+        "immune": list(immune),
+        "events": list(events),
+    }
+    g, failure = protocol.replay(protocol.loads(json.dumps(doc)))
+    if failure is not None:
+        raise failure.error
+    _DOCUMENTS[id(g)] = doc
     return g
 
 
@@ -61,6 +96,14 @@ def nominated(*targets: int) -> list[dict[str, Any]]:
 
 
 def violation(g: ClubGame, event: dict[str, Any]) -> RuleViolation:
+    if VIA == "protocol" and id(g) in _DOCUMENTS:
+        # The same refusal through the protocol: the replay stops at this event.
+        doc = _DOCUMENTS[id(g)]
+        if len(doc["events"]) == g.events_applied:  # no event applied to g since the replay
+            forbidden = {**doc, "events": [*doc["events"], event]}
+            _state, failure = protocol.replay(protocol.loads(json.dumps(forbidden)))
+            assert failure is not None and failure.index == len(doc["events"])
+            assert isinstance(failure.error, RuleViolation)
     before = g.summary(), g.step, g.phase
     with pytest.raises(RuleViolation) as caught:
         g.apply(event)
