@@ -53,6 +53,13 @@ class User(AbstractBaseUser, PermissionsMixin):
         default=True,
         help_text=_("When off, published analyses and leaderboards show the member anonymously."),
     )
+    reminders = models.BooleanField(
+        _("evening reminders in Telegram"),
+        default=True,
+        help_text=_("Reminders and the day's attendance request. Seat changes are always sent."),
+    )
+    # Set when Telegram answers that the member blocked the bot: nothing more is sent.
+    telegram_blocked_at = models.DateTimeField(_("blocked the bot"), null=True, blank=True)
     status = models.CharField(
         _("membership status"),
         max_length=16,

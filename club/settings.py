@@ -229,6 +229,10 @@ CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 # A static schedule: every entry is a short sweep that finds in the database what is due,
 # so a missed run costs nothing (docs/deploy.md explains why not django-celery-beat).
 CELERY_BEAT_SCHEDULE = {
+    "notifications-catch-up": {
+        "task": "notifications.tasks.notifications_catch_up",
+        "schedule": 60,
+    },
     "clear-expired-sessions": {
         "task": "club.tasks.clear_expired_sessions",
         "schedule": 60 * 60 * 6,
@@ -240,6 +244,8 @@ TELEGRAM_BOT_TOKEN = os.environ.get("TELEGRAM_BOT_TOKEN", "")
 TELEGRAM_BOT_USERNAME = os.environ.get("TELEGRAM_BOT_USERNAME", "")
 TELEGRAM_API_BASE_URL = os.environ.get("TELEGRAM_API_BASE_URL", "")
 TELEGRAM_WEBHOOK_SECRET = os.environ.get("TELEGRAM_WEBHOOK_SECRET", "")
+# python-telegram-bot 22: take RetryAfter.retry_after as a timedelta already (its future default).
+os.environ.setdefault("PTB_TIMEDELTA", "true")
 # Without a token the bot runs in console mode: messages are logged, nothing leaves.
 TELEGRAM_CONSOLE_MODE = not TELEGRAM_BOT_TOKEN
 # How old a Telegram Login Widget signature may be.

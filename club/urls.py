@@ -3,6 +3,7 @@ from django.urls import include, path, re_path
 
 from club import views
 from club.api import api
+from notifications import views as notification_views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -14,6 +15,8 @@ urlpatterns = [
     path("evenings/mine/", views.my_evenings, name="my_evenings"),
     path("evenings.ics", views.evenings_ics, name="evenings_ics"),
     path("accounts/", include("accounts.urls")),
+    path("telegram/webhook/", notification_views.telegram_webhook, name="telegram_webhook"),
+    path("telegram/connect/", notification_views.telegram_connect, name="telegram_connect"),
     path("api/v1/", api.urls),
     # Unknown API paths answer in JSON too, never with the site's HTML 404 page.
     re_path(r"^api/", views.api_not_found),

@@ -8,6 +8,8 @@ class NotificationStatus(models.TextChoices):
     SENDING = "sending", _("Sending")
     SENT = "sent", _("Sent")
     FAILED = "failed", _("Failed")
+    # Nowhere to send it: the member has not linked Telegram, or blocked the bot.
+    SKIPPED = "skipped", _("No Telegram chat")
 
 
 class Notification(models.Model):
@@ -34,6 +36,9 @@ class Notification(models.Model):
         default=NotificationStatus.PENDING,
     )
     attempts = models.PositiveSmallIntegerField(_("attempts"), default=0)
+    # When a retry is due (after a 429, a network error, or the per-chat limit).
+    next_attempt_at = models.DateTimeField(_("next attempt"), null=True, blank=True)
+    claimed_at = models.DateTimeField(_("sending since"), null=True, blank=True)
     last_error = models.TextField(_("last error"), blank=True, default="")
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     sent_at = models.DateTimeField(_("sent"), null=True, blank=True)
@@ -43,7 +48,59 @@ class Notification(models.Model):
         verbose_name = _("notification")
         verbose_name_plural = _("notifications")
         ordering = ["-created_at"]
-        indexes = [models.Index(fields=["status", "created_at"])]
+        indexes = [
+            models.Index(fields=["status", "created_at"]),
+            models.Index(fields=["chat_id", "sent_at"]),
+        ]
 
     def __str__(self) -> str:
         return self.dedupe_key
+
+
+class TelegramUpdate(models.Model):
+    """Seen update ids: a repeat delivery of an update is ignored. Rows are kept for two
+    days only, since ids restart at random after a quiet week."""
+
+    update_id = models.BigIntegerField(unique=True)
+    received_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        verbose_name = _("Telegram update")
+        verbose_name_plural = _("Telegram updates")
+
+    def __str__(self) -> str:
+        return str(self.update_id)
+
+
+class TelegramLinkCode(models.Model):
+    """A single-use code in a t.me deep link that ties a Telegram account to a member."""
+
+    code = models.CharField(max_length=64, unique=True)
+    member = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="telegram_link_codes"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField()
+    used_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("Telegram link code")
+        verbose_name_plural = _("Telegram link codes")
+
+    def __str__(self) -> str:
+        return f"{self.member} ({self.created_at:%Y-%m-%d %H:%M})"
+
+
+class BotConversation(models.Model):
+    """Where a Telegram user stands in a multi-step dialogue (the sign-up in the bot).
+
+    Kept in the database, not in memory, so a restart of the server loses nothing.
+    """
+
+    telegram_id = models.BigIntegerField(unique=True)
+    state = models.CharField(max_length=32)
+    data = models.JSONField(default=dict, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"{self.telegram_id}: {self.state}"

@@ -1,12 +1,14 @@
 """The outbox: notifications are rows written with the change that caused them."""
 
+import secrets
 from collections.abc import Sequence
+from datetime import timedelta
 
 from django.db import connection, transaction
 from django.utils import timezone
 
 from accounts.models import User
-from notifications.models import Notification, NotificationStatus
+from notifications.models import Notification, NotificationStatus, TelegramLinkCode
 
 _TABLE = Notification._meta.db_table
 # One statement, as sign-ups write it while they hold the evening's lock. The no-op update
@@ -54,3 +56,17 @@ def notification_enqueue(
 
     transaction.on_commit(lambda: notification_send.delay(notification_id))
     return notification_id
+
+
+LINK_CODE_LIFETIME_MINUTES = 10
+
+
+def telegram_link_code_create(*, member: User) -> str:
+    """A single-use code for https://t.me/<bot>?start=<code> (at most 64 characters)."""
+    code = secrets.token_urlsafe(24)  # 32 characters of [A-Za-z0-9_-], as deep links allow
+    TelegramLinkCode.objects.create(
+        code=code,
+        member=member,
+        expires_at=timezone.now() + timedelta(minutes=LINK_CODE_LIFETIME_MINUTES),
+    )
+    return code

@@ -1,0 +1,139 @@
+"""Delivering one outbox row: claim it, respect Telegram's limits, send, record the outcome.
+
+The row is claimed with a conditional UPDATE (pending → sending), so two workers, or a task
+delivered twice, never send it twice; it is marked sent right after Telegram answers. A
+worker killed between the two leaves that one row in `sending`, which the sweep reports as
+failed "in doubt" instead of sending it again.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from datetime import timedelta
+
+from django.conf import settings
+from django.db.models import F, Q
+from django.utils import timezone
+from telegram import error as tg
+
+from notifications import telegram
+from notifications.models import Notification, NotificationStatus
+
+logger = logging.getLogger(__name__)
+
+MAX_ATTEMPTS = 8
+MAX_BACKOFF_SECONDS = 300
+# A private chat takes about one message a second, with a short burst allowed.
+PRIVATE_BURST, PRIVATE_WINDOW = 3, timedelta(seconds=3)
+# A group takes twenty a minute.
+GROUP_BURST, GROUP_WINDOW = 20, timedelta(minutes=1)
+IN_DOUBT_AFTER = timedelta(minutes=5)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    status: str
+    retry_in: float | None = None  # seconds until the next attempt, when one is due
+
+
+def _release(notification_id: int, seconds: float, error: str = "") -> Outcome:
+    """Back to pending, due again in `seconds`."""
+    Notification.objects.filter(pk=notification_id).update(
+        status=NotificationStatus.PENDING,
+        next_attempt_at=timezone.now() + timedelta(seconds=seconds),
+        last_error=error[:1000],
+    )
+    return Outcome(NotificationStatus.PENDING, retry_in=seconds)
+
+
+def _finish(notification_id: int, status: str, **fields: object) -> Outcome:
+    Notification.objects.filter(pk=notification_id).update(status=status, **fields)
+    return Outcome(status)
+
+
+def _chat_is_busy(chat_id: int) -> float | None:
+    """Seconds to wait before this chat may take another message, or None."""
+    burst, window = (PRIVATE_BURST, PRIVATE_WINDOW) if chat_id > 0 else (GROUP_BURST, GROUP_WINDOW)
+    since = timezone.now() - window
+    recent = list(
+        Notification.objects.filter(
+            chat_id=chat_id, status=NotificationStatus.SENT, sent_at__gte=since
+        )
+        .order_by("-sent_at")
+        .values_list("sent_at", flat=True)[:burst]
+    )
+    if len(recent) < burst:
+        return None
+    return max(0.2, (recent[-1] + window - timezone.now()).total_seconds())
+
+
+def notification_deliver(notification_id: int) -> Outcome:
+    now = timezone.now()
+    claimed = Notification.objects.filter(
+        Q(next_attempt_at__isnull=True) | Q(next_attempt_at__lte=now),
+        pk=notification_id,
+        status=NotificationStatus.PENDING,
+    ).update(status=NotificationStatus.SENDING, attempts=F("attempts") + 1, claimed_at=now)
+    if not claimed:
+        return Outcome("not_due")
+    notification = Notification.objects.select_related("member").get(pk=notification_id)
+    member = notification.member
+    chat_id = notification.chat_id or (member.telegram_id if member else None)
+    if chat_id is None or (member is not None and member.telegram_blocked_at is not None):
+        return _finish(notification_id, NotificationStatus.SKIPPED)
+    if notification.chat_id != chat_id:
+        Notification.objects.filter(pk=notification_id).update(chat_id=chat_id)
+    if settings.TELEGRAM_CONSOLE_MODE:
+        logger.info("Telegram (console) to %s: %s", chat_id, notification.text)
+        return _finish(notification_id, NotificationStatus.SENT, sent_at=timezone.now())
+    wait = _chat_is_busy(chat_id)
+    if wait is not None:
+        return _release(notification_id, wait)
+    try:
+        message_id = telegram.send_message(chat_id, notification.text, notification.buttons)
+    except tg.RetryAfter as flood:
+        retry_after = flood.retry_after
+        seconds = retry_after.total_seconds() if isinstance(retry_after, timedelta) else retry_after
+        return _release(notification_id, float(seconds), str(flood))
+    except tg.Forbidden as blocked:
+        if member is not None:
+            type(member).objects.filter(pk=member.pk).update(telegram_blocked_at=timezone.now())
+        return _finish(notification_id, NotificationStatus.FAILED, last_error=str(blocked)[:1000])
+    except (tg.BadRequest, tg.InvalidToken, tg.EndPointNotFound, tg.ChatMigrated) as permanent:
+        # Chat not found, a malformed message, a wrong token: trying again cannot help.
+        return _finish(notification_id, NotificationStatus.FAILED, last_error=str(permanent)[:1000])
+    except tg.TelegramError as transient:  # network errors, timeouts and 5xx answers
+        if notification.attempts >= MAX_ATTEMPTS:
+            return _finish(
+                notification_id, NotificationStatus.FAILED, last_error=str(transient)[:1000]
+            )
+        backoff = min(MAX_BACKOFF_SECONDS, 2**notification.attempts)
+        return _release(notification_id, backoff, str(transient))
+    return _finish(
+        notification_id,
+        NotificationStatus.SENT,
+        sent_at=timezone.now(),
+        message_id=message_id,
+        last_error="",
+    )
+
+
+def notifications_sweep() -> tuple[int, list[int]]:
+    """Catch up on what a lost task or a killed worker left behind: rows stuck in sending
+    are reported in doubt; the ids of pending rows whose time has come are returned."""
+    now = timezone.now()
+    in_doubt = Notification.objects.filter(
+        status=NotificationStatus.SENDING, claimed_at__lt=now - IN_DOUBT_AFTER
+    ).update(
+        status=NotificationStatus.FAILED,
+        last_error="Interrupted while sending: it may or may not have been delivered.",
+    )
+    due = list(
+        Notification.objects.filter(
+            Q(next_attempt_at__isnull=True, created_at__lt=now - timedelta(seconds=30))
+            | Q(next_attempt_at__lte=now - timedelta(seconds=30)),
+            status=NotificationStatus.PENDING,
+        ).values_list("pk", flat=True)[:1000]
+    )
+    return in_doubt, due

@@ -1,0 +1,72 @@
+"""The Bot API client: python-telegram-bot makes every call.
+
+A `Bot` holds an httpx client bound to the event loop it was first used on, so each process
+keeps its own loop and its own Bot (a Celery prefork worker forks after import: the pid
+check makes every child build its own). Nothing is shared across loops or processes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
+
+from django.conf import settings
+from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup
+from telegram.request import HTTPXRequest
+
+T = TypeVar("T")
+
+
+def api_base_url() -> str:
+    """The Bot API root; TELEGRAM_API_BASE_URL points the bot at another server (tests)."""
+    root = (settings.TELEGRAM_API_BASE_URL or "https://api.telegram.org").rstrip("/")
+    return f"{root}/bot"
+
+
+def keyboard(rows: list[list[dict[str, str]]]) -> InlineKeyboardMarkup | None:
+    if not rows:
+        return None
+    return InlineKeyboardMarkup(
+        [[InlineKeyboardButton(**button) for button in row] for row in rows]
+    )
+
+
+class _ProcessBot:
+    def __init__(self) -> None:
+        self._pid: int | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._bot: Bot | None = None
+
+    def run(self, call: Callable[[Bot], Awaitable[T]]) -> T:
+        if self._pid != os.getpid() or self._loop is None or self._loop.is_closed():
+            self._pid = os.getpid()
+            self._loop = asyncio.new_event_loop()
+            self._bot = Bot(
+                settings.TELEGRAM_BOT_TOKEN,
+                base_url=api_base_url(),
+                request=HTTPXRequest(connection_pool_size=8, connect_timeout=5, read_timeout=15),
+            )
+        assert self._bot is not None
+        return self._loop.run_until_complete(call(self._bot))
+
+    def reset(self) -> None:
+        """Forget the Bot (tests point it at a new server); the next call builds a fresh one."""
+        if self._loop is not None and not self._loop.is_closed():
+            if self._bot is not None:
+                self._loop.run_until_complete(self._bot.shutdown())
+            self._loop.close()
+        self._pid = self._loop = self._bot = None
+
+
+process_bot = _ProcessBot()
+
+
+def send_message(chat_id: int, text: str, buttons: list[list[dict[str, str]]]) -> int:
+    """Send a message; return Telegram's message id. Raises telegram.error.* on failure."""
+
+    async def call(bot: Bot) -> Any:
+        return await bot.send_message(chat_id=chat_id, text=text, reply_markup=keyboard(buttons))
+
+    return process_bot.run(call).message_id

@@ -1,0 +1,51 @@
+import hmac
+import json
+import logging
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse, HttpResponseForbidden, JsonResponse
+from django.shortcuts import redirect
+from django.utils.translation import gettext as _
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_POST
+
+from notifications.bot import process_update
+from notifications.services import telegram_link_code_create
+
+logger = logging.getLogger(__name__)
+
+
+@csrf_exempt  # Telegram cannot send a CSRF token; the secret header authenticates it
+@require_POST
+def telegram_webhook(request: HttpRequest) -> HttpResponse:
+    secret = settings.TELEGRAM_WEBHOOK_SECRET
+    given = request.headers.get("X-Telegram-Bot-Api-Secret-Token", "")
+    if not secret or not hmac.compare_digest(given.encode(), secret.encode()):
+        return HttpResponseForbidden()
+    try:
+        update = json.loads(request.body)
+    except ValueError:
+        logger.warning("Telegram webhook: a body that is not JSON (%d bytes)", len(request.body))
+        return HttpResponse(status=200)
+    try:
+        answer = process_update(update)
+    except Exception:
+        # Telegram would redeliver on an error status and hit the same failure: log it and
+        # acknowledge instead (the update id is recorded, so the repeat would be ignored).
+        logger.exception("Telegram webhook: an update could not be handled")
+        return HttpResponse(status=200)
+    # The answer to a button press rides in the response, so the member sees it at once.
+    return JsonResponse(answer) if answer else HttpResponse(status=200)
+
+
+@login_required
+@require_POST
+def telegram_connect(request: HttpRequest) -> HttpResponse:
+    """«Подключить Telegram»: a single-use deep link into the bot."""
+    if not settings.TELEGRAM_BOT_USERNAME:
+        messages.error(request, _("The Telegram bot is not set up on this site."))
+        return redirect("accounts:profile")
+    code = telegram_link_code_create(member=request.user)
+    return redirect(f"https://t.me/{settings.TELEGRAM_BOT_USERNAME}?start={code}")

@@ -1,0 +1,169 @@
+"""A local fake Telegram Bot API server over real HTTP, for tests and benchmarks.
+
+Point the bot at it with TELEGRAM_API_BASE_URL. It records every call, answers like the Bot
+API does, and can be told to fail: the next calls with given errors (429 with retry_after,
+403, 400, 500), a share of calls with 500, and an overall rate limit answered with 429.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import threading
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+from urllib.parse import parse_qsl
+
+
+@dataclass
+class Call:
+    method: str
+    params: dict[str, Any]
+    at: float
+
+
+@dataclass
+class FakeTelegram:
+    token: str = "123456:TEST"
+    fail_share: float = 0.0  # this share of sendMessage calls answers 500
+    rate_limit_per_s: float | None = None  # above it, sendMessage answers 429
+    seed: int = 1
+    calls: list[Call] = field(default_factory=list)
+    _forced: deque[tuple[int, dict[str, Any]]] = field(default_factory=deque)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+    _sent_at: deque[float] = field(default_factory=deque)
+    _message_id: int = 0
+
+    def __post_init__(self) -> None:
+        self._random = random.Random(self.seed)
+        fake = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:
+                fake._handle(self)
+
+            do_GET = do_POST
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._server.daemon_threads = True
+        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self._server.server_address[1]}"
+
+    def start(self) -> FakeTelegram:
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._server.shutdown()
+        self._server.server_close()
+
+    def fail_next(self, status: int, **extra: Any) -> None:
+        """The next call answers with this error (429 takes retry_after=...)."""
+        self._forced.append((status, extra))
+
+    def sent(self) -> list[Call]:
+        with self._lock:
+            return [call for call in self.calls if call.method == "sendMessage"]
+
+    def _handle(self, request: BaseHTTPRequestHandler) -> None:
+        prefix = f"/bot{self.token}/"
+        if not request.path.startswith(prefix):
+            self._answer(request, 404, {"ok": False, "error_code": 404, "description": "Not Found"})
+            return
+        method = request.path[len(prefix) :]
+        length = int(request.headers.get("Content-Length") or 0)
+        body = request.rfile.read(length).decode() if length else ""
+        params = self._params(request.headers.get("Content-Type", ""), body)
+        with self._lock:
+            status, payload = self._respond(method, params)
+        self._answer(request, status, payload)
+
+    @staticmethod
+    def _params(content_type: str, body: str) -> dict[str, Any]:
+        if not body:
+            return {}
+        if "json" in content_type:
+            return json.loads(body)
+        params: dict[str, Any] = {}
+        for key, value in parse_qsl(body):
+            try:
+                params[key] = json.loads(value)
+            except ValueError:
+                params[key] = value
+        return params
+
+    def _respond(self, method: str, params: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        now = time.monotonic()
+        if self._forced:
+            status, extra = self._forced.popleft()
+            return status, self._error(status, **extra)
+        if method == "sendMessage":
+            if self.rate_limit_per_s is not None:
+                while self._sent_at and now - self._sent_at[0] > 1:
+                    self._sent_at.popleft()
+                if len(self._sent_at) >= self.rate_limit_per_s:
+                    return 429, self._error(429, retry_after=1)
+            if self.fail_share and self._random.random() < self.fail_share:
+                return 500, self._error(500)
+            self._sent_at.append(now)
+            self.calls.append(Call(method, params, now))
+            self._message_id += 1
+            return 200, {"ok": True, "result": self._message(params)}
+        self.calls.append(Call(method, params, now))
+        if method == "getMe":
+            return 200, {
+                "ok": True,
+                "result": {
+                    "id": 123456,
+                    "is_bot": True,
+                    "first_name": "Club",
+                    "username": "club_bot",
+                },
+            }
+        if method == "getUpdates":
+            return 200, {"ok": True, "result": []}
+        return 200, {"ok": True, "result": True}
+
+    def _message(self, params: dict[str, Any]) -> dict[str, Any]:
+        chat_id = int(params.get("chat_id", 0))
+        return {
+            "message_id": self._message_id,
+            "date": int(time.time()),
+            "chat": {"id": chat_id, "type": "private" if chat_id > 0 else "group"},
+            "text": params.get("text", ""),
+        }
+
+    @staticmethod
+    def _error(status: int, **extra: Any) -> dict[str, Any]:
+        descriptions = {
+            400: "Bad Request: chat not found",
+            403: "Forbidden: bot was blocked by the user",
+            429: f"Too Many Requests: retry after {extra.get('retry_after', 1)}",
+            500: "Internal Server Error",
+        }
+        payload: dict[str, Any] = {
+            "ok": False,
+            "error_code": status,
+            "description": descriptions.get(status, "Error"),
+        }
+        if status == 429:
+            payload["parameters"] = {"retry_after": extra.get("retry_after", 1)}
+        return payload
+
+    @staticmethod
+    def _answer(request: BaseHTTPRequestHandler, status: int, payload: dict[str, Any]) -> None:
+        body = json.dumps(payload).encode()
+        request.send_response(status)
+        request.send_header("Content-Type", "application/json")
+        request.send_header("Content-Length", str(len(body)))
+        request.end_headers()
+        request.wfile.write(body)

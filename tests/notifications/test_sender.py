@@ -1,0 +1,106 @@
+"""Delivering outbox rows to the (fake) Bot API: every answer Telegram can give."""
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from notifications.models import Notification
+from notifications.sender import notification_deliver, notifications_sweep
+from tests.factories import make_member
+
+pytestmark = pytest.mark.django_db
+
+
+def row(**fields) -> Notification:
+    fields.setdefault("dedupe_key", f"test:{Notification.objects.count()}")
+    fields.setdefault("text", "Вы в игре!")
+    return Notification.objects.create(**fields)
+
+
+def test_a_message_is_sent_once_with_its_buttons_and_message_id(fake_telegram) -> None:
+    member = make_member(telegram_id=5001)
+    buttons = [[{"text": "Ок, играем", "callback_data": "su:7"}]]
+    note = row(member=member, buttons=buttons)
+    assert notification_deliver(note.pk).status == "sent"
+    assert notification_deliver(note.pk).status == "not_due"  # never sent twice
+    (call,) = fake_telegram.sent()
+    assert call.params["chat_id"] == 5001 and call.params["text"] == "Вы в игре!"
+    assert call.params["reply_markup"]["inline_keyboard"][0][0]["callback_data"] == "su:7"
+    note.refresh_from_db()
+    assert (note.status, note.message_id, note.chat_id, note.attempts) == ("sent", 1, 5001, 1)
+
+
+def test_429_waits_the_time_telegram_names(fake_telegram) -> None:
+    note = row(chat_id=5002)
+    fake_telegram.fail_next(429, retry_after=7)
+    outcome = notification_deliver(note.pk)
+    assert (outcome.status, outcome.retry_in) == ("pending", 7.0)
+    note.refresh_from_db()
+    assert note.next_attempt_at > timezone.now() + timedelta(seconds=6)
+    assert notification_deliver(note.pk).status == "not_due"  # not before its time
+    note.next_attempt_at = timezone.now()
+    note.save()
+    assert notification_deliver(note.pk).status == "sent"
+
+
+def test_403_marks_the_member_unreachable_and_stops(fake_telegram) -> None:
+    member = make_member(telegram_id=5003)
+    note = row(member=member)
+    fake_telegram.fail_next(403)
+    assert notification_deliver(note.pk).status == "failed"
+    member.refresh_from_db()
+    assert member.telegram_blocked_at is not None
+    later = row(member=member)
+    assert notification_deliver(later.pk).status == "skipped"
+    assert fake_telegram.sent() == []
+
+
+def test_chat_not_found_stops_with_the_error_recorded(fake_telegram) -> None:
+    note = row(chat_id=5004)
+    fake_telegram.fail_next(400)
+    assert notification_deliver(note.pk).status == "failed"
+    note.refresh_from_db()
+    assert "chat not found" in note.last_error.lower()
+
+
+def test_5xx_retries_with_backoff_up_to_a_limit(fake_telegram) -> None:
+    note = row(chat_id=5005)
+    fake_telegram.fail_next(500)
+    outcome = notification_deliver(note.pk)
+    assert (outcome.status, outcome.retry_in) == ("pending", 2)
+    Notification.objects.filter(pk=note.pk).update(next_attempt_at=None, attempts=8)
+    fake_telegram.fail_next(500)
+    assert notification_deliver(note.pk).status == "failed"
+
+
+def test_a_member_without_telegram_is_skipped(fake_telegram) -> None:
+    note = row(member=make_member())
+    assert notification_deliver(note.pk).status == "skipped"
+
+
+def test_a_private_chat_gets_a_short_burst_then_waits(fake_telegram) -> None:
+    notes = [row(chat_id=5006) for _ in range(4)]
+    outcomes = [notification_deliver(n.pk) for n in notes]
+    assert [o.status for o in outcomes] == ["sent", "sent", "sent", "pending"]
+    assert 0 < outcomes[-1].retry_in <= 3
+
+
+def test_console_mode_logs_and_sends_nothing(settings, caplog) -> None:
+    settings.TELEGRAM_CONSOLE_MODE = True
+    note = row(chat_id=5007, text="Привет из консоли")
+    with caplog.at_level("INFO"):
+        assert notification_deliver(note.pk).status == "sent"
+    assert "Привет из консоли" in caplog.text
+
+
+def test_the_sweep_reports_rows_stuck_in_sending_and_requeues_due_ones() -> None:
+    stuck = row(chat_id=1, status="sending", claimed_at=timezone.now() - timedelta(minutes=10))
+    due = row(chat_id=2)
+    Notification.objects.filter(pk=due.pk).update(created_at=timezone.now() - timedelta(minutes=2))
+    fresh = row(chat_id=3)
+    in_doubt, ids = notifications_sweep()
+    assert in_doubt == 1 and ids == [due.pk]
+    stuck.refresh_from_db()
+    assert stuck.status == "failed" and "may or may not" in stuck.last_error
+    assert fresh.pk not in ids

@@ -1,0 +1,238 @@
+"""The webhook with real update JSON: the secret, repeats, every flow of the bot."""
+
+import itertools
+from datetime import timedelta
+
+import pytest
+from django.test import Client
+from django.utils import timezone
+
+from accounts.models import User
+from club.models import Registration
+from notifications.models import BotConversation, Notification, TelegramLinkCode
+from tests.factories import make_evening, make_member
+
+pytestmark = pytest.mark.django_db
+SECRET = "webhook-secret-1"
+_ids = itertools.count(10_000)
+
+
+@pytest.fixture(autouse=True)
+def _webhook_secret(settings) -> None:
+    settings.TELEGRAM_WEBHOOK_SECRET = SECRET
+    settings.TELEGRAM_BOT_USERNAME = "club_bot"
+
+
+def post(body, *, secret: str = SECRET, raw: bytes | None = None):
+    headers = {"x-telegram-bot-api-secret-token": secret} if secret else {}
+    if raw is not None:
+        return Client().post(
+            "/telegram/webhook/", raw, content_type="application/json", headers=headers
+        )
+    return Client().post(
+        "/telegram/webhook/", body, content_type="application/json", headers=headers
+    )
+
+
+def message(text: str, *, user_id: int = 777, update_id: int | None = None) -> dict:
+    return {
+        "update_id": update_id or next(_ids),
+        "message": {
+            "message_id": 5,
+            "date": 1765000000,
+            "text": text,
+            "from": {"id": user_id, "is_bot": False, "first_name": "Вера", "username": "vera_tg"},
+            "chat": {"id": user_id, "type": "private", "first_name": "Вера"},
+            **(
+                {"entities": [{"type": "bot_command", "offset": 0, "length": len(text.split()[0])}]}
+                if text.startswith("/")
+                else {}
+            ),
+        },
+    }
+
+
+def button(data: str, *, user_id: int = 777) -> dict:
+    return {
+        "update_id": next(_ids),
+        "callback_query": {
+            "id": "cb-" + str(next(_ids)),
+            "chat_instance": "42",
+            "data": data,
+            "from": {"id": user_id, "is_bot": False, "first_name": "Вера", "username": "vera_tg"},
+            "message": {
+                "message_id": 9,
+                "date": 1765000000,
+                "chat": {"id": user_id, "type": "private"},
+            },
+        },
+    }
+
+
+def replies(chat_id: int = 777) -> list[Notification]:
+    return list(Notification.objects.filter(chat_id=chat_id).order_by("id"))
+
+
+def test_a_wrong_or_missing_secret_is_403() -> None:
+    assert post(message("/help"), secret="wrong").status_code == 403
+    assert post(message("/help"), secret="").status_code == 403
+    assert not Notification.objects.exists()
+
+
+def test_malformed_and_unhandled_updates_get_200_and_change_nothing() -> None:
+    assert post(None, raw=b"{not json").status_code == 200
+    assert post([1, 2, 3]).status_code == 200
+    assert post({"update_id": "x"}).status_code == 200
+    assert post({"update_id": next(_ids), "edited_message": {"text": "hi"}}).status_code == 200
+    group = message("/start")
+    group["message"]["chat"] = {"id": -100, "type": "supergroup"}
+    assert post(group).status_code == 200
+    assert not Notification.objects.exists()
+
+
+def test_a_repeated_update_is_handled_once() -> None:
+    update = message("/help", update_id=555)
+    post(update)
+    post(update)
+    assert len(replies()) == 1
+
+
+def test_start_with_a_link_code_links_the_account() -> None:
+    member = make_member(nickname="Вера")
+    site = Client()
+    site.force_login(member)
+    response = site.post("/telegram/connect/")
+    assert response.status_code == 302 and response["Location"].startswith(
+        "https://t.me/club_bot?start="
+    )
+    code = response["Location"].split("start=")[1]
+    assert len(code) <= 64
+    post(message(f"/start {code}"))
+    member.refresh_from_db()
+    assert (member.telegram_id, member.telegram_username) == (777, "vera_tg")
+    assert "Telegram привязан к Вера" in replies()[0].text
+    # Single use: the same code again links nothing.
+    post(message(f"/start {code}", user_id=888))
+    assert "ссылка устарела" in replies(888)[0].text.lower()
+
+
+def test_an_expired_link_code_is_refused() -> None:
+    member = make_member()
+    TelegramLinkCode.objects.create(
+        code="old-code", member=member, expires_at=timezone.now() - timedelta(seconds=1)
+    )
+    post(message("/start old-code"))
+    member.refresh_from_db()
+    assert member.telegram_id is None
+
+
+def test_start_from_an_unknown_account_offers_two_ways() -> None:
+    post(message("/start"))
+    (reply,) = replies()
+    assert "профиль" in reply.text and reply.buttons == [
+        [{"text": "Зарегистрироваться здесь", "callback_data": "join"}]
+    ]
+
+
+def test_ok_igraem_signs_up_and_answers_at_once() -> None:
+    member = make_member(telegram_id=777)
+    evening = make_evening(capacity=15)
+    response = post(button(f"su:{evening.pk}"))
+    assert response.status_code == 200
+    answer = response.json()
+    assert answer["method"] == "answerCallbackQuery"
+    assert answer["text"] == "Вы в игре: место 1 из 15."
+    registration = Registration.objects.get(member=member)
+    assert (registration.status, registration.source) == ("confirmed", "bot")
+    assert Notification.objects.filter(member=member, dedupe_key__startswith="seat:").exists()
+    # «Подтверждаю», then «Не смогу».
+    assert post(button(f"cf:{evening.pk}")).json()["text"] == "Спасибо: участие подтверждено."
+    assert post(button(f"cx:{evening.pk}")).json()["text"] == "Ваша запись отменена."
+    assert Registration.objects.get(member=member).status == "cancelled"
+
+
+def test_a_full_evening_answers_with_the_reserve_position() -> None:
+    evening = make_evening(capacity=1)
+    make_member(telegram_id=1)
+    post(button(f"su:{evening.pk}", user_id=1))
+    make_member(telegram_id=777)
+    assert post(button(f"su:{evening.pk}")).json()["text"] == "Мест нет: вы в резерве, позиция 1."
+
+
+@pytest.mark.parametrize(
+    ("member_fields", "evening_fields", "expected"),
+    [
+        ({"status": "suspended"}, {}, "Ваше членство приостановлено"),
+        (
+            {"birth_date": timezone.localdate().replace(year=timezone.localdate().year - 20)},
+            {},
+            "21+",
+        ),
+        ({}, {"status": "closed"}, "Запись на этот вечер закрыта."),
+    ],
+)
+def test_refusals_are_clear_and_change_nothing(member_fields, evening_fields, expected) -> None:
+    make_member(telegram_id=777, **member_fields)
+    evening = make_evening(**evening_fields)
+    assert expected in post(button(f"su:{evening.pk}")).json()["text"]
+    assert not Registration.objects.exists()
+
+
+def test_buttons_from_an_unlinked_account_ask_to_link_first() -> None:
+    evening = make_evening()
+    answer = post(button(f"su:{evening.pk}")).json()
+    assert "/start" in answer["text"]
+    assert not Registration.objects.exists()
+
+
+def test_evening_shows_my_status_and_the_right_buttons() -> None:
+    member = make_member(telegram_id=777)
+    evening = make_evening(capacity=15)
+    post(message("/evening"))
+    card = replies()[-1]
+    assert "Свободно мест: 15 из 15." in card.text
+    assert card.buttons == [[{"text": "Ок, играем", "callback_data": f"su:{evening.pk}"}]]
+    post(button(f"su:{evening.pk}"))
+    post(message("/evening"))
+    card = replies()[-1]
+    assert "Вы в игре: место 1." in card.text
+    assert [b["text"] for b in card.buttons[0]] == ["Подтверждаю", "Не смогу"]
+    assert member.registrations.count() == 1
+
+
+def test_settings_switch_publication_and_reminders() -> None:
+    member = make_member(telegram_id=777)
+    post(message("/settings"))
+    assert "Публиковать мой ник и баллы: вкл." in replies()[-1].text
+    assert post(button("set:consent")).json()["text"] == "Настройки сохранены."
+    post(button("set:reminders"))
+    member.refresh_from_db()
+    assert (member.publication_consent, member.reminders) == (False, False)
+    assert "Публиковать мой ник и баллы: выкл." in replies()[-1].text
+
+
+def test_signing_up_in_the_bot_with_the_21_plus_check() -> None:
+    assert post(button("join")).json()["method"] == "answerCallbackQuery"
+    post(message("Я"))
+    assert "от 2 до 32" in replies()[-1].text
+    make_member(nickname="Занятый")
+    post(message("занятый"))
+    assert "занят" in replies()[-1].text
+    post(message("Ночной Ворон"))
+    post(message("31.02.1990"))
+    assert "ДД.ММ.ГГГГ" in replies()[-1].text
+    too_young = timezone.localdate().replace(year=timezone.localdate().year - 18)
+    post(message(too_young.strftime("%d.%m.%Y")))
+    assert "21+" in replies()[-1].text
+    assert not User.objects.filter(telegram_id=777).exists()
+    post(message("07.03.1995"))
+    member = User.objects.get(telegram_id=777)
+    assert (member.nickname, member.has_usable_password()) == ("Ночной Ворон", False)
+    assert not BotConversation.objects.exists()
+    assert "Добро пожаловать в клуб, Ночной Ворон!" in replies()[-2].text
+
+
+def test_help_and_unknown_text() -> None:
+    post(message("/help"))
+    post(message("привет"))
+    assert all("/evening" in reply.text for reply in replies())
