@@ -33,12 +33,12 @@ def scratch_database(name: str) -> str:
 
 def django_env(database_url: str, **extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")}
-    env.update(DATABASE_URL=database_url, CELERY_BROKER_URL=BROKER_URL, **extra)
+    env.update({"DATABASE_URL": database_url, "CELERY_BROKER_URL": BROKER_URL, **extra})
     return env
 
 
-def setup_django(database_url: str) -> None:
-    os.environ.update(django_env(database_url))
+def setup_django(database_url: str, **extra: str) -> None:
+    os.environ.update(django_env(database_url, **extra))
     os.environ["DJANGO_SETTINGS_MODULE"] = "club.settings"
     sys.path.insert(0, str(ROOT))
     import django

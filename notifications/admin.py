@@ -1,6 +1,11 @@
-from django.contrib import admin
+from django.contrib import admin, messages
+from django.db import transaction
+from django.db.models import QuerySet
+from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
-from notifications.models import Notification
+from notifications.models import Notification, NotificationStatus
 
 
 @admin.register(Notification)
@@ -12,12 +17,34 @@ class NotificationAdmin(admin.ModelAdmin):
         "status",
         "attempts",
         "sent_at",
+        "last_error",
         "dedupe_key",
     )
     list_filter = ("status",)
     search_fields = ("dedupe_key", "member__nickname", "text")
     list_select_related = ("member",)
     readonly_fields = [field.name for field in Notification._meta.fields]
+    actions = ("send_again",)
 
-    def has_add_permission(self, request) -> bool:
+    def has_add_permission(self, request: HttpRequest) -> bool:
         return False
+
+    @admin.action(description=_("Send again (failed ones only)"), permissions=["change"])
+    def send_again(self, request: HttpRequest, queryset: QuerySet[Notification]) -> None:
+        from notifications.tasks import notification_send
+
+        ids = list(queryset.filter(status=NotificationStatus.FAILED).values_list("pk", flat=True))
+        with transaction.atomic():
+            Notification.objects.filter(pk__in=ids).update(
+                status=NotificationStatus.PENDING, next_attempt_at=None, attempts=0, last_error=""
+            )
+            for notification_id in ids:
+                transaction.on_commit(lambda pk=notification_id: notification_send.delay(pk))
+        self.message_user(
+            request,
+            ngettext(
+                "%(count)d message queued again.", "%(count)d messages queued again.", len(ids)
+            )
+            % {"count": len(ids)},
+            messages.SUCCESS,
+        )

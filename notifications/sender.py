@@ -19,6 +19,7 @@ from telegram import error as tg
 
 from notifications import telegram
 from notifications.models import Notification, NotificationStatus
+from notifications.ratelimit import wait_for_send_slot
 
 logger = logging.getLogger(__name__)
 
@@ -76,6 +77,14 @@ def notification_deliver(notification_id: int) -> Outcome:
         status=NotificationStatus.PENDING,
     ).update(status=NotificationStatus.SENDING, attempts=F("attempts") + 1, claimed_at=now)
     if not claimed:
+        # A retry that arrives a moment before its time is put back, not dropped.
+        due = (
+            Notification.objects.filter(pk=notification_id, status=NotificationStatus.PENDING)
+            .values_list("next_attempt_at", flat=True)
+            .first()
+        )
+        if due is not None and due > now:
+            return Outcome(NotificationStatus.PENDING, retry_in=(due - now).total_seconds())
         return Outcome("not_due")
     notification = Notification.objects.select_related("member").get(pk=notification_id)
     member = notification.member
@@ -90,6 +99,7 @@ def notification_deliver(notification_id: int) -> Outcome:
     wait = _chat_is_busy(chat_id)
     if wait is not None:
         return _release(notification_id, wait)
+    wait_for_send_slot()
     try:
         message_id = telegram.send_message(chat_id, notification.text, notification.buttons)
     except tg.RetryAfter as flood:
@@ -108,7 +118,8 @@ def notification_deliver(notification_id: int) -> Outcome:
             return _finish(
                 notification_id, NotificationStatus.FAILED, last_error=str(transient)[:1000]
             )
-        backoff = min(MAX_BACKOFF_SECONDS, 2**notification.attempts)
+        # 0.5 s, 1 s, 2 s, …: a passing 5xx is usually gone by the first retry.
+        backoff = min(MAX_BACKOFF_SECONDS, 0.5 * 2 ** (notification.attempts - 1))
         return _release(notification_id, backoff, str(transient))
     return _finish(
         notification_id,

@@ -7,14 +7,14 @@ from notifications.models import TelegramLinkCode, TelegramUpdate
 from notifications.sender import notification_deliver, notifications_sweep
 
 
-# At most 30 messages a second (Telegram's overall limit for a bot). Celery's rate limit is
-# per worker node: docs/deploy.md runs one node on the `telegram` queue.
-@shared_task(ignore_result=True, rate_limit="30/s", acks_late=True)
+# The pace of sending (30 a second for the whole bot) is kept by notifications.ratelimit,
+# shared by every worker process through Redis.
+@shared_task(ignore_result=True, acks_late=True)
 def notification_send(notification_id: int) -> None:
     outcome = notification_deliver(notification_id)
     if outcome.retry_in is not None:
         # Short waits only (a 429's retry_after, backoff capped at minutes), never a long ETA.
-        notification_send.apply_async((notification_id,), countdown=outcome.retry_in)
+        notification_send.apply_async((notification_id,), countdown=outcome.retry_in + 0.05)
 
 
 @shared_task(ignore_result=True)

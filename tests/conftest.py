@@ -1,3 +1,6 @@
+import threading
+from collections.abc import Callable, Iterator
+
 import pytest
 from django.test import Client
 
@@ -41,3 +44,43 @@ def _fresh_club_settings() -> None:
     from club.models import _settings_cache
 
     _settings_cache.clear()
+
+
+@pytest.fixture
+def celery_worker_on_redis() -> Iterator[None]:
+    """A real Celery worker (in a thread) on the real Redis broker, from an empty queue:
+    other tests leave tasks behind (their commits enqueue sends nobody consumes)."""
+    from celery.contrib.testing.worker import start_worker
+
+    from club.celery import app
+
+    app.control.purge()
+    with start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=10):
+        yield
+
+
+@pytest.fixture
+def task_done() -> Iterator[Callable[[str, object], threading.Event]]:
+    """task_done(name, first_arg) → an Event set when that task finishes with that argument."""
+    from celery.signals import task_postrun
+
+    handlers = []
+
+    def watch(name: str, first_arg: object = None) -> threading.Event:
+        event = threading.Event()
+
+        def on_done(sender=None, args=(), **kwargs) -> None:
+            if (
+                sender is not None
+                and sender.name == name
+                and (first_arg is None or (args and args[0] == first_arg))
+            ):
+                event.set()
+
+        task_postrun.connect(on_done, weak=False)
+        handlers.append(on_done)
+        return event
+
+    yield watch
+    for handler in handlers:
+        task_postrun.disconnect(handler)

@@ -38,7 +38,8 @@ def test_429_waits_the_time_telegram_names(fake_telegram) -> None:
     assert (outcome.status, outcome.retry_in) == ("pending", 7.0)
     note.refresh_from_db()
     assert note.next_attempt_at > timezone.now() + timedelta(seconds=6)
-    assert notification_deliver(note.pk).status == "not_due"  # not before its time
+    early = notification_deliver(note.pk)  # not before its time, and not dropped either
+    assert early.status == "pending" and 6 < early.retry_in <= 7
     note.next_attempt_at = timezone.now()
     note.save()
     assert notification_deliver(note.pk).status == "sent"
@@ -68,7 +69,7 @@ def test_5xx_retries_with_backoff_up_to_a_limit(fake_telegram) -> None:
     note = row(chat_id=5005)
     fake_telegram.fail_next(500)
     outcome = notification_deliver(note.pk)
-    assert (outcome.status, outcome.retry_in) == ("pending", 2)
+    assert (outcome.status, outcome.retry_in) == ("pending", 0.5)
     Notification.objects.filter(pk=note.pk).update(next_attempt_at=None, attempts=8)
     fake_telegram.fail_next(500)
     assert notification_deliver(note.pk).status == "failed"
@@ -104,3 +105,20 @@ def test_the_sweep_reports_rows_stuck_in_sending_and_requeues_due_ones() -> None
     stuck.refresh_from_db()
     assert stuck.status == "failed" and "may or may not" in stuck.last_error
     assert fresh.pk not in ids
+
+
+def test_admin_sends_failed_rows_again(admin_client_) -> None:
+    failed = row(chat_id=5008, status="failed", attempts=8, last_error="boom")
+    sent = row(chat_id=5009, status="sent")
+    admin_client_.post(
+        "/admin/notifications/notification/",
+        {"action": "send_again", "_selected_action": [failed.pk, sent.pk]},
+    )
+    failed.refresh_from_db()
+    sent.refresh_from_db()
+    assert (failed.status, failed.attempts, failed.last_error) == ("pending", 0, "")
+    assert sent.status == "sent"
+    body = admin_client_.get(
+        "/admin/notifications/notification/", {"status__exact": "pending"}
+    ).content.decode()
+    assert "test:0" in body

@@ -1,0 +1,118 @@
+"""1,000 notifications to 1,000 chats through a real Celery worker on Redis, against the fake
+Bot API server, which allows 30 messages a second (429 with retry_after above it) and fails
+5% of calls with 500.
+
+Prints one JSON line: messages, delivered, duplicates, lost, seconds, msgs_per_s,
+limit_msgs_per_s, ratio. Run: uv run python bench/telegram_fanout.py
+"""
+
+import json
+import os
+import subprocess
+import sys
+import time
+from collections import Counter
+
+from common import ROOT, django_env, log, scratch_database, setup_django
+
+sys.path.insert(0, str(ROOT))
+from tests.fake_telegram import FakeTelegram
+
+MESSAGES = int(os.environ.get("BENCH_MESSAGES", "1000"))
+LIMIT = 30
+BROKER = "redis://127.0.0.1:6379/13"
+
+
+def main() -> None:
+    database_url = scratch_database("mafia_bench_fanout")
+    env = django_env(database_url, CELERY_BROKER_URL=BROKER)
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--no-input", "-v0"], cwd=ROOT, env=env, check=True
+    )
+    server = FakeTelegram(rate_limit_per_s=LIMIT, fail_share=0.05).start()
+    env.update(
+        TELEGRAM_BOT_TOKEN=server.token, TELEGRAM_API_BASE_URL=server.url, LOG_LEVEL="WARNING"
+    )
+    setup_django(database_url, CELERY_BROKER_URL=BROKER)
+    from datetime import date
+
+    from accounts.models import User
+    from club.celery import app
+    from notifications.models import Notification
+    from notifications.tasks import notification_send
+
+    app.control.purge()
+    members = User.objects.bulk_create(
+        User(
+            nickname=f"Игрок {n}", birth_date=date(1990, 1, 1), password="!", telegram_id=10_000 + n
+        )
+        for n in range(MESSAGES)
+    )
+    rows = Notification.objects.bulk_create(
+        Notification(
+            dedupe_key=f"fanout:{m.pk}", member=m, text=f"Вечер в воскресенье, {m.nickname}"
+        )
+        for m in members
+    )
+    worker = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "club",
+            "worker",
+            "--concurrency=4",
+            "--loglevel=WARNING",
+            "--without-mingle",
+            "--without-gossip",
+            *os.environ.get("BENCH_WORKER_ARGS", "").split(),
+        ],
+        cwd=ROOT,
+        env=env,
+    )
+    try:
+        time.sleep(3)  # let the worker connect before the burst
+        for row in rows:
+            notification_send.delay(row.pk)
+        deadline = time.monotonic() + 300
+        while time.monotonic() < deadline:
+            open_rows = Notification.objects.exclude(
+                status__in=["sent", "failed", "skipped"]
+            ).count()
+            if open_rows == 0:
+                break
+            time.sleep(0.5)
+        else:
+            log("timed out waiting for the worker")
+    finally:
+        worker.terminate()
+        worker.wait(timeout=60)
+        server.stop()
+    log(str(Counter(Notification.objects.values_list("status", flat=True))))
+    sent = server.sent()
+    if os.environ.get("BENCH_DEBUG"):
+        t0 = sent[0].at
+        log(" ".join(f"{c.at - t0:.1f}" for c in sent))
+    per_chat = Counter(int(call.params["chat_id"]) for call in sent)
+    delivered = len(per_chat)
+    seconds = sent[-1].at - sent[0].at if len(sent) > 1 else 0.0
+    rate = delivered / seconds if seconds else 0.0
+    print(
+        json.dumps(
+            {
+                "messages": MESSAGES,
+                "delivered": delivered,
+                "duplicates": sum(count - 1 for count in per_chat.values()),
+                "lost": MESSAGES - delivered,
+                "seconds": round(seconds, 1),
+                "msgs_per_s": round(rate, 1),
+                "limit_msgs_per_s": LIMIT,
+                "ratio": round(rate / LIMIT, 3),
+            }
+        )
+    )
+
+
+if __name__ == "__main__":
+    main()
