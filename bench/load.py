@@ -51,7 +51,19 @@ async def _exchange(
     return status, body, keep_alive
 
 
-async def _run(base_url: str, requests: list[tuple[str, str, str]], in_flight: int) -> Result:
+def _encode(host: str, request: tuple) -> bytes:
+    """(method, path, bearer token) or (method, path, {headers}, body bytes)."""
+    if len(request) == 3:
+        method, path, token = request
+        headers, body = {"Authorization": f"Bearer {token}"}, b""
+    else:
+        method, path, headers, body = request
+    lines = [f"{method} {path} HTTP/1.1", f"Host: {host}", f"Content-Length: {len(body)}"]
+    lines += [f"{name}: {value}" for name, value in headers.items()]
+    return ("\r\n".join(lines) + "\r\n\r\n").encode() + body
+
+
+async def _run(base_url: str, requests: list[tuple], in_flight: int) -> Result:
     host, port = urlsplit(base_url).hostname, urlsplit(base_url).port
     result = Result(responses=[(0, None)] * len(requests))
     next_index = iter(range(len(requests)))
@@ -60,11 +72,7 @@ async def _run(base_url: str, requests: list[tuple[str, str, str]], in_flight: i
         reader, writer = await asyncio.open_connection(host, port)
         try:
             for index in next_index:
-                method, path, token = requests[index]
-                request = (
-                    f"{method} {path} HTTP/1.1\r\nHost: {host}\r\n"
-                    f"Authorization: Bearer {token}\r\nContent-Length: 0\r\n\r\n"
-                ).encode()
+                request = _encode(host, requests[index])
                 started = time.perf_counter()
                 try:
                     status, body, keep_alive = await _exchange(reader, writer, request)
@@ -89,5 +97,5 @@ async def _run(base_url: str, requests: list[tuple[str, str, str]], in_flight: i
     return result
 
 
-def run(base_url: str, requests: list[tuple[str, str, str]], *, in_flight: int) -> Result:
+def run(base_url: str, requests: list[tuple], *, in_flight: int) -> Result:
     return asyncio.run(_run(base_url, requests, in_flight))

@@ -38,7 +38,7 @@ def prepare(database_url: str) -> tuple[int, list[str], list[str]]:
     from club.models import Evening
 
     members = User.objects.bulk_create(
-        User(nickname=f"Игрок {n}", birth_date=date(1990, 1, 1), password="!")  # noqa: S106
+        User(nickname=f"Игрок {n}", birth_date=date(1990, 1, 1), password="!")
         for n in range(2 * MEMBERS)
     )
     keys = [ApiToken.new_key() for _ in members]

@@ -61,3 +61,25 @@ def released_unconfirmed(*, position: int, when: str) -> str:
         "You did not confirm your seat in time, so it went to the reserve. You are in the "
         "reserve, position %(position)d. %(when)s."
     ) % {"position": position, "when": when}
+
+
+@_in_club_language
+def signup_open(*, when: str, capacity: int) -> str:
+    return _("Sign-up is open! %(when)s. %(capacity)d seats: first come, first served.") % {
+        "when": when,
+        "capacity": capacity,
+    }
+
+
+@_in_club_language
+def lineup(*, when: str, players: list[str], reserve: list[str]) -> str:
+    lines = [_("Tonight's line-up. %(when)s.") % {"when": when}]
+    lines += [f"{number}. {nick}" for number, nick in enumerate(players, start=1)]
+    if reserve:
+        lines.append(_("Reserve: %(names)s") % {"names": ", ".join(reserve)})
+    return "\n".join(lines)
+
+
+@_in_club_language
+def ok_playing_label() -> str:
+    return _("OK, I'm playing")
