@@ -36,6 +36,7 @@ class FakeTelegram:
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _sent_at: deque[float] = field(default_factory=deque)
     _message_id: int = 0
+    updates: list[dict[str, Any]] = field(default_factory=list)  # served once by getUpdates
 
     def __post_init__(self) -> None:
         self._random = random.Random(self.seed)
@@ -130,7 +131,8 @@ class FakeTelegram:
                 },
             }
         if method == "getUpdates":
-            return 200, {"ok": True, "result": []}
+            served, self.updates = self.updates, []
+            return 200, {"ok": True, "result": served}
         return 200, {"ok": True, "result": True}
 
     def _message(self, params: dict[str, Any]) -> dict[str, Any]:

@@ -1,0 +1,50 @@
+import io
+
+import pytest
+from django.core.management import CommandError, call_command
+
+
+@pytest.mark.django_db
+def test_telegram_setup_sets_the_webhook_with_its_secret_and_the_commands(
+    fake_telegram, settings
+) -> None:
+    settings.TELEGRAM_WEBHOOK_SECRET = "setup-secret"
+    settings.SITE_URL = "https://club.example.org"
+    out = io.StringIO()
+    call_command("telegram_setup", stdout=out)
+    calls = {call.method: call.params for call in fake_telegram.calls}
+    assert calls["setWebhook"]["url"] == "https://club.example.org/telegram/webhook/"
+    assert calls["setWebhook"]["secret_token"] == "setup-secret"
+    assert calls["setWebhook"]["allowed_updates"] == ["message", "callback_query"]
+    assert [c["command"] for c in calls["setMyCommands"]["commands"]] == [
+        "evening",
+        "settings",
+        "help",
+    ]
+    assert "Webhook set" in out.getvalue()
+
+
+def test_telegram_setup_needs_the_token_and_the_secret(settings) -> None:
+    settings.TELEGRAM_BOT_TOKEN = ""
+    with pytest.raises(CommandError):
+        call_command("telegram_setup")
+
+
+@pytest.mark.django_db
+def test_telegram_poll_long_polls_with_the_same_handlers(fake_telegram) -> None:
+    from notifications.models import Notification
+
+    fake_telegram.updates.append(
+        {
+            "update_id": 31337,
+            "message": {
+                "message_id": 1, "date": 1765000000, "text": "/help",
+                "from": {"id": 606, "is_bot": False, "first_name": "Ян"},
+                "chat": {"id": 606, "type": "private"},
+            },
+        }
+    )
+    call_command("telegram_poll", "--once")
+    methods = [call.method for call in fake_telegram.calls]
+    assert "deleteWebhook" in methods and "getUpdates" in methods
+    assert "/evening" in Notification.objects.get(chat_id=606).text
