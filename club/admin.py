@@ -2,6 +2,7 @@ import csv
 
 from django import forms
 from django.contrib import admin, messages
+from django.db import transaction
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext_lazy as _
@@ -63,15 +64,17 @@ class EveningAdmin(admin.ModelAdmin):
     def save_model(
         self, request: HttpRequest, obj: Evening, form: forms.ModelForm, change: bool
     ) -> None:
+        if not (change and "capacity" in form.changed_data):
+            super().save_model(request, obj, form, change)
+            return
+        # The capacity goes through the service (raising it promotes from the reserve), which
+        # takes the evening's lock in a transaction of its own: after admin's has committed.
         new_capacity = obj.capacity
-        if change and "capacity" in form.changed_data:
-            # The capacity goes through the service: raising it promotes from the reserve.
-            obj.capacity = form.initial["capacity"]
-            super().save_model(request, obj, form, change)
-            services.evening_set_capacity(evening_id=obj.pk, capacity=new_capacity)
-            obj.refresh_from_db()
-        else:
-            super().save_model(request, obj, form, change)
+        obj.capacity = form.initial["capacity"]
+        super().save_model(request, obj, form, change)
+        transaction.on_commit(
+            lambda: services.evening_set_capacity(evening_id=obj.pk, capacity=new_capacity)
+        )
 
     @admin.action(description=_("Export the sign-ups as CSV"))
     def export_csv(self, request: HttpRequest, queryset: QuerySet[Evening]) -> HttpResponse:
@@ -161,24 +164,22 @@ class RegistrationAdmin(admin.ModelAdmin):
             % {"count": done},
         )
 
-    @admin.action(description=_("Mark as attended"))
-    def mark_attended(self, request: HttpRequest, queryset: QuerySet[Registration]) -> None:
+    def _mark(self, request: HttpRequest, queryset: QuerySet[Registration], attended: bool) -> None:
         done = self._each(
             request,
             queryset,
-            lambda r: services.registration_mark_attendance(registration_id=r.pk, attended=True),
+            lambda r: services.registration_mark_attendance(
+                registration_id=r.pk, attended=attended
+            ),
         )
         self.message_user(
             request, ngettext("%(count)d marked.", "%(count)d marked.", done) % {"count": done}
         )
 
+    @admin.action(description=_("Mark as attended"))
+    def mark_attended(self, request: HttpRequest, queryset: QuerySet[Registration]) -> None:
+        self._mark(request, queryset, attended=True)
+
     @admin.action(description=_("Mark as no-show"))
     def mark_no_show(self, request: HttpRequest, queryset: QuerySet[Registration]) -> None:
-        done = self._each(
-            request,
-            queryset,
-            lambda r: services.registration_mark_attendance(registration_id=r.pk, attended=False),
-        )
-        self.message_user(
-            request, ngettext("%(count)d marked.", "%(count)d marked.", done) % {"count": done}
-        )
+        self._mark(request, queryset, attended=False)

@@ -349,11 +349,14 @@ class ClubGame:
                 "This cannot happen at this point of the day.",
             )
 
-    def _require_alive(self, seat: int, who: str = "игрок", who_en: str = "player") -> None:
+    def _require_seat(self, seat: int) -> None:
         if seat not in self.roles:
             raise _violation(
                 "no_such_seat", f"Места {seat} нет за столом.", f"There is no seat {seat}."
             )
+
+    def _require_alive(self, seat: int, who: str = "игрок", who_en: str = "player") -> None:
+        self._require_seat(seat)
         if seat not in self.alive:
             raise _violation(
                 "seat_out",
@@ -560,10 +563,7 @@ class ClubGame:
 
     def _on_last_word(self, event: Mapping[str, Any]) -> None:
         seat = _seat_field(event, "seat")
-        if seat not in self.roles:
-            raise _violation(
-                "no_such_seat", f"Места {seat} нет за столом.", f"There is no seat {seat}."
-            )
+        self._require_seat(seat)
         if seat not in self.last_words_due:
             raise _violation(
                 "no_last_word",

@@ -38,7 +38,9 @@ def test_telegram_poll_long_polls_with_the_same_handlers(fake_telegram) -> None:
         {
             "update_id": 31337,
             "message": {
-                "message_id": 1, "date": 1765000000, "text": "/help",
+                "message_id": 1,
+                "date": 1765000000,
+                "text": "/help",
                 "from": {"id": 606, "is_bot": False, "first_name": "Ян"},
                 "chat": {"id": 606, "type": "private"},
             },

@@ -1,0 +1,76 @@
+from datetime import timedelta
+
+import pytest
+from django.test import Client
+from django.utils import timezone
+
+from club.models import Evening, Registration
+from tests.factories import make_evening, sign_up_many
+
+pytestmark = pytest.mark.django_db
+
+
+def test_raising_the_capacity_in_admin_promotes_from_the_reserve(
+    admin_client_: Client, django_capture_on_commit_callbacks
+) -> None:
+    evening = make_evening(capacity=1)
+    sign_up_many(evening, 3)
+    data = {
+        "starts_at_0": timezone.localtime(evening.starts_at).strftime("%d.%m.%Y"),
+        "starts_at_1": timezone.localtime(evening.starts_at).strftime("%H:%M:%S"),
+        "venue": evening.venue,
+        "capacity": 2,
+        "status": "scheduled",
+        "opens_at_0": timezone.localtime(evening.opens_at).strftime("%d.%m.%Y"),
+        "opens_at_1": timezone.localtime(evening.opens_at).strftime("%H:%M:%S"),
+        "registrations-TOTAL_FORMS": "3",
+        "registrations-INITIAL_FORMS": "3",
+    }
+    for index, registration in enumerate(evening.registrations.order_by("pk")):
+        data[f"registrations-{index}-id"] = registration.pk
+        data[f"registrations-{index}-evening"] = evening.pk
+    with django_capture_on_commit_callbacks(execute=True):
+        response = admin_client_.post(f"/admin/club/evening/{evening.pk}/change/", data)
+    assert response.status_code == 302, response.content.decode()[:2000]
+    assert Evening.objects.get().capacity == 2
+    assert Registration.objects.confirmed().count() == 2
+
+
+def test_admin_marks_attendance_after_the_start(admin_client_: Client) -> None:
+    evening = make_evening(capacity=2)
+    came, missed = (r.registration for r in sign_up_many(evening, 2))
+    Evening.objects.filter(pk=evening.pk).update(
+        starts_at=timezone.now() - timedelta(minutes=5), opens_at=timezone.now() - timedelta(days=1)
+    )
+    admin_client_.post(
+        "/admin/club/registration/", {"action": "mark_attended", "_selected_action": [came.pk]}
+    )
+    admin_client_.post(
+        "/admin/club/registration/", {"action": "mark_no_show", "_selected_action": [missed.pk]}
+    )
+    assert sorted(Registration.objects.values_list("status", flat=True)) == ["attended", "no_show"]
+    body = admin_client_.get("/admin/accounts/user/", {"o": "-2"}).content.decode()
+    assert "field-no_shows" in body
+
+
+def test_admin_exports_the_sign_ups_as_csv(admin_client_: Client) -> None:
+    evening = make_evening(capacity=1)
+    names = [r.registration.member.nickname for r in sign_up_many(evening, 2)]
+    response = admin_client_.post(
+        "/admin/club/evening/", {"action": "export_csv", "_selected_action": [evening.pk]}
+    )
+    assert response["Content-Type"] == "text/csv; charset=utf-8"
+    lines = response.content.decode().splitlines()
+    assert lines[0].startswith("evening,nickname,status")
+    assert names[0] in lines[1] and "confirmed" in lines[1]
+    assert names[1] in lines[2] and "reserve" in lines[2]
+
+
+def test_admin_promotes_a_member_to_the_front_of_the_reserve(admin_client_: Client) -> None:
+    evening = make_evening(capacity=1)
+    _seated, first, second = (r.registration for r in sign_up_many(evening, 3))
+    admin_client_.post(
+        "/admin/club/registration/", {"action": "promote", "_selected_action": [second.pk]}
+    )
+    reserve = list(Registration.objects.reserve().filter(evening=evening))
+    assert reserve == [second, first]
