@@ -8,7 +8,7 @@ from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from club import services
+from club import scheduling, services
 from club.models import ClubSettings, Evening, Registration
 
 
@@ -59,21 +59,39 @@ class EveningAdmin(admin.ModelAdmin):
     list_filter = ("status", "venue")
     date_hierarchy = "starts_at"
     inlines = (RegistrationInline,)
-    actions = ("export_csv",)
+    actions = ("export_csv", "cancel_evenings")
 
     def save_model(
         self, request: HttpRequest, obj: Evening, form: forms.ModelForm, change: bool
     ) -> None:
-        if not (change and "capacity" in form.changed_data):
+        if not change:
             super().save_model(request, obj, form, change)
             return
-        # The capacity goes through the service (raising it promotes from the reserve), which
-        # takes the evening's lock in a transaction of its own: after admin's has committed.
-        new_capacity = obj.capacity
-        obj.capacity = form.initial["capacity"]
+        # Capacity and start go through the services (raising the capacity promotes from the
+        # reserve; a move tells the members), which take the evening's lock in transactions
+        # of their own: after admin's has committed.
+        new_capacity, new_start = obj.capacity, obj.starts_at
+        obj.capacity, obj.starts_at = form.initial["capacity"], form.initial["starts_at"]
         super().save_model(request, obj, form, change)
+        if "capacity" in form.changed_data:
+            transaction.on_commit(
+                lambda: services.evening_set_capacity(evening_id=obj.pk, capacity=new_capacity)
+            )
+        if "starts_at" in form.changed_data:
+            transaction.on_commit(
+                lambda: scheduling.evening_move(evening_id=obj.pk, starts_at=new_start)
+            )
+
+    @admin.action(description=_("Cancel the selected evenings (members are told)"))
+    def cancel_evenings(self, request: HttpRequest, queryset: QuerySet[Evening]) -> None:
+        ids = list(queryset.values_list("pk", flat=True))
         transaction.on_commit(
-            lambda: services.evening_set_capacity(evening_id=obj.pk, capacity=new_capacity)
+            lambda: [scheduling.evening_cancel(evening_id=evening_id) for evening_id in ids]
+        )
+        self.message_user(
+            request,
+            ngettext("%(count)d evening cancelled.", "%(count)d evenings cancelled.", len(ids))
+            % {"count": len(ids)},
         )
 
     @admin.action(description=_("Export the sign-ups as CSV"))

@@ -163,6 +163,15 @@ class Evening(models.Model):
     unconfirmed_released_at = models.DateTimeField(
         _("unconfirmed seats released"), null=True, blank=True, editable=False
     )
+    # The weekly slot this evening stands for, when the schedule made it: an evening moved
+    # or cancelled by an admin still fills its slot, so the schedule never makes it again.
+    scheduled_for = models.DateField(_("weekly slot"), null=True, blank=True, unique=True)
+    signup_announced_at = models.DateTimeField(
+        _("sign-up announced"), null=True, blank=True, editable=False
+    )
+    reminders_sent_at = models.DateTimeField(
+        _("reminders sent"), null=True, blank=True, editable=False
+    )
 
     objects = EveningQuerySet.as_manager()
 

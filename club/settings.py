@@ -229,6 +229,10 @@ CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 # A static schedule: every entry is a short sweep that finds in the database what is due,
 # so a missed run costs nothing (docs/deploy.md explains why not django-celery-beat).
 CELERY_BEAT_SCHEDULE = {
+    "club-schedule": {
+        "task": "club.tasks.schedule_sweep",
+        "schedule": float(os.environ.get("CLUB_SCHEDULE_SWEEP_SECONDS", "300")),
+    },
     "notifications-catch-up": {
         "task": "notifications.tasks.notifications_catch_up",
         "schedule": 60,

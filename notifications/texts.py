@@ -83,3 +83,37 @@ def lineup(*, when: str, players: list[str], reserve: list[str]) -> str:
 @_in_club_language
 def ok_playing_label() -> str:
     return _("OK, I'm playing")
+
+
+@_in_club_language
+def reminder(*, when: str, seat: int) -> str:
+    return _(
+        "Today is the evening! %(when)s. Your seat: %(seat)d. Please confirm you are coming."
+    ) % {
+        "when": when,
+        "seat": seat,
+    }
+
+
+@_in_club_language
+def evening_cancelled(*, when: str) -> str:
+    return _("The evening is cancelled: %(when)s. Sorry! Your sign-up is cancelled too.") % {
+        "when": when
+    }
+
+
+@_in_club_language
+def evening_moved(*, when: str) -> str:
+    return _("The evening has moved: now %(when)s. Your place stays yours.") % {"when": when}
+
+
+@_in_club_language
+def mark_no_shows(*, when: str) -> str:
+    return _("The evening is over (%(when)s). Please mark who came and who did not in admin.") % {
+        "when": when
+    }
+
+
+@_in_club_language
+def confirm_labels() -> tuple[str, str]:
+    return _("I confirm"), _("I can't make it")

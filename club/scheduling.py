@@ -1,0 +1,195 @@
+"""The club's week, as sweeps that look in the database for what is due.
+
+Each sweep is idempotent and catch-up safe: run twice it does nothing more, and after beat
+was down for days it does what is still due, once, and nothing stale (no evening in the
+past, no reminder for an evening that has happened, no announcement twice). Celery beat runs
+`club.tasks.schedule_sweep`, which runs them all in order, every few minutes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime, time, timedelta
+
+from django.contrib.auth import get_user_model
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from club import services
+from club.calendar import EVENING_LENGTH
+from club.models import ClubSettings, Evening, EveningStatus, Registration, RegistrationStatus
+from club.schedule import next_evening_start, signup_opens_at
+from notifications import texts
+from notifications.services import evening_announce_signup, notification_enqueue
+
+# Reminders go out on the evening's day from this local hour.
+REMINDER_FROM = time(10, 0)
+
+
+@dataclass
+class SweepReport:
+    created: list[int] = field(default_factory=list)
+    announced: list[int] = field(default_factory=list)
+    reminded: list[int] = field(default_factory=list)
+    released: list[int] = field(default_factory=list)
+    finished: list[int] = field(default_factory=list)
+
+
+def evening_ensure_next(*, now: datetime, club: ClubSettings) -> Evening | None:
+    """Make the next weekly evening unless its slot is filled (even by a moved or cancelled
+    evening). Only ever the next one: never an evening in the past."""
+    starts_at = next_evening_start(club, now)
+    slot = starts_at.astimezone(club.zone).date()
+    if Evening.objects.filter(scheduled_for=slot).exists():
+        return None
+    try:
+        with transaction.atomic():
+            return Evening.objects.create(
+                starts_at=starts_at,
+                venue=club.venue,
+                capacity=club.seats_per_evening,
+                opens_at=signup_opens_at(club, starts_at),
+                scheduled_for=slot,
+            )
+    except IntegrityError:
+        return None  # another sweep made it a moment ago
+
+
+def _claim(evening_id: int, mark: str, now: datetime, **conditions: object) -> bool:
+    """Set a once-only mark on the evening; True for the one caller that set it."""
+    return bool(
+        Evening.objects.filter(pk=evening_id, **{f"{mark}__isnull": True}, **conditions).update(
+            **{mark: now}
+        )
+    )
+
+
+def schedule_sweep(*, now: datetime | None = None) -> SweepReport:
+    now = now or timezone.now()
+    club = ClubSettings.load()
+    report = SweepReport()
+    created = evening_ensure_next(now=now, club=club)
+    if created is not None:
+        report.created.append(created.pk)
+    live = Evening.objects.filter(status=EveningStatus.SCHEDULED, starts_at__gt=now)
+    for evening in live.filter(opens_at__lte=now, signup_announced_at__isnull=True):
+        if _claim(evening.pk, "signup_announced_at", now):
+            evening_announce_signup(evening_id=evening.pk)
+            report.announced.append(evening.pk)
+    deadline = timedelta(hours=club.confirmation_deadline_hours)
+    for evening in live.filter(reminders_sent_at__isnull=True):
+        local_day = timezone.localtime(evening.starts_at, club.zone).date()
+        remind_from = datetime.combine(local_day, REMINDER_FROM, tzinfo=club.zone)
+        if remind_from <= now < evening.starts_at - deadline and _claim(
+            evening.pk, "reminders_sent_at", now
+        ):
+            _remind(evening, club)
+            report.reminded.append(evening.pk)
+    for evening in live.filter(starts_at__lte=now + deadline):
+        if services.evening_release_unconfirmed(evening_id=evening.pk, now=now):
+            report.released.append(evening.pk)
+        services.evening_fill_seats(evening_id=evening.pk, now=now)  # the last call
+    over = Evening.objects.filter(
+        status__in=[EveningStatus.SCHEDULED, EveningStatus.CLOSED],
+        starts_at__lte=now - EVENING_LENGTH,
+    )
+    for evening in over:
+        if Evening.objects.filter(pk=evening.pk, status=evening.status).update(
+            status=EveningStatus.FINISHED
+        ):
+            _prompt_admins(evening, club)
+            report.finished.append(evening.pk)
+    return report
+
+
+def _remind(evening: Evening, club: ClubSettings) -> None:
+    when = texts.evening_when(evening, club)
+    confirm, cannot = texts.confirm_labels()
+    seated = (
+        Registration.objects.confirmed()
+        .filter(evening=evening, member__reminders=True)
+        .select_related("member")
+        .order_by("arrival")
+    )
+    with transaction.atomic():
+        for seat, registration in enumerate(seated, start=1):
+            buttons = (
+                []
+                if registration.attendance_confirmed_at
+                else [
+                    [
+                        {"text": confirm, "callback_data": f"cf:{evening.pk}"},
+                        {"text": cannot, "callback_data": f"cx:{evening.pk}"},
+                    ]
+                ]
+            )
+            notification_enqueue(
+                dedupe_key=f"reminder:{registration.pk}:{registration.arrival}",
+                member=registration.member,
+                text=texts.reminder(when=when, seat=seat),
+                buttons=buttons,
+            )
+
+
+def _prompt_admins(evening: Evening, club: ClubSettings) -> None:
+    admins = get_user_model().objects.filter(
+        is_staff=True, is_active=True, telegram_id__isnull=False
+    )
+    with transaction.atomic():
+        for admin in admins:
+            notification_enqueue(
+                dedupe_key=f"mark-no-shows:{evening.pk}:{admin.pk}",
+                member=admin,
+                text=texts.mark_no_shows(when=texts.evening_when(evening, club)),
+            )
+
+
+def evening_cancel(*, evening_id: int, now: datetime | None = None) -> Evening:
+    """An admin cancels an evening: every sign-up is cancelled and its member told."""
+    now = now or timezone.now()
+    club = ClubSettings.load()
+    with transaction.atomic(durable=True):
+        evening = services._locked_evening(evening_id)
+        if evening.status == EveningStatus.CANCELLED:
+            return evening
+        evening.status = EveningStatus.CANCELLED
+        evening.save(update_fields=["status"])
+        when = texts.evening_when(evening, club)
+        for registration in (
+            Registration.objects.active().filter(evening=evening).select_related("member")
+        ):
+            registration.status = RegistrationStatus.CANCELLED
+            registration.cancelled_at = now
+            registration.save(update_fields=["status", "cancelled_at"])
+            notification_enqueue(
+                dedupe_key=f"evening-cancelled:{registration.pk}",
+                member=registration.member,
+                text=texts.evening_cancelled(when=when),
+            )
+    return evening
+
+
+def evening_move(*, evening_id: int, starts_at: datetime, now: datetime | None = None) -> Evening:
+    """An admin moves an evening: sign-ups keep their places, and their members are told."""
+    now = now or timezone.now()
+    club = ClubSettings.load()
+    if starts_at <= now:
+        raise services.RegistrationRefused(_("An evening is moved to the future."), "past")
+    with transaction.atomic(durable=True):
+        evening = services._locked_evening(evening_id)
+        evening.starts_at = starts_at
+        evening.opens_at = min(evening.opens_at, starts_at)
+        evening.reminders_sent_at = None
+        evening.save(update_fields=["starts_at", "opens_at", "reminders_sent_at"])
+        when = texts.evening_when(evening, club)
+        stamp = int(starts_at.timestamp())
+        for registration in (
+            Registration.objects.active().filter(evening=evening).select_related("member")
+        ):
+            notification_enqueue(
+                dedupe_key=f"evening-moved:{registration.pk}:{stamp}",
+                member=registration.member,
+                text=texts.evening_moved(when=when),
+            )
+    return evening
