@@ -54,6 +54,7 @@ def celery_worker_on_redis() -> Iterator[None]:
 
     from club.celery import app
 
+    app.loader.import_default_modules()  # every app's tasks, as `celery worker` loads them
     app.control.purge()
     with start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=10):
         yield
