@@ -74,3 +74,19 @@ def test_admin_promotes_a_member_to_the_front_of_the_reserve(admin_client_: Clie
     )
     reserve = list(Registration.objects.reserve().filter(evening=evening))
     assert reserve == [second, first]
+
+
+def test_admin_cancels_an_evening_and_everyone_is_told(
+    admin_client_: Client, django_capture_on_commit_callbacks
+) -> None:
+    from notifications.models import Notification
+
+    evening = make_evening(capacity=1)
+    sign_up_many(evening, 2)
+    with django_capture_on_commit_callbacks(execute=True):
+        admin_client_.post(
+            "/admin/club/evening/", {"action": "cancel_evenings", "_selected_action": [evening.pk]}
+        )
+    assert Evening.objects.get().status == "cancelled"
+    assert set(Registration.objects.values_list("status", flat=True)) == {"cancelled"}
+    assert Notification.objects.filter(dedupe_key__startswith="evening-cancelled:").count() == 2
