@@ -578,7 +578,9 @@ class ClubGame:
         if self.phase != Phase.NIGHT:
             raise _violation("not_night", "Это бывает только ночью.", "This happens at night only.")
 
-    def _advance_night_order(self, order: int, slot: str) -> None:
+    def _take_night_slot(self, order: int, slot: str) -> None:
+        """Check that a role may act now, in the night order, once; then mark it as acted.
+        Callers check everything else first: nothing after this may refuse the event."""
         if slot in self.acted:
             raise _violation(
                 "already_acted",
@@ -591,6 +593,8 @@ class ClubGame:
                 "Ночные действия записываются в порядке пробуждения.",
                 "Night actions are recorded in the night order.",
             )
+        self.acted.add(slot)
+        self.night_order_reached = order
 
     def _seat_role_acting(self, seat: int, action: Action) -> Role:
         self._require_alive(seat, "действующий", "actor")
@@ -609,9 +613,7 @@ class ClubGame:
         role = self._seat_role_acting(by, Action.CHECK)
         self._require_alive(target, "проверяемый", "target")
         slot = f"check:{role.code}"
-        self._advance_night_order(role.night_order or 0, slot)
-        self.acted.add(slot)
-        self.night_order_reached = role.night_order or 0
+        self._take_night_slot(role.night_order or 0, slot)
         self.checks.append(Check(by, target, self._check_result(role, target)))
 
     def _check_result(self, role: Role, target: int) -> str:
@@ -663,9 +665,7 @@ class ClubGame:
         order, _shooters = self._killers(by)
         self._require_alive(target, "цель", "target")
         slot = f"kill:{by}"
-        self._advance_night_order(order, slot)
-        self.acted.add(slot)
-        self.night_order_reached = order
+        self._take_night_slot(order, slot)
         self.kills.append((by, target))
 
     def _on_heal(self, event: Mapping[str, Any]) -> None:
@@ -678,9 +678,7 @@ class ClubGame:
             )
         self._require_alive(target, "цель", "target")
         order = min(self.roles[s].night_order or 0 for s in healers)
-        self._advance_night_order(order, "heal")
-        self.acted.add("heal")
-        self.night_order_reached = order
+        self._take_night_slot(order, "heal")
         self.heals.add(target)
 
     def _on_action(self, event: Mapping[str, Any]) -> None:
@@ -692,9 +690,7 @@ class ClubGame:
         role = self._seat_role_acting(by, Action.OTHER)
         self._require_alive(target, "цель", "target")
         slot = f"action:{by}"
-        self._advance_night_order(role.night_order or 0, slot)
-        self.acted.add(slot)
-        self.night_order_reached = role.night_order or 0
+        self._take_night_slot(role.night_order or 0, slot)
         # Recorded as it is: the engine resolves nothing for it (RULES.md §B).
 
     def _resolve_night(self) -> None:
