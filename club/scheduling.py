@@ -41,7 +41,13 @@ def evening_ensure_next(*, now: datetime, club: ClubSettings) -> Evening | None:
     evening). Only ever the next one: never an evening in the past."""
     starts_at = next_evening_start(club, now)
     slot = starts_at.astimezone(club.zone).date()
-    if Evening.objects.filter(scheduled_for=slot).exists():
+    day_start = datetime.combine(slot, time.min, tzinfo=club.zone)
+    # The slot is filled by the evening the schedule made for it (wherever it was moved), or
+    # by any evening an admin put on that day.
+    filled = Evening.objects.filter(scheduled_for=slot) | Evening.objects.filter(
+        starts_at__gte=day_start, starts_at__lt=day_start + timedelta(days=1)
+    )
+    if filled.exists():
         return None
     try:
         with transaction.atomic():

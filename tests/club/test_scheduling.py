@@ -173,3 +173,10 @@ def test_an_extra_evening_added_by_an_admin_is_announced_when_it_opens() -> None
         )
     assert extra.pk not in sweep(at(2026, 12, 1, 12, 0)).announced
     assert sweep(at(2026, 12, 2, 12, 0)).announced == [extra.pk]
+
+
+def test_an_evening_an_admin_put_on_the_slots_day_fills_the_slot() -> None:
+    with time_machine.travel(at(2026, 11, 29, 9, 0), tick=False):
+        services.evening_create(starts_at=at(2026, 12, 6, 17, 0))
+    assert sweep(at(2026, 11, 30, 12, 0)).created == []
+    assert Evening.objects.count() == 1

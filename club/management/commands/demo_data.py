@@ -75,6 +75,7 @@ class Command(BaseCommand):
             venue=club.venue,
             capacity=club.seats_per_evening,
             opens_at=min(signup_opens_at(club, starts_at), now),
+            scheduled_for=starts_at.astimezone(club.zone).date(),
         )
 
     def _print_logins(self) -> None:
