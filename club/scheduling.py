@@ -156,7 +156,7 @@ def evening_cancel(*, evening_id: int, now: datetime | None = None) -> Evening:
     now = now or timezone.now()
     club = ClubSettings.load()
     with transaction.atomic(durable=True):
-        evening = services._locked_evening(evening_id)
+        evening = services.lock_evening(evening_id)
         if evening.status == EveningStatus.CANCELLED:
             return evening
         evening.status = EveningStatus.CANCELLED
@@ -183,7 +183,7 @@ def evening_move(*, evening_id: int, starts_at: datetime, now: datetime | None =
     if starts_at <= now:
         raise services.RegistrationRefused(_("An evening is moved to the future."), "past")
     with transaction.atomic(durable=True):
-        evening = services._locked_evening(evening_id)
+        evening = services.lock_evening(evening_id)
         evening.starts_at = starts_at
         evening.opens_at = min(evening.opens_at, starts_at)
         evening.reminders_sent_at = None

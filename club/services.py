@@ -1,7 +1,8 @@
 """Writes on evenings and registrations: every rule of the sign-up lives here.
 
 Locking (after pretix): every change to an evening's seats runs in one durable transaction
-that first locks the evening's row (SELECT ... FOR UPDATE), then re-reads and writes. All
+that first locks the evening's row (`lock_evening`; a sign-up takes the same row lock with the
+UPDATE that numbers its arrival, club/seating.py), then re-reads and writes. All
 sign-ups, cancellations and promotions of one evening are therefore serialized, so the
 confirmed never exceed the capacity, a promotion happens once, and the arrival counter
 (taken under the lock) orders the reserve exactly as the sign-ups took the lock.
@@ -53,7 +54,8 @@ class SignUp:
     position: int | None  # place in the reserve, from 1
 
 
-def _locked_evening(evening_id: int) -> Evening:
+def lock_evening(evening_id: int) -> Evening:
+    """The evening's row, locked until the transaction ends: the lock of every seat change."""
     evening = Evening.objects.select_for_update().filter(pk=evening_id).first()
     if evening is None:
         raise RegistrationRefused(_("There is no such evening."), "not_found")
@@ -257,7 +259,7 @@ def registration_cancel(
     now = now or timezone.now()
     club = ClubSettings.load()
     with transaction.atomic(durable=True):
-        evening = _locked_evening(evening_id)
+        evening = lock_evening(evening_id)
         _refuse_if_started(evening, now)
         registration = Registration.objects.active().filter(evening=evening, member=member).first()
         if registration is None:
@@ -284,7 +286,7 @@ def registration_confirm_attendance(
     """«Подтверждаю»: a member with a seat says they are coming. Repeating it changes nothing."""
     now = now or timezone.now()
     with transaction.atomic(durable=True):
-        evening = _locked_evening(evening_id)
+        evening = lock_evening(evening_id)
         _refuse_if_started(evening, now)
         registration = Registration.objects.filter(
             evening=evening, member=member, status=RegistrationStatus.CONFIRMED
@@ -304,7 +306,7 @@ def evening_fill_seats(*, evening_id: int, now: datetime | None = None) -> list[
     now = now or timezone.now()
     club = ClubSettings.load()
     with transaction.atomic(durable=True):
-        evening = _locked_evening(evening_id)
+        evening = lock_evening(evening_id)
         _refuse_if_started(evening, now)
         return _fill_seats(evening, club, now)
 
@@ -318,7 +320,7 @@ def evening_release_unconfirmed(*, evening_id: int, now: datetime | None = None)
     if not club.release_unconfirmed_seats:
         return 0
     with transaction.atomic(durable=True):
-        evening = _locked_evening(evening_id)
+        evening = lock_evening(evening_id)
         if (
             evening.unconfirmed_released_at is not None
             or evening.status not in (EveningStatus.SCHEDULED, EveningStatus.CLOSED)
@@ -362,7 +364,7 @@ def evening_set_capacity(*, evening_id: int, capacity: int, now: datetime | None
     now = now or timezone.now()
     club = ClubSettings.load()
     with transaction.atomic(durable=True):
-        evening = _locked_evening(evening_id)
+        evening = lock_evening(evening_id)
         evening.capacity = capacity
         evening.save(update_fields=["capacity"])
         if now < evening.starts_at and evening.status == EveningStatus.SCHEDULED:
@@ -380,7 +382,7 @@ def registration_promote(*, registration_id: int, now: datetime | None = None) -
     if evening_id is None:
         raise RegistrationRefused(_("There is no such registration."), "not_found")
     with transaction.atomic(durable=True):
-        evening = _locked_evening(evening_id)
+        evening = lock_evening(evening_id)
         _refuse_if_started(evening, now)
         registration = Registration.objects.select_related("member").get(pk=registration_id)
         if registration.status != RegistrationStatus.RESERVE:
