@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 PO = ROOT / "locale/ru/LC_MESSAGES/django.po"
 MO = ROOT / "locale/ru/LC_MESSAGES/django.mo"
@@ -56,3 +58,11 @@ def test_the_compiled_catalogue_is_up_to_date(tmp_path: Path) -> None:
         assert (
             gettext.GNUTranslations(committed)._catalog == gettext.GNUTranslations(fresh)._catalog
         )
+
+
+@pytest.mark.django_db
+def test_the_site_speaks_russian_unless_english_is_chosen(client) -> None:
+    page = client.get("/", headers={"accept-language": "en-US,en;q=0.9"}).content.decode()
+    assert "Ближайшие вечера" in page  # the browser's language does not switch the site
+    client.post("/i18n/setlang/", {"language": "en", "next": "/"})
+    assert "Upcoming evenings" in client.get("/").content.decode()
