@@ -3,7 +3,7 @@ from datetime import timedelta
 from celery import shared_task
 from django.utils import timezone
 
-from notifications.models import TelegramLinkCode, TelegramUpdate
+from notifications.models import BotConversation, TelegramLinkCode, TelegramUpdate
 from notifications.sender import notification_deliver, notifications_sweep
 
 
@@ -19,10 +19,12 @@ def notification_send(notification_id: int) -> None:
 
 @shared_task(ignore_result=True)
 def notifications_catch_up() -> None:
-    """Every minute: re-send what a lost task left pending, and forget old update ids."""
+    """Every minute: re-send what a lost task left pending; forget old update ids, expired
+    link codes and sign-ups in the bot abandoned for a day."""
     _in_doubt, due = notifications_sweep()
     for notification_id in due:
         notification_send.delay(notification_id)
     now = timezone.now()
     TelegramUpdate.objects.filter(received_at__lt=now - timedelta(days=2)).delete()
     TelegramLinkCode.objects.filter(expires_at__lt=now - timedelta(days=1)).delete()
+    BotConversation.objects.filter(updated_at__lt=now - timedelta(days=1)).delete()  # abandoned

@@ -122,3 +122,22 @@ def test_admin_sends_failed_rows_again(admin_client_) -> None:
         "/admin/notifications/notification/", {"status__exact": "pending"}
     ).content.decode()
     assert "test:0" in body
+
+
+def test_the_catch_up_task_requeues_and_forgets_what_is_old(monkeypatch) -> None:
+    from notifications import tasks
+    from notifications.models import BotConversation, TelegramUpdate
+
+    due = row(chat_id=7001)
+    Notification.objects.filter(pk=due.pk).update(created_at=timezone.now() - timedelta(minutes=5))
+    old = TelegramUpdate.objects.create(update_id=1)
+    TelegramUpdate.objects.filter(pk=old.pk).update(received_at=timezone.now() - timedelta(days=3))
+    fresh = TelegramUpdate.objects.create(update_id=2)
+    talk = BotConversation.objects.create(telegram_id=1, state="nickname")
+    BotConversation.objects.filter(pk=talk.pk).update(updated_at=timezone.now() - timedelta(days=2))
+    sent: list[int] = []
+    monkeypatch.setattr(tasks.notification_send, "delay", sent.append)
+    tasks.notifications_catch_up()
+    assert sent == [due.pk]
+    assert list(TelegramUpdate.objects.values_list("pk", flat=True)) == [fresh.pk]
+    assert not BotConversation.objects.exists()
