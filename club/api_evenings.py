@@ -40,12 +40,7 @@ class EveningListItem(EveningOut):
     confirmed_count: int
 
 
-class EveningDetail(Schema):
-    id: int
-    starts_at: datetime
-    venue: str
-    capacity: int
-    status: str
+class EveningDetail(EveningOut):
     confirmed: list[str]
     reserve: list[str]
 
@@ -80,22 +75,12 @@ def _evening(evening_id: int) -> Evening:
 
 
 def _out(evening: Evening) -> EveningOut:
-    return EveningOut(
-        id=evening.pk,
-        starts_at=evening.starts_at,
-        venue=evening.venue,
-        capacity=evening.capacity,
-        status=evening.status,
-        opens_at=evening.opens_at,
-    )
+    return EveningOut.model_validate(evening)
 
 
 @router.get("/evenings", response={200: list[EveningListItem], **ERRORS})
 def evening_list(request: HttpRequest) -> list[EveningListItem]:
-    return [
-        EveningListItem(**_out(evening).dict(), confirmed_count=evening.confirmed_count)
-        for evening in queries.upcoming_evenings()[:100]
-    ]
+    return [EveningListItem.model_validate(e) for e in queries.upcoming_evenings()[:100]]
 
 
 @router.post(
@@ -117,11 +102,7 @@ def evening_detail(request: HttpRequest, evening_id: int) -> EveningDetail:
     evening = _evening(evening_id)
     lineup = queries.evening_lineup(evening)
     return EveningDetail(
-        id=evening.pk,
-        starts_at=evening.starts_at,
-        venue=evening.venue,
-        capacity=evening.capacity,
-        status=evening.status,
+        **_out(evening).model_dump(),
         confirmed=[r.member.nickname for r in lineup.confirmed],
         reserve=[r.member.nickname for r in lineup.reserve],
     )

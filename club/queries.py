@@ -43,10 +43,6 @@ def evening_lineup(evening: Evening) -> Lineup:
     return Lineup(confirmed, reserve, {r.member_id: r for r in active})
 
 
-def member_registration(member: User, evening: Evening) -> Registration | None:
-    return Registration.objects.filter(member=member, evening=evening).first()
-
-
 def upcoming_evenings() -> QuerySet[Evening]:
     return Evening.objects.upcoming().annotate(
         confirmed_count=Count(

@@ -227,12 +227,6 @@ class ClubGame:
     def finished(self) -> bool:
         return self.phase == Phase.OVER
 
-    def role_of(self, seat: int) -> Role:
-        return self.roles[seat]
-
-    def living_count(self) -> int:
-        return len(self.alive)
-
     def majority(self, votes: int) -> bool:
         """«Majority» always means more than half of the living players."""
         return 2 * votes > len(self.alive)

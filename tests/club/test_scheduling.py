@@ -134,7 +134,8 @@ def test_year_end() -> None:
     assert Evening.objects.get().starts_at == at(2027, 1, 3, 18, 0)
 
 
-def test_a_cancelled_evening_is_not_made_again_and_its_members_are_told() -> None:
+def scheduled_evening_with_a_member() -> tuple[Evening, object]:
+    """The evening the schedule makes on Monday, and a member signed up for it on Tuesday."""
     sweep(at(2026, 11, 30, 12, 0))
     evening = Evening.objects.get()
     member = make_member()
@@ -142,6 +143,12 @@ def test_a_cancelled_evening_is_not_made_again_and_its_members_are_told() -> Non
         services.registration_create(
             member=member, evening_id=evening.pk, source=RegistrationSource.WEB
         )
+    return evening, member
+
+
+def test_a_cancelled_evening_is_not_made_again_and_its_members_are_told() -> None:
+    evening, member = scheduled_evening_with_a_member()
+    with time_machine.travel(at(2026, 12, 1, 9, 0), tick=False):
         scheduling.evening_cancel(evening_id=evening.pk)
     assert Registration.objects.get(member=member).status == "cancelled"
     assert Notification.objects.get(dedupe_key__startswith="evening-cancelled:").text.startswith(
@@ -152,13 +159,8 @@ def test_a_cancelled_evening_is_not_made_again_and_its_members_are_told() -> Non
 
 
 def test_a_moved_evening_keeps_its_slot_and_its_players() -> None:
-    sweep(at(2026, 11, 30, 12, 0))
-    evening = Evening.objects.get()
-    member = make_member()
+    evening, member = scheduled_evening_with_a_member()
     with time_machine.travel(at(2026, 12, 1, 9, 0), tick=False):
-        services.registration_create(
-            member=member, evening_id=evening.pk, source=RegistrationSource.WEB
-        )
         scheduling.evening_move(evening_id=evening.pk, starts_at=at(2026, 12, 5, 19, 0))
     assert Registration.objects.get(member=member).status == "confirmed"
     assert "перенесён" in Notification.objects.get(dedupe_key__startswith="evening-moved:").text
