@@ -4,6 +4,7 @@ import os
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -52,9 +53,36 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
+# Sync workers by default: each process takes a connection only when it is free, so a burst
+# queues fairly in the kernel's accept queue. Threaded workers take connections greedily and
+# a process holding more than its share of keep-alive connections makes a long tail.
+WORKERS = int(os.environ.get("BENCH_WORKERS", "6"))
+THREADS = int(os.environ.get("BENCH_THREADS", "1"))
+
+
+class ServerTimes:
+    """Each request's time inside the server (gunicorn's access log, %(D)s: from the parsed
+    request to the response sent), without the time it waited to be accepted."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def milliseconds(self, path_prefix: str, *, skip: int = 0) -> list[float]:
+        """The times of requests to paths under `path_prefix`, after the first `skip`."""
+        times = []
+        for line in self.path.read_text().splitlines():
+            micros, _, request_path = line.partition(" ")
+            if request_path.startswith(path_prefix):
+                times.append(int(micros) / 1000)
+        return times[skip:]
+
+
 @contextmanager
-def gunicorn(env: dict[str, str], *, workers: int, threads: int) -> Iterator[str]:
+def gunicorn(
+    env: dict[str, str], *, workers: int = WORKERS, threads: int = THREADS
+) -> Iterator[tuple[str, ServerTimes]]:
     port = free_port()
+    access_log = Path(tempfile.mkstemp(prefix="bench-access-", suffix=".log")[1])
     command = [
         sys.executable,
         "-m",
@@ -67,11 +95,15 @@ def gunicorn(env: dict[str, str], *, workers: int, threads: int) -> Iterator[str
         "--threads",
         str(threads),
         "--worker-class",
-        "gthread",
+        "gthread" if threads > 1 else "sync",
         "--backlog",
         "2048",
         "--log-level",
         "warning",
+        "--access-logfile",
+        str(access_log),
+        "--access-logformat",
+        "%(D)s %(U)s",
     ]
     server = subprocess.Popen(command, cwd=ROOT, env=env)
     try:
@@ -82,7 +114,7 @@ def gunicorn(env: dict[str, str], *, workers: int, threads: int) -> Iterator[str
                     break
             except OSError:
                 time.sleep(0.1)
-        yield f"http://127.0.0.1:{port}"
+        yield f"http://127.0.0.1:{port}", ServerTimes(access_log)
     finally:
         server.terminate()
         server.wait(timeout=30)

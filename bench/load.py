@@ -25,10 +25,14 @@ class Result:
         return len(self.latencies_ms) / self.seconds if self.seconds else 0.0
 
     def percentile(self, p: float) -> float:
-        ordered = sorted(self.latencies_ms)
-        if not ordered:
-            return 0.0
-        return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
+        return percentile(self.latencies_ms, p)
+
+
+def percentile(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    if not ordered:
+        return 0.0
+    return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
 
 
 async def _exchange(

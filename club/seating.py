@@ -1,110 +1,231 @@
-"""The statements a sign-up runs while it holds the evening's lock, in plain SQL.
+"""A sign-up's write, as one message to the database: lock, seat or reserve, outbox, commit.
 
-Every sign-up of an evening queues on that lock, so the time it is held sets how many
-sign-ups a second the club can take in the rush when sign-up opens. Here the ORM would spend
-several times the database's own time compiling these few statements (measured in
-bench/registration_burst.py), so they are written out once, portable between PostgreSQL and
-SQLite (RETURNING and FILTER need SQLite 3.35, which Python 3.13 ships).
+Every sign-up of an evening queues on the evening's row lock, so the time that lock is held
+sets how many sign-ups a second the club takes in the rush when sign-up opens. Held across
+several round trips, the lock also waits for the Python thread to be scheduled again after
+each answer, which under load (threads of a process sharing the GIL, two cores shared with
+the database) cost 10 ms and more per sign-up (docs/benchmarks.md). So the whole write is a
+few statements whose decisions are made in SQL, each reading what the previous one left:
+
+1. LOCK: the UPDATE that takes the evening's row lock and the next arrival number.
+2. SEAT: insert (or revive a cancelled) registration, confirmed while the confirmed are
+   fewer than the capacity, else in the reserve; nothing when the evening is not open or
+   the member is already in (a double tap).
+3. NOTIFY: the outbox row telling the member their seat or reserve position.
+4. RESULT: this sign-up's registration with its seat number or reserve position.
+
+On PostgreSQL they travel as one simple-protocol query: the server runs them as one implicit
+transaction (READ COMMITTED gives each statement a fresh snapshot, so SEAT counts what was
+committed before LOCK got the row) and commits before it answers, so the lock is held for
+the server's own work only. SQLite, which serializes writers anyway, runs the same
+statements one by one in a transaction. The rule (a seat while seats are free, then the
+reserve in arrival order, held-back members last) is written here once, for both.
 """
 
+import hashlib
+import re
+import weakref
 from dataclasses import dataclass
 from datetime import datetime
+from functools import cache
+from typing import Any
 
-from django.db import connection
+from django.db import connection, transaction
 
-from club.models import Evening, Registration, RegistrationStatus
+from club.models import Evening, EveningStatus, Registration, RegistrationStatus
+from notifications.models import Notification, NotificationStatus
 
 EVENING = Evening._meta.db_table
 REGISTRATION = Registration._meta.db_table
+NOTIFICATION = Notification._meta.db_table
 
-_LOCK = (
+# Stands for the seat number or reserve position in the pre-rendered message texts.
+PLACE = "⟨№⟩"
+
+LOCK = (
     f"UPDATE {EVENING} SET arrivals = arrivals + 1"  # noqa: S608
-    " WHERE id = %s RETURNING arrivals, capacity, status"
+    " WHERE id = %(evening)s RETURNING arrivals, capacity, status"
 )
-_COUNT = (
-    "SELECT"  # noqa: S608
-    " COUNT(*) FILTER (WHERE status = %s),"
-    " COUNT(*) FILTER (WHERE status = %s AND NOT held_back),"
-    " COUNT(*) FILTER (WHERE status = %s AND held_back),"
-    " MAX(id) FILTER (WHERE member_id = %s)"
-    f" FROM {REGISTRATION} WHERE evening_id = %s"
-)
-_INSERT = (
+SEAT = (
     f"INSERT INTO {REGISTRATION}"  # noqa: S608
     " (member_id, evening_id, status, source, arrival, held_back, created_at)"
-    " VALUES (%s, %s, %s, %s, %s, %s, %s) RETURNING id"
+    " SELECT %(member)s, e.id,"
+    "  CASE WHEN NOT %(held_back)s AND e.capacity >"
+    f"   (SELECT COUNT(*) FROM {REGISTRATION} c"
+    "     WHERE c.evening_id = e.id AND c.status = %(confirmed)s)"
+    "  THEN %(confirmed)s ELSE %(reserve)s END,"
+    "  %(source)s, e.arrivals, %(held_back)s, %(now)s"
+    f" FROM {EVENING} e"
+    " WHERE e.id = %(evening)s AND e.status = %(scheduled)s"
+    "  AND e.opens_at <= %(now)s AND %(now)s < e.starts_at"
+    " ON CONFLICT (evening_id, member_id) DO UPDATE SET"
+    "  status = excluded.status, source = excluded.source, arrival = excluded.arrival,"
+    "  held_back = excluded.held_back, attendance_confirmed_at = NULL,"
+    "  promoted_at = NULL, cancelled_at = NULL"
+    f" WHERE {REGISTRATION}.status = %(cancelled)s"
 )
+# The registration this sign-up wrote (its arrival is the number LOCK took), with its seat
+# number (the confirmed, itself included) or reserve position (those served before it: the
+# others not held back, and the held-back too when it is held back itself).
+_MINE = (
+    "SELECT r.id, r.status, r.member_id, r.arrival,"  # noqa: S608
+    "  CASE WHEN r.status = %(confirmed)s"
+    f"  THEN (SELECT COUNT(*) FROM {REGISTRATION} c"
+    "     WHERE c.evening_id = r.evening_id AND c.status = %(confirmed)s)"
+    f"  ELSE 1 + (SELECT COUNT(*) FROM {REGISTRATION} c"
+    "     WHERE c.evening_id = r.evening_id AND c.status = %(reserve)s AND c.id <> r.id"
+    "      AND (NOT c.held_back OR r.held_back))"
+    "  END AS place"
+    f" FROM {REGISTRATION} r JOIN {EVENING} e ON e.id = r.evening_id"
+    " WHERE r.evening_id = %(evening)s AND r.member_id = %(member)s AND r.arrival = e.arrivals"
+)
+NOTIFY = (
+    f"INSERT INTO {NOTIFICATION}"  # noqa: S608
+    " (dedupe_key, member_id, text, buttons, status, attempts, last_error, created_at)"
+    " SELECT"
+    "  CASE WHEN m.status = %(confirmed)s THEN 'seat:' ELSE 'reserve:' END"
+    "   || CAST(m.id AS TEXT) || ':' || CAST(m.arrival AS TEXT),"
+    "  m.member_id,"
+    "  REPLACE(CASE WHEN m.status = %(confirmed)s THEN %(seat_text)s ELSE %(reserve_text)s END,"
+    "   %(place_mark)s, CAST(m.place AS TEXT)),"
+    "  '[]', %(pending)s, 0, '', %(now)s"
+    f" FROM ({_MINE}) m WHERE true"
+    " ON CONFLICT (dedupe_key) DO NOTHING RETURNING id"
+)
+RESULT = f"SELECT m.id, m.status, m.arrival, m.place FROM ({_MINE}) m"  # noqa: S608
+
+# The statements in order, by name; a test swaps them to show the race without the lock.
+SIGN_UP = {"lock": LOCK, "seat": SEAT, "notify": NOTIFY, "result": RESULT}
+
+Rows = dict[str, list[tuple]]  # each statement's rows, by its name
 
 
 @dataclass(frozen=True)
-class Arrival:
-    number: int  # this sign-up's place in the order the lock was taken
+class Written:
+    registration_id: int
+    status: str
+    arrival: int
+    place: int  # seat number when confirmed, reserve position otherwise
+    notification_id: int | None
+
+
+@dataclass(frozen=True)
+class Outcome:
+    found: bool  # False: no such evening
     capacity: int
     status: str
+    written: Written | None  # None: refused by the evening's state, or a double tap
+
+
+def sign_up(
+    *,
+    evening_id: int,
+    member_id: int,
+    source: str,
+    held_back: bool,
+    now: datetime,
+    seat_text: str,
+    reserve_text: str,
+) -> Outcome:
+    """Run the sign-up's statements as one transaction. The texts carry PLACE where the
+    seat number or position goes. Call it outside any transaction: it is its own."""
+    params = {
+        "evening": evening_id,
+        "member": member_id,
+        "source": source,
+        "held_back": held_back,
+        "now": now,
+        "seat_text": seat_text,
+        "reserve_text": reserve_text,
+        "place_mark": PLACE,
+        "confirmed": RegistrationStatus.CONFIRMED,
+        "reserve": RegistrationStatus.RESERVE,
+        "cancelled": RegistrationStatus.CANCELLED,
+        "scheduled": EveningStatus.SCHEDULED,
+        "pending": NotificationStatus.PENDING,
+    }
+    rows = _run(SIGN_UP, params)
+    lock, result, notify = rows["lock"], rows["result"], rows["notify"]
+    if not lock:
+        return Outcome(found=False, capacity=0, status="", written=None)
+    _arrival, capacity, status = lock[0]
+    written = None
+    if result:
+        notification_id = notify[0][0] if notify else None
+        written = Written(*result[0], notification_id=notification_id)
+    return Outcome(found=True, capacity=capacity, status=status, written=written)
+
+
+def _run(statements: dict[str, str], params: dict[str, Any]) -> Rows:
+    """Each statement's rows (empty for those that return none), in one transaction."""
+    # As atomic(durable=True) checks: only a test case's wrapping transaction may be open.
+    if connection.atomic_blocks and not connection.atomic_blocks[-1]._from_testcase:
+        raise RuntimeError("A sign-up runs in a transaction of its own.")
+    if connection.vendor == "postgresql":
+        return _run_on_postgresql(statements, params)
+    rows: Rows = {}
+    with transaction.atomic(durable=True), connection.cursor() as cursor:
+        for name, sql in statements.items():
+            cursor.execute(sql, _for_sqlite(params))
+            rows[name] = cursor.fetchall() if cursor.description else []
+    return rows
+
+
+_NAMED = re.compile(r"%\((\w+)\)s")
+# Per database connection, the names of the statements prepared on it.
+_prepared: weakref.WeakKeyDictionary[Any, set[str]] = weakref.WeakKeyDictionary()
 
 
 @dataclass(frozen=True)
-class Seats:
-    confirmed: int
-    waiting: int  # in the reserve, not held back
-    held: int  # in the reserve, held back for no-shows
-    mine: int | None  # the member's registration for this evening, if any
+class _Prepared:
+    name: str
+    definition: str  # PREPARE name AS sql-with-$n
+    arguments: list[str]  # the parameters' names, in $n order
 
 
-def lock_and_take_arrival(evening_id: int) -> Arrival | None:
-    """Lock the evening's row and take the next arrival number, in one statement.
+@cache
+def _prepare(sql: str) -> _Prepared:
+    arguments: list[str] = []
 
-    An UPDATE takes the same row lock as SELECT ... FOR UPDATE. A sign-up that turns out
-    to be a double tap leaves a gap in the numbers; they only order the reserve.
+    def number(match: re.Match[str]) -> str:
+        if match[1] not in arguments:
+            arguments.append(match[1])
+        return f"${arguments.index(match[1]) + 1}"
+
+    body = _NAMED.sub(number, sql)
+    name = "club_sign_up_" + hashlib.sha256(sql.encode()).hexdigest()[:16]
+    return _Prepared(name, f"PREPARE {name} AS {body}", arguments)
+
+
+def _run_on_postgresql(statements: dict[str, str], params: dict[str, Any]) -> Rows:
+    """The statements as one simple-protocol query of EXECUTEs: one implicit transaction.
+
+    Django's psycopg cursors bind parameters client-side, so a query holding several
+    statements goes out as one message. Each statement is prepared once per connection, so
+    the server plans it once rather than on every sign-up, with the lock held.
     """
+    prepared = [_prepare(sql) for sql in statements.values()]
+    values: list[Any] = []
+    calls = []
+    for p in prepared:
+        arguments = f"({', '.join(['%s'] * len(p.arguments))})" if p.arguments else ""
+        calls.append(f"EXECUTE {p.name}{arguments}")
+        values += [params[argument] for argument in p.arguments]
+    connection.ensure_connection()
+    known = _prepared.setdefault(connection.connection, set())
     with connection.cursor() as cursor:
-        cursor.execute(_LOCK, [evening_id])
-        row = cursor.fetchone()
-    return Arrival(*row) if row else None
+        missing = [p for p in prepared if p.name not in known]
+        if missing:
+            cursor.execute("; ".join(p.definition for p in missing))
+            known.update(p.name for p in missing)
+        cursor.execute("; ".join(calls), values)
+        rows: Rows = {}
+        for name in statements:
+            rows[name] = cursor.fetchall() if cursor.description else []
+            cursor.nextset()
+    return rows
 
 
-def count_seats(evening_id: int, member_id: int) -> Seats:
-    reserve = RegistrationStatus.RESERVE
-    with connection.cursor() as cursor:
-        cursor.execute(
-            _COUNT, [RegistrationStatus.CONFIRMED, reserve, reserve, member_id, evening_id]
-        )
-        return Seats(*cursor.fetchone())
-
-
-def insert_registration(
-    *,
-    evening: Evening,
-    member_id: int,
-    status: str,
-    source: str,
-    arrival: int,
-    held_back: bool,
-    now: datetime,
-) -> Registration:
-    with connection.cursor() as cursor:
-        cursor.execute(
-            _INSERT,
-            [
-                member_id,
-                evening.pk,
-                status,
-                source,
-                arrival,
-                held_back,
-                connection.ops.adapt_datetimefield_value(now),
-            ],
-        )
-        (registration_id,) = cursor.fetchone()
-    registration = Registration(
-        pk=registration_id,
-        evening=evening,
-        member_id=member_id,
-        status=status,
-        source=source,
-        arrival=arrival,
-        held_back=held_back,
-        created_at=now,
-    )
-    registration._state.adding = False
-    return registration
+def _for_sqlite(params: dict[str, Any]) -> dict[str, Any]:
+    now = connection.ops.adapt_datetimefield_value(params["now"])
+    return {**params, "now": now}

@@ -29,7 +29,7 @@ from club.models import (
 )
 from club.schedule import signup_opens_at
 from notifications import texts
-from notifications.services import notification_enqueue
+from notifications.services import notification_enqueue, notification_send_on_commit
 
 MAX_CAPACITY = 200
 
@@ -150,8 +150,9 @@ def registration_create(
 ) -> SignUp:
     """Sign a member up: a free seat if there is one, else the end of the reserve.
 
-    What can be checked before the lock is checked before it; under the lock run just four
-    statements (club/seating.py), since every sign-up of the evening waits on it.
+    What can be checked before the lock is checked before it, and the messages are rendered
+    before it too; the write under the lock is one message to the database
+    (club/seating.py), since every sign-up of the evening waits on it.
     """
     now = now or timezone.now()
     if not member.can_sign_up_for_evenings:
@@ -171,72 +172,52 @@ def registration_create(
             "underage",
         )
     held_back = _is_held_back(member, club, now)
-    when = texts.evening_when(evening, club)  # rendered before the lock, not under it
-    with transaction.atomic(durable=True):
-        arrival = seating.lock_and_take_arrival(evening.pk)
-        if arrival is None:
-            raise RegistrationRefused(_("There is no such evening."), "not_found")
-        # An admin may have closed or resized the evening since it was read.
-        evening.status, evening.capacity = arrival.status, arrival.capacity
+    when = texts.evening_when(evening, club)
+    outcome = seating.sign_up(
+        evening_id=evening.pk,
+        member_id=member.pk,
+        source=source,
+        held_back=held_back,
+        now=now,
+        seat_text=texts.seat_confirmed(seat=seating.PLACE, capacity=evening.capacity, when=when),
+        reserve_text=texts.in_reserve(position=seating.PLACE, when=when),
+    )
+    if not outcome.found:
+        raise RegistrationRefused(_("There is no such evening."), "not_found")
+    written = outcome.written
+    if written is None:
+        # An admin may have closed or resized the evening since it was read; else the
+        # member was in already and a double tap returns the registration as it is.
+        evening.status, evening.capacity = outcome.status, outcome.capacity
         _refuse_unless_open(evening, now)
-        seats = seating.count_seats(evening.pk, member.pk)
-        if seats.mine is not None:
-            return _sign_up_again(seats.mine, evening, when, arrival.number, held_back, source)
-        seat_free = seats.confirmed < evening.capacity and not held_back
-        registration = seating.insert_registration(
-            evening=evening,
-            member_id=member.pk,
-            status=RegistrationStatus.CONFIRMED if seat_free else RegistrationStatus.RESERVE,
-            source=source,
-            arrival=arrival.number,
-            held_back=held_back,
-            now=now,
+        registration = Registration.objects.select_related("evening").get(
+            evening_id=evening.pk, member=member
         )
-        if seat_free:
-            result = SignUp(registration, True, seat=seats.confirmed + 1, position=None)
-        else:
-            ahead = seats.waiting + (seats.held if held_back else 0)
-            result = SignUp(registration, True, seat=None, position=ahead + 1)
-        _tell_signed_up(result, evening.capacity, when, member)
-    return result
-
-
-def _sign_up_again(
-    registration_id: int,
-    evening: Evening,
-    when: str,
-    arrival: int,
-    held_back: bool,
-    source: RegistrationSource,
-) -> SignUp:
-    """The member has a registration for this evening: a double tap returns it as it is; a
-    sign-up after cancelling gets a free seat or the end of the reserve. Under the lock."""
-    registration = Registration.objects.select_related("member").get(pk=registration_id)
-    if registration.status in (RegistrationStatus.CONFIRMED, RegistrationStatus.RESERVE):
         return _describe(registration, created=False)
-    seat_free = _confirmed_count(evening) < evening.capacity and not held_back
-    registration.status = RegistrationStatus.CONFIRMED if seat_free else RegistrationStatus.RESERVE
-    registration.source = source
-    registration.arrival = arrival
-    registration.held_back = held_back
-    registration.attendance_confirmed_at = None
-    registration.promoted_at = None
-    registration.cancelled_at = None
-    registration.save()
-    result = _describe(registration, created=True)
-    _tell_signed_up(result, evening.capacity, when, registration.member)
-    return result
-
-
-def _tell_signed_up(result: SignUp, capacity: int, when: str, member: User) -> None:
-    registration = result.registration
-    if result.seat is not None:
-        text = texts.seat_confirmed(seat=result.seat, capacity=capacity, when=when)
-        key = f"seat:{registration.pk}:{registration.arrival}"
-    else:
-        text = texts.in_reserve(position=result.position or 0, when=when)
-        key = f"reserve:{registration.pk}:{registration.arrival}"
-    notification_enqueue(dedupe_key=key, member=member, text=text)
+    if written.notification_id is not None:
+        notification_send_on_commit(written.notification_id)
+    # The row as written, without reading it back; any other field loads on first use.
+    registration = Registration.from_db(
+        None,
+        ["id", "evening_id", "member_id", "status", "source", "arrival", "held_back"],
+        [
+            written.registration_id,
+            evening.pk,
+            member.pk,
+            written.status,
+            source,
+            written.arrival,
+            held_back,
+        ],
+    )
+    registration.evening, registration.member = evening, member
+    confirmed = written.status == RegistrationStatus.CONFIRMED
+    return SignUp(
+        registration,
+        created=True,
+        seat=written.place if confirmed else None,
+        position=None if confirmed else written.place,
+    )
 
 
 def _describe(registration: Registration, *, created: bool) -> SignUp:

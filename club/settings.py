@@ -217,6 +217,8 @@ if not CELERY_BROKER_URL:
         "data_folder_out": str(_broker_dir),
         "processed_folder": str(VAR_DIR / "celery" / "processed"),
         "store_processed": False,
+        # The exchange tables, which kombu otherwise writes to ./control.
+        "control_folder": str(VAR_DIR / "celery" / "control"),
     }
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True

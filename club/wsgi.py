@@ -4,3 +4,8 @@ from django.core.wsgi import get_wsgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "club.settings")
 application = get_wsgi_application()
+
+# Load what the first requests would otherwise load under the sign-up rush: the sending
+# tasks pull in python-telegram-bot (over a second of imports, with the other threads of the
+# process waiting on the import lock).
+import notifications.tasks  # noqa: E402, F401

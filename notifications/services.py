@@ -52,10 +52,15 @@ def notification_enqueue(
             ],
         )
         (notification_id,) = cursor.fetchone()
+    notification_send_on_commit(notification_id)
+    return notification_id
+
+
+def notification_send_on_commit(notification_id: int) -> None:
+    """Send the row once the transaction that wrote it commits (at once outside one)."""
     from notifications.tasks import notification_send
 
     transaction.on_commit(lambda: notification_send.delay(notification_id))
-    return notification_id
 
 
 LINK_CODE_LIFETIME_MINUTES = 10

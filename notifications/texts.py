@@ -29,8 +29,8 @@ def evening_when(evening: Evening, club: ClubSettings) -> str:
 
 
 @_in_club_language
-def seat_confirmed(*, seat: int, capacity: int, when: str) -> str:
-    return _("You are in! Seat %(seat)d of %(capacity)d. %(when)s.") % {
+def seat_confirmed(*, seat: int | str, capacity: int, when: str) -> str:
+    return _("You are in! Seat %(seat)s of %(capacity)d. %(when)s.") % {
         "seat": seat,
         "capacity": capacity,
         "when": when,
@@ -38,9 +38,9 @@ def seat_confirmed(*, seat: int, capacity: int, when: str) -> str:
 
 
 @_in_club_language
-def in_reserve(*, position: int, when: str) -> str:
+def in_reserve(*, position: int | str, when: str) -> str:
     return _(
-        "The evening is full: you are in the reserve, position %(position)d. "
+        "The evening is full: you are in the reserve, position %(position)s. "
         "When a seat frees up, it is yours and we will tell you. %(when)s."
     ) % {"position": position, "when": when}
 

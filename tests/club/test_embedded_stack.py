@@ -100,3 +100,50 @@ def test_web_worker_and_beat_run_on_the_embedded_defaults(embedded_env: dict[str
     assert "Starting development server" in output or "Starting WSGI development server" in output
     with pytest.raises(ProcessLookupError):
         os.killpg(stack.pid, 0)  # nothing of the three is left running
+
+
+SQLITE_SIGN_UPS = """
+from datetime import date, timedelta
+from django.utils import timezone
+from accounts.models import User
+from club import services
+from club.models import Evening, RegistrationSource
+from notifications.models import Notification
+now = timezone.now()
+evening = Evening.objects.create(
+    starts_at=now + timedelta(days=2), opens_at=now - timedelta(hours=1), venue="G", capacity=2
+)
+members = [User.objects.create(nickname=f"sq{n}", birth_date=date(1990, 1, 1)) for n in range(4)]
+def sign_up(member):
+    r = services.registration_create(
+        member=member, evening_id=evening.pk, source=RegistrationSource.WEB
+    )
+    return f"{r.registration.status}:{r.seat}:{r.position}:{r.created}"
+print(*[sign_up(m) for m in members])
+print(sign_up(members[0]))
+services.registration_cancel(member=members[0], evening_id=evening.pk)
+print(sign_up(members[0]))
+print(*Notification.objects.order_by("id").values_list("dedupe_key", flat=True))
+"""
+
+
+def test_sign_up_runs_the_same_statements_on_sqlite(embedded_env: dict[str, str]) -> None:
+    """`make run` signs members up on SQLite with the statements PostgreSQL runs as one
+    message (club/seating.py), one by one in a transaction."""
+    manage(embedded_env, "migrate", "--no-input")
+    lines = manage(embedded_env, "shell", "--no-imports", "-c", SQLITE_SIGN_UPS).splitlines()
+    assert lines[0] == (
+        "confirmed:1:None:True confirmed:2:None:True reserve:None:1:True reserve:None:2:True"
+    )
+    assert lines[1] == "confirmed:1:None:False"  # a double tap returns the same seat
+    # Cancelling promoted the first of the reserve; signing up again goes to the end.
+    assert lines[2] == "reserve:None:2:True"
+    assert lines[3].split() == [
+        "seat:1:1",
+        "seat:2:2",
+        "reserve:3:3",
+        "reserve:4:4",
+        "cancelled:1:1",
+        "promoted:3:3",
+        "reserve:1:6",
+    ]

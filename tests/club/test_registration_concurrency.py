@@ -2,7 +2,6 @@
 table from being overbooked, promotes once, and orders the reserve by arrival."""
 
 import threading
-import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 
@@ -146,22 +145,21 @@ def test_concurrent_cancels_and_sign_ups_keep_the_invariant(live_server, watch) 
 
 
 def test_without_the_lock_the_same_burst_overbooks(live_server, monkeypatch) -> None:
-    """The control: take the arrival number without locking the row, and the table is
+    """The control: read the evening instead of locking its row, and the table is
     overbooked, because sign-ups count the free seats side by side."""
-
-    def unlocked(evening_id: int) -> seating.Arrival:
-        evening = Evening.objects.get(pk=evening_id)
-        return seating.Arrival(evening.arrivals + 1, evening.capacity, evening.status)
-
-    real_count = seating.count_seats
-
-    def slow_count(evening_id: int, member_id: int) -> seating.Seats:
-        seats = real_count(evening_id, member_id)
-        time.sleep(0.02)  # a slow moment between counting and writing, as under load
-        return seats
-
-    monkeypatch.setattr(seating, "lock_and_take_arrival", unlocked)
-    monkeypatch.setattr(seating, "count_seats", slow_count)
+    unlocked = "SELECT arrivals, capacity, status FROM club_evening WHERE id = %(evening)s"
+    monkeypatch.setattr(
+        seating,
+        "SIGN_UP",
+        {
+            "lock": unlocked,
+            "seat": seating.SEAT,
+            # A slow moment between counting and committing, as under load.
+            "pause": "SELECT pg_sleep(0.02)",
+            "notify": seating.NOTIFY,
+            "result": seating.RESULT,
+        },
+    )
     evening = make_evening(capacity=15)
     path = f"/api/v1/evenings/{evening.pk}/registration"
     fire(live_server, [("POST", path, key) for key in tokens(60)])
