@@ -66,11 +66,17 @@ class ServerTimes:
 
     def __init__(self, path: Path) -> None:
         self.path = path
+        self.lines: list[str] = []
+
+    def collect(self) -> None:
+        """Read the log (once the server has stopped, so every line is in) and remove it."""
+        self.lines = self.path.read_text().splitlines()
+        self.path.unlink()
 
     def milliseconds(self, path_prefix: str, *, skip: int = 0) -> list[float]:
         """The times of requests to paths under `path_prefix`, after the first `skip`."""
         times = []
-        for line in self.path.read_text().splitlines():
+        for line in self.lines:
             micros, _, request_path = line.partition(" ")
             if request_path.startswith(path_prefix):
                 times.append(int(micros) / 1000)
@@ -105,6 +111,7 @@ def gunicorn(
         "--access-logformat",
         "%(D)s %(U)s",
     ]
+    times = ServerTimes(access_log)
     server = subprocess.Popen(command, cwd=ROOT, env=env)
     try:
         deadline = time.monotonic() + 30
@@ -114,7 +121,8 @@ def gunicorn(
                     break
             except OSError:
                 time.sleep(0.1)
-        yield f"http://127.0.0.1:{port}", ServerTimes(access_log)
+        yield f"http://127.0.0.1:{port}", times
     finally:
         server.terminate()
         server.wait(timeout=30)
+        times.collect()
