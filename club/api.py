@@ -16,6 +16,7 @@ from accounts.api import router as accounts_router
 from accounts.models import User
 from accounts.services import api_token_authenticate
 from club.api_evenings import router as evenings_router
+from games.api import router as games_router
 
 logger = logging.getLogger(__name__)
 
@@ -72,3 +73,4 @@ def on_unexpected_error(request: HttpRequest, exc: Exception) -> HttpResponse:
 
 api.add_router("/", accounts_router)
 api.add_router("/", evenings_router)
+api.add_router("/", games_router)

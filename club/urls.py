@@ -14,6 +14,7 @@ urlpatterns = [
     path("evenings/<int:evening_id>/confirm/", views.evening_confirm, name="evening_confirm"),
     path("evenings/mine/", views.my_evenings, name="my_evenings"),
     path("evenings.ics", views.evenings_ics, name="evenings_ics"),
+    path("", include("games.urls")),
     path("accounts/", include("accounts.urls")),
     path("telegram/webhook/", notification_views.telegram_webhook, name="telegram_webhook"),
     path("telegram/connect/", notification_views.telegram_connect, name="telegram_connect"),

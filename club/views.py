@@ -43,8 +43,16 @@ def _evening_context(request: HttpRequest, evening: Evening, **extra: object) ->
 
 @require_GET
 def evening_detail(request: HttpRequest, evening_id: int) -> HttpResponse:
+    from games.services import can_host
+
     evening = get_object_or_404(Evening, pk=evening_id)
-    return render(request, "club/evening.html", _evening_context(request, evening))
+    context = _evening_context(
+        request,
+        evening,
+        games=list(evening.games.order_by("number")),
+        can_host=can_host(request.user),
+    )
+    return render(request, "club/evening.html", context)
 
 
 def _evening_action(

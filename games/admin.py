@@ -1,0 +1,128 @@
+import json
+
+from django import forms
+from django.contrib import admin, messages
+from django.db.models import QuerySet
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import path
+from django.utils.translation import gettext_lazy as _
+
+from accounts.models import User
+from club.models import Evening
+from games import services
+from games.models import Game, GameEvent, Role, Seat
+from games.queries import game_view
+
+MAX_PROTOCOL_BYTES = 2_000_000
+
+
+@admin.register(Role)
+class RoleAdmin(admin.ModelAdmin):
+    list_display = ["code", "name_ru", "name_en", "team", "night_order", "action", "check_kind"]
+    ordering = ["night_order", "code"]
+
+
+class SeatInline(admin.TabularInline):
+    model = Seat
+    extra = 0
+    fields = ["number", "member", "role"]
+    raw_id_fields = ["member"]
+
+    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False  # a played table is history; correct it through a protocol import
+
+
+class EventInline(admin.TabularInline):
+    model = GameEvent
+    extra = 0
+    fields = ["seq", "type", "payload", "author", "created_at", "client_id"]
+    readonly_fields = fields
+    can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False  # the log is append-only, and only the host's screen appends
+
+
+class ImportForm(forms.Form):
+    evening = forms.ModelChoiceField(queryset=Evening.objects.order_by("-starts_at"))
+    host = forms.ModelChoiceField(queryset=User.objects.order_by("nickname"))
+    protocol = forms.FileField(help_text=_("A mafia-protocol/1 JSON document (docs/protocol.md)."))
+
+
+@admin.register(Game)
+class GameAdmin(admin.ModelAdmin):
+    list_display = ["__str__", "host", "status", "winner", "last_seq", "started_at"]
+    list_filter = ["status", "ruleset"]
+    search_fields = ["host__nickname", "seats__member__nickname"]
+    readonly_fields = [
+        "evening",
+        "number",
+        "host",
+        "ruleset",
+        "options",
+        "lineup",
+        "immune",
+        "status",
+        "winner",
+        "first_eliminated",
+        "last_seq",
+        "started_at",
+        "ended_at",
+    ]
+    inlines = [SeatInline, EventInline]
+    actions = ["export_protocols"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False  # games start on the host's screen or come from an import
+
+    def get_urls(self):  # type: ignore[no-untyped-def]
+        urls = [
+            path(
+                "import/",
+                self.admin_site.admin_view(self.import_view),
+                name="games_game_import",
+            )
+        ]
+        return urls + super().get_urls()
+
+    @admin.action(description=_("Export the protocols (JSON)"))
+    def export_protocols(self, request: HttpRequest, queryset: QuerySet[Game]) -> HttpResponse:
+        documents = []
+        for game in queryset.order_by("pk"):
+            view = game_view(game.pk)
+            if view is not None:
+                documents.append(services.game_protocol(view.game, view.seats, view.log))
+        body = documents[0] if len(documents) == 1 else documents
+        response = HttpResponse(
+            json.dumps(body, ensure_ascii=False, indent=2), content_type="application/json"
+        )
+        response["Content-Disposition"] = 'attachment; filename="protocols.json"'
+        return response
+
+    def import_view(self, request: HttpRequest) -> HttpResponse:
+        if not self.has_change_permission(request):
+            return redirect("admin:index")
+        form = ImportForm(request.POST or None, request.FILES or None)
+        if request.method == "POST" and form.is_valid():
+            upload = form.cleaned_data["protocol"]
+            try:
+                if upload.size > MAX_PROTOCOL_BYTES:
+                    raise services.GameRefused(str(_("The file is larger than 2 MB.")))
+                try:
+                    document = json.loads(upload.read())
+                except (ValueError, UnicodeDecodeError) as error:
+                    raise services.GameRefused(str(_("The file is not JSON."))) from error
+                game = services.game_import(
+                    document=document,
+                    evening_id=form.cleaned_data["evening"].pk,
+                    host=form.cleaned_data["host"],
+                    author=request.user,
+                )
+            except services.GameRefused as refusal:
+                form.add_error("protocol", refusal.message)
+            else:
+                messages.success(request, _("The game is imported."))
+                return redirect("admin:games_game_change", game.pk)
+        context = {**self.admin_site.each_context(request), "form": form, "title": _("Import")}
+        return render(request, "admin/games/import.html", context)

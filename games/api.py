@@ -1,0 +1,173 @@
+"""/api/v1/games: the same services as the host's screen."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpRequest
+from django.utils.translation import gettext as _
+from ninja import Field, Router, Schema, Status
+from ninja.errors import HttpError
+
+from accounts.models import User
+from club.schemas import ERRORS
+from games import services
+from games.queries import GameView, game_view
+
+router = Router(tags=["games"])
+
+REFUSAL_STATUS = {"forbidden": 403, "not_found": 404, "stale": 409, "invalid": 422}
+
+
+def _refused(refusal: services.GameRefused) -> HttpError:
+    return HttpError(REFUSAL_STATUS.get(refusal.code, 422), refusal.message)
+
+
+class SeatIn(Schema):
+    seat: int = Field(..., ge=1, le=30)
+    member_id: int | None = None
+    nick: str | None = Field(None, max_length=64)
+    role: str = Field(..., min_length=1, max_length=32)
+
+
+class GameIn(Schema):
+    evening_id: int
+    ruleset: str = Field("club", pattern="^club$")
+    seats: list[SeatIn] = Field(..., min_length=1, max_length=30)
+
+
+class SeatOut(Schema):
+    seat: int
+    nick: str
+    role: str | None  # null while the game runs, except for its host
+    alive: bool
+    fouls: int
+    immune: bool
+
+
+class PromptOut(Schema):
+    phase: str
+    n: int
+    step: str | None
+    legal: list[str]
+    speaker: int | None
+    seconds: int | None
+    question: str | None
+    candidates: list[int]
+    wake: str | None
+
+
+class GameOut(Schema):
+    id: int
+    evening_id: int
+    number: int
+    ruleset: str
+    status: str
+    winner: str | None
+    seq: int
+    seats: list[SeatOut]
+    next: PromptOut
+    eliminated: list[dict[str, Any]]
+
+
+class EventIn(Schema):
+    """A protocol event (PROTOCOL.md) plus `seq`, the number it will get, and `client_id`."""
+
+    model_config = {"extra": "allow"}
+    type: str = Field(..., max_length=32)
+    seq: int | None = None
+    client_id: str | None = Field(None, min_length=1, max_length=64)
+
+
+def _out(request: HttpRequest, view: GameView) -> GameOut:
+    state, prompt = view.state, view.prompt
+    roles = services.can_see_roles(request.auth, view.game)
+    return GameOut(
+        id=view.game.pk,
+        evening_id=view.game.evening_id,
+        number=view.game.number,
+        ruleset=view.game.ruleset,
+        status=view.game.status,
+        winner=view.game.winner or None,
+        seq=view.game.last_seq,
+        seats=[
+            SeatOut(
+                seat=s.number,
+                nick=s.member.nickname,
+                role=s.role if roles else None,
+                alive=s.number in state.alive,
+                fouls=state.fouls.get(s.number, 0),
+                immune=s.number in state.immune and state.n <= 1,
+            )
+            for s in view.seats
+        ],
+        next=PromptOut(
+            phase=prompt.phase,
+            n=prompt.n,
+            step=prompt.step,
+            legal=list(prompt.legal),
+            speaker=prompt.speaker,
+            seconds=prompt.seconds,
+            question=prompt.question,
+            candidates=list(prompt.candidates),
+            wake=prompt.wake if roles else None,
+        ),
+        eliminated=[e.as_dict() for e in state.eliminated],
+    )
+
+
+def _view(game_id: int) -> GameView:
+    view = game_view(game_id)
+    if view is None:
+        raise HttpError(404, _("There is no such game."))
+    return view
+
+
+def _member(seat: SeatIn) -> int:
+    if seat.member_id is not None:
+        return seat.member_id
+    member = User.objects.filter(nickname__iexact=(seat.nick or "").strip()).first()
+    if member is None:
+        raise HttpError(422, _("Seat %(seat)d: no member has this nickname.") % {"seat": seat.seat})
+    return member.pk
+
+
+@router.post("/games", response={201: GameOut, **ERRORS})
+def game_create(request: HttpRequest, payload: GameIn) -> Status[GameOut]:
+    seats = {seat.seat: (_member(seat), seat.role) for seat in payload.seats}
+    if len(seats) != len(payload.seats):
+        raise HttpError(422, _("Each seat number is given once."))
+    try:
+        game = services.game_create(host=request.auth, evening_id=payload.evening_id, seats=seats)
+    except services.GameRefused as refusal:
+        raise _refused(refusal) from refusal
+    return Status(201, _out(request, _view(game.pk)))
+
+
+@router.get("/games/{game_id}", response={200: GameOut, **ERRORS})
+def game_detail(request: HttpRequest, game_id: int) -> GameOut:
+    return _out(request, _view(game_id))
+
+
+@router.post("/games/{game_id}/events", response={200: GameOut, 201: GameOut, **ERRORS})
+def game_event(request: HttpRequest, game_id: int, payload: EventIn) -> Status[GameOut]:
+    event = payload.model_dump(exclude={"seq", "client_id"}, exclude_none=True)
+    try:
+        recorded = services.game_record_event(
+            game_id=game_id,
+            author=request.auth,
+            event=event,
+            seq=payload.seq,
+            client_id=payload.client_id,
+        )
+    except services.GameRefused as refusal:
+        raise _refused(refusal) from refusal
+    return Status(201 if recorded.created else 200, _out(request, _view(game_id)))
+
+
+@router.get("/games/{game_id}/protocol", response={200: dict[str, Any], **ERRORS})
+def game_protocol(request: HttpRequest, game_id: int) -> dict[str, Any]:
+    view = _view(game_id)
+    if not services.can_see_roles(request.auth, view.game):
+        raise HttpError(403, _("The protocol is published when the game ends."))
+    return services.game_protocol(view.game, view.seats, view.log)

@@ -1,0 +1,194 @@
+"""Games as the host records them: the role catalogue, games, seats and the event log.
+
+A game's state is never stored: it is the rules engine's fold over the game's effective
+events (games/log.py), so the log is the one truth and undo is just another entry in it.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils import translation
+from django.utils.translation import gettext_lazy as _
+
+from games.rules.roles import Action, CheckKind, Team
+from games.rules.roles import Role as EngineRole
+
+
+class RoleQuerySet(models.QuerySet["Role"]):
+    def engine_roles(self) -> dict[str, EngineRole]:
+        return {role.code: role.to_engine() for role in self}
+
+
+class Role(models.Model):
+    """A card of the club's deck. Admins may add roles or change one; a game keeps the
+    definitions it started with (Game.options), so a change never alters a played game."""
+
+    code = models.SlugField(_("code"), max_length=32, unique=True)
+    name_ru = models.CharField(_("name (Russian)"), max_length=64)
+    name_en = models.CharField(_("name (English)"), max_length=64)
+    team = models.CharField(_("team"), max_length=8, choices=[(t.value, t.value) for t in Team])
+    night_order = models.PositiveSmallIntegerField(
+        _("night order"), null=True, blank=True, help_text=_("When it wakes; empty: never.")
+    )
+    action = models.CharField(
+        _("night action"),
+        max_length=8,
+        choices=[(a.value, a.value) for a in Action],
+        default=Action.NONE,
+    )
+    check_kind = models.CharField(
+        _("what a check answers"),
+        max_length=16,
+        choices=[(c.value, c.value) for c in CheckKind],
+        default=CheckKind.TEAM,
+    )
+    shoots_as = models.SlugField(
+        _("shoots together as"),
+        max_length=32,
+        blank=True,
+        help_text=_("The boss and the mafia shoot together as «mafia»."),
+    )
+
+    objects = RoleQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = _("role")
+        verbose_name_plural = _("roles")
+        ordering = ["night_order", "code"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def name(self) -> str:
+        return self.name_en if translation.get_language() == "en" else self.name_ru
+
+    def to_engine(self) -> EngineRole:
+        return EngineRole(
+            self.code,
+            Team(self.team),
+            self.night_order,
+            Action(self.action),
+            CheckKind(self.check_kind),
+            self.shoots_as or None,
+        )
+
+
+class Ruleset(models.TextChoices):
+    CLUB = "club", _("Club (live)")
+
+
+class GameStatus(models.TextChoices):
+    RUNNING = "running", _("In progress")
+    FINISHED = "finished", _("Finished")
+
+
+class Game(models.Model):
+    evening = models.ForeignKey(
+        "club.Evening",
+        on_delete=models.PROTECT,
+        related_name="games",
+        verbose_name=_("evening"),
+    )
+    number = models.PositiveSmallIntegerField(_("game of the evening"))
+    host = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="hosted_games",
+        verbose_name=_("host"),
+    )
+    ruleset = models.CharField(
+        _("ruleset"), max_length=8, choices=Ruleset.choices, default=Ruleset.CLUB
+    )
+    # The options and role definitions the game started with (ClubOptions.to_dict()).
+    options = models.JSONField(_("options"), default=dict)
+    lineup = models.JSONField(_("line-up"), default=dict, help_text=_("Role code → count."))
+    # Seats carrying first-eliminated immunity from the previous game of the evening.
+    immune = models.JSONField(_("immune seats"), default=list, blank=True)
+    status = models.CharField(
+        _("status"), max_length=8, choices=GameStatus.choices, default=GameStatus.RUNNING
+    )
+    winner = models.CharField(_("winner"), max_length=32, blank=True)
+    # The seats eliminated first, for the next game's immunity (kept when the game ends).
+    first_eliminated = models.JSONField(_("first eliminated"), default=list, blank=True)
+    # The number of the last entry in the log: the sequence check of every write.
+    last_seq = models.PositiveIntegerField(_("last event"), default=0)
+    started_at = models.DateTimeField(_("started"), auto_now_add=True)
+    ended_at = models.DateTimeField(_("ended"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("game")
+        verbose_name_plural = _("games")
+        ordering = ["-started_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["evening", "number"], name="game_number_per_evening")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.evening} · #{self.number}"
+
+    @property
+    def finished(self) -> bool:
+        return self.status == GameStatus.FINISHED
+
+
+class Seat(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    number = models.PositiveSmallIntegerField(_("seat"))
+    member = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="game_seats",
+        verbose_name=_("member"),
+    )
+    role = models.CharField(_("role"), max_length=32)
+
+    class Meta:
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
+        ordering = ["number"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "number"], name="seat_number_per_game"),
+            models.UniqueConstraint(fields=["game", "member"], name="one_seat_per_member"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.number}: {self.member}"
+
+
+class GameEvent(models.Model):
+    """An entry of the append-only log: a protocol event, or an undo of the last one."""
+
+    UNDO = "undo"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
+    seq = models.PositiveIntegerField(_("number"))
+    type = models.CharField(_("type"), max_length=32)
+    payload = models.JSONField(_("event"), default=dict)
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("author"),
+    )
+    created_at = models.DateTimeField(_("time"), auto_now_add=True)
+    # Chosen by the phone for each tap: the same tap sent again is recognised, not doubled.
+    # NULL, not "", when absent: the unique constraint then allows any number of them.
+    client_id = models.CharField(  # noqa: DJ001
+        _("client event id"), max_length=64, null=True, blank=True
+    )
+
+    class Meta:
+        verbose_name = _("event")
+        verbose_name_plural = _("events")
+        ordering = ["seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seq"], name="event_seq_per_game"),
+            models.UniqueConstraint(fields=["game", "client_id"], name="event_client_id_per_game"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.seq}: {self.type}"

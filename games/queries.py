@@ -1,0 +1,39 @@
+"""A game as its pages, the API and the analysis read it: three queries whatever its length
+(the game, its seats with their members, its log), then the engine's fold in memory."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from games.log import effective_events
+from games.models import Game, Seat
+from games.rules.club import ClubGame, Prompt
+from games.services import fold
+
+
+@dataclass(frozen=True)
+class GameView:
+    game: Game
+    seats: list[Seat]
+    log: list[dict[str, Any]]  # every entry, undos included
+    events: list[dict[str, Any]]  # the effective protocol events
+    state: ClubGame
+
+    @property
+    def prompt(self) -> Prompt:
+        return self.state.prompt()
+
+    @property
+    def by_number(self) -> dict[int, Seat]:
+        return {seat.number: seat for seat in self.seats}
+
+
+def game_view(game_id: int) -> GameView | None:
+    game = Game.objects.select_related("evening", "host").filter(pk=game_id).first()
+    if game is None:
+        return None
+    seats = list(Seat.objects.filter(game=game).select_related("member").order_by("number"))
+    log = list(game.events.order_by("seq").values_list("payload", flat=True))
+    events = effective_events(log)
+    return GameView(game, seats, log, events, fold(game, seats, events))

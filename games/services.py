@@ -1,0 +1,370 @@
+"""Writes on games: start a game from the evening's players, record the host's taps, import.
+
+Every write on a game runs in a transaction that locks the game's row, checks the sequence
+number and folds the log through the rules engine before appending to it; the engine is the
+only judge of what is allowed.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.db.models import Q
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
+
+from accounts.models import User
+from accounts.services import member_is_of_age
+from club.models import ClubSettings, Evening, EveningStatus, Registration, RegistrationStatus
+from games import events as event_shapes
+from games.log import UNDO, effective_events
+from games.models import Game, GameEvent, GameStatus, Role, Seat
+from games.rules import protocol
+from games.rules.club import ClubGame
+from games.rules.errors import ProtocolError, RuleViolation
+from games.rules.options import ClubOptions
+
+HOST_PERMISSION = "accounts.host_games"
+
+
+class GameRefused(Exception):
+    """Refused, nothing changed; the message is for the host. `code` picks the door's
+    answer: forbidden (403), not_found (404), stale (409), invalid (422)."""
+
+    def __init__(self, message: str, code: str = "invalid", seq: int | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.code = code
+        self.seq = seq  # for a stale write: the game's last sequence number
+
+
+def _language() -> str:
+    return "en" if translation.get_language() == "en" else "ru"
+
+
+# --- who may do what ------------------------------------------------------------------
+
+
+def can_host(user: Any) -> bool:
+    """Hosts (the Hosts group) and admins create and record games."""
+    return bool(user.is_authenticated and user.is_active and user.has_perm(HOST_PERMISSION))
+
+
+def can_record(user: Any, game: Game) -> bool:
+    """The game's own host records it; an admin may take over (a phone that died)."""
+    return can_host(user) and (game.host_id == user.pk or user.is_superuser)
+
+
+def can_see_roles(user: Any, game: Game) -> bool:
+    """While a game runs its cards are the host's secret; after the end everyone sees them."""
+    return game.finished or can_record(user, game)
+
+
+# --- starting a game ------------------------------------------------------------------
+
+
+def present_members(evening: Evening) -> list[User]:
+    """Who may be seated: the evening's confirmed (or marked attended) members."""
+    registrations = (
+        Registration.objects.filter(
+            evening=evening,
+            status__in=[RegistrationStatus.CONFIRMED, RegistrationStatus.ATTENDED],
+        )
+        .select_related("member")
+        .order_by("arrival")
+    )
+    return [r.member for r in registrations]
+
+
+def club_options(club: ClubSettings | None = None) -> ClubOptions:
+    """The rules a new game is played by: the engine's readings with the club's table size
+    and the role catalogue as admins keep it."""
+    club = club or ClubSettings.load()
+    return ClubOptions(
+        min_players=club.min_players,
+        max_players=max(club.min_players, 15),
+        roles=Role.objects.engine_roles(),
+    )
+
+
+def suggested_lineup(players: int) -> dict[str, int]:
+    """A usual line-up for the table size: a quarter black, the boss among them; the
+    commissar and the doctor; civilians for the rest."""
+    black = max(2, players // 4)
+    lineup = {"boss": 1, "mafia": black - 1, "commissar": 1, "doctor": 1}
+    lineup["civilian"] = max(0, players - sum(lineup.values()))
+    return lineup
+
+
+def deal(lineup: Mapping[str, int], seats: Sequence[int], rng: random.Random) -> dict[int, str]:
+    """Shuffle the line-up's cards over the seats."""
+    cards = [code for code, count in lineup.items() for _ in range(count)]
+    if len(cards) != len(seats):
+        raise GameRefused(
+            _("The line-up has %(cards)d cards for %(players)d players.")
+            % {"cards": len(cards), "players": len(seats)}
+        )
+    rng.shuffle(cards)
+    return dict(zip(seats, cards, strict=True))
+
+
+def _carried_immunity(evening: Evening, members: dict[int, int]) -> list[int]:
+    """Seats (in the new game) of whoever left first in the evening's previous game."""
+    previous = Game.objects.filter(evening=evening).order_by("-number").first()
+    if previous is None or not previous.first_eliminated:
+        return []
+    leaving = set(
+        Seat.objects.filter(game=previous, number__in=previous.first_eliminated).values_list(
+            "member_id", flat=True
+        )
+    )
+    return sorted(seat for seat, member_id in members.items() if member_id in leaving)
+
+
+def game_create(
+    *,
+    host: User,
+    evening_id: int,
+    seats: Mapping[int, tuple[int, str]],
+    now: datetime | None = None,
+) -> Game:
+    """Start a game of the evening: `seats` maps seat number → (member id, role code)."""
+    now = now or timezone.now()
+    if not can_host(host):
+        raise GameRefused(_("Only the club's hosts and admins start games."), "forbidden")
+    evening = Evening.objects.filter(pk=evening_id).first()
+    if evening is None:
+        raise GameRefused(_("There is no such evening."), "not_found")
+    if evening.status == EveningStatus.CANCELLED:
+        raise GameRefused(_("This evening is cancelled."))
+    club = ClubSettings.load()
+    if len(seats) < club.min_players:
+        raise GameRefused(
+            _("A game needs at least %(min)d players; %(count)d are seated.")
+            % {"min": club.min_players, "count": len(seats)}
+        )
+    if sorted(seats) != list(range(1, len(seats) + 1)):
+        raise GameRefused(_("Seats are numbered from 1 without gaps."))
+    member_ids = [member_id for member_id, _role in seats.values()]
+    if len(set(member_ids)) != len(member_ids):
+        raise GameRefused(_("A member can take one seat only."))
+    present = {member.pk: member for member in present_members(evening)}
+    evening_date = timezone.localtime(evening.starts_at, club.zone).date()
+    for member_id in member_ids:
+        member = present.get(member_id)
+        if member is None:
+            raise GameRefused(_("Only members signed up for this evening can be seated."))
+        if not member.can_sign_up_for_evenings:
+            raise GameRefused(
+                _("%(nick)s is suspended and cannot play.") % {"nick": member.nickname}
+            )
+        if not member_is_of_age(member=member, on=evening_date, club=club):
+            raise GameRefused(
+                _("%(nick)s is under %(age)d on the evening's date.")
+                % {"nick": member.nickname, "age": club.min_age}
+            )
+    options = club_options(club)
+    immune = _carried_immunity(evening, {seat: m for seat, (m, _r) in seats.items()})
+    try:
+        ClubGame({seat: role for seat, (_m, role) in seats.items()}, options=options, immune=immune)
+    except ProtocolError as error:
+        raise GameRefused(error.message(_language())) from error
+    with transaction.atomic():
+        # One game at a time per evening takes the next number.
+        Evening.objects.select_for_update().filter(pk=evening.pk).first()
+        game = Game.objects.create(
+            evening=evening,
+            number=Game.objects.filter(evening=evening).count() + 1,
+            host=host,
+            options=options.to_dict(),
+            lineup=_lineup_of(role for _member, role in seats.values()),
+            immune=immune,
+        )
+        Seat.objects.bulk_create(
+            Seat(game=game, number=seat, member_id=member_id, role=role)
+            for seat, (member_id, role) in sorted(seats.items())
+        )
+    return game
+
+
+# --- the engine over the log ----------------------------------------------------------
+
+
+def engine_for(game: Game, seats: Sequence[Seat]) -> ClubGame:
+    """A fresh engine state for the game's table, before any event."""
+    return ClubGame(
+        {seat.number: seat.role for seat in seats},
+        options=ClubOptions.from_dict(game.options),
+        immune=game.immune,
+    )
+
+
+def fold(game: Game, seats: Sequence[Seat], events: Sequence[Mapping[str, Any]]) -> ClubGame:
+    state = engine_for(game, seats)
+    state.apply_all(events)
+    return state
+
+
+@dataclass(frozen=True)
+class Recorded:
+    entry: GameEvent
+    created: bool  # False: this client event id was recorded before (a retried tap)
+
+
+def game_record_event(
+    *,
+    game_id: int,
+    author: User,
+    event: Any,
+    seq: int | None,
+    client_id: str | None,
+    now: datetime | None = None,
+) -> Recorded:
+    """Append one tap to the game's log: a protocol event the engine accepts, or an undo.
+
+    `seq` is the number the entry will get (the last seen plus one): a phone that has not
+    seen the latest entry is refused rather than writing over it. The same `client_id`
+    twice returns the first entry.
+    """
+    now = now or timezone.now()
+    if client_id is not None and (not isinstance(client_id, str) or not 1 <= len(client_id) <= 64):
+        raise GameRefused(_("The client event id is 1 to 64 characters."))
+    try:
+        shaped = event_shapes.normalize(event)
+    except ProtocolError as error:
+        raise GameRefused(error.message(_language())) from error
+    with transaction.atomic():
+        game = Game.objects.select_for_update().filter(pk=game_id).first()
+        if game is None:
+            raise GameRefused(_("There is no such game."), "not_found")
+        if not can_record(author, game):
+            raise GameRefused(_("Only the game's host records it."), "forbidden")
+        if client_id is not None:
+            earlier = GameEvent.objects.filter(game=game, client_id=client_id).first()
+            if earlier is not None:
+                return Recorded(earlier, created=False)
+        if seq is not None and seq != game.last_seq + 1:
+            raise GameRefused(
+                _(
+                    "The game has changed on another device (event %(last)d is the latest). "
+                    "Reload to see it."
+                )
+                % {"last": game.last_seq},
+                "stale",
+                seq=game.last_seq,
+            )
+        seats = list(game.seats.all())
+        log = list(game.events.values_list("payload", flat=True))
+        standing = effective_events(log)
+        if shaped["type"] == UNDO:
+            if not standing:
+                raise GameRefused(_("There is nothing to undo."))
+            state = fold(game, seats, standing[:-1])
+        else:
+            shaped.setdefault("at", now.isoformat())
+            state = fold(game, seats, standing)
+            try:
+                state.apply(shaped)
+            except (RuleViolation, ProtocolError) as error:
+                raise GameRefused(error.message(_language())) from error
+        try:
+            with transaction.atomic():
+                entry = GameEvent.objects.create(
+                    game=game,
+                    seq=game.last_seq + 1,
+                    type=shaped["type"],
+                    payload=shaped,
+                    author=author,
+                    client_id=client_id,
+                )
+        except IntegrityError as error:  # the row lock makes this a backstop only
+            raise GameRefused(_("The game has changed: reload."), "stale") from error
+        game.last_seq = entry.seq
+        _record_outcome(game, state, now)
+        game.save(update_fields=["last_seq", "status", "winner", "first_eliminated", "ended_at"])
+    return Recorded(entry, created=True)
+
+
+def _record_outcome(game: Game, state: ClubGame, now: datetime) -> None:
+    game.first_eliminated = list(state.first_eliminated)
+    if state.finished:
+        game.status, game.winner = GameStatus.FINISHED, state.winner or ""
+        game.ended_at = game.ended_at or now
+    else:  # an undo can reopen a finished game
+        game.status, game.winner, game.ended_at = GameStatus.RUNNING, "", None
+
+
+# --- the protocol document ------------------------------------------------------------
+
+
+def game_protocol(game: Game, seats: Sequence[Seat], log: Sequence[Mapping[str, Any]]) -> dict:
+    """PROTOCOL.md's document: the options the game was played with and the effective
+    events (the undone ones are not exported)."""
+    return protocol.export(
+        seats=[protocol.Seat(s.number, s.member.nickname, s.role) for s in seats],
+        events=effective_events(log),
+        options=ClubOptions.from_dict(game.options),
+        immune=game.immune,
+    )
+
+
+def game_import(*, document: Any, evening_id: int, host: User, author: User) -> Game:
+    """A game from a protocol document (admin): its nicks must be members of the club."""
+    try:
+        parsed = protocol.parse(document)
+    except ProtocolError as error:
+        raise GameRefused(error.message(_language())) from error
+    game_state, failure = protocol.replay(parsed)
+    if failure is not None:
+        raise GameRefused(
+            _("Event %(index)d: %(error)s")
+            % {"index": failure.index, "error": failure.error.message(_language())}
+        )
+    evening = Evening.objects.filter(pk=evening_id).first()
+    if evening is None:
+        raise GameRefused(_("There is no such evening."), "not_found")
+    nicks = [seat.nick for seat in parsed.seats]
+    query = Q()
+    for nick in nicks:
+        query |= Q(nickname__iexact=nick)
+    members = {m.nickname.casefold(): m for m in User.objects.filter(query)} if nicks else {}
+    missing = [nick for nick in nicks if nick.casefold() not in members]
+    if missing:
+        raise GameRefused(
+            _("No member has the nickname: %(nicks)s.") % {"nicks": ", ".join(missing)}
+        )
+    now = timezone.now()
+    with transaction.atomic():
+        Evening.objects.select_for_update().filter(pk=evening.pk).first()
+        game = Game.objects.create(
+            evening=evening,
+            number=Game.objects.filter(evening=evening).count() + 1,
+            host=host,
+            options=parsed.options.to_dict(),
+            lineup=_lineup_of(seat.role for seat in parsed.seats),
+            immune=list(parsed.immune),
+            last_seq=len(parsed.events),
+        )
+        Seat.objects.bulk_create(
+            Seat(game=game, number=s.seat, member=members[s.nick.casefold()], role=s.role)
+            for s in parsed.seats
+        )
+        GameEvent.objects.bulk_create(
+            GameEvent(game=game, seq=n, type=e["type"], payload=dict(e), author=author)
+            for n, e in enumerate(parsed.events, start=1)
+        )
+        _record_outcome(game, game_state, now)
+        game.save(update_fields=["status", "winner", "first_eliminated", "ended_at"])
+    return game
+
+
+def _lineup_of(roles: Any) -> dict[str, int]:
+    lineup: dict[str, int] = {}
+    for role in roles:
+        lineup[role] = lineup.get(role, 0) + 1
+    return dict(sorted(lineup.items()))

@@ -1,0 +1,53 @@
+"""A game's events in words, for the timeline on the game page and in the analysis."""
+
+from collections.abc import Mapping
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+
+def _seat(number: Any, nick: Mapping[int, str]) -> str:
+    if isinstance(number, int) and number in nick:
+        return f"{number} ({nick[number]})"
+    return str(number)
+
+
+def _tally(event: Mapping[str, Any], nick: Mapping[int, str]) -> str:
+    if "voters" in event:
+        counts: dict[int, int] = {}
+        for target in event["voters"].values():
+            counts[target] = counts.get(target, 0) + 1
+    else:
+        counts = {int(seat): count for seat, count in event.get("counts", {}).items()}
+    return ", ".join(f"{_seat(seat, nick)}: {count}" for seat, count in sorted(counts.items()))
+
+
+def describe(event: Mapping[str, Any], nick: Mapping[int, str]) -> str:
+    """One event in a line. `nick` maps seats to the names this reader may see."""
+    kind = event.get("type")
+    s = lambda key: _seat(event.get(key), nick)  # noqa: E731
+    texts = {
+        "day": lambda: _("Day %(n)s") % {"n": event.get("n")},
+        "night": lambda: _("Night %(n)s") % {"n": event.get("n")},
+        "nominate": lambda: (
+            _("%(by)s nominates %(target)s") % {"by": s("by"), "target": s("target")}
+        ),
+        "votes": lambda: _("Votes: %(tally)s") % {"tally": _tally(event, nick)},
+        "hands": lambda: _("Hands: %(tally)s") % {"tally": _tally(event, nick)},
+        "first_day_expel": lambda: (
+            _("Expel anyone at all? %(for)s for") % {"for": event.get("for")}
+        ),
+        "expel_both": lambda: _("Expel both? %(for)s for") % {"for": event.get("for")},
+        "foul": lambda: _("Foul: %(seat)s") % {"seat": s("seat")},
+        "extension": lambda: _("%(seat)s speaks on under a foul") % {"seat": s("seat")},
+        "check": lambda: _("%(by)s checks %(target)s") % {"by": s("by"), "target": s("target")},
+        "kill": lambda: (
+            _("%(by)s shoots %(target)s") % {"by": event.get("by"), "target": s("target")}
+        ),
+        "heal": lambda: _("The doctor heals %(target)s") % {"target": s("target")},
+        "action": lambda: _("%(by)s acts on %(target)s") % {"by": s("by"), "target": s("target")},
+        "speech": lambda: _("%(seat)s speaks") % {"seat": s("seat")},
+        "last_word": lambda: _("Last word: %(seat)s") % {"seat": s("seat")},
+    }
+    text = texts.get(kind)
+    return text() if text else str(kind)

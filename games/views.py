@@ -1,0 +1,189 @@
+"""The host's screens (start a game, record it) and the public game page."""
+
+from __future__ import annotations
+
+import random
+import uuid
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from club.models import Evening
+from games import forms, services
+from games.models import Role
+from games.queries import GameView, game_view
+from games.rules.club import EXTENSION_SECONDS
+from games.timeline import describe
+
+
+def _require_host(request: HttpRequest) -> None:
+    if not services.can_host(request.user):
+        raise PermissionDenied(_("Only the club's hosts and admins start games."))
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def game_new(request: HttpRequest, evening_id: int) -> HttpResponse:
+    """Step 1: who plays, the line-up, random or by hand. Step 2 (`confirm`): the table,
+    seat by seat, as dealt or as the host set it; starting it creates the game."""
+    _require_host(request)
+    evening = get_object_or_404(Evening, pk=evening_id)
+    present = services.present_members(evening)
+    roles = list(Role.objects.all())
+    context: dict[str, Any] = {"evening": evening, "present": present, "roles": roles}
+    if request.method == "GET":
+        context["lineup"] = services.suggested_lineup(min(len(present), 15) or 12)
+        context["chosen"] = {m.pk for m in present[:15]}
+        return render(request, "games/new.html", context)
+    chosen = [m for m in present if str(m.pk) in request.POST.getlist("players")]
+    lineup = {r.code: _count(request.POST.get(f"role_{r.code}")) for r in roles}
+    lineup = {code: count for code, count in lineup.items() if count}
+    context.update(lineup=lineup, chosen={m.pk for m in chosen})
+    if "start" in request.POST:
+        return _start(request, evening, context)
+    try:
+        rng = random.Random()
+        members = list(chosen)
+        if request.POST.get("seating") != "manual":
+            rng.shuffle(members)
+        numbers = list(range(1, len(members) + 1))
+        dealt = services.deal(lineup, numbers, rng) if request.POST.get("deal") != "manual" else {}
+    except services.GameRefused as refusal:
+        context["error"] = refusal.message
+        return render(request, "games/new.html", context, status=422)
+    context["table"] = [
+        {"number": n, "member": m, "role": dealt.get(n, "")}
+        for n, m in zip(numbers, members, strict=True)
+    ]
+    return render(request, "games/confirm.html", context)
+
+
+def _count(raw: str | None) -> int:
+    return int(raw) if raw and raw.isdigit() and int(raw) <= 15 else 0
+
+
+def _start(request: HttpRequest, evening: Evening, context: dict[str, Any]) -> HttpResponse:
+    seats: dict[int, tuple[int, str]] = {}
+    post = request.POST
+    for number in range(1, 31):
+        member, role = post.get(f"member_{number}"), post.get(f"role_at_{number}")
+        if member is None:
+            continue
+        if not member.isdigit() or not role:
+            context["error"] = _("Choose a member and a role for seat %(seat)d.") % {"seat": number}
+            return render(request, "games/new.html", context, status=422)
+        seats[number] = (int(member), role)
+    try:
+        game = services.game_create(host=request.user, evening_id=evening.pk, seats=seats)
+    except services.GameRefused as refusal:
+        context["error"] = refusal.message
+        return render(request, "games/new.html", context, status=422)
+    return redirect("game", game_id=game.pk)
+
+
+def _board_context(request: HttpRequest, view: GameView, **extra: Any) -> dict[str, Any]:
+    state, prompt = view.state, view.prompt
+    nick = {seat.number: seat.member.nickname for seat in view.seats}
+    recording = services.can_record(request.user, view.game) and not view.game.finished
+    modes: list[tuple[str, str]] = []
+    if recording and prompt.phase == "day":
+        if "nominate" in prompt.legal:
+            modes.append(("nominate", _("Nominate")))
+        modes += [("foul", _("Foul")), ("extension", _("Под фол"))]
+    elif recording and prompt.phase == "night":
+        for _order, slot in state.night_slots():
+            modes.append((slot, _night_label(slot)))
+        modes.append(("foul", _("Foul")))
+    role_names = {r.code: r.name for r in Role.objects.all()}
+    seats = [
+        {
+            "seat": seat,
+            "role_name": role_names.get(seat.role, seat.role),
+            "foul_marks": "●" * state.fouls.get(seat.number, 0),
+            "alive": seat.number in state.alive,
+            "fouls": state.fouls.get(seat.number, 0),
+            "immune": seat.number in state.immune and state.n <= 1,
+            "nominated": seat.number in state.nominees,
+            "speaking": seat.number == prompt.speaker,
+        }
+        for seat in view.seats
+    ]
+    return {
+        "view": view,
+        "game": view.game,
+        "state": state,
+        "prompt": prompt,
+        "seats": seats,
+        "recording": recording,
+        "show_roles": services.can_see_roles(request.user, view.game),
+        "modes": modes,
+        "mode": extra.pop("mode", None) or (modes[0][0] if modes else ""),
+        "client_id": uuid.uuid4().hex,
+        "extension_seconds": EXTENSION_SECONDS,
+        "timeline": [describe(event, nick) for event in view.events],
+        "last_words": sorted(state.last_words_due),
+        "winner_name": role_names.get(view.game.winner, view.game.winner),
+        **extra,
+    }
+
+
+def _night_label(slot: str) -> str:
+    """A night slot ("check:boss", "kill:mafia", "heal", "action:7") as a mode button."""
+    kind, _, who = slot.partition(":")
+    labels = {"check": _("Check"), "kill": _("Kill"), "heal": _("Heal"), "action": _("Action")}
+    return f"{labels.get(kind, kind)} {who}".strip()
+
+
+@require_GET
+def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
+    view = game_view(game_id)
+    if view is None:
+        raise Http404
+    context = _board_context(request, view, mode=request.GET.get("mode"))
+    template = "games/game.html#board" if request.htmx else "games/game.html"
+    return render(request, template, context)
+
+
+@login_required
+@require_POST
+def game_event(request: HttpRequest, game_id: int) -> HttpResponse:
+    """One tap. htmx gets the board back; a plain post is redirected to the game page."""
+    view = game_view(game_id)
+    if view is None:
+        raise Http404
+    if not services.can_record(request.user, view.game):
+        raise PermissionDenied(_("Only the game's host records it."))
+    error, status = None, 200
+    try:
+        event = forms.event_from_post(request.POST, view)
+        seq = int(request.POST.get("seq", ""))
+        services.game_record_event(
+            game_id=game_id,
+            author=request.user,
+            event=event,
+            seq=seq,
+            client_id=request.POST.get("client_id") or None,
+        )
+    except (forms.BadForm, ValueError):
+        error, status = _("That did not look like a tap on this screen; try again."), 422
+    except services.GameRefused as refusal:
+        error, status = refusal.message, 409 if refusal.code == "stale" else 422
+    mode = request.POST.get("mode")
+    if not request.htmx:
+        if error:
+            messages.error(request, error)
+        url = redirect("game", game_id=game_id).url
+        return redirect(f"{url}?mode={mode}" if mode else url)
+    view = game_view(game_id)
+    assert view is not None
+    context = _board_context(request, view, mode=mode, error=error)
+    # htmx swaps 2xx answers only: a refusal is still a board to show, with its message.
+    response = render(request, "games/game.html#board", context)
+    response["X-Refused"] = str(status) if error else ""
+    return response
