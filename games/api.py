@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from django.http import HttpRequest
@@ -134,6 +135,8 @@ def _member(seat: SeatIn) -> int:
 
 @router.post("/games", response={201: GameOut, **ERRORS})
 def game_create(request: HttpRequest, payload: GameIn) -> Status[GameOut]:
+    if not services.can_host(request.auth):
+        raise HttpError(403, _("Only the club's hosts and admins start games."))
     seats = {seat.seat: (_member(seat), seat.role) for seat in payload.seats}
     if len(seats) != len(payload.seats):
         raise HttpError(422, _("Each seat number is given once."))
@@ -151,7 +154,9 @@ def game_detail(request: HttpRequest, game_id: int) -> GameOut:
 
 @router.post("/games/{game_id}/events", response={200: GameOut, 201: GameOut, **ERRORS})
 def game_event(request: HttpRequest, game_id: int, payload: EventIn) -> Status[GameOut]:
-    event = payload.model_dump(exclude={"seq", "client_id"}, exclude_none=True)
+    # The event's own fields depend on its type (PROTOCOL.md): read them off the body as
+    # sent; the schema above has already checked that it is a JSON object with a type.
+    event = {k: v for k, v in json.loads(request.body).items() if k not in ("seq", "client_id")}
     try:
         recorded = services.game_record_event(
             game_id=game_id,

@@ -234,16 +234,16 @@ def game_record_event(
     now = now or timezone.now()
     if client_id is not None and (not isinstance(client_id, str) or not 1 <= len(client_id) <= 64):
         raise GameRefused(_("The client event id is 1 to 64 characters."))
-    try:
-        shaped = event_shapes.normalize(event)
-    except ProtocolError as error:
-        raise GameRefused(error.message(_language())) from error
     with transaction.atomic():
         game = Game.objects.select_for_update().filter(pk=game_id).first()
         if game is None:
             raise GameRefused(_("There is no such game."), "not_found")
         if not can_record(author, game):
             raise GameRefused(_("Only the game's host records it."), "forbidden")
+        try:
+            shaped = event_shapes.normalize(event)
+        except ProtocolError as error:
+            raise GameRefused(error.message(_language())) from error
         if client_id is not None:
             earlier = GameEvent.objects.filter(game=game, client_id=client_id).first()
             if earlier is not None:
