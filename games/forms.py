@@ -41,7 +41,7 @@ def seat_action(mode: str, seat: int, post: QueryDict, view: GameView) -> dict[s
         return {"type": "nominate", "by": _int(post, "by"), "target": seat}
     if mode in ("foul", "extension"):
         return {"type": mode, "seat": seat}
-    kind, _, who = mode.partition(":")
+    kind, _colon, who = mode.partition(":")
     if kind == "check":
         actor = next((s.number for s in view.seats if s.role == who), None)
         return {"type": "check", "by": actor, "target": seat}

@@ -12,6 +12,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from club.models import Evening
@@ -91,6 +92,7 @@ def _board_context(request: HttpRequest, view: GameView, **extra: Any) -> dict[s
     state, prompt = view.state, view.prompt
     nick = {seat.number: seat.member.nickname for seat in view.seats}
     recording = services.can_record(request.user, view.game) and not view.game.finished
+    role_names = {r.code: r.name for r in Role.objects.all()}
     modes: list[tuple[str, str]] = []
     if recording and prompt.phase == "day":
         if "nominate" in prompt.legal:
@@ -98,9 +100,8 @@ def _board_context(request: HttpRequest, view: GameView, **extra: Any) -> dict[s
         modes += [("foul", _("Foul")), ("extension", _("Под фол"))]
     elif recording and prompt.phase == "night":
         for _order, slot in state.night_slots():
-            modes.append((slot, _night_label(slot)))
+            modes.append((slot, _night_label(slot, role_names)))
         modes.append(("foul", _("Foul")))
-    role_names = {r.code: r.name for r in Role.objects.all()}
     seats = [
         {
             "seat": seat,
@@ -123,7 +124,12 @@ def _board_context(request: HttpRequest, view: GameView, **extra: Any) -> dict[s
         "recording": recording,
         "show_roles": services.can_see_roles(request.user, view.game),
         "modes": modes,
-        "mode": extra.pop("mode", None) or (modes[0][0] if modes else ""),
+        "mode": _chosen_mode(extra.pop("mode", None), modes),
+        "wake_name": _wake_name(prompt.wake, role_names),
+        "eliminated": [(out, REASONS.get(out.reason, out.reason)) for out in state.eliminated],
+        "check_results": [
+            (check, CHECK_RESULTS.get(check.result, check.result)) for check in state.checks
+        ],
         "client_id": uuid.uuid4().hex,
         "extension_seconds": EXTENSION_SECONDS,
         "timeline": [describe(event, nick) for event in view.events],
@@ -133,11 +139,44 @@ def _board_context(request: HttpRequest, view: GameView, **extra: Any) -> dict[s
     }
 
 
-def _night_label(slot: str) -> str:
+REASONS = {
+    "voted": _lazy("voted out"),
+    "car_crash": _lazy("both voted out"),
+    "fouls": _lazy("three fouls"),
+    "killed": _lazy("killed"),
+    "kamikaze": _lazy("taken by the kamikaze"),
+    "swindler": _lazy("taken by the swindler"),
+}
+CHECK_RESULTS = {
+    "red": _lazy("red"),
+    "black": _lazy("black"),
+    "commissar": _lazy("the commissar"),
+    "not_commissar": _lazy("not the commissar"),
+}
+
+
+def _chosen_mode(asked: str | None, modes: list[tuple[str, str]]) -> str:
+    """The mode the host chose, while it is still on offer; else the first one."""
+    offered = [code for code, _label in modes]
+    return asked if asked in offered else (offered[0] if offered else "")
+
+
+def _wake_name(wake: str | None, role_names: dict[str, str]) -> str:
+    if wake is None:
+        return ""
+    if wake.isdigit():
+        return _("seat %(seat)s") % {"seat": wake}
+    return role_names.get("doctor" if wake == "heal" else wake, wake)
+
+
+def _night_label(slot: str, role_names: dict[str, str]) -> str:
     """A night slot ("check:boss", "kill:mafia", "heal", "action:7") as a mode button."""
-    kind, _, who = slot.partition(":")
+    kind, _colon, who = slot.partition(":")
     labels = {"check": _("Check"), "kill": _("Kill"), "heal": _("Heal"), "action": _("Action")}
-    return f"{labels.get(kind, kind)} {who}".strip()
+    label = labels.get(kind, kind)
+    if kind == "action":
+        return f"{label}: {_('seat')} {who}"
+    return f"{label}: {role_names.get(who, who)}" if who else label
 
 
 @require_GET

@@ -1,0 +1,170 @@
+"""A host records a whole game on a phone-sized screen in Chromium, from seating to the
+winner, through the real pages; screenshots of the main steps are kept as artifacts
+(var/test-artifacts/e2e/), and the result is checked against the rules engine."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.test import Client
+
+from games.models import Game
+from games.queries import game_view
+from games.rules import protocol
+from games.services import game_protocol
+from tests.games.recording import evening_with_players, make_host
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+CHROMIUM = "/usr/bin/chromium"
+ARTIFACTS = Path(settings.BASE_DIR) / "var" / "test-artifacts" / "e2e"
+PHONE = {"width": 360, "height": 640}
+
+
+@pytest.fixture(autouse=True)
+def _rows_of_the_migrations() -> None:
+    """Earlier transactional tests flush the database, taking the rows the data migrations
+    made (the Hosts group, the role catalogue): make them again, as the migrations do."""
+    import importlib
+
+    from django.apps import apps
+
+    for module in ("accounts.migrations.0002_hosts_group", "games.migrations.0002_seed_roles"):
+        migration = importlib.import_module(module)
+        seed = getattr(migration, "create_hosts_group", None) or migration.seed
+        seed(apps, None)
+
+
+@pytest.fixture
+def browser_page(live_server) -> Iterator[object]:
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: apt-get install chromium (.ci/run installs it)")
+    # Playwright's sync API runs an event loop in this thread; the test's own ORM calls are
+    # still plain synchronous code between its steps.
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    from playwright.sync_api import sync_playwright
+
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    for old in ARTIFACTS.glob("*.png"):
+        old.unlink()
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM,
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--no-first-run",
+            ],
+        )
+        context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
+        yield context
+        browser.close()
+    os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+
+
+def test_a_host_records_a_full_game_on_a_phone(live_server, browser_page) -> None:
+    host = make_host(nickname="Ведущая")
+    evening, players = evening_with_players(12)
+    client = Client()
+    client.force_login(host)
+    context = browser_page
+    context.add_cookies(
+        [
+            {
+                "name": settings.SESSION_COOKIE_NAME,
+                "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
+                "url": live_server.url,
+            }
+        ]
+    )
+    page = context.new_page()
+    shot = iter(range(1, 100))
+
+    def screenshot(name: str) -> None:
+        page.screenshot(path=ARTIFACTS / f"{next(shot):02d}-{name}.png", full_page=True)
+
+    # Seating and the line-up: everyone present, the suggested line-up, dealt at random.
+    page.goto(f"{live_server.url}/evenings/{evening.pk}/")
+    page.get_by_role("button", name="Новая игра").click()
+    screenshot("new-game")
+    page.get_by_role("button", name="Дальше: стол").click()
+    screenshot("table-dealt")
+    page.get_by_role("button", name="Начать игру").click()
+    page.wait_for_url("**/games/*/")
+    game = Game.objects.get(evening=evening)
+    role_at = {seat.number: seat.role for seat in game.seats.all()}
+    black = [n for n, role in sorted(role_at.items()) if role in ("boss", "mafia")]
+    red = [n for n, role in sorted(role_at.items()) if role not in ("boss", "mafia")]
+    screenshot("game-start")
+    # No page is wider than the phone.
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+
+    def seq() -> int:
+        return int(page.locator("#board").get_attribute("data-seq"))
+
+    def tap(locator) -> None:
+        before = seq()
+        locator.click()
+        page.wait_for_selector(f'#board[data-seq="{before + 1}"]')
+
+    def mode(label: str) -> None:
+        page.get_by_role("button", name=label).first.click()
+        page.wait_for_selector(f'.modes [aria-current="true"]:has-text("{label}")')
+
+    def seat(number: int):
+        return page.locator(f'button.seat[value="{number}"]')
+
+    tap(page.get_by_role("button", name="Начать день 1"))
+    # The speech timer records the first speech; a foul and its undo.
+    page.get_by_role("button", name="Начать речь").click()
+    tap(page.get_by_role("button", name="Речь окончена"))
+    mode("Фол")
+    tap(seat(red[0]))
+    assert "●" in seat(red[0]).inner_text()
+    tap(page.get_by_role("button", name="Отменить последнее"))
+    assert "●" not in seat(red[0]).inner_text()
+    screenshot("day-1")
+    tap(page.get_by_role("button", name="Наступает ночь"))
+
+    victims = iter(red[1:])
+    for day in (2, 3, 4):
+        # The night: the mafia shoot a red player; the morning shows the result.
+        mode("Выстрел: Мафия")
+        tap(seat(next(victims)))
+        if day == 2:
+            screenshot("night-1")
+        tap(page.get_by_role("button", name="Утро: следующий день"))
+        # The day: a red player nominates a black one; the table votes him out.
+        target = next(n for n in black if not seat(n).is_disabled())
+        mode("Выставить")
+        page.locator('select[name="by"]').select_option(str(red[-1]))
+        tap(seat(target))
+        page.locator(f'input[name="count_{target}"]').fill("6")
+        if day == 2:
+            screenshot("vote")
+        tap(page.get_by_role("button", name="Записать"))
+        if day < 4:
+            tap(page.get_by_role("button", name="Наступает ночь"))
+
+    screenshot("result")
+    assert "красные" in page.locator(".result").inner_text()
+    result_table = page.locator("table.table-seats").inner_text()
+    for player in players:
+        assert player.nickname in result_table
+
+    # The game as recorded is what the engine makes of its protocol.
+    view = game_view(game.pk)
+    assert view.game.status == "finished" and view.game.winner == "red"
+    document = game_protocol(view.game, view.seats, view.log)
+    replayed, failure = protocol.replay(protocol.parse(document))
+    assert failure is None
+    assert replayed.summary() == view.state.summary()
+    assert [e["type"] for e in document["events"]][:2] == ["day", "speech"]
+    assert len(list(ARTIFACTS.glob("*.png"))) == 7
