@@ -13,6 +13,7 @@ from ninja.errors import HttpError
 from accounts.models import User
 from club.schemas import ERRORS
 from games import services
+from games.publication import visible_nicks
 from games.queries import GameView, game_view
 
 router = Router(tags=["games"])
@@ -83,6 +84,7 @@ class EventIn(Schema):
 def _out(request: HttpRequest, view: GameView) -> GameOut:
     state, prompt = view.state, view.prompt
     roles = services.can_see_roles(request.auth, view.game)
+    nick = visible_nicks(view.seats, view.game, request.auth)
     return GameOut(
         id=view.game.pk,
         evening_id=view.game.evening_id,
@@ -94,7 +96,7 @@ def _out(request: HttpRequest, view: GameView) -> GameOut:
         seats=[
             SeatOut(
                 seat=s.number,
-                nick=s.member.nickname,
+                nick=nick[s.number],
                 role=s.role if roles else None,
                 alive=s.number in state.alive,
                 fouls=state.fouls.get(s.number, 0),
@@ -175,4 +177,8 @@ def game_protocol(request: HttpRequest, game_id: int) -> dict[str, Any]:
     view = _view(game_id)
     if not services.can_see_roles(request.auth, view.game):
         raise HttpError(403, _("The protocol is published when the game ends."))
-    return services.game_protocol(view.game, view.seats, view.log)
+    document = services.game_protocol(view.game, view.seats, view.log)
+    nick = visible_nicks(view.seats, view.game, request.auth)
+    for seat in document["seats"]:
+        seat["nick"] = nick[seat["seat"]]
+    return document

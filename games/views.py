@@ -18,6 +18,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from club.models import Evening
 from games import forms, services
 from games.models import Role
+from games.publication import visible_nicks
 from games.queries import GameView, game_view
 from games.rules.club import EXTENSION_SECONDS
 from games.timeline import describe
@@ -90,7 +91,7 @@ def _start(request: HttpRequest, evening: Evening, context: dict[str, Any]) -> H
 
 def _board_context(request: HttpRequest, view: GameView, **extra: Any) -> dict[str, Any]:
     state, prompt = view.state, view.prompt
-    nick = {seat.number: seat.member.nickname for seat in view.seats}
+    nick = visible_nicks(view.seats, view.game, request.user)
     recording = services.can_record(request.user, view.game) and not view.game.finished
     role_names = {r.code: r.name for r in Role.objects.all()}
     modes: list[tuple[str, str]] = []
@@ -105,6 +106,7 @@ def _board_context(request: HttpRequest, view: GameView, **extra: Any) -> dict[s
     seats = [
         {
             "seat": seat,
+            "nick": nick[seat.number],
             "role_name": role_names.get(seat.role, seat.role),
             "foul_marks": "●" * state.fouls.get(seat.number, 0),
             "alive": seat.number in state.alive,
@@ -222,7 +224,5 @@ def game_event(request: HttpRequest, game_id: int) -> HttpResponse:
     view = game_view(game_id)
     assert view is not None
     context = _board_context(request, view, mode=mode, error=error)
-    # htmx swaps 2xx answers only: a refusal is still a board to show, with its message.
-    response = render(request, "games/game.html#board", context)
-    response["X-Refused"] = str(status) if error else ""
-    return response
+    # A refusal is still a board to show, with its message (recorder.js lets htmx swap it).
+    return render(request, "games/game.html#board", context, status=status)

@@ -117,6 +117,7 @@ def test_the_host_records_taps_by_htmx_and_by_plain_posts(table) -> None:
     assert plain.status_code == 302
     # A stale tap from a second phone: refused with a message, nothing written.
     stale = client.post(url, {**foul, "seat": 4, "seq": 2, "client_id": "x3"}, **htmx)
+    assert stale.status_code == 409
     assert "другом устройстве" in stale.content.decode()
     nominate = client.post(
         url,
@@ -239,3 +240,26 @@ def test_an_admin_exports_and_imports_a_protocol(table) -> None:
         "/admin/games/game/import/", {"evening": evening.pk, "host": host.pk, "protocol": bad}
     )
     assert refused.status_code == 200 and Game.objects.count() == 2
+
+
+def test_a_member_who_refused_publication_is_player_n_to_everyone_else(table) -> None:
+    host, evening, players = table
+    shy = players[5]
+    type(shy).objects.filter(pk=shy.pk).update(nickname="Тень", publication_consent=False)
+    game = start_game(host, evening, players)
+    from tests.games.test_recording import RED_WINS
+
+    record(game, host, *RED_WINS)
+    page = Client().get(f"/games/{game.pk}/").content.decode()
+    assert "Тень" not in page and "Игрок 6" in page
+    other = bearer(players[0])
+    api = Client().get(f"/api/v1/games/{game.pk}", **other).json()
+    assert [s["nick"] for s in api["seats"]][5] == "Игрок 6"
+    document = Client().get(f"/api/v1/games/{game.pk}/protocol", **other).content.decode()
+    assert "Тень" not in document
+    # The member and the host still see the name.
+    own = Client().get(f"/api/v1/games/{game.pk}", **bearer(shy)).json()
+    assert own["seats"][5]["nick"] == "Тень"
+    host_client = Client()
+    host_client.force_login(host)
+    assert "Тень" in host_client.get(f"/games/{game.pk}/").content.decode()
