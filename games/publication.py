@@ -17,8 +17,10 @@ def visible_nick(seat: Seat, game: Game, viewer: Any) -> str:
     member = seat.member
     if member.publication_consent:
         return member.nickname
-    if viewer is not None and viewer.is_authenticated and (
-        viewer.pk == member.pk or can_record(viewer, game)
+    if (
+        viewer is not None
+        and viewer.is_authenticated
+        and (viewer.pk == member.pk or can_record(viewer, game))
     ):
         return member.nickname
     return _("Player %(seat)d") % {"seat": seat.number}
