@@ -18,9 +18,12 @@ from club.models import ClubSettings, Evening, RegistrationSource
 
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
+    from games.queries import recent_games
+
     context = {
         "club_settings": ClubSettings.load(),
         "evenings": queries.upcoming_evenings()[:4],
+        "recent_games": recent_games()[:5],
     }
     return render(request, "club/home.html", context)
 

@@ -6,8 +6,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from django.db.models import QuerySet
+
 from games.log import effective_events
-from games.models import Game, Seat
+from games.models import Game, GameStatus, Seat
 from games.rules.club import ClubGame, Prompt
 from games.services import fold
 
@@ -27,6 +29,14 @@ class GameView:
     @property
     def by_number(self) -> dict[int, Seat]:
         return {seat.number: seat for seat in self.seats}
+
+
+def recent_games() -> QuerySet[Game]:
+    return (
+        Game.objects.filter(status=GameStatus.FINISHED)
+        .select_related("evening")
+        .order_by("-ended_at")
+    )
 
 
 def game_view(game_id: int) -> GameView | None:

@@ -22,8 +22,11 @@ def _tally(event: Mapping[str, Any], nick: Mapping[int, str]) -> str:
     return ", ".join(f"{_seat(seat, nick)}: {count}" for seat, count in sorted(counts.items()))
 
 
-def describe(event: Mapping[str, Any], nick: Mapping[int, str]) -> str:
-    """One event in a line. `nick` maps seats to the names this reader may see."""
+def describe(
+    event: Mapping[str, Any], nick: Mapping[int, str], role_names: Mapping[str, str]
+) -> str:
+    """One event in a line. `nick` maps seats to the names this reader may see;
+    `role_names` names who shoots ("mafia", "maniac", "swindler")."""
     kind = event.get("type")
     s = lambda key: _seat(event.get(key), nick)  # noqa: E731
     texts = {
@@ -42,7 +45,8 @@ def describe(event: Mapping[str, Any], nick: Mapping[int, str]) -> str:
         "extension": lambda: _("%(seat)s speaks on under a foul") % {"seat": s("seat")},
         "check": lambda: _("%(by)s checks %(target)s") % {"by": s("by"), "target": s("target")},
         "kill": lambda: (
-            _("%(by)s shoots %(target)s") % {"by": event.get("by"), "target": s("target")}
+            _("%(by)s shoots %(target)s")
+            % {"by": role_names.get(event.get("by"), event.get("by")), "target": s("target")}
         ),
         "heal": lambda: _("The doctor heals %(target)s") % {"target": s("target")},
         "action": lambda: _("%(by)s acts on %(target)s") % {"by": s("by"), "target": s("target")},

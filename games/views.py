@@ -12,7 +12,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _lazy
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from club.models import Evening
@@ -134,7 +134,7 @@ def _board_context(request: HttpRequest, view: GameView, **extra: Any) -> dict[s
         ],
         "client_id": uuid.uuid4().hex,
         "extension_seconds": EXTENSION_SECONDS,
-        "timeline": [describe(event, nick) for event in view.events],
+        "timeline": [describe(event, nick, role_names) for event in view.events],
         "last_words": sorted(state.last_words_due),
         "winner_name": role_names.get(view.game.winner, view.game.winner),
         **extra,
@@ -142,18 +142,18 @@ def _board_context(request: HttpRequest, view: GameView, **extra: Any) -> dict[s
 
 
 REASONS = {
-    "voted": _lazy("voted out"),
-    "car_crash": _lazy("both voted out"),
-    "fouls": _lazy("three fouls"),
-    "killed": _lazy("killed"),
-    "kamikaze": _lazy("taken by the kamikaze"),
-    "swindler": _lazy("taken by the swindler"),
+    "voted": gettext_lazy("voted out"),
+    "car_crash": gettext_lazy("both voted out"),
+    "fouls": gettext_lazy("three fouls"),
+    "killed": gettext_lazy("killed"),
+    "kamikaze": gettext_lazy("taken by the kamikaze"),
+    "swindler": gettext_lazy("taken by the swindler"),
 }
 CHECK_RESULTS = {
-    "red": _lazy("red"),
-    "black": _lazy("black"),
-    "commissar": _lazy("the commissar"),
-    "not_commissar": _lazy("not the commissar"),
+    "red": gettext_lazy("red"),
+    "black": gettext_lazy("black"),
+    "commissar": gettext_lazy("the commissar"),
+    "not_commissar": gettext_lazy("not the commissar"),
 }
 
 

@@ -18,14 +18,18 @@ def test_demo_data_loads_the_club_once(capsys) -> None:
     assert User.objects.get(nickname="Ведущий").has_perm("accounts.host_games")
     assert User.objects.filter(publication_consent=False).count() == 1
     assert User.objects.get(nickname="Ворон").check_password("mafia-demo")
-    evening = Evening.objects.get()
+    evening = Evening.objects.upcoming().get()
     assert evening.is_open_for_signup()
+    from games.models import Game
+
+    played = Game.objects.get()  # last week's game, played to the end
+    assert played.status == "finished" and played.winner == "red"
     assert timezone.localtime(evening.starts_at).strftime("%w %H:%M") == "0 18:00"
 
     call_command("demo_data")
     assert "already loaded" in capsys.readouterr().out
     assert User.objects.count() == 22
-    assert Evening.objects.count() == 1
+    assert Evening.objects.count() == 2
 
 
 def test_demo_data_is_refused_in_production(settings) -> None:

@@ -1,6 +1,6 @@
 """Load the demo club once: members with printed logins, a host, an admin, an open evening."""
 
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 
 from django.conf import settings
 from django.contrib.auth.models import Group
@@ -9,8 +9,16 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
-from club.models import ClubSettings, Evening
+from club.models import (
+    ClubSettings,
+    Evening,
+    EveningStatus,
+    Registration,
+    RegistrationSource,
+    RegistrationStatus,
+)
 from club.schedule import next_evening_start, signup_opens_at
+from games import services as games
 
 ADMIN = ("admin", "admin-demo")
 HOST = ("Ведущий", "host-demo")
@@ -39,6 +47,31 @@ MEMBER_NICKNAMES = [
 ]
 
 
+# Seat 1 is the boss, 2 and 3 mafia, 4 the commissar, 5 the doctor: the town wins on day 4.
+DEMO_GAME = [
+    {"type": "day", "n": 1},
+    {"type": "foul", "seat": 9},
+    {"type": "night", "n": 1},
+    {"type": "check", "by": 1, "target": 4},
+    {"type": "kill", "by": "mafia", "target": 6},
+    {"type": "check", "by": 4, "target": 2},
+    {"type": "heal", "target": 7},
+    {"type": "day", "n": 2},
+    {"type": "nominate", "by": 4, "target": 2},
+    {"type": "votes", "counts": {"2": 7}},
+    {"type": "night", "n": 2},
+    {"type": "kill", "by": "mafia", "target": 8},
+    {"type": "day", "n": 3},
+    {"type": "nominate", "by": 4, "target": 3},
+    {"type": "votes", "counts": {"3": 6}},
+    {"type": "night", "n": 3},
+    {"type": "kill", "by": "mafia", "target": 9},
+    {"type": "day", "n": 4},
+    {"type": "nominate", "by": 4, "target": 1},
+    {"type": "votes", "counts": {"1": 5}},
+]
+
+
 class Command(BaseCommand):
     help = "Load the demo data (once) and print the demo logins."
 
@@ -60,7 +93,7 @@ class Command(BaseCommand):
             HOST[0], HOST[1], birth_date=date(1988, 9, 3), email="host@example.com"
         )
         host.groups.add(Group.objects.get(name="Hosts"))
-        for index, nickname in enumerate(MEMBER_NICKNAMES):
+        members = [
             User.objects.create_user(
                 nickname,
                 MEMBER_PASSWORD,
@@ -68,7 +101,10 @@ class Command(BaseCommand):
                 # One member has refused publication, to show anonymous rendering.
                 publication_consent=index != 4,
             )
+            for index, nickname in enumerate(MEMBER_NICKNAMES)
+        ]
         now = timezone.now()
+        self._played_evening(host, members, now - timedelta(days=7))
         starts_at = next_evening_start(club, now + timedelta(hours=1))
         Evening.objects.create(
             starts_at=starts_at,
@@ -77,6 +113,37 @@ class Command(BaseCommand):
             opens_at=min(signup_opens_at(club, starts_at), now),
             scheduled_for=starts_at.astimezone(club.zone).date(),
         )
+
+    def _played_evening(self, host: User, members: list[User], starts_at: datetime) -> None:
+        """Last week's evening, with one game played to the end, to show a finished game."""
+        evening = Evening.objects.create(
+            starts_at=starts_at,
+            venue=ClubSettings.load().venue,
+            capacity=15,
+            opens_at=starts_at - timedelta(days=6),
+            status=EveningStatus.FINISHED,
+        )
+        players = members[:12]
+        Registration.objects.bulk_create(
+            Registration(
+                member=member,
+                evening=evening,
+                status=RegistrationStatus.ATTENDED,
+                source=RegistrationSource.WEB,
+                arrival=arrival,
+            )
+            for arrival, member in enumerate(players, start=1)
+        )
+        roles = ["boss", "mafia", "mafia", "commissar", "doctor"] + ["civilian"] * 7
+        game = games.game_create(
+            host=host,
+            evening_id=evening.pk,
+            seats={n: (m.pk, r) for n, (m, r) in enumerate(zip(players, roles, strict=True), 1)},
+        )
+        for seq, event in enumerate(DEMO_GAME, start=1):
+            games.game_record_event(
+                game_id=game.pk, author=host, event=event, seq=seq, client_id=None
+            )
 
     def _print_logins(self) -> None:
         lines = [
