@@ -1,0 +1,133 @@
+"""Points per player for one played game, each with its reason (docs/scoring.md).
+
+Pure Python like the engine: a scheme (plain data, versioned by whoever stores it) and a
+game's table and effective events in; a list of lines per seat out. The engine is replayed
+event by event so that every line is read off the rules' own state (who shot whom that
+night, who was healed, which check found black), never re-derived here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+from games.rules.club import ClubGame, Phase, Reason
+from games.rules.errors import ProtocolError
+from games.rules.roles import Team
+
+
+@dataclass(frozen=True)
+class Scheme:
+    """The points of each line. The defaults and their reasons are in docs/scoring.md."""
+
+    win: float = 1.0  # a member of the winning team (FIIM: +1)
+    # A loner wins alone by its own condition; the rarer win is worth more.
+    loner_win: float = 1.5
+    removal: float = -0.5  # removed from the table for three fouls (FIIM: −0.5)
+    red_nominates_black: float = 0.2  # per nomination of a black player by a red one
+    check_found_black: float = 0.3  # the commissar's check that answered black
+    doctor_save: float = 0.4  # a heal on the seat that was shot that night
+    black_kills_key_red: float = 0.3  # to each living black player, per killed commissar/doctor
+    winner_survives: float = 0.1  # a member of the winning side alive at the end
+
+    @classmethod
+    def from_dict(cls, raw: Mapping[str, Any]) -> Scheme:
+        known = {f.name for f in fields(cls)}
+        values: dict[str, float] = {}
+        for key, value in raw.items():
+            if key not in known:
+                raise ProtocolError(
+                    f"Неизвестная строка схемы очков: {key}.", f"Unknown scoring line: {key}."
+                )
+            if isinstance(value, bool) or not isinstance(value, int | float):
+                raise ProtocolError(
+                    f"Очки «{key}» — число.", f"The points of `{key}` are a number."
+                )
+            if not -10 <= value <= 10:
+                raise ProtocolError(
+                    f"Очки «{key}» — от −10 до 10.", f"The points of `{key}` are within ±10."
+                )
+            values[key] = float(value)
+        return cls(**values)
+
+    def to_dict(self) -> dict[str, float]:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+@dataclass(frozen=True)
+class Line:
+    code: str  # the scheme's line, e.g. "win"
+    points: float
+    detail: dict[str, Any] = field(default_factory=dict)  # e.g. {"role": "mafia"}
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"code": self.code, "points": self.points, **self.detail}
+
+
+def score(
+    game: ClubGame, events: Sequence[Mapping[str, Any]], scheme: Scheme
+) -> dict[int, list[Line]]:
+    """The lines of every seat. `game` is a fresh state (no event applied yet); it is
+    advanced over `events`, which must be the game's effective, legal events."""
+    lines: dict[int, list[Line]] = {seat: [] for seat in game.order}
+
+    def team(seat: int) -> Team:
+        return game.roles[seat].team
+
+    for event in events:
+        kind = event.get("type")
+        red_finds_black = (
+            kind == "nominate"
+            and team(event["by"]) == Team.RED
+            and team(event["target"]) == Team.BLACK
+        )
+        if red_finds_black:
+            lines[event["by"]].append(
+                Line("red_nominates_black", scheme.red_nominates_black, {"target": event["target"]})
+            )
+        if kind == "day" and game.phase == Phase.NIGHT:
+            _score_night(game, scheme, lines)
+        checks_before = len(game.checks)
+        game.apply(event)
+        for check in game.checks[checks_before:]:
+            if game.roles[check.by].code == "commissar" and check.result == Team.BLACK.value:
+                lines[check.by].append(
+                    Line("check_found_black", scheme.check_found_black, {"target": check.target})
+                )
+    for out in game.eliminated:
+        if out.reason == Reason.FOULS:
+            lines[out.seat].append(Line("removal", scheme.removal))
+    if game.winner is not None:
+        for seat in game.order:
+            role = game.roles[seat]
+            won = role.code == game.winner if role.team == Team.LONER else role.team == game.winner
+            if not won:
+                continue
+            points = scheme.loner_win if role.team == Team.LONER else scheme.win
+            lines[seat].append(Line("win", points, {"role": role.code}))
+            if seat in game.alive:
+                lines[seat].append(Line("winner_survives", scheme.winner_survives))
+    return lines
+
+
+def _score_night(game: ClubGame, scheme: Scheme, lines: dict[int, list[Line]]) -> None:
+    """Before the morning resolves the night: saves, and black's kills of key red roles."""
+    shot = {target for _by, target in game.kills}
+    healers = [seat for seat in game.alive if game.roles[seat].code == "doctor"]
+    for target in game.heals & shot:
+        for doctor in healers:
+            lines[doctor].append(Line("doctor_save", scheme.doctor_save, {"target": target}))
+    for by, target in game.kills:
+        if by != "mafia" or target in game.heals or (game.n == 1 and target in game.immune):
+            continue
+        if game.roles[target].code in ("commissar", "doctor"):
+            for seat in game.alive:
+                if game.roles[seat].team == Team.BLACK:
+                    lines[seat].append(
+                        Line("black_kills_key_red", scheme.black_kills_key_red, {"target": target})
+                    )
+
+
+def total(lines: Sequence[Line]) -> float:
+    return round(sum(line.points for line in lines), 2)

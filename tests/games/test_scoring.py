@@ -1,0 +1,100 @@
+"""Each scoring line on hand-worked games (docs/scoring.md)."""
+
+import pytest
+
+from games.rules.club import ClubGame
+from games.rules.errors import ProtocolError
+from games.rules.scoring import Scheme, score, total
+
+# Seat 1 the boss, 2 and 3 mafia, 4 the commissar, 5 the doctor, 6–12 civilians.
+TABLE = {1: "boss", 2: "mafia", 3: "mafia", 4: "commissar", 5: "doctor"} | {
+    seat: "civilian" for seat in range(6, 13)
+}
+RED_WINS = [
+    {"type": "day", "n": 1},
+    {"type": "night", "n": 1},
+    {"type": "check", "by": 1, "target": 4},
+    {"type": "kill", "by": "mafia", "target": 6},
+    {"type": "check", "by": 4, "target": 2},
+    {"type": "heal", "target": 7},
+    {"type": "day", "n": 2},
+    {"type": "nominate", "by": 4, "target": 2},
+    {"type": "votes", "counts": {"2": 7}},
+    {"type": "night", "n": 2},
+    {"type": "kill", "by": "mafia", "target": 8},
+    {"type": "day", "n": 3},
+    {"type": "nominate", "by": 4, "target": 3},
+    {"type": "votes", "counts": {"3": 6}},
+    {"type": "night", "n": 3},
+    {"type": "kill", "by": "mafia", "target": 9},
+    {"type": "day", "n": 4},
+    {"type": "nominate", "by": 4, "target": 1},
+    {"type": "votes", "counts": {"1": 5}},
+]
+
+
+DEFAULTS = Scheme()
+
+
+def lines_of(events, scheme=DEFAULTS):
+    return score(ClubGame(TABLE), events, scheme)
+
+
+def codes(lines):
+    return sorted(line.code for line in lines)
+
+
+def test_a_town_win_worked_by_hand() -> None:
+    lines = lines_of(RED_WINS)
+    # The commissar: a black check (+0.3), three nominations of black (+0.6), the win (+1)
+    # and alive at the end (+0.1).
+    assert codes(lines[4]) == [
+        "check_found_black",
+        "red_nominates_black",
+        "red_nominates_black",
+        "red_nominates_black",
+        "win",
+        "winner_survives",
+    ]
+    assert total(lines[4]) == 2.0
+    assert total(lines[6]) == 1.0  # killed on night 1, still on the winning side
+    assert total(lines[7]) == 1.1
+    assert all(not lines[seat] for seat in (1, 2, 3))  # black lost
+
+
+def test_a_doctor_save_and_blacks_kill_of_the_commissar() -> None:
+    events = [
+        {"type": "day", "n": 1},
+        {"type": "night", "n": 1},
+        {"type": "kill", "by": "mafia", "target": 7},
+        {"type": "heal", "target": 7},
+        {"type": "day", "n": 2},
+        {"type": "night", "n": 2},
+        {"type": "kill", "by": "mafia", "target": 4},
+        {"type": "day", "n": 3},
+    ]
+    lines = lines_of(events)
+    assert [line.code for line in lines[5]] == ["doctor_save"]
+    for black in (1, 2, 3):
+        assert [(line.code, line.detail) for line in lines[black]] == [
+            ("black_kills_key_red", {"target": 4})
+        ]
+
+
+def test_three_fouls_cost_the_removal() -> None:
+    events = [{"type": "day", "n": 1}] + [{"type": "foul", "seat": 9}] * 3
+    assert [(line.code, line.points) for line in lines_of(events)[9]] == [("removal", -0.5)]
+
+
+def test_a_scheme_changes_the_points_not_the_lines() -> None:
+    scheme = Scheme.from_dict({"win": 2, "red_nominates_black": 0})
+    lines = lines_of(RED_WINS, scheme)
+    assert total(lines[6]) == 2.0
+    assert total(lines[4]) == 2.4  # 0.3 + 0 + 2 + 0.1
+    assert Scheme.from_dict(scheme.to_dict()) == scheme
+
+
+@pytest.mark.parametrize("bad", [{"bonus": 1}, {"win": "1"}, {"win": True}, {"win": 50}])
+def test_a_bad_scheme_is_refused(bad) -> None:
+    with pytest.raises(ProtocolError):
+        Scheme.from_dict(bad)
