@@ -104,8 +104,10 @@ def score(
             won = role.code == game.winner if role.team == Team.LONER else role.team == game.winner
             if not won:
                 continue
-            points = scheme.loner_win if role.team == Team.LONER else scheme.win
-            lines[seat].append(Line("win", points, {"role": role.code}))
+            if role.team == Team.LONER:
+                lines[seat].append(Line("loner_win", scheme.loner_win, {"role": role.code}))
+            else:
+                lines[seat].append(Line("win", scheme.win, {"role": role.code}))
             if seat in game.alive:
                 lines[seat].append(Line("winner_survives", scheme.winner_survives))
     return lines

@@ -98,3 +98,22 @@ def test_a_scheme_changes_the_points_not_the_lines() -> None:
 def test_a_bad_scheme_is_refused(bad) -> None:
     with pytest.raises(ProtocolError):
         Scheme.from_dict(bad)
+
+
+def test_a_loner_who_wins_alone_scores_its_own_win() -> None:
+    table = {1: "boss", 2: "maniac", 3: "commissar", 4: "doctor"} | {
+        seat: "civilian" for seat in range(5, 13)
+    }
+    removed = [1, *range(3, 12)]  # fouled out, one after another, until two are left
+    events = [{"type": "day", "n": 1}] + [
+        {"type": "foul", "seat": seat} for seat in removed for _ in range(3)
+    ]
+    game = ClubGame(table)
+    lines = score(game, events, DEFAULTS)
+    assert game.winner == "maniac"
+    assert [(line.code, line.points) for line in lines[2]] == [
+        ("loner_win", 1.5),
+        ("winner_survives", 0.1),
+    ]
+    assert lines[12] == []
+    assert all([line.code for line in lines[seat]] == ["removal"] for seat in removed)
