@@ -100,7 +100,7 @@ def _out(request: HttpRequest, view: GameView) -> GameOut:
                 role=s.role if roles else None,
                 alive=s.number in state.alive,
                 fouls=state.fouls.get(s.number, 0),
-                immune=s.number in state.immune and state.n <= 1,
+                immune=s.number in state.immune_now,
             )
             for s in view.seats
         ],

@@ -20,7 +20,6 @@ from games import forms, services
 from games.models import Role
 from games.publication import visible_nicks
 from games.queries import GameView, game_view
-from games.rules.club import EXTENSION_SECONDS
 from games.timeline import describe
 
 
@@ -110,8 +109,7 @@ def _board_context(request: HttpRequest, view: GameView, **extra: Any) -> dict[s
             "role_name": role_names.get(seat.role, seat.role),
             "foul_marks": "●" * state.fouls.get(seat.number, 0),
             "alive": seat.number in state.alive,
-            "fouls": state.fouls.get(seat.number, 0),
-            "immune": seat.number in state.immune and state.n <= 1,
+            "immune": seat.number in state.immune_now,
             "nominated": seat.number in state.nominees,
             "speaking": seat.number == prompt.speaker,
         }
@@ -133,7 +131,6 @@ def _board_context(request: HttpRequest, view: GameView, **extra: Any) -> dict[s
             (check, CHECK_RESULTS.get(check.result, check.result)) for check in state.checks
         ],
         "client_id": uuid.uuid4().hex,
-        "extension_seconds": EXTENSION_SECONDS,
         "timeline": [describe(event, nick, role_names) for event in view.events],
         "last_words": sorted(state.last_words_due),
         "winner_name": role_names.get(view.game.winner, view.game.winner),

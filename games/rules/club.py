@@ -231,6 +231,11 @@ class ClubGame:
         """«Majority» always means more than half of the living players."""
         return 2 * votes > len(self.alive)
 
+    @property
+    def immune_now(self) -> frozenset[int]:
+        """The carried-in immunity holds on day 1 and night 1 only."""
+        return self.immune if self.n <= 1 else frozenset()
+
     def copy(self) -> ClubGame:
         return copy.deepcopy(self)
 
