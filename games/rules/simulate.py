@@ -151,3 +151,37 @@ def _play_night(rng: random.Random, game: ClubGame, emit: Any) -> None:
             emit({"type": "heal", "target": target})
         else:
             emit({"type": "action", "by": int(who), "target": target, "kind": "pressure"})
+
+
+# A short legal game written out, for the demo data and for tests worked by hand. Seat 1 is
+# the boss, 2 and 3 mafia, 4 the commissar, 5 the doctor, 6–12 civilians. Nobody leaves on
+# day 1; the mafia kill 6 on night 1 (the commissar finds 2 black); then each day the
+# commissar puts up a black player who is voted out, and each night the mafia kill a
+# civilian, until the town wins on day 4.
+SAMPLE_LINEUP: tuple[str, ...] = ("boss", "mafia", "mafia", "commissar", "doctor") + (
+    "civilian",
+) * 7
+SAMPLE_OPENING: tuple[dict[str, Any], ...] = (
+    {"type": "day", "n": 1},
+    {"type": "night", "n": 1},
+    {"type": "check", "by": 1, "target": 4},
+    {"type": "kill", "by": "mafia", "target": 6},
+    {"type": "check", "by": 4, "target": 2},
+    {"type": "heal", "target": 7},
+    {"type": "day", "n": 2},
+)
+SAMPLE_TOWN_WINS: tuple[dict[str, Any], ...] = (
+    *SAMPLE_OPENING,
+    {"type": "nominate", "by": 4, "target": 2},
+    {"type": "votes", "counts": {"2": 7}},
+    {"type": "night", "n": 2},
+    {"type": "kill", "by": "mafia", "target": 8},
+    {"type": "day", "n": 3},
+    {"type": "nominate", "by": 4, "target": 3},
+    {"type": "votes", "counts": {"3": 6}},
+    {"type": "night", "n": 3},
+    {"type": "kill", "by": "mafia", "target": 9},
+    {"type": "day", "n": 4},
+    {"type": "nominate", "by": 4, "target": 1},
+    {"type": "votes", "counts": {"1": 5}},
+)

@@ -11,10 +11,12 @@ from accounts.models import User
 from club.models import Evening
 from games import services
 from games.models import Game
+from games.rules.simulate import SAMPLE_LINEUP, SAMPLE_OPENING, SAMPLE_TOWN_WINS
 from tests.factories import make_evening, make_member, sign_up_many
 
-# Twelve seats: 1 boss, 2 mafia, commissar, doctor, 7 civilians.
-LINEUP = ["boss", "mafia", "mafia", "commissar", "doctor"] + ["civilian"] * 7
+LINEUP = list(SAMPLE_LINEUP)
+OPENING = list(SAMPLE_OPENING)  # to day 2: seat 6 killed on night 1
+TOWN_WINS = list(SAMPLE_TOWN_WINS)  # the town wins on day 4
 
 
 def make_host(**fields: object) -> User:
@@ -46,16 +48,3 @@ def record(game: Game, host: User, *events: dict) -> None:
             game_id=game.pk, author=host, event=event, seq=game.last_seq + 1, client_id=None
         )
     game.refresh_from_db()
-
-
-# Seat 1 is the boss, 2 and 3 mafia, 4 commissar, 5 doctor. Day 1 ends with nobody out;
-# the mafia kill 6 on night 1; on day 2 seat 2 is voted out.
-OPENING = [
-    {"type": "day", "n": 1},
-    {"type": "night", "n": 1},
-    {"type": "check", "by": 1, "target": 4},
-    {"type": "kill", "by": "mafia", "target": 6},
-    {"type": "check", "by": 4, "target": 2},
-    {"type": "heal", "target": 7},
-    {"type": "day", "n": 2},
-]

@@ -9,7 +9,13 @@ from django.test.utils import CaptureQueriesContext
 from accounts.services import api_token_create
 from games.models import Game, GameEvent
 from tests.factories import make_member
-from tests.games.recording import OPENING, evening_with_players, make_host, record, start_game
+from tests.games.recording import (
+    LINEUP,
+    OPENING,
+    TOWN_WINS,
+    record,
+    start_game,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -18,16 +24,9 @@ def bearer(member) -> dict[str, str]:
     return {"HTTP_AUTHORIZATION": f"Bearer {api_token_create(member=member).key}"}
 
 
-@pytest.fixture
-def table():
-    host = make_host()
-    evening, players = evening_with_players()
-    return host, evening, players
-
-
 def test_a_host_starts_a_game_through_the_api(table) -> None:
     host, evening, players = table
-    roles = ["boss", "mafia", "mafia", "commissar", "doctor"] + ["civilian"] * 7
+    roles = LINEUP
     body = {
         "evening_id": evening.pk,
         "seats": [
@@ -247,9 +246,7 @@ def test_a_member_who_refused_publication_is_player_n_to_everyone_else(table) ->
     shy = players[5]
     type(shy).objects.filter(pk=shy.pk).update(nickname="Тень", publication_consent=False)
     game = start_game(host, evening, players)
-    from tests.games.test_recording import RED_WINS
-
-    record(game, host, *RED_WINS)
+    record(game, host, *TOWN_WINS)
     page = Client().get(f"/games/{game.pk}/").content.decode()
     assert "Тень" not in page and "Игрок 6" in page
     other = bearer(players[0])

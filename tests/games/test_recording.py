@@ -12,7 +12,7 @@ from games.rules import protocol
 from tests.factories import make_member
 from tests.games.recording import (
     LINEUP,
-    OPENING,
+    TOWN_WINS,
     evening_with_players,
     make_host,
     record,
@@ -21,28 +21,11 @@ from tests.games.recording import (
 
 pytestmark = pytest.mark.django_db
 
-RED_WINS = [
-    *OPENING,
-    {"type": "nominate", "by": 4, "target": 2},
-    {"type": "votes", "counts": {"2": 7}},
-    {"type": "night", "n": 2},
-    {"type": "kill", "by": "mafia", "target": 8},
-    {"type": "day", "n": 3},
-    {"type": "nominate", "by": 4, "target": 3},
-    {"type": "votes", "counts": {"3": 6}},
-    {"type": "night", "n": 3},
-    {"type": "kill", "by": "mafia", "target": 9},
-    {"type": "day", "n": 4},
-    {"type": "nominate", "by": 4, "target": 1},
-    {"type": "votes", "counts": {"1": 5}},
-]
 
-
-def test_a_game_is_recorded_to_the_end_and_the_engine_names_the_winner() -> None:
-    host = make_host()
-    evening, players = evening_with_players()
+def test_a_game_is_recorded_to_the_end_and_the_engine_names_the_winner(table) -> None:
+    host, evening, players = table
     game = start_game(host, evening, players)
-    record(game, host, *RED_WINS)
+    record(game, host, *TOWN_WINS)
 
     assert game.status == GameStatus.FINISHED
     assert game.winner == "red"
@@ -52,11 +35,10 @@ def test_a_game_is_recorded_to_the_end_and_the_engine_names_the_winner() -> None
     assert [e.seat for e in view.state.eliminated] == [6, 2, 8, 3, 9, 1]
 
 
-def test_the_protocol_replays_to_the_same_result() -> None:
-    host = make_host()
-    evening, players = evening_with_players()
+def test_the_protocol_replays_to_the_same_result(table) -> None:
+    host, evening, players = table
     game = start_game(host, evening, players)
-    record(game, host, *RED_WINS)
+    record(game, host, *TOWN_WINS)
     view = game_view(game.pk)
     document = services.game_protocol(view.game, view.seats, view.log)
 
@@ -67,9 +49,8 @@ def test_the_protocol_replays_to_the_same_result() -> None:
     assert replayed.summary() == view.state.summary()
 
 
-def test_a_rule_violation_is_refused_with_the_engines_message_and_changes_nothing() -> None:
-    host = make_host()
-    evening, players = evening_with_players()
+def test_a_rule_violation_is_refused_with_the_engines_message_and_changes_nothing(table) -> None:
+    host, evening, players = table
     game = start_game(host, evening, players)
     record(game, host, {"type": "day", "n": 1})
     with pytest.raises(services.GameRefused) as refused:
@@ -79,9 +60,8 @@ def test_a_rule_violation_is_refused_with_the_engines_message_and_changes_nothin
     assert GameEvent.objects.filter(game=game).count() == 1
 
 
-def test_a_stale_sequence_number_is_refused() -> None:
-    host = make_host()
-    evening, players = evening_with_players()
+def test_a_stale_sequence_number_is_refused(table) -> None:
+    host, evening, players = table
     game = start_game(host, evening, players)
     record(game, host, {"type": "day", "n": 1})
     with pytest.raises(services.GameRefused) as refused:
@@ -97,9 +77,8 @@ def test_a_stale_sequence_number_is_refused() -> None:
     assert GameEvent.objects.filter(game=game).count() == 1
 
 
-def test_a_retried_tap_with_the_same_client_id_is_not_doubled() -> None:
-    host = make_host()
-    evening, players = evening_with_players()
+def test_a_retried_tap_with_the_same_client_id_is_not_doubled(table) -> None:
+    host, evening, players = table
     game = start_game(host, evening, players)
     record(game, host, {"type": "day", "n": 1})
     first = services.game_record_event(
@@ -113,9 +92,8 @@ def test_a_retried_tap_with_the_same_client_id_is_not_doubled() -> None:
     assert game_view(game.pk).state.fouls == {3: 1}
 
 
-def test_undo_cancels_the_last_effective_event_and_is_kept_in_the_log() -> None:
-    host = make_host()
-    evening, players = evening_with_players()
+def test_undo_cancels_the_last_effective_event_and_is_kept_in_the_log(table) -> None:
+    host, evening, players = table
     game = start_game(host, evening, players)
     record(
         game,
@@ -134,27 +112,24 @@ def test_undo_cancels_the_last_effective_event_and_is_kept_in_the_log() -> None:
     assert [e["type"] for e in document["events"]] == ["day"]
 
 
-def test_undo_reopens_a_finished_game() -> None:
-    host = make_host()
-    evening, players = evening_with_players()
+def test_undo_reopens_a_finished_game(table) -> None:
+    host, evening, players = table
     game = start_game(host, evening, players)
-    record(game, host, *RED_WINS, {"type": "undo"})
+    record(game, host, *TOWN_WINS, {"type": "undo"})
     assert game.status == GameStatus.RUNNING
     assert game.winner == ""
     assert game.ended_at is None
 
 
-def test_nothing_to_undo_is_refused() -> None:
-    host = make_host()
-    evening, players = evening_with_players()
+def test_nothing_to_undo_is_refused(table) -> None:
+    host, evening, players = table
     game = start_game(host, evening, players)
     with pytest.raises(services.GameRefused):
         record(game, host, {"type": "undo"})
 
 
-def test_a_malformed_event_is_refused() -> None:
-    host = make_host()
-    evening, players = evening_with_players()
+def test_a_malformed_event_is_refused(table) -> None:
+    host, evening, players = table
     game = start_game(host, evening, players)
     for bad in (
         {"type": "explode"},
@@ -169,11 +144,10 @@ def test_a_malformed_event_is_refused() -> None:
     assert not GameEvent.objects.filter(game=game).exists()
 
 
-def test_the_next_game_of_the_evening_carries_the_first_eliminated_as_immune() -> None:
-    host = make_host()
-    evening, players = evening_with_players()
+def test_the_next_game_of_the_evening_carries_the_first_eliminated_as_immune(table) -> None:
+    host, evening, players = table
     first = start_game(host, evening, players)
-    record(first, host, *RED_WINS)
+    record(first, host, *TOWN_WINS)
     # Seat 6 left first; in the next game that member sits at seat 1.
     reseated = [players[5], *players[:5], *players[6:]]
     second = start_game(host, evening, reseated)
@@ -215,16 +189,14 @@ def test_only_members_present_and_of_age_are_seated() -> None:
     assert "21" in refused.value.message
 
 
-def test_a_line_up_that_decides_the_game_is_refused() -> None:
-    host = make_host()
-    evening, players = evening_with_players()
+def test_a_line_up_that_decides_the_game_is_refused(table) -> None:
+    host, evening, players = table
     with pytest.raises(services.GameRefused):
         start_game(host, evening, players, ["mafia"] * 6 + ["civilian"] * 6)
 
 
-def test_members_who_are_not_hosts_cannot_start_or_record() -> None:
-    host = make_host()
-    evening, players = evening_with_players()
+def test_members_who_are_not_hosts_cannot_start_or_record(table) -> None:
+    host, evening, players = table
     with pytest.raises(services.GameRefused) as refused:
         start_game(players[0], evening, players)
     assert refused.value.code == "forbidden"
@@ -239,11 +211,10 @@ def test_members_who_are_not_hosts_cannot_start_or_record() -> None:
     assert game.last_seq == 1
 
 
-def test_import_rebuilds_a_game_from_its_protocol() -> None:
-    host = make_host()
-    evening, players = evening_with_players()
+def test_import_rebuilds_a_game_from_its_protocol(table) -> None:
+    host, evening, players = table
     game = start_game(host, evening, players)
-    record(game, host, *RED_WINS)
+    record(game, host, *TOWN_WINS)
     view = game_view(game.pk)
     document = services.game_protocol(view.game, view.seats, view.log)
     imported = services.game_import(
@@ -255,4 +226,4 @@ def test_import_rebuilds_a_game_from_its_protocol() -> None:
     document["events"].append({"type": "foul", "seat": 4})  # after the end: refused
     with pytest.raises(services.GameRefused) as refused:
         services.game_import(document=document, evening_id=evening.pk, host=host, author=host)
-    assert str(len(RED_WINS)) in refused.value.message
+    assert str(len(TOWN_WINS)) in refused.value.message

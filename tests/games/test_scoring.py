@@ -5,32 +5,10 @@ import pytest
 from games.rules.club import ClubGame
 from games.rules.errors import ProtocolError
 from games.rules.scoring import Scheme, score, total
+from games.rules.simulate import SAMPLE_LINEUP, SAMPLE_TOWN_WINS
 
-# Seat 1 the boss, 2 and 3 mafia, 4 the commissar, 5 the doctor, 6–12 civilians.
-TABLE = {1: "boss", 2: "mafia", 3: "mafia", 4: "commissar", 5: "doctor"} | {
-    seat: "civilian" for seat in range(6, 13)
-}
-RED_WINS = [
-    {"type": "day", "n": 1},
-    {"type": "night", "n": 1},
-    {"type": "check", "by": 1, "target": 4},
-    {"type": "kill", "by": "mafia", "target": 6},
-    {"type": "check", "by": 4, "target": 2},
-    {"type": "heal", "target": 7},
-    {"type": "day", "n": 2},
-    {"type": "nominate", "by": 4, "target": 2},
-    {"type": "votes", "counts": {"2": 7}},
-    {"type": "night", "n": 2},
-    {"type": "kill", "by": "mafia", "target": 8},
-    {"type": "day", "n": 3},
-    {"type": "nominate", "by": 4, "target": 3},
-    {"type": "votes", "counts": {"3": 6}},
-    {"type": "night", "n": 3},
-    {"type": "kill", "by": "mafia", "target": 9},
-    {"type": "day", "n": 4},
-    {"type": "nominate", "by": 4, "target": 1},
-    {"type": "votes", "counts": {"1": 5}},
-]
+TABLE = dict(enumerate(SAMPLE_LINEUP, start=1))
+RED_WINS = SAMPLE_TOWN_WINS
 
 
 DEFAULTS = Scheme()

@@ -19,6 +19,7 @@ from club.models import (
 )
 from club.schedule import next_evening_start, signup_opens_at
 from games import services as games
+from games.rules.simulate import SAMPLE_LINEUP, SAMPLE_TOWN_WINS
 
 ADMIN = ("admin", "admin-demo")
 HOST = ("Ведущий", "host-demo")
@@ -44,31 +45,6 @@ MEMBER_NICKNAMES = [
     "Маэстро",
     "Вишня",
     "Lucky",
-]
-
-
-# Seat 1 is the boss, 2 and 3 mafia, 4 the commissar, 5 the doctor: the town wins on day 4.
-DEMO_GAME = [
-    {"type": "day", "n": 1},
-    {"type": "foul", "seat": 9},
-    {"type": "night", "n": 1},
-    {"type": "check", "by": 1, "target": 4},
-    {"type": "kill", "by": "mafia", "target": 6},
-    {"type": "check", "by": 4, "target": 2},
-    {"type": "heal", "target": 7},
-    {"type": "day", "n": 2},
-    {"type": "nominate", "by": 4, "target": 2},
-    {"type": "votes", "counts": {"2": 7}},
-    {"type": "night", "n": 2},
-    {"type": "kill", "by": "mafia", "target": 8},
-    {"type": "day", "n": 3},
-    {"type": "nominate", "by": 4, "target": 3},
-    {"type": "votes", "counts": {"3": 6}},
-    {"type": "night", "n": 3},
-    {"type": "kill", "by": "mafia", "target": 9},
-    {"type": "day", "n": 4},
-    {"type": "nominate", "by": 4, "target": 1},
-    {"type": "votes", "counts": {"1": 5}},
 ]
 
 
@@ -134,13 +110,13 @@ class Command(BaseCommand):
             )
             for arrival, member in enumerate(players, start=1)
         )
-        roles = ["boss", "mafia", "mafia", "commissar", "doctor"] + ["civilian"] * 7
+        cards = zip(players, SAMPLE_LINEUP, strict=True)
         game = games.game_create(
             host=host,
             evening_id=evening.pk,
-            seats={n: (m.pk, r) for n, (m, r) in enumerate(zip(players, roles, strict=True), 1)},
+            seats={n: (m.pk, role) for n, (m, role) in enumerate(cards, 1)},
         )
-        for seq, event in enumerate(DEMO_GAME, start=1):
+        for seq, event in enumerate(SAMPLE_TOWN_WINS, start=1):
             games.game_record_event(
                 game_id=game.pk, author=host, event=event, seq=seq, client_id=None
             )
