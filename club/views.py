@@ -14,12 +14,12 @@ from django.views.decorators.http import require_GET, require_POST
 from club import health, queries, services
 from club.calendar import evenings_calendar
 from club.models import ClubSettings, Evening, RegistrationSource
+from games.queries import recent_games
+from games.services import can_host
 
 
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
-    from games.queries import recent_games
-
     context = {
         "club_settings": ClubSettings.load(),
         "evenings": queries.upcoming_evenings()[:4],
@@ -46,8 +46,6 @@ def _evening_context(request: HttpRequest, evening: Evening, **extra: object) ->
 
 @require_GET
 def evening_detail(request: HttpRequest, evening_id: int) -> HttpResponse:
-    from games.services import can_host
-
     evening = get_object_or_404(Evening, pk=evening_id)
     context = _evening_context(
         request,
