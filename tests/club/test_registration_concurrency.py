@@ -154,8 +154,10 @@ def test_without_the_lock_the_same_burst_overbooks(live_server, monkeypatch) -> 
         {
             "lock": unlocked,
             "seat": seating.SEAT,
-            # A slow moment between counting and committing, as under load.
-            "pause": "SELECT pg_sleep(0.02)",
+            # A slow moment between counting and committing, as under load. It is long
+            # next to a request's Python work (which the live server's threads take in
+            # turn, under the GIL), so the sign-ups overlap even on a slow machine.
+            "pause": "SELECT pg_sleep(0.5)",
             "notify": seating.NOTIFY,
             "result": seating.RESULT,
         },
