@@ -114,6 +114,8 @@ class MemberAdmin(UserAdmin):
         super().save_model(request, obj, form, change)
         if change and "status" in form.changed_data:
             services.member_set_status(member=obj, status=obj.status, reason=obj.status_reason)
+        if change and "publication_consent" in form.changed_data:
+            services.member_posts_sync_on_commit(obj.pk)
 
     def _set_status(
         self, request: HttpRequest, queryset: QuerySet[User], status: str, reason: str

@@ -104,9 +104,20 @@ def member_set_status(*, member: User, status: MembershipStatus, reason: str = "
 
 
 def member_set_publication_consent(*, member: User, consent: bool) -> User:
+    """Pages read the consent as they render; the club's earlier group posts are edited
+    to match once this commits (RULES.md §C)."""
+    changed = member.publication_consent != consent
     member.publication_consent = consent
     member.save(update_fields=["publication_consent"])
+    if changed:
+        member_posts_sync_on_commit(member.pk)
     return member
+
+
+def member_posts_sync_on_commit(member_id: int) -> None:
+    from games.tasks import member_posts_sync
+
+    transaction.on_commit(lambda: member_posts_sync.delay(member_id))
 
 
 @dataclass(frozen=True)

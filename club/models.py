@@ -93,6 +93,14 @@ class ClubSettings(models.Model):
         validators=[MinValueValidator(1), MaxValueValidator(100)],
     )
 
+    season_length = models.CharField(
+        _("season"),
+        max_length=8,
+        choices=[("quarter", _("a quarter")), ("year", _("a year"))],
+        default="quarter",
+        help_text=_("Each season has its own leaderboard."),
+    )
+
     class Meta:
         verbose_name = _("club settings")
         verbose_name_plural = _("club settings")

@@ -2,17 +2,22 @@ import json
 
 from django import forms
 from django.contrib import admin, messages
-from django.db.models import QuerySet
+from django.db import transaction
+from django.db.models import Max, QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import path
+from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 from club.models import Evening
-from games import services
-from games.models import Game, GameEvent, Role, Seat
+from games import services, tasks
+from games.models import Game, GameEvent, PlayerScore, Role, ScoringScheme, Seat
+from games.publication import LINE_LABELS
 from games.queries import game_view
+from games.rules.errors import ProtocolError
+from games.rules.scoring import Scheme
 
 MAX_PROTOCOL_BYTES = 2_000_000
 
@@ -44,6 +49,17 @@ class EventInline(admin.TabularInline):
         return False  # the log is append-only, and only the host's screen appends
 
 
+class PointsInline(admin.TabularInline):
+    model = PlayerScore
+    extra = 0
+    fields = ["seat", "member", "role", "won", "points", "lines", "rating_before", "rating_after"]
+    readonly_fields = fields
+    can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+
 class ImportForm(forms.Form):
     evening = forms.ModelChoiceField(queryset=Evening.objects.order_by("-starts_at"))
     host = forms.ModelChoiceField(queryset=User.objects.order_by("nickname"))
@@ -70,8 +86,8 @@ class GameAdmin(admin.ModelAdmin):
         "started_at",
         "ended_at",
     ]
-    inlines = [SeatInline, EventInline]
-    actions = ["export_protocols"]
+    inlines = [SeatInline, PointsInline, EventInline]
+    actions = ["export_protocols", "analyse_again"]
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # games start on the host's screen or come from an import
@@ -100,6 +116,15 @@ class GameAdmin(admin.ModelAdmin):
         response["Content-Disposition"] = 'attachment; filename="protocols.json"'
         return response
 
+    @admin.action(description=_("Build the analysis again"))
+    def analyse_again(self, request: HttpRequest, queryset: QuerySet[Game]) -> None:
+        ids = list(queryset.values_list("pk", flat=True))
+        for game_id in ids:
+            services.game_analyse_on_commit(game_id)
+        self.message_user(
+            request, _("The analysis is being built: %(count)d.") % {"count": len(ids)}
+        )
+
     def import_view(self, request: HttpRequest) -> HttpResponse:
         if not self.has_change_permission(request):
             return redirect("admin:index")
@@ -126,3 +151,62 @@ class GameAdmin(admin.ModelAdmin):
                 return redirect("admin:games_game_change", game.pk)
         context = {**self.admin_site.each_context(request), "form": form, "title": _("Import")}
         return render(request, "admin/games/import.html", context)
+
+
+class SchemeForm(forms.ModelForm):
+    """A new version: the points of every line, starting from the current version's."""
+
+    class Meta:
+        model = ScoringScheme
+        fields = ["note"]
+
+    def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(*args, **kwargs)
+        current = ScoringScheme.objects.current().scheme().to_dict()
+        for code, label in LINE_LABELS.items():
+            self.fields[code] = forms.FloatField(
+                label=label, initial=current[code], min_value=-10, max_value=10
+            )
+
+    def clean(self) -> dict:
+        cleaned = super().clean()
+        try:
+            self.scheme = Scheme.from_dict(
+                {code: cleaned[code] for code in LINE_LABELS if code in cleaned}
+            )
+        except ProtocolError as error:
+            language = "en" if translation.get_language() == "en" else "ru"
+            raise forms.ValidationError(error.message(language)) from error
+        return cleaned
+
+
+@admin.register(ScoringScheme)
+class ScoringSchemeAdmin(admin.ModelAdmin):
+    """Versions are history: an admin adds a new one (every game is scored again by it)
+    and never edits or deletes one that games were scored by."""
+
+    list_display = ["version", "note", "created_at", "created_by"]
+    form = SchemeForm
+    readonly_fields = ["version", "points", "created_at", "created_by"]
+
+    def get_fields(self, request: HttpRequest, obj: ScoringScheme | None = None) -> list[str]:
+        if obj is not None:
+            return ["version", "note", "points", "created_at", "created_by"]
+        return ["note", *LINE_LABELS]
+
+    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+    def save_model(
+        self, request: HttpRequest, obj: ScoringScheme, form: SchemeForm, change: bool
+    ) -> None:
+        with transaction.atomic():
+            latest = ScoringScheme.objects.select_for_update().aggregate(v=Max("version"))["v"]
+            obj.version = (latest or 0) + 1
+            obj.points = form.scheme.to_dict()
+            obj.created_by = request.user
+            obj.save()
+            transaction.on_commit(tasks.games_rescore.delay)

@@ -1,16 +1,23 @@
 """How a seated member is named to whoever is looking (RULES.md §C).
 
 A member who refused publication is «Игрок N» (their seat) to everyone but themselves, the
-game's host and the admins; the same rule serves the game page, the API and the protocol
-that the API publishes.
+game's host and the admins; the same rule serves the game page, the API, the protocol that
+the API publishes and the club group's posts (whose reader is nobody in particular).
 """
 
 from typing import Any
 
+from django.conf import settings
+from django.urls import reverse
+from django.utils import translation
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
-from games.models import Game, Seat
+from club.models import ClubSettings
+from games.models import Game, GameAnalysis, PlayerScore, Role, Seat
 from games.services import can_record
+from notifications import texts
+from notifications.services import chat_post_sync
 
 
 def visible_nick(seat: Seat, game: Game, viewer: Any) -> str:
@@ -28,3 +35,72 @@ def visible_nick(seat: Seat, game: Game, viewer: Any) -> str:
 
 def visible_nicks(seats: list[Seat], game: Game, viewer: Any) -> dict[int, str]:
     return {seat.number: visible_nick(seat, game, viewer) for seat in seats}
+
+
+# What each scoring line is (games/rules/scoring.Scheme's fields), as the site names it.
+LINE_LABELS = {
+    "win": gettext_lazy("win with the team"),
+    "loner_win": gettext_lazy("a loner's own win"),
+    "removal": gettext_lazy("removed for fouls"),
+    "red_nominates_black": gettext_lazy("nominated a black player"),
+    "check_found_black": gettext_lazy("a check found black"),
+    "doctor_save": gettext_lazy("saved the shot player"),
+    "black_kills_key_red": gettext_lazy("black killed the commissar or the doctor"),
+    "winner_survives": gettext_lazy("alive at the end on the winning side"),
+}
+
+
+def line_text(line: dict[str, Any], nick: dict[int, str], role_names: dict[str, str]) -> str:
+    """A score line in words: "win with the team (Mafia) +1.00"."""
+    label = str(LINE_LABELS.get(line["code"], line["code"]))
+    if "role" in line:
+        label += f" ({role_names.get(line['role'], line['role'])})"
+    if "target" in line:
+        label += f": {line['target']} ({nick.get(line['target'], '')})"
+    return f"{label} {line['points']:+.2f}"
+
+
+WINNERS = {"red": gettext_lazy("the red (town)"), "black": gettext_lazy("the black (mafia)")}
+
+
+def winner_label(winner: str, role_names: dict[str, str]) -> str:
+    return str(WINNERS[winner]) if winner in WINNERS else role_names.get(winner, winner)
+
+
+def game_post_text(game_id: int) -> str | None:
+    """The club group's post about an analysed game, in the club's language, naming the
+    seats as the public sees them; None when the game has no analysis."""
+    game = Game.objects.select_related("evening").filter(pk=game_id).first()
+    if game is None or not GameAnalysis.objects.filter(game=game).exists():
+        return None
+    seats = list(Seat.objects.filter(game=game).select_related("member").order_by("number"))
+    points = dict(PlayerScore.objects.filter(game=game).values_list("seat", "points"))
+    club = ClubSettings.load()
+    with translation.override(settings.LANGUAGE_CODE):
+        role_names = {role.code: role.name for role in Role.objects.all()}
+        nick = visible_nicks(seats, game, None)
+        lines = [
+            _("Game %(number)d analysis: %(when)s")
+            % {"number": game.number, "when": texts.evening_when(game.evening, club)},
+            _("Winner: %(winner)s") % {"winner": winner_label(game.winner, role_names)},
+            "",
+        ]
+        lines += [
+            f"{seat.number}. {nick[seat.number]} · {role_names.get(seat.role, seat.role)}"
+            f" · {points.get(seat.number, 0):+.2f}"
+            for seat in seats
+        ]
+        lines += ["", settings.SITE_URL + reverse("game", args=[game.pk])]
+    return "\n".join(lines)
+
+
+def game_post_sync(*, game_id: int) -> int | None:
+    """Post the game's analysis to the club's group, or edit the post to what it should
+    say now (a member switched publication off, the protocol was corrected)."""
+    club = ClubSettings.load()
+    text = game_post_text(game_id)
+    if club.telegram_group_chat_id is None or text is None:
+        return None
+    return chat_post_sync(
+        dedupe_key=f"analysis:{game_id}", chat_id=club.telegram_group_chat_id, text=text
+    )

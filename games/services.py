@@ -285,9 +285,19 @@ def game_record_event(
         except IntegrityError as error:  # the row lock makes this a backstop only
             raise GameRefused(_("The game has changed: reload."), "stale") from error
         game.last_seq = entry.seq
+        was_finished = game.finished
         _record_outcome(game, state, now)
         game.save(update_fields=["last_seq", "status", "winner", "first_eliminated", "ended_at"])
+        if game.finished or was_finished:  # the end, or an undo after it
+            game_analyse_on_commit(game.pk)
     return Recorded(entry, created=True)
+
+
+def game_analyse_on_commit(game_id: int) -> None:
+    """Build the game's analysis in the worker once this transaction commits."""
+    from games.tasks import game_analyse
+
+    transaction.on_commit(lambda: game_analyse.delay(game_id))
 
 
 def _record_outcome(game: Game, state: ClubGame, now: datetime) -> None:
@@ -360,6 +370,8 @@ def game_import(*, document: Any, evening_id: int, host: User, author: User) -> 
         )
         _record_outcome(game, game_state, now)
         game.save(update_fields=["status", "winner", "first_eliminated", "ended_at"])
+        if game.finished:
+            game_analyse_on_commit(game.pk)
     return game
 
 

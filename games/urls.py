@@ -6,4 +6,6 @@ urlpatterns = [
     path("evenings/<int:evening_id>/games/new/", views.game_new, name="game_new"),
     path("games/<int:game_id>/", views.game_detail, name="game"),
     path("games/<int:game_id>/event/", views.game_event, name="game_event"),
+    path("leaderboard/", views.leaderboard, name="leaderboard"),
+    path("players/<int:member_id>/", views.player, name="player"),
 ]

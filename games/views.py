@@ -15,11 +15,14 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from club.models import Evening
-from games import forms, services
+from accounts.models import User
+from club.models import ClubSettings, Evening
+from games import forms, services, stats
+from games.charts import line_chart
 from games.models import Role
-from games.publication import visible_nicks
+from games.publication import line_text, visible_nicks
 from games.queries import GameView, game_view
+from games.seasons import season_parse
 from games.timeline import describe
 
 
@@ -184,8 +187,98 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
     if view is None:
         raise Http404
     context = _board_context(request, view, mode=request.GET.get("mode"))
-    template = "games/game.html#board" if request.htmx else "games/game.html"
-    return render(request, template, context)
+    if request.htmx:
+        return render(request, "games/game.html#board", context)
+    if view.game.finished:
+        context["analysis"] = _analysis_context(request, view)
+    return render(request, "games/game.html", context)
+
+
+def _analysis_context(request: HttpRequest, view: GameView) -> dict[str, Any] | None:
+    built = stats.game_analysis(view.game)
+    if built is None:
+        return None
+    nick = visible_nicks(view.seats, view.game, request.user)
+    names = stats.role_names()
+    rows = []
+    for seat in view.seats:
+        score = built.scores.get(seat.number)
+        if score is None:
+            continue
+        rows.append(
+            {
+                "seat": seat.number,
+                "nick": nick[seat.number],
+                "member_id": seat.member_id
+                if stats.may_see_member(seat.member, request.user)
+                else None,
+                "role": names.get(score.role, score.role),
+                "won": score.won,
+                "points": score.points,
+                "lines": [line_text(line, nick, names) for line in score.lines],
+                "rating_before": score.rating_before,
+                "rating_after": score.rating_after,
+            }
+        )
+    sections = [
+        {
+            "title": _section_title(section),
+            "lines": [describe(event, nick, names) for event in section["events"]],
+        }
+        for section in built.analysis.sections
+    ]
+    return {"built": built.analysis, "rows": rows, "sections": sections}
+
+
+def _section_title(section: dict[str, Any]) -> str:
+    if section["phase"] == "day":
+        return _("Day %(n)s") % {"n": section["n"]}
+    if section["phase"] == "night":
+        return _("Night %(n)s") % {"n": section["n"]}
+    return _("Before day 1")
+
+
+@require_GET
+def leaderboard(request: HttpRequest) -> HttpResponse:
+    club = ClubSettings.load()
+    season = season_parse(request.GET.get("season"), club.season_length)
+    season = season or stats.current_season(club)
+    sort = request.GET.get("sort")
+    board = stats.leaderboard(season, sort if sort in stats.SORTS else "points", request.user)
+    return render(request, "games/leaderboard.html", {"board": board, "columns": COLUMNS})
+
+
+COLUMNS = [
+    ("nick", gettext_lazy("Player")),
+    ("points", gettext_lazy("Points")),
+    ("average", gettext_lazy("Per game")),
+    ("games", gettext_lazy("Games")),
+    ("wins", gettext_lazy("Wins")),
+    ("win_rate", gettext_lazy("Win rate")),
+    ("red", gettext_lazy("Red rating")),
+    ("black", gettext_lazy("Black rating")),
+]
+
+
+@require_GET
+def player(request: HttpRequest, member_id: int) -> HttpResponse:
+    member = User.objects.filter(pk=member_id, is_active=True).first()
+    if member is None or not stats.may_see_member(member, request.user):
+        raise Http404
+    found = stats.profile(member)
+    history = found.history()
+    names = stats.role_names()
+    context = {
+        "profile": found,
+        "by_role": [(names.get(code, code), tally) for code, tally in found.by_role.items()],
+        "best": [(game, names.get(game.role, game.role)) for game in found.best],
+        "points_chart": line_chart({_("points"): history["points"]}),
+        "rating_chart": line_chart(
+            {_("red rating"): history["red"], _("black rating"): history["black"]}
+        ),
+        "hidden": not member.publication_consent,
+    }
+    return render(request, "games/player.html", context)
 
 
 @login_required

@@ -43,6 +43,16 @@ class Notification(models.Model):
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     sent_at = models.DateTimeField(_("sent"), null=True, blank=True)
     message_id = models.BigIntegerField(_("Telegram message id"), null=True, blank=True)
+    # Set on a row that edits an earlier message (a group post whose text changed: a member
+    # switched publication off, a protocol was corrected) instead of sending a new one.
+    edit_of = models.ForeignKey(
+        "self",
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="edits",
+        verbose_name=_("edits the message of"),
+    )
 
     class Meta:
         verbose_name = _("notification")

@@ -94,14 +94,27 @@ def notification_deliver(notification_id: int) -> Outcome:
     if notification.chat_id != chat_id:
         Notification.objects.filter(pk=notification_id).update(chat_id=chat_id)
     if settings.TELEGRAM_CONSOLE_MODE:
-        logger.info("Telegram (console) to %s: %s", chat_id, notification.text)
+        verb = "edits a message in" if notification.edit_of_id else "to"
+        logger.info("Telegram (console) %s %s: %s", verb, chat_id, notification.text)
         return _finish(notification_id, NotificationStatus.SENT, sent_at=timezone.now())
     wait = _chat_is_busy(chat_id)
     if wait is not None:
         return _release(notification_id, wait)
+    editing = None
+    if notification.edit_of_id is not None:
+        editing = Notification.objects.filter(pk=notification.edit_of_id).values_list(
+            "message_id", flat=True
+        )[0]
+        if editing is None:  # the post itself is not out yet: edit it when it is
+            if notification.attempts >= MAX_ATTEMPTS:
+                return _finish(notification_id, NotificationStatus.FAILED, last_error="No post.")
+            return _release(notification_id, 5.0 * notification.attempts)
     wait_for_send_slot()
     try:
-        message_id = telegram.send_message(chat_id, notification.text, notification.buttons)
+        if editing is not None:
+            message_id = _edit(chat_id, editing, notification.text)
+        else:
+            message_id = telegram.send_message(chat_id, notification.text, notification.buttons)
     except tg.RetryAfter as flood:
         retry_after = flood.retry_after
         seconds = retry_after.total_seconds() if isinstance(retry_after, timedelta) else retry_after
@@ -128,6 +141,16 @@ def notification_deliver(notification_id: int) -> Outcome:
         message_id=message_id,
         last_error="",
     )
+
+
+def _edit(chat_id: int, message_id: int, text: str) -> int:
+    try:
+        telegram.edit_message(chat_id, message_id, text)
+    except tg.BadRequest as error:
+        # The message reads so already (an edit sent twice): nothing is left to do.
+        if "not modified" not in str(error).lower():
+            raise
+    return message_id
 
 
 def notifications_sweep() -> tuple[int, list[int]]:

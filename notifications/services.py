@@ -16,8 +16,9 @@ _TABLE = Notification._meta.db_table
 # text and status, so writing the same notification twice changes nothing.
 _INSERT = (
     f"INSERT INTO {_TABLE}"  # noqa: S608
-    " (dedupe_key, member_id, chat_id, text, buttons, status, attempts, last_error, created_at)"
-    " VALUES (%s, %s, %s, %s, %s, %s, 0, '', %s)"
+    " (dedupe_key, member_id, chat_id, text, buttons, status, attempts, last_error, created_at,"
+    "  edit_of_id)"
+    " VALUES (%s, %s, %s, %s, %s, %s, 0, '', %s, %s)"
     " ON CONFLICT (dedupe_key) DO UPDATE SET dedupe_key = excluded.dedupe_key RETURNING id"
 )
 
@@ -29,6 +30,7 @@ def notification_enqueue(
     member: User | None = None,
     chat_id: int | None = None,
     buttons: Sequence[Sequence[dict[str, str]]] = (),
+    edit_of: Notification | None = None,
 ) -> int:
     """Write a notification unless one with this key exists, and send it after the commit.
 
@@ -49,6 +51,7 @@ def notification_enqueue(
                 buttons_value,
                 NotificationStatus.PENDING,
                 connection.ops.adapt_datetimefield_value(timezone.now()),
+                edit_of.pk if edit_of else None,
             ],
         )
         (notification_id,) = cursor.fetchone()
@@ -125,4 +128,29 @@ def evening_announce_lineup(*, evening_id: int) -> int | None:
                 players=[r.member.nickname for r in current.confirmed],
                 reserve=[r.member.nickname for r in current.reserve],
             ),
+        )
+
+
+def chat_post_sync(*, dedupe_key: str, chat_id: int, text: str) -> int | None:
+    """Keep a post to a chat saying `text`: post it the first time; later, when the text
+    has changed, edit the message Telegram already has (a row with `edit_of`), or the row
+    itself while it is still waiting to go. Returns the row written, or None for no change.
+    """
+    with transaction.atomic():
+        post = Notification.objects.select_for_update().filter(dedupe_key=dedupe_key).first()
+        if post is None:
+            return notification_enqueue(dedupe_key=dedupe_key, chat_id=chat_id, text=text)
+        latest = post.edits.order_by("-pk").first() or post
+        if latest.text == text:
+            return None
+        if post.status == NotificationStatus.PENDING and not post.edits.exists():
+            Notification.objects.filter(pk=post.pk).update(text=text)
+            return post.pk
+        if post.status in (NotificationStatus.FAILED, NotificationStatus.SKIPPED):
+            return None  # nothing reached the chat: there is nothing to edit
+        return notification_enqueue(
+            dedupe_key=f"{dedupe_key}:edit:{post.edits.count() + 1}",
+            chat_id=chat_id,
+            text=text,
+            edit_of=post,
         )

@@ -70,3 +70,12 @@ def send_message(chat_id: int, text: str, buttons: list[list[dict[str, str]]]) -
         return await bot.send_message(chat_id=chat_id, text=text, reply_markup=keyboard(buttons))
 
     return process_bot.run(call).message_id
+
+
+def edit_message(chat_id: int, message_id: int, text: str) -> None:
+    """Replace the text of a message the bot sent. Raises telegram.error.* on failure."""
+
+    async def call(bot: Bot) -> Any:
+        return await bot.edit_message_text(text=text, chat_id=chat_id, message_id=message_id)
+
+    process_bot.run(call)

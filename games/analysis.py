@@ -1,0 +1,197 @@
+"""The «разбор» of a finished game: its timeline by day and night, each seat's score with
+its lines, and the Elo ratings across games (RULES.md §C, docs/scoring.md).
+
+Everything here is rebuilt from the protocols, never patched: an analysis is a function of
+the game's effective events, its seats and the scoring scheme, so building it twice gives
+the same rows, and a corrected protocol or a new scheme is just another build.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping, Sequence
+from datetime import date, datetime
+from typing import Any
+
+from django.db import connection, transaction
+from django.utils import timezone
+
+from club.models import ClubSettings
+from games.log import effective_events
+from games.models import Game, GameAnalysis, GameStatus, PlayerScore, ScoringScheme, Seat
+from games.rules import rating
+from games.rules.club import ClubGame
+from games.rules.roles import Team
+from games.rules.scoring import Line, score, total
+from games.services import engine_for
+
+# Held while ratings are replayed, so that two replays never interleave their writes.
+_RATINGS_LOCK = 7_001_001
+
+
+def _sections(events: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """The events under the day or night they happened in; what precedes day 1 (fouls at
+    the table's setup) is its own section."""
+    sections: list[dict[str, Any]] = [{"phase": "setup", "n": 0, "events": []}]
+    for event in events:
+        if event.get("type") in ("day", "night"):
+            sections.append({"phase": event["type"], "n": event.get("n"), "events": []})
+            continue
+        sections[-1]["events"].append(dict(event))
+    return [s for s in sections if s["events"] or s["phase"] != "setup"]
+
+
+def _digest(events: Sequence[Mapping[str, Any]], seats: Sequence[Seat], scheme: Any) -> str:
+    basis = {
+        "events": list(events),
+        "seats": [(s.number, s.member_id, s.role) for s in seats],
+        "scheme": scheme.to_dict(),
+    }
+    return hashlib.sha256(json.dumps(basis, sort_keys=True, default=str).encode()).hexdigest()
+
+
+def game_analysis_build(*, game_id: int, scheme_row: ScoringScheme | None = None) -> bool:
+    """Build (or withdraw) the analysis of one game; True when anything changed.
+
+    A game that is not finished (an undo reopened it) has no analysis. Call
+    ratings_replay() afterwards: the scores' ratings depend on every earlier game.
+    """
+    with transaction.atomic():
+        game = Game.objects.select_for_update().select_related("evening").filter(pk=game_id)
+        game = game.first()
+        if game is None or game.status != GameStatus.FINISHED:
+            withdrawn, _kinds = GameAnalysis.objects.filter(game_id=game_id).delete()
+            PlayerScore.objects.filter(game_id=game_id).delete()
+            return bool(withdrawn)
+        scheme_row = scheme_row or ScoringScheme.objects.current()
+        scheme = scheme_row.scheme()
+        seats = list(Seat.objects.filter(game=game).order_by("number"))
+        events = effective_events(
+            list(game.events.order_by("seq").values_list("payload", flat=True))
+        )
+        digest = _digest(events, seats, scheme)
+        existing = GameAnalysis.objects.filter(game=game).first()
+        if existing is not None and existing.digest == digest:
+            return False
+        state = engine_for(game, seats)
+        lines = score(state, events, scheme)  # advances `state` to the game's end
+        club = ClubSettings.load()
+        played_on = timezone.localtime(game.evening.starts_at, club.zone).date()
+        ended_at = game.ended_at or timezone.now()
+        GameAnalysis.objects.update_or_create(
+            game=game,
+            defaults={
+                "scheme": scheme_row,
+                "digest": digest,
+                "sections": _sections(events),
+                "built_at": timezone.now(),
+            },
+        )
+        PlayerScore.objects.filter(game=game).delete()
+        PlayerScore.objects.bulk_create(
+            _player_score(game, seat, state, lines[seat.number], played_on, ended_at)
+            for seat in seats
+        )
+    return True
+
+
+def _player_score(
+    game: Game,
+    seat: Seat,
+    state: ClubGame,
+    lines: Sequence[Line],
+    played_on: date,
+    ended_at: datetime,
+) -> PlayerScore:
+    role = state.roles[seat.number]
+    team = role.team
+    won = role.code == game.winner if team == Team.LONER else team.value == game.winner
+    return PlayerScore(
+        game=game,
+        seat=seat.number,
+        member_id=seat.member_id,
+        role=role.code,
+        team=team.value,
+        won=won,
+        points=total(lines),
+        lines=[line.as_dict() for line in lines],
+        played_on=played_on,
+        ended_at=ended_at,
+        track=team.value if team in (Team.RED, Team.BLACK) else "",
+    )
+
+
+def ratings_replay() -> int:
+    """Replay Elo over every analysed game in the order they ended, and store each score's
+    rating before and after; returns how many rows changed (a new last game: its own)."""
+    with transaction.atomic():
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT pg_advisory_xact_lock(%s)", [_RATINGS_LOCK])
+        rows = list(
+            PlayerScore.objects.order_by("ended_at", "game_id", "seat").values_list(
+                "pk",
+                "game_id",
+                "member_id",
+                "track",
+                "game__winner",
+                "rating_before",
+                "rating_after",
+            )
+        )
+        changes = rating.replay(
+            rating.Played(pk, game_id, member_id, track, winner)
+            for pk, game_id, member_id, track, winner, _before, _after in rows
+        )
+        changed: list[tuple[int, float | None, float | None]] = []
+        for pk, _game, _member, _track, _winner, before, after in rows:
+            change = changes.get(pk)
+            new = (change.before, change.after) if change else (None, None)
+            if not _same(new, (before, after)):
+                changed.append((pk, *new))
+        _write_ratings(changed)
+    return len(changed)
+
+
+def _same(a: tuple[float | None, ...], b: tuple[float | None, ...]) -> bool:
+    return all(
+        (x is None and y is None) or (x is not None and y is not None and abs(x - y) < 1e-9)
+        for x, y in zip(a, b, strict=True)
+    )
+
+
+def _write_ratings(changed: list[tuple[int, float | None, float | None]]) -> None:
+    if not changed:
+        return
+    if connection.vendor == "postgresql":
+        # One statement for any number of rows (a whole replay after a scheme change).
+        table = PlayerScore._meta.db_table
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"UPDATE {table} AS s SET rating_before = v.before, rating_after = v.after"  # noqa: S608
+                " FROM unnest(%s::bigint[], %s::float8[], %s::float8[]) AS v(id, before, after)"
+                " WHERE s.id = v.id",
+                [[c[0] for c in changed], [c[1] for c in changed], [c[2] for c in changed]],
+            )
+        return
+    PlayerScore.objects.bulk_update(
+        [PlayerScore(pk=pk, rating_before=b, rating_after=a) for pk, b, a in changed],
+        ["rating_before", "rating_after"],
+        batch_size=500,
+    )
+
+
+def analyses_rebuild() -> list[int]:
+    """Every finished game scored again by the current scheme (after an admin's change),
+    then the ratings replayed; returns the ids of the games whose analysis changed."""
+    scheme_row = ScoringScheme.objects.current()
+    changed = [
+        game_id
+        for game_id in Game.objects.filter(status=GameStatus.FINISHED)
+        .order_by("ended_at", "pk")
+        .values_list("pk", flat=True)
+        if game_analysis_build(game_id=game_id, scheme_row=scheme_row)
+    ]
+    ratings_replay()
+    return changed

@@ -1,0 +1,244 @@
+"""What the published pages read: a game's analysis, a season's leaderboard, a player's
+profile. Each is a fixed number of queries whatever the number of games (aggregates in SQL,
+one ordered read of a member's scores), and each names members as RULES.md §C allows."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any
+
+from django.db.models import Avg, Count, Max, Min, OuterRef, Q, Subquery, Sum
+
+from accounts.models import User
+from club.models import ClubSettings
+from games.models import Game, GameAnalysis, PlayerScore, Role
+from games.rules import rating
+from games.seasons import Season, season_of, seasons_between
+
+# --- a game's analysis ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Analysis:
+    analysis: GameAnalysis
+    scores: dict[int, PlayerScore]  # by seat
+
+
+def game_analysis(game: Game) -> Analysis | None:
+    """Two queries: the analysis and the seats' scores."""
+    analysis = GameAnalysis.objects.filter(game=game).select_related("scheme").first()
+    if analysis is None:
+        return None
+    scores = {score.seat: score for score in PlayerScore.objects.filter(game=game)}
+    return Analysis(analysis, scores)
+
+
+def role_names() -> dict[str, str]:
+    return {role.code: role.name for role in Role.objects.all()}
+
+
+def may_see_member(member: User, viewer: Any) -> bool:
+    """A member's scores are linked to them publicly only with their consent; they always
+    see their own, and admins see everyone's."""
+    if member.publication_consent:
+        return True
+    authenticated = viewer is not None and viewer.is_authenticated
+    return authenticated and (viewer.pk == member.pk or viewer.is_staff)
+
+
+# --- the season leaderboard -----------------------------------------------------------
+
+SORTS = ("points", "average", "games", "wins", "win_rate", "red", "black", "nick")
+
+
+@dataclass
+class Standing:
+    member_id: int
+    nick: str
+    games: int
+    wins: int
+    points: float
+    average: float
+    red: float | None = None  # the rating at the season's end on each track
+    black: float | None = None
+    rank: int = 0
+    own: bool = False  # the viewer's own row (shown to them even without consent)
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+
+@dataclass(frozen=True)
+class Leaderboard:
+    season: Season
+    seasons: list[Season]
+    sort: str
+    rows: list[Standing]
+
+
+def current_season(club: ClubSettings | None = None) -> Season:
+    from django.utils import timezone
+
+    club = club or ClubSettings.load()
+    return season_of(timezone.localtime(timezone.now(), club.zone).date(), club.season_length)
+
+
+def leaderboard(season: Season, sort: str, viewer: Any) -> Leaderboard:
+    """Three queries: the seasons that have games, the season's sums per member, and each
+    of those members' ratings on both tracks at the season's end."""
+    club = ClubSettings.load()
+    span = PlayerScore.objects.aggregate(first=Min("played_on"), last=Max("played_on"))
+    seasons = (
+        seasons_between(span["first"], span["last"], club.season_length)
+        if span["first"]
+        else [season]
+    )
+    if season not in seasons:
+        seasons = sorted({*seasons, season}, key=lambda s: s.first_day, reverse=True)
+    in_season = Q(played_on__gte=season.first_day, played_on__lt=season.next_first_day)
+    sums = (
+        PlayerScore.objects.filter(in_season)
+        .values("member_id", "member__nickname", "member__publication_consent")
+        .annotate(games=Count("id"), wins=Count("id", filter=Q(won=True)), points=Sum("points"))
+        .annotate(average=Avg("points"))
+    )
+    viewer_id = viewer.pk if viewer is not None and viewer.is_authenticated else None
+    sees_all = viewer is not None and viewer.is_authenticated and viewer.is_staff
+    rows = [
+        Standing(
+            member_id=row["member_id"],
+            nick=row["member__nickname"],
+            games=row["games"],
+            wins=row["wins"],
+            points=round(row["points"], 2),
+            average=round(row["average"], 2),
+            own=row["member_id"] == viewer_id,
+        )
+        for row in sums
+        if row["member__publication_consent"] or row["member_id"] == viewer_id or sees_all
+    ]
+    _season_end_ratings(rows, season.next_first_day)
+    rows.sort(key=_sort_key(sort))
+    for rank, row in enumerate(rows, start=1):
+        row.rank = rank
+    return Leaderboard(season, seasons, sort, rows)
+
+
+def _season_end_ratings(rows: list[Standing], before: date) -> None:
+    def last_on(track: str) -> Subquery:
+        return Subquery(
+            PlayerScore.objects.filter(member=OuterRef("pk"), track=track, played_on__lt=before)
+            .order_by("-ended_at", "-game_id")
+            .values("rating_after")[:1]
+        )
+
+    by_member = {row.member_id: row for row in rows}
+    ratings = (
+        User.objects.filter(pk__in=by_member)
+        .annotate(red=last_on(rating.RED), black=last_on(rating.BLACK))
+        .values_list("pk", "red", "black")
+    )
+    for member_id, red, black in ratings:
+        row = by_member[member_id]
+        row.red = round(red, 1) if red is not None else None
+        row.black = round(black, 1) if black is not None else None
+
+
+def _sort_key(sort: str) -> Any:
+    if sort == "nick":
+        return lambda row: row.nick.casefold()
+
+    def descending(row: Standing) -> tuple[float, str]:
+        value = row.win_rate if sort == "win_rate" else getattr(row, sort)
+        return (-(value if value is not None else float("-inf")), row.nick.casefold())
+
+    return descending
+
+
+# --- a player's profile ---------------------------------------------------------------
+
+
+@dataclass
+class Tally:
+    games: int = 0
+    wins: int = 0
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+
+@dataclass(frozen=True)
+class Played:
+    game_id: int
+    number: int
+    starts_at: Any
+    role: str
+    team: str
+    won: bool
+    points: float
+    track: str
+    rating_after: float | None
+
+
+@dataclass
+class Profile:
+    member: User
+    games: list[Played]
+    total: Tally = field(default_factory=Tally)
+    by_role: dict[str, Tally] = field(default_factory=dict)
+    by_team: dict[str, Tally] = field(default_factory=dict)
+    points: float = 0.0
+    ratings: dict[str, float] = field(default_factory=dict)  # the current one per track
+
+    @property
+    def best(self) -> list[Played]:
+        return sorted(self.games, key=lambda g: (-g.points, -g.game_id))[:5]
+
+    def history(self) -> dict[str, list[float]]:
+        """The series the chart draws, one point per game: the points summed so far, and
+        the rating on each track after each game played on it."""
+        series: dict[str, list[float]] = {"points": [], rating.RED: [], rating.BLACK: []}
+        running = 0.0
+        for game in self.games:
+            running += game.points
+            series["points"].append(round(running, 2))
+            if game.track and game.rating_after is not None:
+                series[game.track].append(game.rating_after)
+        return series
+
+
+def profile(member: User) -> Profile:
+    """One query: the member's scores with their games, in the order they were played."""
+    rows = (
+        PlayerScore.objects.filter(member=member)
+        .order_by("ended_at", "game_id")
+        .values_list(
+            "game_id",
+            "game__number",
+            "game__evening__starts_at",
+            "role",
+            "team",
+            "won",
+            "points",
+            "track",
+            "rating_after",
+        )
+    )
+    result = Profile(member, [Played(*row) for row in rows])
+    by_role: dict[str, Tally] = defaultdict(Tally)
+    by_team: dict[str, Tally] = defaultdict(Tally)
+    for game in result.games:
+        for tally in (result.total, by_role[game.role], by_team[game.team]):
+            tally.games += 1
+            tally.wins += game.won
+        result.points += game.points
+        if game.track and game.rating_after is not None:
+            result.ratings[game.track] = game.rating_after
+    result.points = round(result.points, 2)
+    result.by_role = dict(sorted(by_role.items(), key=lambda item: -item[1].games))
+    result.by_team = dict(by_team)
+    return result

@@ -1,0 +1,41 @@
+"""The analysis runs in the worker, after the commit that ended (or corrected) a game.
+
+Tasks take ids and re-read everything: each is safe to run twice or late.
+"""
+
+from datetime import timedelta
+
+from celery import shared_task
+from django.utils import timezone
+
+from games import analysis, publication
+from games.models import PlayerScore
+
+# After a scheme change, the group posts of games this recent are edited to the new scores;
+# older posts stay as they were posted (their pages show the new scores).
+REPOST_WITHIN = timedelta(days=30)
+
+
+@shared_task(ignore_result=True, acks_late=True)
+def game_analyse(game_id: int) -> None:
+    analysis.game_analysis_build(game_id=game_id)
+    analysis.ratings_replay()
+    publication.game_post_sync(game_id=game_id)
+
+
+@shared_task(ignore_result=True, acks_late=True)
+def games_rescore() -> None:
+    """Every game scored again by the current scheme (an admin saved a new version)."""
+    changed = set(analysis.analyses_rebuild())
+    recent = PlayerScore.objects.filter(ended_at__gte=timezone.now() - REPOST_WITHIN)
+    for game_id in sorted(set(recent.values_list("game_id", flat=True)) & changed):
+        publication.game_post_sync(game_id=game_id)
+
+
+@shared_task(ignore_result=True, acks_late=True)
+def member_posts_sync(member_id: int) -> None:
+    """A member switched publication off (or on): every group post with them in it is
+    edited to name them as the pages now do."""
+    games = PlayerScore.objects.filter(member_id=member_id).values_list("game_id", flat=True)
+    for game_id in sorted(set(games)):
+        publication.game_post_sync(game_id=game_id)
