@@ -10,27 +10,20 @@ from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
 from ninja import NinjaAPI
 from ninja.errors import AuthenticationError, HttpError, ValidationError
-from ninja.security import HttpBearer, SessionAuth
 
 from accounts.api import router as accounts_router
-from accounts.models import User
-from accounts.services import api_token_authenticate
+from club.api_auth import MEMBERS
 from club.api_evenings import router as evenings_router
 from games.api import router as games_router
+from games.api_published import router as published_router
 
 logger = logging.getLogger(__name__)
-
-
-class BearerToken(HttpBearer):
-    def authenticate(self, request: HttpRequest, token: str) -> User | None:
-        return api_token_authenticate(token)
-
 
 api = NinjaAPI(
     title="Mafia club API",
     version="1",
     urls_namespace="api",
-    auth=[BearerToken(), SessionAuth()],
+    auth=MEMBERS,
 )
 
 
@@ -74,3 +67,4 @@ def on_unexpected_error(request: HttpRequest, exc: Exception) -> HttpResponse:
 api.add_router("/", accounts_router)
 api.add_router("/", evenings_router)
 api.add_router("/", games_router)
+api.add_router("/", published_router)

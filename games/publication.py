@@ -14,8 +14,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from club.models import ClubSettings
+from games import stats
 from games.models import Game, GameAnalysis, PlayerScore, Role, Seat
+from games.queries import GameView
 from games.services import can_record
+from games.timeline import describe
 from notifications import texts
 from notifications.services import chat_post_sync
 
@@ -104,3 +107,56 @@ def game_post_sync(*, game_id: int) -> int | None:
     return chat_post_sync(
         dedupe_key=f"analysis:{game_id}", chat_id=club.telegram_group_chat_id, text=text
     )
+
+
+def published_analysis(view: GameView, viewer: Any) -> dict[str, Any] | None:
+    """The game's analysis as the page and the API publish it to this viewer: each seat's
+    points with its lines in words, and the timeline by day and night."""
+    built = stats.game_analysis(view.game)
+    if built is None:
+        return None
+    nick = visible_nicks(view.seats, view.game, viewer)
+    names = stats.role_names()
+    rows = [
+        {
+            "seat": seat.number,
+            "nick": nick[seat.number],
+            # Linked to the member only where their name is shown to this viewer.
+            "member_id": seat.member_id if stats.may_see_member(seat.member, viewer) else None,
+            "role": score.role,
+            "role_name": names.get(score.role, score.role),
+            "team": score.team,
+            "won": score.won,
+            "points": score.points,
+            "lines": [
+                {
+                    "code": line["code"],
+                    "points": line["points"],
+                    "text": line_text(line, nick, names),
+                }
+                for line in score.lines
+            ],
+            "rating_before": score.rating_before,
+            "rating_after": score.rating_after,
+        }
+        for seat in view.seats
+        if (score := built.scores.get(seat.number)) is not None
+    ]
+    sections = [
+        {
+            "phase": section["phase"],
+            "n": section["n"],
+            "title": _section_title(section),
+            "events": [describe(event, nick, names) for event in section["events"]],
+        }
+        for section in built.analysis.sections
+    ]
+    return {"built": built.analysis, "rows": rows, "sections": sections}
+
+
+def _section_title(section: dict[str, Any]) -> str:
+    if section["phase"] == "day":
+        return _("Day %(n)s") % {"n": section["n"]}
+    if section["phase"] == "night":
+        return _("Night %(n)s") % {"n": section["n"]}
+    return _("Before day 1")

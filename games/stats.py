@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-from django.db.models import Avg, Count, Max, Min, OuterRef, Q, Subquery, Sum
+from django.db.models import Count, Max, Min, OuterRef, Q, Subquery, Sum
 
 from accounts.models import User
 from club.models import ClubSettings
@@ -102,8 +102,7 @@ def leaderboard(season: Season, sort: str, viewer: Any) -> Leaderboard:
     sums = (
         PlayerScore.objects.filter(in_season)
         .values("member_id", "member__nickname", "member__publication_consent")
-        .annotate(games=Count("id"), wins=Count("id", filter=Q(won=True)), points=Sum("points"))
-        .annotate(average=Avg("points"))
+        .annotate(games=Count("id"), wins=Count("id", filter=Q(won=True)), total=Sum("points"))
     )
     viewer_id = viewer.pk if viewer is not None and viewer.is_authenticated else None
     sees_all = viewer is not None and viewer.is_authenticated and viewer.is_staff
@@ -113,8 +112,8 @@ def leaderboard(season: Season, sort: str, viewer: Any) -> Leaderboard:
             nick=row["member__nickname"],
             games=row["games"],
             wins=row["wins"],
-            points=round(row["points"], 2),
-            average=round(row["average"], 2),
+            points=round(row["total"], 2),
+            average=round(row["total"] / row["games"], 2),
             own=row["member_id"] == viewer_id,
         )
         for row in sums

@@ -20,7 +20,7 @@ from club.models import ClubSettings, Evening
 from games import forms, services, stats
 from games.charts import line_chart
 from games.models import Role
-from games.publication import line_text, visible_nicks
+from games.publication import published_analysis, visible_nicks
 from games.queries import GameView, game_view
 from games.seasons import season_parse
 from games.timeline import describe
@@ -190,52 +190,8 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
     if request.htmx:
         return render(request, "games/game.html#board", context)
     if view.game.finished:
-        context["analysis"] = _analysis_context(request, view)
+        context["analysis"] = published_analysis(view, request.user)
     return render(request, "games/game.html", context)
-
-
-def _analysis_context(request: HttpRequest, view: GameView) -> dict[str, Any] | None:
-    built = stats.game_analysis(view.game)
-    if built is None:
-        return None
-    nick = visible_nicks(view.seats, view.game, request.user)
-    names = stats.role_names()
-    rows = []
-    for seat in view.seats:
-        score = built.scores.get(seat.number)
-        if score is None:
-            continue
-        rows.append(
-            {
-                "seat": seat.number,
-                "nick": nick[seat.number],
-                "member_id": seat.member_id
-                if stats.may_see_member(seat.member, request.user)
-                else None,
-                "role": names.get(score.role, score.role),
-                "won": score.won,
-                "points": score.points,
-                "lines": [line_text(line, nick, names) for line in score.lines],
-                "rating_before": score.rating_before,
-                "rating_after": score.rating_after,
-            }
-        )
-    sections = [
-        {
-            "title": _section_title(section),
-            "lines": [describe(event, nick, names) for event in section["events"]],
-        }
-        for section in built.analysis.sections
-    ]
-    return {"built": built.analysis, "rows": rows, "sections": sections}
-
-
-def _section_title(section: dict[str, Any]) -> str:
-    if section["phase"] == "day":
-        return _("Day %(n)s") % {"n": section["n"]}
-    if section["phase"] == "night":
-        return _("Night %(n)s") % {"n": section["n"]}
-    return _("Before day 1")
 
 
 @require_GET

@@ -31,10 +31,7 @@ def snapshot(game) -> dict:
     return {
         "digest": found.digest,
         "sections": found.sections,
-        "scores": [
-            s.__dict__ | {"_state": None, "id": None, "ended_at": None}
-            for s in scores
-        ],
+        "scores": [s.__dict__ | {"_state": None, "id": None, "ended_at": None} for s in scores],
     }
 
 

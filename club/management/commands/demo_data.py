@@ -18,6 +18,7 @@ from club.models import (
     RegistrationStatus,
 )
 from club.schedule import next_evening_start, signup_opens_at
+from games import analysis
 from games import services as games
 from games.rules.simulate import SAMPLE_LINEUP, SAMPLE_TOWN_WINS
 
@@ -120,6 +121,10 @@ class Command(BaseCommand):
             games.game_record_event(
                 game_id=game.pk, author=host, event=event, seq=seq, client_id=None
             )
+        # The worker builds it too once it starts (the same analysis: nothing changes);
+        # built here, the demo's game page shows it at once.
+        analysis.game_analysis_build(game_id=game.pk)
+        analysis.ratings_replay()
 
     def _print_logins(self) -> None:
         lines = [

@@ -1,0 +1,182 @@
+"""/api/v1: what the site publishes (analyses, leaderboards, player pages), readable without
+a token and naming members exactly as the pages do (RULES.md §C)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.http import HttpRequest
+from django.utils.translation import gettext as _
+from ninja import Router, Schema
+from ninja.errors import HttpError
+
+from accounts.models import User
+from club.api_auth import ANYONE
+from club.models import ClubSettings
+from club.schemas import ERRORS
+from games import stats
+from games.publication import published_analysis
+from games.queries import game_view
+from games.seasons import season_parse
+
+router = Router(tags=["published"], auth=ANYONE)
+
+
+class LineOut(Schema):
+    code: str
+    points: float
+    text: str
+
+
+class ScoreOut(Schema):
+    seat: int
+    nick: str
+    member_id: int | None  # null where the member refused publication
+    role: str
+    team: str
+    won: bool
+    points: float
+    lines: list[LineOut]
+    rating_before: float | None
+    rating_after: float | None
+
+
+class SectionOut(Schema):
+    phase: str
+    n: int | None
+    title: str
+    events: list[str]
+
+
+class AnalysisOut(Schema):
+    game_id: int
+    evening_id: int
+    number: int
+    winner: str
+    scheme_version: int
+    built_at: datetime
+    scores: list[ScoreOut]
+    timeline: list[SectionOut]
+
+
+@router.get("/games/{game_id}/analysis", response={200: AnalysisOut, **ERRORS})
+def game_analysis(request: HttpRequest, game_id: int) -> AnalysisOut:
+    view = game_view(game_id)
+    if view is None:
+        raise HttpError(404, _("There is no such game."))
+    published = published_analysis(view, request.auth) if view.game.finished else None
+    if published is None:
+        raise HttpError(404, _("This game has no analysis yet."))
+    built = published["built"]
+    return AnalysisOut(
+        game_id=view.game.pk,
+        evening_id=view.game.evening_id,
+        number=view.game.number,
+        winner=view.game.winner,
+        scheme_version=built.scheme.version,
+        built_at=built.built_at,
+        scores=published["rows"],
+        timeline=published["sections"],
+    )
+
+
+class StandingOut(Schema):
+    rank: int
+    member_id: int
+    nick: str
+    games: int
+    wins: int
+    win_rate: float
+    points: float
+    average: float
+    red: float | None
+    black: float | None
+
+
+class LeaderboardOut(Schema):
+    season: str
+    seasons: list[str]
+    sort: str
+    rows: list[StandingOut]
+
+
+@router.get("/leaderboard", response={200: LeaderboardOut, **ERRORS})
+def leaderboard(request: HttpRequest, season: str = "", sort: str = "points") -> LeaderboardOut:
+    club = ClubSettings.load()
+    chosen = season_parse(season, club.season_length) if season else stats.current_season(club)
+    if chosen is None:
+        raise HttpError(422, _("No such season: use 2026-Q4 or 2026, as the club counts them."))
+    if sort not in stats.SORTS:
+        raise HttpError(422, _("Sort by one of: %(sorts)s.") % {"sorts": ", ".join(stats.SORTS)})
+    board = stats.leaderboard(chosen, sort, request.auth)
+    return LeaderboardOut(
+        season=board.season.key,
+        seasons=[s.key for s in board.seasons],
+        sort=board.sort,
+        rows=[
+            StandingOut(
+                **{k: v for k, v in row.__dict__.items() if k != "own"}, win_rate=row.win_rate
+            )
+            for row in board.rows
+        ],
+    )
+
+
+class TallyOut(Schema):
+    games: int
+    wins: int
+    win_rate: float
+
+
+class PlayedOut(Schema):
+    game_id: int
+    role: str
+    team: str
+    won: bool
+    points: float
+    rating_after: float | None
+
+
+class PlayerOut(Schema):
+    member_id: int
+    nick: str
+    games: int
+    wins: int
+    points: float
+    ratings: dict[str, float]
+    by_team: dict[str, TallyOut]
+    by_role: dict[str, TallyOut]
+    history: list[PlayedOut]
+
+
+def _tally(tally: stats.Tally) -> TallyOut:
+    return TallyOut(games=tally.games, wins=tally.wins, win_rate=tally.win_rate)
+
+
+@router.get("/players/{member_id}", response={200: PlayerOut, **ERRORS})
+def player(request: HttpRequest, member_id: int) -> PlayerOut:
+    member = User.objects.filter(pk=member_id, is_active=True).first()
+    if member is None or not stats.may_see_member(member, request.auth):
+        raise HttpError(404, _("There is no such player."))
+    found = stats.profile(member)
+    return PlayerOut(
+        member_id=member.pk,
+        nick=member.nickname,
+        games=found.total.games,
+        wins=found.total.wins,
+        points=found.points,
+        ratings=found.ratings,
+        by_team={team: _tally(t) for team, t in found.by_team.items()},
+        by_role={role: _tally(t) for role, t in found.by_role.items()},
+        history=[
+            PlayedOut(
+                game_id=g.game_id,
+                role=g.role,
+                team=g.team,
+                won=g.won,
+                points=g.points,
+                rating_after=g.rating_after,
+            )
+            for g in found.games
+        ],
+    )
