@@ -5,7 +5,9 @@ import pytest
 from django.test import Client
 
 from accounts.models import User
+from notifications.telegram import process_bot
 from tests.factories import make_member
+from tests.fake_telegram import FakeTelegram
 
 
 @pytest.fixture
@@ -85,3 +87,16 @@ def task_done() -> Iterator[Callable[[str, object], threading.Event]]:
     yield watch
     for handler in handlers:
         task_postrun.disconnect(handler)
+
+
+@pytest.fixture
+def fake_telegram(settings) -> Iterator[FakeTelegram]:
+    """The bot pointed at a fake Bot API server on this machine, for the test's length."""
+    server = FakeTelegram().start()
+    settings.TELEGRAM_BOT_TOKEN = server.token
+    settings.TELEGRAM_API_BASE_URL = server.url
+    settings.TELEGRAM_CONSOLE_MODE = False
+    process_bot.reset()
+    yield server
+    process_bot.reset()
+    server.stop()

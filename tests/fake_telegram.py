@@ -75,6 +75,10 @@ class FakeTelegram:
         with self._lock:
             return [call for call in self.calls if call.method == "sendMessage"]
 
+    def edited(self) -> list[Call]:
+        with self._lock:
+            return [call for call in self.calls if call.method == "editMessageText"]
+
     def _handle(self, request: BaseHTTPRequestHandler) -> None:
         prefix = f"/bot{self.token}/"
         if not request.path.startswith(prefix):
@@ -130,6 +134,9 @@ class FakeTelegram:
                     "username": "club_bot",
                 },
             }
+        if method == "editMessageText":
+            message = self._message(params) | {"message_id": int(params.get("message_id", 0))}
+            return 200, {"ok": True, "result": message}
         if method == "getUpdates":
             served, self.updates = self.updates, []
             return 200, {"ok": True, "result": served}

@@ -1,0 +1,120 @@
+"""The club group's post about each analysed game, and its edits when consent changes."""
+
+import pytest
+
+from accounts.services import member_set_publication_consent
+from club.models import ClubSettings
+from games import analysis, publication, tasks
+from notifications.models import Notification, NotificationStatus
+from notifications.sender import notification_deliver
+from tests.games.recording import TOWN_WINS, record, start_game
+
+pytestmark = pytest.mark.django_db
+GROUP = -100123
+
+
+@pytest.fixture
+def group() -> int:
+    club = ClubSettings.load()
+    club.telegram_group_chat_id = GROUP
+    club.save()
+    return GROUP
+
+
+def analysed(table):
+    host, evening, players = table
+    game = start_game(host, evening, players)
+    record(game, host, *TOWN_WINS)
+    analysis.game_analysis_build(game_id=game.pk)
+    analysis.ratings_replay()
+    return game, players
+
+
+def test_the_group_gets_the_analysis_with_nicks_roles_points_and_a_link(table, group) -> None:
+    game, players = analysed(table)
+    post_id = publication.game_post_sync(game_id=game.pk)
+    post = Notification.objects.get(pk=post_id)
+    assert (post.chat_id, post.dedupe_key) == (GROUP, f"analysis:{game.pk}")
+    assert f"4. {players[3].nickname} · Комиссар · +2.00" in post.text
+    assert "Победа: красные (город)" in post.text
+    assert post.text.endswith(f"/games/{game.pk}/")
+    # The same analysis posted again is the same post.
+    assert publication.game_post_sync(game_id=game.pk) is None
+    assert Notification.objects.filter(chat_id=GROUP).count() == 1
+
+
+def test_no_group_set_means_no_post(table) -> None:
+    game, _players = analysed(table)
+    assert publication.game_post_sync(game_id=game.pk) is None
+    assert not Notification.objects.filter(dedupe_key__startswith="analysis:").exists()
+
+
+def test_a_member_who_refused_publication_is_their_seat_in_the_post(table, group) -> None:
+    game, players = analysed(table)
+    type(players[3]).objects.filter(pk=players[3].pk).update(publication_consent=False)
+    post = Notification.objects.get(pk=publication.game_post_sync(game_id=game.pk))
+    assert players[3].nickname not in post.text
+    assert "4. Игрок 4 · Комиссар" in post.text
+
+
+def test_switching_off_edits_the_sent_post_and_switching_on_edits_it_back(
+    table, group, fake_telegram
+) -> None:
+    game, players = analysed(table)
+    post = Notification.objects.get(pk=publication.game_post_sync(game_id=game.pk))
+    assert notification_deliver(post.pk).status == NotificationStatus.SENT
+    post.refresh_from_db()
+    shy = players[3]
+
+    member_set_publication_consent(member=shy, consent=False)
+    tasks.member_posts_sync(shy.pk)  # as the worker runs it after the commit
+    edit = Notification.objects.get(edit_of=post)
+    assert shy.nickname not in edit.text and "Игрок 4" in edit.text
+    assert notification_deliver(edit.pk).status == NotificationStatus.SENT
+    (call,) = fake_telegram.edited()
+    assert call.params["message_id"] == post.message_id
+    assert call.params["chat_id"] == GROUP
+    assert "Игрок 4" in call.params["text"]
+    assert len(fake_telegram.sent()) == 1  # edited, not posted again
+
+    member_set_publication_consent(member=shy, consent=True)
+    tasks.member_posts_sync(shy.pk)
+    latest = Notification.objects.filter(edit_of=post).order_by("-pk").first()
+    assert latest.pk != edit.pk and shy.nickname in latest.text
+
+
+def test_a_post_not_yet_sent_is_rewritten_in_place(table, group) -> None:
+    game, players = analysed(table)
+    post_id = publication.game_post_sync(game_id=game.pk)
+    member_set_publication_consent(member=players[3], consent=False)
+    tasks.member_posts_sync(players[3].pk)
+    post = Notification.objects.get(pk=post_id)
+    assert players[3].nickname not in post.text
+    assert not Notification.objects.filter(edit_of=post).exists()
+
+
+def test_an_edit_waits_for_its_post_to_be_sent(table, group, fake_telegram) -> None:
+    game, players = analysed(table)
+    post = Notification.objects.get(pk=publication.game_post_sync(game_id=game.pk))
+    Notification.objects.filter(pk=post.pk).update(status=NotificationStatus.SENDING)
+    member_set_publication_consent(member=players[3], consent=False)
+    tasks.member_posts_sync(players[3].pk)
+    edit = Notification.objects.get(edit_of=post)
+    outcome = notification_deliver(edit.pk)
+    assert outcome.status == NotificationStatus.PENDING and outcome.retry_in
+    assert not fake_telegram.edited()
+
+
+def test_consent_switched_in_a_transaction_asks_the_worker_after_the_commit(
+    table, django_capture_on_commit_callbacks, monkeypatch
+) -> None:
+    asked = []
+    monkeypatch.setattr(tasks.member_posts_sync, "delay", asked.append)
+    member = table[2][0]
+    with django_capture_on_commit_callbacks(execute=True):
+        member_set_publication_consent(member=member, consent=False)
+        assert asked == []
+    assert asked == [member.pk]
+    with django_capture_on_commit_callbacks(execute=True):
+        member_set_publication_consent(member=member, consent=False)  # no change: no task
+    assert asked == [member.pk]
