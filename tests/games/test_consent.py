@@ -1,0 +1,137 @@
+"""RULES.md §C: a member who refused publication is nowhere by name in what is published.
+
+A season is seeded and posted to the group; three members then switch publication off.
+The test walks the site as a visitor (following every link from the home page and the
+leaderboards) and as another member, reads every published API answer, and reads every
+group post as it stands after the edits: none names them."""
+
+import re
+from collections import deque
+
+import pytest
+from django.test import Client
+
+from accounts.models import User
+from accounts.services import api_token_create, member_set_publication_consent
+from club.models import ClubSettings, Evening
+from games import publication, tasks
+from games.models import Game, PlayerScore
+from games.seasons import season_of
+from notifications.models import Notification
+from tests.games.season import seed_history
+
+pytestmark = pytest.mark.django_db
+GROUP = -100777
+LINK = re.compile(r'href="(/[^"#]*)"')
+NOT_PUBLISHED = ("/admin/", "/accounts/", "/i18n/", "/telegram/", "/static/", "/evenings/mine/")
+
+
+@pytest.fixture
+def season():
+    club = ClubSettings.load()
+    club.telegram_group_chat_id = GROUP
+    club.save()
+    history = seed_history(games=40, members=24, seed=7)
+    for game in history.games:
+        publication.game_post_sync(game_id=game.pk)
+    # Everyone played: take three who did, give them names no page could show by accident.
+    hidden = history.members[:3]
+    for number, member in enumerate(hidden, start=1):
+        User.objects.filter(pk=member.pk).update(nickname=f"Тень{number}")
+        member.refresh_from_db()
+        Notification.objects.filter(dedupe_key__startswith="analysis:").update(
+            status="sent", message_id=1
+        )
+        member_set_publication_consent(member=member, consent=False)
+        tasks.member_posts_sync(member.pk)
+    return history, [m.nickname for m in hidden]
+
+
+def assert_hidden(text: str, names: list[str], where: str) -> None:
+    for name in names:
+        assert name not in text, f"{name} is named in {where}"
+
+
+def walk(client: Client, starts: list[str], names: list[str], *, skip=()) -> set[str]:
+    seen: set[str] = set()
+    queue = deque(starts)
+    while queue:
+        url = queue.popleft()
+        if url in seen or url.startswith(NOT_PUBLISHED + tuple(skip)):
+            continue
+        seen.add(url)
+        response = client.get(url)
+        if response.status_code != 200:
+            continue
+        body = response.content.decode()
+        assert_hidden(body, names, url)
+        queue.extend(link.replace("&amp;", "&") for link in LINK.findall(body))
+    return seen
+
+
+def published_urls(history) -> list[str]:
+    club = ClubSettings.load()
+    seasons = {season_of(s.played_on, club.season_length).key for s in PlayerScore.objects.all()}
+    sorts = ("points", "average", "games", "wins", "win_rate", "red", "black", "nick")
+    urls = ["/", "/leaderboard/"]
+    urls += [f"/leaderboard/?season={s}&sort={o}" for s in seasons for o in sorts]
+    urls += [f"/games/{g.pk}/" for g in history.games]
+    urls += [f"/players/{m.pk}/" for m in history.members]
+    urls += [f"/evenings/{e.pk}/" for e in Evening.objects.all()]
+    return urls
+
+
+def api_urls(history) -> list[str]:
+    urls = [f"/api/v1/games/{g.pk}/{part}" for g in history.games for part in ("analysis", "protocol")]
+    urls += [f"/api/v1/games/{g.pk}" for g in history.games]
+    urls += [f"/api/v1/players/{m.pk}" for m in history.members]
+    urls += ["/api/v1/leaderboard"]
+    club = ClubSettings.load()
+    for score in PlayerScore.objects.distinct("played_on").order_by("played_on")[:200]:
+        urls.append(f"/api/v1/leaderboard?season={season_of(score.played_on, club.season_length).key}")
+    return urls
+
+
+def test_no_page_names_a_member_who_refused_publication(season) -> None:
+    history, names = season
+    visited = walk(Client(), published_urls(history), names)
+    assert {f"/games/{g.pk}/" for g in history.games} <= visited
+    assert {f"/players/{m.pk}/" for m in history.members[3:]} <= visited
+    # Another member sees the same published pages (the evenings' sign-up lists, which keep
+    # nicknames for logged-in members, are not publications).
+    other = Client()
+    other.force_login(history.members[-1])
+    walk(other, published_urls(history), names, skip=("/evenings/",))
+
+
+def test_no_api_answer_names_them(season) -> None:
+    history, names = season
+    token = api_token_create(member=history.members[-1]).key
+    answered = 0
+    for headers in ({}, {"Authorization": f"Bearer {token}"}):
+        client = Client(headers=headers)
+        for url in api_urls(history):
+            response = client.get(url)
+            assert response.status_code in (200, 401, 404), url
+            answered += response.status_code == 200
+            assert_hidden(response.content.decode("unicode_escape"), names, url)
+    assert answered > 100
+
+
+def test_no_group_post_names_them_after_the_edits(season) -> None:
+    _history, names = season
+    posts = Notification.objects.filter(chat_id=GROUP, edit_of=None)
+    assert posts.count() == Game.objects.count()
+    for post in posts:
+        latest = post.edits.order_by("-pk").first() or post
+        assert_hidden(latest.text, names, post.dedupe_key)
+
+
+def test_they_still_see_their_own_scores(season) -> None:
+    history, names = season
+    own = Client()
+    own.force_login(User.objects.get(nickname=names[0]))
+    member = User.objects.get(nickname=names[0])
+    page = own.get(f"/players/{member.pk}/").content.decode()
+    assert names[0] in page
+    assert Client().get(f"/players/{member.pk}/").status_code == 404

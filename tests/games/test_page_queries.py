@@ -1,0 +1,50 @@
+"""Each published page runs the same number of SQL queries with 10 games as with 1,000."""
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+
+from games.models import PlayerScore
+from tests.games.season import seed_history
+
+pytestmark = pytest.mark.django_db
+
+
+def queries(client: Client, url: str) -> int:
+    with CaptureQueriesContext(connection) as captured:
+        response = client.get(url)
+    assert response.status_code == 200, url
+    return len(captured)
+
+
+def page_queries(games: int, members: int) -> dict[str, int]:
+    history = seed_history(games=games, members=members, seed=games)
+    busiest = (
+        PlayerScore.objects.filter(member__in=history.members)
+        .values_list("member_id", flat=True)
+        .order_by("member_id")
+        .first()
+    )
+    game = history.games[-1]
+    urls = {
+        "leaderboard": "/leaderboard/",
+        "profile": f"/players/{busiest}/",
+        "game": f"/games/{game.pk}/",
+        "api_leaderboard": "/api/v1/leaderboard",
+        "api_profile": f"/api/v1/players/{busiest}",
+        "api_analysis": f"/api/v1/games/{game.pk}/analysis",
+    }
+    visitor, member = Client(), Client()
+    member.force_login(history.members[0])
+    counted = {name: queries(visitor, url) for name, url in urls.items()}
+    counted |= {f"{name}_member": queries(member, url) for name, url in urls.items()}
+    return counted
+
+
+def test_published_pages_run_a_fixed_number_of_queries() -> None:
+    small = page_queries(10, 30)
+    large = page_queries(1000, 300)
+    assert PlayerScore.objects.values("game").distinct().count() == 1010
+    assert small == large
+    assert max(small.values()) <= 12
