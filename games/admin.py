@@ -153,7 +153,7 @@ class GameAdmin(admin.ModelAdmin):
         return render(request, "admin/games/import.html", context)
 
 
-class SchemeForm(forms.ModelForm):
+class _SchemeFormBase(forms.ModelForm):
     """A new version: the points of every line, starting from the current version's."""
 
     class Meta:
@@ -163,21 +163,30 @@ class SchemeForm(forms.ModelForm):
     def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
         super().__init__(*args, **kwargs)
         current = ScoringScheme.objects.current().scheme().to_dict()
-        for code, label in LINE_LABELS.items():
-            self.fields[code] = forms.FloatField(
-                label=label, initial=current[code], min_value=-10, max_value=10
-            )
+        for code in LINE_LABELS:
+            if code in self.fields:
+                self.fields[code].initial = current[code]
 
     def clean(self) -> dict:
         cleaned = super().clean()
         try:
-            self.scheme = Scheme.from_dict(
-                {code: cleaned[code] for code in LINE_LABELS if code in cleaned}
-            )
+            self.scheme = Scheme.from_dict({c: cleaned[c] for c in LINE_LABELS if c in cleaned})
         except ProtocolError as error:
             language = "en" if translation.get_language() == "en" else "ru"
             raise forms.ValidationError(error.message(language)) from error
         return cleaned
+
+
+# One number field per scoring line, declared on the class so that admin's form factory
+# knows them.
+SchemeForm = type(
+    "SchemeForm",
+    (_SchemeFormBase,),
+    {
+        code: forms.FloatField(label=label, min_value=-10, max_value=10)
+        for code, label in LINE_LABELS.items()
+    },
+)
 
 
 @admin.register(ScoringScheme)
@@ -201,7 +210,7 @@ class ScoringSchemeAdmin(admin.ModelAdmin):
         return False
 
     def save_model(
-        self, request: HttpRequest, obj: ScoringScheme, form: SchemeForm, change: bool
+        self, request: HttpRequest, obj: ScoringScheme, form: _SchemeFormBase, change: bool
     ) -> None:
         with transaction.atomic():
             latest = ScoringScheme.objects.select_for_update().aggregate(v=Max("version"))["v"]

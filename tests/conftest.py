@@ -100,3 +100,20 @@ def fake_telegram(settings) -> Iterator[FakeTelegram]:
     yield server
     process_bot.reset()
     server.stop()
+
+
+@pytest.fixture
+def migration_rows() -> None:
+    """Transactional tests flush the database, taking the rows the data migrations made
+    (the Hosts group, the role catalogue, scoring scheme v1): make them again as they do."""
+    import importlib
+
+    from django.apps import apps
+
+    seeds = {
+        "accounts.migrations.0002_hosts_group": "create_hosts_group",
+        "games.migrations.0002_seed_roles": "seed",
+        "games.migrations.0004_scoring_scheme_v1": "scheme_v1",
+    }
+    for module, function in seeds.items():
+        getattr(importlib.import_module(module), function)(apps, None)

@@ -18,25 +18,11 @@ from games.rules import protocol
 from games.services import game_protocol
 from tests.games.recording import evening_with_players, make_host
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("migration_rows")]
 
 CHROMIUM = "/usr/bin/chromium"
 ARTIFACTS = Path(settings.BASE_DIR) / "var" / "test-artifacts" / "e2e"
 PHONE = {"width": 360, "height": 640}
-
-
-@pytest.fixture(autouse=True)
-def _rows_of_the_migrations() -> None:
-    """Earlier transactional tests flush the database, taking the rows the data migrations
-    made (the Hosts group, the role catalogue): make them again, as the migrations do."""
-    import importlib
-
-    from django.apps import apps
-
-    for module in ("accounts.migrations.0002_hosts_group", "games.migrations.0002_seed_roles"):
-        migration = importlib.import_module(module)
-        seed = getattr(migration, "create_hosts_group", None) or migration.seed
-        seed(apps, None)
 
 
 @pytest.fixture

@@ -82,13 +82,17 @@ def published_urls(history) -> list[str]:
 
 
 def api_urls(history) -> list[str]:
-    urls = [f"/api/v1/games/{g.pk}/{part}" for g in history.games for part in ("analysis", "protocol")]
+    urls = [
+        f"/api/v1/games/{g.pk}/{part}" for g in history.games for part in ("analysis", "protocol")
+    ]
     urls += [f"/api/v1/games/{g.pk}" for g in history.games]
     urls += [f"/api/v1/players/{m.pk}" for m in history.members]
     urls += ["/api/v1/leaderboard"]
     club = ClubSettings.load()
     for score in PlayerScore.objects.distinct("played_on").order_by("played_on")[:200]:
-        urls.append(f"/api/v1/leaderboard?season={season_of(score.played_on, club.season_length).key}")
+        urls.append(
+            f"/api/v1/leaderboard?season={season_of(score.played_on, club.season_length).key}"
+        )
     return urls
 
 

@@ -1,0 +1,47 @@
+"""Admins change the scoring by adding a version in Django admin; every game is rescored."""
+
+import pytest
+
+from games import tasks
+from games.models import ScoringScheme
+from games.rules.scoring import Scheme
+
+pytestmark = pytest.mark.django_db
+ADD = "/admin/games/scoringscheme/add/"
+
+
+def form(**points: float) -> dict:
+    return {"note": "Saves matter more", **(Scheme().to_dict() | points)}
+
+
+def test_a_new_version_is_stored_and_every_game_is_rescored_after_the_commit(
+    admin_client_, admin_member, django_capture_on_commit_callbacks, monkeypatch
+) -> None:
+    rescored = []
+    monkeypatch.setattr(tasks.games_rescore, "delay", lambda: rescored.append(True))
+    page = admin_client_.get(ADD)
+    assert page.status_code == 200
+    assert 'value="0.4"' in page.content.decode()  # starts from the current version
+    with django_capture_on_commit_callbacks(execute=True):
+        response = admin_client_.post(ADD, form(doctor_save=0.8))
+    assert response.status_code == 302
+    latest = ScoringScheme.objects.current()
+    assert (latest.version, latest.created_by) == (2, admin_member)
+    assert latest.scheme().doctor_save == 0.8
+    assert rescored == [True]
+
+
+def test_points_out_of_range_are_refused_and_nothing_changes(admin_client_) -> None:
+    response = admin_client_.post(ADD, form(win=50))
+    assert response.status_code == 200
+    assert "errornote" in response.content.decode()
+    assert ScoringScheme.objects.count() == 1
+
+
+def test_a_version_games_were_scored_by_cannot_be_edited_or_deleted(admin_client_) -> None:
+    v1 = ScoringScheme.objects.get(version=1)
+    change = f"/admin/games/scoringscheme/{v1.pk}/change/"
+    assert admin_client_.get(change).status_code == 200  # shown, read-only
+    admin_client_.post(change, {"note": "rewritten"})
+    assert ScoringScheme.objects.get(pk=v1.pk).note != "rewritten"
+    assert admin_client_.post(f"/admin/games/scoringscheme/{v1.pk}/delete/").status_code == 403
