@@ -29,12 +29,18 @@ class History:
 
 
 def seed_history(
-    *, games: int, members: int, seed: int = 1, last_evening: datetime | None = None
+    *,
+    games: int,
+    members: int | list[User],
+    seed: int = 1,
+    last_evening: datetime | None = None,
 ) -> History:
+    """`games` finished and analysed games on weekly evenings back from `last_evening`,
+    played by `members` (new members when it is a number)."""
     rng = random.Random(seed)
     host = make_host()
     password = make_password(None)
-    club_members = User.objects.bulk_create(
+    club_members = members if isinstance(members, list) else User.objects.bulk_create(
         User(
             nickname=f"Член {seed}-{n}",
             email=f"m{seed}-{n}@example.com",

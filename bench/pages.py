@@ -1,0 +1,89 @@
+"""The published pages on a club with 10,000 games and 300 members, on PostgreSQL.
+
+Measures, in the server process (Django's full request path, middleware and templates
+included, no network), the median time of 30 requests to the leaderboard, a player's
+profile (the member with the most games) and a game page, and the SQL queries each runs;
+the same pages with the first 10 games only give the query counts to match.
+Prints one JSON line. Run: uv run python bench/pages.py
+"""
+
+import json
+import statistics
+import subprocess
+import sys
+import time
+
+from common import ROOT, django_env, log, scratch_database, setup_django
+
+MEMBERS = 300
+GAMES = 10_000
+FIRST = 10
+REQUESTS = 30
+
+
+def main() -> None:
+    database_url = scratch_database("mafia_bench_pages")
+    env = django_env(database_url)
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--no-input", "-v0"], cwd=ROOT, env=env, check=True
+    )
+    setup_django(database_url, DJANGO_DEBUG="0")
+    from django.db import connection
+    from django.db.models import Count
+    from django.test import Client
+    from django.test.utils import CaptureQueriesContext
+
+    from accounts.models import User
+    from games.models import PlayerScore
+    from tests.games.season import seed_history
+
+    client = Client(SERVER_NAME="127.0.0.1")
+
+    def pages() -> dict[str, str]:
+        busiest = (
+            PlayerScore.objects.values("member_id")
+            .annotate(n=Count("id"))
+            .order_by("-n", "member_id")
+            .values_list("member_id", flat=True)
+            .first()
+        )
+        game = PlayerScore.objects.order_by("-ended_at").values_list("game_id", flat=True)[0]
+        return {
+            "leaderboard": "/leaderboard/",
+            "profile": f"/players/{busiest}/",
+            "game": f"/games/{game}/",
+        }
+
+    def queries(url: str) -> int:
+        with CaptureQueriesContext(connection) as captured:
+            assert client.get(url).status_code == 200, url
+        return len(captured)
+
+    started = time.perf_counter()
+    first = seed_history(games=FIRST, members=MEMBERS, seed=1)
+    small = {name: queries(url) for name, url in pages().items()}
+    seed_history(games=GAMES - FIRST, members=first.members, seed=2)
+    log(f"seeded {GAMES} games in {time.perf_counter() - started:.0f} s")
+    connection.cursor().execute("VACUUM ANALYZE")
+
+    figures: dict[str, object] = {
+        "games": PlayerScore.objects.values("game").distinct().count(),
+        "members": User.objects.filter(scores__isnull=False).distinct().count(),
+    }
+    for name, url in pages().items():
+        for _ in range(5):  # warm-up
+            client.get(url)
+        times = []
+        for _ in range(REQUESTS):
+            began = time.perf_counter()
+            response = client.get(url)
+            times.append((time.perf_counter() - began) * 1000)
+            assert response.status_code == 200
+        figures[f"{name}_median_ms"] = round(statistics.median(times), 1)
+        figures[f"{name}_queries"] = queries(url)
+        figures[f"{name}_queries_10_games"] = small[name]
+    print(json.dumps(figures))
+
+
+if __name__ == "__main__":
+    main()
