@@ -21,3 +21,6 @@ def anonymous(request: HttpRequest) -> AnonymousUser:
 
 MEMBERS = [BearerToken(), SessionAuth()]
 ANYONE = [*MEMBERS, anonymous]
+# The OpenAPI of an operation open to anyone: a token or a session may be sent (the reader
+# then sees their own hidden rows), or nothing (the empty requirement).
+OPTIONAL_SECURITY = {"security": [{"BearerToken": []}, {"SessionAuth": []}, {}]}

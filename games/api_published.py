@@ -4,20 +4,23 @@ a token and naming members exactly as the pages do (RULES.md §C)."""
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Annotated, Literal
 
 from django.http import HttpRequest
 from django.utils.translation import gettext as _
-from ninja import Router, Schema
+from ninja import Query, Router, Schema
 from ninja.errors import HttpError
 
 from accounts.models import User
-from club.api_auth import ANYONE
-from club.models import ClubSettings
+from club.api_auth import ANYONE, OPTIONAL_SECURITY
 from club.schemas import ERRORS
 from games import stats
 from games.publication import published_analysis
 from games.queries import game_view
 from games.seasons import season_parse
+
+# A season's key (games/seasons.py), or nothing for the current season.
+SEASON_OR_EMPTY = r"^(\d{4}(-Q[1-4])?)?$"
 
 router = Router(tags=["published"], auth=ANYONE)
 
@@ -59,7 +62,11 @@ class AnalysisOut(Schema):
     timeline: list[SectionOut]
 
 
-@router.get("/games/{game_id}/analysis", response={200: AnalysisOut, **ERRORS})
+@router.get(
+    "/games/{game_id}/analysis",
+    response={200: AnalysisOut, **ERRORS},
+    openapi_extra=OPTIONAL_SECURITY,
+)
 def game_analysis(request: HttpRequest, game_id: int) -> AnalysisOut:
     view = game_view(game_id)
     if view is None:
@@ -100,14 +107,16 @@ class LeaderboardOut(Schema):
     rows: list[StandingOut]
 
 
-@router.get("/leaderboard", response={200: LeaderboardOut, **ERRORS})
-def leaderboard(request: HttpRequest, season: str = "", sort: str = "points") -> LeaderboardOut:
-    club = ClubSettings.load()
-    chosen = season_parse(season, club.season_length) if season else stats.current_season(club)
-    if chosen is None:
-        raise HttpError(422, _("No such season: use 2026-Q4 or 2026, as the club counts them."))
-    if sort not in stats.SORTS:
-        raise HttpError(422, _("Sort by one of: %(sorts)s.") % {"sorts": ", ".join(stats.SORTS)})
+@router.get(
+    "/leaderboard", response={200: LeaderboardOut, **ERRORS}, openapi_extra=OPTIONAL_SECURITY
+)
+def leaderboard(
+    request: HttpRequest,
+    season: Annotated[str, Query(pattern=SEASON_OR_EMPTY)] = "",
+    sort: Literal[stats.SORTS] = "points",  # type: ignore[valid-type]
+) -> LeaderboardOut:
+    """A season's leaderboard ("2026-Q4" or "2026"; the current season when not given)."""
+    chosen = season_parse(season) or stats.current_season()
     board = stats.leaderboard(chosen, sort, request.auth)
     return LeaderboardOut(
         season=board.season.key,
@@ -153,7 +162,9 @@ def _tally(tally: stats.Tally) -> TallyOut:
     return TallyOut(games=tally.games, wins=tally.wins, win_rate=tally.win_rate)
 
 
-@router.get("/players/{member_id}", response={200: PlayerOut, **ERRORS})
+@router.get(
+    "/players/{member_id}", response={200: PlayerOut, **ERRORS}, openapi_extra=OPTIONAL_SECURITY
+)
 def player(request: HttpRequest, member_id: int) -> PlayerOut:
     member = User.objects.filter(pk=member_id, is_active=True).first()
     if member is None or not stats.may_see_member(member, request.auth):

@@ -13,6 +13,7 @@ class Line:
     name: str
     points: str  # the polyline's "x,y x,y …"
     last: float
+    end: tuple[float, float]  # where the last value is drawn (a dot marks it)
 
 
 @dataclass(frozen=True)
@@ -51,6 +52,7 @@ def line_chart(series: Mapping[str, Sequence[float]]) -> Chart:
             name,
             " ".join(f"{x(i, len(values)):.1f},{y(v):.1f}" for i, v in enumerate(values)),
             values[-1],
+            (round(x(len(values) - 1, len(values)), 1), round(y(values[-1]), 1)),
         )
         for name, values in drawn.items()
     ]

@@ -41,15 +41,13 @@ def season_of(day: date, length: str) -> Season:
     return Season(day.year, (day.month - 1) // 3 + 1 if length == QUARTER else None)
 
 
-def season_parse(key: str | None, length: str) -> Season | None:
-    """The season a key names, if it is one of this club's kind (quarters or years)."""
+def season_parse(key: str | None) -> Season | None:
+    """The season a key names ("2026-Q4", "2026"). Either kind is read whatever the club's
+    own (a year's leaderboard is still there for a club that counts quarters)."""
     match = _KEY.match(key or "")
     if match is None:
         return None
-    quarter = int(match["quarter"]) if match["quarter"] else None
-    if (quarter is None) != (length == YEAR):
-        return None
-    return Season(int(match["year"]), quarter)
+    return Season(int(match["year"]), int(match["quarter"]) if match["quarter"] else None)
 
 
 def seasons_between(first: date, last: date, length: str) -> list[Season]:

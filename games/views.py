@@ -197,7 +197,7 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
 @require_GET
 def leaderboard(request: HttpRequest) -> HttpResponse:
     club = ClubSettings.load()
-    season = season_parse(request.GET.get("season"), club.season_length)
+    season = season_parse(request.GET.get("season"))
     season = season or stats.current_season(club)
     sort = request.GET.get("sort")
     board = stats.leaderboard(season, sort if sort in stats.SORTS else "points", request.user)

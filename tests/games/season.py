@@ -40,14 +40,18 @@ def seed_history(
     rng = random.Random(seed)
     host = make_host()
     password = make_password(None)
-    club_members = members if isinstance(members, list) else User.objects.bulk_create(
-        User(
-            nickname=f"Член {seed}-{n}",
-            email=f"m{seed}-{n}@example.com",
-            birth_date=date(1990, 1, 1),
-            password=password,
+    club_members = (
+        members
+        if isinstance(members, list)
+        else User.objects.bulk_create(
+            User(
+                nickname=f"Член {seed}-{n}",
+                email=f"m{seed}-{n}@example.com",
+                birth_date=date(1990, 1, 1),
+                password=password,
+            )
+            for n in range(members)
         )
-        for n in range(members)
     )
     last = last_evening or timezone.now() - timedelta(days=1)
     evenings = Evening.objects.bulk_create(

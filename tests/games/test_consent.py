@@ -132,7 +132,7 @@ def test_no_group_post_names_them_after_the_edits(season) -> None:
 
 
 def test_they_still_see_their_own_scores(season) -> None:
-    history, names = season
+    _history, names = season
     own = Client()
     own.force_login(User.objects.get(nickname=names[0]))
     member = User.objects.get(nickname=names[0])
