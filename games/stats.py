@@ -194,6 +194,10 @@ class Profile:
     ratings: dict[str, float] = field(default_factory=dict)  # the current one per track
 
     @property
+    def recent(self) -> list[Played]:
+        return self.games[::-1][:20]
+
+    @property
     def best(self) -> list[Played]:
         return sorted(self.games, key=lambda g: (-g.points, -g.game_id))[:5]
 

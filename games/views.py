@@ -228,6 +228,7 @@ def player(request: HttpRequest, member_id: int) -> HttpResponse:
         "profile": found,
         "by_role": [(names.get(code, code), tally) for code, tally in found.by_role.items()],
         "best": [(game, names.get(game.role, game.role)) for game in found.best],
+        "recent": [(game, names.get(game.role, game.role)) for game in found.recent],
         "points_chart": line_chart({_("points"): history["points"]}),
         "rating_chart": line_chart(
             {_("red rating"): history["red"], _("black rating"): history["black"]}
