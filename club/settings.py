@@ -182,6 +182,10 @@ STORAGES = {
 }
 MEDIA_ROOT = Path(os.environ.get("DJANGO_MEDIA_ROOT", VAR_DIR / "media"))
 MEDIA_URL = "media/"
+# Recordings being uploaded, chunk by chunk, before they go to the storage (local disk).
+RECORDING_UPLOAD_DIR = Path(os.environ.get("CLUB_RECORDING_UPLOAD_DIR", VAR_DIR / "uploads"))
+# A local faster-whisper model directory turns on transcripts of the speeches (optional).
+WHISPER_MODEL_DIR = os.environ.get("WHISPER_MODEL_DIR", "")
 
 # --- Mail -------------------------------------------------------------------------------
 # Django 6.1's MAILERS. Off production, mail goes to the console unless EMAIL_HOST is set;
@@ -238,6 +242,11 @@ CELERY_BEAT_SCHEDULE = {
     "notifications-catch-up": {
         "task": "notifications.tasks.notifications_catch_up",
         "schedule": 60,
+    },
+    # RULES.md §C: recordings go 3 days after the game, whatever was down in between.
+    "recordings-sweep": {
+        "task": "games.tasks.recordings_sweep",
+        "schedule": 60 * 60,
     },
     "clear-expired-sessions": {
         "task": "club.tasks.clear_expired_sessions",

@@ -249,8 +249,6 @@ class GameAnalysis(models.Model):
     digest = models.CharField(_("digest"), max_length=64)
     # The effective events, by day and night: [{"phase": "day", "n": 1, "events": [...]}].
     sections = models.JSONField(_("timeline"), default=list)
-    # What the audio analysis measured, when a recording was analysed (the Audio issue).
-    audio = models.JSONField(_("audio measures"), null=True, blank=True)
     built_at = models.DateTimeField(_("built"))
 
     class Meta:
@@ -300,3 +298,91 @@ class PlayerScore(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game} · {self.seat}: {self.points:+.2f}"
+
+
+class RecordingStatus(models.TextChoices):
+    UPLOADING = "uploading", _("Uploading")
+    QUEUED = "queued", _("Waiting for analysis")
+    PROCESSING = "processing", _("Being analysed")
+    ANALYSED = "analysed", _("Analysed")
+    FAILED = "failed", _("Could not be analysed")
+    DELETED = "deleted", _("Deleted")
+
+
+class Recording(models.Model):
+    """The sound of one game, from the host's phone: personal data, analysed and then
+    deleted on time (games/recordings.py). The row outlives the file: it keeps the numbers
+    derived from the sound (voiced intervals), never the sound or its transcript."""
+
+    game = models.OneToOneField(
+        Game, on_delete=models.CASCADE, related_name="recording", verbose_name=_("game")
+    )
+    uploaded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="+",
+        verbose_name=_("uploaded by"),
+    )
+    original_name = models.CharField(_("file name"), max_length=200)
+    size = models.BigIntegerField(_("size, bytes"))
+    received = models.BigIntegerField(_("received, bytes"), default=0)
+    file = models.FileField(_("file"), upload_to="recordings/", blank=True)
+    # When the phone started recording: second 0 of the sound, to align it with the log.
+    started_at = models.DateTimeField(_("recording started"))
+    status = models.CharField(
+        _("status"),
+        max_length=12,
+        choices=RecordingStatus.choices,
+        default=RecordingStatus.UPLOADING,
+    )
+    progress = models.PositiveSmallIntegerField(_("analysis progress, %"), default=0)
+    error = models.CharField(_("error"), max_length=300, blank=True)
+    duration = models.FloatField(_("length, s"), null=True, blank=True)
+    # Seconds of voice, [[start, end], ...] from the start of the sound (Silero VAD).
+    voiced = models.JSONField(_("voiced intervals"), null=True, blank=True)
+    # Per speech, what a local Whisper model heard; deleted with the sound.
+    transcript = models.JSONField(_("transcript"), null=True, blank=True)
+    transcript_note = models.CharField(_("transcription"), max_length=200, blank=True)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    uploaded_at = models.DateTimeField(_("uploaded"), null=True, blank=True)
+    analysed_at = models.DateTimeField(_("analysed"), null=True, blank=True)
+    deleted_at = models.DateTimeField(_("deleted"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("recording")
+        verbose_name_plural = _("recordings")
+        indexes = [models.Index(fields=["deleted_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.game}: {self.original_name}"
+
+
+class RecordingDeletion(models.Model):
+    """The audit of retention: what was deleted, when, and why."""
+
+    recording_id = models.BigIntegerField(_("recording"))
+    game = models.ForeignKey(
+        Game, on_delete=models.SET_NULL, null=True, related_name="+", verbose_name=_("game")
+    )
+    file_name = models.CharField(_("file"), max_length=300, blank=True)
+    size = models.BigIntegerField(_("size, bytes"))
+    due_at = models.DateTimeField(_("due"), null=True)
+    deleted_at = models.DateTimeField(_("deleted"))
+    reason = models.CharField(_("reason"), max_length=32)
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("by"),
+    )
+
+    class Meta:
+        verbose_name = _("recording deletion")
+        verbose_name_plural = _("recording deletions")
+        ordering = ["-deleted_at"]
+
+    def __str__(self) -> str:
+        return f"{self.file_name} @ {self.deleted_at:%Y-%m-%d %H:%M}"

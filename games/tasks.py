@@ -8,7 +8,7 @@ from datetime import timedelta
 from celery import shared_task
 from django.utils import timezone
 
-from games import analysis, publication
+from games import analysis, publication, recordings
 from games.models import PlayerScore
 
 # After a scheme change, the group posts of games this recent are edited to the new scores;
@@ -39,3 +39,14 @@ def member_posts_sync(member_id: int) -> None:
     games = PlayerScore.objects.filter(member_id=member_id).values_list("game_id", flat=True)
     for game_id in sorted(set(games)):
         publication.game_post_sync(game_id=game_id)
+
+
+@shared_task(ignore_result=True, acks_late=True)
+def recording_analyse(recording_id: int) -> None:
+    recordings.recording_analyse(recording_id=recording_id)
+
+
+@shared_task(ignore_result=True)
+def recordings_sweep() -> None:
+    """Hourly: delete every recording past its retention (RULES.md §C)."""
+    recordings.recordings_sweep()

@@ -11,6 +11,6 @@ def scheme_v1(apps, schema_editor) -> None:
 
 
 class Migration(migrations.Migration):
-    dependencies = [("games", "0003_analysis")]
+    dependencies = [("games", "0003_analysis_and_recordings")]
 
     operations = [migrations.RunPython(scheme_v1, migrations.RunPython.noop)]

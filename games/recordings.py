@@ -1,0 +1,338 @@
+"""A game's recording: chunked, resumable upload from the host's phone, the analysis of
+its sound in the worker, and its deletion on time (RULES.md §C: 3 days, always).
+
+Uploads land in a local partial file (appended under the recording's row lock, at the
+offset the phone names, so a retried or resumed chunk never doubles); once complete the
+file goes to Django's storage (local files, or S3 through django-storages) and the
+analysis is queued after the commit. The hourly sweep deletes every recording whose time
+has come — all that are overdue after a downtime, none still within its time — and writes
+an audit row for each.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import IO, Any
+
+from django.conf import settings
+from django.core.files import File
+from django.db import transaction
+from django.db.models.functions import Coalesce
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from accounts.models import User
+from club.models import ClubSettings
+from games.audio import decode, vad
+from games.audio.alignment import Alignment, align
+from games.log import effective_events
+from games.models import Game, Recording, RecordingDeletion, RecordingStatus
+from games.services import can_record
+
+logger = logging.getLogger(__name__)
+
+MAX_BYTES = 300 * 1024 * 1024
+CHUNK_BYTES = 2 * 1024 * 1024  # under Django's 2.5 MB limit on a request body held in memory
+FORMATS = {".m4a", ".aac", ".mp4", ".ogg", ".opus", ".oga", ".mp3", ".wav", ".webm"}
+
+
+class RecordingRefused(Exception):
+    """Refused, nothing changed. `code`: forbidden, not_found, conflict, invalid."""
+
+    def __init__(self, message: str, code: str = "invalid", offset: int | None = None) -> None:
+        super().__init__(message)
+        self.message, self.code, self.offset = message, code, offset
+
+
+def _partial_path(recording: Recording) -> Path:
+    folder = Path(settings.RECORDING_UPLOAD_DIR)
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder / f"{recording.pk}.part"
+
+
+def due_at(game: Game, club: ClubSettings | None = None) -> datetime:
+    """When the game's recording must be gone: `audio_retention_days` after the game."""
+    club = club or ClubSettings.load()
+    return (game.ended_at or game.started_at) + timedelta(days=club.audio_retention_days)
+
+
+def _recording_for(user: User, recording_id: int, *, lock: bool = False) -> Recording:
+    rows = Recording.objects.select_related("game")
+    if lock:
+        rows = rows.select_for_update(of=("self",))
+    recording = rows.filter(pk=recording_id).first()
+    if recording is None or recording.status == RecordingStatus.DELETED:
+        raise RecordingRefused(_("There is no such recording."), "not_found")
+    if not can_record(user, recording.game):
+        raise RecordingRefused(
+            _("Only the game's host and admins have its recording."), "forbidden"
+        )
+    return recording
+
+
+def recording_start(
+    *, game_id: int, user: User, name: str, size: int, started_at: datetime | None = None
+) -> Recording:
+    """Begin an upload (or resume the one already begun for the same file)."""
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None:
+        raise RecordingRefused(_("There is no such game."), "not_found")
+    if not can_record(user, game):
+        raise RecordingRefused(
+            _("Only the game's host and admins upload its recording."), "forbidden"
+        )
+    if os.path.splitext(name.lower())[1] not in FORMATS:
+        raise RecordingRefused(_("Upload an m4a, ogg, opus, mp3, wav or webm recording."))
+    if not 0 < size <= MAX_BYTES:
+        raise RecordingRefused(_("A recording is up to 300 MB."))
+    if due_at(game) <= timezone.now():
+        raise RecordingRefused(
+            _("Recordings are kept %(days)d days after the game; this game is older.")
+            % {"days": ClubSettings.load().audio_retention_days}
+        )
+    with transaction.atomic():
+        current = Recording.objects.select_for_update().filter(game=game).first()
+        if current is not None:
+            resumable = current.status == RecordingStatus.UPLOADING
+            if resumable and (current.original_name, current.size) == (name[:200], size):
+                return current
+            if current.status in (RecordingStatus.QUEUED, RecordingStatus.PROCESSING):
+                raise RecordingRefused(
+                    _("The game's recording is being analysed; try again when it is done."),
+                    "conflict",
+                )
+            _delete(current, reason="replaced", by=user)
+            current.delete()
+        return Recording.objects.create(
+            game=game,
+            uploaded_by=user,
+            original_name=name[:200],
+            size=size,
+            started_at=started_at or game.started_at,
+        )
+
+
+def recording_append(*, recording_id: int, user: User, offset: int, data: bytes) -> Recording:
+    """Append a chunk at `offset`, which must be what the server has (a conflict answers
+    with the right offset, so the phone continues from there)."""
+    if len(data) > CHUNK_BYTES:
+        raise RecordingRefused(_("A chunk is 2 MB at most."))
+    with transaction.atomic():
+        recording = _recording_for(user, recording_id, lock=True)
+        if recording.status != RecordingStatus.UPLOADING:
+            raise RecordingRefused(
+                _("This recording is uploaded already."), "conflict", recording.received
+            )
+        if offset != recording.received:
+            raise RecordingRefused(
+                _("The server has %(offset)d bytes of this file: continue from there.")
+                % {"offset": recording.received},
+                "conflict",
+                recording.received,
+            )
+        if not data or offset + len(data) > recording.size:
+            raise RecordingRefused(_("The chunk does not fit the file's declared size."))
+        path = _partial_path(recording)
+        with open(path, "ab") as partial:
+            partial.truncate(offset)  # whatever a failed earlier write left is not counted
+            partial.write(data)
+        recording.received = offset + len(data)
+        recording.save(update_fields=["received"])
+        if recording.received == recording.size:
+            _complete(recording, path)
+    return recording
+
+
+def recording_store_whole(
+    *, game_id: int, user: User, upload: Any, started_at: datetime | None = None
+) -> Recording:
+    """The plain form's upload: the whole file at once (Django has spooled it to disk)."""
+    recording = recording_start(
+        game_id=game_id, user=user, name=upload.name, size=upload.size, started_at=started_at
+    )
+    with transaction.atomic():
+        recording = _recording_for(user, recording.pk, lock=True)
+        if recording.status != RecordingStatus.UPLOADING:
+            return recording
+        path = _partial_path(recording)
+        with open(path, "wb") as partial:
+            for chunk in upload.chunks():
+                partial.write(chunk)
+        recording.received = recording.size
+        recording.save(update_fields=["received"])
+        _complete(recording, path)
+    return recording
+
+
+def _complete(recording: Recording, path: Path) -> None:
+    """The last byte is in: check it is sound, move it to storage, queue the analysis."""
+    try:
+        recording.duration = decode.probe(str(path))
+    except decode.UnreadableAudio as error:
+        path.unlink(missing_ok=True)
+        recording.status, recording.error = (
+            RecordingStatus.FAILED,
+            _("The file is not a recording that can be read."),
+        )
+        recording.save(update_fields=["status", "error", "duration"])
+        logger.info("Recording %s unreadable: %s", recording.pk, error)
+        return
+    with open(path, "rb") as partial:
+        recording.file.save(f"game-{recording.game_id}{path.suffix}", File(partial), save=False)
+    recording.status, recording.uploaded_at = RecordingStatus.QUEUED, timezone.now()
+    recording.save(update_fields=["file", "status", "uploaded_at", "duration"])
+    name = recording.file.name
+    transaction.on_commit(lambda: path.unlink(missing_ok=True))
+    transaction.on_commit(lambda: _analyse_later(recording.pk))
+    logger.info("Recording %s stored as %s", recording.pk, name)
+
+
+def _analyse_later(recording_id: int) -> None:
+    from games.tasks import recording_analyse
+
+    recording_analyse.delay(recording_id)
+
+
+# --- the analysis of the sound ---------------------------------------------------------
+
+
+def recording_analyse(*, recording_id: int) -> Recording | None:
+    """Voice activity over the whole recording, with progress; safe to run twice."""
+    claimed = Recording.objects.filter(
+        pk=recording_id, status__in=[RecordingStatus.QUEUED, RecordingStatus.PROCESSING]
+    ).update(status=RecordingStatus.PROCESSING, progress=0)
+    if not claimed:
+        return None
+    recording = Recording.objects.get(pk=recording_id)
+    expected_frames = max(1, int((recording.duration or 0) / vad.FRAME_SECONDS))
+    last_reported = [0]
+
+    def report(frames: int) -> None:
+        percent = min(99, 100 * frames // expected_frames)
+        if percent >= last_reported[0] + 5:
+            last_reported[0] = percent
+            Recording.objects.filter(pk=recording_id).update(progress=percent)
+
+    try:
+        with recording.file.open("rb") as sound:
+            probs = vad.probabilities(decode.blocks(sound, vad.BLOCK_SAMPLES), report)
+    except (decode.UnreadableAudio, OSError) as error:
+        logger.warning("Recording %s failed: %s", recording_id, error)
+        Recording.objects.filter(pk=recording_id).update(
+            status=RecordingStatus.FAILED, error=_("The sound could not be decoded.")[:300]
+        )
+        return None
+    voiced = [[a, b] for a, b in vad.segments(probs)]
+    transcript, note = _transcribe(recording)
+    if Recording.objects.filter(pk=recording_id, deleted_at__isnull=True).update(
+        status=RecordingStatus.ANALYSED,
+        progress=100,
+        duration=len(probs) * vad.FRAME_SECONDS,
+        voiced=voiced,
+        transcript=transcript,
+        transcript_note=note,
+        analysed_at=timezone.now(),
+    ):
+        return Recording.objects.get(pk=recording_id)
+    return None  # deleted while it was being analysed: nothing of it is kept
+
+
+def _transcribe(recording: Recording) -> tuple[dict | None, str]:
+    """A transcript per speech when a local faster-whisper model is configured."""
+    model_dir = settings.WHISPER_MODEL_DIR
+    if not model_dir:
+        return None, "skipped: no Whisper model configured (WHISPER_MODEL_DIR)"
+    try:
+        from faster_whisper import WhisperModel  # optional: not among the dependencies
+    except ImportError:
+        return None, "skipped: faster-whisper is not installed"
+    model = WhisperModel(model_dir, device="cpu", compute_type="int8")
+    with recording.file.open("rb") as sound:
+        import numpy as np
+
+        audio = np.concatenate(list(decode.blocks(sound, vad.BLOCK_SAMPLES)))
+    pieces, _info = model.transcribe(audio, language="ru")
+    return {"segments": [[p.start, p.end, p.text] for p in pieces]}, "faster-whisper"
+
+
+def recording_alignment(recording: Recording) -> Alignment | None:
+    """The speech figures of an analysed recording, against the game's current log."""
+    if recording.voiced is None or recording.duration is None:
+        return None
+    log = list(recording.game.events.order_by("seq").values_list("payload", flat=True))
+    return align(recording.voiced, effective_events(log), recording.started_at, recording.duration)
+
+
+# --- deletion --------------------------------------------------------------------------
+
+
+def _delete(recording: Recording, *, reason: str, by: User | None = None) -> None:
+    """The sound and all that is derived from it but the numbers; an audit row."""
+    name = recording.file.name or ""
+    if name:
+        recording.file.storage.delete(name)
+    _partial_path(recording).unlink(missing_ok=True)
+    RecordingDeletion.objects.create(
+        recording_id=recording.pk,
+        game_id=recording.game_id,
+        file_name=name or recording.original_name,
+        size=recording.received,
+        due_at=due_at(recording.game),
+        deleted_at=timezone.now(),
+        reason=reason,
+        by=by,
+    )
+    Recording.objects.filter(pk=recording.pk).update(
+        file="", transcript=None, status=RecordingStatus.DELETED, deleted_at=timezone.now()
+    )
+
+
+def recording_delete(*, recording_id: int, user: User) -> None:
+    """The host or an admin deletes the recording before its time."""
+    with transaction.atomic():
+        recording = _recording_for(user, recording_id, lock=True)
+        _delete(recording, reason="by_host", by=user)
+
+
+def recordings_sweep(now: datetime | None = None) -> int:
+    """Delete every recording whose game is older than the retention; returns how many."""
+    now = now or timezone.now()
+    club = ClubSettings.load()
+    cutoff = now - timedelta(days=club.audio_retention_days)
+    due = (
+        Recording.objects.filter(deleted_at__isnull=True)
+        .alias(played=Coalesce("game__ended_at", "game__started_at"))
+        .filter(played__lte=cutoff)
+        .values_list("pk", flat=True)
+    )
+    deleted = 0
+    for recording_id in list(due):
+        with transaction.atomic():
+            recording = (
+                Recording.objects.select_for_update(of=("self",))
+                .select_related("game")
+                .filter(pk=recording_id, deleted_at__isnull=True)
+                .first()
+            )
+            if recording is not None:
+                _delete(recording, reason="retention")
+                deleted += 1
+    return deleted
+
+
+@dataclass(frozen=True)
+class Download:
+    recording: Recording
+    file: IO[bytes]
+
+
+def recording_open(*, recording_id: int, user: User) -> Download:
+    """The host's or an admin's copy; nothing serves a deleted recording."""
+    recording = _recording_for(user, recording_id)
+    if not recording.file:
+        raise RecordingRefused(_("The recording is not uploaded yet."), "not_found")
+    return Download(recording, recording.file.open("rb"))

@@ -1,0 +1,213 @@
+"""A game's recording: resumable upload, the analysis of its sound against the host's
+timer, permissions, and deletion on time."""
+
+from datetime import timedelta
+from pathlib import Path
+
+import numpy as np
+import pytest
+import time_machine
+from django.utils import timezone
+
+from games import recordings
+from games.models import Recording, RecordingDeletion, RecordingStatus
+from games.recordings import RecordingRefused
+from tests.factories import make_member
+from tests.games.recording import TOWN_WINS, record, start_game
+from tests.sound import FORMATS, script, write
+
+pytestmark = pytest.mark.django_db
+
+# The sound, second by second: voice 6–26, 41–73, 76–79, 86–90.
+SOUND = [
+    ("quiet", 6), ("speech", 20), ("quiet", 15), ("speech", 32), ("quiet", 3),
+    ("speech", 3), ("quiet", 7), ("speech", 4), ("quiet", 12),
+]  # fmt: skip
+# The host's timer (seconds into the sound): seat, start, end, seconds allowed.
+SPEECHES = [(1, 5, 35, 30), (2, 40, 75, 30), (3, 85, 100, 30)]
+TRUTH = {  # talk, silence, over, after
+    1: (20, 10, 0, 0),
+    2: (32, 3, 3, 3),  # talks 3 s past the slot, and 3 s more after the timer stopped
+    3: (4, 11, 0, 0),
+}
+
+
+@pytest.fixture(autouse=True)
+def _storage(settings, tmp_path: Path) -> None:
+    settings.MEDIA_ROOT = tmp_path / "media"
+    settings.RECORDING_UPLOAD_DIR = tmp_path / "uploads"
+
+
+@pytest.fixture
+def played(table):
+    """A finished game whose day 1 opened with three timed speeches."""
+    host, evening, players = table
+    game = start_game(host, evening, players)
+    began = timezone.now() - timedelta(hours=1)
+    speeches = [
+        {
+            "type": "speech",
+            "seat": seat,
+            "start": (began + timedelta(seconds=start)).isoformat(),
+            "end": (began + timedelta(seconds=end)).isoformat(),
+            "limit": limit,
+        }
+        for seat, start, end, limit in SPEECHES
+    ]
+    record(game, host, TOWN_WINS[0], *speeches, *TOWN_WINS[1:])
+    return host, game, began
+
+
+def sound_file(tmp_path: Path, kind: str) -> Path:
+    return write(tmp_path / f"game.{kind}", script(np.random.default_rng(3), SOUND), kind)
+
+
+def upload(host, game, path: Path, began, chunk: int = 64 * 1024) -> Recording:
+    data = path.read_bytes()
+    recording = recordings.recording_start(
+        game_id=game.pk, user=host, name=path.name, size=len(data), started_at=began
+    )
+    for offset in range(0, len(data), chunk):
+        recording = recordings.recording_append(
+            recording_id=recording.pk, user=host, offset=offset, data=data[offset : offset + chunk]
+        )
+    return recording
+
+
+@pytest.mark.parametrize("kind", sorted(FORMATS))
+def test_the_figures_of_each_speech_are_within_half_a_second(played, tmp_path, kind) -> None:
+    host, game, began = played
+    recording = upload(host, game, sound_file(tmp_path, kind), began)
+    assert recording.status == RecordingStatus.QUEUED
+    analysed = recordings.recording_analyse(recording_id=recording.pk)
+    assert analysed.status == RecordingStatus.ANALYSED and analysed.progress == 100
+    alignment = recordings.recording_alignment(analysed)
+    assert [s.seat for s in alignment.speeches] == [1, 2, 3]
+    for speech in alignment.speeches:
+        measured = (speech.talk, speech.silence, speech.over, speech.after)
+        assert measured == pytest.approx(TRUTH[speech.seat], abs=0.5), speech
+    assert alignment.outside == pytest.approx(3, abs=0.5)  # the 3 s after seat 2's slot
+
+
+def test_an_interrupted_upload_resumes_where_the_server_stopped(played, tmp_path) -> None:
+    host, game, began = played
+    data = sound_file(tmp_path, "wav").read_bytes()
+    started = recordings.recording_start(
+        game_id=game.pk, user=host, name="game.wav", size=len(data), started_at=began
+    )
+    half = recordings.CHUNK_BYTES // 2
+    recordings.recording_append(recording_id=started.pk, user=host, offset=0, data=data[:half])
+    # The connection dropped: the phone sends the same chunk again, then one from too far on.
+    for offset in (0, half + 100):
+        with pytest.raises(RecordingRefused) as refused:
+            recordings.recording_append(
+                recording_id=started.pk, user=host, offset=offset, data=data[offset : offset + 10]
+            )
+        assert (refused.value.code, refused.value.offset) == ("conflict", half)
+    # Starting again with the same file finds the upload begun, and it goes on from `half`.
+    again = recordings.recording_start(
+        game_id=game.pk, user=host, name="game.wav", size=len(data), started_at=began
+    )
+    assert (again.pk, again.received) == (started.pk, half)
+    for offset in range(half, len(data), recordings.CHUNK_BYTES):
+        done = recordings.recording_append(
+            recording_id=started.pk,
+            user=host,
+            offset=offset,
+            data=data[offset : offset + recordings.CHUNK_BYTES],
+        )
+    assert done.status == RecordingStatus.QUEUED
+    assert Path(done.file.path).read_bytes() == data
+
+
+def test_only_the_host_and_admins_touch_the_recording(played, tmp_path, admin_member) -> None:
+    host, game, began = played
+    recording = upload(host, game, sound_file(tmp_path, "wav"), began)
+    stranger = make_member()
+    for attempt in (
+        lambda: recordings.recording_start(game_id=game.pk, user=stranger, name="a.wav", size=10),
+        lambda: recordings.recording_open(recording_id=recording.pk, user=stranger),
+        lambda: recordings.recording_delete(recording_id=recording.pk, user=stranger),
+    ):
+        with pytest.raises(RecordingRefused) as refused:
+            attempt()
+        assert refused.value.code == "forbidden"
+    assert (
+        recordings.recording_open(recording_id=recording.pk, user=admin_member).file.read(4)
+        == b"RIFF"
+    )
+
+
+@pytest.mark.parametrize(
+    ("name", "size"),
+    [("game.exe", 100), ("game.m4a", 0), ("game.m4a", recordings.MAX_BYTES + 1)],
+)
+def test_wrong_files_are_refused_before_a_byte_is_sent(played, name, size) -> None:
+    host, game, _began = played
+    with pytest.raises(RecordingRefused):
+        recordings.recording_start(game_id=game.pk, user=host, name=name, size=size)
+    assert not Recording.objects.exists()
+
+
+def test_a_file_that_is_not_sound_fails_with_a_message_and_is_not_kept(played) -> None:
+    host, game, _began = played
+    junk = b"not a recording at all " * 100
+    started = recordings.recording_start(game_id=game.pk, user=host, name="x.mp3", size=len(junk))
+    failed = recordings.recording_append(recording_id=started.pk, user=host, offset=0, data=junk)
+    assert failed.status == RecordingStatus.FAILED and failed.error
+    assert not failed.file
+
+
+def test_the_sweep_deletes_what_is_due_and_keeps_what_is_not(played, tmp_path, table) -> None:
+    host, game, began = played
+    recording = upload(host, game, sound_file(tmp_path, "wav"), began)
+    recordings.recording_analyse(recording_id=recording.pk)
+    stored = Path(Recording.objects.get(pk=recording.pk).file.path)
+    assert recordings.recordings_sweep() == 0
+    with time_machine.travel(game.ended_at + timedelta(days=3) - timedelta(minutes=1)):
+        assert recordings.recordings_sweep() == 0
+    with time_machine.travel(game.ended_at + timedelta(days=3, minutes=1)):
+        assert recordings.recordings_sweep() == 1
+        assert recordings.recordings_sweep() == 0  # once
+    gone = Recording.objects.get(pk=recording.pk)
+    assert (gone.status, gone.file.name, gone.transcript) == (RecordingStatus.DELETED, "", None)
+    assert gone.voiced  # the numbers stay
+    assert not stored.exists()
+    audit = RecordingDeletion.objects.get(recording_id=recording.pk)
+    assert (audit.reason, audit.size, audit.game_id) == ("retention", recording.size, game.pk)
+    with pytest.raises(RecordingRefused):
+        recordings.recording_open(recording_id=recording.pk, user=host)
+
+
+def test_after_a_week_of_downtime_every_overdue_recording_goes_at_the_next_run(
+    table, tmp_path
+) -> None:
+    host, evening, players = table
+    ages = [10, 6, 4, 2, 1]  # days since each game ended, when the sweep runs again
+    now = timezone.now()
+    due = []
+    for days in ages:
+        game = start_game(host, evening, players)
+        record(game, host, *TOWN_WINS)
+        game.ended_at = now - timedelta(days=days)
+        game.save(update_fields=["ended_at"])
+        path = write(
+            tmp_path / f"g{game.pk}.wav", script(np.random.default_rng(1), [("speech", 1)]), "wav"
+        )
+        data = path.read_bytes()
+        with time_machine.travel(game.ended_at + timedelta(minutes=5)):
+            started = recordings.recording_start(
+                game_id=game.pk, user=host, name=path.name, size=len(data)
+            )
+            recordings.recording_append(recording_id=started.pk, user=host, offset=0, data=data)
+        due.append((days, started.pk))
+    assert recordings.recordings_sweep(now) == 3
+    left = set(Recording.objects.filter(deleted_at__isnull=True).values_list("pk", flat=True))
+    assert left == {pk for days, pk in due if days < 3}
+    assert RecordingDeletion.objects.count() == 3
+
+
+def test_a_game_past_its_retention_takes_no_recording(played) -> None:
+    host, game, _began = played
+    with time_machine.travel(game.ended_at + timedelta(days=4)), pytest.raises(RecordingRefused):
+        recordings.recording_start(game_id=game.pk, user=host, name="a.m4a", size=100)

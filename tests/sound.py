@@ -1,0 +1,103 @@
+"""Recordings made in the tests: speech-like sound (voiced syllables with gliding formants
+and consonant bursts, which Silero VAD takes for speech), quiet room noise, and files in the
+formats the phones make, encoded by PyAV."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import av
+import numpy as np
+
+RATE = 16_000
+VOWELS = [
+    (730, 1090, 2440),
+    (270, 2290, 3010),
+    (300, 870, 2240),
+    (530, 1840, 2480),
+    (570, 840, 2410),
+    (440, 1020, 2240),
+    (660, 1720, 2410),
+]
+# Container, codec, sample rate (opus takes 48 kHz).
+FORMATS = {
+    "wav": ("wav", "pcm_s16le", 16_000),
+    "m4a": ("mp4", "aac", 44_100),
+    "mp3": ("mp3", "libmp3lame", 44_100),
+    "ogg": ("ogg", "libopus", 48_000),
+    "webm": ("webm", "libopus", 48_000),
+}
+
+
+def _syllable(rng: np.random.Generator, seconds: float, pitch: float) -> np.ndarray:
+    n = int(seconds * RATE)
+    t = np.arange(n) / RATE
+    f0 = np.linspace(pitch * rng.uniform(0.9, 1.15), pitch * rng.uniform(0.85, 1.1), n)
+    phase = np.cumsum(f0 * (1 + 0.02 * np.sin(2 * np.pi * 5.5 * t)) / RATE) % 1.0
+    source = phase - 0.5 + rng.normal(0, 0.02, n)  # a sawtooth: the voice's harmonics
+    first, last = VOWELS[rng.integers(len(VOWELS))], VOWELS[rng.integers(len(VOWELS))]
+    window, hop = 512, 256
+    shape = np.hanning(window)
+    freqs = np.fft.rfftfreq(window, 1 / RATE)
+    out = np.zeros(n)
+    for i in range(0, n - window, hop):
+        along = i / n
+        formants = [a * (1 - along) + b * along for a, b in zip(first, last, strict=True)]
+        gain = sum(
+            0.9**k / (1 + ((freqs - f) / (60 + 30 * k)) ** 2) for k, f in enumerate(formants)
+        )
+        out[i : i + window] += np.fft.irfft(np.fft.rfft(source[i : i + window] * shape) * gain)
+    out *= np.minimum(1, np.minimum(t / 0.03, (seconds - t) / 0.05).clip(0))
+    burst = rng.normal(0, 1, int(0.04 * RATE)) * np.hanning(int(0.04 * RATE))
+    spectrum = np.fft.rfft(burst) * (np.fft.rfftfreq(burst.size, 1 / RATE) > 2500)
+    burst = np.fft.irfft(spectrum, burst.size)
+    burst *= 0.3 * np.abs(out).max() / (np.abs(burst).max() + 1e-9)
+    return np.concatenate([burst, out])
+
+
+def speech(rng: np.random.Generator, seconds: float) -> np.ndarray:
+    """`seconds` of speech-like sound: syllables with an occasional short breath."""
+    parts, total, pitch = [], 0.0, rng.uniform(100, 200)
+    while total < seconds:
+        part = _syllable(rng, rng.uniform(0.12, 0.3), pitch)
+        parts.append(part)
+        total += part.size / RATE
+        if rng.random() < 0.15:
+            gap = rng.uniform(0.05, 0.12)
+            parts.append(np.zeros(int(gap * RATE)))
+            total += gap
+    out = np.concatenate(parts)[: int(seconds * RATE)]
+    return (0.4 * out / np.abs(out).max()).astype(np.float32)
+
+
+def quiet(rng: np.random.Generator, seconds: float, level: float = 0.003) -> np.ndarray:
+    """Room noise: what a phone hears between speeches."""
+    return rng.normal(0, level, int(seconds * RATE)).astype(np.float32)
+
+
+def script(rng: np.random.Generator, parts: list[tuple[str, float]]) -> np.ndarray:
+    """Sound from ("speech" | "quiet", seconds) parts, in order."""
+    return np.concatenate(
+        [speech(rng, s) if kind == "speech" else quiet(rng, s) for kind, s in parts]
+    )
+
+
+def write(path: Path, samples: np.ndarray, kind: str) -> Path:
+    """Encode 16 kHz mono float32 samples as a file of `kind` (FORMATS)."""
+    container_format, codec, rate = FORMATS[kind]
+    with av.open(str(path), "w", format=container_format) as container:
+        stream = container.add_stream(codec, rate=rate, layout="mono")
+        resampler = av.AudioResampler(format=stream.format.name, layout="mono", rate=rate)
+        pcm = (samples * 32767).clip(-32768, 32767).astype(np.int16)
+        step = RATE  # a second at a time
+        for start in range(0, pcm.size, step):
+            frame = av.AudioFrame.from_ndarray(
+                pcm[None, start : start + step], format="s16", layout="mono"
+            )
+            frame.sample_rate = RATE
+            for out in resampler.resample(frame):
+                container.mux(stream.encode(out))
+        for out in resampler.resample(None):
+            container.mux(stream.encode(out))
+        container.mux(stream.encode(None))
+    return path
