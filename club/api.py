@@ -16,6 +16,7 @@ from club.api_auth import MEMBERS
 from club.api_evenings import router as evenings_router
 from games.api import router as games_router
 from games.api_published import router as published_router
+from games.api_recordings import router as recordings_router
 
 logger = logging.getLogger(__name__)
 
@@ -68,3 +69,4 @@ api.add_router("/", accounts_router)
 api.add_router("/", evenings_router)
 api.add_router("/", games_router)
 api.add_router("/", published_router)
+api.add_router("/", recordings_router)

@@ -51,6 +51,26 @@ class SectionOut(Schema):
     events: list[str]
 
 
+class SpeechOut(Schema):
+    seat: int
+    nick: str
+    day: int
+    start: float  # seconds from the start of the recording
+    end: float
+    limit: int  # the seconds allowed
+    talk: float
+    silence: float
+    over: float  # voice after the seconds allowed
+    after: float  # voice in the 10 s after the timer stopped
+
+
+class AudioOut(Schema):
+    speeches: list[SpeechOut]
+    outside: float  # voice during the speeches that fell in no slot
+    unheard: int  # speeches the recording does not cover
+    transcription: str
+
+
 class AnalysisOut(Schema):
     game_id: int
     evening_id: int
@@ -60,6 +80,7 @@ class AnalysisOut(Schema):
     built_at: datetime
     scores: list[ScoreOut]
     timeline: list[SectionOut]
+    audio: AudioOut | None  # when the game's recording was analysed
 
 
 @router.get(
@@ -84,6 +105,7 @@ def game_analysis(request: HttpRequest, game_id: int) -> AnalysisOut:
         built_at=built.built_at,
         scores=published["rows"],
         timeline=published["sections"],
+        audio=published["audio"],
     )
 
 

@@ -57,3 +57,65 @@ def line_chart(series: Mapping[str, Sequence[float]]) -> Chart:
         for name, values in drawn.items()
     ]
     return Chart(WIDTH, HEIGHT, lines, round(low, 1), round(high, 1), count)
+
+
+@dataclass(frozen=True)
+class Bar:
+    x: float
+    y: float
+    width: float
+    kind: str  # slot (the seconds allowed), timer (as the host ran it), voice, over
+
+
+@dataclass(frozen=True)
+class Timeline:
+    width: int
+    height: int
+    rows: list[tuple[float, str]]  # (y, label) per seat
+    bars: list[Bar]
+    minutes: list[tuple[float, int]]  # (x, minute) ticks
+
+
+ROW, LABEL = 14, 90
+
+
+def speech_timeline(
+    speeches: Sequence[object], voiced: Sequence[Sequence[float]], labels: Mapping[int, str]
+) -> Timeline | None:
+    """The game's speeches on one time axis, a row per seat: each speech's allowed slot and
+    timed span, the voice inside it, and the voice past the seconds allowed."""
+    if not speeches:
+        return None
+    first = min(s.start for s in speeches) - 5
+    last = max(max(s.end, s.start + s.limit) for s in speeches) + 5
+    seats = sorted({s.seat for s in speeches})
+    row_of = {seat: i for i, seat in enumerate(seats)}
+    scale = (WIDTH + 160 - LABEL - PAD) / (last - first)
+
+    def x(t: float) -> float:
+        return round(LABEL + (t - first) * scale, 1)
+
+    bars: list[Bar] = []
+    for s in speeches:
+        y = PAD / 2 + row_of[s.seat] * ROW
+        bars.append(Bar(x(s.start), y, round(s.limit * scale, 1), "slot"))
+        bars.append(Bar(x(s.start), y, round((s.end - s.start) * scale, 1), "timer"))
+        for a, b in voiced:
+            lo, hi = max(a, s.start), min(b, s.end)
+            if hi > lo:
+                allowed = s.start + s.limit
+                if lo < allowed:
+                    bars.append(
+                        Bar(x(lo), y + 3, round((min(hi, allowed) - lo) * scale, 1), "voice")
+                    )
+                if hi > allowed:
+                    start = max(lo, allowed)
+                    bars.append(Bar(x(start), y + 3, round((hi - start) * scale, 1), "over"))
+    height = int(PAD + len(seats) * ROW + 14)
+    minutes = [
+        (x(minute * 60.0), minute)
+        for minute in range(int(first // 60) + 1, int(last // 60) + 1)
+        if (last - first) < 1800 or minute % 5 == 0
+    ]
+    rows = [(PAD / 2 + row_of[seat] * ROW + 10, labels.get(seat, str(seat))) for seat in seats]
+    return Timeline(WIDTH + 160, height, rows, bars, minutes)

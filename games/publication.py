@@ -15,8 +15,10 @@ from django.utils.translation import gettext_lazy
 
 from club.models import ClubSettings
 from games import stats
-from games.models import Game, GameAnalysis, PlayerScore, Role, Seat
+from games.charts import speech_timeline
+from games.models import Game, GameAnalysis, PlayerScore, Recording, Role, Seat
 from games.queries import GameView
+from games.recordings import recording_alignment
 from games.services import can_record
 from games.timeline import describe
 from notifications import texts
@@ -151,7 +153,29 @@ def published_analysis(view: GameView, viewer: Any) -> dict[str, Any] | None:
         }
         for section in built.analysis.sections
     ]
-    return {"built": built.analysis, "rows": rows, "sections": sections}
+    recording = Recording.objects.filter(game=view.game).first()
+    audio = _audio(recording, view, nick) if recording is not None else None
+    return {"built": built.analysis, "rows": rows, "sections": sections, "audio": audio}
+
+
+def _audio(recording: Recording, view: GameView, nick: dict[int, str]) -> dict[str, Any] | None:
+    """What the sound showed, in numbers only (the sound itself is never published)."""
+    alignment = recording_alignment(recording, view.events)
+    if alignment is None:
+        return None
+    speeches = [s.as_dict() | {"nick": nick.get(s.seat, str(s.seat))} for s in alignment.speeches]
+    labels = {seat: f"{seat}. {name}" for seat, name in nick.items()}
+    return {
+        "speeches": speeches,
+        "by_seat": [
+            {"seat": seat, "nick": nick.get(seat, str(seat)), **totals}
+            for seat, totals in alignment.by_seat().items()
+        ],
+        "outside": alignment.outside,
+        "unheard": alignment.unheard,
+        "timeline": speech_timeline(alignment.speeches, recording.voiced or [], labels),
+        "transcription": recording.transcript_note,
+    }
 
 
 def _section_title(section: dict[str, Any]) -> str:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 import os
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -60,7 +61,8 @@ def due_at(game: Game, club: ClubSettings | None = None) -> datetime:
     return (game.ended_at or game.started_at) + timedelta(days=club.audio_retention_days)
 
 
-def _recording_for(user: User, recording_id: int, *, lock: bool = False) -> Recording:
+def recording_for(user: User, recording_id: int, *, lock: bool = False) -> Recording:
+    """The recording, if this user may have it (the game's host or an admin)."""
     rows = Recording.objects.select_related("game")
     if lock:
         rows = rows.select_for_update(of=("self",))
@@ -122,7 +124,7 @@ def recording_append(*, recording_id: int, user: User, offset: int, data: bytes)
     if len(data) > CHUNK_BYTES:
         raise RecordingRefused(_("A chunk is 2 MB at most."))
     with transaction.atomic():
-        recording = _recording_for(user, recording_id, lock=True)
+        recording = recording_for(user, recording_id, lock=True)
         if recording.status != RecordingStatus.UPLOADING:
             raise RecordingRefused(
                 _("This recording is uploaded already."), "conflict", recording.received
@@ -155,7 +157,7 @@ def recording_store_whole(
         game_id=game_id, user=user, name=upload.name, size=upload.size, started_at=started_at
     )
     with transaction.atomic():
-        recording = _recording_for(user, recording.pk, lock=True)
+        recording = recording_for(user, recording.pk, lock=True)
         if recording.status != RecordingStatus.UPLOADING:
             return recording
         path = _partial_path(recording)
@@ -259,12 +261,17 @@ def _transcribe(recording: Recording) -> tuple[dict | None, str]:
     return {"segments": [[p.start, p.end, p.text] for p in pieces]}, "faster-whisper"
 
 
-def recording_alignment(recording: Recording) -> Alignment | None:
-    """The speech figures of an analysed recording, against the game's current log."""
+def recording_alignment(
+    recording: Recording, events: Sequence[Mapping[str, Any]] | None = None
+) -> Alignment | None:
+    """The speech figures of an analysed recording, against the game's current log (or
+    the effective `events` a page has already read)."""
     if recording.voiced is None or recording.duration is None:
         return None
-    log = list(recording.game.events.order_by("seq").values_list("payload", flat=True))
-    return align(recording.voiced, effective_events(log), recording.started_at, recording.duration)
+    if events is None:
+        log = list(recording.game.events.order_by("seq").values_list("payload", flat=True))
+        events = effective_events(log)
+    return align(recording.voiced, events, recording.started_at, recording.duration)
 
 
 # --- deletion --------------------------------------------------------------------------
@@ -294,7 +301,7 @@ def _delete(recording: Recording, *, reason: str, by: User | None = None) -> Non
 def recording_delete(*, recording_id: int, user: User) -> None:
     """The host or an admin deletes the recording before its time."""
     with transaction.atomic():
-        recording = _recording_for(user, recording_id, lock=True)
+        recording = recording_for(user, recording_id, lock=True)
         _delete(recording, reason="by_host", by=user)
 
 
@@ -332,7 +339,7 @@ class Download:
 
 def recording_open(*, recording_id: int, user: User) -> Download:
     """The host's or an admin's copy; nothing serves a deleted recording."""
-    recording = _recording_for(user, recording_id)
+    recording = recording_for(user, recording_id)
     if not recording.file:
         raise RecordingRefused(_("The recording is not uploaded yet."), "not_found")
     return Download(recording, recording.file.open("rb"))

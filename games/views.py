@@ -4,22 +4,24 @@ from __future__ import annotations
 
 import random
 import uuid
+from datetime import datetime
 from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.models import User
 from club.models import ClubSettings, Evening
-from games import forms, services, stats
+from games import forms, recordings, services, stats
 from games.charts import line_chart
-from games.models import Role
+from games.models import Recording, Role
 from games.publication import published_analysis, visible_nicks
 from games.queries import GameView, game_view
 from games.seasons import season_parse
@@ -191,6 +193,8 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
         return render(request, "games/game.html#board", context)
     if view.game.finished:
         context["analysis"] = published_analysis(view, request.user)
+    if services.can_record(request.user, view.game):
+        context["recording_part"] = _recording_part(view.game)
     return render(request, "games/game.html", context)
 
 
@@ -273,3 +277,96 @@ def game_event(request: HttpRequest, game_id: int) -> HttpResponse:
     context = _board_context(request, view, mode=mode, error=error)
     # A refusal is still a board to show, with its message (recorder.js lets htmx swap it).
     return render(request, "games/game.html#board", context, status=status)
+
+
+# --- the game's recording (its host and admins) ----------------------------------------
+
+
+def _recording_context(request: HttpRequest, game_id: int) -> dict[str, Any]:
+    from games.models import Game
+
+    game = get_object_or_404(Game, pk=game_id)
+    if not services.can_record(request.user, game):
+        raise PermissionDenied(_("Only the game's host and admins have its recording."))
+    return _recording_part(game)
+
+
+def _recording_part(game: Any) -> dict[str, Any]:
+    club = ClubSettings.load()
+    return {
+        "game": game,
+        "recording": Recording.objects.filter(game=game).first(),
+        "chunk_bytes": recordings.CHUNK_BYTES,
+        "retention_days": club.audio_retention_days,
+        "started_default": timezone.localtime(game.started_at, club.zone).strftime(
+            "%Y-%m-%dT%H:%M:%S"
+        ),
+    }
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def game_recording(request: HttpRequest, game_id: int) -> HttpResponse:
+    """GET: the recording's status (htmx polls it while the analysis runs). POST: the
+    plain form's upload of the whole file (the page's script uploads in chunks instead)."""
+    context = _recording_context(request, game_id)
+    if request.method == "GET":
+        if request.htmx:
+            return render(request, "games/_recording.html", context)
+        return redirect("game", game_id=game_id)
+    upload = request.FILES.get("file")
+    if upload is None:
+        messages.error(request, _("Choose the recording's file."))
+        return redirect("game", game_id=game_id)
+    try:
+        recordings.recording_store_whole(
+            game_id=game_id,
+            user=request.user,
+            upload=upload,
+            started_at=_started_at(request.POST.get("started_at")),
+        )
+    except recordings.RecordingRefused as refusal:
+        messages.error(request, refusal.message)
+    else:
+        messages.success(request, _("The recording is uploaded; its analysis follows."))
+    return redirect("game", game_id=game_id)
+
+
+def _started_at(raw: str | None) -> datetime | None:
+    """The form's local "when the recording started", in the club's time zone."""
+    if not raw:
+        return None
+    try:
+        moment = datetime.fromisoformat(raw)
+    except ValueError:
+        return None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=ClubSettings.load().zone)
+    return moment
+
+
+@login_required
+@require_GET
+def game_recording_file(request: HttpRequest, game_id: int) -> HttpResponse:
+    recording = _recording_context(request, game_id)["recording"]
+    if recording is None:
+        raise Http404
+    try:
+        download = recordings.recording_open(recording_id=recording.pk, user=request.user)
+    except recordings.RecordingRefused as refusal:
+        raise Http404(refusal.message) from refusal
+    return FileResponse(download.file, filename=download.recording.original_name)
+
+
+@login_required
+@require_POST
+def game_recording_delete(request: HttpRequest, game_id: int) -> HttpResponse:
+    recording = _recording_context(request, game_id)["recording"]
+    if recording is not None:
+        try:
+            recordings.recording_delete(recording_id=recording.pk, user=request.user)
+        except recordings.RecordingRefused as refusal:
+            messages.error(request, refusal.message)
+        else:
+            messages.success(request, _("The recording is deleted."))
+    return redirect("game", game_id=game_id)

@@ -24,3 +24,31 @@ def test_the_last_tap_of_a_game_has_the_worker_build_its_analysis(task_done) -> 
     assert GameAnalysis.objects.filter(game=game).exists()
     assert PlayerScore.objects.filter(game=game).count() == 12
     assert PlayerScore.objects.get(game=game, seat=4).rating_after == 1510.0
+
+
+def test_the_last_chunk_of_a_recording_has_the_worker_analyse_it(
+    task_done, settings, tmp_path
+) -> None:
+    import numpy as np
+
+    from games import recordings
+    from games.models import Recording, RecordingStatus
+    from games.tasks import recording_analyse
+    from tests.sound import script, write
+
+    settings.MEDIA_ROOT = tmp_path / "media"
+    settings.RECORDING_UPLOAD_DIR = tmp_path / "uploads"
+    host = make_host()
+    evening, players = evening_with_players()
+    game = start_game(host, evening, players)
+    record(game, host, *TOWN_WINS)
+    sound = script(np.random.default_rng(4), [("quiet", 1), ("speech", 4), ("quiet", 2)])
+    data = write(tmp_path / "g.m4a", sound, "m4a").read_bytes()
+    begun = recordings.recording_start(game_id=game.pk, user=host, name="g.m4a", size=len(data))
+    analysed = task_done(recording_analyse.name, begun.pk)
+    recordings.recording_append(recording_id=begun.pk, user=host, offset=0, data=data)
+    assert analysed.wait(timeout=60), "the worker did not analyse the recording"
+    recording = Recording.objects.get(pk=begun.pk)
+    assert (recording.status, recording.progress) == (RecordingStatus.ANALYSED, 100)
+    ((start, end),) = recording.voiced
+    assert abs(start - 1) < 0.5 and abs(end - 5) < 0.5

@@ -211,3 +211,21 @@ def test_a_game_past_its_retention_takes_no_recording(played) -> None:
     host, game, _began = played
     with time_machine.travel(game.ended_at + timedelta(days=4)), pytest.raises(RecordingRefused):
         recordings.recording_start(game_id=game.pk, user=host, name="a.m4a", size=100)
+
+
+def test_the_figures_join_the_published_analysis_with_its_timeline(played, tmp_path) -> None:
+    from django.test import Client
+
+    from games import analysis
+
+    host, game, began = played
+    recording = upload(host, game, sound_file(tmp_path, "wav"), began)
+    recordings.recording_analyse(recording_id=recording.pk)
+    analysis.game_analysis_build(game_id=game.pk)
+    page = Client().get(f"/games/{game.pk}/").content.decode()
+    assert 'class="speech-timeline"' in page and 'class="over"' in page
+    assert "recording/file" not in page  # the numbers are published, never the sound
+    audio = Client().get(f"/api/v1/games/{game.pk}/analysis").json()["audio"]
+    assert [s["seat"] for s in audio["speeches"]] == [1, 2, 3]
+    assert audio["speeches"][1]["over"] == pytest.approx(3, abs=0.5)
+    assert audio["transcription"].startswith("skipped")

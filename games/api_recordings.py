@@ -1,0 +1,143 @@
+"""/api/v1: a game's recording, uploaded in chunks from the host's phone.
+
+`POST /games/{id}/recording` begins (or finds the begun) upload; `PUT
+/recordings/{id}/chunk` appends the bytes at `Upload-Offset`, which must be what the server
+has (`GET /recordings/{id}` tells it: `received`), so a dropped connection continues where
+it stopped; the last chunk queues the analysis, whose `progress` the same GET shows.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated
+
+from django.core.exceptions import RequestDataTooBig
+from django.http import FileResponse, HttpRequest
+from django.utils.translation import gettext as _
+from ninja import Field, Header, Router, Schema, Status
+from ninja.errors import HttpError
+
+from club.schemas import ERRORS
+from games import recordings
+from games.models import Recording
+
+router = Router(tags=["recordings"])
+REFUSAL_STATUS = {"forbidden": 403, "not_found": 404, "conflict": 409, "invalid": 422}
+
+
+def _refused(refusal: recordings.RecordingRefused) -> HttpError:
+    return HttpError(REFUSAL_STATUS.get(refusal.code, 422), refusal.message)
+
+
+class RecordingIn(Schema):
+    name: str = Field(..., min_length=1, max_length=200)
+    size: int = Field(..., ge=1, le=recordings.MAX_BYTES)
+    started_at: datetime | None = None  # second 0 of the sound; the game's start if not given
+
+
+class RecordingOut(Schema):
+    id: int
+    game_id: int
+    name: str
+    size: int
+    received: int
+    chunk_bytes: int
+    status: str
+    progress: int
+    error: str
+    duration: float | None
+
+
+def _out(recording: Recording) -> RecordingOut:
+    return RecordingOut(
+        id=recording.pk,
+        game_id=recording.game_id,
+        name=recording.original_name,
+        size=recording.size,
+        received=recording.received,
+        chunk_bytes=recordings.CHUNK_BYTES,
+        status=recording.status,
+        progress=recording.progress,
+        error=recording.error,
+        duration=recording.duration,
+    )
+
+
+@router.post("/games/{game_id}/recording", response={201: RecordingOut, **ERRORS})
+def recording_start(
+    request: HttpRequest, game_id: int, payload: RecordingIn
+) -> Status[RecordingOut]:
+    try:
+        recording = recordings.recording_start(
+            game_id=game_id,
+            user=request.auth,
+            name=payload.name,
+            size=payload.size,
+            started_at=payload.started_at,
+        )
+    except recordings.RecordingRefused as refusal:
+        raise _refused(refusal) from refusal
+    return Status(201, _out(recording))
+
+
+@router.get("/recordings/{recording_id}", response={200: RecordingOut, **ERRORS})
+def recording_detail(request: HttpRequest, recording_id: int) -> RecordingOut:
+    try:
+        return _out(recordings.recording_for(request.auth, recording_id))
+    except recordings.RecordingRefused as refusal:
+        raise _refused(refusal) from refusal
+
+
+CHUNK_BODY = {
+    "requestBody": {
+        "required": True,
+        "content": {"application/octet-stream": {"schema": {"type": "string", "format": "binary"}}},
+    }
+}
+
+
+@router.put(
+    "/recordings/{recording_id}/chunk",
+    response={200: RecordingOut, 413: ERRORS[422], **ERRORS},
+    openapi_extra=CHUNK_BODY,
+)
+def recording_chunk(
+    request: HttpRequest,
+    recording_id: int,
+    offset: Annotated[int, Header(alias="Upload-Offset", ge=0)],
+) -> RecordingOut:
+    try:
+        data = request.body
+    except RequestDataTooBig as error:
+        raise HttpError(413, _("A chunk is 2 MB at most.")) from error
+    try:
+        recording = recordings.recording_append(
+            recording_id=recording_id, user=request.auth, offset=offset, data=data
+        )
+    except recordings.RecordingRefused as refusal:
+        raise _refused(refusal) from refusal
+    return _out(recording)
+
+
+@router.delete("/recordings/{recording_id}", response={204: None, **ERRORS})
+def recording_delete(request: HttpRequest, recording_id: int) -> Status[None]:
+    try:
+        recordings.recording_delete(recording_id=recording_id, user=request.auth)
+    except recordings.RecordingRefused as refusal:
+        raise _refused(refusal) from refusal
+    return Status(204, None)
+
+
+@router.get(
+    "/recordings/{recording_id}/file",
+    response={200: None, **ERRORS},
+    openapi_extra={"responses": {"200": {"description": "The recording as uploaded."}}},
+)
+def recording_file(request: HttpRequest, recording_id: int) -> FileResponse:
+    try:
+        download = recordings.recording_open(recording_id=recording_id, user=request.auth)
+    except recordings.RecordingRefused as refusal:
+        raise _refused(refusal) from refusal
+    return FileResponse(
+        download.file, as_attachment=True, filename=download.recording.original_name
+    )

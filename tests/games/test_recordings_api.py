@@ -1,0 +1,115 @@
+"""The recording's doors: the API the phone's uploader uses, and the game page's section."""
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from django.test import Client
+
+from accounts.services import api_token_create
+from games.models import Recording, RecordingStatus
+from tests.factories import make_member
+from tests.games.recording import TOWN_WINS, record, start_game
+from tests.sound import script, write
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _storage(settings, tmp_path: Path) -> None:
+    settings.MEDIA_ROOT = tmp_path / "media"
+    settings.RECORDING_UPLOAD_DIR = tmp_path / "uploads"
+
+
+@pytest.fixture
+def game(table):
+    host, evening, players = table
+    game = start_game(host, evening, players)
+    record(game, host, *TOWN_WINS)
+    return game
+
+
+def bearer(user) -> Client:
+    return Client(headers={"Authorization": f"Bearer {api_token_create(member=user).key}"})
+
+
+def sound(tmp_path: Path) -> bytes:
+    samples = script(np.random.default_rng(2), [("quiet", 1), ("speech", 3), ("quiet", 1)])
+    return write(tmp_path / "g.ogg", samples, "ogg").read_bytes()
+
+
+def put(client: Client, recording_id: int, offset: int, data: bytes):
+    return client.put(
+        f"/api/v1/recordings/{recording_id}/chunk",
+        data,
+        content_type="application/octet-stream",
+        headers={"Upload-Offset": str(offset)},
+    )
+
+
+def test_the_phone_uploads_in_chunks_and_resumes_after_a_conflict(game, tmp_path) -> None:
+    data = sound(tmp_path)
+    host = bearer(game.host)
+    begun = host.post(
+        f"/api/v1/games/{game.pk}/recording",
+        {"name": "g.ogg", "size": len(data)},
+        content_type="application/json",
+    )
+    assert begun.status_code == 201
+    recording = begun.json()
+    assert (recording["received"], recording["status"]) == (0, "uploading")
+    half = len(data) // 2
+    assert put(host, recording["id"], 0, data[:half]).json()["received"] == half
+    stale = put(host, recording["id"], 0, data[:half])  # the same chunk, retried
+    assert stale.status_code == 409 and str(half) in stale.json()["detail"]
+    offset = host.get(f"/api/v1/recordings/{recording['id']}").json()["received"]
+    done = put(host, recording["id"], offset, data[offset:])
+    assert done.status_code == 200 and done.json()["status"] == RecordingStatus.QUEUED
+    download = host.get(f"/api/v1/recordings/{recording['id']}/file")
+    assert b"".join(download.streaming_content) == data
+
+
+def test_strangers_and_visitors_get_no_recording(game, tmp_path) -> None:
+    data = sound(tmp_path)
+    host = bearer(game.host)
+    recording_id = host.post(
+        f"/api/v1/games/{game.pk}/recording",
+        {"name": "g.ogg", "size": len(data)},
+        content_type="application/json",
+    ).json()["id"]
+    put(host, recording_id, 0, data)
+    stranger = bearer(make_member())
+    assert stranger.get(f"/api/v1/recordings/{recording_id}/file").status_code == 403
+    assert put(stranger, recording_id, 0, b"x").status_code == 403
+    assert Client().get(f"/api/v1/recordings/{recording_id}/file").status_code == 401
+    assert Client().get(f"/games/{game.pk}/recording/file").status_code in (302, 403)
+    page = Client().get(f"/games/{game.pk}/").content.decode()
+    assert "recording/file" not in page
+
+
+def test_a_chunk_over_the_limit_is_refused_with_a_message(game) -> None:
+    host = bearer(game.host)
+    recording_id = host.post(
+        f"/api/v1/games/{game.pk}/recording",
+        {"name": "g.m4a", "size": 10_000_000},
+        content_type="application/json",
+    ).json()["id"]
+    answer = put(host, recording_id, 0, b"\0" * (3 * 1024 * 1024))
+    assert answer.status_code == 413 and answer.json()["detail"]
+    assert Recording.objects.get(pk=recording_id).received == 0
+
+
+def test_the_host_uploads_by_the_plain_form_too_and_sees_the_progress(game, tmp_path) -> None:
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    client = Client()
+    client.force_login(game.host)
+    upload = SimpleUploadedFile("g.ogg", sound(tmp_path), content_type="audio/ogg")
+    answer = client.post(f"/games/{game.pk}/recording/", {"file": upload})
+    assert answer.status_code == 302
+    recording = Recording.objects.get(game=game)
+    assert recording.status == RecordingStatus.QUEUED
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    assert f"/games/{game.pk}/recording/file" in page
+    part = client.get(f"/games/{game.pk}/recording/", headers={"HX-Request": "true"})
+    assert 'hx-trigger="every 2s"' in part.content.decode()  # polls while it waits
