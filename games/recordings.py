@@ -302,7 +302,7 @@ def recording_delete(*, recording_id: int, user: User) -> None:
     """The host or an admin deletes the recording before its time."""
     with transaction.atomic():
         recording = recording_for(user, recording_id, lock=True)
-        _delete(recording, reason="by_host", by=user)
+        _delete(recording, reason="by_hand", by=user)
 
 
 def recordings_sweep(now: datetime | None = None) -> int:

@@ -154,3 +154,55 @@ def test_a_host_records_a_full_game_on_a_phone(live_server, browser_page) -> Non
     assert replayed.summary() == view.state.summary()
     assert [e["type"] for e in document["events"]][:2] == ["day", "speech"]
     assert len(list(ARTIFACTS.glob("*.png"))) == 7
+
+
+def test_a_recording_uploads_in_chunks_and_survives_a_dropped_chunk(
+    live_server, browser_page, settings, tmp_path
+) -> None:
+    import numpy as np
+
+    from games.models import Recording, RecordingStatus
+    from tests.games.recording import TOWN_WINS, record, start_game
+    from tests.sound import script, write
+
+    settings.MEDIA_ROOT = tmp_path / "media"
+    settings.RECORDING_UPLOAD_DIR = tmp_path / "uploads"
+    host = make_host(nickname="Ведущий звука")
+    evening, players = evening_with_players(12)
+    game = start_game(host, evening, players)
+    record(game, host, *TOWN_WINS)
+    sound = script(np.random.default_rng(1), [("speech", 40), ("quiet", 40), ("speech", 30)])
+    path = write(tmp_path / "game.wav", sound, "wav")  # 3.5 MB: two chunks
+    client = Client()
+    client.force_login(host)
+    context = browser_page
+    context.add_cookies(
+        [
+            {
+                "name": settings.SESSION_COOKIE_NAME,
+                "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
+                "url": live_server.url,
+            }
+        ]
+    )
+    page = context.new_page()
+    chunks: list[str] = []
+
+    def drop_the_second_chunk_once(route) -> None:
+        chunks.append(route.request.headers.get("upload-offset", ""))
+        if len(chunks) == 2:
+            route.abort("connectionreset")
+        else:
+            route.continue_()
+
+    page.route("**/api/v1/recordings/*/chunk", drop_the_second_chunk_once)
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    page.set_input_files("#recording-upload input[type=file]", str(path))
+    page.click("#recording-upload button[type=submit]")
+    page.wait_for_selector("#recording audio", timeout=30_000)
+    page.screenshot(path=ARTIFACTS / "recording-uploaded.png", full_page=True)
+    recording = Recording.objects.get(game=game)
+    assert recording.status in (RecordingStatus.QUEUED, RecordingStatus.ANALYSED)
+    assert Path(recording.file.path).read_bytes() == path.read_bytes()
+    # The dropped chunk was sent again from the offset the server had.
+    assert chunks[1] == chunks[2] and chunks[0] == "0"

@@ -229,3 +229,19 @@ def test_the_figures_join_the_published_analysis_with_its_timeline(played, tmp_p
     assert [s["seat"] for s in audio["speeches"]] == [1, 2, 3]
     assert audio["speeches"][1]["over"] == pytest.approx(3, abs=0.5)
     assert audio["transcription"].startswith("skipped")
+
+
+def test_an_admin_deletes_a_recording_from_admin_with_an_audit_row(
+    played, tmp_path, admin_client_
+) -> None:
+    host, game, began = played
+    recording = upload(host, game, sound_file(tmp_path, "wav"), began)
+    listing = admin_client_.get("/admin/games/recording/")
+    assert listing.status_code == 200 and "game.wav" in listing.content.decode()
+    admin_client_.post(
+        "/admin/games/recording/",
+        {"action": "delete_now", "_selected_action": [recording.pk]},
+    )
+    assert Recording.objects.get(pk=recording.pk).status == RecordingStatus.DELETED
+    assert RecordingDeletion.objects.get(recording_id=recording.pk).reason == "by_hand"
+    assert admin_client_.get("/admin/games/recordingdeletion/").status_code == 200
