@@ -23,10 +23,11 @@ started = time.perf_counter()
 probs = vad.probabilities(decode.blocks(sys.argv[1], vad.BLOCK_SAMPLES))
 segments = vad.segments(probs)
 wall = time.perf_counter() - started
+# VmHWM: this process's own peak (ru_maxrss would carry the parent's over fork and exec).
+peak_kb = int(re.search(r"VmHWM:\\s+(\\d+)", open("/proc/self/status").read())[1])
 print(json.dumps({{"audio_seconds": round(len(probs) * vad.FRAME_SECONDS, 1),
   "wall_seconds": round(wall, 2), "segments": len(segments),
-  # VmHWM: this process's own peak (ru_maxrss would carry the parent's over fork and exec).
-  "peak_mb": round(int(re.search(r"VmHWM:\\s+(\\d+)", open("/proc/self/status").read())[1]) / 1024, 1)}}))
+  "peak_mb": round(peak_kb / 1024, 1)}}))
 """
 
 

@@ -180,6 +180,21 @@ STORAGES = {
         )
     },
 }
+# Recordings (and any other upload) in an S3-compatible bucket instead of MEDIA_ROOT, with
+# django-storages (`uv sync --extra s3`); the bucket stays private and downloads go through
+# the site, which checks who asks (docs/deploy.md).
+if os.environ.get("CLUB_S3_BUCKET"):
+    STORAGES["default"] = {
+        "BACKEND": "storages.backends.s3.S3Storage",
+        "OPTIONS": {
+            "bucket_name": os.environ["CLUB_S3_BUCKET"],
+            "endpoint_url": os.environ.get("CLUB_S3_ENDPOINT_URL") or None,
+            "region_name": os.environ.get("CLUB_S3_REGION") or None,
+            "default_acl": "private",
+            "querystring_auth": True,
+            "file_overwrite": False,
+        },
+    }
 MEDIA_ROOT = Path(os.environ.get("DJANGO_MEDIA_ROOT", VAR_DIR / "media"))
 MEDIA_URL = "media/"
 # Recordings being uploaded, chunk by chunk, before they go to the storage (local disk).
