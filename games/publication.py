@@ -18,7 +18,12 @@ from games import stats
 from games.charts import speech_timeline
 from games.models import Game, GameAnalysis, PlayerScore, Recording, Role, Seat
 from games.queries import GameView
-from games.recordings import recording_alignment
+from games.recordings import (
+    TRANSCRIPT_DONE,
+    TRANSCRIPT_NOT_INSTALLED,
+    TRANSCRIPT_UNCONFIGURED,
+    recording_alignment,
+)
 from games.services import can_record
 from games.timeline import describe
 from notifications import texts
@@ -174,8 +179,15 @@ def _audio(recording: Recording, view: GameView, nick: dict[int, str]) -> dict[s
         "outside": alignment.outside,
         "unheard": alignment.unheard,
         "timeline": speech_timeline(alignment.speeches, recording.voiced or [], labels),
-        "transcription": recording.transcript_note,
+        "transcription": str(TRANSCRIPTION.get(recording.transcript_note, "")),
     }
+
+
+TRANSCRIPTION = {
+    TRANSCRIPT_UNCONFIGURED: gettext_lazy("skipped: no Whisper model is configured"),
+    TRANSCRIPT_NOT_INSTALLED: gettext_lazy("skipped: faster-whisper is not installed"),
+    TRANSCRIPT_DONE: gettext_lazy("by faster-whisper, kept until the recording is deleted"),
+}
 
 
 def _section_title(section: dict[str, Any]) -> str:

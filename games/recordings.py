@@ -243,22 +243,27 @@ def recording_analyse(*, recording_id: int) -> Recording | None:
     return None  # deleted while it was being analysed: nothing of it is kept
 
 
+TRANSCRIPT_UNCONFIGURED = "skipped:unconfigured"
+TRANSCRIPT_NOT_INSTALLED = "skipped:not_installed"
+TRANSCRIPT_DONE = "faster-whisper"
+
+
 def _transcribe(recording: Recording) -> tuple[dict | None, str]:
     """A transcript per speech when a local faster-whisper model is configured."""
     model_dir = settings.WHISPER_MODEL_DIR
     if not model_dir:
-        return None, "skipped: no Whisper model configured (WHISPER_MODEL_DIR)"
+        return None, TRANSCRIPT_UNCONFIGURED
     try:
         from faster_whisper import WhisperModel  # optional: not among the dependencies
     except ImportError:
-        return None, "skipped: faster-whisper is not installed"
+        return None, TRANSCRIPT_NOT_INSTALLED
     model = WhisperModel(model_dir, device="cpu", compute_type="int8")
     with recording.file.open("rb") as sound:
         import numpy as np
 
         audio = np.concatenate(list(decode.blocks(sound, vad.BLOCK_SAMPLES)))
     pieces, _info = model.transcribe(audio, language="ru")
-    return {"segments": [[p.start, p.end, p.text] for p in pieces]}, "faster-whisper"
+    return {"segments": [[p.start, p.end, p.text] for p in pieces]}, TRANSCRIPT_DONE
 
 
 def recording_alignment(

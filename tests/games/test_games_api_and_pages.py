@@ -211,8 +211,9 @@ def test_the_game_screen_runs_a_fixed_number_of_queries(table, length: int) -> N
     client.get(f"/games/{game.pk}/")  # the session and the caches warmed
     with CaptureQueriesContext(connection) as queries:
         assert client.get(f"/games/{game.pk}/").status_code == 200
-    # session, member, permissions (2), the game, its seats, its log, the roles
-    assert len(queries) == 8, [q["sql"] for q in queries]
+    # session, member, permissions (2), the game, its seats, its log, the roles, and for
+    # the host the game's recording
+    assert len(queries) == 9, [q["sql"] for q in queries]
 
 
 def test_an_admin_exports_and_imports_a_protocol(table) -> None:
