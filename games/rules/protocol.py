@@ -12,7 +12,10 @@ from typing import Any
 
 from games.rules.club import ClubGame
 from games.rules.errors import ProtocolError, RuleViolation
+from games.rules.online import OnlineGame, OnlineOptions
 from games.rules.options import ClubOptions
+
+Game = ClubGame | OnlineGame
 
 FORMAT = "mafia-protocol/1"
 NICK_MAX = 64
@@ -27,13 +30,16 @@ class Seat:
 
 @dataclass(frozen=True)
 class Protocol:
-    ruleset: str
-    options: ClubOptions
+    ruleset: str  # "club" or "online"
+    options: ClubOptions | OnlineOptions
     seats: tuple[Seat, ...]
     immune: tuple[int, ...]
     events: tuple[Mapping[str, Any], ...]
 
-    def new_game(self) -> ClubGame:
+    def new_game(self) -> Game:
+        table = {seat.seat: seat.role for seat in self.seats}
+        if isinstance(self.options, OnlineOptions):
+            return OnlineGame(table, options=self.options)
         return ClubGame(
             {seat.seat: seat.role for seat in self.seats},
             options=self.options,
@@ -72,17 +78,13 @@ def parse(raw: Any) -> Protocol:
             f"Unknown format {raw.get('format')!r}: expected {FORMAT}.",
         )
     ruleset = raw.get("ruleset")
-    if ruleset == "online":
+    if ruleset not in ("club", "online"):
         raise ProtocolError(
-            "Правила онлайн-игры этой версией ещё не поддерживаются.",
-            "The online ruleset is not supported by this version yet.",
+            f"Неизвестные правила {ruleset!r}: ожидается «club» или «online».",
+            f"Unknown ruleset {ruleset!r}: expected `club` or `online`.",
         )
-    if ruleset != "club":
-        raise ProtocolError(
-            f"Неизвестные правила {ruleset!r}: ожидается «club».",
-            f"Unknown ruleset {ruleset!r}: expected `club`.",
-        )
-    options = ClubOptions.from_dict(raw.get("options", {}))
+    options_type = OnlineOptions if ruleset == "online" else ClubOptions
+    options = options_type.from_dict(raw.get("options", {}))
     seats = _parse_seats(raw.get("seats"))
     numbers = {seat.seat for seat in seats}
     immune_raw = raw.get("immune", [])
@@ -90,6 +92,8 @@ def parse(raw: Any) -> Protocol:
         raise ProtocolError(
             "«immune» — список номеров мест.", "`immune` is a list of seat numbers."
         )
+    if ruleset == "online" and immune_raw:
+        raise ProtocolError("В онлайн-игре нет иммунитета.", "The online game has no immunity.")
     if not set(immune_raw) <= numbers or len(set(immune_raw)) != len(immune_raw):
         raise ProtocolError(
             "«immune» называет место не за столом.", "`immune` names a seat not at the table."
@@ -97,7 +101,7 @@ def parse(raw: Any) -> Protocol:
     events = raw.get("events", [])
     if not isinstance(events, list):
         raise ProtocolError("«events» — список событий.", "`events` is a list of events.")
-    parsed = Protocol("club", options, seats, tuple(immune_raw), tuple(events))
+    parsed = Protocol(ruleset, options, seats, tuple(immune_raw), tuple(events))
     parsed.new_game()  # the line-up itself must be playable: the table size, known roles
     return parsed
 
@@ -133,7 +137,7 @@ def loads(text: str | bytes) -> Protocol:
     return parse(raw)
 
 
-def replay(protocol: Protocol) -> tuple[ClubGame, ReplayFailure | None]:
+def replay(protocol: Protocol) -> tuple[Game, ReplayFailure | None]:
     """The game after every event, or the state before the first forbidden one."""
     game = protocol.new_game()
     for index, event in enumerate(protocol.events):
@@ -148,10 +152,11 @@ def export(
     *,
     seats: Sequence[Seat],
     events: Sequence[Mapping[str, Any]],
-    options: ClubOptions | None = None,
+    options: ClubOptions | OnlineOptions | None = None,
     immune: Sequence[int] = (),
 ) -> dict[str, Any]:
     """The document for a game: its options and role definitions, and the effective events."""
+    ruleset = "online" if isinstance(options, OnlineOptions) else "club"
     return Protocol(
-        "club", options or ClubOptions(), tuple(seats), tuple(immune), tuple(events)
+        ruleset, options or ClubOptions(), tuple(seats), tuple(immune), tuple(events)
     ).to_dict()

@@ -1,0 +1,664 @@
+"""The online text game (RULES.md §D) as a fold over its events, like the club engine.
+
+`OnlineGame.apply(event)` checks an event and changes the state, or raises RuleViolation
+and changes nothing. Phases open and close: `day_end` / `night_end` resolve the phase (an
+implicit close happens when the next phase starts without one), and a day whose every
+living player has fasted (the one under the vote may abstain) resolves at once, as the
+reading of RULES.md says. `OnlineOptions` holds each reading that a club may switch.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, fields
+from enum import StrEnum
+from typing import Any
+
+from games.rules.errors import ProtocolError, RuleViolation
+
+BLACK_ROLES = frozenset({"don", "mafia"})
+ROLES = ("don", "mafia", "commissar", "civilian")
+LINEUP = {"don": 1, "mafia": 2, "commissar": 1, "civilian": 6}
+PASS, HANG_ALL, PARDON_ALL = "pass", "hang_all", "pardon_all"
+MAX_VOTES_A_DAY = 2  # the second vote of a day is final
+
+
+@dataclass(frozen=True)
+class OnlineOptions:
+    """The readings of RULES.md §D a club may switch (docs/protocol.md)."""
+
+    misfires_to_town_win: int = 3  # misfired or skipped nights in a row
+    warnings_to_removal: int = 3
+    # Day 1: a single vote on a player with every other living player on PASS pardons.
+    day_one_pardon: bool = True
+    # When everyone has fasted, the day's vote is resolved then (else: at day_end only).
+    fast_resolves_day: bool = True
+    # The line-up is the rules' own: don, two mafia, commissar, six civilians.
+    strict_lineup: bool = True
+
+    @classmethod
+    def from_dict(cls, raw: Any) -> OnlineOptions:
+        if raw is None:
+            return cls()
+        if not isinstance(raw, Mapping):
+            raise ProtocolError("«options» должен быть объектом.", "`options` must be an object.")
+        defaults = cls()
+        values: dict[str, Any] = {}
+        for key, value in raw.items():
+            if key not in {f.name for f in fields(cls)}:
+                raise ProtocolError(
+                    f"Неизвестный параметр правил: {key}.", f"Unknown ruleset option: {key}."
+                )
+            expected = type(getattr(defaults, key))
+            if type(value) is not expected or (expected is int and not 1 <= value <= 20):
+                raise ProtocolError(
+                    f"Неверное значение параметра {key}.", f"A bad value for option {key}."
+                )
+            values[key] = value
+        return cls(**values)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+class Phase(StrEnum):
+    SETUP = "setup"
+    DAY = "day"
+    NIGHT = "night"
+    OVER = "over"
+
+
+class Reason(StrEnum):
+    VOTED = "voted"
+    KILLED = "killed"
+    MODKILL = "modkill"
+    WARNINGS = "warnings"
+
+
+@dataclass(frozen=True, slots=True)
+class Elimination:
+    seat: int
+    phase: str
+    n: int
+    reason: Reason
+
+    def as_dict(self, revealed: bool) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "phase": self.phase,
+            "n": self.n,
+            "reason": self.reason.value,
+            "revealed": revealed,  # roles stay closed until the game ends
+            "last_word": True,  # every eliminated player has one
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Check:
+    by: int
+    kind: str  # "don" (commissar or not) or "commissar" (red or black)
+    target: int
+    result: str
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"by": self.by, "target": self.target, "result": self.result}
+
+
+@dataclass
+class Catastrophe:
+    """The round after a tie of leaders: the tied post once each; the others revote."""
+
+    tied: list[int]
+    question: bool  # True: «hang all / pardon all»; False: a revote among the tied
+    votes: dict[int, Any]  # voter → a tied seat, HANG_ALL or PARDON_ALL
+    posted: set[int]
+
+
+def _violation(code: str, ru: str, en: str) -> RuleViolation:
+    return RuleViolation(code, ru, en)
+
+
+def _seat(event: Mapping[str, Any], key: str) -> int:
+    value = event.get(key)
+    if type(value) is not int:
+        raise ProtocolError(
+            f"Поле «{key}» должно быть номером места.", f"Field `{key}` must be a seat number."
+        )
+    return value
+
+
+class OnlineGame:
+    """The state of one online game."""
+
+    def __init__(self, seats: Mapping[int, str], *, options: OnlineOptions | None = None) -> None:
+        self.options = options or OnlineOptions()
+        for seat, role in seats.items():
+            if type(seat) is not int or seat < 1:
+                raise ProtocolError(
+                    f"Неверный номер места: {seat!r}.", f"Bad seat number: {seat!r}."
+                )
+            if role not in ROLES:
+                raise ProtocolError(
+                    f"В онлайн-игре нет роли «{role}».", f"The online game has no role `{role}`."
+                )
+        counts = Counter(seats.values())
+        if self.options.strict_lineup and dict(counts) != LINEUP:
+            raise ProtocolError(
+                "Состав онлайн-игры: дон, две мафии, комиссар и шесть мирных.",
+                "The online line-up is a don, two mafia, a commissar and six civilians.",
+            )
+        if counts["don"] > 1 or counts["commissar"] > 1 or not counts["don"] + counts["mafia"]:
+            raise ProtocolError(
+                "В игре один дон, не больше одного комиссара и хотя бы один мафиози.",
+                "A game has one don, at most one commissar and at least one mafioso.",
+            )
+        self.roles: dict[int, str] = dict(seats)
+        self.order = tuple(sorted(self.roles))
+        self.alive: set[int] = set(self.roles)
+        self.phase = Phase.SETUP
+        self.open = False  # the current phase takes actions (closed: resolved, waiting)
+        self.n = 0
+        self.winner: str | None = None
+        self.eliminated: list[Elimination] = []
+        self.warnings: dict[int, int] = {}
+        self.checks: list[Check] = []
+        self.misfires = 0  # misfired or skipped nights in a row
+        self.events_applied = 0
+        self.last_words_due: set[int] = set()
+        self.outcome: str | None = None  # how the last phase ended
+        # The day.
+        self.votes: dict[int, Any] = {}  # voter → seat or PASS
+        self.vote_count: dict[int, int] = {}
+        self.fasted: set[int] = set()
+        self.vote_cancelled = False  # a modkill today
+        self.catastrophe: Catastrophe | None = None
+        self.held: dict[int, str] = {}  # HANG_ALL/PARDON_ALL left in advance
+        self.posts: list[tuple[int, int]] = []  # (day, seat)
+        # The night.
+        self.shots: dict[int, int | None] = {}
+        self.advance_shots: dict[int, int | None] = {}  # left by day for the coming night
+        self.checked: set[str] = set()
+
+    # --- reading the state -------------------------------------------------------------
+
+    @property
+    def finished(self) -> bool:
+        return self.phase == Phase.OVER
+
+    @property
+    def black_alive(self) -> set[int]:
+        return {s for s in self.alive if self.roles[s] in BLACK_ROLES}
+
+    def tally(self) -> dict[Any, int]:
+        """The day's votes per seat, and PASS."""
+        return dict(Counter(self.votes.values()))
+
+    def leaders(self) -> list[int]:
+        """The seats with the most votes (PASS does not compete)."""
+        counts = Counter(t for t in self.votes.values() if t != PASS)
+        if not counts:
+            return []
+        top = max(counts.values())
+        return sorted(seat for seat, count in counts.items() if count == top)
+
+    def copy(self) -> OnlineGame:
+        return copy.deepcopy(self)
+
+    def summary(self) -> dict[str, Any]:
+        """The replay output of PROTOCOL.md."""
+        first: list[int] = []
+        if self.eliminated:
+            head = self.eliminated[0]
+            first = [e.seat for e in self.eliminated if (e.phase, e.n) == (head.phase, head.n)]
+        return {
+            "finished": self.finished,
+            "winner": self.winner,
+            "eliminated": [e.as_dict(self.finished) for e in self.eliminated],
+            "alive": sorted(self.alive),
+            "first_eliminated": first,
+            "fouls": {str(s): n for s, n in sorted(self.warnings.items()) if n},
+            "checks": [c.as_dict() for c in self.checks],
+        }
+
+    def prompt(self) -> dict[str, Any]:
+        """What the players and the host may do now."""
+        legal: list[str] = ["warning", "modkill"] if self.phase in (Phase.DAY, Phase.NIGHT) else []
+        if self.phase == Phase.SETUP:
+            legal = ["day"]
+        elif self.phase == Phase.DAY and self.open:
+            if self.catastrophe:
+                legal += ["revote", "post", "day_end", "extend"]
+            else:
+                legal += ["vote", "fast", "unfast", "post", "revote", "shot", "day_end", "extend"]
+        elif self.phase == Phase.DAY:
+            legal += ["night", "post"]
+        elif self.phase == Phase.NIGHT and self.open:
+            legal += ["shot", "don_check", "com_check", "night_end", "extend"]
+        elif self.phase == Phase.NIGHT:
+            legal += ["day"]
+        return {
+            "phase": self.phase.value,
+            "n": self.n,
+            "open": self.open,
+            "legal": legal,
+            "tally": {str(k): v for k, v in self.tally().items()},
+            "catastrophe": (
+                {"tied": self.catastrophe.tied, "question": self.catastrophe.question}
+                if self.catastrophe
+                else None
+            ),
+            "outcome": self.outcome,
+        }
+
+    # --- applying events ---------------------------------------------------------------
+
+    def apply(self, event: Mapping[str, Any]) -> None:
+        if not isinstance(event, Mapping):
+            raise ProtocolError("Событие должно быть объектом.", "An event must be an object.")
+        kind = event.get("type")
+        handler = self._handlers.get(kind) if isinstance(kind, str) else None
+        if handler is None:
+            raise ProtocolError(
+                f"Неизвестный тип события: {kind!r}.", f"Unknown event type: {kind!r}."
+            )
+        if self.phase == Phase.OVER:
+            raise _violation("game_over", "Игра уже окончена.", "The game is over.")
+        handler(self, event)
+        self.events_applied += 1
+
+    def apply_all(self, events: Iterable[Mapping[str, Any]]) -> None:
+        for event in events:
+            self.apply(event)
+
+    def _living(self, seat: int, who: str = "Игрок", who_en: str = "The player") -> None:
+        if seat not in self.alive:
+            raise _violation(
+                "not_alive", f"{who} {seat} не в игре.", f"{who_en} {seat} is not in the game."
+            )
+
+    def _require_open(self, phase: Phase) -> None:
+        if self.phase != phase or not self.open:
+            raise _violation(
+                "wrong_phase",
+                "Сейчас это действие недоступно." if phase == Phase.DAY else "Сейчас не ночь.",
+                "Not now: it belongs to an open day." if phase == Phase.DAY else "It is not night.",
+            )
+
+    # Phases.
+
+    def _on_day(self, event: Mapping[str, Any]) -> None:
+        n = event.get("n")
+        expected = 1 if self.phase == Phase.SETUP else self.n + 1
+        if self.phase not in (Phase.SETUP, Phase.NIGHT) or n != expected:
+            raise _violation(
+                "phase_order", f"Сейчас не может начаться день {n}.", f"Day {n} cannot start now."
+            )
+        if self.phase == Phase.NIGHT and self.open:
+            self._resolve_night()
+            if self.finished:
+                return
+        self.phase, self.n, self.open = Phase.DAY, expected, True
+        self.votes, self.vote_count, self.fasted = {}, {}, set()
+        self.vote_cancelled, self.catastrophe, self.held = False, None, {}
+        self.outcome = None
+
+    def _on_night(self, event: Mapping[str, Any]) -> None:
+        n = event.get("n")
+        if self.phase != Phase.DAY or n != self.n:
+            raise _violation(
+                "phase_order", f"Сейчас не может начаться ночь {n}.", f"Night {n} cannot start now."
+            )
+        if self.open:
+            if self.catastrophe is not None or self._would_tie():
+                raise _violation(
+                    "vote_pending",
+                    "Ничья лидеров: сначала катастрофа (закройте день).",
+                    "The leaders are tied: the catastrophe comes first (close the day).",
+                )
+            self._resolve_day()
+            if self.finished:
+                return
+        self.phase, self.open = Phase.NIGHT, True
+        self.shots = {s: t for s, t in self.advance_shots.items() if s in self.alive}
+        self.advance_shots, self.checked = {}, set()
+        self.outcome = None
+
+    def _would_tie(self) -> bool:
+        """Closing the day now would start a catastrophe."""
+        return not self.vote_cancelled and len(self.leaders()) > 1 and len(self.alive) != 4
+
+    def _on_day_end(self, event: Mapping[str, Any]) -> None:
+        self._require_open(Phase.DAY)
+        self._resolve_day()
+
+    def _on_night_end(self, event: Mapping[str, Any]) -> None:
+        self._require_open(Phase.NIGHT)
+        self._resolve_night()
+
+    def _on_extend(self, event: Mapping[str, Any]) -> None:
+        minutes = event.get("minutes")
+        if type(minutes) is not int or not 1 <= minutes <= 24 * 60:
+            raise ProtocolError("«minutes» — от 1 до 1440.", "`minutes` is 1 to 1440.")
+        if not self.open:
+            raise _violation(
+                "wrong_phase", "Продлевать нечего.", "There is no open phase to extend."
+            )
+
+    # The day.
+
+    def _on_vote(self, event: Mapping[str, Any]) -> None:
+        self._require_open(Phase.DAY)
+        voter = _seat(event, "voter")
+        self._living(voter)
+        target = event.get("target")
+        if target != PASS:
+            if type(target) is not int:
+                raise ProtocolError(
+                    "Голос — за место или «pass».", "A vote is for a seat or `pass`."
+                )
+            self._living(target)
+        if self.catastrophe is not None:
+            raise _violation(
+                "catastrophe",
+                "Идёт катастрофа: голосуйте в переголосовании.",
+                "A catastrophe is on: vote in the revote.",
+            )
+        if self.vote_count.get(voter, 0) >= MAX_VOTES_A_DAY:
+            raise _violation(
+                "vote_final",
+                "Голос уже изменён: второй голос окончательный.",
+                "The vote was changed once already: the second vote is final.",
+            )
+        self.votes[voter] = target
+        self.vote_count[voter] = self.vote_count.get(voter, 0) + 1
+        self._maybe_fast_night()
+
+    def _on_fast(self, event: Mapping[str, Any]) -> None:
+        self._require_open(Phase.DAY)
+        voter = _seat(event, "voter")
+        self._living(voter)
+        if self.catastrophe is not None:
+            raise _violation(
+                "catastrophe",
+                "Во время катастрофы фаст не принимается.",
+                "No fast during a catastrophe.",
+            )
+        self.fasted.add(voter)
+        self._maybe_fast_night()
+
+    def _on_unfast(self, event: Mapping[str, Any]) -> None:
+        self._require_open(Phase.DAY)
+        voter = _seat(event, "voter")
+        self._living(voter)
+        self.fasted.discard(voter)
+
+    def _maybe_fast_night(self) -> None:
+        """Everyone has fasted (the one under the vote may abstain): the day resolves."""
+        if not self.options.fast_resolves_day or not self.fasted:
+            return
+        leaders = self.leaders()
+        excused = set(leaders) if len(leaders) == 1 else set()
+        if self.alive - excused <= self.fasted:
+            self.outcome = "fast"
+            self._resolve_day(fast=True)
+
+    def _on_post(self, event: Mapping[str, Any]) -> None:
+        seat = _seat(event, "seat")
+        if "text" in event and (not isinstance(event["text"], str) or len(event["text"]) > 4000):
+            raise ProtocolError(
+                "Текст поста — до 4000 знаков.", "A post's text is up to 4000 characters."
+            )
+        if seat in self.last_words_due:
+            self.last_words_due.discard(seat)  # the last word
+            return
+        self._living(seat)
+        if self.phase != Phase.DAY:
+            raise _violation("wrong_phase", "Посты пишут днём.", "Posts are written by day.")
+        round_ = self.catastrophe
+        if round_ is not None:
+            if seat not in round_.tied:
+                raise _violation(
+                    "catastrophe",
+                    "В катастрофе пишут только спорные игроки.",
+                    "In a catastrophe only the tied players post.",
+                )
+            if seat in round_.posted:
+                raise _violation(
+                    "catastrophe", "В катастрофе — один пост.", "One post in a catastrophe."
+                )
+            round_.posted.add(seat)
+        self.posts.append((self.n, seat))
+
+    def _on_revote(self, event: Mapping[str, Any]) -> None:
+        self._require_open(Phase.DAY)
+        voter = _seat(event, "voter")
+        self._living(voter)
+        target = event.get("target")
+        round_ = self.catastrophe
+        if round_ is None:  # left in advance: only «hang all / pardon all» can be
+            if target not in (HANG_ALL, PARDON_ALL):
+                raise _violation(
+                    "no_catastrophe",
+                    "Заранее можно оставить только «всех повесить / всех помиловать».",
+                    "Only «hang all / pardon all» can be left in advance.",
+                )
+            self.held[voter] = target
+            return
+        if voter in round_.tied:
+            raise _violation(
+                "catastrophe",
+                "Спорные игроки не голосуют в катастрофе.",
+                "The tied players do not vote in the catastrophe.",
+            )
+        if voter in round_.votes:
+            raise _violation(
+                "vote_final", "В катастрофе голосуют один раз.", "One vote in the catastrophe."
+            )
+        allowed = (HANG_ALL, PARDON_ALL) if round_.question else tuple(round_.tied)
+        if target not in allowed:
+            raise _violation(
+                "bad_target",
+                "Такой голос в этом раунде невозможен.",
+                "That vote is not on offer in this round.",
+            )
+        round_.votes[voter] = target
+
+    def _resolve_day(self, *, fast: bool = False) -> None:
+        """Close the day (or its catastrophe round) and apply its outcome."""
+        if self.vote_cancelled:  # a modkill today: no vote, whatever stage it reached
+            self.open, self.catastrophe, self.outcome = False, None, "cancelled"
+            return
+        if self.catastrophe is not None:
+            self._resolve_catastrophe()
+            return
+        self.open = False
+        leaders = self.leaders()
+        if not leaders:
+            self.outcome = "nobody"  # all PASS, or no vote on anyone
+            return
+        on_players = [t for t in self.votes.values() if t != PASS]
+        passes = sum(1 for t in self.votes.values() if t == PASS)
+        if (
+            self.n == 1
+            and self.options.day_one_pardon
+            and len(on_players) == 1
+            and passes == len(self.alive) - 1
+        ):
+            self.outcome = "pardoned"
+            return
+        if len(leaders) == 1:
+            self.outcome = "fast" if fast else "voted"
+            self._eliminate([leaders[0]], Reason.VOTED)
+            return
+        self._start_catastrophe(leaders)
+
+    def _start_catastrophe(self, tied: list[int]) -> None:
+        alive = len(self.alive)
+        if alive == 4:
+            self.outcome = "catastrophe_at_four"  # no revote, nobody leaves
+            return
+        question = alive % 2 == 0 and len(tied) == 2
+        votes = (
+            {v: t for v, t in self.held.items() if v in self.alive and v not in tied}
+            if question
+            else {}
+        )
+        self.catastrophe = Catastrophe(list(tied), question, votes, set())
+        self.open, self.outcome = True, "catastrophe"
+
+    def _resolve_catastrophe(self) -> None:
+        round_ = self.catastrophe
+        assert round_ is not None
+        self.catastrophe = None
+        self.open = False
+        votes = [t for v, t in round_.votes.items() if v in self.alive]
+        if round_.question:
+            hang = votes.count(HANG_ALL)
+            if hang > votes.count(PARDON_ALL):
+                self.outcome = "hang_all"
+                self._eliminate(round_.tied[:2], Reason.VOTED)  # never more than two
+            else:
+                self.outcome = "pardon_all"  # a tie pardons
+            return
+        counts = Counter(t for t in votes if t in self.alive)
+        if not counts:
+            self.outcome = "nobody"
+            return
+        top = max(counts.values())
+        leaders = sorted(s for s, c in counts.items() if c == top)
+        if len(leaders) == 1:
+            self.outcome = "voted"
+            self._eliminate(leaders, Reason.VOTED)
+        elif leaders == sorted(round_.tied):
+            self.outcome = "tie_again"  # the same tie twice: nobody leaves (reading)
+        else:
+            self._start_catastrophe(leaders)
+
+    # The night.
+
+    def _on_shot(self, event: Mapping[str, Any]) -> None:
+        by = _seat(event, "by")
+        self._living(by)
+        if self.roles[by] not in BLACK_ROLES:
+            raise _violation("not_mafia", "Стреляет только мафия.", "Only the mafia shoot.")
+        target = event.get("target")
+        if target is not None:
+            if type(target) is not int:
+                raise ProtocolError("Выстрел — в место или null.", "A shot is at a seat or null.")
+            self._living(target)
+        if self.phase == Phase.NIGHT and self.open:
+            if by in self.shots:
+                raise _violation(
+                    "acted", "Выстрел этой ночью уже сделан.", "This night's shot is made already."
+                )
+            self.shots[by] = target
+        elif self.phase == Phase.DAY:
+            self.advance_shots[by] = target  # left in advance for the coming night
+        else:
+            raise _violation("wrong_phase", "Сейчас не стреляют.", "No shots now.")
+
+    def _check(self, event: Mapping[str, Any], kind: str) -> None:
+        self._require_open(Phase.NIGHT)
+        role = "don" if kind == "don" else "commissar"
+        by = next((s for s in self.alive if self.roles[s] == role), None)
+        if by is None:
+            raise _violation("no_checker", "Проверять некому.", "Nobody is left to check.")
+        if kind in self.checked:
+            raise _violation(
+                "acted", "Проверка этой ночью уже сделана.", "This night's check is made already."
+            )
+        target = _seat(event, "target")
+        if target not in self.roles:
+            raise _violation("not_alive", f"Места {target} нет.", f"There is no seat {target}.")
+        if kind == "don":
+            result = "commissar" if self.roles[target] == "commissar" else "not_commissar"
+        else:
+            result = "black" if self.roles[target] in BLACK_ROLES else "red"
+        self.checked.add(kind)
+        self.checks.append(Check(by, kind, target, result))
+
+    def _on_don_check(self, event: Mapping[str, Any]) -> None:
+        self._check(event, "don")
+
+    def _on_com_check(self, event: Mapping[str, Any]) -> None:
+        self._check(event, "commissar")
+
+    def _resolve_night(self) -> None:
+        self.open = False
+        mafia = self.black_alive
+        targets = {self.shots.get(s) for s in mafia}
+        (target,) = targets if len(targets) == 1 else (None,)
+        if target is not None and target in self.alive:
+            self.misfires = 0
+            self.outcome = "killed"
+            self._eliminate([target], Reason.KILLED)
+            return
+        self.misfires += 1
+        self.outcome = "misfire"
+        if self.misfires >= self.options.misfires_to_town_win:
+            self._finish("red")
+
+    # The host.
+
+    def _on_warning(self, event: Mapping[str, Any]) -> None:
+        seat = _seat(event, "seat")
+        self._living(seat)
+        if self.phase == Phase.SETUP:
+            raise _violation("wrong_phase", "Игра ещё не началась.", "The game has not started.")
+        self.warnings[seat] = self.warnings.get(seat, 0) + 1
+        if self.warnings[seat] >= self.options.warnings_to_removal:
+            self._eliminate([seat], Reason.WARNINGS)
+
+    def _on_modkill(self, event: Mapping[str, Any]) -> None:
+        seat = _seat(event, "seat")
+        self._living(seat)
+        if self.phase == Phase.SETUP:
+            raise _violation("wrong_phase", "Игра ещё не началась.", "The game has not started.")
+        if self.phase == Phase.DAY and self.open:
+            self.vote_cancelled = True  # a modkill cancels that day's vote
+        self._eliminate([seat], Reason.MODKILL)
+
+    # --- eliminations and the end ------------------------------------------------------
+
+    def _eliminate(self, seats: list[int], reason: Reason) -> None:
+        for seat in sorted(seats):
+            self.alive.discard(seat)
+            self.eliminated.append(Elimination(seat, self.phase.value, self.n, reason))
+            self.last_words_due.add(seat)
+            self.votes.pop(seat, None)
+            self.fasted.discard(seat)
+            self.shots.pop(seat, None)
+            self.advance_shots.pop(seat, None)
+        # Votes on a player who left count for nobody.
+        self.votes = {v: t for v, t in self.votes.items() if t == PASS or t in self.alive}
+        if self.catastrophe is not None:
+            self.catastrophe.tied = [s for s in self.catastrophe.tied if s in self.alive]
+        black = len(self.black_alive)
+        if black == 0:
+            self._finish("red")
+        elif black >= len(self.alive) - black:
+            self._finish("black")
+
+    def _finish(self, winner: str) -> None:
+        self.winner, self.phase, self.open = winner, Phase.OVER, False
+        self.catastrophe = None
+
+    _handlers = {
+        "day": _on_day,
+        "night": _on_night,
+        "day_end": _on_day_end,
+        "night_end": _on_night_end,
+        "extend": _on_extend,
+        "vote": _on_vote,
+        "fast": _on_fast,
+        "unfast": _on_unfast,
+        "post": _on_post,
+        "revote": _on_revote,
+        "shot": _on_shot,
+        "don_check": _on_don_check,
+        "com_check": _on_com_check,
+        "warning": _on_warning,
+        "modkill": _on_modkill,
+    }
