@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from games.rules.club import ClubGame, Phase, Step
+from games.rules.online import OnlineGame
 from games.rules.options import ClubOptions
 
 MAX_DAYS = 40
@@ -185,3 +186,82 @@ SAMPLE_TOWN_WINS: tuple[dict[str, Any], ...] = (
     {"type": "nominate", "by": 4, "target": 1},
     {"type": "votes", "counts": {"1": 5}},
 )
+
+
+# --- the online game ----------------------------------------------------------------------
+
+
+def random_online_game(
+    rng: random.Random, max_days: int = 30
+) -> tuple[dict[int, str], list[dict[str, Any]], OnlineGame]:
+    """A random legal online game (RULES.md §D): its seats, its events and its end state."""
+    roles = ["don", "mafia", "mafia", "commissar"] + ["civilian"] * 6
+    rng.shuffle(roles)
+    seats = dict(enumerate(roles, start=1))
+    game = OnlineGame(seats)
+    events: list[dict[str, Any]] = []
+
+    def emit(event: dict[str, Any]) -> None:
+        game.apply(event)
+        events.append(event)
+
+    emit({"type": "day", "n": 1})
+    while not game.finished and game.n <= max_days:
+        _online_day(rng, game, emit)
+        if game.finished:
+            break
+        emit({"type": "night", "n": game.n})
+        _online_night(rng, game, emit)
+        if not game.finished:
+            emit({"type": "day", "n": game.n + 1})
+    return seats, events, game
+
+
+def _online_day(rng: random.Random, game: OnlineGame, emit: Any) -> None:
+    living = sorted(game.alive)
+    favourites = rng.sample(living, min(len(living), rng.choice([1, 2, 2, 3])))
+    if rng.random() < 0.05:
+        emit({"type": "warning", "seat": rng.choice(living)})
+    if rng.random() < 0.03 and not game.finished:
+        emit({"type": "modkill", "seat": rng.choice(sorted(game.alive))})
+    for voter in sorted(game.alive):
+        if game.finished or not game.open:
+            return
+        if rng.random() < 0.8:
+            target = rng.choice([*favourites, "pass"]) if rng.random() < 0.9 else "pass"
+            if target == "pass" or target in game.alive:
+                emit({"type": "vote", "voter": voter, "target": target})
+        if rng.random() < 0.1 and voter in game.alive and game.open:
+            emit({"type": "post", "seat": voter, "text": "…"})
+    if rng.random() < 0.3:  # everyone fasts
+        for voter in sorted(game.alive):
+            if not game.open or game.finished:
+                break
+            emit({"type": "fast", "voter": voter})
+    if game.open and not game.finished:
+        emit({"type": "day_end"})
+    rounds = 0
+    while game.catastrophe is not None and not game.finished and rounds < 5:
+        rounds += 1
+        round_ = game.catastrophe
+        for seat in list(round_.tied):
+            emit({"type": "post", "seat": seat, "text": "не я"})
+        options = ["hang_all", "pardon_all"] if round_.question else list(round_.tied)
+        for voter in sorted(game.alive - set(round_.tied)):
+            if rng.random() < 0.9:
+                emit({"type": "revote", "voter": voter, "target": rng.choice(options)})
+        emit({"type": "day_end"})
+
+
+def _online_night(rng: random.Random, game: OnlineGame, emit: Any) -> None:
+    living = sorted(game.alive)
+    agreed = rng.choice(living)
+    for shooter in sorted(game.black_alive):
+        if rng.random() < 0.9:
+            target = agreed if rng.random() < 0.8 else rng.choice([*living, None])
+            emit({"type": "shot", "by": shooter, "target": target})
+    if any(game.roles[s] == "don" for s in game.alive) and rng.random() < 0.8:
+        emit({"type": "don_check", "target": rng.choice(living)})
+    if any(game.roles[s] == "commissar" for s in game.alive) and rng.random() < 0.8:
+        emit({"type": "com_check", "target": rng.choice(living)})
+    emit({"type": "night_end"})
