@@ -22,8 +22,9 @@ from games.log import effective_events
 from games.models import Game, GameAnalysis, GameStatus, PlayerScore, ScoringScheme, Seat
 from games.rules import rating
 from games.rules.club import ClubGame
+from games.rules.online import BLACK_ROLES, OnlineGame
 from games.rules.roles import Team
-from games.rules.scoring import Line, score, total
+from games.rules.scoring import Line, score, score_online, total
 from games.services import engine_for
 
 # Held while ratings are replayed, so that two replays never interleave their writes.
@@ -58,8 +59,8 @@ def game_analysis_build(*, game_id: int, scheme_row: ScoringScheme | None = None
     ratings_replay() afterwards: the scores' ratings depend on every earlier game.
     """
     with transaction.atomic():
-        game = Game.objects.select_for_update().select_related("evening").filter(pk=game_id)
-        game = game.first()
+        rows = Game.objects.select_for_update(of=("self",)).select_related("evening")
+        game = rows.filter(pk=game_id).first()
         if game is None or game.status != GameStatus.FINISHED:
             withdrawn, _kinds = GameAnalysis.objects.filter(game_id=game_id).delete()
             PlayerScore.objects.filter(game_id=game_id).delete()
@@ -75,9 +76,14 @@ def game_analysis_build(*, game_id: int, scheme_row: ScoringScheme | None = None
         if existing is not None and existing.digest == digest:
             return False
         state = engine_for(game, seats)
-        lines = score(state, events, scheme)  # advances `state` to the game's end
+        # Scoring advances `state` to the game's end.
+        if isinstance(state, OnlineGame):
+            lines = score_online(state, events, scheme)
+        else:
+            lines = score(state, events, scheme)
         club = ClubSettings.load()
-        played_on = timezone.localtime(game.evening.starts_at, club.zone).date()
+        played = game.evening.starts_at if game.evening else game.started_at
+        played_on = timezone.localtime(played, club.zone).date()
         ended_at = game.ended_at or timezone.now()
         GameAnalysis.objects.update_or_create(
             game=game,
@@ -99,19 +105,18 @@ def game_analysis_build(*, game_id: int, scheme_row: ScoringScheme | None = None
 def _player_score(
     game: Game,
     seat: Seat,
-    state: ClubGame,
+    state: ClubGame | OnlineGame,
     lines: Sequence[Line],
     played_on: date,
     ended_at: datetime,
 ) -> PlayerScore:
-    role = state.roles[seat.number]
-    team = role.team
-    won = role.code == game.winner if team == Team.LONER else team.value == game.winner
+    code, team = _role_and_team(state, seat.number)
+    won = code == game.winner if team == Team.LONER else team.value == game.winner
     return PlayerScore(
         game=game,
         seat=seat.number,
         member_id=seat.member_id,
-        role=role.code,
+        role=code,
         team=team.value,
         won=won,
         points=total(lines),
@@ -120,6 +125,14 @@ def _player_score(
         ended_at=ended_at,
         track=team.value if team in (Team.RED, Team.BLACK) else "",
     )
+
+
+def _role_and_team(state: ClubGame | OnlineGame, seat: int) -> tuple[str, Team]:
+    if isinstance(state, OnlineGame):
+        code = state.roles[seat]
+        return code, Team.BLACK if code in BLACK_ROLES else Team.RED
+    role = state.roles[seat]
+    return role.code, role.team
 
 
 def ratings_replay() -> int:

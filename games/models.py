@@ -78,6 +78,7 @@ class Role(models.Model):
 
 class Ruleset(models.TextChoices):
     CLUB = "club", _("Club (live)")
+    ONLINE = "online", _("Online (text)")
 
 
 class GameStatus(models.TextChoices):
@@ -86,11 +87,14 @@ class GameStatus(models.TextChoices):
 
 
 class Game(models.Model):
+    # Live games belong to an evening; online games to none.
     evening = models.ForeignKey(
         "club.Evening",
         on_delete=models.PROTECT,
         related_name="games",
         verbose_name=_("evening"),
+        null=True,
+        blank=True,
     )
     number = models.PositiveSmallIntegerField(_("game of the evening"))
     host = models.ForeignKey(
@@ -386,3 +390,44 @@ class RecordingDeletion(models.Model):
 
     def __str__(self) -> str:
         return f"{self.file_name} @ {self.deleted_at:%Y-%m-%d %H:%M}"
+
+
+class OnlineTable(models.Model):
+    """An online game's schedule: when it starts and how long each phase lasts. The sweep
+    (games/online.py) moves the game on when `deadline_at` passes."""
+
+    game = models.OneToOneField(
+        Game, on_delete=models.CASCADE, related_name="online", verbose_name=_("game")
+    )
+    starts_at = models.DateTimeField(_("starts"))
+    day_minutes = models.PositiveIntegerField(_("day, minutes"), default=720)
+    night_minutes = models.PositiveIntegerField(_("night, minutes"), default=240)
+    catastrophe_minutes = models.PositiveIntegerField(_("catastrophe round, minutes"), default=60)
+    fast_night_minutes = models.PositiveIntegerField(_("fast night comes in, minutes"), default=5)
+    # When the current phase closes (open) or the next one starts (closed).
+    deadline_at = models.DateTimeField(_("next step"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("online game")
+        verbose_name_plural = _("online games")
+        indexes = [models.Index(fields=["deadline_at"])]
+
+    def __str__(self) -> str:
+        return str(self.game)
+
+
+class MafiaMessage(models.Model):
+    """The mafia's private chat before an online game starts."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="mafia_chat")
+    seat = models.PositiveSmallIntegerField(_("seat"))
+    text = models.CharField(_("text"), max_length=2000)
+    created_at = models.DateTimeField(_("time"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("mafia chat message")
+        verbose_name_plural = _("mafia chat")
+        ordering = ["created_at", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.game} · {self.seat}"

@@ -57,6 +57,7 @@ LINE_LABELS = {
     "doctor_save": gettext_lazy("saved the shot player"),
     "black_kills_key_red": gettext_lazy("black killed the commissar or the doctor"),
     "winner_survives": gettext_lazy("alive at the end on the winning side"),
+    "red_votes_black": gettext_lazy("voted for a black player"),
 }
 
 
@@ -91,7 +92,10 @@ def game_post_text(game_id: int) -> str | None:
         nick = visible_nicks(seats, game, None)
         lines = [
             _("Game %(number)d analysis: %(when)s")
-            % {"number": game.number, "when": texts.evening_when(game.evening, club)},
+            % {
+                "number": game.number,
+                "when": texts.evening_when(game.evening, club) if game.evening else _("online"),
+            },
             _("Winner: %(winner)s") % {"winner": winner_label(game.winner, role_names)},
             "",
         ]

@@ -23,11 +23,14 @@ from accounts.services import member_is_of_age
 from club.models import ClubSettings, Evening, EveningStatus, Registration, RegistrationStatus
 from games import events as event_shapes
 from games.log import UNDO, effective_events
-from games.models import Game, GameEvent, GameStatus, Role, Seat
+from games.models import Game, GameEvent, GameStatus, Role, Ruleset, Seat
 from games.rules import protocol
 from games.rules.club import ClubGame
 from games.rules.errors import ProtocolError, RuleViolation
+from games.rules.online import OnlineGame, OnlineOptions
 from games.rules.options import ClubOptions
+
+Engine = ClubGame | OnlineGame
 
 HOST_PERMISSION = "accounts.host_games"
 
@@ -195,8 +198,11 @@ def game_create(
 # --- the engine over the log ----------------------------------------------------------
 
 
-def engine_for(game: Game, seats: Sequence[Seat]) -> ClubGame:
+def engine_for(game: Game, seats: Sequence[Seat]) -> Engine:
     """A fresh engine state for the game's table, before any event."""
+    if game.ruleset == Ruleset.ONLINE:
+        table = {seat.number: seat.role for seat in seats}
+        return OnlineGame(table, options=OnlineOptions.from_dict(game.options))
     return ClubGame(
         {seat.number: seat.role for seat in seats},
         options=ClubOptions.from_dict(game.options),
@@ -204,7 +210,7 @@ def engine_for(game: Game, seats: Sequence[Seat]) -> ClubGame:
     )
 
 
-def fold(game: Game, seats: Sequence[Seat], events: Sequence[Mapping[str, Any]]) -> ClubGame:
+def fold(game: Game, seats: Sequence[Seat], events: Sequence[Mapping[str, Any]]) -> Engine:
     state = engine_for(game, seats)
     state.apply_all(events)
     return state
@@ -318,7 +324,11 @@ def game_protocol(game: Game, seats: Sequence[Seat], log: Sequence[Mapping[str, 
     return protocol.export(
         seats=[protocol.Seat(s.number, s.member.nickname, s.role) for s in seats],
         events=effective_events(log),
-        options=ClubOptions.from_dict(game.options),
+        options=(
+            OnlineOptions.from_dict(game.options)
+            if game.ruleset == Ruleset.ONLINE
+            else ClubOptions.from_dict(game.options)
+        ),
         immune=game.immune,
     )
 

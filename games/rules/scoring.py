@@ -14,6 +14,7 @@ from typing import Any
 
 from games.rules.club import ClubGame, Phase, Reason
 from games.rules.errors import ProtocolError
+from games.rules.online import BLACK_ROLES, OnlineGame
 from games.rules.roles import Team
 
 
@@ -30,6 +31,8 @@ class Scheme:
     doctor_save: float = 0.4  # a heal on the seat that was shot that night
     black_kills_key_red: float = 0.3  # to each living black player, per killed commissar/doctor
     winner_survives: float = 0.1  # a member of the winning side alive at the end
+    # Online: per day, a red player whose vote stood on a black player when the day closed.
+    red_votes_black: float = 0.2
 
     @classmethod
     def from_dict(cls, raw: Mapping[str, Any]) -> Scheme:
@@ -133,3 +136,50 @@ def _score_night(game: ClubGame, scheme: Scheme, lines: dict[int, list[Line]]) -
 
 def total(lines: Sequence[Line]) -> float:
     return round(sum(line.points for line in lines), 2)
+
+
+def score_online(
+    game: OnlineGame, events: Sequence[Mapping[str, Any]], scheme: Scheme
+) -> dict[int, list[Line]]:
+    """The lines of every seat of an online game (RULES.md §D), read off the online engine
+    as `score` reads the club's: the same lines where the games share them, and for the
+    day's vote, a red player's vote standing on a black player when the day closes."""
+    lines: dict[int, list[Line]] = {seat: [] for seat in game.order}
+
+    def black(seat: int) -> bool:
+        return game.roles[seat] in BLACK_ROLES
+
+    for event in events:
+        day_open = game.phase == "day" and game.open and game.catastrophe is None
+        standing = dict(game.votes) if day_open else {}
+        checks_before, out_before = len(game.checks), len(game.eliminated)
+        game.apply(event)
+        if day_open and not (game.phase == "day" and game.open and game.catastrophe is None):
+            for voter, target in standing.items():
+                if target != "pass" and not black(voter) and black(target):
+                    lines[voter].append(
+                        Line("red_votes_black", scheme.red_votes_black, {"target": target})
+                    )
+        for check in game.checks[checks_before:]:
+            if check.kind == "commissar" and check.result == "black":
+                lines[check.by].append(
+                    Line("check_found_black", scheme.check_found_black, {"target": check.target})
+                )
+        for out in game.eliminated[out_before:]:
+            if out.reason == "killed" and game.roles[out.seat] == "commissar":
+                for seat in game.black_alive:
+                    lines[seat].append(
+                        Line(
+                            "black_kills_key_red", scheme.black_kills_key_red, {"target": out.seat}
+                        )
+                    )
+            if out.reason in ("warnings", "modkill"):
+                lines[out.seat].append(Line("removal", scheme.removal))
+    if game.winner is not None:
+        for seat in game.order:
+            team = "black" if black(seat) else "red"
+            if team == game.winner:
+                lines[seat].append(Line("win", scheme.win, {"role": game.roles[seat]}))
+                if seat in game.alive:
+                    lines[seat].append(Line("winner_survives", scheme.winner_survives))
+    return lines
