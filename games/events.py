@@ -31,6 +31,24 @@ FIELDS: dict[str, set[str]] = {
     "last_word": {"seat", "start", "end"},
     UNDO: set(),
 }
+# The online ruleset's events (PROTOCOL.md), judged by games/rules/online.py.
+ONLINE_FIELDS: dict[str, set[str]] = {
+    "day": {"n"},
+    "night": {"n"},
+    "vote": {"voter", "target"},
+    "fast": {"voter"},
+    "unfast": {"voter"},
+    "shot": {"by", "target"},
+    "don_check": {"target"},
+    "com_check": {"target"},
+    "warning": {"seat", "reason"},
+    "modkill": {"seat", "reason"},
+    "revote": {"voter", "target"},
+    "post": {"seat", "text"},
+    "extend": {"minutes"},
+    "day_end": set(),
+    "night_end": set(),
+}
 TEXT_MAX = 200
 MAX_SPEECH_SECONDS = 600
 
@@ -48,14 +66,15 @@ def _time(value: Any, key: str) -> datetime:
     return moment
 
 
-def normalize(raw: Any) -> dict[str, Any]:
+def normalize(raw: Any, ruleset: str = "club") -> dict[str, Any]:
     """The event as it will be stored, or ProtocolError saying what is wrong with it."""
     if not isinstance(raw, Mapping):
         raise ProtocolError("Событие должно быть объектом.", "An event must be an object.")
+    known = ONLINE_FIELDS if ruleset == "online" else FIELDS
     kind = raw.get("type")
-    if not isinstance(kind, str) or kind not in FIELDS:
+    if not isinstance(kind, str) or kind not in known:
         raise ProtocolError(f"Неизвестный тип события: {kind!r}.", f"Unknown event type: {kind!r}.")
-    unknown = set(raw) - FIELDS[kind] - COMMON
+    unknown = set(raw) - known[kind] - COMMON
     if unknown:
         names = ", ".join(sorted(unknown))
         raise ProtocolError(
