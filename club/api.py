@@ -15,6 +15,7 @@ from accounts.api import router as accounts_router
 from club.api_auth import MEMBERS
 from club.api_evenings import router as evenings_router
 from games.api import router as games_router
+from games.api_online import router as online_router
 from games.api_published import router as published_router
 from games.api_recordings import router as recordings_router
 
@@ -70,3 +71,4 @@ api.add_router("/", evenings_router)
 api.add_router("/", games_router)
 api.add_router("/", published_router)
 api.add_router("/", recordings_router)
+api.add_router("/", online_router)

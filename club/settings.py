@@ -259,6 +259,10 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": 60,
     },
     # RULES.md §C: recordings go 3 days after the game, whatever was down in between.
+    "online-games": {
+        "task": "games.tasks.online_sweep",
+        "schedule": 60,
+    },
     "recordings-sweep": {
         "task": "games.tasks.recordings_sweep",
         "schedule": 60 * 60,

@@ -61,7 +61,7 @@ class PromptOut(Schema):
 
 class GameOut(Schema):
     id: int
-    evening_id: int
+    evening_id: int | None  # null for an online game
     number: int
     ruleset: str
     status: str

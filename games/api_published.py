@@ -73,7 +73,7 @@ class AudioOut(Schema):
 
 class AnalysisOut(Schema):
     game_id: int
-    evening_id: int
+    evening_id: int | None  # null for an online game
     number: int
     winner: str
     scheme_version: int

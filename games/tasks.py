@@ -8,7 +8,7 @@ from datetime import timedelta
 from celery import shared_task
 from django.utils import timezone
 
-from games import analysis, publication, recordings
+from games import analysis, online_play, publication, recordings
 from games.models import PlayerScore
 
 # After a scheme change, the group posts of games this recent are edited to the new scores;
@@ -50,3 +50,9 @@ def recording_analyse(recording_id: int) -> None:
 def recordings_sweep() -> None:
     """Hourly: delete every recording past its retention (RULES.md §C)."""
     recordings.recordings_sweep()
+
+
+@shared_task(ignore_result=True)
+def online_sweep() -> None:
+    """Every minute: move each online game on whose deadline has passed."""
+    online_play.online_sweep()

@@ -1,0 +1,98 @@
+"""/api/v1/online-games: the online game, for its players and its host (RULES.md §D).
+
+`GET` shows the game as the caller may see it (their own role, the mafia's chat for the
+mafia, their checks' answers); `POST …/actions` takes a protocol event of the online
+ruleset (PROTOCOL.md): the player's own seat is filled in, the engine judges it.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from typing import Any
+
+from django.http import HttpRequest
+from django.utils.translation import gettext as _
+from ninja import Field, Router, Schema, Status
+from ninja.errors import HttpError
+
+from club.schemas import ERRORS
+from games import online_play
+
+router = Router(tags=["online"])
+REFUSAL_STATUS = {"forbidden": 403, "not_found": 404, "invalid": 422}
+
+
+def _refused(refusal: online_play.OnlineRefused) -> HttpError:
+    return HttpError(REFUSAL_STATUS.get(refusal.code, 422), refusal.message)
+
+
+class OnlineGameIn(Schema):
+    member_ids: list[int] = Field(..., min_length=10, max_length=10)
+    starts_at: datetime
+    day_minutes: int = Field(720, ge=10, le=10080)
+    night_minutes: int = Field(240, ge=10, le=10080)
+
+
+class ActionIn(Schema):
+    """An online protocol event: `type` and its fields (`target`, `text`, `seat`, `minutes`)."""
+
+    model_config = {"extra": "allow"}
+    type: str = Field(..., max_length=16)
+
+
+class ChatIn(Schema):
+    text: str = Field(..., min_length=1, max_length=2000)
+
+
+def _view(request: HttpRequest, game_id: int) -> dict[str, Any]:
+    found = online_play.online_table(game_id)
+    if found is None:
+        raise HttpError(404, _("There is no such game."))
+    seat = found.seat_of(request.auth)
+    if seat is None and not online_play.is_host(request.auth, found.game):
+        # Until the end an online game is its players' and its host's; afterwards the
+        # analysis publishes it (GET /games/{id}/analysis).
+        if not found.game.finished:
+            raise HttpError(403, _("Only the game's players and host see it while it runs."))
+    return online_play.online_view(found, request.auth)
+
+
+@router.post("/online-games", response={201: dict[str, Any], **ERRORS})
+def online_game_create(request: HttpRequest, payload: OnlineGameIn) -> Status[dict[str, Any]]:
+    try:
+        game = online_play.online_game_create(
+            host=request.auth,
+            member_ids=payload.member_ids,
+            starts_at=payload.starts_at,
+            day_minutes=payload.day_minutes,
+            night_minutes=payload.night_minutes,
+        )
+    except online_play.OnlineRefused as refusal:
+        raise _refused(refusal) from refusal
+    return Status(201, _view(request, game.pk))
+
+
+@router.get("/online-games/{game_id}", response={200: dict[str, Any], **ERRORS})
+def online_game_detail(request: HttpRequest, game_id: int) -> dict[str, Any]:
+    return _view(request, game_id)
+
+
+@router.post("/online-games/{game_id}/actions", response={200: dict[str, Any], **ERRORS})
+def online_game_act(request: HttpRequest, game_id: int, payload: ActionIn) -> dict[str, Any]:
+    # The event's own fields depend on its type: read them off the body as sent.
+    event = json.loads(request.body)
+    try:
+        online_play.online_act(game_id=game_id, user=request.auth, event=event)
+    except online_play.OnlineRefused as refusal:
+        raise _refused(refusal) from refusal
+    return _view(request, game_id)
+
+
+@router.post("/online-games/{game_id}/mafia-chat", response={200: dict[str, Any], **ERRORS})
+def online_mafia_chat(request: HttpRequest, game_id: int, payload: ChatIn) -> dict[str, Any]:
+    try:
+        online_play.online_mafia_say(game_id=game_id, user=request.auth, text=payload.text)
+    except online_play.OnlineRefused as refusal:
+        raise _refused(refusal) from refusal
+    return _view(request, game_id)

@@ -1,0 +1,217 @@
+"""An online game of ten players driven through the API and the phase sweep, from the deal
+to the town's win: a catastrophe on day 1, a misfire night, a fast night, a kill, and the
+host's moderation; then the same analysis as a live game."""
+
+from datetime import timedelta
+
+import pytest
+import time_machine
+from django.test import Client
+from django.utils import timezone
+
+from accounts.services import api_token_create
+from games import analysis, online_play
+from games.models import Game, GameAnalysis, Seat
+from notifications.models import Notification
+from tests.factories import make_member
+from tests.games.recording import make_host
+
+pytestmark = pytest.mark.django_db
+
+
+class Player:
+    def __init__(self, member) -> None:
+        self.member = member
+        self.api = Client(
+            headers={"Authorization": f"Bearer {api_token_create(member=member).key}"}
+        )
+
+    def act(self, game_id: int, expect: int = 200, **event):
+        answer = self.api.post(
+            f"/api/v1/online-games/{game_id}/actions", event, content_type="application/json"
+        )
+        assert answer.status_code == expect, answer.content
+        return answer.json()
+
+    def view(self, game_id: int) -> dict:
+        return self.api.get(f"/api/v1/online-games/{game_id}").json()
+
+
+@pytest.fixture
+def online():
+    host = Player(make_host())
+    players = [Player(make_member()) for _ in range(10)]
+    starts = timezone.now() + timedelta(minutes=40)
+    created = host.api.post(
+        "/api/v1/online-games",
+        {
+            "member_ids": [p.member.pk for p in players],
+            "starts_at": starts.isoformat(),
+            "day_minutes": 60,
+            "night_minutes": 30,
+        },
+        content_type="application/json",
+    )
+    assert created.status_code == 201, created.content
+    game_id = created.json()["game_id"]
+    by_member = {p.member.pk: p for p in players}
+    seats = {
+        s.number: (s.role, by_member[s.member_id]) for s in Seat.objects.filter(game_id=game_id)
+    }
+    return host, players, seats, game_id, starts
+
+
+def by_role(seats, role):
+    return [(n, p) for n, (r, p) in sorted(seats.items()) if r == role]
+
+
+def test_an_online_game_from_the_deal_to_the_towns_win(online) -> None:
+    host, players, seats, game_id, starts = online
+    ((don_seat, don),) = by_role(seats, "don")
+    mafia = by_role(seats, "mafia")
+    ((com_seat, commissar),) = by_role(seats, "commissar")
+    civilians = by_role(seats, "civilian")
+
+    # The deal: each player knows their own role only; the mafia know each other.
+    assert (
+        Notification.objects.filter(dedupe_key__startswith=f"online:{game_id}:deal:").count() == 10
+    )
+    civilian_view = civilians[0][1].view(game_id)
+    assert [s["role"] for s in civilian_view["seats"] if s["role"]] == ["civilian"]
+    assert civilian_view["my_role"] == "civilian" and "mafia_chat" not in civilian_view
+    mafia_roles = {s["seat"]: s["role"] for s in don.view(game_id)["seats"] if s["role"]}
+    assert set(mafia_roles) == {don_seat, *(n for n, _p in mafia)}
+    assert Client().get(f"/api/v1/online-games/{game_id}").status_code == 401
+    assert Player(make_member()).api.get(f"/api/v1/online-games/{game_id}").status_code == 403
+
+    # The mafia's chat opens 30 minutes before the start.
+    chat = lambda who: who.api.post(  # noqa: E731
+        f"/api/v1/online-games/{game_id}/mafia-chat",
+        {"text": "Стреляем в 7"},
+        content_type="application/json",
+    )
+    assert chat(don).status_code == 422  # 40 minutes before: not yet
+    with time_machine.travel(starts - timedelta(minutes=10)):
+        assert chat(don).status_code == 200
+        assert chat(civilians[0][1]).status_code == 403
+    assert mafia[0][1].view(game_id)["mafia_chat"][0]["text"] == "Стреляем в 7"
+
+    with time_machine.travel(starts + timedelta(seconds=1), tick=False):
+        assert online_play.online_sweep() == 1
+        view = host.view(game_id)
+        assert (view["phase"], view["n"], view["open"]) == ("day", 1, True)
+
+        # Day 1: a tie of two at ten alive → «hang all / pardon all».
+        a, b = civilians[0][0], civilians[1][0]
+        voters = [n for n in seats if n not in (a, b)]
+        for index, voter in enumerate(voters):
+            seats[voter][1].act(game_id, type="vote", target=a if index % 2 else b)
+        seats[a][1].act(game_id, type="vote", target="pass")
+        seats[b][1].act(game_id, type="vote", voter=a, target="pass")  # the voter is b, always
+        assert host.view(game_id)["votes"][str(b)] == "pass"
+        seats[voters[0]][1].act(game_id, type="vote", target=a)  # the change
+        seats[voters[0]][1].act(game_id, 422, type="vote", target=b)  # final already
+        seats[voters[0]][1].act(game_id, 403, type="day_end")  # the host's
+        # Back to a tie: voters[0] moved from b to a, so one more moves from a to b.
+        seats[voters[1]][1].act(game_id, type="vote", target=b)
+        tally = host.view(game_id)["tally"]
+        assert tally[str(a)] == tally[str(b)]
+        state = host.act(game_id, type="day_end")
+        assert state["catastrophe"] == {"tied": [a, b], "question": True}
+        seats[a][1].act(game_id, type="post", text="Я мирный")
+        seats[a][1].act(game_id, 422, type="post", text="ещё раз")
+        for voter in voters:
+            seats[voter][1].act(game_id, type="revote", target="pardon_all")
+        after = host.act(game_id, type="day_end")
+        assert (after["phase"], after["n"], after["open"]) == ("night", 1, True)
+        assert after["eliminated"] == []
+
+        # Night 1: the mafia disagree → a misfire; the checks answer privately.
+        don.act(game_id, type="shot", target=civilians[2][0])
+        for n, mafioso in mafia:
+            mafioso.act(game_id, type="shot", target=civilians[3][0])
+        civilians[0][1].act(game_id, 403, type="com_check", target=don_seat)
+        checked = commissar.act(game_id, type="com_check", target=don_seat)
+        assert checked["my_checks"] == [{"by": com_seat, "target": don_seat, "result": "black"}]
+        assert (
+            don.act(game_id, type="don_check", target=com_seat)["my_checks"][0]["result"]
+            == "commissar"
+        )
+        assert (
+            "my_checks" in civilians[0][1].view(game_id)
+            and not civilians[0][1].view(game_id)["my_checks"]
+        )
+        answer = Notification.objects.get(
+            dedupe_key=f"online:{game_id}:check:1:com_check:{commissar.member.pk}"
+        )
+        assert "чёрный" in answer.text
+
+    with time_machine.travel(starts + timedelta(minutes=31), tick=False):
+        assert online_play.online_sweep() == 1  # the night's deadline: closed, day 2 begins
+        view = host.view(game_id)
+        assert (view["phase"], view["n"], view["eliminated"]) == ("day", 2, [])
+        assert Notification.objects.filter(text__contains="промахнулась").exists()
+
+        # Day 2: everyone fasts but the one under the vote → the fast night comes in 5 min.
+        target = civilians[2][0]
+        for n in seats:
+            if n != target:
+                seats[n][1].act(game_id, type="vote", target=target)
+        for n in seats:
+            if n != target:
+                view = seats[n][1].act(game_id, type="fast")
+        assert view["outcome"] == "fast" and not view["open"]
+        assert [e["seat"] for e in view["eliminated"]] == [target]
+        assert view["eliminated"][0]["revealed"] is False  # roles closed until the end
+        assert online_play.online_sweep() == 0  # the night is 5 minutes away
+
+    with time_machine.travel(starts + timedelta(minutes=37), tick=False):
+        assert online_play.online_sweep() == 1
+        assert host.view(game_id)["phase"] == "night"
+        victim = civilians[3][0]
+        for _n, mafioso in [(don_seat, don), *mafia]:
+            mafioso.act(game_id, type="shot", target=victim)
+        host.act(game_id, type="extend", minutes=15)
+        host.act(game_id, type="night_end")
+        view = host.view(game_id)
+        assert (view["phase"], view["n"]) == ("day", 3)
+        assert [e["seat"] for e in view["eliminated"]][-1] == victim
+
+        # The host moderates: three warnings remove a player; modkills end the mafia.
+        for _ in range(3):
+            host.act(game_id, type="warning", seat=civilians[4][0], reason="«честно»")
+        host.act(game_id, type="modkill", seat=don_seat, reason="inactive")
+        for n, _mafioso in mafia:
+            view = host.act(game_id, type="modkill", seat=n)
+        assert (view["status"], view["winner"]) == ("finished", "red")
+        assert all(s["role"] for s in civilians[0][1].view(game_id)["seats"])  # revealed now
+
+    # The same analysis as a live game; the game is published once it ends.
+    analysis.game_analysis_build(game_id=game_id)
+    analysis.ratings_replay()
+    assert GameAnalysis.objects.filter(game_id=game_id).exists()
+    published = Client().get(f"/api/v1/games/{game_id}/analysis").json()
+    commissar_score = next(s for s in published["scores"] if s["seat"] == com_seat)
+    assert {line["code"] for line in commissar_score["lines"]} >= {"win", "check_found_black"}
+    assert Game.objects.get(pk=game_id).finished
+
+
+def test_only_hosts_create_online_games_and_for_ten_members() -> None:
+    member = Player(make_member())
+    host = Player(make_host())
+    others = [make_member().pk for _ in range(10)]
+    body = {"member_ids": others, "starts_at": timezone.now().isoformat()}
+    assert (
+        member.api.post("/api/v1/online-games", body, content_type="application/json").status_code
+        == 403
+    )
+    short = {**body, "member_ids": others[:9]}
+    assert (
+        host.api.post("/api/v1/online-games", short, content_type="application/json").status_code
+        == 422
+    )
+    twice = {**body, "member_ids": [*others[:9], others[0]]}
+    assert (
+        host.api.post("/api/v1/online-games", twice, content_type="application/json").status_code
+        == 422
+    )
