@@ -49,12 +49,10 @@ def _view(request: HttpRequest, game_id: int) -> dict[str, Any]:
     found = online_play.online_table(game_id)
     if found is None:
         raise HttpError(404, _("There is no such game."))
-    seat = found.seat_of(request.auth)
-    if seat is None and not online_play.is_host(request.auth, found.game):
-        # Until the end an online game is its players' and its host's; afterwards the
-        # analysis publishes it (GET /games/{id}/analysis).
-        if not found.game.finished:
-            raise HttpError(403, _("Only the game's players and host see it while it runs."))
+    # The table is its players' and its host's; what is published of it, with every
+    # member's consent respected, is its analysis (GET /games/{id}/analysis).
+    if found.seat_of(request.auth) is None and not online_play.is_host(request.auth, found.game):
+        raise HttpError(403, _("Only the game's players and host see its table."))
     return online_play.online_view(found, request.auth)
 
 

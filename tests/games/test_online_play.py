@@ -66,7 +66,7 @@ def by_role(seats, role):
 
 
 def test_an_online_game_from_the_deal_to_the_towns_win(online) -> None:
-    host, players, seats, game_id, starts = online
+    host, _players, seats, game_id, starts = online
     ((don_seat, don),) = by_role(seats, "don")
     mafia = by_role(seats, "mafia")
     ((com_seat, commissar),) = by_role(seats, "commissar")
@@ -128,7 +128,7 @@ def test_an_online_game_from_the_deal_to_the_towns_win(online) -> None:
 
         # Night 1: the mafia disagree → a misfire; the checks answer privately.
         don.act(game_id, type="shot", target=civilians[2][0])
-        for n, mafioso in mafia:
+        for _n, mafioso in mafia:
             mafioso.act(game_id, type="shot", target=civilians[3][0])
         civilians[0][1].act(game_id, 403, type="com_check", target=don_seat)
         checked = commissar.act(game_id, type="com_check", target=don_seat)
