@@ -139,6 +139,8 @@ class Bot:
             "/start": self.on_start,
             "/evening": self.on_evening,
             "/settings": self.on_settings,
+            "/online": self.on_online,
+            "/say": self.on_say,
             "/help": self.on_help,
         }
         if command in handlers:
@@ -156,6 +158,8 @@ class Bot:
         self.reply(
             _(
                 "I am the club's bot.\n/evening — the next evening and your seat\n"
+                "/online — your online game: vote, fast, shoot, check\n"
+                "/say TEXT — a post in the online game's day thread\n"
                 "/settings — publication of your nickname, reminders\n/help — this message"
             )
         )
@@ -251,7 +255,67 @@ class Bot:
             return self.on_toggle(argument)
         if action in ("su", "cx", "cf") and argument.isdigit():
             return self.on_evening_button(action, int(argument))
+        if action in ONLINE_BUTTONS:
+            return self.on_online_button(action, argument)
         return self.toast(_("This button no longer works."))
+
+    # --- the online game ----------------------------------------------------------------
+
+    def _online_game(self) -> int | None:
+        from games.models import GameStatus, Ruleset, Seat
+
+        assert self.member is not None
+        seat = (
+            Seat.objects.filter(
+                member=self.member, game__ruleset=Ruleset.ONLINE, game__status=GameStatus.RUNNING
+            )
+            .order_by("-game__started_at")
+            .first()
+        )
+        return seat.game_id if seat else None
+
+    def on_online(self, _argument: str) -> None:
+        if self.member is None:
+            self._not_linked()
+            return
+        game_id = self._online_game()
+        if game_id is None:
+            self.reply(_("You are not in a running online game."))
+            return
+        self.reply(*online_card(game_id, self.member))
+
+    def on_say(self, text: str) -> None:
+        if self.member is None:
+            self._not_linked()
+            return
+        game_id = self._online_game()
+        if game_id is None or not text:
+            self.reply(_("Write /say and your post, in a running online game."))
+            return
+        self.reply(self._online_act(game_id, {"type": "post", "text": text[:4000]}))
+
+    def _online_act(self, game_id: int, event: dict[str, Any]) -> str:
+        from games import online_play
+
+        assert self.member is not None
+        try:
+            online_play.online_act(game_id=game_id, user=self.member, event=event)
+        except online_play.OnlineRefused as refusal:
+            return refusal.message
+        return _("Done.")
+
+    def on_online_button(self, action: str, argument: str) -> dict[str, Any]:
+        game, _colon, raw = argument.partition(":")
+        if not game.isdigit() or not raw:
+            return self.toast(_("This button no longer works."))
+        target: Any = int(raw) if raw.isdigit() else raw
+        kind, field = ONLINE_BUTTONS[action]
+        event: dict[str, Any] = {"type": kind}
+        if kind == "fast" and raw == "0":
+            event = {"type": "unfast"}
+        elif field:
+            event[field] = target
+        return self.toast(self._online_act(int(game), event))
 
     def on_evening_button(self, action: str, evening_id: int) -> dict[str, Any]:
         assert self.member is not None
@@ -399,3 +463,88 @@ def settings_card(member: User) -> tuple[str, Buttons]:
         [{"text": _("Reminders: switch"), "callback_data": "set:reminders"}],
     ]
     return text, buttons
+
+
+# Callback data "<action>:<game>:<target>" → the online event and the field the target fills.
+ONLINE_BUTTONS = {
+    "ov": ("vote", "target"),
+    "or": ("revote", "target"),
+    "of": ("fast", ""),
+    "os": ("shot", "target"),
+    "od": ("don_check", "target"),
+    "oc": ("com_check", "target"),
+}
+
+
+def online_card(game_id: int, member: User) -> tuple[str, Buttons]:
+    """The member's online game: where it stands, and the buttons of what they may do."""
+    from games import online_play
+
+    found = online_play.online_table(game_id)
+    assert found is not None
+    view = online_play.online_view(found, member)
+    state = found.state
+    lines = [
+        _("Online game %(number)d · seat %(seat)s · %(role)s")
+        % {
+            "number": view["number"],
+            "seat": view["my_seat"],
+            "role": texts.online_role(view["my_role"] or ""),
+        },
+        (_("Day %(n)d") if state.phase.value == "day" else _("Night %(n)d")) % {"n": state.n},
+    ]
+    if view["tally"]:
+        lines.append(
+            _("Votes: %(tally)s")
+            % {"tally": ", ".join(f"{k}: {v}" for k, v in view["tally"].items())}
+        )
+    alive = sorted(state.alive)
+    legal = set(view["legal"])
+    buttons: Buttons = []
+
+    def row(action: str, targets: list[Any], label: Any = str) -> None:
+        for start in range(0, len(targets), 5):
+            buttons.append(
+                [
+                    {"text": label(t), "callback_data": f"{action}:{game_id}:{t}"}
+                    for t in targets[start : start + 5]
+                ]
+            )
+
+    mine = view["my_seat"]
+    if mine in state.alive:
+        if (
+            state.catastrophe is not None
+            and "revote" in legal
+            and mine not in state.catastrophe.tied
+        ):
+            if state.catastrophe.question:
+                buttons.append(
+                    [
+                        {"text": _("Hang all"), "callback_data": f"or:{game_id}:hang_all"},
+                        {"text": _("Pardon all"), "callback_data": f"or:{game_id}:pardon_all"},
+                    ]
+                )
+            else:
+                row("or", list(state.catastrophe.tied), lambda t: f"🗳 {t}")
+        elif "vote" in legal:
+            row("ov", alive, lambda t: f"🗳 {t}")
+            fasting = mine in state.fasted
+            buttons.append(
+                [
+                    {"text": _("PASS"), "callback_data": f"ov:{game_id}:pass"},
+                    {
+                        "text": _("Withdraw the fast") if fasting else _("Fast"),
+                        "callback_data": f"of:{game_id}:{0 if fasting else 1}",
+                    },
+                ]
+            )
+        if state.phase.value == "night" and state.open:
+            role = view["my_role"]
+            if role in ("don", "mafia"):
+                row("os", alive, lambda t: f"🔫 {t}")
+            if role == "don" and "don" not in state.checked:
+                row("od", alive, lambda t: f"🔎 {t}")
+            if role == "commissar" and "commissar" not in state.checked:
+                row("oc", alive, lambda t: f"🔎 {t}")
+    return "\n".join(lines), buttons

@@ -120,7 +120,7 @@ def confirm_labels() -> tuple[str, str]:
     return _("I confirm"), _("I can't make it")
 
 
-def _online_role(role: str) -> str:
+def online_role(role: str) -> str:
     names = {
         "don": _("Don"),
         "mafia": _("Mafia"),
@@ -143,7 +143,7 @@ def online_dealt(
     text = _(
         "Online game %(number)d starts %(when)s. Your seat: %(seat)d. Your role: %(role)s "
         "(keep it to yourself)."
-    ) % {"number": number, "when": _moment(starts_at), "seat": seat, "role": _online_role(role)}
+    ) % {"number": number, "when": _moment(starts_at), "seat": seat, "role": online_role(role)}
     if partners:
         text += " " + _(
             "Your mafia: %(partners)s. Your chat on the site is open for the 30 minutes "

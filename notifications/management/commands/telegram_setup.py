@@ -9,6 +9,8 @@ from notifications.telegram import process_bot
 
 COMMANDS = [
     BotCommand("evening", "Ближайший вечер и моё место"),
+    BotCommand("online", "Моя онлайн-игра: голос, фаст, выстрел, проверка"),
+    BotCommand("say", "Пост в дневной ветке онлайн-игры"),
     BotCommand("settings", "Публикация ника, напоминания"),
     BotCommand("help", "Что умеет бот"),
 ]

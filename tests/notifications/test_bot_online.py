@@ -1,0 +1,76 @@
+"""The online game in the bot: /online shows the game with the buttons of one's turn, the
+buttons act through the same services, /say posts in the day's thread."""
+
+from datetime import timedelta
+
+import pytest
+import time_machine
+from django.utils import timezone
+
+from games import online_play
+from games.models import Seat
+from notifications.models import Notification
+from tests.factories import make_member
+from tests.games.recording import make_host
+from tests.notifications.test_webhook import SECRET, button, message, post
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _webhook_secret(settings) -> None:
+    settings.TELEGRAM_WEBHOOK_SECRET = SECRET
+
+
+@pytest.fixture
+def running():
+    members = [make_member(telegram_id=50_000 + n) for n in range(10)]
+    starts = timezone.now() + timedelta(minutes=1)
+    game = online_play.online_game_create(
+        host=make_host(), member_ids=[m.pk for m in members], starts_at=starts
+    )
+    with time_machine.travel(starts + timedelta(seconds=1)):
+        online_play.online_sweep()
+    seats = {s.role: s for s in Seat.objects.filter(game=game).select_related("member")}
+    return game, seats
+
+
+def last_reply(telegram_id: int) -> Notification:
+    return Notification.objects.filter(chat_id=telegram_id).order_by("-pk").first()
+
+
+def test_online_shows_the_day_with_vote_pass_and_fast_buttons(running) -> None:
+    game, seats = running
+    civilian = seats["civilian"].member
+    post(message("/online", user_id=civilian.telegram_id))
+    card = last_reply(civilian.telegram_id)
+    assert "Онлайн-игра" in card.text and "День 1" in card.text
+    data = [b["callback_data"] for row in card.buttons for b in row]
+    assert f"ov:{game.pk}:pass" in data and f"of:{game.pk}:1" in data
+    assert len([d for d in data if d.startswith("ov:")]) == 11  # ten seats and PASS
+
+
+def test_a_vote_button_votes_for_the_members_own_seat(running) -> None:
+    game, seats = running
+    voter = seats["commissar"]
+    answer = post(button(f"ov:{game.pk}:{seats['don'].number}", user_id=voter.member.telegram_id))
+    assert answer.json()["text"] == "Готово."
+    state = online_play.online_table(game.pk).state
+    assert state.votes == {voter.number: seats["don"].number}
+
+
+def test_a_refused_action_answers_with_the_engines_reason(running) -> None:
+    game, seats = running
+    civilian = seats["civilian"].member
+    answer = post(button(f"oc:{game.pk}:1", user_id=civilian.telegram_id))
+    assert answer.json()["text"] == "Эта проверка — не ваша."
+
+
+def test_say_posts_in_the_days_thread(running) -> None:
+    game, seats = running
+    civilian = seats["civilian"]
+    post(message("/say Я мирный, честно", user_id=civilian.member.telegram_id))
+    found = online_play.online_table(game.pk)
+    assert [(e["seat"], e["text"]) for e in found.events if e["type"] == "post"] == [
+        (civilian.number, "Я мирный, честно")
+    ]
