@@ -1,0 +1,166 @@
+"""The online game's pages: the hosts' list and form, and the table each player plays at
+(htmx refreshes it; every form also works as a plain post)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.db.models import Q
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from accounts.models import MembershipStatus, User
+from club.models import ClubSettings
+from games import online_play
+from games.models import Game, Ruleset
+from games.services import can_host
+from notifications import texts
+
+WORDS = {"pass", "hang_all", "pardon_all"}
+
+
+@login_required
+@require_GET
+def online_list(request: HttpRequest) -> HttpResponse:
+    games = (
+        Game.objects.filter(ruleset=Ruleset.ONLINE)
+        .filter(Q(seats__member=request.user) | Q(host=request.user))
+        .distinct()
+        .select_related("online")
+        .order_by("-started_at")[:50]
+    )
+    return render(
+        request, "games/online_list.html", {"games": games, "hosting": can_host(request.user)}
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def online_new(request: HttpRequest) -> HttpResponse:
+    if not can_host(request.user):
+        raise PermissionDenied(_("Only the club's hosts and admins start games."))
+    members = User.objects.filter(is_active=True, status=MembershipStatus.ACTIVE).order_by(
+        "nickname"
+    )
+    context: dict[str, Any] = {"members": members, "chosen": set()}
+    if request.method == "POST":
+        chosen = [int(v) for v in request.POST.getlist("members") if v.isdigit()]
+        context["chosen"] = set(chosen)
+        try:
+            game = online_play.online_game_create(
+                host=request.user,
+                member_ids=chosen,
+                starts_at=_moment(request.POST.get("starts_at")),
+                day_minutes=_minutes(request.POST.get("day_minutes"), 720),
+                night_minutes=_minutes(request.POST.get("night_minutes"), 240),
+            )
+        except online_play.OnlineRefused as refusal:
+            context["error"] = refusal.message
+            return render(request, "games/online_new.html", context, status=422)
+        messages.success(request, _("The game is created and the roles are dealt."))
+        return redirect("online_game", game_id=game.pk)
+    return render(request, "games/online_new.html", context)
+
+
+def _moment(raw: str | None) -> datetime:
+    try:
+        moment = datetime.fromisoformat(raw or "")
+    except ValueError as error:
+        raise online_play.OnlineRefused(_("Give the start as a date and a time.")) from error
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=ClubSettings.load().zone)
+    return moment
+
+
+def _minutes(raw: str | None, default: int) -> int:
+    return int(raw) if raw and raw.isdigit() else default
+
+
+def _table_context(request: HttpRequest, game_id: int, **extra: Any) -> dict[str, Any]:
+    found = online_play.online_table(game_id)
+    if found is None:
+        raise Http404
+    if found.seat_of(request.user) is None and not online_play.is_host(request.user, found.game):
+        raise PermissionDenied(_("Only the game's players and host see its table."))
+    view = online_play.online_view(found, request.user)
+    for seat in view["seats"]:
+        seat["role_name"] = texts.online_role(seat["role"]) if seat["role"] else ""
+    state = found.state
+    alive = [s for s in view["seats"] if s["alive"]]
+    mine = view["my_seat"]
+    now = timezone.now()
+    return {
+        "game": found.game,
+        "view": view,
+        "alive": alive,
+        "legal": set(view["legal"]),
+        "i_am_alive": mine in state.alive,
+        "tied": state.catastrophe.tied if state.catastrophe else [],
+        "question": bool(state.catastrophe and state.catastrophe.question),
+        "fasting": mine in state.fasted,
+        "checked": state.checked,
+        "my_role_name": texts.online_role(view["my_role"] or ""),
+        "chat_open": found.table.starts_at - online_play.MAFIA_CHAT <= now < found.table.starts_at,
+        **extra,
+    }
+
+
+@login_required
+@require_GET
+def online_game(request: HttpRequest, game_id: int) -> HttpResponse:
+    context = _table_context(request, game_id)
+    template = "games/online.html#table" if request.htmx else "games/online.html"
+    return render(request, template, context)
+
+
+def _event(post: Any) -> dict[str, Any]:
+    event: dict[str, Any] = {"type": post.get("type", "")}
+    target = post.get("target")
+    if target is not None:
+        event["target"] = target if target in WORDS else (int(target) if target.isdigit() else None)
+    for key in ("seat", "minutes"):
+        if post.get(key, "").isdigit():
+            event[key] = int(post[key])
+    for key in ("text", "reason"):
+        if post.get(key):
+            event[key] = post[key]
+    return event
+
+
+@login_required
+@require_POST
+def online_act(request: HttpRequest, game_id: int) -> HttpResponse:
+    error = None
+    try:
+        online_play.online_act(game_id=game_id, user=request.user, event=_event(request.POST))
+    except online_play.OnlineRefused as refusal:
+        if refusal.code == "forbidden":
+            raise PermissionDenied(refusal.message) from refusal
+        error = refusal.message
+    if request.htmx:
+        context = _table_context(request, game_id, error=error)
+        return render(request, "games/online.html#table", context, status=422 if error else 200)
+    if error:
+        messages.error(request, error)
+    return redirect("online_game", game_id=game_id)
+
+
+@login_required
+@require_POST
+def online_chat(request: HttpRequest, game_id: int) -> HttpResponse:
+    try:
+        online_play.online_mafia_say(
+            game_id=game_id, user=request.user, text=request.POST.get("text", "")
+        )
+    except online_play.OnlineRefused as refusal:
+        if refusal.code == "forbidden":
+            raise PermissionDenied(refusal.message) from refusal
+        messages.error(request, refusal.message)
+    return redirect("online_game", game_id=game_id)

@@ -1,0 +1,52 @@
+"""The online game's pages: the host creates a game, players act by plain posts and htmx,
+outsiders see nothing, the mafia's chat is the mafia's."""
+
+from datetime import timedelta
+
+import pytest
+import time_machine
+from django.test import Client
+from django.utils import timezone
+
+from games import online_play
+from games.models import Game, Seat
+from tests.factories import make_member
+from tests.games.recording import make_host
+
+pytestmark = pytest.mark.django_db
+
+
+def logged_in(user) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def test_a_host_creates_a_game_on_the_site_and_players_vote_there() -> None:
+    host = make_host()
+    members = [make_member() for _ in range(10)]
+    site = logged_in(host)
+    assert site.get("/online/new/").status_code == 200
+    starts = timezone.localtime(timezone.now() + timedelta(minutes=5)).strftime("%Y-%m-%dT%H:%M")
+    short = site.post("/online/new/", {"members": [m.pk for m in members[:9]], "starts_at": starts})
+    assert short.status_code == 422 and "десяти" in short.content.decode()
+    made = site.post("/online/new/", {"members": [m.pk for m in members], "starts_at": starts})
+    assert made.status_code == 302
+    game = Game.objects.get(ruleset="online")
+    with time_machine.travel(timezone.now() + timedelta(minutes=6)):
+        online_play.online_sweep()
+        seat = Seat.objects.filter(game=game).select_related("member").first()
+        player = logged_in(seat.member)
+        page = player.get(f"/online/{game.pk}/").content.decode()
+        assert "День 1" in page and 'value="fast"' in page
+        player.post(f"/online/{game.pk}/act/", {"type": "vote", "target": "pass"})
+        assert online_play.online_table(game.pk).state.votes == {seat.number: "pass"}
+        partial = player.post(
+            f"/online/{game.pk}/act/",
+            {"type": "com_check", "target": "1"},
+            headers={"HX-Request": "true"},
+        )
+        assert partial.status_code in (403, 422)
+        assert logged_in(make_member()).get(f"/online/{game.pk}/").status_code == 403
+        assert player.get("/online/").status_code == 200
+        assert logged_in(make_member()).get("/online/new/").status_code == 403
