@@ -18,6 +18,8 @@ def test_telegram_setup_sets_the_webhook_with_its_secret_and_the_commands(
     assert calls["setWebhook"]["allowed_updates"] == ["message", "callback_query"]
     assert [c["command"] for c in calls["setMyCommands"]["commands"]] == [
         "evening",
+        "online",
+        "say",
         "settings",
         "help",
     ]
