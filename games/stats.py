@@ -36,7 +36,10 @@ def game_analysis(game: Game) -> Analysis | None:
 
 
 def role_names() -> dict[str, str]:
-    return {role.code: role.name for role in Role.objects.all()}
+    """The catalogue's names, and the online game's don (not a card of the club's deck)."""
+    from notifications.texts import online_role
+
+    return {"don": online_role("don")} | {role.code: role.name for role in Role.objects.all()}
 
 
 def may_see_member(member: User, viewer: Any) -> bool:
