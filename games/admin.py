@@ -16,6 +16,7 @@ from games import recordings, services, tasks
 from games.models import (
     Game,
     GameEvent,
+    OnlineTable,
     PlayerScore,
     Recording,
     RecordingDeletion,
@@ -70,6 +71,17 @@ class PointsInline(admin.TabularInline):
         return False
 
 
+class OnlineInline(admin.StackedInline):
+    model = OnlineTable
+    extra = 0
+    can_delete = False
+    fields = ["starts_at", "day_minutes", "night_minutes", "catastrophe_minutes", "deadline_at"]
+    readonly_fields = ["starts_at", "deadline_at"]
+
+    def has_add_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False  # online games are created on the site or through the API
+
+
 class ImportForm(forms.Form):
     evening = forms.ModelChoiceField(queryset=Evening.objects.order_by("-starts_at"))
     host = forms.ModelChoiceField(queryset=User.objects.order_by("nickname"))
@@ -96,7 +108,7 @@ class GameAdmin(admin.ModelAdmin):
         "started_at",
         "ended_at",
     ]
-    inlines = [SeatInline, PointsInline, EventInline]
+    inlines = [OnlineInline, SeatInline, PointsInline, EventInline]
     actions = ["export_protocols", "analyse_again"]
 
     def has_add_permission(self, request: HttpRequest) -> bool:

@@ -131,6 +131,8 @@ class Game(models.Model):
         ]
 
     def __str__(self) -> str:
+        if self.evening_id is None:
+            return str(_("Online game %(number)d") % {"number": self.number})
         return f"{self.evening} · #{self.number}"
 
     @property

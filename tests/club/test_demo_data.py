@@ -22,7 +22,8 @@ def test_demo_data_loads_the_club_once(capsys) -> None:
     assert evening.is_open_for_signup()
     from games.models import Game
 
-    played = Game.objects.get()  # last week's game, played to the end
+    assert Game.objects.filter(ruleset="online", status="running").count() == 1
+    played = Game.objects.get(ruleset="club")  # last week's game, played to the end
     assert played.status == "finished" and played.winner == "red"
     assert timezone.localtime(evening.starts_at).strftime("%w %H:%M") == "0 18:00"
 

@@ -18,7 +18,7 @@ from club.models import (
     RegistrationStatus,
 )
 from club.schedule import next_evening_start, signup_opens_at
-from games import analysis
+from games import analysis, online_play
 from games import services as games
 from games.rules.simulate import SAMPLE_LINEUP, SAMPLE_TOWN_WINS
 
@@ -82,6 +82,15 @@ class Command(BaseCommand):
         ]
         now = timezone.now()
         self._played_evening(host, members, now - timedelta(days=7))
+        # An online game among ten of the members, starting in two minutes: the worker's
+        # sweep opens day 1 (30-minute days, 15-minute nights).
+        online_play.online_game_create(
+            host=User.objects.get(pk=host.pk),
+            member_ids=[m.pk for m in members[:10]],
+            starts_at=now + timedelta(minutes=2),
+            day_minutes=30,
+            night_minutes=15,
+        )
         starts_at = next_evening_start(club, now + timedelta(hours=1))
         Evening.objects.create(
             starts_at=starts_at,
