@@ -102,6 +102,7 @@ def _table_context(request: HttpRequest, game_id: int, **extra: Any) -> dict[str
         "alive": alive,
         "legal": set(view["legal"]),
         "i_am_alive": mine in state.alive,
+        "last_word_due": mine in state.last_words_due and not found.game.finished,
         "tied": state.catastrophe.tied if state.catastrophe else [],
         "question": bool(state.catastrophe and state.catastrophe.question),
         "fasting": mine in state.fasted,

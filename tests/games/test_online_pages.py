@@ -50,3 +50,28 @@ def test_a_host_creates_a_game_on_the_site_and_players_vote_there() -> None:
         assert logged_in(make_member()).get(f"/online/{game.pk}/").status_code == 403
         assert player.get("/online/").status_code == 200
         assert logged_in(make_member()).get("/online/new/").status_code == 403
+
+
+def test_an_eliminated_player_has_a_last_word_on_the_page() -> None:
+    host = make_host()
+    members = [make_member() for _ in range(10)]
+    starts = timezone.now() + timedelta(minutes=1)
+    game = online_play.online_game_create(
+        host=host, member_ids=[m.pk for m in members], starts_at=starts
+    )
+    with time_machine.travel(starts + timedelta(seconds=5)):
+        online_play.online_sweep()
+        seat = Seat.objects.filter(game=game, role="civilian").select_related("member").first()
+        online_play.online_act(
+            game_id=game.pk, user=host, event={"type": "warning", "seat": seat.number}
+        )
+        online_play.online_act(
+            game_id=game.pk, user=host, event={"type": "warning", "seat": seat.number}
+        )
+        online_play.online_act(
+            game_id=game.pk, user=host, event={"type": "warning", "seat": seat.number}
+        )
+        player = logged_in(seat.member)
+        assert "Ваше последнее слово" in player.get(f"/online/{game.pk}/").content.decode()
+        player.post(f"/online/{game.pk}/act/", {"type": "post", "text": "Прощайте"})
+        assert "Ваше последнее слово" not in player.get(f"/online/{game.pk}/").content.decode()
