@@ -11,18 +11,12 @@ from ninja import Field, Router, Schema, Status
 from ninja.errors import HttpError
 
 from accounts.models import User
-from club.schemas import ERRORS
+from club.schemas import ERRORS, refused
 from games import services
 from games.publication import visible_nicks
 from games.queries import GameView, game_view
 
 router = Router(tags=["games"])
-
-REFUSAL_STATUS = {"forbidden": 403, "not_found": 404, "stale": 409, "invalid": 422}
-
-
-def _refused(refusal: services.GameRefused) -> HttpError:
-    return HttpError(REFUSAL_STATUS.get(refusal.code, 422), refusal.message)
 
 
 class SeatIn(Schema):
@@ -145,7 +139,7 @@ def game_create(request: HttpRequest, payload: GameIn) -> Status[GameOut]:
     try:
         game = services.game_create(host=request.auth, evening_id=payload.evening_id, seats=seats)
     except services.GameRefused as refusal:
-        raise _refused(refusal) from refusal
+        raise refused(refusal) from refusal
     return Status(201, _out(request, _view(game.pk)))
 
 
@@ -168,7 +162,7 @@ def game_event(request: HttpRequest, game_id: int, payload: EventIn) -> Status[G
             client_id=payload.client_id,
         )
     except services.GameRefused as refusal:
-        raise _refused(refusal) from refusal
+        raise refused(refusal) from refusal
     return Status(201 if recorded.created else 200, _out(request, _view(game_id)))
 
 

@@ -16,15 +16,10 @@ from django.utils.translation import gettext as _
 from ninja import Field, Router, Schema, Status
 from ninja.errors import HttpError
 
-from club.schemas import ERRORS
+from club.schemas import ERRORS, refused
 from games import online_play
 
 router = Router(tags=["online"])
-REFUSAL_STATUS = {"forbidden": 403, "not_found": 404, "invalid": 422}
-
-
-def _refused(refusal: online_play.OnlineRefused) -> HttpError:
-    return HttpError(REFUSAL_STATUS.get(refusal.code, 422), refusal.message)
 
 
 class OnlineGameIn(Schema):
@@ -67,7 +62,7 @@ def online_game_create(request: HttpRequest, payload: OnlineGameIn) -> Status[di
             night_minutes=payload.night_minutes,
         )
     except online_play.OnlineRefused as refusal:
-        raise _refused(refusal) from refusal
+        raise refused(refusal) from refusal
     return Status(201, _view(request, game.pk))
 
 
@@ -83,7 +78,7 @@ def online_game_act(request: HttpRequest, game_id: int, payload: ActionIn) -> di
     try:
         online_play.online_act(game_id=game_id, user=request.auth, event=event)
     except online_play.OnlineRefused as refusal:
-        raise _refused(refusal) from refusal
+        raise refused(refusal) from refusal
     return _view(request, game_id)
 
 
@@ -92,5 +87,5 @@ def online_mafia_chat(request: HttpRequest, game_id: int, payload: ChatIn) -> di
     try:
         online_play.online_mafia_say(game_id=game_id, user=request.auth, text=payload.text)
     except online_play.OnlineRefused as refusal:
-        raise _refused(refusal) from refusal
+        raise refused(refusal) from refusal
     return _view(request, game_id)

@@ -20,7 +20,7 @@ from games.queries import game_view
 from games.seasons import season_parse
 
 # A season's key (games/seasons.py), or nothing for the current season.
-SEASON_OR_EMPTY = r"^(\d{4}(-Q[1-4])?)?$"
+SEASON_OR_EMPTY = r"^((19|2[0-9])[0-9]{2}(-Q[1-4])?)?$"
 
 router = Router(tags=["published"], auth=ANYONE)
 

@@ -17,16 +17,11 @@ from django.utils.translation import gettext as _
 from ninja import Field, Header, Router, Schema, Status
 from ninja.errors import HttpError
 
-from club.schemas import ERRORS
+from club.schemas import ERRORS, refused
 from games import recordings
 from games.models import Recording
 
 router = Router(tags=["recordings"])
-REFUSAL_STATUS = {"forbidden": 403, "not_found": 404, "conflict": 409, "invalid": 422}
-
-
-def _refused(refusal: recordings.RecordingRefused) -> HttpError:
-    return HttpError(REFUSAL_STATUS.get(refusal.code, 422), refusal.message)
 
 
 class RecordingIn(Schema):
@@ -76,7 +71,7 @@ def recording_start(
             started_at=payload.started_at,
         )
     except recordings.RecordingRefused as refusal:
-        raise _refused(refusal) from refusal
+        raise refused(refusal) from refusal
     return Status(201, _out(recording))
 
 
@@ -85,7 +80,7 @@ def recording_detail(request: HttpRequest, recording_id: int) -> RecordingOut:
     try:
         return _out(recordings.recording_for(request.auth, recording_id))
     except recordings.RecordingRefused as refusal:
-        raise _refused(refusal) from refusal
+        raise refused(refusal) from refusal
 
 
 CHUNK_BODY = {
@@ -115,7 +110,7 @@ def recording_chunk(
             recording_id=recording_id, user=request.auth, offset=offset, data=data
         )
     except recordings.RecordingRefused as refusal:
-        raise _refused(refusal) from refusal
+        raise refused(refusal) from refusal
     return _out(recording)
 
 
@@ -124,7 +119,7 @@ def recording_delete(request: HttpRequest, recording_id: int) -> Status[None]:
     try:
         recordings.recording_delete(recording_id=recording_id, user=request.auth)
     except recordings.RecordingRefused as refusal:
-        raise _refused(refusal) from refusal
+        raise refused(refusal) from refusal
     return Status(204, None)
 
 
@@ -137,7 +132,7 @@ def recording_file(request: HttpRequest, recording_id: int) -> FileResponse:
     try:
         download = recordings.recording_open(recording_id=recording_id, user=request.auth)
     except recordings.RecordingRefused as refusal:
-        raise _refused(refusal) from refusal
+        raise refused(refusal) from refusal
     return FileResponse(
         download.file, as_attachment=True, filename=download.recording.original_name
     )

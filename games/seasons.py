@@ -8,7 +8,8 @@ from dataclasses import dataclass
 from datetime import date
 
 QUARTER, YEAR = "quarter", "year"
-_KEY = re.compile(r"^(?P<year>\d{4})(?:-Q(?P<quarter>[1-4]))?$")
+# Years 1900–2999: a season of a club, not any date the calendar can hold.
+_KEY = re.compile(r"^(?P<year>(?:19|2\d)\d\d)(?:-Q(?P<quarter>[1-4]))?$")
 
 
 @dataclass(frozen=True)

@@ -117,3 +117,10 @@ def migration_rows() -> None:
     }
     for module, function in seeds.items():
         getattr(importlib.import_module(module), function)(apps, None)
+
+
+@pytest.fixture
+def recording_storage(settings, tmp_path) -> None:
+    """Recordings stored and uploaded under the test's own folder."""
+    settings.MEDIA_ROOT = tmp_path / "media"
+    settings.RECORDING_UPLOAD_DIR = tmp_path / "uploads"

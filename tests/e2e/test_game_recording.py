@@ -55,21 +55,21 @@ def browser_page(live_server) -> Iterator[object]:
     os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
 
 
+def logged_in(context, live_server, user):
+    """The browser context with the user's session cookie."""
+    client = Client()
+    client.force_login(user)
+    cookie = client.cookies[settings.SESSION_COOKIE_NAME].value
+    context.add_cookies(
+        [{"name": settings.SESSION_COOKIE_NAME, "value": cookie, "url": live_server.url}]
+    )
+    return context
+
+
 def test_a_host_records_a_full_game_on_a_phone(live_server, browser_page) -> None:
     host = make_host(nickname="Ведущая")
     evening, players = evening_with_players(12)
-    client = Client()
-    client.force_login(host)
-    context = browser_page
-    context.add_cookies(
-        [
-            {
-                "name": settings.SESSION_COOKIE_NAME,
-                "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
-                "url": live_server.url,
-            }
-        ]
-    )
+    context = logged_in(browser_page, live_server, host)
     page = context.new_page()
     shot = iter(range(1, 100))
 
@@ -156,8 +156,9 @@ def test_a_host_records_a_full_game_on_a_phone(live_server, browser_page) -> Non
     assert len(list(ARTIFACTS.glob("*.png"))) == 7
 
 
+@pytest.mark.usefixtures("recording_storage")
 def test_a_recording_uploads_in_chunks_and_survives_a_dropped_chunk(
-    live_server, browser_page, settings, tmp_path
+    live_server, browser_page, tmp_path
 ) -> None:
     import numpy as np
 
@@ -165,26 +166,13 @@ def test_a_recording_uploads_in_chunks_and_survives_a_dropped_chunk(
     from tests.games.recording import TOWN_WINS, record, start_game
     from tests.sound import script, write
 
-    settings.MEDIA_ROOT = tmp_path / "media"
-    settings.RECORDING_UPLOAD_DIR = tmp_path / "uploads"
     host = make_host(nickname="Ведущий звука")
     evening, players = evening_with_players(12)
     game = start_game(host, evening, players)
     record(game, host, *TOWN_WINS)
     sound = script(np.random.default_rng(1), [("speech", 40), ("quiet", 40), ("speech", 30)])
     path = write(tmp_path / "game.wav", sound, "wav")  # 3.5 MB: two chunks
-    client = Client()
-    client.force_login(host)
-    context = browser_page
-    context.add_cookies(
-        [
-            {
-                "name": settings.SESSION_COOKIE_NAME,
-                "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
-                "url": live_server.url,
-            }
-        ]
-    )
+    context = logged_in(browser_page, live_server, host)
     page = context.new_page()
     chunks: list[str] = []
 

@@ -26,9 +26,8 @@ def test_the_last_tap_of_a_game_has_the_worker_build_its_analysis(task_done) -> 
     assert PlayerScore.objects.get(game=game, seat=4).rating_after == 1510.0
 
 
-def test_the_last_chunk_of_a_recording_has_the_worker_analyse_it(
-    task_done, settings, tmp_path
-) -> None:
+@pytest.mark.usefixtures("recording_storage")
+def test_the_last_chunk_of_a_recording_has_the_worker_analyse_it(task_done, tmp_path) -> None:
     import numpy as np
 
     from games import recordings
@@ -36,8 +35,6 @@ def test_the_last_chunk_of_a_recording_has_the_worker_analyse_it(
     from games.tasks import recording_analyse
     from tests.sound import script, write
 
-    settings.MEDIA_ROOT = tmp_path / "media"
-    settings.RECORDING_UPLOAD_DIR = tmp_path / "uploads"
     host = make_host()
     evening, players = evening_with_players()
     game = start_game(host, evening, players)

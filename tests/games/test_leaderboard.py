@@ -68,3 +68,9 @@ def test_seasons_are_quarters_or_years() -> None:
         "2026-Q1",
         "2025-Q4",
     ]
+
+
+@pytest.mark.django_db
+def test_a_season_outside_the_clubs_centuries_is_no_season() -> None:
+    assert season_parse("0000") is None and season_parse("9999-Q4") is None
+    assert Client().get("/api/v1/leaderboard?season=0000").status_code == 422

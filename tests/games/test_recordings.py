@@ -16,7 +16,7 @@ from tests.factories import make_member
 from tests.games.recording import TOWN_WINS, record, start_game
 from tests.sound import FORMATS, script, write
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("recording_storage")]
 
 # The sound, second by second: voice 6–26, 41–73, 76–79, 86–90.
 SOUND = [
@@ -30,12 +30,6 @@ TRUTH = {  # talk, silence, over, after
     2: (32, 3, 3, 3),  # talks 3 s past the slot, and 3 s more after the timer stopped
     3: (4, 11, 0, 0),
 }
-
-
-@pytest.fixture(autouse=True)
-def _storage(settings, tmp_path: Path) -> None:
-    settings.MEDIA_ROOT = tmp_path / "media"
-    settings.RECORDING_UPLOAD_DIR = tmp_path / "uploads"
 
 
 @pytest.fixture

@@ -12,13 +12,7 @@ from tests.factories import make_member
 from tests.games.recording import TOWN_WINS, record, start_game
 from tests.sound import script, write
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _storage(settings, tmp_path: Path) -> None:
-    settings.MEDIA_ROOT = tmp_path / "media"
-    settings.RECORDING_UPLOAD_DIR = tmp_path / "uploads"
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("recording_storage")]
 
 
 @pytest.fixture
