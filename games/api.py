@@ -13,6 +13,7 @@ from ninja.errors import HttpError
 from accounts.models import User
 from club.schemas import ERRORS, refused
 from games import services
+from games.models import Ruleset
 from games.publication import visible_nicks
 from games.queries import GameView, game_view
 
@@ -117,6 +118,8 @@ def _view(game_id: int) -> GameView:
     view = game_view(game_id)
     if view is None:
         raise HttpError(404, _("There is no such game."))
+    if view.game.ruleset == Ruleset.ONLINE:
+        raise HttpError(404, _("An online game: its table is at /api/v1/online-games/{id}."))
     return view
 
 

@@ -244,6 +244,9 @@ def game_record_event(
         game = Game.objects.select_for_update().filter(pk=game_id).first()
         if game is None:
             raise GameRefused(_("There is no such game."), "not_found")
+        if game.ruleset == Ruleset.ONLINE:
+            # Its players act for their own seats only (games/online_play.py).
+            raise GameRefused(_("An online game is played through its own table."), "invalid")
         if not can_record(author, game):
             raise GameRefused(_("Only the game's host records it."), "forbidden")
         try:

@@ -21,7 +21,7 @@ from accounts.models import User
 from club.models import ClubSettings, Evening
 from games import forms, recordings, services, stats
 from games.charts import line_chart
-from games.models import Recording, Role
+from games.models import Recording, Role, Ruleset
 from games.publication import published_analysis, visible_nicks
 from games.queries import GameView, game_view
 from games.seasons import season_parse
@@ -188,6 +188,8 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
     view = game_view(game_id)
     if view is None:
         raise Http404
+    if view.game.ruleset == Ruleset.ONLINE:
+        return _online_result(request, view)
     context = _board_context(request, view, mode=request.GET.get("mode"))
     if request.htmx:
         return render(request, "games/game.html#board", context)
@@ -280,6 +282,15 @@ def game_event(request: HttpRequest, game_id: int) -> HttpResponse:
 
 
 # --- the game's recording (its host and admins) ----------------------------------------
+
+
+def _online_result(request: HttpRequest, view: GameView) -> HttpResponse:
+    """An online game's public page is its analysis once it ends; until then its table is
+    its players' (/online/<id>/)."""
+    if not view.game.finished:
+        return redirect("online_game", game_id=view.game.pk)
+    context = {"game": view.game, "analysis": published_analysis(view, request.user)}
+    return render(request, "games/online_result.html", context)
 
 
 def _recording_context(request: HttpRequest, game_id: int) -> dict[str, Any]:

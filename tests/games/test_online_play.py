@@ -194,6 +194,24 @@ def test_an_online_game_from_the_deal_to_the_towns_win(online) -> None:
     commissar_score = next(s for s in published["scores"] if s["seat"] == com_seat)
     assert {line["code"] for line in commissar_score["lines"]} >= {"win", "check_found_black"}
     assert Game.objects.get(pk=game_id).finished
+    page = Client().get(f"/games/{game_id}/")
+    assert page.status_code == 200 and 'id="analysis"' in page.content.decode()
+    # The live game's doors do not take an online game.
+    assert host.api.get(f"/api/v1/games/{game_id}").status_code == 404
+    record = host.api.post(
+        f"/api/v1/games/{game_id}/events",
+        {"type": "vote", "voter": 1, "target": 2},
+        content_type="application/json",
+    )
+    assert record.status_code in (404, 422)
+
+
+def test_a_running_online_games_public_page_leads_to_its_table(online) -> None:
+    _host, _players, seats, game_id, _starts = online
+    player = seats[1][1].member
+    client = Client()
+    client.force_login(player)
+    assert client.get(f"/games/{game_id}/").url == f"/online/{game_id}/"
 
 
 def test_only_hosts_create_online_games_and_for_ten_members() -> None:
