@@ -32,6 +32,7 @@ def season():
     club.telegram_group_chat_id = GROUP
     club.save()
     history = seed_history(games=40, members=24, seed=7)
+    history.games.append(finished_online_game(history))
     for game in history.games:
         publication.game_post_sync(game_id=game.pk)
     # Everyone played: take three who did, give them names no page could show by accident.
@@ -45,6 +46,32 @@ def season():
         member_set_publication_consent(member=member, consent=False)
         tasks.member_posts_sync(member.pk)
     return history, [m.nickname for m in hidden]
+
+
+def finished_online_game(history) -> Game:
+    """An online game of ten of the season's members, the three to be hidden among them,
+    ended by the host's modkills of the mafia and analysed."""
+    from datetime import timedelta
+
+    import time_machine
+    from django.utils import timezone
+
+    from games import analysis, online_play
+    from games.models import Seat
+
+    starts = timezone.now() + timedelta(minutes=1)
+    game = online_play.online_game_create(
+        host=history.host, member_ids=[m.pk for m in history.members[:10]], starts_at=starts
+    )
+    with time_machine.travel(starts + timedelta(seconds=5)):
+        online_play.online_sweep()
+        for seat in Seat.objects.filter(game=game, role__in=["don", "mafia"]):
+            online_play.online_act(
+                game_id=game.pk, user=history.host, event={"type": "modkill", "seat": seat.number}
+            )
+    analysis.game_analysis_build(game_id=game.pk)
+    analysis.ratings_replay()
+    return Game.objects.get(pk=game.pk)
 
 
 def assert_hidden(text: str, names: list[str], where: str) -> None:
