@@ -29,6 +29,12 @@ def describe(
     `role_names` names who shoots ("mafia", "maniac", "swindler")."""
     kind = event.get("type")
     s = lambda key: _seat(event.get(key), nick)  # noqa: E731
+    words = {"pass": _("PASS"), "hang_all": _("hang all"), "pardon_all": _("pardon all")}
+
+    def _target() -> str:
+        target = event.get("target")
+        return str(words[target]) if target in words else s("target")
+
     texts = {
         "day": lambda: _("Day %(n)s") % {"n": event.get("n")},
         "night": lambda: _("Night %(n)s") % {"n": event.get("n")},
@@ -52,6 +58,28 @@ def describe(
         "action": lambda: _("%(by)s acts on %(target)s") % {"by": s("by"), "target": s("target")},
         "speech": lambda: _("%(seat)s speaks") % {"seat": s("seat")},
         "last_word": lambda: _("Last word: %(seat)s") % {"seat": s("seat")},
+        # The online game's events.
+        "vote": lambda: (
+            _("%(voter)s votes for %(target)s") % {"voter": s("voter"), "target": _target()}
+        ),
+        "revote": lambda: (
+            _("%(voter)s votes again: %(target)s") % {"voter": s("voter"), "target": _target()}
+        ),
+        "fast": lambda: _("%(voter)s fasts") % {"voter": s("voter")},
+        "unfast": lambda: _("%(voter)s withdraws the fast") % {"voter": s("voter")},
+        "post": lambda: _("%(seat)s posts") % {"seat": s("seat")},
+        "shot": lambda: (
+            _("%(by)s shoots %(target)s") % {"by": s("by"), "target": _target()}
+            if event.get("target") is not None
+            else _("%(by)s does not shoot") % {"by": s("by")}
+        ),
+        "don_check": lambda: _("The don checks %(target)s") % {"target": s("target")},
+        "com_check": lambda: _("The commissar checks %(target)s") % {"target": s("target")},
+        "warning": lambda: _("Warning: %(seat)s") % {"seat": s("seat")},
+        "modkill": lambda: _("Modkill: %(seat)s") % {"seat": s("seat")},
+        "extend": lambda: _("The phase is extended by %(m)s min") % {"m": event.get("minutes")},
+        "day_end": lambda: _("The day closes"),
+        "night_end": lambda: _("The night closes"),
     }
     text = texts.get(kind)
     return text() if text else str(kind)

@@ -196,6 +196,8 @@ def test_an_online_game_from_the_deal_to_the_towns_win(online) -> None:
     assert Game.objects.get(pk=game_id).finished
     page = Client().get(f"/games/{game_id}/")
     assert page.status_code == 200 and 'id="analysis"' in page.content.decode()
+    assert "Модкилл" in page.content.decode() and "повесить всех" not in page.content.decode()
+    assert "помиловать всех" in page.content.decode()  # day 1's catastrophe, in words
     # The live game's doors do not take an online game.
     assert host.api.get(f"/api/v1/games/{game_id}").status_code == 404
     record = host.api.post(
