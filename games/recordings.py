@@ -184,7 +184,8 @@ def _complete(recording: Recording, path: Path) -> None:
         logger.info("Recording %s unreadable: %s", recording.pk, error)
         return
     with open(path, "rb") as partial:
-        recording.file.save(f"game-{recording.game_id}{path.suffix}", File(partial), save=False)
+        extension = os.path.splitext(recording.original_name.lower())[1]  # one of FORMATS
+        recording.file.save(f"game-{recording.game_id}{extension}", File(partial), save=False)
     recording.status, recording.uploaded_at = RecordingStatus.QUEUED, timezone.now()
     recording.save(update_fields=["file", "status", "uploaded_at", "duration"])
     name = recording.file.name

@@ -239,3 +239,14 @@ def test_an_admin_deletes_a_recording_from_admin_with_an_audit_row(
     assert Recording.objects.get(pk=recording.pk).status == RecordingStatus.DELETED
     assert RecordingDeletion.objects.get(recording_id=recording.pk).reason == "by_hand"
     assert admin_client_.get("/admin/games/recordingdeletion/").status_code == 200
+
+
+def test_the_stored_file_keeps_the_recordings_format_whatever_its_name(played, tmp_path) -> None:
+    host, game, began = played
+    path = sound_file(tmp_path, "ogg")
+    renamed = path.rename(tmp_path / "..%2F..%2Fзапись игры.OGG")
+    recording = upload(host, game, renamed, began)
+    assert recording.file.name.startswith("recordings/game-") and recording.file.name.endswith(
+        ".ogg"
+    )
+    assert recording.original_name == renamed.name
