@@ -276,9 +276,19 @@ def online_act(*, game_id: int, user: User, event: Mapping[str, Any]) -> Table:
                 raise OnlineRefused(_("Only the game's host moderates it."), "forbidden")
         else:
             raise OnlineRefused(_("That is not an action of the online game."))
-        was_open = found.state.open
+        was_open, out_before = found.state.open, len(found.state.eliminated)
         _append(found, shaped, user)
-        _after(found.game.pk, kind, shaped, closed=was_open and not found.state.open)
+        _after(
+            found.game.pk,
+            kind,
+            shaped,
+            # The day resolved by this vote or fast: everyone has fasted.
+            resolved=kind in ("day_end", "night_end")
+            or (was_open and not found.state.open and kind in ("fast", "vote")),
+            removed=[e.seat for e in found.state.eliminated[out_before:]]
+            if kind in ("warning", "modkill")
+            else [],
+        )
     refreshed = online_table(game_id)
     assert refreshed is not None
     return refreshed
@@ -330,7 +340,9 @@ def _append(found: Table, event: dict[str, Any], author: User | None) -> None:
     found.events.append(shaped)
 
 
-def _after(game_id: int, kind: str, event: Mapping[str, Any], *, closed: bool) -> None:
+def _after(
+    game_id: int, kind: str, event: Mapping[str, Any], *, resolved: bool, removed: list[int]
+) -> None:
     """What follows an action: a private answer, a new deadline, the next phase."""
     found = online_table(game_id)
     assert found is not None
@@ -344,12 +356,20 @@ def _after(game_id: int, kind: str, event: Mapping[str, Any], *, closed: bool) -
             f"check:{state.n}:{kind}",
             texts.online_check(night=state.n, target=check.target, result=check.result),
         )
+    if removed:
+        nick = {s.number: s.member.nickname for s in found.seats}
+        names = [f"{seat}. {nick[seat]}" for seat in removed]
+        _everyone(
+            found, f"removed:{game_id}:{found.game.last_seq}", texts.online_removed(names=names)
+        )
     if kind == "extend" and table.deadline_at:
         table.deadline_at += timedelta(minutes=int(event["minutes"]))
         table.save(update_fields=["deadline_at"])
-    elif closed or kind in ("day_end", "night_end"):  # closed by the host, or by a fast
+    elif resolved:  # closed by the host, or by everyone's fast
         _followed(found, now)
-    elif state.finished:
+    elif state.finished:  # the host removed the last of a side
+        table.deadline_at = None
+        table.save(update_fields=["deadline_at"])
         _announce_end(found)
 
 
@@ -442,7 +462,11 @@ def _announce_phase(found: Table) -> None:
 def _announce_outcome(found: Table) -> None:
     state = found.state
     nick = {s.number: s.member.nickname for s in found.seats}
-    out = [e for e in state.eliminated if (e.phase, e.n) == (state.phase.value, state.n)]
+    out = [
+        e
+        for e in state.eliminated
+        if (e.phase, e.n) == (state.phase.value, state.n) and e.reason in ("voted", "killed")
+    ]
     text = texts.online_outcome(
         phase=state.phase.value,
         n=state.n,

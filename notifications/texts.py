@@ -217,3 +217,8 @@ def online_outcome(*, phase: str, n: int, outcome: str, out: list[str], tied: li
 def online_end(*, number: int, winner: str) -> str:
     side = _("the town (red)") if winner == "red" else _("the mafia (black)")
     return _("Online game %(number)d is over: %(side)s wins.") % {"number": number, "side": side}
+
+
+@_in_club_language
+def online_removed(*, names: list[str]) -> str:
+    return _("The host removes %(names)s from the game.") % {"names": ", ".join(names)}

@@ -184,6 +184,11 @@ def test_an_online_game_from_the_deal_to_the_towns_win(online) -> None:
         for n, _mafioso in mafia:
             view = host.act(game_id, type="modkill", seat=n)
         assert (view["status"], view["winner"]) == ("finished", "red")
+        removals = Notification.objects.filter(text__startswith="Ведущий удаляет из игры")
+        assert (
+            removals.filter(member=civilians[0][1].member).count() == 4
+        )  # the warnings' removal and 3 modkills
+        assert Notification.objects.filter(text__contains="окончена: побеждает город").count() == 10
         assert all(s["role"] for s in civilians[0][1].view(game_id)["seats"])  # revealed now
 
     # The same analysis as a live game; the game is published once it ends.
