@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 import uuid
 from datetime import datetime
 from typing import Any
@@ -10,7 +11,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import FileResponse, Http404, HttpRequest, HttpResponse
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -366,7 +367,51 @@ def game_recording_file(request: HttpRequest, game_id: int) -> HttpResponse:
         download = recordings.recording_open(recording_id=recording.pk, user=request.user)
     except recordings.RecordingRefused as refusal:
         raise Http404(refusal.message) from refusal
-    return FileResponse(download.file, filename=download.recording.original_name)
+    return _ranged(
+        request, download.file, download.recording.size, download.recording.original_name
+    )
+
+
+RANGE = re.compile(r"^bytes=(\d*)-(\d*)$")
+RANGE_CHUNK = 64 * 1024
+
+
+def _ranged(request: HttpRequest, file: Any, size: int, name: str) -> HttpResponse:
+    """The file, or the byte range the browser's player asks for to seek (RFC 9110)."""
+    wanted = RANGE.match(request.headers.get("Range", "").strip())
+    if wanted is None or wanted.groups() == ("", ""):
+        response = FileResponse(file, filename=name)
+        response["Accept-Ranges"] = "bytes"
+        return response
+    first, last = wanted.groups()
+    if first:
+        start, end = int(first), min(int(last) if last else size - 1, size - 1)
+    else:  # the last N bytes
+        start, end = max(0, size - int(last)), size - 1
+    if start > end or start >= size:
+        file.close()
+        response = HttpResponse(status=416)
+        response["Content-Range"] = f"bytes */{size}"
+        return response
+    file.seek(start)
+
+    def body() -> Any:
+        left = end - start + 1
+        try:
+            while left > 0:
+                piece = file.read(min(RANGE_CHUNK, left))
+                if not piece:
+                    return
+                left -= len(piece)
+                yield piece
+        finally:
+            file.close()
+
+    response = StreamingHttpResponse(body(), status=206, content_type="application/octet-stream")
+    response["Content-Range"] = f"bytes {start}-{end}/{size}"
+    response["Content-Length"] = str(end - start + 1)
+    response["Accept-Ranges"] = "bytes"
+    return response
 
 
 @login_required

@@ -107,3 +107,26 @@ def test_the_host_uploads_by_the_plain_form_too_and_sees_the_progress(game, tmp_
     assert f"/games/{game.pk}/recording/file" in page
     part = client.get(f"/games/{game.pk}/recording/", headers={"HX-Request": "true"})
     assert 'hx-trigger="every 2s"' in part.content.decode()  # polls while it waits
+
+
+def test_the_hosts_player_can_seek_with_byte_ranges(game, tmp_path) -> None:
+    data = sound(tmp_path)
+    host = bearer(game.host)
+    recording_id = host.post(
+        f"/api/v1/games/{game.pk}/recording",
+        {"name": "g.ogg", "size": len(data)},
+        content_type="application/json",
+    ).json()["id"]
+    put(host, recording_id, 0, data)
+    site = Client()
+    site.force_login(game.host)
+    url = f"/games/{game.pk}/recording/file"
+    part = site.get(url, headers={"Range": "bytes=100-199"})
+    assert part.status_code == 206 and part["Content-Range"] == f"bytes 100-199/{len(data)}"
+    assert b"".join(part.streaming_content) == data[100:200]
+    tail = site.get(url, headers={"Range": "bytes=-50"})
+    assert b"".join(tail.streaming_content) == data[-50:]
+    assert site.get(url, headers={"Range": f"bytes={len(data)}-"}).status_code == 416
+    whole = site.get(url)
+    assert whole.status_code == 200 and whole["Accept-Ranges"] == "bytes"
+    assert b"".join(whole.streaming_content) == data
