@@ -7,7 +7,6 @@ from django.db.models import Max, QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import path
-from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
@@ -194,8 +193,7 @@ class _SchemeFormBase(forms.ModelForm):
         try:
             self.scheme = Scheme.from_dict({c: cleaned[c] for c in LINE_LABELS if c in cleaned})
         except ProtocolError as error:
-            language = "en" if translation.get_language() == "en" else "ru"
-            raise forms.ValidationError(error.message(language)) from error
+            raise forms.ValidationError(error.message(services.rules_language())) from error
         return cleaned
 
 

@@ -24,7 +24,7 @@ from games.rules import rating
 from games.rules.club import ClubGame
 from games.rules.online import BLACK_ROLES, OnlineGame
 from games.rules.roles import Team
-from games.rules.scoring import Line, score, score_online, total
+from games.rules.scoring import Line, score, score_online, total, won
 from games.services import engine_for
 
 # Held while ratings are replayed, so that two replays never interleave their writes.
@@ -111,14 +111,13 @@ def _player_score(
     ended_at: datetime,
 ) -> PlayerScore:
     code, team = _role_and_team(state, seat.number)
-    won = code == game.winner if team == Team.LONER else team.value == game.winner
     return PlayerScore(
         game=game,
         seat=seat.number,
         member_id=seat.member_id,
         role=code,
         team=team.value,
-        won=won,
+        won=won(code, team, game.winner),
         points=total(lines),
         lines=[line.as_dict() for line in lines],
         played_on=played_on,

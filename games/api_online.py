@@ -40,14 +40,16 @@ class ChatIn(Schema):
     text: str = Field(..., min_length=1, max_length=2000)
 
 
-def _view(request: HttpRequest, game_id: int) -> dict[str, Any]:
+def _table(request: HttpRequest, game_id: int) -> online_play.Table:
     found = online_play.online_table(game_id)
     if found is None:
         raise HttpError(404, _("There is no such game."))
-    # The table is its players' and its host's; what is published of it, with every
-    # member's consent respected, is its analysis (GET /games/{id}/analysis).
-    if found.seat_of(request.auth) is None and not online_play.is_host(request.auth, found.game):
+    if not online_play.may_see_table(found, request.auth):
         raise HttpError(403, _("Only the game's players and host see its table."))
+    return found
+
+
+def _view(request: HttpRequest, found: online_play.Table) -> dict[str, Any]:
     return online_play.online_view(found, request.auth)
 
 
@@ -63,12 +65,12 @@ def online_game_create(request: HttpRequest, payload: OnlineGameIn) -> Status[di
         )
     except online_play.OnlineRefused as refusal:
         raise refused(refusal) from refusal
-    return Status(201, _view(request, game.pk))
+    return Status(201, _view(request, _table(request, game.pk)))
 
 
 @router.get("/online-games/{game_id}", response={200: dict[str, Any], **ERRORS})
 def online_game_detail(request: HttpRequest, game_id: int) -> dict[str, Any]:
-    return _view(request, game_id)
+    return _view(request, _table(request, game_id))
 
 
 @router.post("/online-games/{game_id}/actions", response={200: dict[str, Any], **ERRORS})
@@ -76,10 +78,10 @@ def online_game_act(request: HttpRequest, game_id: int, payload: ActionIn) -> di
     # The event's own fields depend on its type: read them off the body as sent.
     event = json.loads(request.body)
     try:
-        online_play.online_act(game_id=game_id, user=request.auth, event=event)
+        found = online_play.online_act(game_id=game_id, user=request.auth, event=event)
     except online_play.OnlineRefused as refusal:
         raise refused(refusal) from refusal
-    return _view(request, game_id)
+    return _view(request, found)
 
 
 @router.post("/online-games/{game_id}/mafia-chat", response={200: dict[str, Any], **ERRORS})
@@ -88,4 +90,4 @@ def online_mafia_chat(request: HttpRequest, game_id: int, payload: ChatIn) -> di
         online_play.online_mafia_say(game_id=game_id, user=request.auth, text=payload.text)
     except online_play.OnlineRefused as refusal:
         raise refused(refusal) from refusal
-    return _view(request, game_id)
+    return _view(request, _table(request, game_id))

@@ -37,7 +37,7 @@ from games.models import (
 )
 from games.rules.errors import ProtocolError, RuleViolation
 from games.rules.online import BLACK_ROLES, LINEUP, OnlineGame, OnlineOptions
-from games.services import can_host, fold, game_analyse_on_commit
+from games.services import can_host, can_record, fold, game_analyse_on_commit, rules_language
 from notifications import texts
 from notifications.services import notification_enqueue
 
@@ -62,16 +62,6 @@ class OnlineRefused(Exception):
     def __init__(self, message: str, code: str = "invalid") -> None:
         super().__init__(message)
         self.message, self.code = message, code
-
-
-def _language() -> str:
-    from django.utils import translation
-
-    return "en" if translation.get_language() == "en" else "ru"
-
-
-def is_host(user: Any, game: Game) -> bool:
-    return bool(can_host(user) and (game.host_id == user.pk or user.is_superuser))
 
 
 # --- creating a game -------------------------------------------------------------------
@@ -182,12 +172,18 @@ def online_table(game_id: int) -> Table | None:
     return Table(game, table, seats, events, fold(game, seats, events))  # type: ignore[arg-type]
 
 
+def may_see_table(found: Table, user: Any) -> bool:
+    """The table is its players' and its host's (an admin may take over as host); what is
+    published of it, with every member's consent respected, is its analysis."""
+    return found.seat_of(user) is not None or can_record(user, found.game)
+
+
 def online_view(found: Table, user: Any) -> dict[str, Any]:
     """The game as this user may see it: the public thread and tally; their own role, the
     mafia's partners and chat, and their own checks' answers."""
     state, mine = found.state, found.seat_of(user)
     over = found.game.finished
-    host = is_host(user, found.game)
+    host = can_record(user, found.game)
     nick = {s.number: s.member.nickname for s in found.seats}
     black = mine is not None and mine.role in BLACK_ROLES
     view: dict[str, Any] = {
@@ -272,14 +268,14 @@ def online_act(*, game_id: int, user: User, event: Mapping[str, Any]) -> Table:
                 if seat.role != needed:
                     raise OnlineRefused(_("That check is not yours to make."), "forbidden")
         elif kind in HOST_ACTIONS:
-            if not is_host(user, game):
+            if not can_record(user, game):
                 raise OnlineRefused(_("Only the game's host moderates it."), "forbidden")
         else:
             raise OnlineRefused(_("That is not an action of the online game."))
         was_open, out_before = found.state.open, len(found.state.eliminated)
         _append(found, shaped, user)
         _after(
-            found.game.pk,
+            found,
             kind,
             shaped,
             # The day resolved by this vote or fast: everyone has fasted.
@@ -289,9 +285,7 @@ def online_act(*, game_id: int, user: User, event: Mapping[str, Any]) -> Table:
             if kind in ("warning", "modkill")
             else [],
         )
-    refreshed = online_table(game_id)
-    assert refreshed is not None
-    return refreshed
+    return found
 
 
 def online_mafia_say(*, game_id: int, user: User, text: str) -> None:
@@ -316,13 +310,13 @@ def _append(found: Table, event: dict[str, Any], author: User | None) -> None:
     try:
         shaped = event_shapes.normalize(event, Ruleset.ONLINE)
     except ProtocolError as error:
-        raise OnlineRefused(error.message(_language())) from error
+        raise OnlineRefused(error.message(rules_language())) from error
     shaped.setdefault("at", timezone.now().isoformat())
     state = found.state
     try:
         state.apply(shaped)
     except (RuleViolation, ProtocolError) as error:
-        raise OnlineRefused(error.message(_language())) from error
+        raise OnlineRefused(error.message(rules_language())) from error
     GameEvent.objects.create(
         game=game, seq=game.last_seq + 1, type=shaped["type"], payload=shaped, author=author
     )
@@ -341,11 +335,9 @@ def _append(found: Table, event: dict[str, Any], author: User | None) -> None:
 
 
 def _after(
-    game_id: int, kind: str, event: Mapping[str, Any], *, resolved: bool, removed: list[int]
+    found: Table, kind: str, event: Mapping[str, Any], *, resolved: bool, removed: list[int]
 ) -> None:
     """What follows an action: a private answer, a new deadline, the next phase."""
-    found = online_table(game_id)
-    assert found is not None
     state, table, now = found.state, found.table, timezone.now()
     if kind in ("don_check", "com_check"):
         check = state.checks[-1]
@@ -360,7 +352,9 @@ def _after(
         nick = {s.number: s.member.nickname for s in found.seats}
         names = [f"{seat}. {nick[seat]}" for seat in removed]
         _everyone(
-            found, f"removed:{game_id}:{found.game.last_seq}", texts.online_removed(names=names)
+            found,
+            f"removed:{found.game.pk}:{found.game.last_seq}",
+            texts.online_removed(names=names),
         )
     if kind == "extend" and table.deadline_at:
         table.deadline_at += timedelta(minutes=int(event["minutes"]))

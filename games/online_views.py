@@ -83,11 +83,13 @@ def _minutes(raw: str | None, default: int) -> int:
     return int(raw) if raw and raw.isdigit() else default
 
 
-def _table_context(request: HttpRequest, game_id: int, **extra: Any) -> dict[str, Any]:
-    found = online_play.online_table(game_id)
+def _table_context(
+    request: HttpRequest, game_id: int, found: online_play.Table | None = None, **extra: Any
+) -> dict[str, Any]:
+    found = found or online_play.online_table(game_id)
     if found is None:
         raise Http404
-    if found.seat_of(request.user) is None and not online_play.is_host(request.user, found.game):
+    if not online_play.may_see_table(found, request.user):
         raise PermissionDenied(_("Only the game's players and host see its table."))
     view = online_play.online_view(found, request.user)
     for seat in view["seats"]:
@@ -138,15 +140,17 @@ def _event(post: Any) -> dict[str, Any]:
 @login_required
 @require_POST
 def online_act(request: HttpRequest, game_id: int) -> HttpResponse:
-    error = None
+    error, found = None, None
     try:
-        online_play.online_act(game_id=game_id, user=request.user, event=_event(request.POST))
+        found = online_play.online_act(
+            game_id=game_id, user=request.user, event=_event(request.POST)
+        )
     except online_play.OnlineRefused as refusal:
         if refusal.code == "forbidden":
             raise PermissionDenied(refusal.message) from refusal
         error = refusal.message
     if request.htmx:
-        context = _table_context(request, game_id, error=error)
+        context = _table_context(request, game_id, found, error=error)
         return render(request, "games/online.html#table", context, status=422 if error else 200)
     if error:
         messages.error(request, error)

@@ -19,6 +19,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import IO, Any
 
+import numpy as np
 from django.conf import settings
 from django.core.files import File
 from django.db import transaction
@@ -260,8 +261,6 @@ def _transcribe(recording: Recording) -> tuple[dict | None, str]:
         return None, TRANSCRIPT_NOT_INSTALLED
     model = WhisperModel(model_dir, device="cpu", compute_type="int8")
     with recording.file.open("rb") as sound:
-        import numpy as np
-
         audio = np.concatenate(list(decode.blocks(sound, vad.BLOCK_SAMPLES)))
     pieces, _info = model.transcribe(audio, language="ru")
     return {"segments": [[p.start, p.end, p.text] for p in pieces]}, TRANSCRIPT_DONE

@@ -46,7 +46,8 @@ class GameRefused(Exception):
         self.seq = seq  # for a stale write: the game's last sequence number
 
 
-def _language() -> str:
+def rules_language() -> str:
+    """The language of the engine's messages for this request: English or Russian."""
     return "en" if translation.get_language() == "en" else "ru"
 
 
@@ -176,7 +177,7 @@ def game_create(
     try:
         ClubGame({seat: role for seat, (_m, role) in seats.items()}, options=options, immune=immune)
     except ProtocolError as error:
-        raise GameRefused(error.message(_language())) from error
+        raise GameRefused(error.message(rules_language())) from error
     with transaction.atomic():
         # One game at a time per evening takes the next number.
         Evening.objects.select_for_update().filter(pk=evening.pk).first()
@@ -252,7 +253,7 @@ def game_record_event(
         try:
             shaped = event_shapes.normalize(event)
         except ProtocolError as error:
-            raise GameRefused(error.message(_language())) from error
+            raise GameRefused(error.message(rules_language())) from error
         if client_id is not None:
             earlier = GameEvent.objects.filter(game=game, client_id=client_id).first()
             if earlier is not None:
@@ -280,7 +281,7 @@ def game_record_event(
             try:
                 state.apply(shaped)
             except (RuleViolation, ProtocolError) as error:
-                raise GameRefused(error.message(_language())) from error
+                raise GameRefused(error.message(rules_language())) from error
         try:
             with transaction.atomic():
                 entry = GameEvent.objects.create(
@@ -341,12 +342,12 @@ def game_import(*, document: Any, evening_id: int, host: User, author: User) -> 
     try:
         parsed = protocol.parse(document)
     except ProtocolError as error:
-        raise GameRefused(error.message(_language())) from error
+        raise GameRefused(error.message(rules_language())) from error
     game_state, failure = protocol.replay(parsed)
     if failure is not None:
         raise GameRefused(
             _("Event %(index)d: %(error)s")
-            % {"index": failure.index, "error": failure.error.message(_language())}
+            % {"index": failure.index, "error": failure.error.message(rules_language())}
         )
     evening = Evening.objects.filter(pk=evening_id).first()
     if evening is None:

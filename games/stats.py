@@ -10,6 +10,7 @@ from datetime import date
 from typing import Any
 
 from django.db.models import Count, Max, Min, OuterRef, Q, Subquery, Sum
+from django.utils import timezone
 
 from accounts.models import User
 from club.models import ClubSettings
@@ -83,8 +84,6 @@ class Leaderboard:
 
 
 def current_season(club: ClubSettings | None = None) -> Season:
-    from django.utils import timezone
-
     club = club or ClubSettings.load()
     return season_of(timezone.localtime(timezone.now(), club.zone).date(), club.season_length)
 

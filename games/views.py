@@ -22,7 +22,7 @@ from accounts.models import User
 from club.models import ClubSettings, Evening
 from games import forms, recordings, services, stats
 from games.charts import line_chart
-from games.models import Recording, Role, Ruleset
+from games.models import Game, Recording, Role, Ruleset
 from games.publication import published_analysis, visible_nicks
 from games.queries import GameView, game_view
 from games.seasons import season_parse
@@ -295,8 +295,6 @@ def _online_result(request: HttpRequest, view: GameView) -> HttpResponse:
 
 
 def _recording_context(request: HttpRequest, game_id: int) -> dict[str, Any]:
-    from games.models import Game
-
     game = get_object_or_404(Game, pk=game_id)
     if not services.can_record(request.user, game):
         raise PermissionDenied(_("Only the game's host and admins have its recording."))

@@ -68,6 +68,11 @@ class Line:
         return {"code": self.code, "points": self.points, **self.detail}
 
 
+def won(role: str, team: Team, winner: str | None) -> bool:
+    """Whether a player of `role` on `team` won: a loner wins only its own win."""
+    return role == winner if team == Team.LONER else team.value == winner
+
+
 def score(
     game: ClubGame, events: Sequence[Mapping[str, Any]], scheme: Scheme
 ) -> dict[int, list[Line]]:
@@ -104,8 +109,7 @@ def score(
     if game.winner is not None:
         for seat in game.order:
             role = game.roles[seat]
-            won = role.code == game.winner if role.team == Team.LONER else role.team == game.winner
-            if not won:
+            if not won(role.code, role.team, game.winner):
                 continue
             if role.team == Team.LONER:
                 lines[seat].append(Line("loner_win", scheme.loner_win, {"role": role.code}))

@@ -32,6 +32,14 @@ def sound(tmp_path: Path) -> bytes:
     return write(tmp_path / "g.ogg", samples, "ogg").read_bytes()
 
 
+def begin(client: Client, game, name: str, size: int):
+    return client.post(
+        f"/api/v1/games/{game.pk}/recording",
+        {"name": name, "size": size},
+        content_type="application/json",
+    )
+
+
 def put(client: Client, recording_id: int, offset: int, data: bytes):
     return client.put(
         f"/api/v1/recordings/{recording_id}/chunk",
@@ -44,11 +52,7 @@ def put(client: Client, recording_id: int, offset: int, data: bytes):
 def test_the_phone_uploads_in_chunks_and_resumes_after_a_conflict(game, tmp_path) -> None:
     data = sound(tmp_path)
     host = bearer(game.host)
-    begun = host.post(
-        f"/api/v1/games/{game.pk}/recording",
-        {"name": "g.ogg", "size": len(data)},
-        content_type="application/json",
-    )
+    begun = begin(host, game, "g.ogg", len(data))
     assert begun.status_code == 201
     recording = begun.json()
     assert (recording["received"], recording["status"]) == (0, "uploading")
@@ -66,11 +70,7 @@ def test_the_phone_uploads_in_chunks_and_resumes_after_a_conflict(game, tmp_path
 def test_strangers_and_visitors_get_no_recording(game, tmp_path) -> None:
     data = sound(tmp_path)
     host = bearer(game.host)
-    recording_id = host.post(
-        f"/api/v1/games/{game.pk}/recording",
-        {"name": "g.ogg", "size": len(data)},
-        content_type="application/json",
-    ).json()["id"]
+    recording_id = begin(host, game, "g.ogg", len(data)).json()["id"]
     put(host, recording_id, 0, data)
     stranger = bearer(make_member())
     assert stranger.get(f"/api/v1/recordings/{recording_id}/file").status_code == 403
@@ -83,11 +83,7 @@ def test_strangers_and_visitors_get_no_recording(game, tmp_path) -> None:
 
 def test_a_chunk_over_the_limit_is_refused_with_a_message(game) -> None:
     host = bearer(game.host)
-    recording_id = host.post(
-        f"/api/v1/games/{game.pk}/recording",
-        {"name": "g.m4a", "size": 10_000_000},
-        content_type="application/json",
-    ).json()["id"]
+    recording_id = begin(host, game, "g.m4a", 10_000_000).json()["id"]
     answer = put(host, recording_id, 0, b"\0" * (3 * 1024 * 1024))
     assert answer.status_code == 413 and answer.json()["detail"]
     assert Recording.objects.get(pk=recording_id).received == 0
@@ -112,11 +108,7 @@ def test_the_host_uploads_by_the_plain_form_too_and_sees_the_progress(game, tmp_
 def test_the_hosts_player_can_seek_with_byte_ranges(game, tmp_path) -> None:
     data = sound(tmp_path)
     host = bearer(game.host)
-    recording_id = host.post(
-        f"/api/v1/games/{game.pk}/recording",
-        {"name": "g.ogg", "size": len(data)},
-        content_type="application/json",
-    ).json()["id"]
+    recording_id = begin(host, game, "g.ogg", len(data)).json()["id"]
     put(host, recording_id, 0, data)
     site = Client()
     site.force_login(game.host)
