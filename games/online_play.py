@@ -182,6 +182,7 @@ def online_view(found: Table, user: Any) -> dict[str, Any]:
     """The game as this user may see it: the public thread and tally; their own role, the
     mafia's partners and chat, and their own checks' answers."""
     state, mine = found.state, found.seat_of(user)
+    prompt = state.prompt()
     over = found.game.finished
     host = can_record(user, found.game)
     nick = {s.number: s.member.nickname for s in found.seats}
@@ -214,7 +215,7 @@ def online_view(found: Table, user: Any) -> dict[str, Any]:
         "votes": {str(v): t for v, t in state.votes.items()},
         "tally": {str(k): v for k, v in state.tally().items()},
         "fasted": sorted(state.fasted),
-        "catastrophe": state.prompt()["catastrophe"],
+        "catastrophe": prompt["catastrophe"],
         "eliminated": [e.as_dict(over) for e in state.eliminated],
         "thread": [
             {
@@ -232,7 +233,7 @@ def online_view(found: Table, user: Any) -> dict[str, Any]:
             c.as_dict() for c in state.checks if (mine and c.by == mine.number) or over or host
         ],
         "host": host,
-        "legal": state.prompt()["legal"] if (mine or host) and not over else [],
+        "legal": prompt["legal"] if (mine or host) and not over else [],
     }
     if black or host:
         view["mafia_chat"] = [
