@@ -1,7 +1,6 @@
 from typing import Any
 
 from django.contrib.auth.backends import ModelBackend
-from django.db.models import Q
 from django.http import HttpRequest
 
 from accounts.models import User
@@ -19,11 +18,7 @@ class NicknameOrEmailBackend(ModelBackend):
     ) -> User | None:
         if username is None or password is None:
             return None
-        login = username.strip()
-        query = Q(nickname__iexact=" ".join(login.split()))
-        if "@" in login:
-            query |= Q(email__iexact=login)
-        user = User.objects.filter(query).first()
+        user = User.objects.by_login(username)
         if user is None:
             # Spend the time a password check takes, so timing does not reveal members.
             User().set_password(password)

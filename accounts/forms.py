@@ -5,7 +5,8 @@ from django.contrib.auth import password_validation
 from django.contrib.auth.forms import AuthenticationForm
 from django.utils.translation import gettext_lazy as _
 
-from accounts.models import User
+from accounts.models import MembershipStatus, User
+from accounts.services import BLOCKED
 
 DATE_INPUT_FORMATS = ["%Y-%m-%d", "%d.%m.%Y"]
 
@@ -62,6 +63,21 @@ class LoginForm(AuthenticationForm):
         max_length=254,
         widget=forms.TextInput(attrs={"autofocus": True, "autocomplete": "username"}),
     )
+
+    def clean(self) -> dict:
+        try:
+            return super().clean()
+        except forms.ValidationError:
+            # The right password of a banned account: say so, as the bot and the API do.
+            member = User.objects.by_login(self.cleaned_data.get("username") or "")
+            password = self.cleaned_data.get("password") or ""
+            if (
+                member is not None
+                and member.status == MembershipStatus.BANNED
+                and member.check_password(password)
+            ):
+                raise forms.ValidationError(BLOCKED, code="inactive") from None
+            raise
 
 
 class PublicationConsentForm(forms.Form):

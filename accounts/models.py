@@ -26,6 +26,14 @@ class UserManager(BaseUserManager["User"]):
         # Nicknames are unique ignoring case, so a login in any case finds the member.
         return self.get(nickname__iexact=username)
 
+    def by_login(self, login: str) -> User | None:
+        """The member a login names: the nickname or the email, in any letter case."""
+        login = login.strip()
+        query = models.Q(nickname__iexact=" ".join(login.split()))
+        if "@" in login:
+            query |= models.Q(email__iexact=login)
+        return self.filter(query).first()
+
     def create_user(self, nickname: str, password: str | None = None, **fields: Any) -> User:
         user = self.model(nickname=nickname, **fields)
         user.set_password(password)
@@ -152,3 +160,19 @@ class ApiToken(models.Model):
     def set_key(self, key: str) -> None:
         self.key_hash = self.hash_key(key)
         self.key_start = key[:10]
+
+
+class UsedSignature(models.Model):
+    """A signed Telegram payload already taken (a login widget's data, a Mini App's
+    initData): each is accepted once, so a copied link or a captured request cannot be
+    replayed. Kept until the payload would have expired anyway."""
+
+    digest = models.CharField(max_length=128, unique=True)
+    expires_at = models.DateTimeField(db_index=True)
+
+    class Meta:
+        verbose_name = _("used signature")
+        verbose_name_plural = _("used signatures")
+
+    def __str__(self) -> str:
+        return self.digest[:12]

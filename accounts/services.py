@@ -1,19 +1,40 @@
 """Writes on members: sign-up, status changes, API tokens, Telegram linking."""
 
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from accounts.age import is_of_age
-from accounts.models import ApiToken, MembershipStatus, User
+from accounts.models import ApiToken, MembershipStatus, UsedSignature, User
 from accounts.telegram_login import TelegramIdentity
 from accounts.validation import normalize_nickname, validate_birth_date, validate_nickname
+from club.errors import CONFLICT, FORBIDDEN, NOT_FOUND, Refused
 from club.models import ClubSettings
+
+# What every door tells a banned member (the login form, the API, the bot).
+BLOCKED = gettext_lazy("This account is blocked.")
+
+
+def refuse_unless_usable(member: User) -> None:
+    """A banned member's account does nothing, at any door (web, API, bot)."""
+    if member.status == MembershipStatus.BANNED:
+        raise Refused(BLOCKED, "banned", FORBIDDEN)
+
+
+def refuse_unless_active(member: User) -> None:
+    """Signing up, playing and hosting are for active members: a suspended member may log
+    in and look around, and change their own settings, but not take part."""
+    refuse_unless_usable(member)
+    if member.status == MembershipStatus.SUSPENDED:
+        raise Refused(
+            _("Your membership is suspended: sign-up is not available."), "suspended", FORBIDDEN
+        )
 
 
 def member_is_of_age(*, member: User, on: date, club: ClubSettings | None = None) -> bool:
@@ -95,6 +116,12 @@ def member_sign_up(
     return member
 
 
+def member_set_reminders(*, member: User, reminders: bool) -> User:
+    member.reminders = reminders
+    member.save(update_fields=["reminders"])
+    return member
+
+
 def member_set_status(*, member: User, status: MembershipStatus, reason: str = "") -> User:
     member.status = status
     member.status_reason = reason[:255]
@@ -140,19 +167,21 @@ def api_token_revoke(*, member: User, token_id: int) -> bool:
 
 
 def api_token_authenticate(key: str) -> User | None:
-    """The active member a bearer key belongs to, recording when it was last used."""
+    """The member a bearer key belongs to, recording when it was last used; a banned
+    member's key is refused with the same message as every other door."""
     if not key.startswith(ApiToken.PREFIX) or len(key) > 128:
         return None
     # One plain query for the member, with the token's id and last use alongside: this runs
     # on every API call, and a join through select_related costs more to build than to run.
     member = (
-        User.objects.filter(api_tokens__key_hash=ApiToken.hash_key(key), is_active=True)
+        User.objects.filter(api_tokens__key_hash=ApiToken.hash_key(key))
         .annotate(token_id=F("api_tokens__id"), token_used_at=F("api_tokens__last_used_at"))
         .order_by()
         .first()
     )
     if member is None:
         return None
+    refuse_unless_usable(member)
     now = timezone.now()
     # Writing on every request would make reads write; once a minute is enough to show use.
     if member.token_used_at is None or (now - member.token_used_at).total_seconds() > 60:
@@ -160,35 +189,68 @@ def api_token_authenticate(key: str) -> User | None:
     return member
 
 
-class TelegramLinkError(Exception):
-    """Telegram cannot be linked or used to log in; the message is for the user."""
+def telegram_signature_use_once(*, digest: str, expires_at: datetime) -> None:
+    """Accept a signed Telegram payload once: a second use of the same one is refused."""
+    try:
+        with transaction.atomic():
+            UsedSignature.objects.create(digest=digest, expires_at=expires_at)
+    except IntegrityError as error:
+        raise Refused(
+            _("This Telegram sign-in was already used. Please sign in again."), "replayed"
+        ) from error
 
 
-def member_telegram_login(*, identity: TelegramIdentity, current: User | None) -> User:
-    """The member a verified Telegram identity logs in as, linking it to `current` if new.
-
-    A Telegram account belongs to one member: it is never moved silently from one to another.
-    """
-    with transaction.atomic():
-        linked = User.objects.select_for_update().filter(telegram_id=identity.telegram_id).first()
-        if linked is not None:
-            if current is not None and current.pk != linked.pk:
-                raise TelegramLinkError(
-                    _("This Telegram account is already linked to another member.")
-                )
-            member = linked
-        elif current is not None:
-            member = User.objects.select_for_update().get(pk=current.pk)
-            member.telegram_id = identity.telegram_id
-        else:
-            raise TelegramLinkError(
-                _(
-                    "No member is linked to this Telegram account yet. Sign up or log in "
-                    "first, then link Telegram on your profile page."
-                )
-            )
-        if not member.is_active:
-            raise TelegramLinkError(_("This account is blocked."))
+def member_telegram_login(*, identity: TelegramIdentity) -> User:
+    """The member a verified Telegram identity logs in as. Logging in never links: a
+    Telegram account is linked only from the member's own profile (member_telegram_link)."""
+    member = User.objects.filter(telegram_id=identity.telegram_id).first()
+    if member is None:
+        raise Refused(
+            _(
+                "No member is linked to this Telegram account yet. Sign up or log in "
+                "first, then link Telegram on your profile page."
+            ),
+            "not_linked",
+            NOT_FOUND,
+        )
+    refuse_unless_usable(member)
+    if member.telegram_username != identity.username:
         member.telegram_username = identity.username
-        member.save(update_fields=["telegram_id", "telegram_username"])
+        member.save(update_fields=["telegram_username"])
+    return member
+
+
+def member_telegram_link(*, member: User, telegram_id: int, username: str = "") -> User:
+    """Link a Telegram account to the member: the one rule for the profile page and the
+    bot's deep link. A link is never moved or replaced silently: a Telegram account that
+    belongs to another member stays there, and a member with a link unlinks first."""
+    with transaction.atomic():
+        member = User.objects.select_for_update().get(pk=member.pk)
+        refuse_unless_usable(member)
+        if member.telegram_id == telegram_id:
+            return member
+        if member.telegram_id is not None:
+            raise Refused(
+                _("Your account is linked to another Telegram account. Unlink it first."),
+                "already_linked",
+                CONFLICT,
+            )
+        if User.objects.filter(telegram_id=telegram_id).exists():
+            raise Refused(
+                _("This Telegram account is already linked to another member."),
+                "taken",
+                CONFLICT,
+            )
+        member.telegram_id = telegram_id
+        member.telegram_username = username[:64]
+        member.telegram_blocked_at = None  # a fresh link: the bot may write again
+        member.save(update_fields=["telegram_id", "telegram_username", "telegram_blocked_at"])
+    return member
+
+
+def member_telegram_unlink(*, member: User) -> User:
+    member.telegram_id = None
+    member.telegram_username = ""
+    member.telegram_blocked_at = None
+    member.save(update_fields=["telegram_id", "telegram_username", "telegram_blocked_at"])
     return member

@@ -9,9 +9,11 @@ import hashlib
 import hmac
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 
 from django.utils.translation import gettext as _
+
+from club.parsing import whole_number
 
 # The fields the widget sends; anything else in the query string is not signed data.
 WIDGET_FIELDS = frozenset(
@@ -30,6 +32,8 @@ class TelegramIdentity:
     telegram_id: int
     username: str
     first_name: str
+    signature: str  # Telegram's hash of the payload: what makes it single-use
+    signed_at: datetime
 
 
 def _data_check_string(fields: Mapping[str, str]) -> str:
@@ -49,11 +53,10 @@ def telegram_login_verify(
     expected = hmac.new(secret, _data_check_string(fields).encode(), hashlib.sha256).hexdigest()
     if not hmac.compare_digest(expected, received_hash.lower()):
         raise TelegramLoginError(_("The Telegram login data is not genuine."))
-    try:
-        auth_date = int(fields["auth_date"])
-        telegram_id = int(fields["id"])
-    except ValueError as error:
-        raise TelegramLoginError(_("The Telegram login data is malformed.")) from error
+    auth_date = whole_number(fields["auth_date"])
+    telegram_id = whole_number(fields["id"], low=1)
+    if auth_date is None or telegram_id is None:
+        raise TelegramLoginError(_("The Telegram login data is malformed."))
     age = now.timestamp() - auth_date
     if age > max_age_seconds or age < -CLOCK_SKEW_SECONDS:
         raise TelegramLoginError(_("The Telegram login has expired. Please log in again."))
@@ -61,4 +64,6 @@ def telegram_login_verify(
         telegram_id=telegram_id,
         username=fields.get("username", "")[:64],
         first_name=fields.get("first_name", ""),
+        signature=expected,
+        signed_at=datetime.fromtimestamp(auth_date, UTC),
     )

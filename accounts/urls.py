@@ -23,6 +23,8 @@ urlpatterns = [
     path("tokens/", views.api_token_create, name="token_create"),
     path("tokens/<int:token_id>/revoke/", views.api_token_revoke, name="token_revoke"),
     path("telegram/login/", views.telegram_login, name="telegram_login"),
+    path("telegram/link/", views.telegram_link, name="telegram_link"),
+    path("telegram/unlink/", views.telegram_unlink, name="telegram_unlink"),
     path(
         "password/reset/",
         auth_views.PasswordResetView.as_view(

@@ -1,3 +1,7 @@
+import hmac
+import secrets
+from datetime import timedelta
+
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
@@ -7,11 +11,13 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts import services
 from accounts.forms import ApiTokenForm, PublicationConsentForm, SignUpForm
-from accounts.telegram_login import TelegramLoginError, telegram_login_verify
+from accounts.telegram_login import TelegramIdentity, TelegramLoginError, telegram_login_verify
+from club.errors import Refused
 
 BACKEND = "accounts.backends.NicknameOrEmailBackend"
 
@@ -40,10 +46,12 @@ def sign_up(request: HttpRequest) -> HttpResponse:
 
 
 def _profile_context(request: HttpRequest, **extra: object) -> dict[str, object]:
+    if LINK_NONCE not in request.session:
+        request.session[LINK_NONCE] = secrets.token_urlsafe(24)
     return {
         "tokens": request.user.api_tokens.all(),
         "token_form": ApiTokenForm(),
-        "telegram_bot_username": settings.TELEGRAM_BOT_USERNAME,
+        "telegram_link_nonce": request.session[LINK_NONCE],
         **extra,
     }
 
@@ -97,24 +105,67 @@ def member_settings(request: HttpRequest) -> HttpResponse:
     return render(request, template, {"form": form})
 
 
-@require_GET
+# The profile page's single-use nonce for linking Telegram: a signed payload is linked only
+# when posted from the member's own profile page, never from a link someone else sent.
+LINK_NONCE = "telegram_link_nonce"
+
+
+def _telegram_identity(request: HttpRequest) -> TelegramIdentity:
+    """The verified identity the widget's popup signed, taken once (a replay is refused)."""
+    identity = telegram_login_verify(
+        request.POST,
+        bot_token=settings.TELEGRAM_BOT_TOKEN,
+        now=timezone.now(),
+        max_age_seconds=settings.TELEGRAM_LOGIN_MAX_AGE_SECONDS,
+    )
+    services.telegram_signature_use_once(
+        digest=f"login:{identity.signature}",
+        expires_at=identity.signed_at + timedelta(seconds=settings.TELEGRAM_LOGIN_MAX_AGE_SECONDS),
+    )
+    return identity
+
+
+@sensitive_post_parameters("hash")
+@require_POST
 def telegram_login(request: HttpRequest) -> HttpResponse:
-    """Where the Telegram Login Widget sends the member back with signed data."""
-    current = request.user if request.user.is_authenticated else None
+    """The login page's «Log in with Telegram»: logs in the member the Telegram account is
+    linked to. It never links anything, whoever is logged in."""
     try:
-        identity = telegram_login_verify(
-            request.GET,
-            bot_token=settings.TELEGRAM_BOT_TOKEN,
-            now=timezone.now(),
-            max_age_seconds=settings.TELEGRAM_LOGIN_MAX_AGE_SECONDS,
-        )
-        member = services.member_telegram_login(identity=identity, current=current)
-    except (TelegramLoginError, services.TelegramLinkError) as error:
+        member = services.member_telegram_login(identity=_telegram_identity(request))
+    except (TelegramLoginError, Refused) as error:
         messages.error(request, str(error))
-        return redirect("accounts:profile" if current else "accounts:login")
-    if current is None:
-        login(request, member, backend=BACKEND)
-        messages.success(request, _("Logged in with Telegram."))
+        return redirect("accounts:login")
+    login(request, member, backend=BACKEND)
+    messages.success(request, _("Logged in with Telegram."))
+    return redirect("accounts:profile")
+
+
+@sensitive_post_parameters("hash")
+@login_required
+@require_POST
+def telegram_link(request: HttpRequest) -> HttpResponse:
+    """The profile page's «Link Telegram»: bound to this session's single-use nonce."""
+    nonce = request.session.pop(LINK_NONCE, "")
+    given = request.POST.get("nonce", "")
+    try:
+        if not nonce or not hmac.compare_digest(nonce.encode(), given.encode()):
+            raise Refused(
+                _("This request to link Telegram has expired. Please try again."), "nonce"
+            )
+        identity = _telegram_identity(request)
+        services.member_telegram_link(
+            member=request.user, telegram_id=identity.telegram_id, username=identity.username
+        )
+    except (TelegramLoginError, Refused) as error:
+        messages.error(request, str(error))
     else:
         messages.success(request, _("Telegram is linked to your account."))
+    return redirect("accounts:profile")
+
+
+@login_required
+@require_POST
+def telegram_unlink(request: HttpRequest) -> HttpResponse:
+    services.member_telegram_unlink(member=request.user)
+    messages.success(request, _("Telegram is unlinked from your account."))
     return redirect("accounts:profile")

@@ -9,6 +9,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from club import scheduling, services
+from club.errors import Refused
 from club.models import ClubSettings, Evening, Registration
 
 
@@ -163,7 +164,7 @@ class RegistrationAdmin(admin.ModelAdmin):
             try:
                 change(registration)
                 done += 1
-            except services.RegistrationRefused as refusal:
+            except Refused as refusal:
                 self.message_user(
                     request, f"{registration.member}: {refusal.message}", messages.WARNING
                 )

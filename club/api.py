@@ -14,6 +14,7 @@ from ninja.errors import AuthenticationError, HttpError, ValidationError
 from accounts.api import router as accounts_router
 from club.api_auth import MEMBERS
 from club.api_evenings import router as evenings_router
+from club.errors import Refused
 from games.api import router as games_router
 from games.api_online import router as online_router
 from games.api_published import router as published_router
@@ -58,6 +59,13 @@ def on_authentication_error(request: HttpRequest, exc: AuthenticationError) -> H
         {"detail": _("Log in, or send a valid token in the header Authorization: Bearer <token>.")},
         status=401,
     )
+
+
+@api.exception_handler(Refused)
+def on_refused(request: HttpRequest, exc: Refused) -> HttpResponse:
+    """A service said no: its message, its status, and what the caller may need to go on
+    (the server's upload offset, the game's last sequence number)."""
+    return api.create_response(request, {"detail": exc.message, **exc.details}, status=exc.status)
 
 
 @api.exception_handler(Exception)

@@ -13,19 +13,6 @@ from club.schemas import ERRORS
 
 router = Router(tags=["evenings"])
 
-# How each refusal is answered over HTTP.
-REFUSAL_STATUS = {
-    "not_found": 404,
-    "suspended": 403,
-    "underage": 403,
-    "not_registered": 404,
-    "no_seat": 409,
-}
-
-
-def _refused(refusal: services.RegistrationRefused) -> HttpError:
-    return HttpError(REFUSAL_STATUS.get(refusal.code, 409), refusal.message)
-
 
 class EveningOut(Schema):
     id: int
@@ -90,10 +77,7 @@ def evening_list(request: HttpRequest) -> list[EveningListItem]:
 def evening_create(request: HttpRequest, payload: EveningIn) -> Status[EveningOut]:
     if not request.auth.has_perm("club.add_evening"):
         raise HttpError(403, _("Only the club's admins can create evenings."))
-    try:
-        evening = services.evening_create(**payload.dict())
-    except services.RegistrationRefused as refusal:
-        raise HttpError(422, refusal.message) from refusal
+    evening = services.evening_create(**payload.dict())
     return Status(201, _out(evening))
 
 
@@ -113,12 +97,9 @@ def evening_detail(request: HttpRequest, evening_id: int) -> EveningDetail:
     response={200: RegistrationOut, 201: RegistrationOut, **ERRORS},
 )
 def registration_create(request: HttpRequest, evening_id: int) -> Status[RegistrationOut]:
-    try:
-        result = services.registration_create(
-            member=request.auth, evening_id=evening_id, source=RegistrationSource.API
-        )
-    except services.RegistrationRefused as refusal:
-        raise _refused(refusal) from refusal
+    result = services.registration_create(
+        member=request.auth, evening_id=evening_id, source=RegistrationSource.API
+    )
     body = RegistrationOut(
         status=result.registration.status, position=result.position, seat=result.seat
     )
@@ -130,10 +111,7 @@ def registration_create(request: HttpRequest, evening_id: int) -> Status[Registr
     response={200: CancelledOut, **ERRORS},
 )
 def registration_cancel(request: HttpRequest, evening_id: int) -> CancelledOut:
-    try:
-        services.registration_cancel(member=request.auth, evening_id=evening_id)
-    except services.RegistrationRefused as refusal:
-        raise _refused(refusal) from refusal
+    services.registration_cancel(member=request.auth, evening_id=evening_id)
     return CancelledOut(status=RegistrationStatus.CANCELLED)
 
 
@@ -142,12 +120,9 @@ def registration_cancel(request: HttpRequest, evening_id: int) -> CancelledOut:
     response={200: AttendanceOut, **ERRORS},
 )
 def registration_confirm(request: HttpRequest, evening_id: int) -> AttendanceOut:
-    try:
-        registration = services.registration_confirm_attendance(
-            member=request.auth, evening_id=evening_id
-        )
-    except services.RegistrationRefused as refusal:
-        raise _refused(refusal) from refusal
+    registration = services.registration_confirm_attendance(
+        member=request.auth, evening_id=evening_id
+    )
     return AttendanceOut(
         status=registration.status,
         attendance_confirmed_at=registration.attendance_confirmed_at,

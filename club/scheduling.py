@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 
 from club import services
 from club.calendar import EVENING_LENGTH
+from club.errors import INVALID, Refused
 from club.models import ClubSettings, Evening, EveningStatus, Registration, RegistrationStatus
 from club.schedule import next_evening_start, signup_opens_at
 from notifications import texts
@@ -181,7 +182,7 @@ def evening_move(*, evening_id: int, starts_at: datetime, now: datetime | None =
     now = now or timezone.now()
     club = ClubSettings.load()
     if starts_at <= now:
-        raise services.RegistrationRefused(_("An evening is moved to the future."), "past")
+        raise Refused(_("An evening is moved to the future."), "past", INVALID)
     with transaction.atomic(durable=True):
         evening = services.lock_evening(evening_id)
         evening.starts_at = starts_at

@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 from accounts.models import User
 from accounts.services import member_is_of_age
 from club import seating
+from club.errors import CONFLICT, FORBIDDEN, INVALID, NOT_FOUND, Refused
 from club.models import (
     ClubSettings,
     Evening,
@@ -34,18 +35,6 @@ from notifications.services import notification_enqueue, notification_send_on_co
 MAX_CAPACITY = 200
 
 
-class RegistrationRefused(Exception):
-    """The request is refused and nothing changed; the message is for the member.
-
-    `code` lets each door pick its answer (an HTTP status, a bot reply).
-    """
-
-    def __init__(self, message: str, code: str) -> None:
-        super().__init__(message)
-        self.message = message
-        self.code = code
-
-
 @dataclass(frozen=True)
 class SignUp:
     registration: Registration
@@ -58,22 +47,23 @@ def lock_evening(evening_id: int) -> Evening:
     """The evening's row, locked until the transaction ends: the lock of every seat change."""
     evening = Evening.objects.select_for_update().filter(pk=evening_id).first()
     if evening is None:
-        raise RegistrationRefused(_("There is no such evening."), "not_found")
+        raise Refused(_("There is no such evening."), "not_found", NOT_FOUND)
     return evening
 
 
 def _refuse_unless_open(evening: Evening, now: datetime) -> None:
     if evening.status == EveningStatus.CANCELLED:
-        raise RegistrationRefused(_("This evening is cancelled."), "cancelled")
+        raise Refused(_("This evening is cancelled."), "cancelled", CONFLICT)
     if evening.status == EveningStatus.FINISHED or now >= evening.starts_at:
-        raise RegistrationRefused(_("This evening has already taken place."), "past")
+        raise Refused(_("This evening has already taken place."), "past", CONFLICT)
     if evening.status == EveningStatus.CLOSED:
-        raise RegistrationRefused(_("Sign-up for this evening is closed."), "closed")
+        raise Refused(_("Sign-up for this evening is closed."), "closed", CONFLICT)
     if now < evening.opens_at:
-        raise RegistrationRefused(
+        raise Refused(
             _("Sign-up opens %(when)s.")
             % {"when": timezone.localtime(evening.opens_at).strftime("%d.%m.%Y %H:%M")},
             "not_open",
+            CONFLICT,
         )
 
 
@@ -82,7 +72,7 @@ def _refuse_if_started(evening: Evening, now: datetime) -> None:
         evening.status in (EveningStatus.FINISHED, EveningStatus.CANCELLED)
         or now >= evening.starts_at
     ):
-        raise RegistrationRefused(_("This evening has already taken place."), "past")
+        raise Refused(_("This evening has already taken place."), "past", CONFLICT)
 
 
 def _ahead_in_reserve(registration: Registration) -> Q:
@@ -156,20 +146,21 @@ def registration_create(
     """
     now = now or timezone.now()
     if not member.can_sign_up_for_evenings:
-        raise RegistrationRefused(
-            _("Your membership is suspended: sign-up is not available."), "suspended"
+        raise Refused(
+            _("Your membership is suspended: sign-up is not available."), "suspended", FORBIDDEN
         )
     evening = Evening.objects.filter(pk=evening_id).first()
     if evening is None:
-        raise RegistrationRefused(_("There is no such evening."), "not_found")
+        raise Refused(_("There is no such evening."), "not_found", NOT_FOUND)
     _refuse_unless_open(evening, now)
     club = ClubSettings.load()
     evening_date = timezone.localtime(evening.starts_at, club.zone).date()
     if not member_is_of_age(member=member, on=evening_date, club=club):
-        raise RegistrationRefused(
+        raise Refused(
             _("The club is for players aged %(age)d and over on the evening's date.")
             % {"age": club.min_age},
             "underage",
+            FORBIDDEN,
         )
     held_back = _is_held_back(member, club, now)
     when = texts.evening_when(evening, club)
@@ -183,7 +174,7 @@ def registration_create(
         reserve_text=texts.in_reserve(position=seating.PLACE, when=when),
     )
     if not outcome.found:
-        raise RegistrationRefused(_("There is no such evening."), "not_found")
+        raise Refused(_("There is no such evening."), "not_found", NOT_FOUND)
     written = outcome.written
     if written is None:
         # An admin may have closed or resized the evening since it was read; else the
@@ -244,9 +235,7 @@ def registration_cancel(
         _refuse_if_started(evening, now)
         registration = Registration.objects.active().filter(evening=evening, member=member).first()
         if registration is None:
-            raise RegistrationRefused(
-                _("You are not signed up for this evening."), "not_registered"
-            )
+            raise Refused(_("You are not signed up for this evening."), "not_registered", NOT_FOUND)
         had_seat = registration.status == RegistrationStatus.CONFIRMED
         registration.status = RegistrationStatus.CANCELLED
         registration.cancelled_at = now
@@ -273,8 +262,8 @@ def registration_confirm_attendance(
             evening=evening, member=member, status=RegistrationStatus.CONFIRMED
         ).first()
         if registration is None:
-            raise RegistrationRefused(
-                _("Only a member with a seat can confirm attendance."), "no_seat"
+            raise Refused(
+                _("Only a member with a seat can confirm attendance."), "no_seat", CONFLICT
             )
         if registration.attendance_confirmed_at is None:
             registration.attendance_confirmed_at = now
@@ -339,8 +328,10 @@ def evening_set_capacity(*, evening_id: int, capacity: int, now: datetime | None
     """Raising the capacity promotes from the reserve at once; lowering it never unseats
     anyone (the seats above the new capacity simply are not refilled)."""
     if not 1 <= capacity <= MAX_CAPACITY:
-        raise RegistrationRefused(
-            _("The capacity is a number from 1 to %(max)d.") % {"max": MAX_CAPACITY}, "capacity"
+        raise Refused(
+            _("The capacity is a number from 1 to %(max)d.") % {"max": MAX_CAPACITY},
+            "capacity",
+            INVALID,
         )
     now = now or timezone.now()
     club = ClubSettings.load()
@@ -361,14 +352,14 @@ def registration_promote(*, registration_id: int, now: datetime | None = None) -
         Registration.objects.filter(pk=registration_id).values_list("evening_id", flat=True).first()
     )
     if evening_id is None:
-        raise RegistrationRefused(_("There is no such registration."), "not_found")
+        raise Refused(_("There is no such registration."), "not_found", NOT_FOUND)
     with transaction.atomic(durable=True):
         evening = lock_evening(evening_id)
         _refuse_if_started(evening, now)
         registration = Registration.objects.select_related("member").get(pk=registration_id)
         if registration.status != RegistrationStatus.RESERVE:
-            raise RegistrationRefused(
-                _("Only a member in the reserve can be promoted."), "not_reserve"
+            raise Refused(
+                _("Only a member in the reserve can be promoted."), "not_reserve", CONFLICT
             )
         front = (
             Registration.objects.reserve().filter(evening=evening).values_list("arrival", flat=True)
@@ -389,13 +380,11 @@ def registration_mark_attendance(
     now = now or timezone.now()
     registration = Registration.objects.select_related("evening").filter(pk=registration_id).first()
     if registration is None:
-        raise RegistrationRefused(_("There is no such registration."), "not_found")
+        raise Refused(_("There is no such registration."), "not_found", NOT_FOUND)
     if now < registration.evening.starts_at:
-        raise RegistrationRefused(
-            _("Attendance is marked after the evening starts."), "not_started"
-        )
+        raise Refused(_("Attendance is marked after the evening starts."), "not_started", CONFLICT)
     if registration.status == RegistrationStatus.CANCELLED:
-        raise RegistrationRefused(_("This member cancelled their sign-up."), "cancelled")
+        raise Refused(_("This member cancelled their sign-up."), "cancelled", CONFLICT)
     registration.status = RegistrationStatus.ATTENDED if attended else RegistrationStatus.NO_SHOW
     registration.save(update_fields=["status"])
     return registration
@@ -415,21 +404,23 @@ def evening_create(
     if timezone.is_naive(starts_at):
         starts_at = starts_at.replace(tzinfo=club.zone)
     if starts_at <= now:
-        raise RegistrationRefused(_("An evening is created in the future."), "past")
+        raise Refused(_("An evening is created in the future."), "past", INVALID)
     capacity = club.seats_per_evening if capacity is None else capacity
     if not 1 <= capacity <= MAX_CAPACITY:
-        raise RegistrationRefused(
-            _("The capacity is a number from 1 to %(max)d.") % {"max": MAX_CAPACITY}, "capacity"
+        raise Refused(
+            _("The capacity is a number from 1 to %(max)d.") % {"max": MAX_CAPACITY},
+            "capacity",
+            INVALID,
         )
     venue = (venue or club.venue).strip()
     if not venue or len(venue) > 128:
-        raise RegistrationRefused(_("The venue is 1 to 128 characters long."), "venue")
+        raise Refused(_("The venue is 1 to 128 characters long."), "venue", INVALID)
     if opens_at is None:
         opens_at = min(signup_opens_at(club, starts_at), starts_at)
     elif timezone.is_naive(opens_at):
         opens_at = opens_at.replace(tzinfo=club.zone)
     if opens_at > starts_at:
-        raise RegistrationRefused(_("Sign-up must open before the evening starts."), "opens_at")
+        raise Refused(_("Sign-up must open before the evening starts."), "opens_at", INVALID)
     return Evening.objects.create(
         starts_at=starts_at, capacity=capacity, venue=venue, opens_at=opens_at
     )

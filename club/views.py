@@ -13,9 +13,10 @@ from django.views.decorators.http import require_GET, require_POST
 
 from club import health, queries, services
 from club.calendar import evenings_calendar
+from club.errors import Refused
 from club.models import ClubSettings, Evening, RegistrationSource
+from games.access import may_host
 from games.queries import recent_games
-from games.services import can_host
 
 
 @require_GET
@@ -51,7 +52,7 @@ def evening_detail(request: HttpRequest, evening_id: int) -> HttpResponse:
         request,
         evening,
         games=list(evening.games.order_by("number")),
-        can_host=can_host(request.user),
+        can_host=may_host(request.user),
     )
     return render(request, "club/evening.html", context)
 
@@ -64,7 +65,7 @@ def _evening_action(
     evening = get_object_or_404(Evening, pk=evening_id)
     try:
         outcome, error = action(), None
-    except services.RegistrationRefused as refusal:
+    except Refused as refusal:
         outcome, error = None, refusal.message
     if request.htmx:
         evening.refresh_from_db()

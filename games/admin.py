@@ -10,6 +10,7 @@ from django.urls import path
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
+from club.errors import INVALID, Refused
 from club.models import Evening
 from games import recordings, services, tasks
 from games.models import (
@@ -154,18 +155,18 @@ class GameAdmin(admin.ModelAdmin):
             upload = form.cleaned_data["protocol"]
             try:
                 if upload.size > MAX_PROTOCOL_BYTES:
-                    raise services.GameRefused(str(_("The file is larger than 2 MB.")))
+                    raise Refused(str(_("The file is larger than 2 MB.")), "invalid", INVALID)
                 try:
                     document = json.loads(upload.read())
                 except (ValueError, UnicodeDecodeError) as error:
-                    raise services.GameRefused(str(_("The file is not JSON."))) from error
+                    raise Refused(str(_("The file is not JSON.")), "invalid", INVALID) from error
                 game = services.game_import(
                     document=document,
                     evening_id=form.cleaned_data["evening"].pk,
                     host=form.cleaned_data["host"],
                     author=request.user,
                 )
-            except services.GameRefused as refusal:
+            except Refused as refusal:
                 form.add_error("protocol", refusal.message)
             else:
                 messages.success(request, _("The game is imported."))
@@ -277,7 +278,7 @@ class RecordingAdmin(admin.ModelAdmin):
             try:
                 recordings.recording_delete(recording_id=recording_id, user=request.user)
                 count += 1
-            except recordings.RecordingRefused as refusal:
+            except Refused as refusal:
                 messages.error(request, refusal.message)
         self.message_user(request, _("Recordings deleted: %(count)d.") % {"count": count})
 

@@ -11,8 +11,8 @@ from ninja import Field, Router, Schema, Status
 from ninja.errors import HttpError
 
 from accounts.models import User
-from club.schemas import ERRORS, refused
-from games import services
+from club.schemas import ERRORS
+from games import access, services
 from games.models import Ruleset
 from games.publication import visible_nicks
 from games.queries import GameView, game_view
@@ -78,7 +78,7 @@ class EventIn(Schema):
 
 def _out(request: HttpRequest, view: GameView) -> GameOut:
     state, prompt = view.state, view.prompt
-    roles = services.can_see_roles(request.auth, view.game)
+    roles = access.sees_roles(request.auth, view.game, view.seats)
     nick = visible_nicks(view.seats, view.game, request.auth)
     return GameOut(
         id=view.game.pk,
@@ -134,15 +134,12 @@ def _member(seat: SeatIn) -> int:
 
 @router.post("/games", response={201: GameOut, **ERRORS})
 def game_create(request: HttpRequest, payload: GameIn) -> Status[GameOut]:
-    if not services.can_host(request.auth):
+    if not access.may_host(request.auth):
         raise HttpError(403, _("Only the club's hosts and admins start games."))
     seats = {seat.seat: (_member(seat), seat.role) for seat in payload.seats}
     if len(seats) != len(payload.seats):
         raise HttpError(422, _("Each seat number is given once."))
-    try:
-        game = services.game_create(host=request.auth, evening_id=payload.evening_id, seats=seats)
-    except services.GameRefused as refusal:
-        raise refused(refusal) from refusal
+    game = services.game_create(host=request.auth, evening_id=payload.evening_id, seats=seats)
     return Status(201, _out(request, _view(game.pk)))
 
 
@@ -156,23 +153,20 @@ def game_event(request: HttpRequest, game_id: int, payload: EventIn) -> Status[G
     # The event's own fields depend on its type (PROTOCOL.md): read them off the body as
     # sent; the schema above has already checked that it is a JSON object with a type.
     event = {k: v for k, v in json.loads(request.body).items() if k not in ("seq", "client_id")}
-    try:
-        recorded = services.game_record_event(
-            game_id=game_id,
-            author=request.auth,
-            event=event,
-            seq=payload.seq,
-            client_id=payload.client_id,
-        )
-    except services.GameRefused as refusal:
-        raise refused(refusal) from refusal
+    recorded = services.game_record_event(
+        game_id=game_id,
+        author=request.auth,
+        event=event,
+        seq=payload.seq,
+        client_id=payload.client_id,
+    )
     return Status(201 if recorded.created else 200, _out(request, _view(game_id)))
 
 
 @router.get("/games/{game_id}/protocol", response={200: dict[str, Any], **ERRORS})
 def game_protocol(request: HttpRequest, game_id: int) -> dict[str, Any]:
     view = _view(game_id)
-    if not services.can_see_roles(request.auth, view.game):
+    if not access.sees_roles(request.auth, view.game, view.seats):
         raise HttpError(403, _("The protocol is published when the game ends."))
     document = services.game_protocol(view.game, view.seats, view.log)
     nick = visible_nicks(view.seats, view.game, request.auth)

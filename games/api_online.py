@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from ninja import Field, Router, Schema, Status
 from ninja.errors import HttpError
 
-from club.schemas import ERRORS, refused
+from club.schemas import ERRORS
 from games import online_play
 
 router = Router(tags=["online"])
@@ -55,16 +55,13 @@ def _view(request: HttpRequest, found: online_play.Table) -> dict[str, Any]:
 
 @router.post("/online-games", response={201: dict[str, Any], **ERRORS})
 def online_game_create(request: HttpRequest, payload: OnlineGameIn) -> Status[dict[str, Any]]:
-    try:
-        game = online_play.online_game_create(
-            host=request.auth,
-            member_ids=payload.member_ids,
-            starts_at=payload.starts_at,
-            day_minutes=payload.day_minutes,
-            night_minutes=payload.night_minutes,
-        )
-    except online_play.OnlineRefused as refusal:
-        raise refused(refusal) from refusal
+    game = online_play.online_game_create(
+        host=request.auth,
+        member_ids=payload.member_ids,
+        starts_at=payload.starts_at,
+        day_minutes=payload.day_minutes,
+        night_minutes=payload.night_minutes,
+    )
     return Status(201, _view(request, _table(request, game.pk)))
 
 
@@ -77,17 +74,11 @@ def online_game_detail(request: HttpRequest, game_id: int) -> dict[str, Any]:
 def online_game_act(request: HttpRequest, game_id: int, payload: ActionIn) -> dict[str, Any]:
     # The event's own fields depend on its type: read them off the body as sent.
     event = json.loads(request.body)
-    try:
-        found = online_play.online_act(game_id=game_id, user=request.auth, event=event)
-    except online_play.OnlineRefused as refusal:
-        raise refused(refusal) from refusal
+    found = online_play.online_act(game_id=game_id, user=request.auth, event=event)
     return _view(request, found)
 
 
 @router.post("/online-games/{game_id}/mafia-chat", response={200: dict[str, Any], **ERRORS})
 def online_mafia_chat(request: HttpRequest, game_id: int, payload: ChatIn) -> dict[str, Any]:
-    try:
-        online_play.online_mafia_say(game_id=game_id, user=request.auth, text=payload.text)
-    except online_play.OnlineRefused as refusal:
-        raise refused(refusal) from refusal
+    online_play.online_mafia_say(game_id=game_id, user=request.auth, text=payload.text)
     return _view(request, _table(request, game_id))

@@ -14,7 +14,7 @@ from ninja.errors import HttpError
 from accounts.models import User
 from club.api_auth import ANYONE, OPTIONAL_SECURITY
 from club.schemas import ERRORS
-from games import stats
+from games import access, stats
 from games.publication import published_analysis
 from games.queries import game_view
 from games.seasons import season_parse
@@ -189,7 +189,7 @@ def _tally(tally: stats.Tally) -> TallyOut:
 )
 def player(request: HttpRequest, member_id: int) -> PlayerOut:
     member = User.objects.filter(pk=member_id, is_active=True).first()
-    if member is None or not stats.may_see_member(member, request.auth):
+    if member is None or not access.may_see_name(member, request.auth):
         raise HttpError(404, _("There is no such player."))
     found = stats.profile(member)
     return PlayerOut(

@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from ninja import Field, Header, Router, Schema, Status
 from ninja.errors import HttpError
 
-from club.schemas import ERRORS, refused
+from club.schemas import ERRORS
 from games import recordings
 from games.models import Recording
 
@@ -62,25 +62,19 @@ def _out(recording: Recording) -> RecordingOut:
 def recording_start(
     request: HttpRequest, game_id: int, payload: RecordingIn
 ) -> Status[RecordingOut]:
-    try:
-        recording = recordings.recording_start(
-            game_id=game_id,
-            user=request.auth,
-            name=payload.name,
-            size=payload.size,
-            started_at=payload.started_at,
-        )
-    except recordings.RecordingRefused as refusal:
-        raise refused(refusal) from refusal
+    recording = recordings.recording_start(
+        game_id=game_id,
+        user=request.auth,
+        name=payload.name,
+        size=payload.size,
+        started_at=payload.started_at,
+    )
     return Status(201, _out(recording))
 
 
 @router.get("/recordings/{recording_id}", response={200: RecordingOut, **ERRORS})
 def recording_detail(request: HttpRequest, recording_id: int) -> RecordingOut:
-    try:
-        return _out(recordings.recording_for(request.auth, recording_id))
-    except recordings.RecordingRefused as refusal:
-        raise refused(refusal) from refusal
+    return _out(recordings.recording_for(request.auth, recording_id))
 
 
 CHUNK_BODY = {
@@ -105,21 +99,15 @@ def recording_chunk(
         data = request.body
     except RequestDataTooBig as error:
         raise HttpError(413, _("A chunk is 2 MB at most.")) from error
-    try:
-        recording = recordings.recording_append(
-            recording_id=recording_id, user=request.auth, offset=offset, data=data
-        )
-    except recordings.RecordingRefused as refusal:
-        raise refused(refusal) from refusal
+    recording = recordings.recording_append(
+        recording_id=recording_id, user=request.auth, offset=offset, data=data
+    )
     return _out(recording)
 
 
 @router.delete("/recordings/{recording_id}", response={204: None, **ERRORS})
 def recording_delete(request: HttpRequest, recording_id: int) -> Status[None]:
-    try:
-        recordings.recording_delete(recording_id=recording_id, user=request.auth)
-    except recordings.RecordingRefused as refusal:
-        raise refused(refusal) from refusal
+    recordings.recording_delete(recording_id=recording_id, user=request.auth)
     return Status(204, None)
 
 
@@ -129,10 +117,7 @@ def recording_delete(request: HttpRequest, recording_id: int) -> Status[None]:
     openapi_extra={"responses": {"200": {"description": "The recording as uploaded."}}},
 )
 def recording_file(request: HttpRequest, recording_id: int) -> FileResponse:
-    try:
-        download = recordings.recording_open(recording_id=recording_id, user=request.auth)
-    except recordings.RecordingRefused as refusal:
-        raise refused(refusal) from refusal
+    download = recordings.recording_open(recording_id=recording_id, user=request.auth)
     return FileResponse(
         download.file, as_attachment=True, filename=download.recording.original_name
     )

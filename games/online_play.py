@@ -23,7 +23,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
-from accounts.services import member_is_of_age
+from accounts.services import member_is_of_age, refuse_unless_active
+from club.errors import FORBIDDEN, INVALID, NOT_FOUND, Refused
+from games import access
 from games import events as event_shapes
 from games.log import effective_events
 from games.models import (
@@ -37,7 +39,7 @@ from games.models import (
 )
 from games.rules.errors import ProtocolError, RuleViolation
 from games.rules.online import BLACK_ROLES, LINEUP, OnlineGame, OnlineOptions
-from games.services import can_host, can_record, fold, game_analyse_on_commit, rules_language
+from games.services import fold, game_analyse_on_commit, rules_language
 from notifications import texts
 from notifications.services import notification_enqueue
 
@@ -56,14 +58,6 @@ OWN_SEAT = {
 }
 
 
-class OnlineRefused(Exception):
-    """Refused, nothing changed. `code`: forbidden, not_found, invalid."""
-
-    def __init__(self, message: str, code: str = "invalid") -> None:
-        super().__init__(message)
-        self.message, self.code = message, code
-
-
 # --- creating a game -------------------------------------------------------------------
 
 
@@ -76,25 +70,32 @@ def online_game_create(
     night_minutes: int = 240,
     rng: random.Random | None = None,
 ) -> Game:
-    if not can_host(host):
-        raise OnlineRefused(_("Only the club's hosts and admins start games."), "forbidden")
+    if not access.may_host(host):
+        raise Refused(_("Only the club's hosts and admins start games."), "forbidden", FORBIDDEN)
     if len(member_ids) != PLAYERS or len(set(member_ids)) != PLAYERS:
-        raise OnlineRefused(_("An online game is for ten different members."))
+        raise Refused(_("An online game is for ten different members."), "invalid", INVALID)
+    access.refuse_host_at_table(host, member_ids)
     if not 10 <= day_minutes <= 7 * 24 * 60 or not 10 <= night_minutes <= 7 * 24 * 60:
-        raise OnlineRefused(_("A phase lasts from 10 minutes to a week."))
+        raise Refused(_("A phase lasts from 10 minutes to a week."), "invalid", INVALID)
     if starts_at < timezone.now() - timedelta(minutes=1):
-        raise OnlineRefused(_("The start is in the past."))
+        raise Refused(_("The start is in the past."), "invalid", INVALID)
     members = {m.pk: m for m in User.objects.filter(pk__in=member_ids, is_active=True)}
     if len(members) != PLAYERS:
-        raise OnlineRefused(_("Some of the invited are not members of the club."))
+        raise Refused(_("Some of the invited are not members of the club."), "invalid", INVALID)
     day = timezone.localdate(starts_at)
     for member in members.values():
         if not member.can_sign_up_for_evenings:
-            raise OnlineRefused(
-                _("%(nick)s is suspended and cannot play.") % {"nick": member.nickname}
+            raise Refused(
+                _("%(nick)s is suspended and cannot play.") % {"nick": member.nickname},
+                "invalid",
+                INVALID,
             )
         if not member_is_of_age(member=member, on=day):
-            raise OnlineRefused(_("%(nick)s is under the club's age.") % {"nick": member.nickname})
+            raise Refused(
+                _("%(nick)s is under the club's age.") % {"nick": member.nickname},
+                "invalid",
+                INVALID,
+            )
     rng = rng or random.SystemRandom()
     cards = [role for role, count in LINEUP.items() for _ in range(count)]
     rng.shuffle(cards)
@@ -157,9 +158,10 @@ class Table:
     state: OnlineGame
 
     def seat_of(self, user: Any) -> Seat | None:
-        if user is None or not user.is_authenticated:
-            return None
-        return next((s for s in self.seats if s.member_id == user.pk), None)
+        return access.seat_of(user, self.seats)
+
+    def runs(self, user: Any) -> bool:
+        return access.runs(user, self.game, self.seats)
 
 
 def online_table(game_id: int) -> Table | None:
@@ -175,7 +177,7 @@ def online_table(game_id: int) -> Table | None:
 def may_see_table(found: Table, user: Any) -> bool:
     """The table is its players' and its host's (an admin may take over as host); what is
     published of it, with every member's consent respected, is its analysis."""
-    return found.seat_of(user) is not None or can_record(user, found.game)
+    return found.seat_of(user) is not None or found.runs(user)
 
 
 def online_view(found: Table, user: Any) -> dict[str, Any]:
@@ -184,7 +186,7 @@ def online_view(found: Table, user: Any) -> dict[str, Any]:
     state, mine = found.state, found.seat_of(user)
     prompt = state.prompt()
     over = found.game.finished
-    host = can_record(user, found.game)
+    host = found.runs(user)
     nick = {s.number: s.member.nickname for s in found.seats}
     black = mine is not None and mine.role in BLACK_ROLES
     view: dict[str, Any] = {
@@ -248,31 +250,32 @@ def online_view(found: Table, user: Any) -> dict[str, Any]:
 
 def online_act(*, game_id: int, user: User, event: Mapping[str, Any]) -> Table:
     """A player's or the host's action, as a protocol event judged by the engine."""
+    refuse_unless_active(user)
     if not isinstance(event, Mapping) or not isinstance(event.get("type"), str):
-        raise OnlineRefused(_("An action is an object with a type."))
+        raise Refused(_("An action is an object with a type."), "invalid", INVALID)
     kind = event["type"]
     with transaction.atomic():
         game = Game.objects.select_for_update().filter(pk=game_id, ruleset=Ruleset.ONLINE).first()
         if game is None:
-            raise OnlineRefused(_("There is no such game."), "not_found")
+            raise Refused(_("There is no such game."), "not_found", NOT_FOUND)
         found = online_table(game.pk)
         assert found is not None
         shaped = dict(event)
         if kind in PLAYER_ACTIONS:
             seat = found.seat_of(user)
             if seat is None:
-                raise OnlineRefused(_("Only the game's players act in it."), "forbidden")
+                raise Refused(_("Only the game's players act in it."), "forbidden", FORBIDDEN)
             if kind in OWN_SEAT:
                 shaped[OWN_SEAT[kind]] = seat.number  # a player acts for their own seat only
             if kind in ("don_check", "com_check"):
                 needed = "don" if kind == "don_check" else "commissar"
                 if seat.role != needed:
-                    raise OnlineRefused(_("That check is not yours to make."), "forbidden")
+                    raise Refused(_("That check is not yours to make."), "forbidden", FORBIDDEN)
         elif kind in HOST_ACTIONS:
-            if not can_record(user, game):
-                raise OnlineRefused(_("Only the game's host moderates it."), "forbidden")
+            if not found.runs(user):
+                raise Refused(_("Only the game's host moderates it."), "forbidden", FORBIDDEN)
         else:
-            raise OnlineRefused(_("That is not an action of the online game."))
+            raise Refused(_("That is not an action of the online game."), "invalid", INVALID)
         was_open, out_before = found.state.open, len(found.state.eliminated)
         _append(found, shaped, user)
         _after(
@@ -290,18 +293,21 @@ def online_act(*, game_id: int, user: User, event: Mapping[str, Any]) -> Table:
 
 
 def online_mafia_say(*, game_id: int, user: User, text: str) -> None:
+    refuse_unless_active(user)
     found = online_table(game_id)
     if found is None:
-        raise OnlineRefused(_("There is no such game."), "not_found")
+        raise Refused(_("There is no such game."), "not_found", NOT_FOUND)
     seat = found.seat_of(user)
     if seat is None or seat.role not in BLACK_ROLES:
-        raise OnlineRefused(_("The chat is the mafia's."), "forbidden")
+        raise Refused(_("The chat is the mafia's."), "forbidden", FORBIDDEN)
     now = timezone.now()
     if not found.table.starts_at - MAFIA_CHAT <= now < found.table.starts_at:
-        raise OnlineRefused(_("The mafia's chat is open for the 30 minutes before the start."))
+        raise Refused(
+            _("The mafia's chat is open for the 30 minutes before the start."), "invalid", INVALID
+        )
     text = (text or "").strip()
     if not 1 <= len(text) <= 2000:
-        raise OnlineRefused(_("A message is 1 to 2000 characters."))
+        raise Refused(_("A message is 1 to 2000 characters."), "invalid", INVALID)
     MafiaMessage.objects.create(game=found.game, seat=seat.number, text=text)
 
 
@@ -311,13 +317,13 @@ def _append(found: Table, event: dict[str, Any], author: User | None) -> None:
     try:
         shaped = event_shapes.normalize(event, Ruleset.ONLINE)
     except ProtocolError as error:
-        raise OnlineRefused(error.message(rules_language())) from error
+        raise Refused(error.message(rules_language()), "invalid", INVALID) from error
     shaped.setdefault("at", timezone.now().isoformat())
     state = found.state
     try:
         state.apply(shaped)
     except (RuleViolation, ProtocolError) as error:
-        raise OnlineRefused(error.message(rules_language())) from error
+        raise Refused(error.message(rules_language()), "invalid", INVALID) from error
     GameEvent.objects.create(
         game=game, seq=game.last_seq + 1, type=shaped["type"], payload=shaped, author=author
     )

@@ -17,10 +17,11 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.models import MembershipStatus, User
+from club.errors import INVALID, Refused
 from club.models import ClubSettings
 from games import online_play
+from games.access import may_host
 from games.models import Game, Ruleset
-from games.services import can_host
 from notifications import texts
 
 WORDS = {"pass", "hang_all", "pardon_all"}
@@ -37,14 +38,14 @@ def online_list(request: HttpRequest) -> HttpResponse:
         .order_by("-started_at")[:50]
     )
     return render(
-        request, "games/online_list.html", {"games": games, "hosting": can_host(request.user)}
+        request, "games/online_list.html", {"games": games, "hosting": may_host(request.user)}
     )
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
 def online_new(request: HttpRequest) -> HttpResponse:
-    if not can_host(request.user):
+    if not may_host(request.user):
         raise PermissionDenied(_("Only the club's hosts and admins start games."))
     members = User.objects.filter(is_active=True, status=MembershipStatus.ACTIVE).order_by(
         "nickname"
@@ -61,7 +62,7 @@ def online_new(request: HttpRequest) -> HttpResponse:
                 day_minutes=_minutes(request.POST.get("day_minutes"), 720),
                 night_minutes=_minutes(request.POST.get("night_minutes"), 240),
             )
-        except online_play.OnlineRefused as refusal:
+        except Refused as refusal:
             context["error"] = refusal.message
             return render(request, "games/online_new.html", context, status=422)
         messages.success(request, _("The game is created and the roles are dealt."))
@@ -73,7 +74,7 @@ def _moment(raw: str | None) -> datetime:
     try:
         moment = datetime.fromisoformat(raw or "")
     except ValueError as error:
-        raise online_play.OnlineRefused(_("Give the start as a date and a time.")) from error
+        raise Refused(_("Give the start as a date and a time."), "invalid", INVALID) from error
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=ClubSettings.load().zone)
     return moment
@@ -145,7 +146,7 @@ def online_act(request: HttpRequest, game_id: int) -> HttpResponse:
         found = online_play.online_act(
             game_id=game_id, user=request.user, event=_event(request.POST)
         )
-    except online_play.OnlineRefused as refusal:
+    except Refused as refusal:
         if refusal.code == "forbidden":
             raise PermissionDenied(refusal.message) from refusal
         error = refusal.message
@@ -164,7 +165,7 @@ def online_chat(request: HttpRequest, game_id: int) -> HttpResponse:
         online_play.online_mafia_say(
             game_id=game_id, user=request.user, text=request.POST.get("text", "")
         )
-    except online_play.OnlineRefused as refusal:
+    except Refused as refusal:
         if refusal.code == "forbidden":
             raise PermissionDenied(refusal.message) from refusal
         messages.error(request, refusal.message)

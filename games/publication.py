@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from club.models import ClubSettings
-from games import stats
+from games import access, stats
 from games.charts import speech_timeline
 from games.models import Game, GameAnalysis, PlayerScore, Recording, Role, Seat
 from games.queries import GameView
@@ -24,27 +24,20 @@ from games.recordings import (
     TRANSCRIPT_UNCONFIGURED,
     recording_alignment,
 )
-from games.services import can_record
 from games.timeline import describe
 from notifications import texts
 from notifications.services import chat_post_sync
 
 
-def visible_nick(seat: Seat, game: Game, viewer: Any) -> str:
-    member = seat.member
-    if member.publication_consent:
-        return member.nickname
-    if (
-        viewer is not None
-        and viewer.is_authenticated
-        and (viewer.pk == member.pk or can_record(viewer, game))
-    ):
-        return member.nickname
-    return _("Player %(seat)d") % {"seat": seat.number}
-
-
 def visible_nicks(seats: list[Seat], game: Game, viewer: Any) -> dict[int, str]:
-    return {seat.number: visible_nick(seat, game, viewer) for seat in seats}
+    """Each seat's name as `viewer` may see it on the game's pages (games/access.py)."""
+    running = access.runs(viewer, game, seats)
+    return {
+        seat.number: seat.member.nickname
+        if access.may_see_name(seat.member, viewer, runs_game=running)
+        else _("Player %(seat)d") % {"seat": seat.number}
+        for seat in seats
+    }
 
 
 # What each scoring line is (games/rules/scoring.Scheme's fields), as the site names it.
@@ -133,7 +126,7 @@ def published_analysis(view: GameView, viewer: Any) -> dict[str, Any] | None:
             "seat": seat.number,
             "nick": nick[seat.number],
             # Linked to the member only where their name is shown to this viewer.
-            "member_id": seat.member_id if stats.may_see_member(seat.member, viewer) else None,
+            "member_id": seat.member_id if access.may_see_name(seat.member, viewer) else None,
             "role": score.role,
             "role_name": names.get(score.role, score.role),
             "team": score.team,

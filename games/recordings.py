@@ -28,26 +28,19 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
+from club.errors import CONFLICT, FORBIDDEN, INVALID, NOT_FOUND, Refused
 from club.models import ClubSettings
+from games import access
 from games.audio import decode, vad
 from games.audio.alignment import Alignment, align
 from games.log import effective_events
 from games.models import Game, Recording, RecordingDeletion, RecordingStatus
-from games.services import can_record
 
 logger = logging.getLogger(__name__)
 
 MAX_BYTES = 300 * 1024 * 1024
 CHUNK_BYTES = 2 * 1024 * 1024  # under Django's 2.5 MB limit on a request body held in memory
 FORMATS = {".m4a", ".aac", ".mp4", ".ogg", ".opus", ".oga", ".mp3", ".wav", ".webm"}
-
-
-class RecordingRefused(Exception):
-    """Refused, nothing changed. `code`: forbidden, not_found, conflict, invalid."""
-
-    def __init__(self, message: str, code: str = "invalid", offset: int | None = None) -> None:
-        super().__init__(message)
-        self.message, self.code, self.offset = message, code, offset
 
 
 def _partial_path(recording: Recording) -> Path:
@@ -69,10 +62,10 @@ def recording_for(user: User, recording_id: int, *, lock: bool = False) -> Recor
         rows = rows.select_for_update(of=("self",))
     recording = rows.filter(pk=recording_id).first()
     if recording is None or recording.status == RecordingStatus.DELETED:
-        raise RecordingRefused(_("There is no such recording."), "not_found")
-    if not can_record(user, recording.game):
-        raise RecordingRefused(
-            _("Only the game's host and admins have its recording."), "forbidden"
+        raise Refused(_("There is no such recording."), "not_found", NOT_FOUND)
+    if not access.runs(user, recording.game):
+        raise Refused(
+            _("Only the game's host and admins have its recording."), "forbidden", FORBIDDEN
         )
     return recording
 
@@ -83,19 +76,23 @@ def recording_start(
     """Begin an upload (or resume the one already begun for the same file)."""
     game = Game.objects.filter(pk=game_id).first()
     if game is None:
-        raise RecordingRefused(_("There is no such game."), "not_found")
-    if not can_record(user, game):
-        raise RecordingRefused(
-            _("Only the game's host and admins upload its recording."), "forbidden"
+        raise Refused(_("There is no such game."), "not_found", NOT_FOUND)
+    if not access.runs(user, game):
+        raise Refused(
+            _("Only the game's host and admins upload its recording."), "forbidden", FORBIDDEN
         )
     if os.path.splitext(name.lower())[1] not in FORMATS:
-        raise RecordingRefused(_("Upload an m4a, ogg, opus, mp3, wav or webm recording."))
+        raise Refused(
+            _("Upload an m4a, ogg, opus, mp3, wav or webm recording."), "invalid", INVALID
+        )
     if not 0 < size <= MAX_BYTES:
-        raise RecordingRefused(_("A recording is up to 300 MB."))
+        raise Refused(_("A recording is up to 300 MB."), "invalid", INVALID)
     if due_at(game) <= timezone.now():
-        raise RecordingRefused(
+        raise Refused(
             _("Recordings are kept %(days)d days after the game; this game is older.")
-            % {"days": ClubSettings.load().audio_retention_days}
+            % {"days": ClubSettings.load().audio_retention_days},
+            "invalid",
+            INVALID,
         )
     with transaction.atomic():
         current = Recording.objects.select_for_update().filter(game=game).first()
@@ -104,9 +101,10 @@ def recording_start(
             if resumable and (current.original_name, current.size) == (name[:200], size):
                 return current
             if current.status in (RecordingStatus.QUEUED, RecordingStatus.PROCESSING):
-                raise RecordingRefused(
+                raise Refused(
                     _("The game's recording is being analysed; try again when it is done."),
                     "conflict",
+                    CONFLICT,
                 )
             _delete(current, reason="replaced", by=user)
             current.delete()
@@ -123,22 +121,26 @@ def recording_append(*, recording_id: int, user: User, offset: int, data: bytes)
     """Append a chunk at `offset`, which must be what the server has (a conflict answers
     with the right offset, so the phone continues from there)."""
     if len(data) > CHUNK_BYTES:
-        raise RecordingRefused(_("A chunk is 2 MB at most."))
+        raise Refused(_("A chunk is 2 MB at most."), "invalid", INVALID)
     with transaction.atomic():
         recording = recording_for(user, recording_id, lock=True)
         if recording.status != RecordingStatus.UPLOADING:
-            raise RecordingRefused(
-                _("This recording is uploaded already."), "conflict", recording.received
+            raise Refused(
+                _("This recording is uploaded already."),
+                "conflict",
+                CONFLICT,
+                offset=recording.received,
             )
         if offset != recording.received:
-            raise RecordingRefused(
+            raise Refused(
                 _("The server has %(offset)d bytes of this file: continue from there.")
                 % {"offset": recording.received},
                 "conflict",
-                recording.received,
+                CONFLICT,
+                offset=recording.received,
             )
         if not data or offset + len(data) > recording.size:
-            raise RecordingRefused(_("The chunk does not fit the file's declared size."))
+            raise Refused(_("The chunk does not fit the file's declared size."), "invalid", INVALID)
         path = _partial_path(recording)
         with open(path, "ab") as partial:
             partial.truncate(offset)  # whatever a failed earlier write left is not counted
@@ -346,5 +348,5 @@ def recording_open(*, recording_id: int, user: User) -> Download:
     """The host's or an admin's copy; nothing serves a deleted recording."""
     recording = recording_for(user, recording_id)
     if not recording.file:
-        raise RecordingRefused(_("The recording is not uploaded yet."), "not_found")
+        raise Refused(_("The recording is not uploaded yet."), "not_found", NOT_FOUND)
     return Download(recording, recording.file.open("rb"))

@@ -20,7 +20,9 @@ from django.utils.translation import gettext as _
 
 from accounts.models import User
 from accounts.services import member_is_of_age
+from club.errors import CONFLICT, FORBIDDEN, INVALID, NOT_FOUND, Refused
 from club.models import ClubSettings, Evening, EveningStatus, Registration, RegistrationStatus
+from games import access
 from games import events as event_shapes
 from games.log import UNDO, effective_events
 from games.models import Game, GameEvent, GameStatus, Role, Ruleset, Seat
@@ -32,41 +34,10 @@ from games.rules.options import ClubOptions
 
 Engine = ClubGame | OnlineGame
 
-HOST_PERMISSION = "accounts.host_games"
-
-
-class GameRefused(Exception):
-    """Refused, nothing changed; the message is for the host. `code` picks the door's
-    answer: forbidden (403), not_found (404), stale (409), invalid (422)."""
-
-    def __init__(self, message: str, code: str = "invalid", seq: int | None = None) -> None:
-        super().__init__(message)
-        self.message = message
-        self.code = code
-        self.seq = seq  # for a stale write: the game's last sequence number
-
 
 def rules_language() -> str:
     """The language of the engine's messages for this request: English or Russian."""
     return "en" if translation.get_language() == "en" else "ru"
-
-
-# --- who may do what ------------------------------------------------------------------
-
-
-def can_host(user: Any) -> bool:
-    """Hosts (the Hosts group) and admins create and record games."""
-    return bool(user.is_authenticated and user.is_active and user.has_perm(HOST_PERMISSION))
-
-
-def can_record(user: Any, game: Game) -> bool:
-    """The game's own host records it; an admin may take over (a phone that died)."""
-    return can_host(user) and (game.host_id == user.pk or user.is_superuser)
-
-
-def can_see_roles(user: Any, game: Game) -> bool:
-    """While a game runs its cards are the host's secret; after the end everyone sees them."""
-    return game.finished or can_record(user, game)
 
 
 # --- starting a game ------------------------------------------------------------------
@@ -109,9 +80,11 @@ def deal(lineup: Mapping[str, int], seats: Sequence[int], rng: random.Random) ->
     """Shuffle the line-up's cards over the seats."""
     cards = [code for code, count in lineup.items() for _ in range(count)]
     if len(cards) != len(seats):
-        raise GameRefused(
+        raise Refused(
             _("The line-up has %(cards)d cards for %(players)d players.")
-            % {"cards": len(cards), "players": len(seats)}
+            % {"cards": len(cards), "players": len(seats)},
+            "invalid",
+            INVALID,
         )
     rng.shuffle(cards)
     return dict(zip(seats, cards, strict=True))
@@ -139,45 +112,54 @@ def game_create(
 ) -> Game:
     """Start a game of the evening: `seats` maps seat number → (member id, role code)."""
     now = now or timezone.now()
-    if not can_host(host):
-        raise GameRefused(_("Only the club's hosts and admins start games."), "forbidden")
+    if not access.may_host(host):
+        raise Refused(_("Only the club's hosts and admins start games."), "forbidden", FORBIDDEN)
     evening = Evening.objects.filter(pk=evening_id).first()
     if evening is None:
-        raise GameRefused(_("There is no such evening."), "not_found")
+        raise Refused(_("There is no such evening."), "not_found", NOT_FOUND)
     if evening.status == EveningStatus.CANCELLED:
-        raise GameRefused(_("This evening is cancelled."))
+        raise Refused(_("This evening is cancelled."), "invalid", INVALID)
     club = ClubSettings.load()
     if len(seats) < club.min_players:
-        raise GameRefused(
+        raise Refused(
             _("A game needs at least %(min)d players; %(count)d are seated.")
-            % {"min": club.min_players, "count": len(seats)}
+            % {"min": club.min_players, "count": len(seats)},
+            "invalid",
+            INVALID,
         )
     if sorted(seats) != list(range(1, len(seats) + 1)):
-        raise GameRefused(_("Seats are numbered from 1 without gaps."))
+        raise Refused(_("Seats are numbered from 1 without gaps."), "invalid", INVALID)
     member_ids = [member_id for member_id, _role in seats.values()]
     if len(set(member_ids)) != len(member_ids):
-        raise GameRefused(_("A member can take one seat only."))
+        raise Refused(_("A member can take one seat only."), "invalid", INVALID)
+    access.refuse_host_at_table(host, member_ids)
     present = {member.pk: member for member in present_members(evening)}
     evening_date = timezone.localtime(evening.starts_at, club.zone).date()
     for member_id in member_ids:
         member = present.get(member_id)
         if member is None:
-            raise GameRefused(_("Only members signed up for this evening can be seated."))
+            raise Refused(
+                _("Only members signed up for this evening can be seated."), "invalid", INVALID
+            )
         if not member.can_sign_up_for_evenings:
-            raise GameRefused(
-                _("%(nick)s is suspended and cannot play.") % {"nick": member.nickname}
+            raise Refused(
+                _("%(nick)s is suspended and cannot play.") % {"nick": member.nickname},
+                "invalid",
+                INVALID,
             )
         if not member_is_of_age(member=member, on=evening_date, club=club):
-            raise GameRefused(
+            raise Refused(
                 _("%(nick)s is under %(age)d on the evening's date.")
-                % {"nick": member.nickname, "age": club.min_age}
+                % {"nick": member.nickname, "age": club.min_age},
+                "invalid",
+                INVALID,
             )
     options = club_options(club)
     immune = _carried_immunity(evening, {seat: m for seat, (m, _r) in seats.items()})
     try:
         ClubGame({seat: role for seat, (_m, role) in seats.items()}, options=options, immune=immune)
     except ProtocolError as error:
-        raise GameRefused(error.message(rules_language())) from error
+        raise Refused(error.message(rules_language()), "invalid", INVALID) from error
     with transaction.atomic():
         # One game at a time per evening takes the next number.
         Evening.objects.select_for_update().filter(pk=evening.pk).first()
@@ -240,32 +222,33 @@ def game_record_event(
     """
     now = now or timezone.now()
     if client_id is not None and (not isinstance(client_id, str) or not 1 <= len(client_id) <= 64):
-        raise GameRefused(_("The client event id is 1 to 64 characters."))
+        raise Refused(_("The client event id is 1 to 64 characters."), "invalid", INVALID)
     with transaction.atomic():
         game = Game.objects.select_for_update().filter(pk=game_id).first()
         if game is None:
-            raise GameRefused(_("There is no such game."), "not_found")
+            raise Refused(_("There is no such game."), "not_found", NOT_FOUND)
         if game.ruleset == Ruleset.ONLINE:
             # Its players act for their own seats only (games/online_play.py).
-            raise GameRefused(_("An online game is played through its own table."), "invalid")
-        if not can_record(author, game):
-            raise GameRefused(_("Only the game's host records it."), "forbidden")
+            raise Refused(_("An online game is played through its own table."), "invalid", INVALID)
+        if not access.runs(author, game):
+            raise Refused(_("Only the game's host records it."), "forbidden", FORBIDDEN)
         try:
             shaped = event_shapes.normalize(event)
         except ProtocolError as error:
-            raise GameRefused(error.message(rules_language())) from error
+            raise Refused(error.message(rules_language()), "invalid", INVALID) from error
         if client_id is not None:
             earlier = GameEvent.objects.filter(game=game, client_id=client_id).first()
             if earlier is not None:
                 return Recorded(earlier, created=False)
         if seq is not None and seq != game.last_seq + 1:
-            raise GameRefused(
+            raise Refused(
                 _(
                     "The game has changed on another device (event %(last)d is the latest). "
                     "Reload to see it."
                 )
                 % {"last": game.last_seq},
                 "stale",
+                CONFLICT,
                 seq=game.last_seq,
             )
         seats = list(game.seats.all())
@@ -273,7 +256,7 @@ def game_record_event(
         standing = effective_events(log)
         if shaped["type"] == UNDO:
             if not standing:
-                raise GameRefused(_("There is nothing to undo."))
+                raise Refused(_("There is nothing to undo."), "invalid", INVALID)
             state = fold(game, seats, standing[:-1])
         else:
             shaped.setdefault("at", now.isoformat())
@@ -281,7 +264,7 @@ def game_record_event(
             try:
                 state.apply(shaped)
             except (RuleViolation, ProtocolError) as error:
-                raise GameRefused(error.message(rules_language())) from error
+                raise Refused(error.message(rules_language()), "invalid", INVALID) from error
         try:
             with transaction.atomic():
                 entry = GameEvent.objects.create(
@@ -293,7 +276,7 @@ def game_record_event(
                     client_id=client_id,
                 )
         except IntegrityError as error:  # the row lock makes this a backstop only
-            raise GameRefused(_("The game has changed: reload."), "stale") from error
+            raise Refused(_("The game has changed: reload."), "stale", CONFLICT) from error
         game.last_seq = entry.seq
         was_finished = game.finished
         _record_outcome(game, state, now)
@@ -342,16 +325,18 @@ def game_import(*, document: Any, evening_id: int, host: User, author: User) -> 
     try:
         parsed = protocol.parse(document)
     except ProtocolError as error:
-        raise GameRefused(error.message(rules_language())) from error
+        raise Refused(error.message(rules_language()), "invalid", INVALID) from error
     game_state, failure = protocol.replay(parsed)
     if failure is not None:
-        raise GameRefused(
+        raise Refused(
             _("Event %(index)d: %(error)s")
-            % {"index": failure.index, "error": failure.error.message(rules_language())}
+            % {"index": failure.index, "error": failure.error.message(rules_language())},
+            "invalid",
+            INVALID,
         )
     evening = Evening.objects.filter(pk=evening_id).first()
     if evening is None:
-        raise GameRefused(_("There is no such evening."), "not_found")
+        raise Refused(_("There is no such evening."), "not_found", NOT_FOUND)
     nicks = [seat.nick for seat in parsed.seats]
     query = Q()
     for nick in nicks:
@@ -359,9 +344,12 @@ def game_import(*, document: Any, evening_id: int, host: User, author: User) -> 
     members = {m.nickname.casefold(): m for m in User.objects.filter(query)} if nicks else {}
     missing = [nick for nick in nicks if nick.casefold() not in members]
     if missing:
-        raise GameRefused(
-            _("No member has the nickname: %(nicks)s.") % {"nicks": ", ".join(missing)}
+        raise Refused(
+            _("No member has the nickname: %(nicks)s.") % {"nicks": ", ".join(missing)},
+            "invalid",
+            INVALID,
         )
+    access.refuse_host_at_table(host, [member.pk for member in members.values()])
     now = timezone.now()
     with transaction.atomic():
         Evening.objects.select_for_update().filter(pk=evening.pk).first()

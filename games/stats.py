@@ -14,6 +14,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from club.models import ClubSettings
+from games import access
 from games.models import Game, GameAnalysis, PlayerScore, Role
 from games.rules import rating
 from games.seasons import Season, season_of, seasons_between
@@ -41,15 +42,6 @@ def role_names() -> dict[str, str]:
     from notifications.texts import online_role
 
     return {"don": online_role("don")} | {role.code: role.name for role in Role.objects.all()}
-
-
-def may_see_member(member: User, viewer: Any) -> bool:
-    """A member's scores are linked to them publicly only with their consent; they always
-    see their own, and admins see everyone's."""
-    if member.publication_consent:
-        return True
-    authenticated = viewer is not None and viewer.is_authenticated
-    return authenticated and (viewer.pk == member.pk or viewer.is_staff)
 
 
 # --- the season leaderboard -----------------------------------------------------------
@@ -107,7 +99,6 @@ def leaderboard(season: Season, sort: str, viewer: Any) -> Leaderboard:
         .annotate(games=Count("id"), wins=Count("id", filter=Q(won=True)), total=Sum("points"))
     )
     viewer_id = viewer.pk if viewer is not None and viewer.is_authenticated else None
-    sees_all = viewer is not None and viewer.is_authenticated and viewer.is_staff
     rows = [
         Standing(
             member_id=row["member_id"],
@@ -119,7 +110,9 @@ def leaderboard(season: Season, sort: str, viewer: Any) -> Leaderboard:
             own=row["member_id"] == viewer_id,
         )
         for row in sums
-        if row["member__publication_consent"] or row["member_id"] == viewer_id or sees_all
+        if access.name_visible(
+            member_id=row["member_id"], consent=row["member__publication_consent"], viewer=viewer
+        )
     ]
     _season_end_ratings(rows, season.next_first_day)
     rows.sort(key=_sort_key(sort))

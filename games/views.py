@@ -19,8 +19,9 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.models import User
+from club.errors import Refused
 from club.models import ClubSettings, Evening
-from games import forms, recordings, services, stats
+from games import access, forms, recordings, services, stats
 from games.charts import line_chart
 from games.models import Game, Recording, Role, Ruleset
 from games.publication import published_analysis, visible_nicks
@@ -30,7 +31,7 @@ from games.timeline import describe
 
 
 def _require_host(request: HttpRequest) -> None:
-    if not services.can_host(request.user):
+    if not access.may_host(request.user):
         raise PermissionDenied(_("Only the club's hosts and admins start games."))
 
 
@@ -61,7 +62,7 @@ def game_new(request: HttpRequest, evening_id: int) -> HttpResponse:
             rng.shuffle(members)
         numbers = list(range(1, len(members) + 1))
         dealt = services.deal(lineup, numbers, rng) if request.POST.get("deal") != "manual" else {}
-    except services.GameRefused as refusal:
+    except Refused as refusal:
         context["error"] = refusal.message
         return render(request, "games/new.html", context, status=422)
     context["table"] = [
@@ -88,7 +89,7 @@ def _start(request: HttpRequest, evening: Evening, context: dict[str, Any]) -> H
         seats[number] = (int(member), role)
     try:
         game = services.game_create(host=request.user, evening_id=evening.pk, seats=seats)
-    except services.GameRefused as refusal:
+    except Refused as refusal:
         context["error"] = refusal.message
         return render(request, "games/new.html", context, status=422)
     return redirect("game", game_id=game.pk)
@@ -97,7 +98,8 @@ def _start(request: HttpRequest, evening: Evening, context: dict[str, Any]) -> H
 def _board_context(request: HttpRequest, view: GameView, **extra: Any) -> dict[str, Any]:
     state, prompt = view.state, view.prompt
     nick = visible_nicks(view.seats, view.game, request.user)
-    recording = services.can_record(request.user, view.game) and not view.game.finished
+    runs = access.runs(request.user, view.game, view.seats)
+    recording = runs and not view.game.finished
     role_names = {r.code: r.name for r in Role.objects.all()}
     modes: list[tuple[str, str]] = []
     if recording and prompt.phase == "day":
@@ -128,7 +130,7 @@ def _board_context(request: HttpRequest, view: GameView, **extra: Any) -> dict[s
         "prompt": prompt,
         "seats": seats,
         "recording": recording,
-        "show_roles": services.can_see_roles(request.user, view.game),
+        "show_roles": view.game.finished or runs,
         "modes": modes,
         "mode": _chosen_mode(extra.pop("mode", None), modes),
         "wake_name": _wake_name(prompt.wake, role_names),
@@ -196,7 +198,7 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
         return render(request, "games/game.html#board", context)
     if view.game.finished:
         context["analysis"] = published_analysis(view, request.user)
-    if services.can_record(request.user, view.game):
+    if access.runs(request.user, view.game, view.seats):
         context["recording_part"] = _recording_part(view.game)
     return render(request, "games/game.html", context)
 
@@ -226,7 +228,7 @@ COLUMNS = [
 @require_GET
 def player(request: HttpRequest, member_id: int) -> HttpResponse:
     member = User.objects.filter(pk=member_id, is_active=True).first()
-    if member is None or not stats.may_see_member(member, request.user):
+    if member is None or not access.may_see_name(member, request.user):
         raise Http404
     found = stats.profile(member)
     history = found.history()
@@ -252,7 +254,7 @@ def game_event(request: HttpRequest, game_id: int) -> HttpResponse:
     view = game_view(game_id)
     if view is None:
         raise Http404
-    if not services.can_record(request.user, view.game):
+    if not access.runs(request.user, view.game, view.seats):
         raise PermissionDenied(_("Only the game's host records it."))
     error, status = None, 200
     try:
@@ -267,8 +269,8 @@ def game_event(request: HttpRequest, game_id: int) -> HttpResponse:
         )
     except (forms.BadForm, ValueError):
         error, status = _("That did not look like a tap on this screen; try again."), 422
-    except services.GameRefused as refusal:
-        error, status = refusal.message, 409 if refusal.code == "stale" else 422
+    except Refused as refusal:
+        error, status = refusal.message, refusal.status
     mode = request.POST.get("mode")
     if not request.htmx:
         if error:
@@ -296,7 +298,7 @@ def _online_result(request: HttpRequest, view: GameView) -> HttpResponse:
 
 def _recording_context(request: HttpRequest, game_id: int) -> dict[str, Any]:
     game = get_object_or_404(Game, pk=game_id)
-    if not services.can_record(request.user, game):
+    if not access.runs(request.user, game):
         raise PermissionDenied(_("Only the game's host and admins have its recording."))
     return _recording_part(game)
 
@@ -335,7 +337,7 @@ def game_recording(request: HttpRequest, game_id: int) -> HttpResponse:
             upload=upload,
             started_at=_started_at(request.POST.get("started_at")),
         )
-    except recordings.RecordingRefused as refusal:
+    except Refused as refusal:
         messages.error(request, refusal.message)
     else:
         messages.success(request, _("The recording is uploaded; its analysis follows."))
@@ -363,7 +365,7 @@ def game_recording_file(request: HttpRequest, game_id: int) -> HttpResponse:
         raise Http404
     try:
         download = recordings.recording_open(recording_id=recording.pk, user=request.user)
-    except recordings.RecordingRefused as refusal:
+    except Refused as refusal:
         raise Http404(refusal.message) from refusal
     return _ranged(
         request, download.file, download.recording.size, download.recording.original_name
@@ -419,7 +421,7 @@ def game_recording_delete(request: HttpRequest, game_id: int) -> HttpResponse:
     if recording is not None:
         try:
             recordings.recording_delete(recording_id=recording.pk, user=request.user)
-        except recordings.RecordingRefused as refusal:
+        except Refused as refusal:
             messages.error(request, refusal.message)
         else:
             messages.success(request, _("The recording is deleted."))

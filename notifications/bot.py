@@ -22,6 +22,7 @@ from accounts import services as accounts
 from accounts.models import User
 from club import queries
 from club import services as club
+from club.errors import Refused
 from club.models import ClubSettings, Evening, RegistrationSource, RegistrationStatus
 from notifications import texts
 from notifications.models import BotConversation, TelegramLinkCode, TelegramUpdate
@@ -130,6 +131,20 @@ class Bot:
     # --- dispatch ---------------------------------------------------------------------
 
     def handle(self) -> dict[str, Any] | None:
+        """Dispatch the update; a refusal from any service is the one reply: a toast for a
+        button, a message for a command. A banned member gets that refusal for everything,
+        with the same message as on the site and in the API."""
+        try:
+            if self.member is not None:
+                accounts.refuse_unless_usable(self.member)
+            return self._dispatch()
+        except Refused as refusal:
+            if self.incoming.callback_id:
+                return self.toast(refusal.message)
+            self.reply(refusal.message)
+            return None
+
+    def _dispatch(self) -> dict[str, Any] | None:
         if self.incoming.callback_id:
             return self.on_button(self.incoming.data)
         text = self.incoming.text.strip()
@@ -191,39 +206,47 @@ class Bot:
             [[{"text": _("Sign up here"), "callback_data": "join"}]],
         )
 
+    def _link_code(self, code: str) -> TelegramLinkCode | None:
+        return (
+            TelegramLinkCode.objects.select_related("member")
+            .filter(code=code[:64], used_at__isnull=True, expires_at__gt=timezone.now())
+            .first()
+        )
+
+    def _expired_link(self) -> None:
+        self.reply(
+            _("This link has expired or was already used. Make a new one on your profile page.")
+        )
+
     def _link(self, code: str) -> None:
-        now = timezone.now()
+        """A deep link from «Connect Telegram»: ask before linking, naming the account, so
+        a link someone else made for their own account is not taken unawares."""
+        link = self._link_code(code)
+        if link is None:
+            self._expired_link()
+            return
+        self.reply(
+            _("Link this Telegram account to the club member «%(nick)s»?")
+            % {"nick": link.member.nickname},
+            [[{"text": _("Yes, link it"), "callback_data": f"lk:{link.code}"}]],
+        )
+
+    def on_link_button(self, code: str) -> dict[str, Any]:
         with transaction.atomic():
-            link = (
-                TelegramLinkCode.objects.select_for_update()
-                .select_related("member")
-                .filter(code=code[:64], used_at__isnull=True, expires_at__gt=now)
-                .first()
-            )
+            link = self._link_code(code)
             if link is None:
-                self.reply(
-                    _(
-                        "This link has expired or was already used. "
-                        "Make a new one on your profile page."
-                    )
-                )
-                return
-            taken = User.objects.filter(telegram_id=self.incoming.telegram_id).exclude(
-                pk=link.member_id
+                self._expired_link()
+                return self.toast(_("This button no longer works."))
+            member = accounts.member_telegram_link(
+                member=link.member,
+                telegram_id=self.incoming.telegram_id,
+                username=self.incoming.username,
             )
-            if taken.exists():
-                self.reply(_("This Telegram account is already linked to another member."))
-                return
-            link.used_at = now
-            link.save(update_fields=["used_at"])
-            member = link.member
-            member.telegram_id = self.incoming.telegram_id
-            member.telegram_username = self.incoming.username
-            member.telegram_blocked_at = None
-            member.save(update_fields=["telegram_id", "telegram_username", "telegram_blocked_at"])
+            TelegramLinkCode.objects.filter(pk=link.pk).update(used_at=timezone.now())
         self.member = member
         self.reply(_("Done! Telegram is linked to %(nick)s.") % {"nick": member.nickname})
         self.evening_card(None)
+        return self.toast(_("Telegram is linked."))
 
     # --- the evening -------------------------------------------------------------------
 
@@ -248,6 +271,8 @@ class Bot:
         action, _colon, argument = data.partition(":")
         if action == "join":
             return self.on_join()
+        if action == "lk":
+            return self.on_link_button(argument)
         if self.member is None:
             self._not_linked()
             return self.toast(_("First link your account or sign up: /start"))
@@ -298,10 +323,7 @@ class Bot:
         from games import online_play
 
         assert self.member is not None
-        try:
-            online_play.online_act(game_id=game_id, user=self.member, event=event)
-        except online_play.OnlineRefused as refusal:
-            return refusal.message
+        online_play.online_act(game_id=game_id, user=self.member, event=event)
         return _("Done.")
 
     def on_online_button(self, action: str, argument: str) -> dict[str, Any]:
@@ -319,29 +341,26 @@ class Bot:
 
     def on_evening_button(self, action: str, evening_id: int) -> dict[str, Any]:
         assert self.member is not None
-        try:
-            if action == "su":
-                result = club.registration_create(
-                    member=self.member, evening_id=evening_id, source=RegistrationSource.BOT
-                )
-                if result.seat is not None:
-                    capacity = result.registration.evening.capacity
-                    answer = _("You are in: seat %(seat)d of %(capacity)d.") % {
-                        "seat": result.seat,
-                        "capacity": capacity,
-                    }
-                else:
-                    answer = _(
-                        "The evening is full: you are in the reserve, position %(position)d."
-                    ) % {"position": result.position}
-            elif action == "cx":
-                club.registration_cancel(member=self.member, evening_id=evening_id)
-                answer = _("Your sign-up is cancelled.")
+        if action == "su":
+            result = club.registration_create(
+                member=self.member, evening_id=evening_id, source=RegistrationSource.BOT
+            )
+            if result.seat is not None:
+                capacity = result.registration.evening.capacity
+                answer = _("You are in: seat %(seat)d of %(capacity)d.") % {
+                    "seat": result.seat,
+                    "capacity": capacity,
+                }
             else:
-                club.registration_confirm_attendance(member=self.member, evening_id=evening_id)
-                answer = _("Thank you: your attendance is confirmed.")
-        except club.RegistrationRefused as refusal:
-            return self.toast(refusal.message)
+                answer = _(
+                    "The evening is full: you are in the reserve, position %(position)d."
+                ) % {"position": result.position}
+        elif action == "cx":
+            club.registration_cancel(member=self.member, evening_id=evening_id)
+            answer = _("Your sign-up is cancelled.")
+        else:
+            club.registration_confirm_attendance(member=self.member, evening_id=evening_id)
+            answer = _("Thank you: your attendance is confirmed.")
         return self.toast(answer)
 
     # --- settings ----------------------------------------------------------------------
@@ -359,8 +378,7 @@ class Bot:
                 member=self.member, consent=not self.member.publication_consent
             )
         elif which == "reminders":
-            self.member.reminders = not self.member.reminders
-            self.member.save(update_fields=["reminders"])
+            accounts.member_set_reminders(member=self.member, reminders=not self.member.reminders)
         else:
             return self.toast(_("This button no longer works."))
         self.reply(*settings_card(self.member))

@@ -51,7 +51,10 @@ def test_a_missing_or_wrong_token_gets_a_json_401(headers: dict[str, str]) -> No
 def test_a_banned_members_token_stops_working(member: User) -> None:
     key = api_token_create(member=member).key
     member_set_status(member=member, status="banned")
-    assert Client().get("/api/v1/me", headers=bearer(key)).status_code == 401
+    response = Client().get("/api/v1/me", headers=bearer(key))
+    # The same words as the login form and the bot give a banned member.
+    assert response.status_code == 403
+    assert response.json() == {"detail": "Этот аккаунт заблокирован."}
 
 
 def test_unknown_api_paths_and_methods_answer_in_json() -> None:

@@ -1,4 +1,10 @@
-"""The Telegram Login Widget: signed data in, a member out, forgeries refused."""
+"""Telegram's login popup: signed data posted from our own pages; forgeries, replays and
+takeovers refused.
+
+The takeover it closes (#14): the login link used to be a GET that also linked, so a
+logged-in member who opened an attacker's genuine signed link had the attacker's Telegram
+linked to their account, and the attacker could then log in as them.
+"""
 
 import hashlib
 import hmac
@@ -13,11 +19,13 @@ from tests.factories import make_member
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("bot_token")]
 
 BOT_TOKEN = "123456:TEST-token-for-the-widget"
+LOGIN = "/accounts/telegram/login/"
+LINK, UNLINK = "/accounts/telegram/link/", "/accounts/telegram/unlink/"
 
 
 @pytest.fixture
 def bot_token():
-    with override_settings(TELEGRAM_BOT_TOKEN=BOT_TOKEN):
+    with override_settings(TELEGRAM_BOT_TOKEN=BOT_TOKEN, TELEGRAM_BOT_USERNAME="club_bot"):
         yield
 
 
@@ -38,37 +46,67 @@ def widget_data(telegram_id: int = 777, *, auth_date: int | None = None) -> dict
     )
 
 
-def test_a_linked_member_is_signed_in(client: Client) -> None:
+def link_nonce(client: Client) -> str:
+    """The nonce the profile page puts in its «Link Telegram» form."""
+    page = client.get("/accounts/profile/")
+    assert page.status_code == 200
+    return page.context["telegram_link_nonce"]
+
+
+def logged_in_as(client: Client) -> int | None:
+    value = client.session.get("_auth_user_id")
+    return int(value) if value is not None else None
+
+
+# --- logging in -----------------------------------------------------------------------
+
+
+def test_a_linked_member_logs_in_by_a_post(client: Client) -> None:
     member = make_member(nickname="Вера", telegram_id=777)
-    response = client.get("/accounts/telegram/login/", widget_data())
+    response = client.post(LOGIN, widget_data())
     assert response.status_code == 302
     assert response["Location"] == "/accounts/profile/"
-    assert int(client.session["_auth_user_id"]) == member.pk
+    assert logged_in_as(client) == member.pk
     member.refresh_from_db()
     assert member.telegram_username == "vera_tg"
 
 
-def test_telegram_is_linked_to_the_logged_in_member(member_client: Client, member: User) -> None:
-    response = member_client.get("/accounts/telegram/login/", widget_data(555))
-    assert response.status_code == 302
+def test_the_login_takes_no_get_so_a_sent_link_does_nothing(client: Client) -> None:
+    make_member(telegram_id=777)
+    response = client.get(LOGIN, widget_data())
+    assert response.status_code == 405
+    assert logged_in_as(client) is None
+
+
+def test_the_login_needs_the_pages_csrf_token() -> None:
+    make_member(telegram_id=777)
+    client = Client(enforce_csrf_checks=True)
+    assert client.post(LOGIN, widget_data()).status_code == 403
+    assert logged_in_as(client) is None
+
+
+def test_a_signed_payload_logs_in_once(client: Client) -> None:
+    member = make_member(telegram_id=777)
+    data = widget_data()
+    client.post(LOGIN, data)
+    assert logged_in_as(client) == member.pk
+    other = Client()
+    response = other.post(LOGIN, data, follow=True)
+    assert "уже использован" in response.content.decode()
+    assert logged_in_as(other) is None
+
+
+def test_logging_in_never_links_even_when_logged_in(member_client: Client, member: User) -> None:
+    response = member_client.post(LOGIN, widget_data(555), follow=True)
+    assert "ещё не привязан" in response.content.decode()
     member.refresh_from_db()
-    assert member.telegram_id == 555
+    assert member.telegram_id is None
 
 
 def test_an_unknown_telegram_account_is_told_to_sign_up_first(client: Client) -> None:
-    response = client.get("/accounts/telegram/login/", widget_data(999), follow=True)
+    response = client.post(LOGIN, widget_data(999), follow=True)
     assert "Этот Telegram ещё не привязан" in response.content.decode()
-    assert "_auth_user_id" not in client.session
-
-
-def test_telegram_linked_to_another_member_is_not_moved(
-    member_client: Client, member: User
-) -> None:
-    make_member(nickname="Другой", telegram_id=777)
-    response = member_client.get("/accounts/telegram/login/", widget_data(777), follow=True)
-    assert "уже привязан к другому участнику" in response.content.decode()
-    member.refresh_from_db()
-    assert member.telegram_id is None
+    assert logged_in_as(client) is None
 
 
 @pytest.mark.parametrize(
@@ -78,6 +116,8 @@ def test_telegram_linked_to_another_member_is_not_moved(
         (lambda data: {**data, "hash": "0" * 64}, "не подлинные"),
         (lambda data: {key: value for key, value in data.items() if key != "hash"}, "неполные"),
         (lambda data: signed({"id": "777", "auth_date": "soon"}), "повреждены"),
+        (lambda data: signed({"id": "777", "auth_date": "²"}), "повреждены"),
+        (lambda data: signed({"id": "9" * 30, "auth_date": str(int(time.time()))}), "повреждены"),
         (
             lambda data: signed({"id": "777", "auth_date": "1"}, token="999:other-bot"),
             "не подлинные",
@@ -86,28 +126,111 @@ def test_telegram_linked_to_another_member_is_not_moved(
 )
 def test_forged_data_is_refused(client: Client, tamper, message: str) -> None:
     make_member(telegram_id=777)
-    response = client.get("/accounts/telegram/login/", tamper(widget_data()), follow=True)
+    response = client.post(LOGIN, tamper(widget_data()), follow=True)
     assert message in response.content.decode()
-    assert "_auth_user_id" not in client.session
+    assert logged_in_as(client) is None
 
 
 def test_data_older_than_a_day_is_refused(client: Client) -> None:
     make_member(telegram_id=777)
     stale = widget_data(auth_date=int(time.time()) - 24 * 60 * 60 - 5)
-    response = client.get("/accounts/telegram/login/", stale, follow=True)
+    response = client.post(LOGIN, stale, follow=True)
     assert "истёк" in response.content.decode()
-    assert "_auth_user_id" not in client.session
+    assert logged_in_as(client) is None
 
 
-def test_a_banned_member_cannot_sign_in_with_telegram(client: Client) -> None:
+def test_a_banned_member_cannot_log_in_with_telegram(client: Client) -> None:
     make_member(telegram_id=777, status="banned")
-    response = client.get("/accounts/telegram/login/", widget_data(), follow=True)
-    assert "заблокирован" in response.content.decode()
-    assert "_auth_user_id" not in client.session
+    response = client.post(LOGIN, widget_data(), follow=True)
+    assert "Этот аккаунт заблокирован." in response.content.decode()
+    assert logged_in_as(client) is None
 
 
 def test_without_a_bot_token_telegram_login_is_off(client: Client) -> None:
     make_member(telegram_id=777)
     with override_settings(TELEGRAM_BOT_TOKEN=""):
-        response = client.get("/accounts/telegram/login/", widget_data(), follow=True)
+        response = client.post(LOGIN, widget_data(), follow=True)
     assert "не настроен" in response.content.decode()
+
+
+# --- linking --------------------------------------------------------------------------
+
+
+def test_the_profile_page_links_telegram(member_client: Client, member: User) -> None:
+    nonce = link_nonce(member_client)
+    response = member_client.post(LINK, {**widget_data(555), "nonce": nonce}, follow=True)
+    assert "Telegram привязан" in response.content.decode()
+    member.refresh_from_db()
+    assert (member.telegram_id, member.telegram_username) == (555, "vera_tg")
+
+
+def test_an_attackers_genuine_payload_cannot_be_linked_without_the_pages_nonce(
+    member_client: Client, member: User
+) -> None:
+    """The victim is logged in; the attacker's signed data arrives without the nonce that
+    only the victim's own profile page holds (a link, a forged form)."""
+    attacker = widget_data(666)
+    for sent in (attacker, {**attacker, "nonce": "guessed"}):
+        response = member_client.post(LINK, sent, follow=True)
+        assert "истёк" in response.content.decode()
+    member.refresh_from_db()
+    assert member.telegram_id is None
+    # …so the attacker's Telegram logs nobody in.
+    assert logged_in_as(Client()) is None
+    intruder = Client()
+    intruder.post(LOGIN, widget_data(666))
+    assert logged_in_as(intruder) is None
+
+
+def test_the_nonce_is_good_for_one_link(member_client: Client, member: User) -> None:
+    nonce = link_nonce(member_client)
+    member_client.post(LINK, {**widget_data(555), "nonce": nonce})
+    member_client.post(UNLINK)
+    response = member_client.post(LINK, {**widget_data(556), "nonce": nonce}, follow=True)
+    assert "истёк" in response.content.decode()
+    member.refresh_from_db()
+    assert member.telegram_id is None
+
+
+def test_an_existing_link_is_never_replaced(member_client: Client) -> None:
+    victim = make_member(nickname="Жертва", telegram_id=111)
+    client = Client()
+    client.force_login(victim)
+    response = client.post(LINK, {**widget_data(666), "nonce": link_nonce(client)}, follow=True)
+    assert "Сначала отвяжите" in response.content.decode()
+    victim.refresh_from_db()
+    assert victim.telegram_id == 111
+
+
+def test_telegram_linked_to_another_member_is_not_moved(member_client: Client, member) -> None:
+    make_member(nickname="Другой", telegram_id=777)
+    nonce = link_nonce(member_client)
+    response = member_client.post(LINK, {**widget_data(777), "nonce": nonce}, follow=True)
+    assert "уже привязан к другому участнику" in response.content.decode()
+    member.refresh_from_db()
+    assert member.telegram_id is None
+
+
+def test_a_payload_used_to_log_in_cannot_be_linked_again(member_client, member) -> None:
+    make_member(nickname="Владелец", telegram_id=777)
+    data = widget_data(777)
+    Client().post(LOGIN, data)
+    response = member_client.post(LINK, {**data, "nonce": link_nonce(member_client)}, follow=True)
+    assert "уже использован" in response.content.decode()
+
+
+def test_unlinking_frees_the_account_for_a_new_link(member_client: Client, member) -> None:
+    member.telegram_id, member.telegram_username = 555, "old"
+    member.save()
+    member_client.post(UNLINK)
+    member.refresh_from_db()
+    assert (member.telegram_id, member.telegram_username) == (None, "")
+    member_client.post(LINK, {**widget_data(556), "nonce": link_nonce(member_client)})
+    member.refresh_from_db()
+    assert member.telegram_id == 556
+
+
+def test_linking_and_unlinking_need_a_login(client: Client) -> None:
+    for url in (LINK, UNLINK):
+        response = client.post(url, widget_data())
+        assert response.status_code == 302 and "/accounts/login/" in response["Location"]

@@ -8,6 +8,7 @@ from django.utils import timezone
 from accounts.models import MembershipStatus
 from accounts.services import member_set_status
 from club import services
+from club.errors import Refused
 from club.models import ClubSettings, Evening, EveningStatus, Registration, RegistrationSource
 from notifications.models import Notification
 from tests.factories import make_evening, make_member, sign_up_many
@@ -119,7 +120,7 @@ def test_the_age_is_checked_on_the_evenings_date_in_the_clubs_zone() -> None:
         birth_date=(day + timedelta(days=1)).replace(year=day.year - 21)
     )
     assert sign_up(turns_21_that_day, evening).seat == 1
-    with pytest.raises(services.RegistrationRefused) as refused:
+    with pytest.raises(Refused) as refused:
         sign_up(turns_21_next_day, evening)
     assert refused.value.code == "underage"
     assert "21" in refused.value.message
@@ -144,7 +145,7 @@ def test_the_age_is_checked_on_the_evenings_date_in_the_clubs_zone() -> None:
 )
 def test_sign_up_is_refused_outside_its_window(evening_fields, code: str, message: str) -> None:
     evening = make_evening(**evening_fields)
-    with pytest.raises(services.RegistrationRefused) as refused:
+    with pytest.raises(Refused) as refused:
         sign_up(make_member(), evening)
     assert (refused.value.code, message in refused.value.message) == (code, True)
     assert not Registration.objects.exists() and not Notification.objects.exists()
@@ -154,14 +155,14 @@ def test_suspended_and_banned_members_cannot_sign_up() -> None:
     evening = make_evening()
     for status in (MembershipStatus.SUSPENDED, MembershipStatus.BANNED):
         member = member_set_status(member=make_member(), status=status)
-        with pytest.raises(services.RegistrationRefused) as refused:
+        with pytest.raises(Refused) as refused:
             sign_up(member, evening)
         assert refused.value.code == "suspended"
     assert not Registration.objects.exists()
 
 
 def test_an_unknown_evening_is_refused() -> None:
-    with pytest.raises(services.RegistrationRefused) as refused:
+    with pytest.raises(Refused) as refused:
         services.registration_create(member=make_member(), evening_id=999_999, source=WEB)
     assert refused.value.code == "not_found"
 
@@ -172,7 +173,7 @@ def test_attendance_is_confirmed_by_a_member_with_a_seat_once() -> None:
     first = services.registration_confirm_attendance(member=seated, evening_id=evening.pk)
     again = services.registration_confirm_attendance(member=seated, evening_id=evening.pk)
     assert first.attendance_confirmed_at == again.attendance_confirmed_at is not None
-    with pytest.raises(services.RegistrationRefused) as refused:
+    with pytest.raises(Refused) as refused:
         services.registration_confirm_attendance(member=waiting, evening_id=evening.pk)
     assert refused.value.code == "no_seat"
 
@@ -222,7 +223,7 @@ def test_raising_the_capacity_promotes_at_once_and_lowering_it_unseats_nobody() 
     assert Registration.objects.confirmed().filter(evening=evening).count() == 4
     services.registration_cancel(member=members[0], evening_id=evening.pk)
     assert statuses(evening)[members[4].nickname] == "reserve"  # still over the new capacity
-    with pytest.raises(services.RegistrationRefused):
+    with pytest.raises(Refused):
         services.evening_set_capacity(evening_id=evening.pk, capacity=0)
 
 
@@ -234,14 +235,14 @@ def test_an_admin_moves_a_member_to_the_front_of_the_reserve() -> None:
     services.registration_cancel(member=a.member, evening_id=evening.pk)
     assert statuses(evening)[c.member.nickname] == "confirmed"
     assert statuses(evening)[b.member.nickname] == "reserve"
-    with pytest.raises(services.RegistrationRefused):
+    with pytest.raises(Refused):
         services.registration_promote(registration_id=c.pk)
 
 
 def test_attendance_is_marked_after_the_start() -> None:
     evening = make_evening(capacity=2)
     a, b = (r.registration for r in sign_up_many(evening, 2))
-    with pytest.raises(services.RegistrationRefused):
+    with pytest.raises(Refused):
         services.registration_mark_attendance(registration_id=a.pk, attended=True)
     later = evening.starts_at + timedelta(hours=1)
     services.registration_mark_attendance(registration_id=a.pk, attended=True, now=later)
@@ -281,7 +282,7 @@ def test_evening_create_takes_the_clubs_defaults() -> None:
     evening = services.evening_create(starts_at=starts_at)
     assert (evening.venue, evening.capacity) == ("GrandDaddy", 15)
     assert evening.opens_at < evening.starts_at
-    with pytest.raises(services.RegistrationRefused):
+    with pytest.raises(Refused):
         services.evening_create(starts_at=timezone.now() - timedelta(days=1))
-    with pytest.raises(services.RegistrationRefused):
+    with pytest.raises(Refused):
         services.evening_create(starts_at=starts_at, opens_at=starts_at + timedelta(hours=1))

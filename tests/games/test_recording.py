@@ -5,6 +5,7 @@ from datetime import date
 
 import pytest
 
+from club.errors import Refused
 from games import services
 from games.models import GameEvent, GameStatus
 from games.queries import game_view
@@ -53,7 +54,7 @@ def test_a_rule_violation_is_refused_with_the_engines_message_and_changes_nothin
     host, evening, players = table
     game = start_game(host, evening, players)
     record(game, host, {"type": "day", "n": 1})
-    with pytest.raises(services.GameRefused) as refused:
+    with pytest.raises(Refused) as refused:
         record(game, host, {"type": "nominate", "by": 1, "target": 99})
     assert refused.value.code == "invalid"
     assert "99" in refused.value.message
@@ -64,7 +65,7 @@ def test_a_stale_sequence_number_is_refused(table) -> None:
     host, evening, players = table
     game = start_game(host, evening, players)
     record(game, host, {"type": "day", "n": 1})
-    with pytest.raises(services.GameRefused) as refused:
+    with pytest.raises(Refused) as refused:
         services.game_record_event(
             game_id=game.pk,
             author=host,
@@ -73,7 +74,7 @@ def test_a_stale_sequence_number_is_refused(table) -> None:
             client_id="second-phone",
         )
     assert refused.value.code == "stale"
-    assert refused.value.seq == 1
+    assert refused.value.details["seq"] == 1
     assert GameEvent.objects.filter(game=game).count() == 1
 
 
@@ -124,7 +125,7 @@ def test_undo_reopens_a_finished_game(table) -> None:
 def test_nothing_to_undo_is_refused(table) -> None:
     host, evening, players = table
     game = start_game(host, evening, players)
-    with pytest.raises(services.GameRefused):
+    with pytest.raises(Refused):
         record(game, host, {"type": "undo"})
 
 
@@ -137,7 +138,7 @@ def test_a_malformed_event_is_refused(table) -> None:
         {"type": "speech", "seat": 1, "start": "yesterday", "end": "now", "limit": 30},
         "not an object",
     ):
-        with pytest.raises(services.GameRefused):
+        with pytest.raises(Refused):
             services.game_record_event(
                 game_id=game.pk, author=host, event=bad, seq=1, client_id=None
             )
@@ -153,7 +154,7 @@ def test_the_next_game_of_the_evening_carries_the_first_eliminated_as_immune(tab
     second = start_game(host, evening, reseated)
     assert second.number == 2
     assert second.immune == [1]
-    with pytest.raises(services.GameRefused) as refused:
+    with pytest.raises(Refused) as refused:
         record(
             second,
             host,
@@ -166,7 +167,7 @@ def test_the_next_game_of_the_evening_carries_the_first_eliminated_as_immune(tab
 def test_too_few_players_do_not_start_a_game() -> None:
     host = make_host()
     evening, players = evening_with_players(11)
-    with pytest.raises(services.GameRefused) as refused:
+    with pytest.raises(Refused) as refused:
         start_game(host, evening, players, LINEUP[:11])
     assert "12" in refused.value.message
 
@@ -175,7 +176,7 @@ def test_only_members_present_and_of_age_are_seated() -> None:
     host = make_host()
     evening, players = evening_with_players(11)
     stranger = make_member()
-    with pytest.raises(services.GameRefused):
+    with pytest.raises(Refused):
         start_game(host, evening, [*players, stranger])
     young = make_member(birth_date=date.today().replace(year=date.today().year - 30))
     from club.models import Registration
@@ -184,26 +185,26 @@ def test_only_members_present_and_of_age_are_seated() -> None:
         member=young, evening=evening, status="confirmed", source="admin", arrival=99
     )
     type(young).objects.filter(pk=young.pk).update(birth_date=date(date.today().year - 18, 1, 1))
-    with pytest.raises(services.GameRefused) as refused:
+    with pytest.raises(Refused) as refused:
         start_game(host, evening, [*players, young])
     assert "21" in refused.value.message
 
 
 def test_a_line_up_that_decides_the_game_is_refused(table) -> None:
     host, evening, players = table
-    with pytest.raises(services.GameRefused):
+    with pytest.raises(Refused):
         start_game(host, evening, players, ["mafia"] * 6 + ["civilian"] * 6)
 
 
 def test_members_who_are_not_hosts_cannot_start_or_record(table) -> None:
     host, evening, players = table
-    with pytest.raises(services.GameRefused) as refused:
+    with pytest.raises(Refused) as refused:
         start_game(players[0], evening, players)
     assert refused.value.code == "forbidden"
     game = start_game(host, evening, players)
     other_host = make_host()
     for outsider in (players[0], other_host):
-        with pytest.raises(services.GameRefused) as refused:
+        with pytest.raises(Refused) as refused:
             record(game, outsider, {"type": "day", "n": 1})
         assert refused.value.code == "forbidden"
     admin = make_member(is_staff=True, is_superuser=True)
@@ -224,6 +225,6 @@ def test_import_rebuilds_a_game_from_its_protocol(table) -> None:
     again = game_view(imported.pk)
     assert again.state.summary() == view.state.summary()
     document["events"].append({"type": "foul", "seat": 4})  # after the end: refused
-    with pytest.raises(services.GameRefused) as refused:
+    with pytest.raises(Refused) as refused:
         services.game_import(document=document, evening_id=evening.pk, host=host, author=host)
     assert str(len(TOWN_WINS)) in refused.value.message

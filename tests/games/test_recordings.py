@@ -9,9 +9,9 @@ import pytest
 import time_machine
 from django.utils import timezone
 
+from club.errors import Refused
 from games import recordings
 from games.models import Recording, RecordingDeletion, RecordingStatus
-from games.recordings import RecordingRefused
 from tests.factories import make_member
 from tests.games.recording import TOWN_WINS, record, start_game
 from tests.sound import FORMATS, script, write
@@ -93,11 +93,11 @@ def test_an_interrupted_upload_resumes_where_the_server_stopped(played, tmp_path
     recordings.recording_append(recording_id=started.pk, user=host, offset=0, data=data[:half])
     # The connection dropped: the phone sends the same chunk again, then one from too far on.
     for offset in (0, half + 100):
-        with pytest.raises(RecordingRefused) as refused:
+        with pytest.raises(Refused) as refused:
             recordings.recording_append(
                 recording_id=started.pk, user=host, offset=offset, data=data[offset : offset + 10]
             )
-        assert (refused.value.code, refused.value.offset) == ("conflict", half)
+        assert (refused.value.code, refused.value.details["offset"]) == ("conflict", half)
     # Starting again with the same file finds the upload begun, and it goes on from `half`.
     again = recordings.recording_start(
         game_id=game.pk, user=host, name="game.wav", size=len(data), started_at=began
@@ -123,7 +123,7 @@ def test_only_the_host_and_admins_touch_the_recording(played, tmp_path, admin_me
         lambda: recordings.recording_open(recording_id=recording.pk, user=stranger),
         lambda: recordings.recording_delete(recording_id=recording.pk, user=stranger),
     ):
-        with pytest.raises(RecordingRefused) as refused:
+        with pytest.raises(Refused) as refused:
             attempt()
         assert refused.value.code == "forbidden"
     assert (
@@ -138,7 +138,7 @@ def test_only_the_host_and_admins_touch_the_recording(played, tmp_path, admin_me
 )
 def test_wrong_files_are_refused_before_a_byte_is_sent(played, name, size) -> None:
     host, game, _began = played
-    with pytest.raises(RecordingRefused):
+    with pytest.raises(Refused):
         recordings.recording_start(game_id=game.pk, user=host, name=name, size=size)
     assert not Recording.objects.exists()
 
@@ -169,7 +169,7 @@ def test_the_sweep_deletes_what_is_due_and_keeps_what_is_not(played, tmp_path, t
     assert not stored.exists()
     audit = RecordingDeletion.objects.get(recording_id=recording.pk)
     assert (audit.reason, audit.size, audit.game_id) == ("retention", recording.size, game.pk)
-    with pytest.raises(RecordingRefused):
+    with pytest.raises(Refused):
         recordings.recording_open(recording_id=recording.pk, user=host)
 
 
@@ -203,7 +203,7 @@ def test_after_a_week_of_downtime_every_overdue_recording_goes_at_the_next_run(
 
 def test_a_game_past_its_retention_takes_no_recording(played) -> None:
     host, game, _began = played
-    with time_machine.travel(game.ended_at + timedelta(days=4)), pytest.raises(RecordingRefused):
+    with time_machine.travel(game.ended_at + timedelta(days=4)), pytest.raises(Refused):
         recordings.recording_start(game_id=game.pk, user=host, name="a.m4a", size=100)
 
 

@@ -107,13 +107,43 @@ def test_start_with_a_link_code_links_the_account() -> None:
     )
     code = response["Location"].split("start=")[1]
     assert len(code) <= 64
+    # The bot names the account and links only when asked to.
     post(message(f"/start {code}"))
     member.refresh_from_db()
+    assert member.telegram_id is None
+    ask = replies()[0]
+    assert "«Вера»" in ask.text
+    post(button(ask.buttons[0][0]["callback_data"]))
+    member.refresh_from_db()
     assert (member.telegram_id, member.telegram_username) == (777, "vera_tg")
-    assert "Telegram привязан к Вера" in replies()[0].text
+    assert "Telegram привязан к Вера" in replies()[1].text
     # Single use: the same code again links nothing.
     post(message(f"/start {code}", user_id=888))
     assert "ссылка устарела" in replies(888)[0].text.lower()
+
+
+def test_a_link_code_never_replaces_a_members_telegram() -> None:
+    member = make_member(nickname="Вера", telegram_id=555)
+    TelegramLinkCode.objects.create(
+        code="fresh-code", member=member, expires_at=timezone.now() + timedelta(minutes=5)
+    )
+    post(button("lk:fresh-code"))
+    member.refresh_from_db()
+    assert member.telegram_id == 555
+
+
+def test_a_banned_member_is_refused_by_the_bot_as_by_the_site() -> None:
+    evening = make_evening()
+    member = make_member(nickname="Изгнанный", telegram_id=777, status="banned")
+    consent = member.publication_consent
+    answer = post(button(f"su:{evening.pk}")).json()
+    assert answer["text"] == "Этот аккаунт заблокирован."
+    post(button("set:consent"))
+    post(message("/evening"))
+    member.refresh_from_db()
+    assert member.publication_consent == consent
+    assert not Registration.objects.filter(member=member).exists()
+    assert replies()[-1].text == "Этот аккаунт заблокирован."
 
 
 def test_an_expired_link_code_is_refused() -> None:

@@ -1,0 +1,112 @@
+"""Who may see or do what with a game, and who may see a member's name: the one answer for
+the pages, the API, the bot and the admin.
+
+- A host (the Hosts group, or an admin) starts games; only an active member hosts.
+- The game's host runs it: records its taps, moderates an online table, sees every card.
+  An admin who is not seated at it may take over (a phone that died) with the same view.
+- A seated player sees what their seat may see, whatever their rank: an admin or a host
+  who sits at a table is a player there. The host of a game never plays in it (refused at
+  creation by every door).
+- A member who refused publication is named only to themselves, to staff, and on a game's
+  own pages to whoever runs that game; everywhere else (and in the club's group) they are
+  «Игрок N».
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from django.utils.translation import gettext as _
+
+from accounts.models import MembershipStatus, User
+from club.errors import INVALID, Refused
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser
+
+    from games.models import Game, Seat
+
+    Viewer = User | AnonymousUser | None
+
+HOST_PERMISSION = "accounts.host_games"
+
+
+def _member(viewer: Viewer) -> User | None:
+    return viewer if viewer is not None and viewer.is_authenticated else None  # type: ignore[return-value]
+
+
+def may_host(viewer: Viewer) -> bool:
+    """Hosts (the Hosts group) and admins start games, if their membership is active."""
+    member = _member(viewer)
+    return bool(
+        member is not None
+        and member.status == MembershipStatus.ACTIVE
+        and member.has_perm(HOST_PERMISSION)
+    )
+
+
+def refuse_host_at_table(host: User, player_ids: Sequence[int]) -> None:
+    """The host of a game never plays in it: they would see every card."""
+    if host.pk in player_ids:
+        raise Refused(
+            _("The host of a game cannot play in it: choose another host or another player."),
+            "host_seated",
+            INVALID,
+        )
+
+
+def seat_of(viewer: Viewer, seats: Sequence[Seat]) -> Seat | None:
+    member = _member(viewer)
+    if member is None:
+        return None
+    return next((seat for seat in seats if seat.member_id == member.pk), None)
+
+
+def is_seated(viewer: Viewer, game: Game, seats: Sequence[Seat] | None = None) -> bool:
+    member = _member(viewer)
+    if member is None:
+        return False
+    if seats is not None:
+        return seat_of(member, seats) is not None
+    return game.seats.filter(member=member).exists()
+
+
+def runs(viewer: Viewer, game: Game, seats: Sequence[Seat] | None = None) -> bool:
+    """The game's host, or an admin who is not seated at it: the host's view and powers.
+    Pass the game's seats when they are at hand, to spare a query."""
+    if not may_host(viewer):
+        return False
+    member = _member(viewer)
+    assert member is not None
+    if game.host_id != member.pk and not member.is_superuser:
+        return False
+    return not is_seated(member, game, seats)
+
+
+def sees_roles(viewer: Viewer, game: Game, seats: Sequence[Seat] | None = None) -> bool:
+    """While a game runs its cards are its host's secret; after the end everyone sees them."""
+    return game.finished or runs(viewer, game, seats)
+
+
+def may_see_name(member: User, viewer: Viewer, *, runs_game: bool = False) -> bool:
+    """Whether `viewer` may see `member`'s nickname in what the club publishes (RULES.md
+    §C). On a game's own pages pass `runs_game` (runs(viewer, game)): its host sees the
+    names of the table they ran. Without it the answer also says whether `viewer` may open
+    the member's player page, so a link to it is shown exactly when the name is."""
+    return name_visible(
+        member_id=member.pk,
+        consent=member.publication_consent,
+        viewer=viewer,
+        runs_game=runs_game,
+    )
+
+
+def name_visible(*, member_id: int, consent: bool, viewer: Viewer, runs_game: bool = False) -> bool:
+    """may_see_name for reads that hold a member's id and consent, not the member."""
+    if consent:
+        return True
+    looking = _member(viewer)
+    if looking is None:
+        return False
+    return looking.pk == member_id or looking.is_staff or runs_game
