@@ -7,6 +7,8 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.models import MembershipStatus, User
 from accounts.services import BLOCKED
+from accounts.validation import login_key
+from club import throttle
 
 DATE_INPUT_FORMATS = ["%Y-%m-%d", "%d.%m.%Y"]
 
@@ -65,11 +67,23 @@ class LoginForm(AuthenticationForm):
     )
 
     def clean(self) -> dict:
+        login = self.cleaned_data.get("username") or ""
+        account = login_key(login)
+        address = throttle.client_address(self.request) if self.request else "unknown"
+        # A locked account or address waits out its window, even with the right password.
+        wait = max(
+            throttle.waiting(throttle.LOGIN_PER_ACCOUNT, account),
+            throttle.waiting(throttle.LOGIN_PER_ADDRESS, address),
+        )
+        if wait:
+            raise forms.ValidationError(throttle.refusal(wait).message, code="throttled")
         try:
             return super().clean()
         except forms.ValidationError:
+            throttle.count(throttle.LOGIN_PER_ACCOUNT, account)
+            throttle.count(throttle.LOGIN_PER_ADDRESS, address)
             # The right password of a banned account: say so, as the bot and the API do.
-            member = User.objects.by_login(self.cleaned_data.get("username") or "")
+            member = User.objects.by_login(login)
             password = self.cleaned_data.get("password") or ""
             if (
                 member is not None

@@ -25,16 +25,7 @@ urlpatterns = [
     path("telegram/login/", views.telegram_login, name="telegram_login"),
     path("telegram/link/", views.telegram_link, name="telegram_link"),
     path("telegram/unlink/", views.telegram_unlink, name="telegram_unlink"),
-    path(
-        "password/reset/",
-        auth_views.PasswordResetView.as_view(
-            template_name="accounts/password_reset_form.html",
-            email_template_name="accounts/password_reset_email.txt",
-            subject_template_name="accounts/password_reset_subject.txt",
-            success_url=reverse_lazy("accounts:password_reset_done"),
-        ),
-        name="password_reset",
-    ),
+    path("password/reset/", views.PasswordResetView.as_view(), name="password_reset"),
     path(
         "password/reset/sent/",
         auth_views.PasswordResetDoneView.as_view(template_name="accounts/password_reset_done.html"),

@@ -23,6 +23,12 @@ def normalize_nickname(raw: str) -> str:
     return " ".join(raw.split())
 
 
+def login_key(login: str) -> str:
+    """A nickname or email as it is matched: trimmed, spaces folded, case folded for every
+    script (SQLite's LOWER() folds ASCII only, so this is done in Python)."""
+    return normalize_nickname(login).casefold()
+
+
 def validate_nickname(nickname: str) -> None:
     if not NICKNAME_MIN_LENGTH <= len(nickname) <= NICKNAME_MAX_LENGTH:
         raise ValidationError(

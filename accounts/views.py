@@ -5,10 +5,13 @@ from datetime import timedelta
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.forms import PasswordResetForm
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse_lazy
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.debug import sensitive_post_parameters
@@ -17,6 +20,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from accounts import services
 from accounts.forms import ApiTokenForm, PublicationConsentForm, SignUpForm
 from accounts.telegram_login import TelegramIdentity, TelegramLoginError, telegram_login_verify
+from club import throttle
 from club.errors import Refused
 
 BACKEND = "accounts.backends.NicknameOrEmailBackend"
@@ -27,6 +31,13 @@ def sign_up(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("accounts:profile")
     form = SignUpForm(request.POST or None)
+    if request.method == "POST":
+        try:
+            throttle.refuse_if_over(throttle.SIGN_UP_PER_ADDRESS, throttle.client_address(request))
+        except Refused as refusal:
+            form.is_valid()
+            form.add_error(None, refusal.message)
+            return render(request, "accounts/sign_up.html", {"form": form}, status=429)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
@@ -103,6 +114,28 @@ def member_settings(request: HttpRequest) -> HttpResponse:
         form = PublicationConsentForm(initial={"publication_consent": member.publication_consent})
     template = "accounts/settings.html#consent" if request.htmx else "accounts/settings.html"
     return render(request, template, {"form": form})
+
+
+class PasswordResetView(auth_views.PasswordResetView):
+    """Django's reset, throttled per address and per email: the mail is not a flood gun."""
+
+    template_name = "accounts/password_reset_form.html"
+    email_template_name = "accounts/password_reset_email.txt"
+    subject_template_name = "accounts/password_reset_subject.txt"
+    success_url = reverse_lazy("accounts:password_reset_done")
+
+    def form_valid(self, form: PasswordResetForm) -> HttpResponse:
+        try:
+            address = throttle.client_address(self.request)
+            throttle.refuse_if_over(throttle.PASSWORD_RESET_PER_ADDRESS, address)
+            email = form.cleaned_data["email"].strip().casefold()
+            throttle.refuse_if_over(throttle.PASSWORD_RESET_PER_EMAIL, email)
+        except Refused as refusal:
+            form.add_error(None, refusal.message)
+            response = self.form_invalid(form)
+            response.status_code = 429
+            return response
+        return super().form_valid(form)
 
 
 # The profile page's single-use nonce for linking Telegram: a signed payload is linked only

@@ -66,6 +66,7 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "django_htmx",
+    "django_ratelimit",
     "ninja",
     "club",
     "accounts",
@@ -273,6 +274,30 @@ CELERY_BEAT_SCHEDULE = {
     },
 }
 
+# --- Cache ------------------------------------------------------------------------------
+# The throttles' counters (club/throttle.py) live here: Redis when there is one (its own
+# URL, or the broker's), shared by every process; the embedded site's one web process keeps
+# them in its memory.
+CACHE_URL = os.environ.get("CLUB_CACHE_URL", "") or (
+    CELERY_BROKER_URL if CELERY_BROKER_URL.startswith(("redis://", "rediss://")) else ""
+)
+if CACHE_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": CACHE_URL,
+            "KEY_PREFIX": "club",
+            "OPTIONS": {"socket_timeout": 2, "socket_connect_timeout": 2},
+        }
+    }
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+BEHIND_PROXY = env_bool("DJANGO_BEHIND_PROXY", default=PRODUCTION)
+RATELIMIT_IP_META_KEY = "club.throttle.ratelimit_address"
+# A throttle whose cache does not answer lets the request through rather than lock
+# everyone out; the cache's failure shows in /healthz and the logs.
+RATELIMIT_FAIL_OPEN = True
+
 # --- Telegram ----------------------------------------------------------------------------
 TELEGRAM_BOT_TOKEN = os.environ.get("TELEGRAM_BOT_TOKEN", "")
 TELEGRAM_BOT_USERNAME = os.environ.get("TELEGRAM_BOT_USERNAME", "")
@@ -310,7 +335,7 @@ if PRODUCTION:
     SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", default=True)
     # Load balancers probe over plain HTTP.
     SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
-    if env_bool("DJANGO_BEHIND_PROXY", default=True):
+    if BEHIND_PROXY:
         SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
@@ -322,4 +347,11 @@ NINJA_PAGINATION_PER_PAGE = 50
 
 # The nickname is unique ignoring case through a functional constraint, which the check
 # cannot see; NicknameOrEmailBackend looks members up case-insensitively.
-SILENCED_SYSTEM_CHECKS = ["auth.W004"]
+SILENCED_SYSTEM_CHECKS = [
+    "auth.W004",
+    # Django's own Redis cache increments atomically; django-ratelimit lists only others.
+    "django_ratelimit.W001",
+]
+if not CACHE_URL:
+    # The embedded site: one web process, whose memory cache all its requests share.
+    SILENCED_SYSTEM_CHECKS.append("django_ratelimit.E003")

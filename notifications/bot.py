@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 
 from accounts import services as accounts
 from accounts.models import User
-from club import queries
+from club import queries, throttle
 from club import services as club
 from club.errors import Refused
 from club.models import ClubSettings, Evening, RegistrationSource, RegistrationStatus
@@ -112,10 +112,10 @@ class Bot:
 
     # --- answering --------------------------------------------------------------------
 
-    def reply(self, text: str, buttons: Buttons | None = None) -> None:
+    def reply(self, text: str, buttons: Buttons | None = None, *, key: str = "") -> None:
         self._replies += 1
         notification_enqueue(
-            dedupe_key=f"reply:{self.incoming.update_id}:{self._replies}",
+            dedupe_key=key or f"reply:{self.incoming.update_id}:{self._replies}",
             chat_id=self.incoming.chat_id,
             text=text,
             buttons=buttons or [],
@@ -135,13 +135,19 @@ class Bot:
         button, a message for a command. A banned member gets that refusal for everything,
         with the same message as on the site and in the API."""
         try:
+            throttle.refuse_if_over(throttle.BOT_PER_CHAT, str(self.incoming.telegram_id))
             if self.member is not None:
                 accounts.refuse_unless_usable(self.member)
             return self._dispatch()
         except Refused as refusal:
             if self.incoming.callback_id:
                 return self.toast(refusal.message)
-            self.reply(refusal.message)
+            if refusal.code == "throttled":
+                # One word about it a minute, not one per message: the reply is a message too.
+                minute = int(timezone.now().timestamp() // 60)
+                self.reply(refusal.message, key=f"throttled:{self.incoming.telegram_id}:{minute}")
+            else:
+                self.reply(refusal.message)
             return None
 
     def _dispatch(self) -> dict[str, Any] | None:

@@ -48,6 +48,14 @@ def _fresh_club_settings() -> None:
     _settings_cache.clear()
 
 
+@pytest.fixture(autouse=True)
+def _empty_cache() -> None:
+    # The throttles count in Redis: every test starts with no attempts behind it.
+    from django.core.cache import cache
+
+    cache.clear()
+
+
 @pytest.fixture
 def celery_worker_on_redis() -> Iterator[None]:
     """A real Celery worker (in a thread) on the real Redis broker, from an empty queue:

@@ -10,9 +10,12 @@ import pytest
 
 DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/mafia_club"
 DEFAULT_BROKER_URL = "redis://127.0.0.1:6379/15"
+# The cache (the throttles' counters) in a database of its own: each test clears it.
+DEFAULT_CACHE_URL = "redis://127.0.0.1:6379/14"
 
 os.environ.setdefault("DATABASE_URL", DEFAULT_DATABASE_URL)
 os.environ.setdefault("CELERY_BROKER_URL", DEFAULT_BROKER_URL)
+os.environ.setdefault("CLUB_CACHE_URL", DEFAULT_CACHE_URL)
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "club.settings")
 # Settings read in tests must not depend on the developer's shell.
 os.environ.pop("DJANGO_ENV", None)

@@ -1,0 +1,100 @@
+"""Throttles for the doors someone could hammer: the login, password reset, sign-up and the
+bot. Counted by django-ratelimit in the cache (Redis in production, shared by every
+process), in fixed windows per key: a member's login, a client's address, a Telegram chat.
+
+A login is throttled on failures only: ten wrong passwords for one account, or thirty from
+one address, in a quarter of an hour, and even the right password waits for the window to
+pass (the password reset still works). The webhook is never throttled by address: every
+update comes from Telegram's own servers; the bot counts per chat instead.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.http import HttpRequest
+from django.utils.translation import ngettext
+from django_ratelimit.core import get_usage
+
+from club.errors import TOO_MANY, Refused
+
+
+@dataclass(frozen=True)
+class Limit:
+    group: str
+    rate: str  # django-ratelimit's "count/period": "10/15m"
+
+
+LOGIN_PER_ACCOUNT = Limit("login-account", "10/15m")
+LOGIN_PER_ADDRESS = Limit("login-address", "30/15m")
+PASSWORD_RESET_PER_ADDRESS = Limit("password-reset-address", "5/h")
+PASSWORD_RESET_PER_EMAIL = Limit("password-reset-email", "3/h")
+SIGN_UP_PER_ADDRESS = Limit("sign-up-address", "10/h")
+BOT_PER_CHAT = Limit("bot-chat", "30/m")
+MINI_APP_PER_USER = Limit("mini-app-user", "120/m")
+
+
+def _usage(limit: Limit, value: str, *, count: bool) -> dict | None:
+    return get_usage(
+        None, group=limit.group, key=lambda _group, _request: value, rate=limit.rate,
+        increment=count,
+    )  # fmt: skip
+
+
+def count(limit: Limit, value: str) -> int:
+    """Count one use; returns the seconds left in the window if this use is over the limit,
+    else 0."""
+    usage = _usage(limit, value, count=True)
+    if usage is None or not usage["should_limit"]:
+        return 0
+    return max(1, usage["time_left"])
+
+
+def waiting(limit: Limit, value: str) -> int:
+    """Seconds until `value` may try again (0: it may now), without counting a use: the
+    window's uses have reached the limit."""
+    usage = _usage(limit, value, count=False)
+    if usage is None or usage["count"] < usage["limit"]:
+        return 0
+    return max(1, usage["time_left"])
+
+
+def refusal(seconds: int) -> Refused:
+    """What the member reads when a throttle holds: how long to wait, in minutes."""
+    minutes = max(1, math.ceil(seconds / 60))
+    return Refused(
+        ngettext(
+            "Too many attempts. Please try again in %(minutes)d minute.",
+            "Too many attempts. Please try again in %(minutes)d minutes.",
+            minutes,
+        )
+        % {"minutes": minutes},
+        "throttled",
+        TOO_MANY,
+        retry_after=seconds,
+    )
+
+
+def refuse_if_over(limit: Limit, value: str) -> None:
+    """Count a use, and refuse it when it is over the limit."""
+    seconds = count(limit, value)
+    if seconds:
+        raise refusal(seconds)
+
+
+def client_address(request: HttpRequest) -> str:
+    """The client's address: behind the site's own proxy (DJANGO_BEHIND_PROXY), the one
+    that proxy appended to X-Forwarded-For, which a client cannot forge; else the peer."""
+    if settings.BEHIND_PROXY:
+        forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
+        hops = [hop.strip() for hop in forwarded.split(",") if hop.strip()]
+        if hops:
+            return hops[-1][:64]
+    return request.META.get("REMOTE_ADDR", "") or "unknown"
+
+
+def ratelimit_address(request: HttpRequest) -> str:
+    """django-ratelimit's "ip" key (RATELIMIT_IP_META_KEY): the same address as ours."""
+    return client_address(request)

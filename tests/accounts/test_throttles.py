@@ -1,0 +1,117 @@
+"""The doors someone could hammer are throttled (club/throttle.py), with a clear message.
+
+The hole it closes (#14): 30 wrong passwords, then the right one, logged in; password
+resets, sign-ups and the bot took any number of requests.
+"""
+
+import itertools
+
+import pytest
+from django.core import mail
+from django.test import Client
+
+from notifications.models import Notification
+from tests.factories import PASSWORD, make_member
+from tests.notifications.test_webhook import SECRET, button, message, post
+
+pytestmark = pytest.mark.django_db
+
+
+def log_in(nickname: str, password: str, *, address: str = "10.0.0.1"):
+    client = Client(REMOTE_ADDR=address)
+    response = client.post("/accounts/login/", {"username": nickname, "password": password})
+    return client, response
+
+
+def logged_in(client: Client) -> bool:
+    return "_auth_user_id" in client.session
+
+
+def test_thirty_wrong_passwords_then_the_right_one_does_not_log_in() -> None:
+    make_member(nickname="Ворон")
+    for _ in range(30):
+        _client, response = log_in("Ворон", "wrong-password")
+        assert response.status_code == 200
+    client, response = log_in("Ворон", PASSWORD)
+    assert not logged_in(client)
+    assert "Слишком много попыток" in response.content.decode()
+
+
+def test_an_account_is_locked_whatever_the_address_and_the_letter_case() -> None:
+    make_member(nickname="Лиса")
+    for n in range(10):
+        log_in("лиса" if n % 2 else "ЛИСА", "wrong", address=f"10.0.1.{n}")
+    client, response = log_in("Лиса", PASSWORD, address="10.0.2.1")
+    assert not logged_in(client)
+    assert "Слишком много попыток" in response.content.decode()
+
+
+def test_an_address_is_locked_after_failures_across_accounts() -> None:
+    make_member(nickname="Барон")
+    for n in range(30):
+        log_in(f"nobody-{n}", "wrong", address="10.0.3.1")
+    client, _response = log_in("Барон", PASSWORD, address="10.0.3.1")
+    assert not logged_in(client)
+    other, _response = log_in("Барон", PASSWORD, address="10.0.3.2")
+    assert logged_in(other)
+
+
+def test_a_few_mistakes_do_not_lock_anyone_out() -> None:
+    make_member(nickname="Сова")
+    for _ in range(3):
+        log_in("Сова", "wrong")
+    client, _response = log_in("Сова", PASSWORD)
+    assert logged_in(client)
+
+
+def test_password_resets_are_throttled_per_address_and_per_email() -> None:
+    make_member(email="vera@example.com")
+    client = Client(REMOTE_ADDR="10.0.4.1")
+    answers = [
+        client.post("/accounts/password/reset/", {"email": "vera@example.com"}).status_code
+        for _ in range(4)
+    ]
+    assert answers == [302, 302, 302, 429]
+    assert len(mail.outbox) == 3
+    for n in itertools.count():
+        response = client.post("/accounts/password/reset/", {"email": f"x{n}@example.com"})
+        if response.status_code == 429:
+            break
+    assert n == 1  # five from this address in the hour: four above and one more
+    assert "Слишком много попыток" in response.content.decode()
+
+
+def test_sign_ups_are_throttled_per_address() -> None:
+    client = Client(REMOTE_ADDR="10.0.5.1")
+    statuses = [
+        client.post("/accounts/signup/", {"nickname": f"Новичок {n}"}).status_code
+        for n in range(11)
+    ]
+    assert statuses[:10] == [200] * 10 and statuses[10] == 429
+
+
+@pytest.fixture
+def _webhook(settings) -> None:
+    settings.TELEGRAM_WEBHOOK_SECRET = SECRET
+
+
+@pytest.mark.usefixtures("_webhook")
+def test_the_bot_throttles_each_chat_and_says_so_once() -> None:
+    make_member(telegram_id=777)
+    for _ in range(40):
+        post(message("/help"))
+    replies = list(
+        Notification.objects.filter(chat_id=777).order_by("pk").values_list("text", flat=True)
+    )
+    assert len(replies) == 31  # thirty answers, then one word about the limit
+    assert "Слишком много попыток" in replies[-1]
+    toast = post(button("set:consent")).json()
+    assert "Слишком много попыток" in toast["text"]
+
+
+@pytest.mark.usefixtures("_webhook")
+def test_the_webhook_is_not_throttled_by_address() -> None:
+    """Every update comes from Telegram's servers: a hundred chats are all answered."""
+    for chat in range(100):
+        post(message("/help", user_id=1000 + chat))
+    assert Notification.objects.filter(chat_id__gte=1000).count() == 100
