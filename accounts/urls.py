@@ -3,6 +3,7 @@ from django.urls import path, reverse_lazy
 
 from accounts import views
 from accounts.forms import LoginForm
+from club import csp
 
 app_name = "accounts"
 
@@ -10,10 +11,12 @@ urlpatterns = [
     path("signup/", views.sign_up, name="sign_up"),
     path(
         "login/",
-        auth_views.LoginView.as_view(
+        csp.telegram_login(
+            auth_views.LoginView.as_view(
             authentication_form=LoginForm,
             template_name="accounts/login.html",
             redirect_authenticated_user=True,
+            )
         ),
         name="login",
     ),

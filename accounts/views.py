@@ -20,7 +20,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from accounts import services
 from accounts.forms import ApiTokenForm, PublicationConsentForm, SignUpForm
 from accounts.telegram_login import TelegramIdentity, TelegramLoginError, telegram_login_verify
-from club import throttle
+from club import csp, throttle
 from club.errors import Refused
 
 BACKEND = "accounts.backends.NicknameOrEmailBackend"
@@ -67,6 +67,7 @@ def _profile_context(request: HttpRequest, **extra: object) -> dict[str, object]
     }
 
 
+@csp.telegram_login
 @login_required
 @require_GET
 def profile(request: HttpRequest) -> HttpResponse:

@@ -4,66 +4,18 @@ winner, through the real pages; screenshots of the main steps are kept as artifa
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from django.conf import settings
-from django.test import Client
 
 from games.models import Game
 from games.queries import game_view
 from games.rules import protocol
 from games.services import game_protocol
+from tests.e2e.conftest import ARTIFACTS, PHONE, logged_in
 from tests.games.recording import evening_with_players, make_host
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("migration_rows")]
-
-CHROMIUM = "/usr/bin/chromium"
-ARTIFACTS = Path(settings.BASE_DIR) / "var" / "test-artifacts" / "e2e"
-PHONE = {"width": 360, "height": 640}
-
-
-@pytest.fixture
-def browser_page(live_server) -> Iterator[object]:
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"{CHROMIUM} is missing: apt-get install chromium (.ci/run installs it)")
-    # Playwright's sync API runs an event loop in this thread; the test's own ORM calls are
-    # still plain synchronous code between its steps.
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-    from playwright.sync_api import sync_playwright
-
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    for old in ARTIFACTS.glob("*.png"):
-        old.unlink()
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=CHROMIUM,
-            args=[
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--disable-sync",
-                "--no-first-run",
-            ],
-        )
-        context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
-        yield context
-        browser.close()
-    os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
-
-
-def logged_in(context, live_server, user):
-    """The browser context with the user's session cookie."""
-    client = Client()
-    client.force_login(user)
-    cookie = client.cookies[settings.SESSION_COOKIE_NAME].value
-    context.add_cookies(
-        [{"name": settings.SESSION_COOKIE_NAME, "value": cookie, "url": live_server.url}]
-    )
-    return context
 
 
 def test_a_host_records_a_full_game_on_a_phone(live_server, browser_page) -> None:

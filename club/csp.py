@@ -1,0 +1,38 @@
+"""The Content-Security-Policy's exceptions, each for the pages that need it.
+
+The site-wide policy (settings.SECURE_CSP) allows nothing from elsewhere. Pages that open
+Telegram's login popup load its script from telegram.org; the profile page also sends a
+form on to t.me (the bot's deep link), which form-action must allow.
+"""
+
+from collections.abc import Callable
+from typing import Any
+
+from django.conf import settings
+from django.views.decorators.csp import csp_override
+
+TELEGRAM_SCRIPT = "https://telegram.org"
+TELEGRAM_LOGIN = "https://oauth.telegram.org"
+TELEGRAM_LINKS = "https://t.me"
+
+
+def _with(**extra: list[str]) -> dict[str, list[str]]:
+    policy = {directive: list(sources) for directive, sources in settings.SECURE_CSP.items()}
+    for directive, sources in extra.items():
+        directive = directive.replace("_", "-")
+        policy[directive] = [
+            *[s for s in policy.get(directive, []) if s != "'none'"],
+            *sources,
+        ]
+    return policy
+
+
+def telegram_login(view: Callable[..., Any]) -> Callable[..., Any]:
+    """For a page with «Log in with Telegram» / «Link Telegram» (and the bot's deep link)."""
+    return csp_override(
+        _with(
+            script_src=[TELEGRAM_SCRIPT],
+            frame_src=[TELEGRAM_LOGIN],
+            form_action=[TELEGRAM_LINKS],
+        )
+    )(view)

@@ -1,0 +1,128 @@
+"""The browser tests' Chromium (Debian's, driven by Playwright) and their helpers.
+
+Every page a test opens is watched: a console error, a failed request to the site, or a
+Content-Security-Policy violation fails the test unless the test expects it.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.test import Client
+
+CHROMIUM = "/usr/bin/chromium"
+ARTIFACTS = Path(settings.BASE_DIR) / "var" / "test-artifacts" / "e2e"
+PHONE = {"width": 360, "height": 640}
+DESKTOP = {"width": 1280, "height": 800}
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+# Records what the page reports about the policy, from before any script of its own runs.
+WATCH_CSP = """
+window.__cspViolations = [];
+document.addEventListener("securitypolicyviolation", (e) => {
+  const where = `${e.sourceFile}:${e.lineNumber}`;
+  window.__cspViolations.push(`${e.violatedDirective} ${e.blockedURI} ${where}`);
+});
+"""
+# Telegram's login script, as the pages load it from telegram.org (which this machine cannot
+# reach): enough for the page to run, and the policy is still checked against its origin.
+FAKE_TELEGRAM_WIDGET = "window.Telegram = {Login: {auth(options, callback) {}}};"
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[object]:
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: apt-get install chromium (.ci/run installs it)")
+    # Playwright's sync API runs an event loop in this thread; the tests' own ORM calls are
+    # still plain synchronous code between their steps.
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    from playwright.sync_api import sync_playwright
+
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield launched
+        launched.close()
+    os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+
+
+@dataclass
+class Watch:
+    """What went wrong on the pages of one browser context."""
+
+    console_errors: list[str] = field(default_factory=list)
+    failed: list[str] = field(default_factory=list)
+
+    def csp_violations(self, page) -> list[str]:
+        return page.evaluate("window.__cspViolations || []")
+
+
+def new_context(browser, live_server, *, user=None, viewport=PHONE, language: str = "ru"):
+    """A browser context (a phone by default), logged in as `user`, watched by a Watch."""
+    mobile = viewport == PHONE
+    context = browser.new_context(
+        viewport=viewport,
+        has_touch=mobile,
+        is_mobile=mobile,
+        device_scale_factor=2 if mobile else 1,
+    )
+    context.add_init_script(WATCH_CSP)
+    context.route(
+        "https://telegram.org/**",
+        lambda route: route.fulfill(body=FAKE_TELEGRAM_WIDGET, content_type="text/javascript"),
+    )
+    cookies = [{"name": settings.LANGUAGE_COOKIE_NAME, "value": language, "url": live_server.url}]
+    if user is not None:
+        client = Client()
+        client.force_login(user)
+        session = client.cookies[settings.SESSION_COOKIE_NAME].value
+        cookies.append(
+            {"name": settings.SESSION_COOKIE_NAME, "value": session, "url": live_server.url}
+        )
+    context.add_cookies(cookies)
+    watch = Watch()
+
+    def on_console(message) -> None:
+        if message.type == "error":
+            watch.console_errors.append(message.text)
+
+    def on_response(response) -> None:
+        if response.url.startswith(live_server.url) and response.status >= 400:
+            watch.failed.append(f"{response.status} {response.url}")
+
+    context.on("console", on_console)
+    context.on("response", on_response)
+    context.watch = watch
+    return context
+
+
+@pytest.fixture
+def browser_page(browser, live_server) -> Iterator[object]:
+    """A phone-sized context for the older tests, which log in with `logged_in`."""
+    for old in ARTIFACTS.glob("*.png"):
+        old.unlink()
+    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
+    yield context
+    context.close()
+
+
+def logged_in(context, live_server, user):
+    """The browser context with the user's session cookie."""
+    client = Client()
+    client.force_login(user)
+    cookie = client.cookies[settings.SESSION_COOKIE_NAME].value
+    context.add_cookies(
+        [{"name": settings.SESSION_COOKIE_NAME, "value": cookie, "url": live_server.url}]
+    )
+    return context
