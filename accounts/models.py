@@ -10,6 +10,8 @@ from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from accounts.validation import login_key
+
 
 class MembershipStatus(models.TextChoices):
     ACTIVE = "active", _("Active")
@@ -24,15 +26,19 @@ class UserManager(BaseUserManager["User"]):
 
     def get_by_natural_key(self, username: str | None) -> User:
         # Nicknames are unique ignoring case, so a login in any case finds the member.
-        return self.get(nickname__iexact=username)
+        return self.get(nickname_key=login_key(username or ""))
 
     def by_login(self, login: str) -> User | None:
         """The member a login names: the nickname or the email, in any letter case."""
         login = login.strip()
-        query = models.Q(nickname__iexact=" ".join(login.split()))
+        query = models.Q(nickname_key=login_key(login))
         if "@" in login:
             query |= models.Q(email__iexact=login)
         return self.filter(query).first()
+
+    def by_nickname(self, nickname: str) -> User | None:
+        """The member with this nickname, in any letter case of any script."""
+        return self.filter(nickname_key=login_key(nickname)).first()
 
     def create_user(self, nickname: str, password: str | None = None, **fields: Any) -> User:
         user = self.model(nickname=nickname, **fields)
@@ -46,10 +52,23 @@ class UserManager(BaseUserManager["User"]):
         return self.create_user(nickname, password, **fields)
 
 
+class NicknameKeyField(models.CharField):
+    """A member's nickname_key, derived from the nickname whenever the row is written
+    (save and bulk_create alike), so the two never disagree."""
+
+    def pre_save(self, model_instance: models.Model, add: bool) -> str:
+        value = login_key(model_instance.nickname)  # type: ignore[attr-defined]
+        setattr(model_instance, self.attname, value)
+        return value
+
+
 class User(AbstractBaseUser, PermissionsMixin):
     """A club member: the nickname is the public game name and the login."""
 
     nickname = models.CharField(_("nickname"), max_length=32)
+    # The nickname case-folded for every script (SQLite's LOWER() folds ASCII only): what
+    # makes «ЛИСА» the same nickname as «Лиса», for uniqueness and for logging in.
+    nickname_key = NicknameKeyField(max_length=64, unique=True, editable=False)
     email = models.EmailField(_("email"), blank=True, default="")
     birth_date = models.DateField(_("birth date"))
     telegram_id = models.BigIntegerField(_("Telegram id"), null=True, blank=True, unique=True)
@@ -101,11 +120,6 @@ class User(AbstractBaseUser, PermissionsMixin):
         permissions = [("host_games", _("Can host and record games"))]
         constraints = [
             models.UniqueConstraint(
-                Lower("nickname"),
-                name="accounts_user_nickname_ci_unique",
-                violation_error_message=_("This nickname is taken."),
-            ),
-            models.UniqueConstraint(
                 Lower("email"),
                 condition=~models.Q(email=""),
                 name="accounts_user_email_ci_unique",
@@ -115,6 +129,13 @@ class User(AbstractBaseUser, PermissionsMixin):
 
     def __str__(self) -> str:
         return self.nickname
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        # The key follows the nickname (NicknameKeyField), also when only it is saved.
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and "nickname" in update_fields:
+            kwargs["update_fields"] = {*update_fields, "nickname_key"}
+        super().save(*args, **kwargs)
 
     @property
     def can_sign_up_for_evenings(self) -> bool:

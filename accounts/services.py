@@ -13,7 +13,12 @@ from django.utils.translation import gettext_lazy
 from accounts.age import is_of_age
 from accounts.models import ApiToken, MembershipStatus, UsedSignature, User
 from accounts.telegram_login import TelegramIdentity
-from accounts.validation import normalize_nickname, validate_birth_date, validate_nickname
+from accounts.validation import (
+    login_key,
+    normalize_nickname,
+    validate_birth_date,
+    validate_nickname,
+)
 from club.errors import CONFLICT, FORBIDDEN, NOT_FOUND, Refused
 from club.models import ClubSettings
 
@@ -47,7 +52,7 @@ def nickname_clean(raw: str, *, exclude_member_id: int | None = None) -> str:
     """The normalized nickname, or ValidationError if it is malformed or taken."""
     nickname = normalize_nickname(raw)
     validate_nickname(nickname)
-    taken = User.objects.filter(nickname__iexact=nickname)
+    taken = User.objects.filter(nickname_key=login_key(nickname))
     if exclude_member_id is not None:
         taken = taken.exclude(pk=exclude_member_id)
     if taken.exists():

@@ -13,9 +13,9 @@ urlpatterns = [
         "login/",
         csp.telegram_login(
             auth_views.LoginView.as_view(
-            authentication_form=LoginForm,
-            template_name="accounts/login.html",
-            redirect_authenticated_user=True,
+                authentication_form=LoginForm,
+                template_name="accounts/login.html",
+                redirect_authenticated_user=True,
             )
         ),
         name="login",

@@ -3,17 +3,22 @@
 One reader per kind, used by every door (pages, API, bot, admin), so "a number" or "a time"
 means the same everywhere, and nothing that would crash a lower layer gets past the edge:
 `str.isdigit()` accepts «²» and «٣», which `int()` then refuses; Python takes offsets up
-to ±23:59, which PostgreSQL does not; `json.loads` recurses without a bound.
+to ±23:59, which PostgreSQL does not (games/rules/events.moment_problem); `json.loads`
+recurses without a bound.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from datetime import UTC, datetime, timedelta, tzinfo
+from datetime import UTC, datetime, tzinfo
 from typing import Annotated, Any
 
 from pydantic import AfterValidator
+
+# The one definition of a storable moment: the protocol's (pure, importable by anything).
+from games.rules.events import moment_problem
+from games.rules.protocol import json_nesting
 
 # ASCII digits only, with an optional minus; at most 18 of them (inside a bigint).
 _WHOLE = re.compile(r"-?[0-9]{1,18}")
@@ -31,25 +36,6 @@ def whole_number(raw: object, *, low: int = 0, high: int = BIGINT_MAX) -> int | 
     else:
         return None
     return value if low <= value <= high else None
-
-
-# PostgreSQL stores offsets up to ±15:59; a club's moments fall in these years.
-MAX_OFFSET = timedelta(hours=15, minutes=59)
-EARLIEST_YEAR, LATEST_YEAR = 1900, 2999
-
-
-def moment_problem(moment: datetime) -> str | None:
-    """Why an aware datetime cannot be a club's moment, in English (for the API's
-    validation message), or None when it can."""
-    offset = moment.utcoffset()
-    if offset is None:
-        return "a time zone is required"
-    if abs(offset) > MAX_OFFSET:
-        return "the time zone offset is beyond ±15:59"
-    if not EARLIEST_YEAR <= moment.year <= LATEST_YEAR:
-        return f"the year is outside {EARLIEST_YEAR}–{LATEST_YEAR}"
-    # The offset is within bounds and so is the year: the UTC value is too.
-    return None
 
 
 def _checked(moment: datetime) -> datetime:
@@ -91,32 +77,8 @@ class JSONTooDeep(ValueError):
     pass
 
 
-def _nesting_of(text: str | bytes) -> int:
-    """The deepest bracket nesting, counted before parsing (strings skipped): json.loads
-    would otherwise recurse into a few thousand brackets and raise RecursionError."""
-    data = text.encode() if isinstance(text, str) else text
-    depth = deepest = 0
-    in_string = escaped = False
-    for byte in data:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif byte == 0x5C:  # backslash
-                escaped = True
-            elif byte == 0x22:  # quote
-                in_string = False
-        elif byte == 0x22:
-            in_string = True
-        elif byte in (0x5B, 0x7B):  # [ {
-            depth += 1
-            deepest = max(deepest, depth)
-        elif byte in (0x5D, 0x7D):
-            depth -= 1
-    return deepest
-
-
 def loads(text: str | bytes, *, max_depth: int = MAX_JSON_DEPTH) -> Any:
     """json.loads with a bound on nesting: ValueError (JSONTooDeep) instead of recursing."""
-    if _nesting_of(text) > max_depth:
+    if json_nesting(text) > max_depth:
         raise JSONTooDeep(f"JSON nested deeper than {max_depth} levels")
     return json.loads(text)

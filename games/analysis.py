@@ -18,10 +18,10 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from club.models import ClubSettings
-from games.log import effective_events
 from games.models import Game, GameAnalysis, GameStatus, PlayerScore, ScoringScheme, Seat
 from games.rules import rating
 from games.rules.club import ClubGame
+from games.rules.log import effective_events
 from games.rules.online import BLACK_ROLES, OnlineGame
 from games.rules.roles import Team
 from games.rules.scoring import Line, score, score_online, total, won

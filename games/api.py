@@ -126,7 +126,7 @@ def _view(game_id: int) -> GameView:
 def _member(seat: SeatIn) -> int:
     if seat.member_id is not None:
         return seat.member_id
-    member = User.objects.filter(nickname__iexact=(seat.nick or "").strip()).first()
+    member = User.objects.by_nickname(seat.nick or "")
     if member is None:
         raise HttpError(422, _("Seat %(seat)d: no member has this nickname.") % {"seat": seat.seat})
     return member.pk

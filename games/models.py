@@ -6,8 +6,12 @@ events (games/log.py), so the log is the one truth and undo is just another entr
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
+from typing import Any
+
 from django.conf import settings
 from django.db import models
+from django.db.models.functions import Coalesce
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
@@ -121,6 +125,13 @@ class Game(models.Model):
     last_seq = models.PositiveIntegerField(_("last event"), default=0)
     started_at = models.DateTimeField(_("started"), auto_now_add=True)
     ended_at = models.DateTimeField(_("ended"), null=True, blank=True)
+    # When the game first ended, kept when an undo reopens it: its recording's retention
+    # counts from here, so undoing and redoing the last tap cannot move the deletion.
+    first_ended_at = models.DateTimeField(_("first ended"), null=True, blank=True)
+
+    OUTCOME_FIELDS = ("status", "winner", "first_eliminated", "ended_at", "first_ended_at")
+    # Retention counts from the first of these that is set (the SQL sweep reads the same).
+    RETENTION_FROM = ("first_ended_at", "started_at")
 
     class Meta:
         verbose_name = _("game")
@@ -138,6 +149,22 @@ class Game(models.Model):
     @property
     def finished(self) -> bool:
         return self.status == GameStatus.FINISHED
+
+    @property
+    def retention_from(self) -> datetime:
+        """When the 3 days of its recording begin: the game's first end (RULES.md §C)."""
+        return next(getattr(self, f) for f in self.RETENTION_FROM if getattr(self, f))
+
+    def take_outcome(self, state: Any, now: datetime) -> None:
+        """Copy the engine's verdict (finished or not, the winner, who left first) onto the
+        row; an undo past the end reopens the game. Save OUTCOME_FIELDS after."""
+        self.first_eliminated = list(state.first_eliminated)
+        if state.finished:
+            self.status, self.winner = GameStatus.FINISHED, state.winner or ""
+            self.ended_at = self.ended_at or now
+            self.first_ended_at = self.first_ended_at or self.ended_at
+        else:
+            self.status, self.winner, self.ended_at = GameStatus.RUNNING, "", None
 
 
 class Seat(models.Model):
@@ -315,6 +342,17 @@ class RecordingStatus(models.TextChoices):
     DELETED = "deleted", _("Deleted")
 
 
+class RecordingQuerySet(models.QuerySet["Recording"]):
+    def due(self, *, now: datetime, retention: timedelta) -> RecordingQuerySet:
+        """Not yet deleted, and their game's retention began `retention` ago or earlier."""
+        began = Coalesce(*(f"game__{name}" for name in Game.RETENTION_FROM))
+        return (
+            self.filter(deleted_at__isnull=True)
+            .alias(began=began)
+            .filter(began__lte=now - retention)
+        )
+
+
 class Recording(models.Model):
     """The sound of one game, from the host's phone: personal data, analysed and then
     deleted on time (games/recordings.py). The row outlives the file: it keeps the numbers
@@ -354,6 +392,8 @@ class Recording(models.Model):
     uploaded_at = models.DateTimeField(_("uploaded"), null=True, blank=True)
     analysed_at = models.DateTimeField(_("analysed"), null=True, blank=True)
     deleted_at = models.DateTimeField(_("deleted"), null=True, blank=True)
+
+    objects = RecordingQuerySet.as_manager()
 
     class Meta:
         verbose_name = _("recording")

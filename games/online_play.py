@@ -18,7 +18,6 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -26,8 +25,6 @@ from accounts.models import User
 from accounts.services import member_is_of_age, refuse_unless_active
 from club.errors import FORBIDDEN, INVALID, NOT_FOUND, Refused
 from games import access
-from games import events as event_shapes
-from games.log import effective_events
 from games.models import (
     Game,
     GameEvent,
@@ -37,9 +34,11 @@ from games.models import (
     Ruleset,
     Seat,
 )
+from games.rules import events as event_shapes
 from games.rules.errors import ProtocolError, RuleViolation
+from games.rules.log import effective_events
 from games.rules.online import BLACK_ROLES, LINEUP, OnlineGame, OnlineOptions
-from games.services import fold, game_analyse_on_commit, rules_language
+from games.services import fold, game_analyse_on_commit, next_online_number, rules_language
 from notifications import texts
 from notifications.services import notification_enqueue
 
@@ -102,9 +101,7 @@ def online_game_create(
     order = list(member_ids)
     rng.shuffle(order)
     with transaction.atomic():
-        number = (
-            Game.objects.filter(ruleset=Ruleset.ONLINE).aggregate(n=Max("number"))["n"] or 0
-        ) + 1
+        number = next_online_number()
         game = Game.objects.create(
             evening=None,
             number=number,
@@ -328,16 +325,11 @@ def _append(found: Table, event: dict[str, Any], author: User | None) -> None:
         game=game, seq=game.last_seq + 1, type=shaped["type"], payload=shaped, author=author
     )
     game.last_seq += 1
-    fields = ["last_seq"]
-    if state.finished and game.status != GameStatus.FINISHED:
-        game.status, game.winner, game.ended_at = (
-            GameStatus.FINISHED,
-            state.winner or "",
-            timezone.now(),
-        )
-        fields += ["status", "winner", "ended_at"]
+    was_finished = game.finished
+    game.take_outcome(state, timezone.now())
+    if game.finished and not was_finished:
         game_analyse_on_commit(game.pk)
-    game.save(update_fields=fields)
+    game.save(update_fields=["last_seq", *Game.OUTCOME_FIELDS])
     found.events.append(shaped)
 
 

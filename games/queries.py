@@ -8,9 +8,9 @@ from typing import Any
 
 from django.db.models import QuerySet
 
-from games.log import effective_events
 from games.models import Game, GameStatus, Seat
 from games.rules.club import ClubGame, Prompt
+from games.rules.log import effective_events
 from games.services import fold
 
 

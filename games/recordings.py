@@ -23,7 +23,6 @@ import numpy as np
 from django.conf import settings
 from django.core.files import File
 from django.db import transaction
-from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -33,8 +32,9 @@ from club.models import ClubSettings
 from games import access
 from games.audio import decode, vad
 from games.audio.alignment import Alignment, align
-from games.log import effective_events
 from games.models import Game, Recording, RecordingDeletion, RecordingStatus
+from games.rules.events import moment_problem
+from games.rules.log import effective_events
 
 logger = logging.getLogger(__name__)
 
@@ -52,7 +52,7 @@ def _partial_path(recording: Recording) -> Path:
 def due_at(game: Game, club: ClubSettings | None = None) -> datetime:
     """When the game's recording must be gone: `audio_retention_days` after the game."""
     club = club or ClubSettings.load()
-    return (game.ended_at or game.started_at) + timedelta(days=club.audio_retention_days)
+    return game.retention_from + timedelta(days=club.audio_retention_days)
 
 
 def recording_for(user: User, recording_id: int, *, lock: bool = False) -> Recording:
@@ -81,7 +81,10 @@ def recording_start(
         raise Refused(
             _("Only the game's host and admins upload its recording."), "forbidden", FORBIDDEN
         )
-    if os.path.splitext(name.lower())[1] not in FORMATS:
+    # Everything is checked before anything is touched: a refusal changes nothing.
+    if started_at is not None and moment_problem(started_at) is not None:
+        raise Refused(_("The recording's start is not a time the club can store."))
+    if "\x00" in name or os.path.splitext(name.lower())[1] not in FORMATS:
         raise Refused(
             _("Upload an m4a, ogg, opus, mp3, wav or webm recording."), "invalid", INVALID
         )
@@ -285,11 +288,11 @@ def recording_alignment(
 
 
 def _delete(recording: Recording, *, reason: str, by: User | None = None) -> None:
-    """The sound and all that is derived from it but the numbers; an audit row."""
+    """The sound and all that is derived from it but the numbers; an audit row. Call it in
+    a transaction: the row changes with it, and the files go only once it commits, so a
+    request refused or rolled back after this point has destroyed nothing."""
     name = recording.file.name or ""
-    if name:
-        recording.file.storage.delete(name)
-    _partial_path(recording).unlink(missing_ok=True)
+    storage, partial = recording.file.storage, _partial_path(recording)
     RecordingDeletion.objects.create(
         recording_id=recording.pk,
         game_id=recording.game_id,
@@ -304,6 +307,13 @@ def _delete(recording: Recording, *, reason: str, by: User | None = None) -> Non
         file="", transcript=None, status=RecordingStatus.DELETED, deleted_at=timezone.now()
     )
 
+    def remove_files() -> None:
+        if name:
+            storage.delete(name)
+        partial.unlink(missing_ok=True)
+
+    transaction.on_commit(remove_files)
+
 
 def recording_delete(*, recording_id: int, user: User) -> None:
     """The host or an admin deletes the recording before its time."""
@@ -316,13 +326,8 @@ def recordings_sweep(now: datetime | None = None) -> int:
     """Delete every recording whose game is older than the retention; returns how many."""
     now = now or timezone.now()
     club = ClubSettings.load()
-    cutoff = now - timedelta(days=club.audio_retention_days)
-    due = (
-        Recording.objects.filter(deleted_at__isnull=True)
-        .alias(played=Coalesce("game__ended_at", "game__started_at"))
-        .filter(played__lte=cutoff)
-        .values_list("pk", flat=True)
-    )
+    retention = timedelta(days=club.audio_retention_days)
+    due = Recording.objects.due(now=now, retention=retention).values_list("pk", flat=True)
     deleted = 0
     for recording_id in list(due):
         with transaction.atomic():

@@ -14,21 +14,22 @@ from datetime import datetime
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import Q
+from django.db.models import Max
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from accounts.models import User
 from accounts.services import member_is_of_age
+from accounts.validation import login_key
 from club.errors import CONFLICT, FORBIDDEN, INVALID, NOT_FOUND, Refused
 from club.models import ClubSettings, Evening, EveningStatus, Registration, RegistrationStatus
 from games import access
-from games import events as event_shapes
-from games.log import UNDO, effective_events
-from games.models import Game, GameEvent, GameStatus, Role, Ruleset, Seat
+from games.models import Game, GameEvent, OnlineTable, Role, Ruleset, Seat
+from games.rules import events as event_shapes
 from games.rules import protocol
 from games.rules.club import ClubGame
 from games.rules.errors import ProtocolError, RuleViolation
+from games.rules.log import UNDO, effective_events
 from games.rules.online import OnlineGame, OnlineOptions
 from games.rules.options import ClubOptions
 
@@ -279,8 +280,8 @@ def game_record_event(
             raise Refused(_("The game has changed: reload."), "stale", CONFLICT) from error
         game.last_seq = entry.seq
         was_finished = game.finished
-        _record_outcome(game, state, now)
-        game.save(update_fields=["last_seq", "status", "winner", "first_eliminated", "ended_at"])
+        game.take_outcome(state, now)
+        game.save(update_fields=["last_seq", *Game.OUTCOME_FIELDS])
         if game.finished or was_finished:  # the end, or an undo after it
             game_analyse_on_commit(game.pk)
     return Recorded(entry, created=True)
@@ -291,15 +292,6 @@ def game_analyse_on_commit(game_id: int) -> None:
     from games.tasks import game_analyse
 
     transaction.on_commit(lambda: game_analyse.delay(game_id))
-
-
-def _record_outcome(game: Game, state: ClubGame, now: datetime) -> None:
-    game.first_eliminated = list(state.first_eliminated)
-    if state.finished:
-        game.status, game.winner = GameStatus.FINISHED, state.winner or ""
-        game.ended_at = game.ended_at or now
-    else:  # an undo can reopen a finished game
-        game.status, game.winner, game.ended_at = GameStatus.RUNNING, "", None
 
 
 # --- the protocol document ------------------------------------------------------------
@@ -320,61 +312,86 @@ def game_protocol(game: Game, seats: Sequence[Seat], log: Sequence[Mapping[str, 
     )
 
 
-def game_import(*, document: Any, evening_id: int, host: User, author: User) -> Game:
-    """A game from a protocol document (admin): its nicks must be members of the club."""
+def game_import(*, document: Any, evening_id: int | None, host: User, author: User) -> Game:
+    """A game from a protocol document (admin): its nicks must be members of the club.
+    Every event is checked as a live one is (shape, then the rules); a club game belongs
+    to an evening, an online game to none (an unfinished one is taken on by the sweep)."""
     try:
         parsed = protocol.parse(document)
     except ProtocolError as error:
-        raise Refused(error.message(rules_language()), "invalid", INVALID) from error
+        raise Refused(error.message(rules_language())) from error
     game_state, failure = protocol.replay(parsed)
     if failure is not None:
         raise Refused(
             _("Event %(index)d: %(error)s")
-            % {"index": failure.index, "error": failure.error.message(rules_language())},
-            "invalid",
-            INVALID,
+            % {"index": failure.index, "error": failure.error.message(rules_language())}
         )
-    evening = Evening.objects.filter(pk=evening_id).first()
-    if evening is None:
+    online = parsed.ruleset == Ruleset.ONLINE
+    evening = Evening.objects.filter(pk=evening_id).first() if evening_id is not None else None
+    if online and evening is not None:
+        raise Refused(_("An online game belongs to no evening: leave the evening empty."))
+    if not online and evening is None:
         raise Refused(_("There is no such evening."), "not_found", NOT_FOUND)
-    nicks = [seat.nick for seat in parsed.seats]
-    query = Q()
-    for nick in nicks:
-        query |= Q(nickname__iexact=nick)
-    members = {m.nickname.casefold(): m for m in User.objects.filter(query)} if nicks else {}
-    missing = [nick for nick in nicks if nick.casefold() not in members]
-    if missing:
-        raise Refused(
-            _("No member has the nickname: %(nicks)s.") % {"nicks": ", ".join(missing)},
-            "invalid",
-            INVALID,
-        )
+    members = _members_by_nick([seat.nick for seat in parsed.seats])
     access.refuse_host_at_table(host, [member.pk for member in members.values()])
+    events = protocol.normalized_events(parsed)
     now = timezone.now()
     with transaction.atomic():
-        Evening.objects.select_for_update().filter(pk=evening.pk).first()
+        if evening is not None:
+            Evening.objects.select_for_update().filter(pk=evening.pk).first()
+            number = Game.objects.filter(evening=evening).count() + 1
+        else:
+            number = next_online_number()
         game = Game.objects.create(
             evening=evening,
-            number=Game.objects.filter(evening=evening).count() + 1,
+            number=number,
             host=host,
+            ruleset=parsed.ruleset,
             options=parsed.options.to_dict(),
             lineup=_lineup_of(seat.role for seat in parsed.seats),
             immune=list(parsed.immune),
-            last_seq=len(parsed.events),
+            last_seq=len(events),
         )
         Seat.objects.bulk_create(
-            Seat(game=game, number=s.seat, member=members[s.nick.casefold()], role=s.role)
+            Seat(game=game, number=s.seat, member=members[login_key(s.nick)], role=s.role)
             for s in parsed.seats
         )
         GameEvent.objects.bulk_create(
-            GameEvent(game=game, seq=n, type=e["type"], payload=dict(e), author=author)
-            for n, e in enumerate(parsed.events, start=1)
+            GameEvent(game=game, seq=n, type=e["type"], payload=e, author=author)
+            for n, e in enumerate(events, start=1)
         )
-        _record_outcome(game, game_state, now)
-        game.save(update_fields=["status", "winner", "first_eliminated", "ended_at"])
+        game.take_outcome(game_state, now)
+        game.save(update_fields=list(Game.OUTCOME_FIELDS))
+        if online:
+            OnlineTable.objects.create(
+                game=game,
+                starts_at=_first_moment(events) or now,
+                deadline_at=None if game.finished else now,
+            )
         if game.finished:
             game_analyse_on_commit(game.pk)
     return game
+
+
+def _members_by_nick(nicks: Sequence[str]) -> dict[str, User]:
+    """The members a protocol's nicks name (matched as logins are), or Refused naming
+    those that name nobody."""
+    keys = {login_key(nick) for nick in nicks}
+    members = {m.nickname_key: m for m in User.objects.filter(nickname_key__in=keys)}
+    missing = [nick for nick in nicks if login_key(nick) not in members]
+    if missing:
+        raise Refused(_("No member has the nickname: %(nicks)s.") % {"nicks": ", ".join(missing)})
+    return members
+
+
+def next_online_number() -> int:
+    online = Game.objects.filter(ruleset=Ruleset.ONLINE)
+    return (online.aggregate(n=Max("number"))["n"] or 0) + 1
+
+
+def _first_moment(events: Sequence[Mapping[str, Any]]) -> datetime | None:
+    stamped = [e["at"] for e in events if isinstance(e.get("at"), str)]
+    return datetime.fromisoformat(stamped[0]) if stamped else None
 
 
 def _lineup_of(roles: Any) -> dict[str, int]:

@@ -206,18 +206,22 @@ class OnlineGame:
     def copy(self) -> OnlineGame:
         return copy.deepcopy(self)
 
+    @property
+    def first_eliminated(self) -> tuple[int, ...]:
+        """The seats that left first (together, in the same phase)."""
+        if not self.eliminated:
+            return ()
+        head = self.eliminated[0]
+        return tuple(e.seat for e in self.eliminated if (e.phase, e.n) == (head.phase, head.n))
+
     def summary(self) -> dict[str, Any]:
         """The replay output of PROTOCOL.md."""
-        first: list[int] = []
-        if self.eliminated:
-            head = self.eliminated[0]
-            first = [e.seat for e in self.eliminated if (e.phase, e.n) == (head.phase, head.n)]
         return {
             "finished": self.finished,
             "winner": self.winner,
             "eliminated": [e.as_dict(self.finished) for e in self.eliminated],
             "alive": sorted(self.alive),
-            "first_eliminated": first,
+            "first_eliminated": list(self.first_eliminated),
             "fouls": {str(s): n for s, n in sorted(self.warnings.items()) if n},
             "checks": [c.as_dict() for c in self.checks],
         }

@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from games.rules import events
 from games.rules.club import ClubGame
 from games.rules.errors import ProtocolError, RuleViolation
 from games.rules.online import OnlineGame, OnlineOptions
@@ -129,23 +130,58 @@ def _parse_seats(raw: Any) -> tuple[Seat, ...]:
     return tuple(sorted(seats, key=lambda s: s.seat))
 
 
+MAX_DEPTH = 32  # a protocol nests five levels; deeper is not a protocol
+
+
 def loads(text: str | bytes) -> Protocol:
     try:
+        if json_nesting(text) > MAX_DEPTH:
+            raise ValueError(f"nested deeper than {MAX_DEPTH} levels")
         raw = json.loads(text)
     except (ValueError, UnicodeDecodeError) as error:
         raise ProtocolError(f"Это не JSON: {error}.", f"This is not JSON: {error}.") from error
     return parse(raw)
 
 
+def json_nesting(text: str | bytes) -> int:
+    """The deepest bracket nesting outside strings, counted before json.loads would recurse
+    into it (and raise RecursionError past a few thousand levels)."""
+    data = text.encode() if isinstance(text, str) else text
+    depth = deepest = 0
+    in_string = escaped = False
+    for byte in data:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif byte == 0x5C:  # backslash
+                escaped = True
+            elif byte == 0x22:  # quote
+                in_string = False
+        elif byte == 0x22:
+            in_string = True
+        elif byte in (0x5B, 0x7B):  # [ {
+            depth += 1
+            deepest = max(deepest, depth)
+        elif byte in (0x5D, 0x7D):
+            depth -= 1
+    return deepest
+
+
 def replay(protocol: Protocol) -> tuple[Game, ReplayFailure | None]:
-    """The game after every event, or the state before the first forbidden one."""
+    """The game after every event, or the state before the first forbidden (or malformed)
+    one. Each event is checked for its shape as a live one is (games/rules/events.py)."""
     game = protocol.new_game()
     for index, event in enumerate(protocol.events):
         try:
-            game.apply(event)
+            game.apply(events.normalize(event, protocol.ruleset))
         except (RuleViolation, ProtocolError) as error:
             return game, ReplayFailure(index, error)
     return game, None
+
+
+def normalized_events(protocol: Protocol) -> list[dict[str, Any]]:
+    """The document's events as the log stores them (after a replay without failure)."""
+    return [events.normalize(event, protocol.ruleset) for event in protocol.events]
 
 
 def export(

@@ -29,7 +29,8 @@ def embedded_env(tmp_path: Path) -> dict[str, str]:
     env = {
         key: value
         for key, value in os.environ.items()
-        if key not in {"DATABASE_URL", "CELERY_BROKER_URL"} and not key.startswith("DJANGO_")
+        if key not in {"DATABASE_URL", "CELERY_BROKER_URL", "CLUB_CACHE_URL"}
+        and not key.startswith("DJANGO_")
     }
     env.update(
         CLUB_VAR_DIR=str(tmp_path / "var"), PORT=str(free_port()), PATH=f"{BIN}:{env['PATH']}"

@@ -326,7 +326,8 @@ def test_pod_fol_twice_per_speech_each_a_foul_adds_30_seconds() -> None:
 
 def test_pod_fol_limit_is_per_speech_by_default_and_per_game_by_option() -> None:
     ext = {"type": "extension", "seat": 1}
-    speech = {"type": "speech", "seat": 1}
+    at = "2026-12-06T18:05:00+03:00"
+    speech = {"type": "speech", "seat": 1, "start": at, "end": at, "limit": 60}
     g = game(day(1), ext, speech, night(1), day(2), ext)
     assert g.fouls[1] == 2
     g = game(day(1), ext, speech, night(1), day(2), extension_limit_per="game")

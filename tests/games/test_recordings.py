@@ -152,7 +152,9 @@ def test_a_file_that_is_not_sound_fails_with_a_message_and_is_not_kept(played) -
     assert not failed.file
 
 
-def test_the_sweep_deletes_what_is_due_and_keeps_what_is_not(played, tmp_path, table) -> None:
+def test_the_sweep_deletes_what_is_due_and_keeps_what_is_not(
+    played, tmp_path, table, django_capture_on_commit_callbacks
+) -> None:
     host, game, began = played
     recording = upload(host, game, sound_file(tmp_path, "wav"), began)
     recordings.recording_analyse(recording_id=recording.pk)
@@ -160,7 +162,10 @@ def test_the_sweep_deletes_what_is_due_and_keeps_what_is_not(played, tmp_path, t
     assert recordings.recordings_sweep() == 0
     with time_machine.travel(game.ended_at + timedelta(days=3) - timedelta(minutes=1)):
         assert recordings.recordings_sweep() == 0
-    with time_machine.travel(game.ended_at + timedelta(days=3, minutes=1)):
+    with (
+        time_machine.travel(game.ended_at + timedelta(days=3, minutes=1)),
+        django_capture_on_commit_callbacks(execute=True),  # the files go after the commit
+    ):
         assert recordings.recordings_sweep() == 1
         assert recordings.recordings_sweep() == 0  # once
     gone = Recording.objects.get(pk=recording.pk)
@@ -183,8 +188,8 @@ def test_after_a_week_of_downtime_every_overdue_recording_goes_at_the_next_run(
     for days in ages:
         game = start_game(host, evening, players)
         record(game, host, *TOWN_WINS)
-        game.ended_at = now - timedelta(days=days)
-        game.save(update_fields=["ended_at"])
+        game.ended_at = game.first_ended_at = now - timedelta(days=days)
+        game.save(update_fields=["ended_at", "first_ended_at"])
         path = write(
             tmp_path / f"g{game.pk}.wav", script(np.random.default_rng(1), [("speech", 1)]), "wav"
         )

@@ -16,7 +16,7 @@ class Command(BaseCommand):
         members: list[User] = []
         missing: list[str] = []
         for nick in nicknames:
-            member = User.objects.filter(nickname__iexact=" ".join(nick.split())).first()
+            member = User.objects.by_nickname(nick)
             if member is None:
                 missing.append(nick)
             else:

@@ -55,7 +55,7 @@ class Command(BaseCommand):
     def handle(self, *args: object, **options: object) -> None:
         if settings.PRODUCTION:
             raise CommandError("Demo data is for a development site, not production.")
-        if User.objects.filter(nickname__iexact=ADMIN[0]).exists():
+        if User.objects.by_nickname(ADMIN[0]) is not None:
             self.stdout.write("Demo data is already loaded.")
         else:
             self._load()

@@ -1,0 +1,176 @@
+"""The shape of an event as it arrives from a phone, the API, the bot or an imported file.
+
+The engine decides whether an event is allowed; this only makes sure it carries the fields
+its type knows and nothing else, with texts and times a database can hold, so the log holds
+clean protocol events (PROTOCOL.md). Every door goes through it: the host's taps, online
+actions, and every event of an imported or replayed protocol.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import datetime, timedelta
+from typing import Any
+
+from games.rules.errors import ProtocolError
+from games.rules.log import UNDO
+
+COMMON = {"type", "at", "note"}
+FIELDS: dict[str, set[str]] = {
+    "day": {"n"},
+    "night": {"n"},
+    "nominate": {"by", "target"},
+    "votes": {"counts", "voters"},
+    "first_day_expel": {"for"},
+    "hands": {"counts", "voters"},
+    "expel_both": {"for"},
+    "foul": {"seat", "reason"},
+    "extension": {"seat"},
+    "check": {"by", "target"},
+    "kill": {"by", "target"},
+    "heal": {"target"},
+    "action": {"by", "target", "kind"},
+    "speech": {"seat", "start", "end", "limit"},
+    "last_word": {"seat", "start", "end"},
+    UNDO: set(),
+}
+# The online ruleset's events (PROTOCOL.md), judged by games/rules/online.py.
+ONLINE_FIELDS: dict[str, set[str]] = {
+    "day": {"n"},
+    "night": {"n"},
+    "vote": {"voter", "target"},
+    "fast": {"voter"},
+    "unfast": {"voter"},
+    "shot": {"by", "target"},
+    "don_check": {"target"},
+    "com_check": {"target"},
+    "warning": {"seat", "reason"},
+    "modkill": {"seat", "reason"},
+    "revote": {"voter", "target"},
+    "post": {"seat", "text"},
+    "extend": {"minutes"},
+    "day_end": set(),
+    "night_end": set(),
+}
+TEXT_MAX = 200
+POST_MAX = 4000
+MAX_SPEECH_SECONDS = 600
+# A time in the protocol: ISO 8601 with an offset a database can store (PostgreSQL's
+# ±15:59), in years a club plays in, so every later reading of it works.
+MAX_OFFSET = timedelta(hours=15, minutes=59)
+EARLIEST_YEAR, LATEST_YEAR = 1900, 2999
+# A seat number, a count or a minute is a small whole number; a larger one is a typo or an
+# attack, and would overflow a database integer further on.
+NUMBER_MAX = 100_000
+
+
+def moment_problem(moment: datetime) -> str | None:
+    """Why an aware datetime cannot be a club's moment, in English, or None if it can."""
+    offset = moment.utcoffset()
+    if offset is None:
+        return "a time zone is required"
+    if abs(offset) > MAX_OFFSET:
+        return "the time zone offset is beyond ±15:59"
+    if not EARLIEST_YEAR <= moment.year <= LATEST_YEAR:
+        return f"the year is outside {EARLIEST_YEAR}–{LATEST_YEAR}"
+    return None
+
+
+def _time(value: Any, key: str) -> datetime:
+    moment = None
+    if isinstance(value, str) and len(value) <= 64:
+        try:
+            moment = datetime.fromisoformat(value)
+        except ValueError:
+            moment = None
+    if moment is None or moment_problem(moment) is not None:
+        raise ProtocolError(
+            f"Поле «{key}» — время ISO 8601 с часовым поясом (до ±15:59).",
+            f"Field `{key}` is an ISO 8601 time with a time zone (up to ±15:59).",
+        )
+    return moment
+
+
+def _clean_values(value: Any, where: str) -> None:
+    """Every text in the event, keys included, free of NUL (which PostgreSQL's jsonb and
+    text refuse), and every number a small whole one or a plain float."""
+    if isinstance(value, str):
+        if "\x00" in value:
+            raise ProtocolError(
+                f"Поле «{where}» содержит недопустимый символ NUL.",
+                f"Field `{where}` holds a NUL character, which is not allowed.",
+            )
+    elif isinstance(value, bool) or value is None:
+        return
+    elif isinstance(value, int):
+        if abs(value) > NUMBER_MAX:
+            raise ProtocolError(
+                f"Поле «{where}»: слишком большое число.", f"Field `{where}`: a number too large."
+            )
+    elif isinstance(value, float):
+        if value != value or abs(value) > NUMBER_MAX:  # NaN, infinities, huge
+            raise ProtocolError(
+                f"Поле «{where}»: неверное число.", f"Field `{where}`: not a usable number."
+            )
+    elif isinstance(value, Mapping):
+        for key, item in value.items():
+            _clean_values(key, where)
+            _clean_values(item, f"{where}.{key}")
+    elif isinstance(value, list | tuple):
+        for item in value:
+            _clean_values(item, where)
+    else:
+        raise ProtocolError(
+            f"Поле «{where}»: неожиданное значение.", f"Field `{where}`: an unexpected value."
+        )
+
+
+def normalize(raw: Any, ruleset: str = "club") -> dict[str, Any]:
+    """The event as it will be stored, or ProtocolError saying what is wrong with it."""
+    if not isinstance(raw, Mapping):
+        raise ProtocolError("Событие должно быть объектом.", "An event must be an object.")
+    known = ONLINE_FIELDS if ruleset == "online" else FIELDS
+    kind = raw.get("type")
+    if not isinstance(kind, str) or kind not in known:
+        shown = kind if isinstance(kind, str | int | None) else type(kind).__name__
+        if isinstance(shown, str):
+            shown = shown.replace("\x00", "\\0")[:40]
+        raise ProtocolError(
+            f"Неизвестный тип события: {shown!r}.", f"Unknown event type: {shown!r}."
+        )
+    unknown = {str(key) for key in raw} - known[kind] - COMMON
+    if unknown:
+        names = ", ".join(sorted(name.replace("\x00", "\\0")[:40] for name in unknown))
+        raise ProtocolError(
+            f"Лишние поля в событии «{kind}»: {names}.", f"Unknown fields in `{kind}`: {names}."
+        )
+    event = dict(raw)
+    for key, value in event.items():
+        _clean_values(value, key)
+    for key in ("note", "reason", "kind"):
+        if key in event and (not isinstance(event[key], str) or len(event[key]) > TEXT_MAX):
+            raise ProtocolError(
+                f"Поле «{key}» — текст до {TEXT_MAX} символов.",
+                f"Field `{key}` is a text of up to {TEXT_MAX} characters.",
+            )
+    if "text" in event and (not isinstance(event["text"], str) or len(event["text"]) > POST_MAX):
+        raise ProtocolError(
+            "Текст поста — до 4000 знаков.", "A post's text is up to 4000 characters."
+        )
+    if "at" in event:
+        _time(event["at"], "at")
+    if "start" in event or "end" in event or kind == "speech":
+        start, end = _time(event.get("start"), "start"), _time(event.get("end"), "end")
+        if not 0 <= (end - start).total_seconds() <= MAX_SPEECH_SECONDS:
+            raise ProtocolError(
+                "Речь кончается после начала и длится не больше 10 минут.",
+                "A speech ends after it starts and lasts 10 minutes at most.",
+            )
+    if kind == "speech":
+        limit = event.get("limit")
+        if type(limit) is not int or not 1 <= limit <= MAX_SPEECH_SECONDS:
+            raise ProtocolError(
+                "Поле «limit» — секунды на речь (1–600).",
+                "Field `limit` is the seconds allowed for the speech (1–600).",
+            )
+    return event
