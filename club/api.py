@@ -5,13 +5,16 @@ and answered as JSON too, never as an HTML page.
 """
 
 import logging
+from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
 from ninja import NinjaAPI
 from ninja.errors import AuthenticationError, HttpError, ValidationError
+from ninja.parser import Parser
 
 from accounts.api import router as accounts_router
+from club import parsing
 from club.api_auth import MEMBERS
 from club.api_evenings import router as evenings_router
 from club.errors import Refused
@@ -22,11 +25,19 @@ from games.api_recordings import router as recordings_router
 
 logger = logging.getLogger(__name__)
 
+class BoundedParser(Parser):
+    """JSON bodies with a bound on nesting (club/parsing.py): deeper is a 400, not a crash."""
+
+    def parse_body(self, request: HttpRequest) -> Any:
+        return parsing.loads(request.body)
+
+
 api = NinjaAPI(
     title="Mafia club API",
     version="1",
     urls_namespace="api",
     auth=MEMBERS,
+    parser=BoundedParser(),
 )
 
 

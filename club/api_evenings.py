@@ -9,6 +9,7 @@ from ninja.errors import HttpError
 
 from club import queries, services
 from club.models import Evening, RegistrationSource, RegistrationStatus
+from club.parsing import Moment
 from club.schemas import ERRORS
 
 router = Router(tags=["evenings"])
@@ -33,10 +34,10 @@ class EveningDetail(EveningOut):
 
 
 class EveningIn(Schema):
-    starts_at: datetime
+    starts_at: Moment
     capacity: int = Field(..., ge=1, le=services.MAX_CAPACITY)
     venue: str | None = Field(None, min_length=1, max_length=128)
-    opens_at: datetime | None = None
+    opens_at: Moment | None = None
 
 
 class RegistrationOut(Schema):

@@ -14,7 +14,7 @@ import re
 from datetime import UTC, datetime, tzinfo
 from typing import Annotated, Any
 
-from pydantic import AfterValidator
+from pydantic import AfterValidator, BeforeValidator, WithJsonSchema
 
 # The one definition of a storable moment: the protocol's (pure, importable by anything).
 from games.rules.events import moment_problem
@@ -38,6 +38,13 @@ def whole_number(raw: object, *, low: int = 0, high: int = BIGINT_MAX) -> int | 
     return value if low <= value <= high else None
 
 
+def _text_only(value: object) -> object:
+    """A moment is sent as ISO 8601 text: a bare number would be read as a Unix time."""
+    if not isinstance(value, str | datetime):
+        raise ValueError("a time is ISO 8601 text")
+    return value
+
+
 def _checked(moment: datetime) -> datetime:
     problem = moment_problem(moment)
     if problem is not None:
@@ -45,8 +52,18 @@ def _checked(moment: datetime) -> datetime:
     return moment
 
 
-# For API schemas: an aware datetime a database can store.
-Moment = Annotated[datetime, AfterValidator(_checked)]
+# For API schemas: an aware datetime a database can store. The schema states the same
+# bounds (years 1900–2999, offsets up to ±15:59), so clients and schemathesis know them.
+MOMENT_PATTERN = (
+    r"^(19|2[0-9])[0-9]{2}-[0-9]{2}-[0-9]{2}[Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\.[0-9]+)?)?"
+    r"([Zz]|[+-](0[0-9]|1[0-5]):?[0-5][0-9])$"
+)
+Moment = Annotated[
+    datetime,
+    BeforeValidator(_text_only),
+    AfterValidator(_checked),
+    WithJsonSchema({"type": "string", "format": "date-time", "pattern": MOMENT_PATTERN}),
+]
 
 
 def parse_moment(raw: object, *, zone: tzinfo) -> datetime | None:

@@ -413,7 +413,7 @@ def evening_create(
             INVALID,
         )
     venue = (venue or club.venue).strip()
-    if not venue or len(venue) > 128:
+    if not venue or len(venue) > 128 or "\x00" in venue:
         raise Refused(_("The venue is 1 to 128 characters long."), "venue", INVALID)
     if opens_at is None:
         opens_at = min(signup_opens_at(club, starts_at), starts_at)

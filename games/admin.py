@@ -10,6 +10,7 @@ from django.urls import path
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
+from club import parsing
 from club.errors import INVALID, Refused
 from club.models import Evening
 from games import recordings, services, tasks
@@ -83,7 +84,11 @@ class OnlineInline(admin.StackedInline):
 
 
 class ImportForm(forms.Form):
-    evening = forms.ModelChoiceField(queryset=Evening.objects.order_by("-starts_at"))
+    evening = forms.ModelChoiceField(
+        queryset=Evening.objects.order_by("-starts_at"),
+        required=False,
+        help_text=_("The evening of a club game; empty for an online game."),
+    )
     host = forms.ModelChoiceField(queryset=User.objects.order_by("nickname"))
     protocol = forms.FileField(help_text=_("A mafia-protocol/1 JSON document (docs/protocol.md)."))
 
@@ -157,12 +162,12 @@ class GameAdmin(admin.ModelAdmin):
                 if upload.size > MAX_PROTOCOL_BYTES:
                     raise Refused(str(_("The file is larger than 2 MB.")), "invalid", INVALID)
                 try:
-                    document = json.loads(upload.read())
+                    document = parsing.loads(upload.read())
                 except (ValueError, UnicodeDecodeError) as error:
                     raise Refused(str(_("The file is not JSON.")), "invalid", INVALID) from error
                 game = services.game_import(
                     document=document,
-                    evening_id=form.cleaned_data["evening"].pk,
+                    evening_id=getattr(form.cleaned_data["evening"], "pk", None),
                     host=form.cleaned_data["host"],
                     author=request.user,
                 )

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from django.http import HttpRequest
@@ -11,6 +10,7 @@ from ninja import Field, Router, Schema, Status
 from ninja.errors import HttpError
 
 from accounts.models import User
+from club import parsing
 from club.schemas import ERRORS
 from games import access, services
 from games.models import Ruleset
@@ -152,7 +152,7 @@ def game_detail(request: HttpRequest, game_id: int) -> GameOut:
 def game_event(request: HttpRequest, game_id: int, payload: EventIn) -> Status[GameOut]:
     # The event's own fields depend on its type (PROTOCOL.md): read them off the body as
     # sent; the schema above has already checked that it is a JSON object with a type.
-    event = {k: v for k, v in json.loads(request.body).items() if k not in ("seq", "client_id")}
+    event = {k: v for k, v in parsing.loads(request.body).items() if k not in ("seq", "client_id")}
     recorded = services.game_record_event(
         game_id=game_id,
         author=request.auth,

@@ -7,8 +7,6 @@ ruleset (PROTOCOL.md): the player's own seat is filled in, the engine judges it.
 
 from __future__ import annotations
 
-import json
-from datetime import datetime
 from typing import Any
 
 from django.http import HttpRequest
@@ -16,6 +14,8 @@ from django.utils.translation import gettext as _
 from ninja import Field, Router, Schema, Status
 from ninja.errors import HttpError
 
+from club import parsing
+from club.parsing import Moment
 from club.schemas import ERRORS
 from games import online_play
 
@@ -24,7 +24,7 @@ router = Router(tags=["online"])
 
 class OnlineGameIn(Schema):
     member_ids: list[int] = Field(..., min_length=10, max_length=10)
-    starts_at: datetime
+    starts_at: Moment
     day_minutes: int = Field(720, ge=10, le=10080)
     night_minutes: int = Field(240, ge=10, le=10080)
 
@@ -73,7 +73,7 @@ def online_game_detail(request: HttpRequest, game_id: int) -> dict[str, Any]:
 @router.post("/online-games/{game_id}/actions", response={200: dict[str, Any], **ERRORS})
 def online_game_act(request: HttpRequest, game_id: int, payload: ActionIn) -> dict[str, Any]:
     # The event's own fields depend on its type: read them off the body as sent.
-    event = json.loads(request.body)
+    event = parsing.loads(request.body)
     found = online_play.online_act(game_id=game_id, user=request.auth, event=event)
     return _view(request, found)
 

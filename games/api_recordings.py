@@ -8,7 +8,6 @@ it stopped; the last chunk queues the analysis, whose `progress` the same GET sh
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Annotated
 
 from django.core.exceptions import RequestDataTooBig
@@ -17,6 +16,7 @@ from django.utils.translation import gettext as _
 from ninja import Field, Header, Router, Schema, Status
 from ninja.errors import HttpError
 
+from club.parsing import Moment
 from club.schemas import ERRORS
 from games import recordings
 from games.models import Recording
@@ -27,7 +27,7 @@ router = Router(tags=["recordings"])
 class RecordingIn(Schema):
     name: str = Field(..., min_length=1, max_length=200)
     size: int = Field(..., ge=1, le=recordings.MAX_BYTES)
-    started_at: datetime | None = None  # second 0 of the sound; the game's start if not given
+    started_at: Moment | None = None  # second 0 of the sound; the game's start if not given
 
 
 class RecordingOut(Schema):

@@ -11,6 +11,7 @@ from typing import Any
 from django.http import QueryDict
 from django.utils import timezone
 
+from club.parsing import whole_number
 from games.queries import GameView
 
 
@@ -19,19 +20,19 @@ class BadForm(Exception):
 
 
 def _int(post: QueryDict, key: str) -> int:
-    try:
-        return int(post.get(key, ""))
-    except ValueError:
-        raise BadForm(key) from None
+    number = whole_number(post.get(key, ""))
+    if number is None:
+        raise BadForm(key)
+    return number
 
 
 def _counts(post: QueryDict, seats: tuple[int, ...] | list[int]) -> dict[str, int]:
     counts = {}
     for seat in seats:
-        raw = post.get(f"count_{seat}", "").strip() or "0"
-        if not raw.isdigit():
+        count = whole_number(post.get(f"count_{seat}", "").strip() or "0", high=1000)
+        if count is None:
             raise BadForm(f"count_{seat}")
-        counts[str(seat)] = int(raw)
+        counts[str(seat)] = count
     return counts
 
 
@@ -49,11 +50,11 @@ def seat_action(mode: str, seat: int, post: QueryDict, view: GameView) -> dict[s
         return {"type": "kill", "by": who, "target": seat}
     if kind == "heal":
         return {"type": "heal", "target": seat}
-    if kind == "action" and who.isdigit():
-        actor = view.by_number.get(int(who))
+    if kind == "action" and (by := whole_number(who, low=1)) is not None:
+        actor = view.by_number.get(by)
         return {
             "type": "action",
-            "by": int(who),
+            "by": by,
             "target": seat,
             "kind": actor.role if actor else "",
         }

@@ -303,7 +303,7 @@ def online_mafia_say(*, game_id: int, user: User, text: str) -> None:
             _("The mafia's chat is open for the 30 minutes before the start."), "invalid", INVALID
         )
     text = (text or "").strip()
-    if not 1 <= len(text) <= 2000:
+    if not 1 <= len(text) <= 2000 or "\x00" in text:
         raise Refused(_("A message is 1 to 2000 characters."), "invalid", INVALID)
     MafiaMessage.objects.create(game=found.game, seat=seat.number, text=text)
 

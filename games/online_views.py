@@ -17,8 +17,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.models import MembershipStatus, User
-from club.errors import INVALID, Refused
+from club.errors import Refused
 from club.models import ClubSettings
+from club.parsing import parse_moment, whole_number
 from games import online_play
 from games.access import may_host
 from games.models import Game, Ruleset
@@ -52,7 +53,8 @@ def online_new(request: HttpRequest) -> HttpResponse:
     )
     context: dict[str, Any] = {"members": members, "chosen": set()}
     if request.method == "POST":
-        chosen = [int(v) for v in request.POST.getlist("members") if v.isdigit()]
+        picked = (whole_number(v, low=1) for v in request.POST.getlist("members"))
+        chosen = [member_id for member_id in picked if member_id is not None]
         context["chosen"] = set(chosen)
         try:
             game = online_play.online_game_create(
@@ -71,17 +73,20 @@ def online_new(request: HttpRequest) -> HttpResponse:
 
 
 def _moment(raw: str | None) -> datetime:
-    try:
-        moment = datetime.fromisoformat(raw or "")
-    except ValueError as error:
-        raise Refused(_("Give the start as a date and a time."), "invalid", INVALID) from error
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=ClubSettings.load().zone)
+    moment = parse_moment(raw, zone=ClubSettings.load().zone)
+    if moment is None:
+        raise Refused(_("Give the start as a date and a time."))
     return moment
 
 
 def _minutes(raw: str | None, default: int) -> int:
-    return int(raw) if raw and raw.isdigit() else default
+    """A phase's length from the form: its default when left empty."""
+    if not raw or not raw.strip():
+        return default
+    minutes = whole_number(raw, high=10**6)
+    if minutes is None:
+        raise Refused(_("A phase's length is a whole number of minutes."))
+    return minutes
 
 
 def _table_context(
@@ -128,10 +133,11 @@ def _event(post: Any) -> dict[str, Any]:
     event: dict[str, Any] = {"type": post.get("type", "")}
     target = post.get("target")
     if target is not None:
-        event["target"] = target if target in WORDS else (int(target) if target.isdigit() else None)
+        event["target"] = target if target in WORDS else whole_number(target, low=1)
     for key in ("seat", "minutes"):
-        if post.get(key, "").isdigit():
-            event[key] = int(post[key])
+        number = whole_number(post.get(key, ""), low=1)
+        if number is not None:
+            event[key] = number
     for key in ("text", "reason"):
         if post.get(key):
             event[key] = post[key]

@@ -21,6 +21,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from accounts.models import User
 from club.errors import Refused
 from club.models import ClubSettings, Evening
+from club.parsing import parse_moment, whole_number
 from games import access, forms, recordings, services, stats
 from games.charts import line_chart
 from games.models import Game, Recording, Role, Ruleset
@@ -73,7 +74,7 @@ def game_new(request: HttpRequest, evening_id: int) -> HttpResponse:
 
 
 def _count(raw: str | None) -> int:
-    return int(raw) if raw and raw.isdigit() and int(raw) <= 15 else 0
+    return whole_number(raw, high=30) or 0
 
 
 def _start(request: HttpRequest, evening: Evening, context: dict[str, Any]) -> HttpResponse:
@@ -83,10 +84,10 @@ def _start(request: HttpRequest, evening: Evening, context: dict[str, Any]) -> H
         member, role = post.get(f"member_{number}"), post.get(f"role_at_{number}")
         if member is None:
             continue
-        if not member.isdigit() or not role:
+        if whole_number(member, low=1) is None or not role:
             context["error"] = _("Choose a member and a role for seat %(seat)d.") % {"seat": number}
             return render(request, "games/new.html", context, status=422)
-        seats[number] = (int(member), role)
+        seats[number] = (int(member.strip()), role)
     try:
         game = services.game_create(host=request.user, evening_id=evening.pk, seats=seats)
     except Refused as refusal:
@@ -171,7 +172,7 @@ def _chosen_mode(asked: str | None, modes: list[tuple[str, str]]) -> str:
 def _wake_name(wake: str | None, role_names: dict[str, str]) -> str:
     if wake is None:
         return ""
-    if wake.isdigit():
+    if whole_number(wake) is not None:
         return _("seat %(seat)s") % {"seat": wake}
     return role_names.get("doctor" if wake == "heal" else wake, wake)
 
@@ -259,7 +260,9 @@ def game_event(request: HttpRequest, game_id: int) -> HttpResponse:
     error, status = None, 200
     try:
         event = forms.event_from_post(request.POST, view)
-        seq = int(request.POST.get("seq", ""))
+        seq = whole_number(request.POST.get("seq", ""))
+        if seq is None:
+            raise ValueError("seq")
         services.game_record_event(
             game_id=game_id,
             author=request.user,
@@ -348,12 +351,9 @@ def _started_at(raw: str | None) -> datetime | None:
     """The form's local "when the recording started", in the club's time zone."""
     if not raw:
         return None
-    try:
-        moment = datetime.fromisoformat(raw)
-    except ValueError:
-        return None
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=ClubSettings.load().zone)
+    moment = parse_moment(raw, zone=ClubSettings.load().zone)
+    if moment is None:
+        raise Refused(_("Give the start as a date and a time."))
     return moment
 
 

@@ -24,6 +24,7 @@ from club import queries, throttle
 from club import services as club
 from club.errors import Refused
 from club.models import ClubSettings, Evening, RegistrationSource, RegistrationStatus
+from club.parsing import whole_number
 from notifications import texts
 from notifications.models import BotConversation, TelegramLinkCode, TelegramUpdate
 from notifications.services import notification_enqueue
@@ -186,11 +187,12 @@ class Bot:
         )
 
     def on_start(self, payload: str) -> None:
-        if payload.startswith("e") and payload[1:].isdigit():
+        evening_id = whole_number(payload[1:], low=1) if payload.startswith("e") else None
+        if evening_id is not None:
             if self.member is None:
                 self._not_linked()
             else:
-                self.evening_card(int(payload[1:]))
+                self.evening_card(evening_id)
             return
         if payload:
             self._link(payload)
@@ -284,8 +286,9 @@ class Bot:
             return self.toast(_("First link your account or sign up: /start"))
         if action == "set":
             return self.on_toggle(argument)
-        if action in ("su", "cx", "cf") and argument.isdigit():
-            return self.on_evening_button(action, int(argument))
+        evening_id = whole_number(argument, low=1)
+        if action in ("su", "cx", "cf") and evening_id is not None:
+            return self.on_evening_button(action, evening_id)
         if action in ONLINE_BUTTONS:
             return self.on_online_button(action, argument)
         return self.toast(_("This button no longer works."))
@@ -334,16 +337,18 @@ class Bot:
 
     def on_online_button(self, action: str, argument: str) -> dict[str, Any]:
         game, _colon, raw = argument.partition(":")
-        if not game.isdigit() or not raw:
+        game_id = whole_number(game, low=1)
+        if game_id is None or not raw:
             return self.toast(_("This button no longer works."))
-        target: Any = int(raw) if raw.isdigit() else raw
+        number = whole_number(raw)
+        target: Any = raw if number is None else number
         kind, field = ONLINE_BUTTONS[action]
         event: dict[str, Any] = {"type": kind}
         if kind == "fast" and raw == "0":
             event = {"type": "unfast"}
         elif field:
             event[field] = target
-        return self.toast(self._online_act(int(game), event))
+        return self.toast(self._online_act(game_id, event))
 
     def on_evening_button(self, action: str, evening_id: int) -> dict[str, Any]:
         assert self.member is not None

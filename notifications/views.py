@@ -1,5 +1,4 @@
 import hmac
-import json
 import logging
 
 from django.conf import settings
@@ -11,6 +10,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
+from club import parsing
 from notifications.bot import process_update
 from notifications.services import telegram_link_code_create
 
@@ -25,7 +25,7 @@ def telegram_webhook(request: HttpRequest) -> HttpResponse:
     if not secret or not hmac.compare_digest(given.encode(), secret.encode()):
         return HttpResponseForbidden()
     try:
-        update = json.loads(request.body)
+        update = parsing.loads(request.body)
     except ValueError:
         logger.warning("Telegram webhook: a body that is not JSON (%d bytes)", len(request.body))
         return HttpResponse(status=200)

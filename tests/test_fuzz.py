@@ -1,0 +1,378 @@
+"""Every form and API body of the site, fed hostile input by Hypothesis: NUL, right-to-left
+marks and emoji in texts, digits of every script, huge numbers, offsets beyond ±15:59,
+deep nesting. Nothing answers with a 5xx, and a refused request changes nothing.
+
+The holes it closes (#14): NUL in an event string, «²» in a count or a minute, offsets
+beyond ±15:59 and deep JSON all answered 500.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Callable
+from datetime import timedelta
+
+import pytest
+import time_machine
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
+from django.utils import timezone
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from accounts.models import User
+from accounts.services import api_token_create
+from club.models import Evening, Registration
+from games import online_play
+from games.models import Game, GameEvent, MafiaMessage, Recording, Seat
+from tests.factories import make_member
+from tests.games.recording import evening_with_players, make_host, record, start_game
+
+pytestmark = pytest.mark.django_db
+
+# --- hostile values -------------------------------------------------------------------
+
+NASTY_TEXTS = [
+    "\x00",
+    "a\x00b",
+    "\u202eпеременная",  # right-to-left override
+    "🙂🂡",
+    "²",
+    "٣",  # Arabic-Indic three
+    "१२",  # Devanagari twelve
+    "1_000",
+    "9" * 40,
+    "-1",
+    " 7 ",
+    "NaN",
+    "1e309",
+    "",
+    " ",
+    "pass",
+    "hang_all",
+    "2026-12-06T18:00:00+16:00",
+    "9999-12-31T23:59:59-23:59",
+    "0001-01-01T00:00:00+00:00",
+    "2026-02-30T25:61:00",
+]
+texts = st.one_of(st.sampled_from(NASTY_TEXTS), st.text(max_size=30))
+numbers = st.one_of(
+    st.integers(min_value=-(2**70), max_value=2**70),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.sampled_from([0, 1, 2, 3, 12, 15, 16, 30]),
+)
+scalars = st.one_of(texts, numbers, st.booleans(), st.none())
+nested = st.recursive(
+    scalars,
+    lambda children: st.lists(children, max_size=3) | st.dictionaries(texts, children, max_size=3),
+    max_leaves=12,
+)
+
+
+def deep(depth: int) -> object:
+    value: object = 1
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+json_values = st.one_of(nested, st.integers(min_value=30, max_value=3000).map(deep))
+form_values = st.one_of(texts, numbers.map(str), st.sampled_from(["1", "2", "12", "0"]))
+
+
+def form(fields: list[str]) -> st.SearchStrategy[dict[str, object]]:
+    """A form post over these field names, each left out or set (a list for repeats)."""
+    return st.fixed_dictionaries(
+        {},
+        optional={
+            name: st.one_of(form_values, st.lists(form_values, max_size=3)) for name in fields
+        },
+    )
+
+
+def json_body(fields: dict[str, st.SearchStrategy]) -> st.SearchStrategy[dict]:
+    return st.fixed_dictionaries({}, optional={**fields, "extra": json_values})
+
+
+# --- the club under test --------------------------------------------------------------
+
+
+@pytest.fixture
+def club(settings) -> dict[str, object]:
+    settings.RATELIMIT_ENABLE = False  # the throttles would answer 429 before the checks
+    settings.TELEGRAM_WEBHOOK_SECRET = "fuzz-secret"
+    host = make_host(nickname="Ведущий фаззинга")
+    admin = make_member(nickname="Админ фаззинга", is_staff=True, is_superuser=True)
+    evening, players = evening_with_players(12)
+    game = start_game(host, evening, players)
+    record(game, host, {"type": "day", "n": 1})
+    members = [make_member(telegram_id=70_000 + n) for n in range(10)]
+    starts = timezone.now() + timedelta(minutes=1)
+    online = online_play.online_game_create(
+        host=host, member_ids=[m.pk for m in members], starts_at=starts
+    )
+    with time_machine.travel(starts + timedelta(seconds=1)):
+        online_play.online_sweep()
+    return {
+        "host": host,
+        "admin": admin,
+        "player": players[0],
+        "evening": evening,
+        "game": game,
+        "online": online,
+        "online_player": Seat.objects.filter(game=online).first().member,
+    }
+
+
+def web(user: User | None) -> Client:
+    client = Client()
+    if user is not None:
+        client.force_login(user)
+    return client
+
+
+def snapshot() -> tuple[int, ...]:
+    """The rows a refused request must leave as they were."""
+    return (
+        User.objects.count(),
+        Evening.objects.count(),
+        Registration.objects.count(),
+        Game.objects.count(),
+        GameEvent.objects.count(),
+        Seat.objects.count(),
+        MafiaMessage.objects.count(),
+        Recording.objects.count(),
+    )
+
+
+def check(send: Callable[[], object]) -> None:
+    before = snapshot()
+    response = send()
+    assert response.status_code < 500, response.content[:500]
+    if response.status_code >= 400:
+        assert snapshot() == before, f"a refused request ({response.status_code}) changed data"
+
+
+FUZZ = settings(
+    max_examples=80,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+
+# --- the forms ------------------------------------------------------------------------
+
+GAME_FIELDS = [
+    "type", "mode", "seat", "by", "n", "for", "start", "end", "limit", "seq", "client_id",
+    *(f"count_{n}" for n in range(1, 16)),
+]  # fmt: skip
+SEATING_FIELDS = [
+    "players", "seating", "deal", "start", "role_boss", "role_mafia", "role_civilian",
+    "role_commissar", "role_doctor", *(f"member_{n}" for n in range(1, 16)),
+    *(f"role_at_{n}" for n in range(1, 16)),
+]  # fmt: skip
+
+
+@FUZZ
+@given(data=st.data())
+def test_the_forms_take_anything_without_a_5xx(club, data) -> None:
+    posts = [
+        (None, "/accounts/signup/", ["nickname", "email", "birth_date", "password1", "password2"]),
+        (None, "/accounts/login/", ["username", "password"]),
+        (None, "/accounts/password/reset/", ["email"]),
+        ("player", "/accounts/settings/", ["publication_consent"]),
+        ("player", "/accounts/tokens/", ["name"]),
+        ("player", f"/evenings/{club['evening'].pk}/signup/", []),
+        ("player", f"/evenings/{club['evening'].pk}/cancel/", []),
+        ("player", f"/evenings/{club['evening'].pk}/confirm/", []),
+        ("host", f"/games/{club['game'].pk}/event/", GAME_FIELDS),
+        ("host", f"/evenings/{club['evening'].pk}/games/new/", SEATING_FIELDS),
+        ("host", "/online/new/", ["members", "starts_at", "day_minutes", "night_minutes"]),
+        (
+            "online_player",
+            f"/online/{club['online'].pk}/act/",
+            ["type", "target", "seat", "minutes", "text", "reason"],
+        ),
+        ("host", f"/online/{club['online'].pk}/act/", ["type", "seat", "minutes", "reason"]),
+        ("online_player", f"/online/{club['online'].pk}/chat/", ["text"]),
+    ]
+    who, url, fields = data.draw(st.sampled_from(posts))
+    body = data.draw(form(fields))
+    client = web(club[who] if who else None)
+    headers = {"HX-Request": "true"} if data.draw(st.booleans()) else {}
+    check(lambda: client.post(url, body, headers=headers))
+
+
+@FUZZ
+@given(data=st.data())
+def test_the_recording_form_and_the_protocol_import_take_anything(club, data) -> None:
+    host, admin, game = club["host"], club["admin"], club["game"]
+    if data.draw(st.booleans()):
+        started = data.draw(form_values)
+        upload = SimpleUploadedFile(data.draw(texts) + ".wav", b"RIFF" + b"\x00" * 40)
+        check(
+            lambda: web(host).post(
+                f"/games/{game.pk}/recording/", {"file": upload, "started_at": started}
+            )
+        )
+        return
+    document = data.draw(
+        st.one_of(
+            json_values,
+            st.fixed_dictionaries(
+                {"format": st.just("mafia-protocol/1")},
+                optional={
+                    "ruleset": st.sampled_from(["club", "online", "x"]),
+                    "seats": json_values,
+                    "events": st.lists(json_values, max_size=4),
+                    "options": json_values,
+                    "immune": json_values,
+                },
+            ),
+        )
+    )
+    upload = SimpleUploadedFile("protocol.json", json.dumps(document).encode())
+    evening = data.draw(st.sampled_from([str(club["evening"].pk), "", "²", "99999999999"]))
+    check(
+        lambda: web(admin).post(
+            "/admin/games/game/import/",
+            {"protocol": upload, "evening": evening, "host": str(host.pk)},
+        )
+    )
+
+
+# --- the API --------------------------------------------------------------------------
+
+
+def api(user: User) -> Client:
+    return Client(headers={"Authorization": f"Bearer {api_token_create(member=user).key}"})
+
+
+EVENT = {
+    "type": st.one_of(
+        st.sampled_from(["day", "night", "nominate", "votes", "foul", "speech", "undo", "kill"]),
+        texts,
+    ),
+    "seq": numbers,
+    "client_id": texts,
+    "n": scalars,
+    "seat": scalars,
+    "by": scalars,
+    "target": scalars,
+    "counts": json_values,
+    "voters": json_values,
+    "start": texts,
+    "end": texts,
+    "limit": numbers,
+    "reason": texts,
+    "note": texts,
+}
+ONLINE_ACTION = {
+    "type": st.one_of(
+        st.sampled_from(["vote", "fast", "post", "revote", "shot", "warning", "extend"]), texts
+    ),
+    "target": scalars,
+    "text": texts,
+    "seat": scalars,
+    "minutes": numbers,
+    "reason": texts,
+}
+
+
+@FUZZ
+@given(data=st.data())
+def test_the_api_bodies_take_anything_without_a_5xx(club, data) -> None:
+    game, online, evening = club["game"], club["online"], club["evening"]
+    calls = [
+        ("admin", "/api/v1/evenings", {
+            "starts_at": texts, "capacity": numbers, "venue": texts, "opens_at": texts,
+        }),
+        ("host", "/api/v1/games", {
+            "evening_id": numbers, "ruleset": texts, "seats": json_values,
+        }),
+        ("host", f"/api/v1/games/{game.pk}/events", EVENT),
+        ("host", f"/api/v1/games/{game.pk}/recording", {
+            "name": texts, "size": numbers, "started_at": texts,
+        }),
+        ("host", "/api/v1/online-games", {
+            "member_ids": json_values, "starts_at": texts, "day_minutes": numbers,
+            "night_minutes": numbers,
+        }),
+        ("online_player", f"/api/v1/online-games/{online.pk}/actions", ONLINE_ACTION),
+        ("host", f"/api/v1/online-games/{online.pk}/actions", ONLINE_ACTION),
+        ("online_player", f"/api/v1/online-games/{online.pk}/mafia-chat", {"text": texts}),
+        ("player", f"/api/v1/evenings/{evening.pk}/registration", {}),
+    ]  # fmt: skip
+    who, url, fields = data.draw(st.sampled_from(calls))
+    body = data.draw(st.one_of(json_body(fields), json_values))
+    client = api(club[who])
+    check(lambda: client.post(url, json.dumps(body), content_type="application/json"))
+
+
+@FUZZ
+@given(update=st.one_of(json_values, st.fixed_dictionaries({
+    "update_id": numbers,
+    "message": st.fixed_dictionaries({}, optional={
+        "text": st.one_of(texts, st.sampled_from(["/start e²", "/say \x00", "/online", "/start"])),
+        "from": st.fixed_dictionaries({"id": numbers}, optional={"username": texts}),
+        "chat": st.fixed_dictionaries({"id": numbers, "type": st.just("private")}),
+    }),
+    "callback_query": st.fixed_dictionaries({}, optional={
+        "id": texts,
+        "data": st.one_of(texts, st.sampled_from(["su:²", "ov:1:²", "cf:٣", "lk:\x00"])),
+        "from": st.fixed_dictionaries({"id": numbers}),
+    }),
+})))  # fmt: skip
+def test_the_webhook_takes_any_update(club, update, caplog) -> None:
+    caplog.clear()
+    with caplog.at_level(logging.ERROR):
+        response = Client().post(
+            "/telegram/webhook/",
+            json.dumps(update),
+            content_type="application/json",
+            headers={"X-Telegram-Bot-Api-Secret-Token": "fuzz-secret"},
+        )
+    assert response.status_code == 200
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR], caplog.text
+
+
+def test_a_nul_in_an_event_is_refused_at_every_door(club) -> None:
+    """The cases the issue names, one by one."""
+    game, online = club["game"], club["online"]
+    host = api(club["host"])
+    before = snapshot()
+    foul = {"type": "foul", "seat": 3, "reason": "a\x00b", "seq": 2}
+    answer = host.post(f"/api/v1/games/{game.pk}/events", foul, content_type="application/json")
+    assert answer.status_code == 422 and "NUL" in answer.json()["detail"]
+    post = {"type": "post", "text": "привет\x00"}
+    player = api(club["online_player"])
+    answer = player.post(
+        f"/api/v1/online-games/{online.pk}/actions", post, content_type="application/json"
+    )
+    assert answer.status_code == 422
+    page = web(club["online_player"]).post(f"/online/{online.pk}/act/", post)
+    assert page.status_code < 500
+    for minutes in ("²", "٣٠"):
+        page = web(club["host"]).post("/online/new/", {"day_minutes": minutes})
+        assert page.status_code == 422
+    for offset in ("+16:00", "-23:59"):
+        answer = api(club["admin"]).post(
+            "/api/v1/evenings",
+            {"starts_at": f"2030-01-06T18:00:00{offset}", "capacity": 15},
+            content_type="application/json",
+        )
+        assert answer.status_code == 422
+    answer = api(club["admin"]).post(
+        "/api/v1/evenings",
+        {"starts_at": "9999-12-31T23:59:59-23:59", "capacity": 15},
+        content_type="application/json",
+    )
+    assert answer.status_code == 422
+    webhook = Client().post(
+        "/telegram/webhook/",
+        "[" * 5000 + "]" * 5000,
+        content_type="application/json",
+        headers={"X-Telegram-Bot-Api-Secret-Token": "fuzz-secret"},
+    )
+    assert webhook.status_code == 200
+    assert snapshot() == before
