@@ -21,6 +21,7 @@ from accounts.validation import (
 )
 from club.errors import CONFLICT, FORBIDDEN, NOT_FOUND, Refused
 from club.models import ClubSettings
+from club.queueing import queue_on_commit
 
 # What every door tells a banned member (the login form, the API, the bot).
 BLOCKED = gettext_lazy("This account is blocked.")
@@ -147,9 +148,8 @@ def member_set_publication_consent(*, member: User, consent: bool) -> User:
 
 
 def member_posts_sync_on_commit(member_id: int) -> None:
-    from games.tasks import member_posts_sync
-
-    transaction.on_commit(lambda: member_posts_sync.delay(member_id))
+    """The hook games owns: its task edits the club group's posts about this member."""
+    queue_on_commit("games.tasks.member_posts_sync", member_id)
 
 
 @dataclass(frozen=True)

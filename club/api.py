@@ -25,6 +25,7 @@ from games.api_recordings import router as recordings_router
 
 logger = logging.getLogger(__name__)
 
+
 class BoundedParser(Parser):
     """JSON bodies with a bound on nesting (club/parsing.py): deeper is a 400, not a crash."""
 

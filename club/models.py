@@ -116,6 +116,11 @@ class ClubSettings(models.Model):
         _settings_cache.clear()
 
     @classmethod
+    def forget_cached(cls) -> None:
+        """A change made with update(): read the row afresh (in this process at once)."""
+        _settings_cache.clear()
+
+    @classmethod
     def load(cls) -> ClubSettings:
         """The settings row, kept for a few seconds per process: it is read by every
         sign-up and changed a few times a year. A save here is seen at once in this

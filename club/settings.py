@@ -115,13 +115,18 @@ TEMPLATES = [
 if DATABASE_URL:
     _database = dj_database_url.parse(DATABASE_URL, conn_max_age=0)
     if _database["ENGINE"] == "django.db.backends.postgresql":
+        from psycopg_pool import ConnectionPool
+
         # A pool per process: a burst of requests queues for a connection instead of
-        # failing, and the processes together stay well under PostgreSQL's 100.
+        # failing, and the processes together stay well under PostgreSQL's 100. Each
+        # connection is checked as it leaves the pool, so after a database restart a dead
+        # one is replaced instead of failing the request that drew it.
         _database["OPTIONS"] = {
             "pool": {
                 "min_size": int(os.environ.get("DB_POOL_MIN_SIZE", "1")),
                 "max_size": int(os.environ.get("DB_POOL_MAX_SIZE", "10")),
                 "timeout": float(os.environ.get("DB_POOL_TIMEOUT", "20")),
+                "check": ConnectionPool.check_connection,
             }
         }
 else:
@@ -249,6 +254,14 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_CONNECTION_TIMEOUT = 3
+# A request that queues a task after its commit must not hang on a broker that is down: one
+# quick retry, then the failure is logged and a sweep catches up (club/queueing.py).
+CELERY_TASK_PUBLISH_RETRY_POLICY = {
+    "max_retries": 1,
+    "interval_start": 0,
+    "interval_step": 0.2,
+    "interval_max": 0.2,
+}
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 # A static schedule: every entry is a short sweep that finds in the database what is due,
@@ -266,6 +279,10 @@ CELERY_BEAT_SCHEDULE = {
     "online-games": {
         "task": "games.tasks.online_sweep",
         "schedule": 60,
+    },
+    "games-catch-up": {
+        "task": "games.tasks.games_catch_up",
+        "schedule": 5 * 60,
     },
     "recordings-sweep": {
         "task": "games.tasks.recordings_sweep",

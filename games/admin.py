@@ -13,7 +13,8 @@ from accounts.models import User
 from club import parsing
 from club.errors import INVALID, Refused
 from club.models import Evening
-from games import recordings, services, tasks
+from club.queueing import queue_on_commit
+from games import recordings, services
 from games.models import (
     Game,
     GameEvent,
@@ -244,7 +245,7 @@ class ScoringSchemeAdmin(admin.ModelAdmin):
             obj.points = form.scheme.to_dict()
             obj.created_by = request.user
             obj.save()
-            transaction.on_commit(tasks.games_rescore.delay)
+            queue_on_commit("games.tasks.games_rescore")
 
 
 @admin.register(Recording)

@@ -29,6 +29,7 @@ from django.utils.translation import gettext as _
 from accounts.models import User
 from club.errors import CONFLICT, FORBIDDEN, INVALID, NOT_FOUND, Refused
 from club.models import ClubSettings
+from club.queueing import queue_on_commit
 from games import access
 from games.audio import decode, vad
 from games.audio.alignment import Alignment, align
@@ -196,14 +197,8 @@ def _complete(recording: Recording, path: Path) -> None:
     recording.save(update_fields=["file", "status", "uploaded_at", "duration"])
     name = recording.file.name
     transaction.on_commit(lambda: path.unlink(missing_ok=True))
-    transaction.on_commit(lambda: _analyse_later(recording.pk))
+    queue_on_commit("games.tasks.recording_analyse", recording.pk)
     logger.info("Recording %s stored as %s", recording.pk, name)
-
-
-def _analyse_later(recording_id: int) -> None:
-    from games.tasks import recording_analyse
-
-    recording_analyse.delay(recording_id)
 
 
 # --- the analysis of the sound ---------------------------------------------------------

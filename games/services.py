@@ -23,6 +23,7 @@ from accounts.services import member_is_of_age
 from accounts.validation import login_key
 from club.errors import CONFLICT, FORBIDDEN, INVALID, NOT_FOUND, Refused
 from club.models import ClubSettings, Evening, EveningStatus, Registration, RegistrationStatus
+from club.queueing import queue_on_commit
 from games import access
 from games.models import Game, GameEvent, OnlineTable, Role, Ruleset, Seat
 from games.rules import events as event_shapes
@@ -289,9 +290,7 @@ def game_record_event(
 
 def game_analyse_on_commit(game_id: int) -> None:
     """Build the game's analysis in the worker once this transaction commits."""
-    from games.tasks import game_analyse
-
-    transaction.on_commit(lambda: game_analyse.delay(game_id))
+    queue_on_commit("games.tasks.game_analyse", game_id)
 
 
 # --- the protocol document ------------------------------------------------------------

@@ -5,6 +5,7 @@ from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from club.queueing import queue_on_commit
 from notifications.models import Notification, NotificationStatus
 
 
@@ -31,15 +32,13 @@ class NotificationAdmin(admin.ModelAdmin):
 
     @admin.action(description=_("Send again (failed ones only)"), permissions=["change"])
     def send_again(self, request: HttpRequest, queryset: QuerySet[Notification]) -> None:
-        from notifications.tasks import notification_send
-
         ids = list(queryset.filter(status=NotificationStatus.FAILED).values_list("pk", flat=True))
         with transaction.atomic():
             Notification.objects.filter(pk__in=ids).update(
                 status=NotificationStatus.PENDING, next_attempt_at=None, attempts=0, last_error=""
             )
             for notification_id in ids:
-                transaction.on_commit(lambda pk=notification_id: notification_send.delay(pk))
+                queue_on_commit("notifications.tasks.notification_send", notification_id)
         self.message_user(
             request,
             ngettext(

@@ -39,6 +39,9 @@ class Notification(models.Model):
     # When a retry is due (after a 429, a network error, or the per-chat limit).
     next_attempt_at = models.DateTimeField(_("next attempt"), null=True, blank=True)
     claimed_at = models.DateTimeField(_("sending since"), null=True, blank=True)
+    # Set just before the Bot API call: a row claimed but never called (the worker died
+    # before) is sent again by the sweep; only one whose call began is in doubt.
+    call_started_at = models.DateTimeField(_("Telegram call started"), null=True, blank=True)
     last_error = models.TextField(_("last error"), blank=True, default="")
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     sent_at = models.DateTimeField(_("sent"), null=True, blank=True)

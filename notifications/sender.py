@@ -2,8 +2,10 @@
 
 The row is claimed with a conditional UPDATE (pending → sending), so two workers, or a task
 delivered twice, never send it twice; it is marked sent right after Telegram answers. A
-worker killed between the two leaves that one row in `sending`, which the sweep reports as
-failed "in doubt" instead of sending it again.
+worker killed after the claim leaves the row in `sending`: if it never began the Bot API call
+(`call_started_at` is empty) the sweep puts it back to be sent; if the call had begun, the
+message may or may not have arrived, and the sweep reports it failed "in doubt" for an admin
+instead of risking a duplicate.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from telegram import error as tg
 from notifications import telegram
 from notifications.models import Notification, NotificationStatus
 from notifications.ratelimit import wait_for_send_slot
+from notifications.signals import chat_migrated
 
 logger = logging.getLogger(__name__)
 
@@ -75,7 +78,12 @@ def notification_deliver(notification_id: int) -> Outcome:
         Q(next_attempt_at__isnull=True) | Q(next_attempt_at__lte=now),
         pk=notification_id,
         status=NotificationStatus.PENDING,
-    ).update(status=NotificationStatus.SENDING, attempts=F("attempts") + 1, claimed_at=now)
+    ).update(
+        status=NotificationStatus.SENDING,
+        attempts=F("attempts") + 1,
+        claimed_at=now,
+        call_started_at=None,
+    )
     if not claimed:
         # A retry that arrives a moment before its time is put back, not dropped.
         due = (
@@ -110,6 +118,7 @@ def notification_deliver(notification_id: int) -> Outcome:
                 return _finish(notification_id, NotificationStatus.FAILED, last_error="No post.")
             return _release(notification_id, 5.0 * notification.attempts)
     wait_for_send_slot()
+    Notification.objects.filter(pk=notification_id).update(call_started_at=timezone.now())
     try:
         if editing is not None:
             message_id = _edit(chat_id, editing, notification.text)
@@ -119,11 +128,21 @@ def notification_deliver(notification_id: int) -> Outcome:
         retry_after = flood.retry_after
         seconds = retry_after.total_seconds() if isinstance(retry_after, timedelta) else retry_after
         return _release(notification_id, float(seconds), str(flood))
+    except tg.ChatMigrated as migrated:
+        # The group became a supergroup: everything waiting for it goes to the new chat, and
+        # this row is sent there at once (healthchecks' Telegram transport does the same).
+        moved_to = migrated.new_chat_id
+        Notification.objects.filter(
+            chat_id=chat_id,
+            status__in=[NotificationStatus.PENDING, NotificationStatus.SENDING],
+        ).update(chat_id=moved_to)
+        chat_migrated.send(Notification, old_chat_id=chat_id, new_chat_id=moved_to)
+        return _release(notification_id, 0.0, str(migrated))
     except tg.Forbidden as blocked:
         if member is not None:
             type(member).objects.filter(pk=member.pk).update(telegram_blocked_at=timezone.now())
         return _finish(notification_id, NotificationStatus.FAILED, last_error=str(blocked)[:1000])
-    except (tg.BadRequest, tg.InvalidToken, tg.EndPointNotFound, tg.ChatMigrated) as permanent:
+    except (tg.BadRequest, tg.InvalidToken, tg.EndPointNotFound) as permanent:
         # Chat not found, a malformed message, a wrong token: trying again cannot help.
         return _finish(notification_id, NotificationStatus.FAILED, last_error=str(permanent)[:1000])
     except tg.TelegramError as transient:  # network errors, timeouts and 5xx answers
@@ -157,9 +176,14 @@ def notifications_sweep() -> tuple[int, list[int]]:
     """Catch up on what a lost task or a killed worker left behind: rows stuck in sending
     are reported in doubt; the ids of pending rows whose time has come are returned."""
     now = timezone.now()
-    in_doubt = Notification.objects.filter(
+    stuck = Notification.objects.filter(
         status=NotificationStatus.SENDING, claimed_at__lt=now - IN_DOUBT_AFTER
-    ).update(
+    )
+    # Claimed, but the worker died before calling Telegram: nothing went out, send it again.
+    stuck.filter(call_started_at__isnull=True).update(
+        status=NotificationStatus.PENDING, next_attempt_at=None
+    )
+    in_doubt = stuck.filter(call_started_at__isnull=False).update(
         status=NotificationStatus.FAILED,
         last_error="Interrupted while sending: it may or may not have been delivered.",
     )

@@ -8,6 +8,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from accounts.models import User
+from club.queueing import queue_on_commit
 from notifications.models import Notification, NotificationStatus, TelegramLinkCode
 
 _TABLE = Notification._meta.db_table
@@ -61,9 +62,7 @@ def notification_enqueue(
 
 def notification_send_on_commit(notification_id: int) -> None:
     """Send the row once the transaction that wrote it commits (at once outside one)."""
-    from notifications.tasks import notification_send
-
-    transaction.on_commit(lambda: notification_send.delay(notification_id))
+    queue_on_commit("notifications.tasks.notification_send", notification_id)
 
 
 LINK_CODE_LIFETIME_MINUTES = 10

@@ -132,3 +132,15 @@ def recording_storage(settings, tmp_path) -> None:
     """Recordings stored and uploaded under the test's own folder."""
     settings.MEDIA_ROOT = tmp_path / "media"
     settings.RECORDING_UPLOAD_DIR = tmp_path / "uploads"
+
+
+@pytest.fixture
+def queued(monkeypatch) -> list[tuple[str, tuple]]:
+    """The tasks queued after commits (club/queueing.py), as (name, args), not sent."""
+    from club import queueing
+
+    sent: list[tuple[str, tuple]] = []
+    monkeypatch.setattr(
+        queueing.app, "send_task", lambda name, args=(), **options: sent.append((name, args))
+    )
+    return sent

@@ -37,6 +37,7 @@ class FakeTelegram:
     _sent_at: deque[float] = field(default_factory=deque)
     _message_id: int = 0
     updates: list[dict[str, Any]] = field(default_factory=list)  # served once by getUpdates
+    migrated: dict[int, int] = field(default_factory=dict)  # group → the supergroup it became
 
     def __post_init__(self) -> None:
         self._random = random.Random(self.seed)
@@ -66,6 +67,10 @@ class FakeTelegram:
     def stop(self) -> None:
         self._server.shutdown()
         self._server.server_close()
+
+    def migrate_chat(self, old: int, new: int) -> None:
+        """The group `old` became the supergroup `new`: Telegram answers as it does."""
+        self.migrated[old] = new
 
     def fail_next(self, status: int, **extra: Any) -> None:
         """The next call answers with this error (429 takes retry_after=...)."""
@@ -111,6 +116,14 @@ class FakeTelegram:
         if self._forced:
             status, extra = self._forced.popleft()
             return status, self._error(status, **extra)
+        moved = self.migrated.get(int(params.get("chat_id", 0) or 0))
+        if moved is not None and method in ("sendMessage", "editMessageText"):
+            return 400, {
+                "ok": False,
+                "error_code": 400,
+                "description": "Bad Request: group chat was upgraded to a supergroup chat",
+                "parameters": {"migrate_to_chat_id": moved},
+            }
         if method == "sendMessage":
             if self.rate_limit_per_s is not None:
                 while self._sent_at and now - self._sent_at[0] > 1:

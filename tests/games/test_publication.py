@@ -106,15 +106,14 @@ def test_an_edit_waits_for_its_post_to_be_sent(table, group, fake_telegram) -> N
 
 
 def test_consent_switched_in_a_transaction_asks_the_worker_after_the_commit(
-    table, django_capture_on_commit_callbacks, monkeypatch
+    table, django_capture_on_commit_callbacks, queued
 ) -> None:
-    asked = []
-    monkeypatch.setattr(tasks.member_posts_sync, "delay", asked.append)
     member = table[2][0]
+    asked = [("games.tasks.member_posts_sync", (member.pk,))]
     with django_capture_on_commit_callbacks(execute=True):
         member_set_publication_consent(member=member, consent=False)
-        assert asked == []
-    assert asked == [member.pk]
+        assert queued == []
+    assert queued == asked
     with django_capture_on_commit_callbacks(execute=True):
         member_set_publication_consent(member=member, consent=False)  # no change: no task
-    assert asked == [member.pk]
+    assert queued == asked

@@ -2,7 +2,6 @@
 
 import pytest
 
-from games import tasks
 from games.models import ScoringScheme
 from games.rules.scoring import Scheme
 
@@ -15,10 +14,8 @@ def form(**points: float) -> dict:
 
 
 def test_a_new_version_is_stored_and_every_game_is_rescored_after_the_commit(
-    admin_client_, admin_member, django_capture_on_commit_callbacks, monkeypatch
+    admin_client_, admin_member, django_capture_on_commit_callbacks, queued
 ) -> None:
-    rescored = []
-    monkeypatch.setattr(tasks.games_rescore, "delay", lambda: rescored.append(True))
     page = admin_client_.get(ADD)
     assert page.status_code == 200
     assert 'value="0.4"' in page.content.decode()  # starts from the current version
@@ -28,7 +25,7 @@ def test_a_new_version_is_stored_and_every_game_is_rescored_after_the_commit(
     latest = ScoringScheme.objects.current()
     assert (latest.version, latest.created_by) == (2, admin_member)
     assert latest.scheme().doctor_save == 0.8
-    assert rescored == [True]
+    assert queued == [("games.tasks.games_rescore", ())]
 
 
 def test_points_out_of_range_are_refused_and_nothing_changes(admin_client_) -> None:

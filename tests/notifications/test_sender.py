@@ -3,8 +3,10 @@
 from datetime import timedelta
 
 import pytest
+import time_machine
 from django.utils import timezone
 
+from club.models import ClubSettings
 from notifications.models import Notification
 from notifications.sender import notification_deliver, notifications_sweep
 from tests.factories import make_member
@@ -96,7 +98,10 @@ def test_console_mode_logs_and_sends_nothing(settings, caplog) -> None:
 
 
 def test_the_sweep_reports_rows_stuck_in_sending_and_requeues_due_ones() -> None:
-    stuck = row(chat_id=1, status="sending", claimed_at=timezone.now() - timedelta(minutes=10))
+    ten_minutes_ago = timezone.now() - timedelta(minutes=10)
+    stuck = row(
+        chat_id=1, status="sending", claimed_at=ten_minutes_ago, call_started_at=ten_minutes_ago
+    )
     due = row(chat_id=2)
     Notification.objects.filter(pk=due.pk).update(created_at=timezone.now() - timedelta(minutes=2))
     fresh = row(chat_id=3)
@@ -141,3 +146,65 @@ def test_the_catch_up_task_requeues_and_forgets_what_is_old(monkeypatch) -> None
     assert sent == [due.pk]
     assert list(TelegramUpdate.objects.values_list("pk", flat=True)) == [fresh.pk]
     assert not BotConversation.objects.exists()
+
+
+class WorkerKilled(BaseException):
+    """What a SIGKILL looks like from inside: nothing after it runs."""
+
+
+def test_a_worker_killed_before_the_call_leaves_a_row_that_is_sent_again(
+    fake_telegram, monkeypatch
+) -> None:
+    """The hole it closes (#14): such a row was reported "may or may not have been
+    delivered" although no call was made, and waited for an admin for ever."""
+    note = row(chat_id=5010)
+
+    def killed() -> None:
+        raise WorkerKilled
+
+    monkeypatch.setattr("notifications.sender.wait_for_send_slot", killed)
+    with pytest.raises(WorkerKilled):
+        notification_deliver(note.pk)
+    monkeypatch.undo()
+    note.refresh_from_db()
+    assert (note.status, note.call_started_at) == ("sending", None)
+    with time_machine.travel(timezone.now() + timedelta(minutes=6)):
+        in_doubt, due = notifications_sweep()
+        assert (in_doubt, due) == (0, [note.pk])
+        assert notification_deliver(note.pk).status == "sent"
+    assert len(fake_telegram.sent()) == 1
+
+
+def test_a_worker_killed_during_the_call_leaves_a_row_in_doubt(fake_telegram, monkeypatch):
+    note = row(chat_id=5011)
+
+    def killed(*args, **kwargs) -> None:
+        raise WorkerKilled
+
+    monkeypatch.setattr("notifications.telegram.send_message", killed)
+    with pytest.raises(WorkerKilled):
+        notification_deliver(note.pk)
+    with time_machine.travel(timezone.now() + timedelta(minutes=6)):
+        in_doubt, due = notifications_sweep()
+    assert (in_doubt, due) == (1, [])
+    note.refresh_from_db()
+    assert note.status == "failed" and "may or may not" in note.last_error
+
+
+def test_a_group_upgraded_to_a_supergroup_keeps_getting_the_clubs_posts(fake_telegram) -> None:
+    """The hole it closes (#14): ChatMigrated was a permanent failure, so the club's group
+    posts stopped for ever."""
+    club = ClubSettings.load()
+    club.telegram_group_chat_id = -100
+    club.save()
+    fake_telegram.migrate_chat(-100, -1001234)
+    post, waiting = row(chat_id=-100, text="Разбор игры"), row(chat_id=-100, text="Состав")
+    outcome = notification_deliver(post.pk)
+    assert outcome.status == "pending" and outcome.retry_in == 0.0
+    assert notification_deliver(post.pk).status == "sent"
+    assert notification_deliver(waiting.pk).status == "sent"
+    assert [(c.params["chat_id"], c.params["text"]) for c in fake_telegram.sent()] == [
+        (-1001234, "Разбор игры"),
+        (-1001234, "Состав"),
+    ]
+    assert ClubSettings.load().telegram_group_chat_id == -1001234
