@@ -225,13 +225,21 @@ class RegistrationSource(models.TextChoices):
     ADMIN = "admin", _("Admin")
 
 
+# The one order of an evening's line-up, and so of every number a member reads: «seat N» is
+# a place among the confirmed by arrival; «reserve position N» a place in the reserve, the
+# held-back last, then by arrival. club/queries.Lineup reads by it; club/seating.py's SQL
+# numbers a new sign-up the same way (tests/club/test_places.py proves the two agree).
+SEAT_ORDER = ("arrival",)
+RESERVE_ORDER = ("held_back", "arrival")
+
+
 class RegistrationQuerySet(models.QuerySet["Registration"]):
     def confirmed(self) -> RegistrationQuerySet:
         return self.filter(status=RegistrationStatus.CONFIRMED)
 
     def reserve(self) -> RegistrationQuerySet:
         """The reserve in the order it is promoted: a held-back member after the rest."""
-        return self.filter(status=RegistrationStatus.RESERVE).order_by("held_back", "arrival")
+        return self.filter(status=RegistrationStatus.RESERVE).order_by(*RESERVE_ORDER)
 
     def active(self) -> RegistrationQuerySet:
         return self.filter(status__in=[RegistrationStatus.CONFIRMED, RegistrationStatus.RESERVE])

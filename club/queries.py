@@ -1,11 +1,12 @@
 """Reads shared by the pages, the API and the bot: a fixed number of queries each."""
 
 from dataclasses import dataclass, field
+from operator import attrgetter
 
 from django.db.models import Count, Q, QuerySet
 
 from accounts.models import User
-from club.models import Evening, Registration, RegistrationStatus
+from club.models import RESERVE_ORDER, SEAT_ORDER, Evening, Registration, RegistrationStatus
 
 
 @dataclass(frozen=True)
@@ -17,29 +18,31 @@ class Lineup:
     by_member: dict[int, Registration] = field(default_factory=dict)
 
     def seat_of(self, registration: Registration) -> int | None:
-        for seat, confirmed in enumerate(self.confirmed, start=1):
-            if confirmed.pk == registration.pk:
-                return seat
-        return None
+        """The member's seat number: the one definition every text uses."""
+        return _place(self.confirmed, registration)
 
     def position_of(self, registration: Registration) -> int | None:
-        for position, waiting in enumerate(self.reserve, start=1):
-            if waiting.pk == registration.pk:
-                return position
-        return None
+        """The member's position in the reserve, from 1."""
+        return _place(self.reserve, registration)
 
 
-def evening_lineup(evening: Evening) -> Lineup:
+def _place(ordered: list[Registration], registration: Registration) -> int | None:
+    return next((n for n, r in enumerate(ordered, start=1) if r.pk == registration.pk), None)
+
+
+def evening_lineup(evening: Evening | int) -> Lineup:
+    """One query: the evening's active registrations in the line-up's order."""
     active = list(
-        Registration.objects.active()
-        .filter(evening=evening)
-        .select_related("member")
-        .order_by("held_back", "arrival")
+        Registration.objects.active().filter(evening=evening).select_related("member")
     )
     confirmed = sorted(
-        (r for r in active if r.status == RegistrationStatus.CONFIRMED), key=lambda r: r.arrival
+        (r for r in active if r.status == RegistrationStatus.CONFIRMED),
+        key=attrgetter(*SEAT_ORDER),
     )
-    reserve = [r for r in active if r.status == RegistrationStatus.RESERVE]
+    reserve = sorted(
+        (r for r in active if r.status == RegistrationStatus.RESERVE),
+        key=attrgetter(*RESERVE_ORDER),
+    )
     return Lineup(confirmed, reserve, {r.member_id: r for r in active})
 
 

@@ -16,7 +16,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from club import services
+from club import queries, services
 from club.calendar import EVENING_LENGTH
 from club.errors import INVALID, Refused
 from club.models import ClubSettings, Evening, EveningStatus, Registration, RegistrationStatus
@@ -113,14 +113,11 @@ def schedule_sweep(*, now: datetime | None = None) -> SweepReport:
 def _remind(evening: Evening, club: ClubSettings) -> None:
     when = texts.evening_when(evening, club)
     confirm, cannot = texts.confirm_labels()
-    seated = (
-        Registration.objects.confirmed()
-        .filter(evening=evening, member__reminders=True)
-        .select_related("member")
-        .order_by("arrival")
-    )
+    lineup = queries.evening_lineup(evening)
     with transaction.atomic():
-        for seat, registration in enumerate(seated, start=1):
+        for seat, registration in enumerate(lineup.confirmed, start=1):
+            if not registration.member.reminders:
+                continue  # the seat number stays the member's place among all the seated
             buttons = (
                 []
                 if registration.attendance_confirmed_at

@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.db import transaction
-from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -28,6 +27,7 @@ from club.models import (
     RegistrationSource,
     RegistrationStatus,
 )
+from club.queries import evening_lineup
 from club.schedule import signup_opens_at
 from notifications import texts
 from notifications.services import notification_enqueue, notification_send_on_commit
@@ -73,18 +73,6 @@ def _refuse_if_started(evening: Evening, now: datetime) -> None:
         or now >= evening.starts_at
     ):
         raise Refused(_("This evening has already taken place."), "past", CONFLICT)
-
-
-def _ahead_in_reserve(registration: Registration) -> Q:
-    """Those served before `registration`: by held-back last, then by arrival."""
-    if registration.held_back:
-        return Q(held_back=False) | Q(held_back=True, arrival__lt=registration.arrival)
-    return Q(held_back=False, arrival__lt=registration.arrival)
-
-
-def _reserve_position(registration: Registration) -> int:
-    reserve = Registration.objects.reserve().filter(evening_id=registration.evening_id)
-    return reserve.filter(_ahead_in_reserve(registration)).count() + 1
 
 
 def _next_arrival(evening: Evening) -> int:
@@ -212,16 +200,13 @@ def registration_create(
 
 
 def _describe(registration: Registration, *, created: bool) -> SignUp:
-    if registration.status == RegistrationStatus.CONFIRMED:
-        seat = (
-            Registration.objects.confirmed()
-            .filter(evening_id=registration.evening_id, arrival__lte=registration.arrival)
-            .count()
-        )
-        return SignUp(registration, created, seat=seat, position=None)
-    if registration.status == RegistrationStatus.RESERVE:
-        return SignUp(registration, created, seat=None, position=_reserve_position(registration))
-    return SignUp(registration, created, seat=None, position=None)
+    lineup = evening_lineup(registration.evening_id)
+    return SignUp(
+        registration,
+        created,
+        seat=lineup.seat_of(registration),
+        position=lineup.position_of(registration),
+    )
 
 
 def registration_cancel(
@@ -310,15 +295,15 @@ def evening_release_unconfirmed(*, evening_id: int, now: datetime | None = None)
         evening.unconfirmed_released_at = now
         evening.save(update_fields=["unconfirmed_released_at"])
         _fill_seats(evening, club, now)
+        lineup = evening_lineup(evening)
         for registration in unconfirmed:
-            registration.refresh_from_db(fields=["status"])
-            if registration.status == RegistrationStatus.RESERVE:
+            position = lineup.position_of(registration)
+            if position is not None:
                 notification_enqueue(
                     dedupe_key=f"released:{registration.pk}:{registration.arrival}",
                     member=registration.member,
                     text=texts.released_unconfirmed(
-                        position=_reserve_position(registration),
-                        when=texts.evening_when(evening, club),
+                        position=position, when=texts.evening_when(evening, club)
                     ),
                 )
     return len(unconfirmed)

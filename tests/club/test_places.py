@@ -1,0 +1,85 @@
+"""A member's seat number and reserve position have one definition (club.models'
+SEAT_ORDER and RESERVE_ORDER, read by club.queries.Lineup), and every text uses it; the
+sign-up's SQL (club/seating.py) numbers a new sign-up the same way.
+
+The hole it closes (#14): reminders numbered only the seated members who had reminders on,
+so a member after one who had turned them off read the wrong seat.
+"""
+
+import contextlib
+from datetime import datetime, time, timedelta
+
+import pytest
+from django.utils import timezone
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from club import queries, scheduling, seating, services
+from club.errors import Refused
+from club.models import ClubSettings, Registration, RegistrationSource
+from notifications.models import Notification
+from tests.factories import make_evening, make_member
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_reminder_names_the_members_seat_whatever_the_others_reminders() -> None:
+    club = ClubSettings.load()
+    tomorrow = timezone.localdate(timezone=club.zone) + timedelta(days=1)
+    starts = datetime.combine(tomorrow, time(18, 0), tzinfo=club.zone)
+    evening = make_evening(starts_at=starts, opens_at=starts - timedelta(days=6))
+    members = [make_member(telegram_id=30_000 + n) for n in range(3)]
+    members[1].reminders = False
+    members[1].save()
+    for member in members:
+        services.registration_create(
+            member=member, evening_id=evening.pk, source=RegistrationSource.WEB,
+            now=starts - timedelta(days=1),
+        )  # fmt: skip
+    scheduling.schedule_sweep(now=datetime.combine(tomorrow, time(10, 30), tzinfo=club.zone))
+    texts = dict(
+        Notification.objects.filter(dedupe_key__startswith="reminder:").values_list(
+            "member_id", "text"
+        )
+    )
+    assert set(texts) == {members[0].pk, members[2].pk}
+    assert "Ваше место: 1." in texts[members[0].pk]
+    assert "Ваше место: 3." in texts[members[2].pk]
+
+
+OPERATIONS = st.lists(
+    st.tuples(st.sampled_from(["sign_up", "held_back", "cancel"]), st.integers(0, 9)),
+    min_size=1,
+    max_size=30,
+)
+
+
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(operations=OPERATIONS)
+def test_the_sign_up_sql_numbers_places_as_the_lineup_does(operations) -> None:
+    evening = make_evening(capacity=3)
+    members = [make_member() for _ in range(10)]
+    for action, index in operations:
+        member = members[index]
+        if action == "cancel":
+            with contextlib.suppress(Refused):
+                services.registration_cancel(member=member, evening_id=evening.pk)
+            continue
+        outcome = seating.sign_up(
+            evening_id=evening.pk,
+            member_id=member.pk,
+            source=RegistrationSource.WEB,
+            held_back=action == "held_back",
+            now=timezone.now(),
+            seat_text="",
+            reserve_text="",
+        )
+        if outcome.written is None:
+            continue  # already in
+        lineup = queries.evening_lineup(evening)
+        registration = Registration.objects.get(pk=outcome.written.registration_id)
+        read = lineup.seat_of(registration) or lineup.position_of(registration)
+        assert outcome.written.place == read
+    Registration.objects.filter(evening=evening).delete()
