@@ -16,13 +16,12 @@ var/tools/bin/uv:
 install: $(if $(filter var/tools/bin/uv,$(UV)),var/tools/bin/uv)
 	$(UV) sync --frozen
 
-## make run: the club site on the embedded defaults (SQLite, filesystem broker, console bot):
-## web, Celery worker and beat together; Ctrl-C stops all three.
+## make run: the club site on the embedded defaults (SQLite, a SQLite Celery broker, console
+## bot): web, Celery worker and beat together (a crashed one restarts); Ctrl-C stops all three.
 run: install
 	$(UV) run python manage.py migrate --no-input
 	$(UV) run python manage.py demo_data
-	@echo "The club site: http://127.0.0.1:$(PORT)/  (admin: http://127.0.0.1:$(PORT)/admin/)"
-	PORT=$(PORT) $(UV) run honcho --procfile Procfile.dev start
+	$(UV) run python manage.py run_stack --port $(PORT)
 
 ## make test: the whole suite on PostgreSQL and Redis (local defaults or DATABASE_URL and
 ## CELERY_BROKER_URL); stops at once, naming the service, when one is missing.

@@ -3,9 +3,31 @@
 import os
 
 from celery import Celery
+from celery.signals import after_task_publish, task_postrun
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "club.settings")
 
 app = Celery("club")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+# bench/soak.py counts the tasks queued and done across the stack's processes: with
+# CLUB_TASK_LEDGER set, each process appends one line per task to that file (short appends
+# to one file do not interleave).
+LEDGER = os.environ.get("CLUB_TASK_LEDGER", "")
+
+
+def _ledger(line: str) -> None:
+    with open(LEDGER, "a", encoding="utf-8") as ledger:
+        ledger.write(line + "\n")
+
+
+if LEDGER:
+
+    @after_task_publish.connect(weak=False)
+    def _queued(sender: str | None = None, headers: dict | None = None, **_: object) -> None:
+        _ledger(f"queued {(headers or {}).get('id')} {sender}")
+
+    @task_postrun.connect(weak=False)
+    def _done(task_id: str | None = None, sender: object = None, **_: object) -> None:
+        _ledger(f"done {task_id} {getattr(sender, 'name', '')}")

@@ -32,9 +32,7 @@ def _place(ordered: list[Registration], registration: Registration) -> int | Non
 
 def evening_lineup(evening: Evening | int) -> Lineup:
     """One query: the evening's active registrations in the line-up's order."""
-    active = list(
-        Registration.objects.active().filter(evening=evening).select_related("member")
-    )
+    active = list(Registration.objects.active().filter(evening=evening).select_related("member"))
     confirmed = sorted(
         (r for r in active if r.status == RegistrationStatus.CONFIRMED),
         key=attrgetter(*SEAT_ORDER),

@@ -235,19 +235,15 @@ DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "club@localhost")
 # --- Celery -----------------------------------------------------------------------------
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "")
 if not CELERY_BROKER_URL:
-    # kombu's filesystem transport: a real worker and beat on one machine, no server.
-    _broker_dir = VAR_DIR / "celery" / "broker"
-    _broker_dir.mkdir(parents=True, exist_ok=True)
-    (VAR_DIR / "celery" / "processed").mkdir(parents=True, exist_ok=True)
-    CELERY_BROKER_URL = "filesystem://"
-    CELERY_BROKER_TRANSPORT_OPTIONS = {
-        "data_folder_in": str(_broker_dir),
-        "data_folder_out": str(_broker_dir),
-        "processed_folder": str(VAR_DIR / "celery" / "processed"),
-        "store_processed": False,
-        # The exchange tables, which kombu otherwise writes to ./control.
-        "control_folder": str(VAR_DIR / "celery" / "control"),
-    }
+    # kombu's SQLAlchemy transport on a SQLite file of its own: a real worker and beat on one
+    # machine, no server, and every message written in a transaction. (The filesystem
+    # transport this replaced could hand the worker a half-written file, which killed it.)
+    (VAR_DIR / "celery").mkdir(parents=True, exist_ok=True)
+    BROKER_DATABASE = VAR_DIR / "celery" / "broker.sqlite3"
+    CELERY_BROKER_URL = f"sqla+sqlite:///{BROKER_DATABASE}"
+    # Web, worker and beat write side by side: wait for the lock instead of failing. (The
+    # transport passes its options to SQLAlchemy's create_engine.)
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"connect_args": {"timeout": 30}}
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
@@ -288,9 +284,9 @@ CELERY_BEAT_SCHEDULE = {
         "task": "games.tasks.recordings_sweep",
         "schedule": 60 * 60,
     },
-    "clear-expired-sessions": {
-        "task": "club.tasks.clear_expired_sessions",
-        "schedule": 60 * 60 * 6,
+    "housekeeping": {
+        "task": "club.tasks.housekeeping",
+        "schedule": 60 * 60,
     },
 }
 

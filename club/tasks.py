@@ -1,4 +1,8 @@
+import sqlite3
+from datetime import datetime, timedelta
+
 from celery import shared_task
+from django.conf import settings
 from django.contrib.sessions.models import Session
 from django.utils import timezone
 
@@ -8,6 +12,35 @@ def clear_expired_sessions() -> int:
     """Delete expired login sessions, so the session table does not grow without end."""
     deleted, _details = Session.objects.filter(expire_date__lt=timezone.now()).delete()
     return deleted
+
+
+@shared_task
+def housekeeping() -> None:
+    """Every few hours: forget what has expired, so no table grows without end."""
+    from accounts.models import UsedSignature
+
+    clear_expired_sessions()
+    UsedSignature.objects.filter(expires_at__lt=timezone.now()).delete()
+    tidy_embedded_broker()
+
+
+def tidy_embedded_broker() -> int:
+    """The embedded broker (kombu's SQLAlchemy transport) keeps every delivered message,
+    marked invisible; drop those older than an hour. Nothing to do on Redis."""
+    database = getattr(settings, "BROKER_DATABASE", None)
+    if database is None:
+        return 0
+    # The transport stamps a message (its `timestamp` column, naive local time) when it is
+    # delivered, which is when it becomes invisible.
+    before = (datetime.now() - timedelta(hours=1)).isoformat(sep=" ")
+    with sqlite3.connect(database, timeout=30) as broker:
+        try:
+            cursor = broker.execute(
+                "DELETE FROM kombu_message WHERE visible = 0 AND timestamp < ?", [before]
+            )
+        except sqlite3.OperationalError:  # no message table yet
+            return 0
+        return cursor.rowcount
 
 
 @shared_task

@@ -1,5 +1,6 @@
-"""`make run`'s stack as a newcomer gets it: no variables set, so SQLite and the filesystem
-broker under var/, and web, worker and beat started together by honcho; Ctrl-C stops all."""
+"""`make run`'s stack as a newcomer gets it: no variables set, so SQLite and a SQLite Celery
+broker under var/, and web, worker and beat started together by `run_stack`; a process that
+dies is started again while the others go on; Ctrl-C stops all."""
 
 import os
 import signal
@@ -63,7 +64,7 @@ def test_web_worker_and_beat_run_on_the_embedded_defaults(embedded_env: dict[str
     manage(embedded_env, "migrate", "--no-input")
     assert "Ворон" in manage(embedded_env, "demo_data")
     stack = subprocess.Popen(
-        [str(BIN / "honcho"), "--procfile", "Procfile.dev", "start"],
+        [sys.executable, "manage.py", "run_stack", "--port", embedded_env["PORT"]],
         cwd=ROOT,
         env=embedded_env,
         stdout=subprocess.PIPE,
@@ -74,7 +75,7 @@ def test_web_worker_and_beat_run_on_the_embedded_defaults(embedded_env: dict[str
     database = Path(embedded_env["CLUB_VAR_DIR"]) / "club.sqlite3"
     try:
         assert wait_for(lambda: healthz(embedded_env["PORT"]), timeout=60), "web did not start"
-        # A task sent through the filesystem broker is run by the worker against SQLite.
+        # A task sent through the SQLite broker is run by the worker against SQLite.
         manage(
             embedded_env,
             "shell",
@@ -93,11 +94,27 @@ def test_web_worker_and_beat_run_on_the_embedded_defaults(embedded_env: dict[str
                 return db.execute("SELECT count(*) FROM django_session").fetchone()[0]
 
         assert wait_for(lambda: sessions_left() == 0, timeout=60), "the worker ran nothing"
+
+        # The worker dies: it is started again, and the web server never stops answering.
+        def worker_pid() -> int | None:
+            found = subprocess.run(
+                ["pgrep", "-of", "celery -A club --quiet worker"], capture_output=True, text=True
+            ).stdout.split()
+            return int(found[0]) if found else None
+
+        first = worker_pid()
+        assert first is not None
+        os.kill(first, signal.SIGKILL)
+        assert healthz(embedded_env["PORT"])
+        assert wait_for(lambda: worker_pid() not in (None, first), timeout=30)
+        assert healthz(embedded_env["PORT"])
     finally:
         os.killpg(stack.pid, signal.SIGINT)  # Ctrl-C in the terminal reaches the whole group
         output, _ = stack.communicate(timeout=60)
-    assert "beat.1" in output and "beat: Starting" in output
+    assert "beat: Starting" in output
     assert "worker@" in output and "ready" in output
+    assert "worker exited with -9; restart #1" in output
+    assert "The club site is up: http://127.0.0.1:" in output
     assert "Starting development server" in output or "Starting WSGI development server" in output
     with pytest.raises(ProcessLookupError):
         os.killpg(stack.pid, 0)  # nothing of the three is left running

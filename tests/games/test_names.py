@@ -32,9 +32,7 @@ def shy_game(table):
 
 
 def row_of_seat_one(viewer, game) -> dict:
-    headers = (
-        {"Authorization": f"Bearer {api_token_create(member=viewer).key}"} if viewer else {}
-    )
+    headers = {"Authorization": f"Bearer {api_token_create(member=viewer).key}"} if viewer else {}
     answer = Client(headers=headers).get(f"/api/v1/games/{game.pk}/analysis")
     return next(row for row in answer.json()["scores"] if row["seat"] == 1)
 

@@ -1,0 +1,152 @@
+"""`make run`: the web server, the Celery worker and beat together, for the embedded site.
+
+A small supervisor rather than honcho: honcho stops every process when one exits, so one
+crash took the whole site down. Here a process that exits by itself is started again (with
+a growing pause, and logged as a restart); the others go on. Ctrl-C (or SIGTERM) stops all
+three. The site's address is printed once it answers, not before.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from dataclasses import dataclass, field
+from typing import IO, Any
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandParser
+
+MAX_PAUSE = 30.0
+
+
+@dataclass
+class Process:
+    name: str
+    command: list[str]
+    process: subprocess.Popen[str] | None = None
+    restarts: int = 0
+    pause: float = 1.0
+    started_at: float = field(default=0.0)
+
+
+class Command(BaseCommand):
+    help = "Run the web server, the Celery worker and beat; restart any that exits."
+    requires_system_checks: list[str] = []
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--port", type=int, default=8000)
+
+    def handle(self, *args: Any, port: int, **options: Any) -> None:
+        broker = getattr(settings, "BROKER_DATABASE", None)
+        if broker is not None:
+            # Write-ahead logging lets the three read the broker while one writes; the mode
+            # stays with the file once set.
+            with sqlite3.connect(broker) as database:
+                database.execute("PRAGMA journal_mode=WAL")
+        python = sys.executable
+        celery = [python, "-m", "celery", "-A", "club", "--quiet"]
+        self.processes = [
+            Process(
+                "web",
+                [python, "manage.py", "runserver", f"127.0.0.1:{port}", "--skip-checks"],
+            ),
+            Process(
+                "worker",
+                [*celery, "worker", "--loglevel=INFO", "--concurrency=2", "--hostname=worker@%h"],
+            ),
+            Process("beat", [*celery, "beat", "--loglevel=INFO"]),
+        ]
+        self.stopping = threading.Event()
+        self.output = threading.Lock()
+        signal.signal(signal.SIGINT, self._stop)
+        signal.signal(signal.SIGTERM, self._stop)
+        for process in self.processes:
+            self._start(process)
+        threading.Thread(target=self._announce, args=(port,), daemon=True).start()
+        while not self.stopping.is_set():
+            for process in self.processes:
+                assert process.process is not None
+                code = process.process.poll()
+                if code is not None and not self.stopping.is_set():
+                    self._restart(process, code)
+            self.stopping.wait(0.5)
+        self._stop_all()
+
+    def _start(self, process: Process) -> None:
+        process.process = subprocess.Popen(  # noqa: S603 (our own commands)
+            process.command,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            bufsize=1,
+            start_new_session=True,  # Ctrl-C reaches the supervisor, which stops each in turn
+        )
+        process.started_at = time.monotonic()
+        threading.Thread(target=self._pump, args=(process,), daemon=True).start()
+
+    def _pump(self, process: Process) -> None:
+        assert process.process is not None and process.process.stdout is not None
+        stream: IO[str] = process.process.stdout
+        for line in stream:
+            self._say(f"{process.name:<6} | {line.rstrip()}")
+
+    def _say(self, line: str) -> None:
+        with self.output:
+            self.stdout.write(line)
+            self.stdout.flush()
+
+    def _restart(self, process: Process, code: int) -> None:
+        # A process that ran a while had a passing failure: start again soon. One that keeps
+        # failing at once waits longer each time, so a broken set-up does not spin.
+        if time.monotonic() - process.started_at > 60:
+            process.pause = 1.0
+        process.restarts += 1
+        self._say(
+            f"run_stack | {process.name} exited with {code}; restart #{process.restarts} "
+            f"in {process.pause:.0f} s (the others keep running)"
+        )
+        if self.stopping.wait(process.pause):
+            return
+        process.pause = min(MAX_PAUSE, process.pause * 2)
+        self._start(process)
+
+    def _announce(self, port: int) -> None:
+        address = f"http://127.0.0.1:{port}/"
+        while not self.stopping.is_set():
+            try:
+                with urllib.request.urlopen(f"{address}healthz", timeout=2):  # noqa: S310
+                    break
+            except OSError:
+                time.sleep(0.5)
+        if not self.stopping.is_set():
+            admin = f"{address}admin/"
+            banner = f"The club site is up: {address}  (admin: {admin})"
+            self._say("=" * len(banner))
+            self._say(banner)
+            self._say("=" * len(banner))
+
+    def _stop(self, signum: int, frame: object) -> None:
+        self.stopping.set()
+
+    def _stop_all(self) -> None:
+        self._say("run_stack | stopping web, worker and beat")
+        for process in self.processes:
+            if process.process is not None and process.process.poll() is None:
+                # The whole group: runserver's reloader child and the worker's pool go too.
+                os.killpg(process.process.pid, signal.SIGTERM)
+        deadline = time.monotonic() + 15
+        for process in self.processes:
+            if process.process is None:
+                continue
+            try:
+                process.process.wait(timeout=max(0.1, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                os.killpg(process.process.pid, signal.SIGKILL)
+        total = sum(p.restarts for p in self.processes)
+        self._say(f"run_stack | stopped ({total} restarts)")
