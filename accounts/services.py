@@ -149,7 +149,7 @@ def member_set_publication_consent(*, member: User, consent: bool) -> User:
 
 def member_posts_sync_on_commit(member_id: int) -> None:
     """The hook games owns: its task edits the club group's posts about this member."""
-    queue_on_commit("games.tasks.member_posts_sync", member_id)
+    queue_on_commit("games.ratings.tasks.member_posts_sync", member_id)
 
 
 @dataclass(frozen=True)

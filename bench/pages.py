@@ -35,7 +35,7 @@ def main() -> None:
 
     from accounts.models import User
     from club.models import ClubSettings, _settings_cache
-    from games.models import PlayerScore
+    from games.ratings.models import PlayerScore
     from tests.games.season import seed_history
 
     client = Client(SERVER_NAME="127.0.0.1")

@@ -19,9 +19,9 @@ from club.api_auth import MEMBERS
 from club.api_evenings import router as evenings_router
 from club.errors import Refused
 from games.api import router as games_router
-from games.api_online import router as online_router
-from games.api_published import router as published_router
-from games.api_recordings import router as recordings_router
+from games.online.api import router as online_router
+from games.ratings.api import router as published_router
+from games.recordings.api import router as recordings_router
 
 logger = logging.getLogger(__name__)
 

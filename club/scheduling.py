@@ -16,13 +16,13 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from club import queries, services
+from club import buttons, queries, services, texts
+from club.announcements import evening_announce_signup
 from club.calendar import EVENING_LENGTH
 from club.errors import INVALID, Refused
 from club.models import ClubSettings, Evening, EveningStatus, Registration, RegistrationStatus
 from club.schedule import next_evening_start, signup_opens_at
-from notifications import texts
-from notifications.services import evening_announce_signup, notification_enqueue
+from notifications.services import notification_enqueue
 
 # Reminders go out on the evening's day from this local hour.
 REMINDER_FROM = time(10, 0)
@@ -112,27 +112,21 @@ def schedule_sweep(*, now: datetime | None = None) -> SweepReport:
 
 def _remind(evening: Evening, club: ClubSettings) -> None:
     when = texts.evening_when(evening, club)
-    confirm, cannot = texts.confirm_labels()
     lineup = queries.evening_lineup(evening)
     with transaction.atomic():
         for seat, registration in enumerate(lineup.confirmed, start=1):
             if not registration.member.reminders:
                 continue  # the seat number stays the member's place among all the seated
-            buttons = (
+            keys = (
                 []
                 if registration.attendance_confirmed_at
-                else [
-                    [
-                        {"text": confirm, "callback_data": f"cf:{evening.pk}"},
-                        {"text": cannot, "callback_data": f"cx:{evening.pk}"},
-                    ]
-                ]
+                else [[buttons.confirm(evening.pk), buttons.cancel(evening.pk)]]
             )
             notification_enqueue(
                 dedupe_key=f"reminder:{registration.pk}:{registration.arrival}",
                 member=registration.member,
                 text=texts.reminder(when=when, seat=seat),
-                buttons=buttons,
+                buttons=keys,
             )
 
 

@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 
 from accounts.models import User
 from accounts.services import member_is_of_age
-from club import seating
+from club import seating, texts
 from club.errors import CONFLICT, FORBIDDEN, INVALID, NOT_FOUND, Refused
 from club.models import (
     ClubSettings,
@@ -29,7 +29,6 @@ from club.models import (
 )
 from club.queries import evening_lineup
 from club.schedule import signup_opens_at
-from notifications import texts
 from notifications.services import notification_enqueue, notification_send_on_commit
 
 MAX_CAPACITY = 200

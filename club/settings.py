@@ -72,6 +72,9 @@ INSTALLED_APPS = [
     "club",
     "accounts",
     "games",
+    "games.online",
+    "games.recordings",
+    "games.ratings",
     "notifications",
 ]
 
@@ -273,15 +276,20 @@ CELERY_BEAT_SCHEDULE = {
     },
     # RULES.md §C: recordings go 3 days after the game, whatever was down in between.
     "online-games": {
-        "task": "games.tasks.online_sweep",
+        "task": "games.online.tasks.online_sweep",
         "schedule": 60,
     },
-    "games-catch-up": {
-        "task": "games.tasks.games_catch_up",
+    # Work whose task was lost (a broker down at the commit, a killed worker) is redone.
+    "analyses-catch-up": {
+        "task": "games.ratings.tasks.analyses_catch_up",
+        "schedule": 5 * 60,
+    },
+    "recordings-catch-up": {
+        "task": "games.recordings.tasks.recordings_catch_up",
         "schedule": 5 * 60,
     },
     "recordings-sweep": {
-        "task": "games.tasks.recordings_sweep",
+        "task": "games.recordings.tasks.recordings_sweep",
         "schedule": 60 * 60,
     },
     "housekeeping": {

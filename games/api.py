@@ -14,8 +14,8 @@ from club import parsing
 from club.schemas import ERRORS
 from games import access, services
 from games.models import Ruleset
-from games.publication import visible_nicks
 from games.queries import GameView, game_view
+from games.ratings.publication import visible_nicks
 
 router = Router(tags=["games"])
 

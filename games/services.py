@@ -25,7 +25,8 @@ from club.errors import CONFLICT, FORBIDDEN, INVALID, NOT_FOUND, Refused
 from club.models import ClubSettings, Evening, EveningStatus, Registration, RegistrationStatus
 from club.queueing import queue_on_commit
 from games import access
-from games.models import Game, GameEvent, OnlineTable, Role, Ruleset, Seat
+from games.models import Game, GameEvent, Role, Ruleset, Seat
+from games.online.models import OnlineTable
 from games.rules import events as event_shapes
 from games.rules import protocol
 from games.rules.club import ClubGame
@@ -290,7 +291,7 @@ def game_record_event(
 
 def game_analyse_on_commit(game_id: int) -> None:
     """Build the game's analysis in the worker once this transaction commits."""
-    queue_on_commit("games.tasks.game_analyse", game_id)
+    queue_on_commit("games.ratings.tasks.game_analyse", game_id)
 
 
 # --- the protocol document ------------------------------------------------------------

@@ -3,31 +3,26 @@
 from __future__ import annotations
 
 import random
-import re
 import uuid
-from datetime import datetime
 from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import FileResponse, Http404, HttpRequest, HttpResponse, StreamingHttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from accounts.models import User
 from club.errors import Refused
-from club.models import ClubSettings, Evening
-from club.parsing import parse_moment, whole_number
-from games import access, forms, recordings, services, stats
-from games.charts import line_chart
-from games.models import Game, Recording, Role, Ruleset
-from games.publication import published_analysis, visible_nicks
+from club.models import Evening
+from club.parsing import whole_number
+from games import access, forms, services
+from games.models import Role, Ruleset
 from games.queries import GameView, game_view
-from games.seasons import season_parse
+from games.ratings.publication import published_analysis, visible_nicks
+from games.recordings.views import recording_part
 from games.timeline import describe
 
 
@@ -200,52 +195,8 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
     if view.game.finished:
         context["analysis"] = published_analysis(view, request.user)
     if access.runs(request.user, view.game, view.seats):
-        context["recording_part"] = _recording_part(view.game)
+        context["recording_part"] = recording_part(view.game)
     return render(request, "games/game.html", context)
-
-
-@require_GET
-def leaderboard(request: HttpRequest) -> HttpResponse:
-    club = ClubSettings.load()
-    season = season_parse(request.GET.get("season"))
-    season = season or stats.current_season(club)
-    sort = request.GET.get("sort")
-    board = stats.leaderboard(season, sort if sort in stats.SORTS else "points", request.user)
-    return render(request, "games/leaderboard.html", {"board": board, "columns": COLUMNS})
-
-
-COLUMNS = [
-    ("nick", gettext_lazy("Player")),
-    ("points", gettext_lazy("Points")),
-    ("average", gettext_lazy("Per game")),
-    ("games", gettext_lazy("Games")),
-    ("wins", gettext_lazy("Wins")),
-    ("win_rate", gettext_lazy("Win rate")),
-    ("red", gettext_lazy("Red rating")),
-    ("black", gettext_lazy("Black rating")),
-]
-
-
-@require_GET
-def player(request: HttpRequest, member_id: int) -> HttpResponse:
-    member = User.objects.filter(pk=member_id, is_active=True).first()
-    if member is None or not access.may_see_name(member, request.user):
-        raise Http404
-    found = stats.profile(member)
-    history = found.history()
-    names = stats.role_names()
-    context = {
-        "profile": found,
-        "by_role": [(names.get(code, code), tally) for code, tally in found.by_role.items()],
-        "best": [(game, names.get(game.role, game.role)) for game in found.best],
-        "recent": [(game, names.get(game.role, game.role)) for game in found.recent],
-        "points_chart": line_chart({_("points"): history["points"]}),
-        "rating_chart": line_chart(
-            {_("red rating"): history["red"], _("black rating"): history["black"]}
-        ),
-        "hidden": not member.publication_consent,
-    }
-    return render(request, "games/player.html", context)
 
 
 @login_required
@@ -287,9 +238,6 @@ def game_event(request: HttpRequest, game_id: int) -> HttpResponse:
     return render(request, "games/game.html#board", context, status=status)
 
 
-# --- the game's recording (its host and admins) ----------------------------------------
-
-
 def _online_result(request: HttpRequest, view: GameView) -> HttpResponse:
     """An online game's public page is its analysis once it ends; until then its table is
     its players' (/online/<id>/)."""
@@ -297,132 +245,3 @@ def _online_result(request: HttpRequest, view: GameView) -> HttpResponse:
         return redirect("online_game", game_id=view.game.pk)
     context = {"game": view.game, "analysis": published_analysis(view, request.user)}
     return render(request, "games/online_result.html", context)
-
-
-def _recording_context(request: HttpRequest, game_id: int) -> dict[str, Any]:
-    game = get_object_or_404(Game, pk=game_id)
-    if not access.runs(request.user, game):
-        raise PermissionDenied(_("Only the game's host and admins have its recording."))
-    return _recording_part(game)
-
-
-def _recording_part(game: Any) -> dict[str, Any]:
-    club = ClubSettings.load()
-    return {
-        "game": game,
-        "recording": Recording.objects.filter(game=game).first(),
-        "chunk_bytes": recordings.CHUNK_BYTES,
-        "retention_days": club.audio_retention_days,
-        "started_default": timezone.localtime(game.started_at, club.zone).strftime(
-            "%Y-%m-%dT%H:%M:%S"
-        ),
-    }
-
-
-@login_required
-@require_http_methods(["GET", "POST"])
-def game_recording(request: HttpRequest, game_id: int) -> HttpResponse:
-    """GET: the recording's status (htmx polls it while the analysis runs). POST: the
-    plain form's upload of the whole file (the page's script uploads in chunks instead)."""
-    context = _recording_context(request, game_id)
-    if request.method == "GET":
-        if request.htmx:
-            return render(request, "games/_recording.html", context)
-        return redirect("game", game_id=game_id)
-    upload = request.FILES.get("file")
-    if upload is None:
-        messages.error(request, _("Choose the recording's file."))
-        return redirect("game", game_id=game_id)
-    try:
-        recordings.recording_store_whole(
-            game_id=game_id,
-            user=request.user,
-            upload=upload,
-            started_at=_started_at(request.POST.get("started_at")),
-        )
-    except Refused as refusal:
-        messages.error(request, refusal.message)
-    else:
-        messages.success(request, _("The recording is uploaded; its analysis follows."))
-    return redirect("game", game_id=game_id)
-
-
-def _started_at(raw: str | None) -> datetime | None:
-    """The form's local "when the recording started", in the club's time zone."""
-    if not raw:
-        return None
-    moment = parse_moment(raw, zone=ClubSettings.load().zone)
-    if moment is None:
-        raise Refused(_("Give the start as a date and a time."))
-    return moment
-
-
-@login_required
-@require_GET
-def game_recording_file(request: HttpRequest, game_id: int) -> HttpResponse:
-    recording = _recording_context(request, game_id)["recording"]
-    if recording is None:
-        raise Http404
-    try:
-        download = recordings.recording_open(recording_id=recording.pk, user=request.user)
-    except Refused as refusal:
-        raise Http404(refusal.message) from refusal
-    return _ranged(
-        request, download.file, download.recording.size, download.recording.original_name
-    )
-
-
-RANGE = re.compile(r"^bytes=(\d*)-(\d*)$")
-RANGE_CHUNK = 64 * 1024
-
-
-def _ranged(request: HttpRequest, file: Any, size: int, name: str) -> HttpResponse:
-    """The file, or the byte range the browser's player asks for to seek (RFC 9110)."""
-    wanted = RANGE.match(request.headers.get("Range", "").strip())
-    if wanted is None or wanted.groups() == ("", ""):
-        response = FileResponse(file, filename=name)
-        response["Accept-Ranges"] = "bytes"
-        return response
-    first, last = wanted.groups()
-    if first:
-        start, end = int(first), min(int(last) if last else size - 1, size - 1)
-    else:  # the last N bytes
-        start, end = max(0, size - int(last)), size - 1
-    if start > end or start >= size:
-        file.close()
-        response = HttpResponse(status=416)
-        response["Content-Range"] = f"bytes */{size}"
-        return response
-    file.seek(start)
-
-    def body() -> Any:
-        left = end - start + 1
-        try:
-            while left > 0:
-                piece = file.read(min(RANGE_CHUNK, left))
-                if not piece:
-                    return
-                left -= len(piece)
-                yield piece
-        finally:
-            file.close()
-
-    response = StreamingHttpResponse(body(), status=206, content_type="application/octet-stream")
-    response["Content-Range"] = f"bytes {start}-{end}/{size}"
-    response["Content-Length"] = str(end - start + 1)
-    response["Accept-Ranges"] = "bytes"
-    return response
-
-
-@login_required
-@require_POST
-def game_recording_delete(request: HttpRequest, game_id: int) -> HttpResponse:
-    recording = _recording_context(request, game_id)["recording"]
-    if recording is not None:
-        try:
-            recordings.recording_delete(recording_id=recording.pk, user=request.user)
-        except Refused as refusal:
-            messages.error(request, refusal.message)
-        else:
-            messages.success(request, _("The recording is deleted."))
-    return redirect("game", game_id=game_id)

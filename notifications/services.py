@@ -79,57 +79,6 @@ def telegram_link_code_create(*, member: User) -> str:
     return code
 
 
-def evening_announce_signup(*, evening_id: int) -> int | None:
-    """Tell the club's group that sign-up is open, with a button into the bot on this
-    evening. Once per evening (the dedupe key); None when the club has no group set."""
-    from django.conf import settings
-
-    from club.models import ClubSettings, Evening
-    from notifications import texts
-
-    club = ClubSettings.load()
-    evening = Evening.objects.filter(pk=evening_id).first()
-    if evening is None or club.telegram_group_chat_id is None:
-        return None
-    buttons = []
-    if settings.TELEGRAM_BOT_USERNAME:
-        url = f"https://t.me/{settings.TELEGRAM_BOT_USERNAME}?start=e{evening.pk}"
-        buttons = [[{"text": texts.ok_playing_label(), "url": url}]]
-    with transaction.atomic():
-        return notification_enqueue(
-            dedupe_key=f"announce:signup:{evening.pk}",
-            chat_id=club.telegram_group_chat_id,
-            text=texts.signup_open(
-                when=texts.evening_when(evening, club), capacity=evening.capacity
-            ),
-            buttons=buttons,
-        )
-
-
-def evening_announce_lineup(*, evening_id: int) -> int | None:
-    """Post the evening's line-up (players by seat order of sign-up, then the reserve) to
-    the club's group. Sign-up lists keep nicknames (RULES.md §C)."""
-    from club import queries
-    from club.models import ClubSettings, Evening
-    from notifications import texts
-
-    club = ClubSettings.load()
-    evening = Evening.objects.filter(pk=evening_id).first()
-    if evening is None or club.telegram_group_chat_id is None:
-        return None
-    current = queries.evening_lineup(evening)
-    with transaction.atomic():
-        return notification_enqueue(
-            dedupe_key=f"announce:lineup:{evening.pk}",
-            chat_id=club.telegram_group_chat_id,
-            text=texts.lineup(
-                when=texts.evening_when(evening, club),
-                players=[r.member.nickname for r in current.confirmed],
-                reserve=[r.member.nickname for r in current.reserve],
-            ),
-        )
-
-
 def chat_post_sync(*, dedupe_key: str, chat_id: int, text: str) -> int | None:
     """Keep a post to a chat saying `text`: post it the first time; later, when the text
     has changed, edit the message Telegram already has (a row with `edit_of`), or the row

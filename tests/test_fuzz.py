@@ -24,8 +24,10 @@ from hypothesis import strategies as st
 from accounts.models import User
 from accounts.services import api_token_create
 from club.models import Evening, Registration
-from games import online_play
-from games.models import Game, GameEvent, MafiaMessage, Recording, Seat
+from games.models import Game, GameEvent, Seat
+from games.online import services as online_play
+from games.online.models import MafiaMessage
+from games.recordings.models import Recording
 from tests.factories import make_member
 from tests.games.recording import evening_with_players, make_host, record, start_game
 

@@ -97,8 +97,11 @@ def test_web_worker_and_beat_run_on_the_embedded_defaults(embedded_env: dict[str
 
         # The worker dies: it is started again, and the web server never stops answering.
         def worker_pid() -> int | None:
+            """This stack's worker (a child of its run_stack), not any other on the machine."""
             found = subprocess.run(
-                ["pgrep", "-of", "celery -A club --quiet worker"], capture_output=True, text=True
+                ["pgrep", "-P", str(stack.pid), "-f", "celery -A club --quiet worker"],
+                capture_output=True,
+                text=True,
             ).stdout.split()
             return int(found[0]) if found else None
 

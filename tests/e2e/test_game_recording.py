@@ -114,7 +114,7 @@ def test_a_recording_uploads_in_chunks_and_survives_a_dropped_chunk(
 ) -> None:
     import numpy as np
 
-    from games.models import Recording, RecordingStatus
+    from games.recordings.models import Recording, RecordingStatus
     from tests.games.recording import TOWN_WINS, record, start_game
     from tests.sound import script, write
 

@@ -12,8 +12,8 @@ from django.utils import timezone
 
 from accounts.models import User
 from club.models import Evening, EveningStatus
-from games import analysis
 from games.models import Game, GameEvent, GameStatus, Seat
+from games.ratings import analysis
 from games.rules.options import ClubOptions
 from games.rules.simulate import random_game
 from tests.games.recording import make_host

@@ -20,8 +20,9 @@ from accounts.services import api_token_create, member_set_status
 from club.errors import Refused
 from club.models import RegistrationSource
 from club.services import registration_create
-from games import online_play, services
+from games import services
 from games.models import Game, GameEvent, Seat
+from games.online import services as online_play
 from games.rules.simulate import SAMPLE_LINEUP
 from tests.factories import make_member
 from tests.games.recording import evening_with_players, make_host, record, start_game

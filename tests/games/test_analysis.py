@@ -3,8 +3,8 @@ rebuilt idempotently, withdrawn when an undo reopens the game, rescored by a new
 
 import pytest
 
-from games import analysis
-from games.models import GameAnalysis, PlayerScore, ScoringScheme
+from games.ratings import analysis
+from games.ratings.models import GameAnalysis, PlayerScore, ScoringScheme
 from games.rules import rating
 from tests.games.recording import TOWN_WINS, record, start_game
 

@@ -2,8 +2,8 @@
 
 import pytest
 
-from games.models import GameAnalysis, PlayerScore
-from games.tasks import game_analyse
+from games.ratings.models import GameAnalysis, PlayerScore
+from games.ratings.tasks import game_analyse
 from tests.games.recording import TOWN_WINS, evening_with_players, make_host, record, start_game
 
 pytestmark = [
@@ -30,9 +30,9 @@ def test_the_last_tap_of_a_game_has_the_worker_build_its_analysis(task_done) -> 
 def test_the_last_chunk_of_a_recording_has_the_worker_analyse_it(task_done, tmp_path) -> None:
     import numpy as np
 
-    from games import recordings
-    from games.models import Recording, RecordingStatus
-    from games.tasks import recording_analyse
+    from games.recordings import services as recordings
+    from games.recordings.models import Recording, RecordingStatus
+    from games.recordings.tasks import recording_analyse
     from tests.sound import script, write
 
     host = make_host()

@@ -14,9 +14,10 @@ from django.test import Client
 from accounts.models import User
 from accounts.services import api_token_create, member_set_publication_consent
 from club.models import ClubSettings, Evening
-from games import publication, tasks
-from games.models import Game, PlayerScore
-from games.seasons import season_of
+from games.models import Game
+from games.ratings import publication, tasks
+from games.ratings.models import PlayerScore
+from games.ratings.seasons import season_of
 from notifications.models import Notification
 from tests.games.season import seed_history
 
@@ -56,8 +57,9 @@ def finished_online_game(history) -> Game:
     import time_machine
     from django.utils import timezone
 
-    from games import analysis, online_play
     from games.models import Seat
+    from games.online import services as online_play
+    from games.ratings import analysis
 
     starts = timezone.now() + timedelta(minutes=1)
     game = online_play.online_game_create(

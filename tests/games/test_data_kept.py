@@ -15,8 +15,11 @@ from django.utils import timezone
 
 from accounts.services import api_token_create
 from club.models import Evening
-from games import online_play, recordings, services
-from games.models import Game, Recording, RecordingStatus, Ruleset, Seat
+from games import services
+from games.models import Game, Ruleset, Seat
+from games.online import services as online_play
+from games.recordings import services as recordings
+from games.recordings.models import Recording, RecordingStatus
 from tests.factories import make_member
 from tests.games import test_recordings
 from tests.games.recording import TOWN_WINS, make_host, record, start_game

@@ -4,8 +4,8 @@ import pytest
 from django.test import Client
 
 from accounts.models import User
-from games import stats
-from games.seasons import Season, season_of, season_parse, seasons_between
+from games.ratings import stats
+from games.ratings.seasons import Season, season_of, season_parse, seasons_between
 from tests.games.season import seed_history
 
 pytestmark = pytest.mark.django_db

@@ -11,7 +11,7 @@ import pytest
 from django.test import Client
 
 from accounts.services import api_token_create
-from games import analysis
+from games.ratings import analysis
 from tests.factories import make_member
 from tests.games.recording import TOWN_WINS, record, start_game
 

@@ -8,8 +8,8 @@ import time_machine
 from django.test import Client
 from django.utils import timezone
 
-from games import online_play
 from games.models import Game, Seat
+from games.online import services as online_play
 from tests.factories import make_member
 from tests.games.recording import make_host
 

@@ -10,8 +10,10 @@ from django.test import Client
 from django.utils import timezone
 
 from accounts.services import api_token_create
-from games import analysis, online_play
-from games.models import Game, GameAnalysis, Seat
+from games.models import Game, Seat
+from games.online import services as online_play
+from games.ratings import analysis
+from games.ratings.models import GameAnalysis
 from notifications.models import Notification
 from tests.factories import make_member
 from tests.games.recording import make_host

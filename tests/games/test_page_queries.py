@@ -6,7 +6,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from club.models import ClubSettings, _settings_cache
-from games.models import PlayerScore
+from games.ratings.models import PlayerScore
 from tests.games.season import seed_history
 
 pytestmark = pytest.mark.django_db

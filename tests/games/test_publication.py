@@ -4,7 +4,7 @@ import pytest
 
 from accounts.services import member_set_publication_consent
 from club.models import ClubSettings
-from games import analysis, publication, tasks
+from games.ratings import analysis, publication, tasks
 from notifications.models import Notification, NotificationStatus
 from notifications.sender import notification_deliver
 from tests.games.recording import TOWN_WINS, record, start_game
@@ -109,7 +109,7 @@ def test_consent_switched_in_a_transaction_asks_the_worker_after_the_commit(
     table, django_capture_on_commit_callbacks, queued
 ) -> None:
     member = table[2][0]
-    asked = [("games.tasks.member_posts_sync", (member.pk,))]
+    asked = [("games.ratings.tasks.member_posts_sync", (member.pk,))]
     with django_capture_on_commit_callbacks(execute=True):
         member_set_publication_consent(member=member, consent=False)
         assert queued == []

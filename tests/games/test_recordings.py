@@ -10,8 +10,9 @@ import time_machine
 from django.utils import timezone
 
 from club.errors import Refused
-from games import recordings
-from games.models import Recording, RecordingDeletion, RecordingStatus
+from games.recordings import analysis as recording_analysis
+from games.recordings import services as recordings
+from games.recordings.models import Recording, RecordingDeletion, RecordingStatus
 from tests.factories import make_member
 from tests.games.recording import TOWN_WINS, record, start_game
 from tests.sound import FORMATS, script, write
@@ -73,9 +74,9 @@ def test_the_figures_of_each_speech_are_within_half_a_second(played, tmp_path, k
     host, game, began = played
     recording = upload(host, game, sound_file(tmp_path, kind), began)
     assert recording.status == RecordingStatus.QUEUED
-    analysed = recordings.recording_analyse(recording_id=recording.pk)
+    analysed = recording_analysis.recording_analyse(recording_id=recording.pk)
     assert analysed.status == RecordingStatus.ANALYSED and analysed.progress == 100
-    alignment = recordings.recording_alignment(analysed)
+    alignment = recording_analysis.recording_alignment(analysed)
     assert [s.seat for s in alignment.speeches] == [1, 2, 3]
     for speech in alignment.speeches:
         measured = (speech.talk, speech.silence, speech.over, speech.after)
@@ -157,7 +158,7 @@ def test_the_sweep_deletes_what_is_due_and_keeps_what_is_not(
 ) -> None:
     host, game, began = played
     recording = upload(host, game, sound_file(tmp_path, "wav"), began)
-    recordings.recording_analyse(recording_id=recording.pk)
+    recording_analysis.recording_analyse(recording_id=recording.pk)
     stored = Path(Recording.objects.get(pk=recording.pk).file.path)
     assert recordings.recordings_sweep() == 0
     with time_machine.travel(game.ended_at + timedelta(days=3) - timedelta(minutes=1)):
@@ -215,11 +216,11 @@ def test_a_game_past_its_retention_takes_no_recording(played) -> None:
 def test_the_figures_join_the_published_analysis_with_its_timeline(played, tmp_path) -> None:
     from django.test import Client
 
-    from games import analysis
+    from games.ratings import analysis
 
     host, game, began = played
     recording = upload(host, game, sound_file(tmp_path, "wav"), began)
-    recordings.recording_analyse(recording_id=recording.pk)
+    recording_analysis.recording_analyse(recording_id=recording.pk)
     analysis.game_analysis_build(game_id=game.pk)
     page = Client().get(f"/games/{game.pk}/").content.decode()
     assert 'class="speech-timeline"' in page and 'class="over"' in page
@@ -235,15 +236,15 @@ def test_an_admin_deletes_a_recording_from_admin_with_an_audit_row(
 ) -> None:
     host, game, began = played
     recording = upload(host, game, sound_file(tmp_path, "wav"), began)
-    listing = admin_client_.get("/admin/games/recording/")
+    listing = admin_client_.get("/admin/recordings/recording/")
     assert listing.status_code == 200 and "game.wav" in listing.content.decode()
     admin_client_.post(
-        "/admin/games/recording/",
+        "/admin/recordings/recording/",
         {"action": "delete_now", "_selected_action": [recording.pk]},
     )
     assert Recording.objects.get(pk=recording.pk).status == RecordingStatus.DELETED
     assert RecordingDeletion.objects.get(recording_id=recording.pk).reason == "by_hand"
-    assert admin_client_.get("/admin/games/recordingdeletion/").status_code == 200
+    assert admin_client_.get("/admin/recordings/recordingdeletion/").status_code == 200
 
 
 def test_the_stored_file_keeps_the_recordings_format_whatever_its_name(played, tmp_path) -> None:

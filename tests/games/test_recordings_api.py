@@ -7,7 +7,7 @@ import pytest
 from django.test import Client
 
 from accounts.services import api_token_create
-from games.models import Recording, RecordingStatus
+from games.recordings.models import Recording, RecordingStatus
 from tests.factories import make_member
 from tests.games.recording import TOWN_WINS, record, start_game
 from tests.sound import script, write

@@ -2,11 +2,11 @@
 
 import pytest
 
-from games.models import ScoringScheme
+from games.ratings.models import ScoringScheme
 from games.rules.scoring import Scheme
 
 pytestmark = pytest.mark.django_db
-ADD = "/admin/games/scoringscheme/add/"
+ADD = "/admin/ratings/scoringscheme/add/"
 
 
 def form(**points: float) -> dict:
@@ -25,7 +25,7 @@ def test_a_new_version_is_stored_and_every_game_is_rescored_after_the_commit(
     latest = ScoringScheme.objects.current()
     assert (latest.version, latest.created_by) == (2, admin_member)
     assert latest.scheme().doctor_save == 0.8
-    assert queued == [("games.tasks.games_rescore", ())]
+    assert queued == [("games.ratings.tasks.games_rescore", ())]
 
 
 def test_points_out_of_range_are_refused_and_nothing_changes(admin_client_) -> None:
@@ -37,8 +37,8 @@ def test_points_out_of_range_are_refused_and_nothing_changes(admin_client_) -> N
 
 def test_a_version_games_were_scored_by_cannot_be_edited_or_deleted(admin_client_) -> None:
     v1 = ScoringScheme.objects.get(version=1)
-    change = f"/admin/games/scoringscheme/{v1.pk}/change/"
+    change = f"/admin/ratings/scoringscheme/{v1.pk}/change/"
     assert admin_client_.get(change).status_code == 200  # shown, read-only
     admin_client_.post(change, {"note": "rewritten"})
     assert ScoringScheme.objects.get(pk=v1.pk).note != "rewritten"
-    assert admin_client_.post(f"/admin/games/scoringscheme/{v1.pk}/delete/").status_code == 403
+    assert admin_client_.post(f"/admin/ratings/scoringscheme/{v1.pk}/delete/").status_code == 403

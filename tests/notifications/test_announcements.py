@@ -1,8 +1,8 @@
 import pytest
 
+from club.announcements import evening_announce_lineup, evening_announce_signup
 from club.models import ClubSettings
 from notifications.models import Notification
-from notifications.services import evening_announce_lineup, evening_announce_signup
 from tests.factories import make_evening, sign_up_many
 
 pytestmark = pytest.mark.django_db

@@ -7,8 +7,8 @@ import pytest
 import time_machine
 from django.utils import timezone
 
-from games import online_play
 from games.models import Seat
+from games.online import services as online_play
 from notifications.models import Notification
 from tests.factories import make_member
 from tests.games.recording import make_host

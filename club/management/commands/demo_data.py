@@ -18,8 +18,9 @@ from club.models import (
     RegistrationStatus,
 )
 from club.schedule import next_evening_start, signup_opens_at
-from games import analysis, online_play
 from games import services as games
+from games.online import services as online_play
+from games.ratings import analysis
 from games.rules.simulate import SAMPLE_LINEUP, SAMPLE_TOWN_WINS
 
 ADMIN = ("admin", "admin-demo")

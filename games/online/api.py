@@ -17,7 +17,7 @@ from ninja.errors import HttpError
 from club import parsing
 from club.parsing import Moment
 from club.schemas import ERRORS
-from games import online_play
+from games.online import services as online_play
 
 router = Router(tags=["online"])
 

@@ -14,10 +14,11 @@ from ninja.errors import HttpError
 from accounts.models import User
 from club.api_auth import ANYONE, OPTIONAL_SECURITY
 from club.schemas import ERRORS
-from games import access, stats
-from games.publication import published_analysis
+from games import access
 from games.queries import game_view
-from games.seasons import season_parse
+from games.ratings import stats
+from games.ratings.publication import published_analysis
+from games.ratings.seasons import season_parse
 
 # A season's key (games/seasons.py), or nothing for the current season.
 SEASON_OR_EMPTY = r"^((19|2[0-9])[0-9]{2}(-Q[1-4])?)?$"

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from games.audio.decode import RATE
+from games.recordings.audio.decode import RATE
 
 FRAME = 512  # samples: 32 ms
 CONTEXT = 64

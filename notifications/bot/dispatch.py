@@ -1,108 +1,33 @@
-"""The Telegram bot's conversation: one update in, replies out through the outbox.
-
-The same `process_update` serves the webhook and long polling. Nothing is held in memory:
-who a Telegram user is comes from the member table, a sign-up in progress from
-BotConversation, an evening from its id in the button's callback data, so every button
-works again after a restart.
-"""
+"""What the bot does with an update: commands, button presses and the sign-up dialogue,
+each through the services every other door uses; a refusal is one reply."""
 
 from __future__ import annotations
 
-import logging
-from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 
 from django.core.exceptions import ValidationError
-from django.db import IntegrityError, transaction
-from django.utils import timezone, translation
+from django.db import transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts import services as accounts
 from accounts.models import User
-from club import queries, throttle
+from club import buttons, queries, throttle
 from club import services as club
 from club.errors import Refused
-from club.models import ClubSettings, Evening, RegistrationSource, RegistrationStatus
+from club.models import Evening, RegistrationSource
 from club.parsing import whole_number
-from notifications import texts
-from notifications.models import BotConversation, TelegramLinkCode, TelegramUpdate
+from notifications.bot.cards import (
+    ONLINE_BUTTONS,
+    Buttons,
+    evening_card,
+    online_card,
+    settings_card,
+)
+from notifications.bot.updates import Incoming
+from notifications.models import BotConversation, TelegramLinkCode
 from notifications.services import notification_enqueue
-
-logger = logging.getLogger(__name__)
-
-Buttons = list[list[dict[str, str]]]
-
-
-@dataclass(frozen=True)
-class Incoming:
-    update_id: int
-    telegram_id: int
-    chat_id: int
-    username: str
-    text: str = ""  # a message's text
-    callback_id: str = ""  # a button press
-    data: str = ""  # the pressed button's callback data
-
-
-def parse_update(raw: Any) -> Incoming | None:
-    """The parts of an update the bot acts on, or None for anything else."""
-    if not isinstance(raw, dict) or type(raw.get("update_id")) is not int:
-        return None
-    update_id = raw["update_id"]
-    if isinstance(message := raw.get("message"), dict):
-        sender, chat = message.get("from"), message.get("chat")
-        if (
-            not isinstance(sender, dict)
-            or not isinstance(chat, dict)
-            or chat.get("type") != "private"
-        ):
-            return None
-        text = message.get("text")
-        if (
-            type(sender.get("id")) is not int
-            or type(chat.get("id")) is not int
-            or not isinstance(text, str)
-        ):
-            return None
-        return Incoming(
-            update_id,
-            sender["id"],
-            chat["id"],
-            str(sender.get("username") or "")[:64],
-            text=text[:1000],
-        )
-    if isinstance(callback := raw.get("callback_query"), dict):
-        sender = callback.get("from")
-        data, callback_id = callback.get("data"), callback.get("id")
-        if not isinstance(sender, dict) or type(sender.get("id")) is not int:
-            return None
-        if not isinstance(data, str) or not isinstance(callback_id, str):
-            return None
-        return Incoming(
-            update_id,
-            sender["id"],
-            sender["id"],
-            str(sender.get("username") or "")[:64],
-            callback_id=callback_id,
-            data=data[:64],
-        )
-    return None
-
-
-def process_update(raw: Any) -> dict[str, Any] | None:
-    """Handle one update once. Returns a Bot API call to make at once, if any (the answer
-    to a button press), which the webhook puts in its response."""
-    incoming = parse_update(raw)
-    if incoming is None:
-        return None
-    try:
-        with transaction.atomic():
-            TelegramUpdate.objects.create(update_id=incoming.update_id)
-    except IntegrityError:
-        return None  # a repeat delivery: already handled
-    with translation.override("ru"):
-        return Bot(incoming).handle()
 
 
 class Bot:
@@ -286,9 +211,9 @@ class Bot:
             return self.toast(_("First link your account or sign up: /start"))
         if action == "set":
             return self.on_toggle(argument)
-        evening_id = whole_number(argument, low=1)
-        if action in ("su", "cx", "cf") and evening_id is not None:
-            return self.on_evening_button(action, evening_id)
+        evening_button = buttons.pressed(data)
+        if evening_button is not None:
+            return self.on_evening_button(*evening_button)
         if action in ONLINE_BUTTONS:
             return self.on_online_button(action, argument)
         return self.toast(_("This button no longer works."))
@@ -329,7 +254,7 @@ class Bot:
         self.reply(self._online_act(game_id, {"type": "post", "text": text[:4000]}))
 
     def _online_act(self, game_id: int, event: dict[str, Any]) -> str:
-        from games import online_play
+        from games.online import services as online_play
 
         assert self.member is not None
         online_play.online_act(game_id=game_id, user=self.member, event=event)
@@ -352,7 +277,7 @@ class Bot:
 
     def on_evening_button(self, action: str, evening_id: int) -> dict[str, Any]:
         assert self.member is not None
-        if action == "su":
+        if action == buttons.SIGN_UP:
             result = club.registration_create(
                 member=self.member, evening_id=evening_id, source=RegistrationSource.BOT
             )
@@ -366,7 +291,7 @@ class Bot:
                 answer = _(
                     "The evening is full: you are in the reserve, position %(position)d."
                 ) % {"position": result.position}
-        elif action == "cx":
+        elif action == buttons.CANCEL:
             club.registration_cancel(member=self.member, evening_id=evening_id)
             answer = _("Your sign-up is cancelled.")
         else:
@@ -443,137 +368,3 @@ class Bot:
         self.member = member
         self.reply(_("Welcome to the club, %(nick)s!") % {"nick": member.nickname})
         self.evening_card(None)
-
-
-def evening_card(evening: Evening, member: User | None) -> tuple[str, Buttons]:
-    """The evening's message: when, seats, the member's place, and the buttons that fit."""
-    club_settings = ClubSettings.load()
-    lineup = queries.evening_lineup(evening)
-    mine = lineup.by_member.get(member.pk) if member else None
-    left = max(evening.capacity - len(lineup.confirmed), 0)
-    lines = [
-        texts.evening_when(evening, club_settings),
-        _("Seats left: %(left)d of %(capacity)d.") % {"left": left, "capacity": evening.capacity},
-    ]
-    buttons: Buttons = []
-    if mine is not None and mine.status == RegistrationStatus.CONFIRMED:
-        lines.append(_("You are in: seat %(seat)d.") % {"seat": lineup.seat_of(mine)})
-        row = (
-            []
-            if mine.attendance_confirmed_at
-            else [{"text": _("I confirm"), "callback_data": f"cf:{evening.pk}"}]
-        )
-        buttons.append([*row, {"text": _("I can't make it"), "callback_data": f"cx:{evening.pk}"}])
-    elif mine is not None:
-        lines.append(
-            _("You are in the reserve, position %(position)d.")
-            % {"position": lineup.position_of(mine)}
-        )
-        buttons.append([{"text": _("I can't make it"), "callback_data": f"cx:{evening.pk}"}])
-    elif evening.is_open_for_signup():
-        buttons.append([{"text": _("OK, I'm playing"), "callback_data": f"su:{evening.pk}"}])
-    return "\n".join(lines), buttons
-
-
-def settings_card(member: User) -> tuple[str, Buttons]:
-    def state(on: bool) -> str:
-        return _("on") if on else _("off")
-
-    text = "\n".join(
-        [
-            _("Your settings:"),
-            _("Publish my nickname and scores: %(state)s")
-            % {"state": state(member.publication_consent)},
-            _("Evening reminders: %(state)s") % {"state": state(member.reminders)},
-        ]
-    )
-    buttons = [
-        [{"text": _("Publication: switch"), "callback_data": "set:consent"}],
-        [{"text": _("Reminders: switch"), "callback_data": "set:reminders"}],
-    ]
-    return text, buttons
-
-
-# Callback data "<action>:<game>:<target>" → the online event and the field the target fills.
-ONLINE_BUTTONS = {
-    "ov": ("vote", "target"),
-    "or": ("revote", "target"),
-    "of": ("fast", ""),
-    "os": ("shot", "target"),
-    "od": ("don_check", "target"),
-    "oc": ("com_check", "target"),
-}
-
-
-def online_card(game_id: int, member: User) -> tuple[str, Buttons]:
-    """The member's online game: where it stands, and the buttons of what they may do."""
-    from games import online_play
-
-    found = online_play.online_table(game_id)
-    assert found is not None
-    view = online_play.online_view(found, member)
-    state = found.state
-    lines = [
-        _("Online game %(number)d · seat %(seat)s · %(role)s")
-        % {
-            "number": view["number"],
-            "seat": view["my_seat"],
-            "role": texts.online_role(view["my_role"] or ""),
-        },
-        (_("Day %(n)d") if state.phase.value == "day" else _("Night %(n)d")) % {"n": state.n},
-    ]
-    if view["tally"]:
-        lines.append(
-            _("Votes: %(tally)s")
-            % {"tally": ", ".join(f"{k}: {v}" for k, v in view["tally"].items())}
-        )
-    alive = sorted(state.alive)
-    legal = set(view["legal"])
-    buttons: Buttons = []
-
-    def row(action: str, targets: list[Any], label: Any = str) -> None:
-        for start in range(0, len(targets), 5):
-            buttons.append(
-                [
-                    {"text": label(t), "callback_data": f"{action}:{game_id}:{t}"}
-                    for t in targets[start : start + 5]
-                ]
-            )
-
-    mine = view["my_seat"]
-    if mine in state.alive:
-        if (
-            state.catastrophe is not None
-            and "revote" in legal
-            and mine not in state.catastrophe.tied
-        ):
-            if state.catastrophe.question:
-                buttons.append(
-                    [
-                        {"text": _("Hang all"), "callback_data": f"or:{game_id}:hang_all"},
-                        {"text": _("Pardon all"), "callback_data": f"or:{game_id}:pardon_all"},
-                    ]
-                )
-            else:
-                row("or", list(state.catastrophe.tied), lambda t: f"🗳 {t}")
-        elif "vote" in legal:
-            row("ov", alive, lambda t: f"🗳 {t}")
-            fasting = mine in state.fasted
-            buttons.append(
-                [
-                    {"text": _("PASS"), "callback_data": f"ov:{game_id}:pass"},
-                    {
-                        "text": _("Withdraw the fast") if fasting else _("Fast"),
-                        "callback_data": f"of:{game_id}:{0 if fasting else 1}",
-                    },
-                ]
-            )
-        if state.phase.value == "night" and state.open:
-            role = view["my_role"]
-            if role in ("don", "mafia"):
-                row("os", alive, lambda t: f"🔫 {t}")
-            if role == "don" and "don" not in state.checked:
-                row("od", alive, lambda t: f"🔎 {t}")
-            if role == "commissar" and "commissar" not in state.checked:
-                row("oc", alive, lambda t: f"🔎 {t}")
-    return "\n".join(lines), buttons

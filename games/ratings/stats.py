@@ -15,9 +15,10 @@ from django.utils import timezone
 from accounts.models import User
 from club.models import ClubSettings
 from games import access
-from games.models import Game, GameAnalysis, PlayerScore, Role
+from games.models import Game, Role
+from games.ratings.models import GameAnalysis, PlayerScore
+from games.ratings.seasons import Season, season_of, seasons_between
 from games.rules import rating
-from games.seasons import Season, season_of, seasons_between
 
 # --- a game's analysis ----------------------------------------------------------------
 
@@ -39,7 +40,7 @@ def game_analysis(game: Game) -> Analysis | None:
 
 def role_names() -> dict[str, str]:
     """The catalogue's names, and the online game's don (not a card of the club's deck)."""
-    from notifications.texts import online_role
+    from games.online.texts import online_role
 
     return {"don": online_role("don")} | {role.code: role.name for role in Role.objects.all()}
 

@@ -13,19 +13,22 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from club import texts
 from club.models import ClubSettings
-from games import access, stats
-from games.charts import speech_timeline
-from games.models import Game, GameAnalysis, PlayerScore, Recording, Role, Seat
+from games import access
+from games.models import Game, Role, Seat
 from games.queries import GameView
-from games.recordings import (
+from games.ratings import stats
+from games.ratings.charts import speech_timeline
+from games.ratings.models import GameAnalysis, PlayerScore
+from games.recordings.analysis import (
     TRANSCRIPT_DONE,
     TRANSCRIPT_NOT_INSTALLED,
     TRANSCRIPT_UNCONFIGURED,
     recording_alignment,
 )
+from games.recordings.models import Recording
 from games.timeline import describe
-from notifications import texts
 from notifications.services import chat_post_sync
 
 

@@ -25,21 +25,14 @@ from accounts.models import User
 from accounts.services import member_is_of_age, refuse_unless_active
 from club.errors import FORBIDDEN, INVALID, NOT_FOUND, Refused
 from games import access
-from games.models import (
-    Game,
-    GameEvent,
-    GameStatus,
-    MafiaMessage,
-    OnlineTable,
-    Ruleset,
-    Seat,
-)
+from games.models import Game, GameEvent, GameStatus, Ruleset, Seat
+from games.online import texts
+from games.online.models import MafiaMessage, OnlineTable
 from games.rules import events as event_shapes
 from games.rules.errors import ProtocolError, RuleViolation
 from games.rules.log import effective_events
 from games.rules.online import BLACK_ROLES, LINEUP, OnlineGame, OnlineOptions
 from games.services import fold, game_analyse_on_commit, next_online_number, rules_language
-from notifications import texts
 from notifications.services import notification_enqueue
 
 PLAYERS = sum(LINEUP.values())

@@ -18,7 +18,8 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from club.models import ClubSettings
-from games.models import Game, GameAnalysis, GameStatus, PlayerScore, ScoringScheme, Seat
+from games.models import Game, GameStatus, Seat
+from games.ratings.models import GameAnalysis, PlayerScore, ScoringScheme
 from games.rules import rating
 from games.rules.club import ClubGame
 from games.rules.log import effective_events

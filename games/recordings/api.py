@@ -18,8 +18,8 @@ from ninja.errors import HttpError
 
 from club.parsing import Moment
 from club.schemas import ERRORS
-from games import recordings
-from games.models import Recording
+from games.recordings import services as recordings
+from games.recordings.models import Recording
 
 router = Router(tags=["recordings"])
 

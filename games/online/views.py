@@ -20,10 +20,10 @@ from accounts.models import MembershipStatus, User
 from club.errors import Refused
 from club.models import ClubSettings
 from club.parsing import parse_moment, whole_number
-from games import online_play
 from games.access import may_host
 from games.models import Game, Ruleset
-from notifications import texts
+from games.online import services as online_play
+from games.online import texts
 
 WORDS = {"pass", "hang_all", "pardon_all"}
 

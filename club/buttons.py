@@ -1,0 +1,33 @@
+"""The evening's buttons in Telegram: labels and callback data defined once, for the bot's
+evening card and for the club's reminders, and read back when a member presses one."""
+
+from __future__ import annotations
+
+from club import texts
+from club.parsing import whole_number
+
+Button = dict[str, str]
+
+SIGN_UP, CONFIRM, CANCEL = "su", "cf", "cx"
+ACTIONS = (SIGN_UP, CONFIRM, CANCEL)
+
+
+def sign_up(evening_id: int) -> Button:
+    return {"text": texts.ok_playing_label(), "callback_data": f"{SIGN_UP}:{evening_id}"}
+
+
+def confirm(evening_id: int) -> Button:
+    return {"text": texts.confirm_labels()[0], "callback_data": f"{CONFIRM}:{evening_id}"}
+
+
+def cancel(evening_id: int) -> Button:
+    return {"text": texts.confirm_labels()[1], "callback_data": f"{CANCEL}:{evening_id}"}
+
+
+def pressed(data: str) -> tuple[str, int] | None:
+    """(action, evening id) of an evening button's callback data, or None for another."""
+    action, _colon, argument = data.partition(":")
+    evening_id = whole_number(argument, low=1)
+    if action not in ACTIONS or evening_id is None:
+        return None
+    return action, evening_id

@@ -1,0 +1,119 @@
+"""What members read about the club's evenings in Telegram: always in the club's language
+(Russian), whatever language the page that caused them was showing."""
+
+from collections.abc import Callable
+from functools import wraps
+
+from django.conf import settings
+from django.utils import timezone, translation
+from django.utils.formats import date_format
+from django.utils.translation import gettext as _
+
+from club.models import ClubSettings, Evening
+
+
+def in_club_language[**P](text: Callable[P, str]) -> Callable[P, str]:
+    @wraps(text)
+    def rendered(*args: P.args, **kwargs: P.kwargs) -> str:
+        with translation.override(settings.LANGUAGE_CODE):
+            return text(*args, **kwargs)
+
+    return rendered
+
+
+@in_club_language
+def evening_when(evening: Evening, club: ClubSettings) -> str:
+    """When and where, as every message about an evening names it."""
+    local = timezone.localtime(evening.starts_at, club.zone)
+    return f"{date_format(local, 'l, j E, H:i')}, {evening.venue}"
+
+
+@in_club_language
+def seat_confirmed(*, seat: int | str, capacity: int, when: str) -> str:
+    return _("You are in! Seat %(seat)s of %(capacity)d. %(when)s.") % {
+        "seat": seat,
+        "capacity": capacity,
+        "when": when,
+    }
+
+
+@in_club_language
+def in_reserve(*, position: int | str, when: str) -> str:
+    return _(
+        "The evening is full: you are in the reserve, position %(position)s. "
+        "When a seat frees up, it is yours and we will tell you. %(when)s."
+    ) % {"position": position, "when": when}
+
+
+@in_club_language
+def promoted(*, when: str) -> str:
+    return _("A seat has freed up: you are in! %(when)s.") % {"when": when}
+
+
+@in_club_language
+def cancelled(*, when: str) -> str:
+    return _("Your sign-up is cancelled. %(when)s.") % {"when": when}
+
+
+@in_club_language
+def released_unconfirmed(*, position: int, when: str) -> str:
+    return _(
+        "You did not confirm your seat in time, so it went to the reserve. You are in the "
+        "reserve, position %(position)d. %(when)s."
+    ) % {"position": position, "when": when}
+
+
+@in_club_language
+def signup_open(*, when: str, capacity: int) -> str:
+    return _("Sign-up is open! %(when)s. %(capacity)d seats: first come, first served.") % {
+        "when": when,
+        "capacity": capacity,
+    }
+
+
+@in_club_language
+def lineup(*, when: str, players: list[str], reserve: list[str]) -> str:
+    lines = [_("Tonight's line-up. %(when)s.") % {"when": when}]
+    lines += [f"{number}. {nick}" for number, nick in enumerate(players, start=1)]
+    if reserve:
+        lines.append(_("Reserve: %(names)s") % {"names": ", ".join(reserve)})
+    return "\n".join(lines)
+
+
+@in_club_language
+def ok_playing_label() -> str:
+    return _("OK, I'm playing")
+
+
+@in_club_language
+def reminder(*, when: str, seat: int) -> str:
+    return _(
+        "Today is the evening! %(when)s. Your seat: %(seat)d. Please confirm you are coming."
+    ) % {
+        "when": when,
+        "seat": seat,
+    }
+
+
+@in_club_language
+def evening_cancelled(*, when: str) -> str:
+    return _("The evening is cancelled: %(when)s. Sorry! Your sign-up is cancelled too.") % {
+        "when": when
+    }
+
+
+@in_club_language
+def evening_moved(*, when: str) -> str:
+    return _("The evening has moved: now %(when)s. Your place stays yours.") % {"when": when}
+
+
+@in_club_language
+def mark_no_shows(*, when: str) -> str:
+    return _("The evening is over (%(when)s). Please mark who came and who did not in admin.") % {
+        "when": when
+    }
+
+
+@in_club_language
+def confirm_labels() -> tuple[str, str]:
+    return _("I confirm"), _("I can't make it")

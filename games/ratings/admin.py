@@ -1,0 +1,90 @@
+from django import forms
+from django.contrib import admin
+from django.db import transaction
+from django.db.models import Max
+from django.http import HttpRequest
+
+from club.queueing import queue_on_commit
+from games.ratings.models import PlayerScore, ScoringScheme
+from games.ratings.publication import LINE_LABELS
+from games.rules.errors import ProtocolError
+from games.rules.scoring import Scheme
+from games.services import rules_language
+
+
+class PointsInline(admin.TabularInline):
+    model = PlayerScore
+    extra = 0
+    fields = ["seat", "member", "role", "won", "points", "lines", "rating_before", "rating_after"]
+    readonly_fields = fields
+    can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+
+class _SchemeFormBase(forms.ModelForm):
+    """A new version: the points of every line, starting from the current version's."""
+
+    class Meta:
+        model = ScoringScheme
+        fields = ["note"]
+
+    def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(*args, **kwargs)
+        current = ScoringScheme.objects.current().scheme().to_dict()
+        for code in LINE_LABELS:
+            if code in self.fields:
+                self.fields[code].initial = current[code]
+
+    def clean(self) -> dict:
+        cleaned = super().clean()
+        try:
+            self.scheme = Scheme.from_dict({c: cleaned[c] for c in LINE_LABELS if c in cleaned})
+        except ProtocolError as error:
+            raise forms.ValidationError(error.message(rules_language())) from error
+        return cleaned
+
+
+# One number field per scoring line, declared on the class so that admin's form factory
+# knows them.
+SchemeForm = type(
+    "SchemeForm",
+    (_SchemeFormBase,),
+    {
+        code: forms.FloatField(label=label, min_value=-10, max_value=10)
+        for code, label in LINE_LABELS.items()
+    },
+)
+
+
+@admin.register(ScoringScheme)
+class ScoringSchemeAdmin(admin.ModelAdmin):
+    """Versions are history: an admin adds a new one (every game is scored again by it)
+    and never edits or deletes one that games were scored by."""
+
+    list_display = ["version", "note", "created_at", "created_by"]
+    form = SchemeForm
+    readonly_fields = ["version", "points", "created_at", "created_by"]
+
+    def get_fields(self, request: HttpRequest, obj: ScoringScheme | None = None) -> list[str]:
+        if obj is not None:
+            return ["version", "note", "points", "created_at", "created_by"]
+        return ["note", *LINE_LABELS]
+
+    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+    def save_model(
+        self, request: HttpRequest, obj: ScoringScheme, form: _SchemeFormBase, change: bool
+    ) -> None:
+        with transaction.atomic():
+            latest = ScoringScheme.objects.select_for_update().aggregate(v=Max("version"))["v"]
+            obj.version = (latest or 0) + 1
+            obj.points = form.scheme.to_dict()
+            obj.created_by = request.user
+            obj.save()
+            queue_on_commit("games.ratings.tasks.games_rescore")

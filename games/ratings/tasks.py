@@ -1,0 +1,59 @@
+"""The analysis runs in the worker, after the commit that ended (or corrected) a game.
+
+Tasks take ids and re-read everything: each is safe to run twice or late. Other rooms ask
+for them by name after their commits (club/queueing.py): "games.ratings.tasks.game_analyse"
+when a game ends, "games.ratings.tasks.member_posts_sync" when a member's consent changes.
+"""
+
+from datetime import timedelta
+
+from celery import shared_task
+from django.utils import timezone
+
+from games.models import Game, GameStatus
+from games.ratings import analysis, publication
+from games.ratings.models import PlayerScore
+
+# After a scheme change, the group posts of games this recent are edited to the new scores;
+# older posts stay as they were posted (their pages show the new scores).
+REPOST_WITHIN = timedelta(days=30)
+# A game whose analysis task was lost (a broker down at its commit, a worker killed): built
+# by the catch-up once this has passed since it ended.
+ANALYSIS_GRACE = timedelta(minutes=2)
+
+
+@shared_task(ignore_result=True, acks_late=True)
+def game_analyse(game_id: int) -> None:
+    analysis.game_analysis_build(game_id=game_id)
+    analysis.ratings_replay()
+    publication.game_post_sync(game_id=game_id)
+
+
+@shared_task(ignore_result=True, acks_late=True)
+def games_rescore() -> None:
+    """Every game scored again by the current scheme (an admin saved a new version)."""
+    changed = set(analysis.analyses_rebuild())
+    recent = PlayerScore.objects.filter(ended_at__gte=timezone.now() - REPOST_WITHIN)
+    for game_id in sorted(set(recent.values_list("game_id", flat=True)) & changed):
+        publication.game_post_sync(game_id=game_id)
+
+
+@shared_task(ignore_result=True, acks_late=True)
+def member_posts_sync(member_id: int) -> None:
+    """A member switched publication off (or on): every group post with them in it is
+    edited to name them as the pages now do."""
+    games = PlayerScore.objects.filter(member_id=member_id).values_list("game_id", flat=True)
+    for game_id in sorted(set(games)):
+        publication.game_post_sync(game_id=game_id)
+
+
+@shared_task(ignore_result=True)
+def analyses_catch_up() -> None:
+    """Every few minutes: analyse the finished games that have no analysis yet."""
+    missing = Game.objects.filter(
+        status=GameStatus.FINISHED,
+        analysis__isnull=True,
+        ended_at__lt=timezone.now() - ANALYSIS_GRACE,
+    ).values_list("pk", flat=True)
+    for game_id in list(missing[:100]):
+        game_analyse.delay(game_id)

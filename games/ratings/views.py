@@ -1,0 +1,60 @@
+"""The published pages of the ratings: a season's leaderboard and a player's page."""
+
+from __future__ import annotations
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_GET
+
+from accounts.models import User
+from club.models import ClubSettings
+from games import access
+from games.ratings import stats
+from games.ratings.charts import line_chart
+from games.ratings.seasons import season_parse
+
+
+@require_GET
+def leaderboard(request: HttpRequest) -> HttpResponse:
+    club = ClubSettings.load()
+    season = season_parse(request.GET.get("season"))
+    season = season or stats.current_season(club)
+    sort = request.GET.get("sort")
+    board = stats.leaderboard(season, sort if sort in stats.SORTS else "points", request.user)
+    return render(request, "games/leaderboard.html", {"board": board, "columns": COLUMNS})
+
+
+COLUMNS = [
+    ("nick", gettext_lazy("Player")),
+    ("points", gettext_lazy("Points")),
+    ("average", gettext_lazy("Per game")),
+    ("games", gettext_lazy("Games")),
+    ("wins", gettext_lazy("Wins")),
+    ("win_rate", gettext_lazy("Win rate")),
+    ("red", gettext_lazy("Red rating")),
+    ("black", gettext_lazy("Black rating")),
+]
+
+
+@require_GET
+def player(request: HttpRequest, member_id: int) -> HttpResponse:
+    member = User.objects.filter(pk=member_id, is_active=True).first()
+    if member is None or not access.may_see_name(member, request.user):
+        raise Http404
+    found = stats.profile(member)
+    history = found.history()
+    names = stats.role_names()
+    context = {
+        "profile": found,
+        "by_role": [(names.get(code, code), tally) for code, tally in found.by_role.items()],
+        "best": [(game, names.get(game.role, game.role)) for game in found.best],
+        "recent": [(game, names.get(game.role, game.role)) for game in found.recent],
+        "points_chart": line_chart({_("points"): history["points"]}),
+        "rating_chart": line_chart(
+            {_("red rating"): history["red"], _("black rating"): history["black"]}
+        ),
+        "hidden": not member.publication_consent,
+    }
+    return render(request, "games/player.html", context)

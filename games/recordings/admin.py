@@ -1,0 +1,65 @@
+from django.contrib import admin, messages
+from django.db.models import QuerySet
+from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
+
+from club.errors import Refused
+from games.recordings import services as recordings
+from games.recordings.models import Recording, RecordingDeletion, RecordingStatus
+
+
+@admin.register(Recording)
+class RecordingAdmin(admin.ModelAdmin):
+    """Recordings are personal data: admins see and delete them (with an audit row), the
+    retention sweep deletes them on time; nothing is edited by hand."""
+
+    list_display = [
+        "game",
+        "original_name",
+        "status",
+        "progress",
+        "size",
+        "created_at",
+        "deleted_at",
+    ]
+    list_filter = ["status"]
+    readonly_fields = [f.name for f in Recording._meta.fields]
+    actions = ["delete_now"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False  # through the action, which writes the audit
+
+    @admin.action(description=_("Delete the selected recordings now"), permissions=["view"])
+    def delete_now(self, request: HttpRequest, queryset: QuerySet[Recording]) -> None:
+        count = 0
+        for recording_id in queryset.exclude(status=RecordingStatus.DELETED).values_list(
+            "pk", flat=True
+        ):
+            try:
+                recordings.recording_delete(recording_id=recording_id, user=request.user)
+                count += 1
+            except Refused as refusal:
+                messages.error(request, refusal.message)
+        self.message_user(request, _("Recordings deleted: %(count)d.") % {"count": count})
+
+
+@admin.register(RecordingDeletion)
+class RecordingDeletionAdmin(admin.ModelAdmin):
+    list_display = ["deleted_at", "reason", "game", "file_name", "size", "due_at", "by"]
+    list_filter = ["reason"]
+    readonly_fields = [f.name for f in RecordingDeletion._meta.fields]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False  # the audit is kept

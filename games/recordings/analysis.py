@@ -1,0 +1,96 @@
+"""The analysis of a recording's sound, in the worker: voice activity over the whole file
+(Silero VAD under onnxruntime), an optional transcript, and the speech figures against the
+game's log (games/recordings/audio/)."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+from django.conf import settings
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games.recordings.audio import decode, vad
+from games.recordings.audio.alignment import Alignment, align
+from games.recordings.models import Recording, RecordingStatus
+from games.rules.log import effective_events
+
+logger = logging.getLogger(__name__)
+
+
+def recording_analyse(*, recording_id: int) -> Recording | None:
+    """Voice activity over the whole recording, with progress; safe to run twice."""
+    claimed = Recording.objects.filter(
+        pk=recording_id, status__in=[RecordingStatus.QUEUED, RecordingStatus.PROCESSING]
+    ).update(status=RecordingStatus.PROCESSING, progress=0)
+    if not claimed:
+        return None
+    recording = Recording.objects.get(pk=recording_id)
+    expected_frames = max(1, int((recording.duration or 0) / vad.FRAME_SECONDS))
+    last_reported = [0]
+
+    def report(frames: int) -> None:
+        percent = min(99, 100 * frames // expected_frames)
+        if percent >= last_reported[0] + 5:
+            last_reported[0] = percent
+            Recording.objects.filter(pk=recording_id).update(progress=percent)
+
+    try:
+        with recording.file.open("rb") as sound:
+            probs = vad.probabilities(decode.blocks(sound, vad.BLOCK_SAMPLES), report)
+    except (decode.UnreadableAudio, OSError) as error:
+        logger.warning("Recording %s failed: %s", recording_id, error)
+        Recording.objects.filter(pk=recording_id).update(
+            status=RecordingStatus.FAILED, error=_("The sound could not be decoded.")[:300]
+        )
+        return None
+    voiced = [[a, b] for a, b in vad.segments(probs)]
+    transcript, note = _transcribe(recording)
+    if Recording.objects.filter(pk=recording_id, deleted_at__isnull=True).update(
+        status=RecordingStatus.ANALYSED,
+        progress=100,
+        duration=len(probs) * vad.FRAME_SECONDS,
+        voiced=voiced,
+        transcript=transcript,
+        transcript_note=note,
+        analysed_at=timezone.now(),
+    ):
+        return Recording.objects.get(pk=recording_id)
+    return None  # deleted while it was being analysed: nothing of it is kept
+
+
+TRANSCRIPT_UNCONFIGURED = "skipped:unconfigured"
+TRANSCRIPT_NOT_INSTALLED = "skipped:not_installed"
+TRANSCRIPT_DONE = "faster-whisper"
+
+
+def _transcribe(recording: Recording) -> tuple[dict | None, str]:
+    """A transcript per speech when a local faster-whisper model is configured."""
+    model_dir = settings.WHISPER_MODEL_DIR
+    if not model_dir:
+        return None, TRANSCRIPT_UNCONFIGURED
+    try:
+        from faster_whisper import WhisperModel  # optional: not among the dependencies
+    except ImportError:
+        return None, TRANSCRIPT_NOT_INSTALLED
+    model = WhisperModel(model_dir, device="cpu", compute_type="int8")
+    with recording.file.open("rb") as sound:
+        audio = np.concatenate(list(decode.blocks(sound, vad.BLOCK_SAMPLES)))
+    pieces, _info = model.transcribe(audio, language="ru")
+    return {"segments": [[p.start, p.end, p.text] for p in pieces]}, TRANSCRIPT_DONE
+
+
+def recording_alignment(
+    recording: Recording, events: Sequence[Mapping[str, Any]] | None = None
+) -> Alignment | None:
+    """The speech figures of an analysed recording, against the game's current log (or
+    the effective `events` a page has already read)."""
+    if recording.voiced is None or recording.duration is None:
+        return None
+    if events is None:
+        log = list(recording.game.events.order_by("seq").values_list("payload", flat=True))
+        events = effective_events(log)
+    return align(recording.voiced, events, recording.started_at, recording.duration)

@@ -1,0 +1,115 @@
+"""A game's recording and the audit of its deletion (games/recordings/services.py)."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.db import models
+from django.db.models.functions import Coalesce
+from django.utils.translation import gettext_lazy as _
+
+from games.models import Game
+
+
+class RecordingStatus(models.TextChoices):
+    UPLOADING = "uploading", _("Uploading")
+    QUEUED = "queued", _("Waiting for analysis")
+    PROCESSING = "processing", _("Being analysed")
+    ANALYSED = "analysed", _("Analysed")
+    FAILED = "failed", _("Could not be analysed")
+    DELETED = "deleted", _("Deleted")
+
+
+class RecordingQuerySet(models.QuerySet["Recording"]):
+    def due(self, *, now: datetime, retention: timedelta) -> RecordingQuerySet:
+        """Not yet deleted, and their game's retention began `retention` ago or earlier."""
+        began = Coalesce(*(f"game__{name}" for name in Game.RETENTION_FROM))
+        return (
+            self.filter(deleted_at__isnull=True)
+            .alias(began=began)
+            .filter(began__lte=now - retention)
+        )
+
+
+class Recording(models.Model):
+    """The sound of one game, from the host's phone: personal data, analysed and then
+    deleted on time (games/recordings.py). The row outlives the file: it keeps the numbers
+    derived from the sound (voiced intervals), never the sound or its transcript."""
+
+    game = models.OneToOneField(
+        Game, on_delete=models.CASCADE, related_name="recording", verbose_name=_("game")
+    )
+    uploaded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="+",
+        verbose_name=_("uploaded by"),
+    )
+    original_name = models.CharField(_("file name"), max_length=200)
+    size = models.BigIntegerField(_("size, bytes"))
+    received = models.BigIntegerField(_("received, bytes"), default=0)
+    file = models.FileField(_("file"), upload_to="recordings/", blank=True)
+    # When the phone started recording: second 0 of the sound, to align it with the log.
+    started_at = models.DateTimeField(_("recording started"))
+    status = models.CharField(
+        _("status"),
+        max_length=12,
+        choices=RecordingStatus.choices,
+        default=RecordingStatus.UPLOADING,
+    )
+    progress = models.PositiveSmallIntegerField(_("analysis progress, %"), default=0)
+    error = models.CharField(_("error"), max_length=300, blank=True)
+    duration = models.FloatField(_("length, s"), null=True, blank=True)
+    # Seconds of voice, [[start, end], ...] from the start of the sound (Silero VAD).
+    voiced = models.JSONField(_("voiced intervals"), null=True, blank=True)
+    # Per speech, what a local Whisper model heard; deleted with the sound.
+    transcript = models.JSONField(_("transcript"), null=True, blank=True)
+    transcript_note = models.CharField(_("transcription"), max_length=200, blank=True)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    uploaded_at = models.DateTimeField(_("uploaded"), null=True, blank=True)
+    analysed_at = models.DateTimeField(_("analysed"), null=True, blank=True)
+    deleted_at = models.DateTimeField(_("deleted"), null=True, blank=True)
+
+    objects = RecordingQuerySet.as_manager()
+
+    class Meta:
+        db_table = "games_recording"  # the table it had in games
+        verbose_name = _("recording")
+        verbose_name_plural = _("recordings")
+        indexes = [models.Index(fields=["deleted_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.game}: {self.original_name}"
+
+
+class RecordingDeletion(models.Model):
+    """The audit of retention: what was deleted, when, and why."""
+
+    recording_id = models.BigIntegerField(_("recording"))
+    game = models.ForeignKey(
+        Game, on_delete=models.SET_NULL, null=True, related_name="+", verbose_name=_("game")
+    )
+    file_name = models.CharField(_("file"), max_length=300, blank=True)
+    size = models.BigIntegerField(_("size, bytes"))
+    due_at = models.DateTimeField(_("due"), null=True)
+    deleted_at = models.DateTimeField(_("deleted"))
+    reason = models.CharField(_("reason"), max_length=32)
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("by"),
+    )
+
+    class Meta:
+        db_table = "games_recordingdeletion"  # the table it had in games
+        verbose_name = _("recording deletion")
+        verbose_name_plural = _("recording deletions")
+        ordering = ["-deleted_at"]
+
+    def __str__(self) -> str:
+        return f"{self.file_name} @ {self.deleted_at:%Y-%m-%d %H:%M}"

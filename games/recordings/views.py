@@ -1,0 +1,155 @@
+"""The recording's part of a game page, for its host and admins: status, upload (the
+plain form's whole file; the page's script uploads in chunks through the API), playback
+with seeking, and early deletion."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse, StreamingHttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from club.errors import Refused
+from club.models import ClubSettings
+from club.parsing import parse_moment
+from games import access
+from games.models import Game
+from games.recordings import services as recordings
+from games.recordings.models import Recording
+
+
+def _recording_context(request: HttpRequest, game_id: int) -> dict[str, Any]:
+    game = get_object_or_404(Game, pk=game_id)
+    if not access.runs(request.user, game):
+        raise PermissionDenied(_("Only the game's host and admins have its recording."))
+    return recording_part(game)
+
+
+def recording_part(game: Any) -> dict[str, Any]:
+    club = ClubSettings.load()
+    return {
+        "game": game,
+        "recording": Recording.objects.filter(game=game).first(),
+        "chunk_bytes": recordings.CHUNK_BYTES,
+        "retention_days": club.audio_retention_days,
+        "started_default": timezone.localtime(game.started_at, club.zone).strftime(
+            "%Y-%m-%dT%H:%M:%S"
+        ),
+    }
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def game_recording(request: HttpRequest, game_id: int) -> HttpResponse:
+    """GET: the recording's status (htmx polls it while the analysis runs). POST: the
+    plain form's upload of the whole file (the page's script uploads in chunks instead)."""
+    context = _recording_context(request, game_id)
+    if request.method == "GET":
+        if request.htmx:
+            return render(request, "games/_recording.html", context)
+        return redirect("game", game_id=game_id)
+    upload = request.FILES.get("file")
+    if upload is None:
+        messages.error(request, _("Choose the recording's file."))
+        return redirect("game", game_id=game_id)
+    try:
+        recordings.recording_store_whole(
+            game_id=game_id,
+            user=request.user,
+            upload=upload,
+            started_at=_started_at(request.POST.get("started_at")),
+        )
+    except Refused as refusal:
+        messages.error(request, refusal.message)
+    else:
+        messages.success(request, _("The recording is uploaded; its analysis follows."))
+    return redirect("game", game_id=game_id)
+
+
+def _started_at(raw: str | None) -> datetime | None:
+    """The form's local "when the recording started", in the club's time zone."""
+    if not raw:
+        return None
+    moment = parse_moment(raw, zone=ClubSettings.load().zone)
+    if moment is None:
+        raise Refused(_("Give the start as a date and a time."))
+    return moment
+
+
+@login_required
+@require_GET
+def game_recording_file(request: HttpRequest, game_id: int) -> HttpResponse:
+    recording = _recording_context(request, game_id)["recording"]
+    if recording is None:
+        raise Http404
+    try:
+        download = recordings.recording_open(recording_id=recording.pk, user=request.user)
+    except Refused as refusal:
+        raise Http404(refusal.message) from refusal
+    return _ranged(
+        request, download.file, download.recording.size, download.recording.original_name
+    )
+
+
+RANGE = re.compile(r"^bytes=(\d*)-(\d*)$")
+RANGE_CHUNK = 64 * 1024
+
+
+def _ranged(request: HttpRequest, file: Any, size: int, name: str) -> HttpResponse:
+    """The file, or the byte range the browser's player asks for to seek (RFC 9110)."""
+    wanted = RANGE.match(request.headers.get("Range", "").strip())
+    if wanted is None or wanted.groups() == ("", ""):
+        response = FileResponse(file, filename=name)
+        response["Accept-Ranges"] = "bytes"
+        return response
+    first, last = wanted.groups()
+    if first:
+        start, end = int(first), min(int(last) if last else size - 1, size - 1)
+    else:  # the last N bytes
+        start, end = max(0, size - int(last)), size - 1
+    if start > end or start >= size:
+        file.close()
+        response = HttpResponse(status=416)
+        response["Content-Range"] = f"bytes */{size}"
+        return response
+    file.seek(start)
+
+    def body() -> Any:
+        left = end - start + 1
+        try:
+            while left > 0:
+                piece = file.read(min(RANGE_CHUNK, left))
+                if not piece:
+                    return
+                left -= len(piece)
+                yield piece
+        finally:
+            file.close()
+
+    response = StreamingHttpResponse(body(), status=206, content_type="application/octet-stream")
+    response["Content-Range"] = f"bytes {start}-{end}/{size}"
+    response["Content-Length"] = str(end - start + 1)
+    response["Accept-Ranges"] = "bytes"
+    return response
+
+
+@login_required
+@require_POST
+def game_recording_delete(request: HttpRequest, game_id: int) -> HttpResponse:
+    recording = _recording_context(request, game_id)["recording"]
+    if recording is not None:
+        try:
+            recordings.recording_delete(recording_id=recording.pk, user=request.user)
+        except Refused as refusal:
+            messages.error(request, refusal.message)
+        else:
+            messages.success(request, _("The recording is deleted."))
+    return redirect("game", game_id=game_id)

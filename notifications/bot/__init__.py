@@ -1,0 +1,34 @@
+"""The Telegram bot's conversation: one update in, replies out through the outbox.
+
+The same `process_update` serves the webhook and long polling. Nothing is held in memory:
+who a Telegram user is comes from the member table, a sign-up in progress from
+BotConversation, an evening from its id in the button's callback data, so every button
+works again after a restart. updates.py reads an update, dispatch.py acts on it (through
+the same services as the site), cards.py renders what the bot shows.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils import translation
+
+from notifications.bot.dispatch import Bot
+from notifications.bot.updates import parse_update
+from notifications.models import TelegramUpdate
+
+
+def process_update(raw: Any) -> dict[str, Any] | None:
+    """Handle one update once. Returns a Bot API call to make at once, if any (the answer
+    to a button press), which the webhook puts in its response."""
+    incoming = parse_update(raw)
+    if incoming is None:
+        return None
+    try:
+        with transaction.atomic():
+            TelegramUpdate.objects.create(update_id=incoming.update_id)
+    except IntegrityError:
+        return None  # a repeat delivery: already handled
+    with translation.override("ru"):
+        return Bot(incoming).handle()

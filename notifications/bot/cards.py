@@ -1,0 +1,145 @@
+"""What the bot shows: the evening card, the settings card, the online game card, each a
+text with the buttons that fit."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from accounts.models import User
+from club import buttons, queries, texts
+from club.models import ClubSettings, Evening, RegistrationStatus
+from games.online.texts import online_role
+
+Buttons = list[list[dict[str, str]]]
+
+
+def evening_card(evening: Evening, member: User | None) -> tuple[str, Buttons]:
+    """The evening's message: when, seats, the member's place, and the buttons that fit."""
+    club_settings = ClubSettings.load()
+    lineup = queries.evening_lineup(evening)
+    mine = lineup.by_member.get(member.pk) if member else None
+    left = max(evening.capacity - len(lineup.confirmed), 0)
+    lines = [
+        texts.evening_when(evening, club_settings),
+        _("Seats left: %(left)d of %(capacity)d.") % {"left": left, "capacity": evening.capacity},
+    ]
+    keys: Buttons = []
+    if mine is not None and mine.status == RegistrationStatus.CONFIRMED:
+        lines.append(_("You are in: seat %(seat)d.") % {"seat": lineup.seat_of(mine)})
+        row = [] if mine.attendance_confirmed_at else [buttons.confirm(evening.pk)]
+        keys.append([*row, buttons.cancel(evening.pk)])
+    elif mine is not None:
+        lines.append(
+            _("You are in the reserve, position %(position)d.")
+            % {"position": lineup.position_of(mine)}
+        )
+        keys.append([buttons.cancel(evening.pk)])
+    elif evening.is_open_for_signup():
+        keys.append([buttons.sign_up(evening.pk)])
+    return "\n".join(lines), keys
+
+
+def settings_card(member: User) -> tuple[str, Buttons]:
+    def state(on: bool) -> str:
+        return _("on") if on else _("off")
+
+    text = "\n".join(
+        [
+            _("Your settings:"),
+            _("Publish my nickname and scores: %(state)s")
+            % {"state": state(member.publication_consent)},
+            _("Evening reminders: %(state)s") % {"state": state(member.reminders)},
+        ]
+    )
+    buttons = [
+        [{"text": _("Publication: switch"), "callback_data": "set:consent"}],
+        [{"text": _("Reminders: switch"), "callback_data": "set:reminders"}],
+    ]
+    return text, buttons
+
+
+# Callback data "<action>:<game>:<target>" → the online event and the field the target fills.
+ONLINE_BUTTONS = {
+    "ov": ("vote", "target"),
+    "or": ("revote", "target"),
+    "of": ("fast", ""),
+    "os": ("shot", "target"),
+    "od": ("don_check", "target"),
+    "oc": ("com_check", "target"),
+}
+
+
+def online_card(game_id: int, member: User) -> tuple[str, Buttons]:
+    """The member's online game: where it stands, and the buttons of what they may do."""
+    from games.online import services as online_play
+
+    found = online_play.online_table(game_id)
+    assert found is not None
+    view = online_play.online_view(found, member)
+    state = found.state
+    lines = [
+        _("Online game %(number)d · seat %(seat)s · %(role)s")
+        % {
+            "number": view["number"],
+            "seat": view["my_seat"],
+            "role": online_role(view["my_role"] or ""),
+        },
+        (_("Day %(n)d") if state.phase.value == "day" else _("Night %(n)d")) % {"n": state.n},
+    ]
+    if view["tally"]:
+        lines.append(
+            _("Votes: %(tally)s")
+            % {"tally": ", ".join(f"{k}: {v}" for k, v in view["tally"].items())}
+        )
+    alive = sorted(state.alive)
+    legal = set(view["legal"])
+    buttons: Buttons = []
+
+    def row(action: str, targets: list[Any], label: Any = str) -> None:
+        for start in range(0, len(targets), 5):
+            buttons.append(
+                [
+                    {"text": label(t), "callback_data": f"{action}:{game_id}:{t}"}
+                    for t in targets[start : start + 5]
+                ]
+            )
+
+    mine = view["my_seat"]
+    if mine in state.alive:
+        if (
+            state.catastrophe is not None
+            and "revote" in legal
+            and mine not in state.catastrophe.tied
+        ):
+            if state.catastrophe.question:
+                buttons.append(
+                    [
+                        {"text": _("Hang all"), "callback_data": f"or:{game_id}:hang_all"},
+                        {"text": _("Pardon all"), "callback_data": f"or:{game_id}:pardon_all"},
+                    ]
+                )
+            else:
+                row("or", list(state.catastrophe.tied), lambda t: f"🗳 {t}")
+        elif "vote" in legal:
+            row("ov", alive, lambda t: f"🗳 {t}")
+            fasting = mine in state.fasted
+            buttons.append(
+                [
+                    {"text": _("PASS"), "callback_data": f"ov:{game_id}:pass"},
+                    {
+                        "text": _("Withdraw the fast") if fasting else _("Fast"),
+                        "callback_data": f"of:{game_id}:{0 if fasting else 1}",
+                    },
+                ]
+            )
+        if state.phase.value == "night" and state.open:
+            role = view["my_role"]
+            if role in ("don", "mafia"):
+                row("os", alive, lambda t: f"🔫 {t}")
+            if role == "don" and "don" not in state.checked:
+                row("od", alive, lambda t: f"🔎 {t}")
+            if role == "commissar" and "commissar" not in state.checked:
+                row("oc", alive, lambda t: f"🔎 {t}")
+    return "\n".join(lines), buttons

@@ -1,0 +1,62 @@
+"""The parts of a Telegram update the bot acts on; anything else is not for it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Incoming:
+    update_id: int
+    telegram_id: int
+    chat_id: int
+    username: str
+    text: str = ""  # a message's text
+    callback_id: str = ""  # a button press
+    data: str = ""  # the pressed button's callback data
+
+
+def parse_update(raw: Any) -> Incoming | None:
+    """The parts of an update the bot acts on, or None for anything else."""
+    if not isinstance(raw, dict) or type(raw.get("update_id")) is not int:
+        return None
+    update_id = raw["update_id"]
+    if isinstance(message := raw.get("message"), dict):
+        sender, chat = message.get("from"), message.get("chat")
+        if (
+            not isinstance(sender, dict)
+            or not isinstance(chat, dict)
+            or chat.get("type") != "private"
+        ):
+            return None
+        text = message.get("text")
+        if (
+            type(sender.get("id")) is not int
+            or type(chat.get("id")) is not int
+            or not isinstance(text, str)
+        ):
+            return None
+        return Incoming(
+            update_id,
+            sender["id"],
+            chat["id"],
+            str(sender.get("username") or "")[:64],
+            text=text[:1000],
+        )
+    if isinstance(callback := raw.get("callback_query"), dict):
+        sender = callback.get("from")
+        data, callback_id = callback.get("data"), callback.get("id")
+        if not isinstance(sender, dict) or type(sender.get("id")) is not int:
+            return None
+        if not isinstance(data, str) or not isinstance(callback_id, str):
+            return None
+        return Incoming(
+            update_id,
+            sender["id"],
+            sender["id"],
+            str(sender.get("username") or "")[:64],
+            callback_id=callback_id,
+            data=data[:64],
+        )
+    return None
