@@ -11,7 +11,10 @@ from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.translation import gettext_lazy as _
+
+from club.errors import CONFLICT, Refused
 
 
 @cache
@@ -205,9 +208,40 @@ class Evening(models.Model):
         local = timezone.localtime(self.starts_at)
         return f"{local:%d.%m.%Y %H:%M} — {self.venue}"
 
-    def is_open_for_signup(self, now: datetime | None = None) -> bool:
+    def signup_refusal(self, now: datetime | None = None) -> Refused | None:
+        """Why a sign-up is refused now, or None while the evening is open for it: from
+        `opens_at` until it starts, unless closed or cancelled. The one definition; the
+        sign-up's SQL (club/seating.py) asks the same in its WHERE, proven equal by
+        tests/club/test_places.py."""
         now = now or timezone.now()
-        return self.status == EveningStatus.SCHEDULED and self.opens_at <= now < self.starts_at
+        if self.status == EveningStatus.CANCELLED:
+            return Refused(_("This evening is cancelled."), "cancelled", CONFLICT)
+        if self.status == EveningStatus.FINISHED or now >= self.starts_at:
+            return Refused(_("This evening has already taken place."), "past", CONFLICT)
+        if self.status == EveningStatus.CLOSED:
+            return Refused(_("Sign-up for this evening is closed."), "closed", CONFLICT)
+        if now < self.opens_at:
+            when = timezone.localtime(self.opens_at, ClubSettings.load().zone)
+            return Refused(
+                _("Sign-up opens %(when)s.") % {"when": date_format(when, "j E, H:i")},
+                "not_open",
+                CONFLICT,
+            )
+        return None
+
+    def is_open_for_signup(self, now: datetime | None = None) -> bool:
+        return self.signup_refusal(now) is None
+
+    def change_refusal(self, now: datetime | None = None) -> Refused | None:
+        """Why a seat can no longer change hands (a cancellation, a confirmation, a
+        promotion): the evening has taken place, or was cancelled."""
+        now = now or timezone.now()
+        if (
+            self.status in (EveningStatus.FINISHED, EveningStatus.CANCELLED)
+            or now >= self.starts_at
+        ):
+            return Refused(_("This evening has already taken place."), "past", CONFLICT)
+        return None
 
 
 class RegistrationStatus(models.TextChoices):

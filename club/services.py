@@ -51,27 +51,15 @@ def lock_evening(evening_id: int) -> Evening:
 
 
 def _refuse_unless_open(evening: Evening, now: datetime) -> None:
-    if evening.status == EveningStatus.CANCELLED:
-        raise Refused(_("This evening is cancelled."), "cancelled", CONFLICT)
-    if evening.status == EveningStatus.FINISHED or now >= evening.starts_at:
-        raise Refused(_("This evening has already taken place."), "past", CONFLICT)
-    if evening.status == EveningStatus.CLOSED:
-        raise Refused(_("Sign-up for this evening is closed."), "closed", CONFLICT)
-    if now < evening.opens_at:
-        raise Refused(
-            _("Sign-up opens %(when)s.")
-            % {"when": timezone.localtime(evening.opens_at).strftime("%d.%m.%Y %H:%M")},
-            "not_open",
-            CONFLICT,
-        )
+    refusal = evening.signup_refusal(now)
+    if refusal is not None:
+        raise refusal
 
 
 def _refuse_if_started(evening: Evening, now: datetime) -> None:
-    if (
-        evening.status in (EveningStatus.FINISHED, EveningStatus.CANCELLED)
-        or now >= evening.starts_at
-    ):
-        raise Refused(_("This evening has already taken place."), "past", CONFLICT)
+    refusal = evening.change_refusal(now)
+    if refusal is not None:
+        raise refusal
 
 
 def _next_arrival(evening: Evening) -> int:

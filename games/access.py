@@ -17,17 +17,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from django.contrib.auth.models import AnonymousUser
 from django.utils.translation import gettext as _
 
 from accounts.models import MembershipStatus, User
 from club.errors import INVALID, Refused
+from games.rules.online import BLACK_ROLES
 
 if TYPE_CHECKING:
-    from django.contrib.auth.models import AnonymousUser
-
     from games.models import Game, Seat
 
-    Viewer = User | AnonymousUser | None
+# Whoever looks: a member, a visitor, or nobody (the club's group).
+Viewer = User | AnonymousUser | None
 
 HOST_PERMISSION = "accounts.host_games"
 
@@ -110,3 +111,35 @@ def name_visible(*, member_id: int, consent: bool, viewer: Viewer, runs_game: bo
     if looking is None:
         return False
     return looking.pk == member_id or looking.is_staff or runs_game
+
+
+# --- an online table --------------------------------------------------------------------
+
+
+def sees_table(viewer: Viewer, game: Game, seats: Sequence[Seat]) -> bool:
+    """An online table is its players' and its host's; what is published of it, with every
+    member's consent respected, is its analysis once it ends."""
+    return seat_of(viewer, seats) is not None or runs(viewer, game, seats)
+
+
+def sees_online_role(seat: Seat, mine: Seat | None, *, over: bool, host: bool) -> bool:
+    """Roles stay closed until the end, except one's own, the mafia's to each other, and
+    every one to the host (RULES.md §D)."""
+    if over or host:
+        return True
+    if mine is None:
+        return False
+    return seat.pk == mine.pk or (is_black(mine.role) and is_black(seat.role))
+
+
+def sees_mafia_chat(mine: Seat | None, *, host: bool) -> bool:
+    return host or (mine is not None and is_black(mine.role))
+
+
+def sees_check(by: int, mine: Seat | None, *, over: bool, host: bool) -> bool:
+    """A check's answer is for the one who made it (and the host; everyone at the end)."""
+    return over or host or (mine is not None and mine.number == by)
+
+
+def is_black(role: str) -> bool:
+    return role in BLACK_ROLES

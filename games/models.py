@@ -14,6 +14,7 @@ from django.db import models
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
+from games.rules.log import UNDO, effective_events
 from games.rules.roles import Action, CheckKind, Team
 from games.rules.roles import Role as EngineRole
 
@@ -189,10 +190,20 @@ class Seat(models.Model):
         return f"{self.number}: {self.member}"
 
 
+class EventQuerySet(models.QuerySet["GameEvent"]):
+    def payloads(self) -> list[dict[str, Any]]:
+        """Every entry of the log in order, undos included."""
+        return list(self.order_by("seq").values_list("payload", flat=True))
+
+    def effective(self) -> list[dict[str, Any]]:
+        """The protocol events that stand, in order: each undo cancels the last one."""
+        return effective_events(self.payloads())
+
+
 class GameEvent(models.Model):
     """An entry of the append-only log: a protocol event, or an undo of the last one."""
 
-    UNDO = "undo"
+    UNDO = UNDO
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
     seq = models.PositiveIntegerField(_("number"))
@@ -212,6 +223,8 @@ class GameEvent(models.Model):
     client_id = models.CharField(  # noqa: DJ001
         _("client event id"), max_length=64, null=True, blank=True
     )
+
+    objects = EventQuerySet.as_manager()
 
     class Meta:
         verbose_name = _("event")

@@ -44,6 +44,6 @@ def game_view(game_id: int) -> GameView | None:
     if game is None:
         return None
     seats = list(Seat.objects.filter(game=game).select_related("member").order_by("number"))
-    log = list(game.events.order_by("seq").values_list("payload", flat=True))
+    log = game.events.payloads()
     events = effective_events(log)
     return GameView(game, seats, log, events, fold(game, seats, events))

@@ -255,8 +255,7 @@ def game_record_event(
                 seq=game.last_seq,
             )
         seats = list(game.seats.all())
-        log = list(game.events.values_list("payload", flat=True))
-        standing = effective_events(log)
+        standing = game.events.effective()
         if shaped["type"] == UNDO:
             if not standing:
                 raise Refused(_("There is nothing to undo."), "invalid", INVALID)

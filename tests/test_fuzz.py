@@ -27,6 +27,7 @@ from club.models import Evening, Registration
 from games.models import Game, GameEvent, Seat
 from games.online import services as online_play
 from games.online.models import MafiaMessage
+from games.online.sweep import online_sweep
 from games.recordings.models import Recording
 from tests.factories import make_member
 from tests.games.recording import evening_with_players, make_host, record, start_game
@@ -115,7 +116,7 @@ def club(settings) -> dict[str, object]:
         host=host, member_ids=[m.pk for m in members], starts_at=starts
     )
     with time_machine.travel(starts + timedelta(seconds=1)):
-        online_play.online_sweep()
+        online_sweep()
     return {
         "host": host,
         "admin": admin,

@@ -7,8 +7,6 @@ ruleset (PROTOCOL.md): the player's own seat is filled in, the engine judges it.
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.http import HttpRequest
 from django.utils.translation import gettext as _
 from ninja import Field, Router, Schema, Status
@@ -18,6 +16,7 @@ from club import parsing
 from club.parsing import Moment
 from club.schemas import ERRORS
 from games.online import services as online_play
+from games.online.table import Table, TableView, online_table, table_view
 
 router = Router(tags=["online"])
 
@@ -40,21 +39,21 @@ class ChatIn(Schema):
     text: str = Field(..., min_length=1, max_length=2000)
 
 
-def _table(request: HttpRequest, game_id: int) -> online_play.Table:
-    found = online_play.online_table(game_id)
+def _table(request: HttpRequest, game_id: int) -> Table:
+    found = online_table(game_id)
     if found is None:
         raise HttpError(404, _("There is no such game."))
-    if not online_play.may_see_table(found, request.auth):
+    if not found.seen_by(request.auth):
         raise HttpError(403, _("Only the game's players and host see its table."))
     return found
 
 
-def _view(request: HttpRequest, found: online_play.Table) -> dict[str, Any]:
-    return online_play.online_view(found, request.auth)
+def _view(request: HttpRequest, found: Table) -> TableView:
+    return table_view(found, request.auth)
 
 
-@router.post("/online-games", response={201: dict[str, Any], **ERRORS})
-def online_game_create(request: HttpRequest, payload: OnlineGameIn) -> Status[dict[str, Any]]:
+@router.post("/online-games", response={201: TableView, **ERRORS})
+def online_game_create(request: HttpRequest, payload: OnlineGameIn) -> Status[TableView]:
     game = online_play.online_game_create(
         host=request.auth,
         member_ids=payload.member_ids,
@@ -65,20 +64,20 @@ def online_game_create(request: HttpRequest, payload: OnlineGameIn) -> Status[di
     return Status(201, _view(request, _table(request, game.pk)))
 
 
-@router.get("/online-games/{game_id}", response={200: dict[str, Any], **ERRORS})
-def online_game_detail(request: HttpRequest, game_id: int) -> dict[str, Any]:
+@router.get("/online-games/{game_id}", response={200: TableView, **ERRORS})
+def online_game_detail(request: HttpRequest, game_id: int) -> TableView:
     return _view(request, _table(request, game_id))
 
 
-@router.post("/online-games/{game_id}/actions", response={200: dict[str, Any], **ERRORS})
-def online_game_act(request: HttpRequest, game_id: int, payload: ActionIn) -> dict[str, Any]:
+@router.post("/online-games/{game_id}/actions", response={200: TableView, **ERRORS})
+def online_game_act(request: HttpRequest, game_id: int, payload: ActionIn) -> TableView:
     # The event's own fields depend on its type: read them off the body as sent.
     event = parsing.loads(request.body)
     found = online_play.online_act(game_id=game_id, user=request.auth, event=event)
     return _view(request, found)
 
 
-@router.post("/online-games/{game_id}/mafia-chat", response={200: dict[str, Any], **ERRORS})
-def online_mafia_chat(request: HttpRequest, game_id: int, payload: ChatIn) -> dict[str, Any]:
+@router.post("/online-games/{game_id}/mafia-chat", response={200: TableView, **ERRORS})
+def online_mafia_chat(request: HttpRequest, game_id: int, payload: ChatIn) -> TableView:
     online_play.online_mafia_say(game_id=game_id, user=request.auth, text=payload.text)
     return _view(request, _table(request, game_id))

@@ -1,9 +1,9 @@
 from celery import shared_task
 
-from games.online import services
+from games.online import sweep
 
 
 @shared_task(ignore_result=True)
 def online_sweep() -> None:
     """Every minute: move each online game on whose deadline has passed."""
-    services.online_sweep()
+    sweep.online_sweep()

@@ -54,12 +54,13 @@ def online_phase(*, phase: str, n: int, until: datetime | None) -> str:
 
 
 @in_club_language
-def online_night_turn(*, role: str, n: int) -> str:
-    if role == "commissar":
-        return _("Night %(n)d: send your check.") % {"n": n}
-    if role == "don":
+def online_night_turn(*, actions: list[str], n: int) -> str:
+    """The night's reminder, naming what the player may still do (OnlineGame.actions_for)."""
+    if "shot" in actions and "don_check" in actions:
         return _("Night %(n)d: send your shot, and your check for the commissar.") % {"n": n}
-    return _("Night %(n)d: send your shot.") % {"n": n}
+    if "shot" in actions:
+        return _("Night %(n)d: send your shot.") % {"n": n}
+    return _("Night %(n)d: send your check.") % {"n": n}
 
 
 @in_club_language

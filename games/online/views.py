@@ -23,7 +23,7 @@ from club.parsing import parse_moment, whole_number
 from games.access import may_host
 from games.models import Game, Ruleset
 from games.online import services as online_play
-from games.online import texts
+from games.online.table import Table, online_table, table_view
 
 WORDS = {"pass", "hang_all", "pardon_all"}
 
@@ -90,32 +90,17 @@ def _minutes(raw: str | None, default: int) -> int:
 
 
 def _table_context(
-    request: HttpRequest, game_id: int, found: online_play.Table | None = None, **extra: Any
+    request: HttpRequest, game_id: int, found: Table | None = None, **extra: Any
 ) -> dict[str, Any]:
-    found = found or online_play.online_table(game_id)
+    found = found or online_table(game_id)
     if found is None:
         raise Http404
-    if not online_play.may_see_table(found, request.user):
+    if not found.seen_by(request.user):
         raise PermissionDenied(_("Only the game's players and host see its table."))
-    view = online_play.online_view(found, request.user)
-    for seat in view["seats"]:
-        seat["role_name"] = texts.online_role(seat["role"]) if seat["role"] else ""
-    state = found.state
-    alive = [s for s in view["seats"] if s["alive"]]
-    mine = view["my_seat"]
     now = timezone.now()
     return {
         "game": found.game,
-        "view": view,
-        "alive": alive,
-        "legal": set(view["legal"]),
-        "i_am_alive": mine in state.alive,
-        "last_word_due": mine in state.last_words_due and not found.game.finished,
-        "tied": state.catastrophe.tied if state.catastrophe else [],
-        "question": bool(state.catastrophe and state.catastrophe.question),
-        "fasting": mine in state.fasted,
-        "checked": state.checked,
-        "my_role_name": texts.online_role(view["my_role"] or ""),
+        "view": table_view(found, request.user),
         "chat_open": found.table.starts_at - online_play.MAFIA_CHAT <= now < found.table.starts_at,
         **extra,
     }

@@ -22,7 +22,6 @@ from games.models import Game, GameStatus, Seat
 from games.ratings.models import GameAnalysis, PlayerScore, ScoringScheme
 from games.rules import rating
 from games.rules.club import ClubGame
-from games.rules.log import effective_events
 from games.rules.online import BLACK_ROLES, OnlineGame
 from games.rules.roles import Team
 from games.rules.scoring import Line, score, score_online, total, won
@@ -69,9 +68,7 @@ def game_analysis_build(*, game_id: int, scheme_row: ScoringScheme | None = None
         scheme_row = scheme_row or ScoringScheme.objects.current()
         scheme = scheme_row.scheme()
         seats = list(Seat.objects.filter(game=game).order_by("number"))
-        events = effective_events(
-            list(game.events.order_by("seq").values_list("payload", flat=True))
-        )
+        events = game.events.effective()
         digest = _digest(events, seats, scheme)
         existing = GameAnalysis.objects.filter(game=game).first()
         if existing is not None and existing.digest == digest:

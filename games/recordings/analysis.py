@@ -16,7 +16,6 @@ from django.utils.translation import gettext as _
 from games.recordings.audio import decode, vad
 from games.recordings.audio.alignment import Alignment, align
 from games.recordings.models import Recording, RecordingStatus
-from games.rules.log import effective_events
 
 logger = logging.getLogger(__name__)
 
@@ -91,6 +90,5 @@ def recording_alignment(
     if recording.voiced is None or recording.duration is None:
         return None
     if events is None:
-        log = list(recording.game.events.order_by("seq").values_list("payload", flat=True))
-        events = effective_events(log)
+        events = recording.game.events.effective()
     return align(recording.voiced, events, recording.started_at, recording.duration)

@@ -226,6 +226,40 @@ class OnlineGame:
             "checks": [c.as_dict() for c in self.checks],
         }
 
+    def actions_for(self, seat: int) -> tuple[str, ...]:
+        """What the player in `seat` may do now (the host's moderation aside): the one
+        answer the table's page, the bot's buttons and the night's reminders all read.
+        "post" is the last word for a player who has just left."""
+        if self.phase == Phase.OVER or seat not in self.roles:
+            return ()
+        if seat not in self.alive:
+            return ("post",) if seat in self.last_words_due else ()
+        role = self.roles[seat]
+        actions: list[str] = []
+        if self.phase == Phase.DAY and self.open:
+            round_ = self.catastrophe
+            if round_ is not None:
+                if seat in round_.tied and seat not in round_.posted:
+                    actions.append("post")
+                if seat not in round_.tied and seat not in round_.votes:
+                    actions.append("revote")
+            else:
+                if self.vote_count.get(seat, 0) < MAX_VOTES_A_DAY:
+                    actions.append("vote")
+                actions += ["unfast" if seat in self.fasted else "fast", "post"]
+                if role in BLACK_ROLES:
+                    actions.append("shot")  # left in advance for the coming night
+        elif self.phase == Phase.DAY:
+            actions.append("post")
+        elif self.phase == Phase.NIGHT and self.open:
+            if role in BLACK_ROLES and seat not in self.shots:
+                actions.append("shot")
+            if role == "don" and "don" not in self.checked:
+                actions.append("don_check")
+            if role == "commissar" and "commissar" not in self.checked:
+                actions.append("com_check")
+        return tuple(actions)
+
     def prompt(self) -> dict[str, Any]:
         """What the players and the host may do now."""
         legal: list[str] = ["warning", "modkill"] if self.phase in (Phase.DAY, Phase.NIGHT) else []

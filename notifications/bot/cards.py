@@ -3,6 +3,7 @@ text with the buttons that fit."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -10,7 +11,7 @@ from django.utils.translation import gettext as _
 from accounts.models import User
 from club import buttons, queries, texts
 from club.models import ClubSettings, Evening, RegistrationStatus
-from games.online.texts import online_role
+from games.online.table import online_table, table_view
 
 Buttons = list[list[dict[str, str]]]
 
@@ -72,74 +73,61 @@ ONLINE_BUTTONS = {
 
 
 def online_card(game_id: int, member: User) -> tuple[str, Buttons]:
-    """The member's online game: where it stands, and the buttons of what they may do."""
-    from games.online import services as online_play
-
-    found = online_play.online_table(game_id)
+    """The member's online game: where it stands, and a button row for each thing the
+    engine says they may do now (view.my_actions)."""
+    found = online_table(game_id)
     assert found is not None
-    view = online_play.online_view(found, member)
-    state = found.state
+    view = table_view(found, member)
     lines = [
         _("Online game %(number)d · seat %(seat)s · %(role)s")
-        % {
-            "number": view["number"],
-            "seat": view["my_seat"],
-            "role": online_role(view["my_role"] or ""),
-        },
-        (_("Day %(n)d") if state.phase.value == "day" else _("Night %(n)d")) % {"n": state.n},
+        % {"number": view.number, "seat": view.my_seat, "role": view.my_role_name},
+        (_("Day %(n)d") if view.phase == "day" else _("Night %(n)d")) % {"n": view.n},
     ]
-    if view["tally"]:
+    if view.tally:
         lines.append(
-            _("Votes: %(tally)s")
-            % {"tally": ", ".join(f"{k}: {v}" for k, v in view["tally"].items())}
+            _("Votes: %(tally)s") % {"tally": ", ".join(f"{k}: {v}" for k, v in view.tally.items())}
         )
-    alive = sorted(state.alive)
-    legal = set(view["legal"])
-    buttons: Buttons = []
+    alive = [seat.seat for seat in view.alive]
+    actions = set(view.my_actions)
+    keys: Buttons = []
 
-    def row(action: str, targets: list[Any], label: Any = str) -> None:
+    def row(action: str, targets: list[Any], label: Callable[[Any], str]) -> None:
         for start in range(0, len(targets), 5):
-            buttons.append(
+            keys.append(
                 [
                     {"text": label(t), "callback_data": f"{action}:{game_id}:{t}"}
                     for t in targets[start : start + 5]
                 ]
             )
 
-    mine = view["my_seat"]
-    if mine in state.alive:
-        if (
-            state.catastrophe is not None
-            and "revote" in legal
-            and mine not in state.catastrophe.tied
-        ):
-            if state.catastrophe.question:
-                buttons.append(
-                    [
-                        {"text": _("Hang all"), "callback_data": f"or:{game_id}:hang_all"},
-                        {"text": _("Pardon all"), "callback_data": f"or:{game_id}:pardon_all"},
-                    ]
-                )
-            else:
-                row("or", list(state.catastrophe.tied), lambda t: f"🗳 {t}")
-        elif "vote" in legal:
-            row("ov", alive, lambda t: f"🗳 {t}")
-            fasting = mine in state.fasted
-            buttons.append(
+    catastrophe = view.catastrophe
+    if "revote" in actions and catastrophe is not None:
+        if catastrophe["question"]:
+            keys.append(
                 [
-                    {"text": _("PASS"), "callback_data": f"ov:{game_id}:pass"},
-                    {
-                        "text": _("Withdraw the fast") if fasting else _("Fast"),
-                        "callback_data": f"of:{game_id}:{0 if fasting else 1}",
-                    },
+                    {"text": _("Hang all"), "callback_data": f"or:{game_id}:hang_all"},
+                    {"text": _("Pardon all"), "callback_data": f"or:{game_id}:pardon_all"},
                 ]
             )
-        if state.phase.value == "night" and state.open:
-            role = view["my_role"]
-            if role in ("don", "mafia"):
-                row("os", alive, lambda t: f"🔫 {t}")
-            if role == "don" and "don" not in state.checked:
-                row("od", alive, lambda t: f"🔎 {t}")
-            if role == "commissar" and "commissar" not in state.checked:
-                row("oc", alive, lambda t: f"🔎 {t}")
-    return "\n".join(lines), buttons
+        else:
+            row("or", list(catastrophe["tied"]), lambda t: f"🗳 {t}")
+    if "vote" in actions:
+        row("ov", alive, lambda t: f"🗳 {t}")
+        keys.append([{"text": _("PASS"), "callback_data": f"ov:{game_id}:pass"}])
+    if "fast" in actions or "unfast" in actions:
+        fasting = "unfast" in actions
+        keys.append(
+            [
+                {
+                    "text": _("Withdraw the fast") if fasting else _("Fast"),
+                    "callback_data": f"of:{game_id}:{0 if fasting else 1}",
+                }
+            ]
+        )
+    if "shot" in actions and view.phase == "night":
+        row("os", alive, lambda t: f"🔫 {t}")
+    if "don_check" in actions:
+        row("od", alive, lambda t: f"🔎 {t}")
+    if "com_check" in actions:
+        row("oc", alive, lambda t: f"🔎 {t}")
+    return "\n".join(lines), keys

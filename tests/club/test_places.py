@@ -83,3 +83,33 @@ def test_the_sign_up_sql_numbers_places_as_the_lineup_does(operations) -> None:
         read = lineup.seat_of(registration) or lineup.position_of(registration)
         assert outcome.written.place == read
     Registration.objects.filter(evening=evening).delete()
+
+
+MOMENTS = st.sampled_from([-3, -1, 0, 1, 3])  # days from now
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    status=st.sampled_from(["scheduled", "closed", "finished", "cancelled"]),
+    opens=MOMENTS,
+    starts=MOMENTS,
+)
+def test_the_sign_up_sql_is_open_exactly_when_the_model_says(status, opens, starts) -> None:
+    """Evening.signup_refusal is the rule; the sign-up's one SQL message asks the same."""
+    now = timezone.now()
+    opens_at, starts_at = now + timedelta(days=opens), now + timedelta(days=starts, hours=1)
+    if opens_at > starts_at:
+        return  # the database refuses such an evening
+    evening = make_evening(status=status, opens_at=opens_at, starts_at=starts_at)
+    outcome = seating.sign_up(
+        evening_id=evening.pk,
+        member_id=make_member().pk,
+        source=RegistrationSource.WEB,
+        held_back=False,
+        now=now,
+        seat_text="",
+        reserve_text="",
+    )
+    assert (outcome.written is not None) == (evening.signup_refusal(now) is None)

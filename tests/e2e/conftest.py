@@ -40,8 +40,10 @@ document.addEventListener("securitypolicyviolation", (e) => {
 FAKE_TELEGRAM_WIDGET = "window.Telegram = {Login: {auth(options, callback) {}}};"
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[object]:
+    """One Chromium per test module: Playwright's sync API keeps an event loop running in
+    this thread while it lives, which later (non-browser) tests need free."""
     if not Path(CHROMIUM).exists():
         pytest.fail(f"{CHROMIUM} is missing: apt-get install chromium (.ci/run installs it)")
     # Playwright's sync API runs an event loop in this thread; the tests' own ORM calls are

@@ -59,6 +59,7 @@ def finished_online_game(history) -> Game:
 
     from games.models import Seat
     from games.online import services as online_play
+    from games.online.sweep import online_sweep
     from games.ratings import analysis
 
     starts = timezone.now() + timedelta(minutes=1)
@@ -66,7 +67,7 @@ def finished_online_game(history) -> Game:
         host=history.host, member_ids=[m.pk for m in history.members[:10]], starts_at=starts
     )
     with time_machine.travel(starts + timedelta(seconds=5)):
-        online_play.online_sweep()
+        online_sweep()
         for seat in Seat.objects.filter(game=game, role__in=["don", "mafia"]):
             online_play.online_act(
                 game_id=game.pk, user=history.host, event={"type": "modkill", "seat": seat.number}

@@ -18,6 +18,7 @@ from club.models import Evening
 from games import services
 from games.models import Game, Ruleset, Seat
 from games.online import services as online_play
+from games.online.sweep import online_sweep
 from games.recordings import services as recordings
 from games.recordings.models import Recording, RecordingStatus
 from tests.factories import make_member
@@ -97,7 +98,7 @@ def test_an_online_protocol_is_imported_in_admin() -> None:
         host=host, member_ids=[m.pk for m in members], starts_at=starts
     )
     with time_machine.travel(starts + timedelta(seconds=5)):
-        online_play.online_sweep()
+        online_sweep()
         for seat in Seat.objects.filter(game=source, role__in=["don", "mafia"]):
             online_play.online_act(
                 game_id=source.pk, user=host, event={"type": "modkill", "seat": seat.number}

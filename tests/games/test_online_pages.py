@@ -10,6 +10,8 @@ from django.utils import timezone
 
 from games.models import Game, Seat
 from games.online import services as online_play
+from games.online.sweep import online_sweep
+from games.online.table import online_table
 from tests.factories import make_member
 from tests.games.recording import make_host
 
@@ -34,13 +36,13 @@ def test_a_host_creates_a_game_on_the_site_and_players_vote_there() -> None:
     assert made.status_code == 302
     game = Game.objects.get(ruleset="online")
     with time_machine.travel(timezone.now() + timedelta(minutes=6)):
-        online_play.online_sweep()
+        online_sweep()
         seat = Seat.objects.filter(game=game).select_related("member").first()
         player = logged_in(seat.member)
         page = player.get(f"/online/{game.pk}/").content.decode()
         assert "День 1" in page and 'value="fast"' in page
         player.post(f"/online/{game.pk}/act/", {"type": "vote", "target": "pass"})
-        assert online_play.online_table(game.pk).state.votes == {seat.number: "pass"}
+        assert online_table(game.pk).state.votes == {seat.number: "pass"}
         partial = player.post(
             f"/online/{game.pk}/act/",
             {"type": "com_check", "target": "1"},
@@ -60,7 +62,7 @@ def test_an_eliminated_player_has_a_last_word_on_the_page() -> None:
         host=host, member_ids=[m.pk for m in members], starts_at=starts
     )
     with time_machine.travel(starts + timedelta(seconds=5)):
-        online_play.online_sweep()
+        online_sweep()
         seat = Seat.objects.filter(game=game, role="civilian").select_related("member").first()
         online_play.online_act(
             game_id=game.pk, user=host, event={"type": "warning", "seat": seat.number}

@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from accounts.services import api_token_create
 from games.models import Game, Seat
-from games.online import services as online_play
+from games.online.sweep import online_sweep
 from games.ratings import analysis
 from games.ratings.models import GameAnalysis
 from notifications.models import Notification
@@ -80,7 +80,7 @@ def test_an_online_game_from_the_deal_to_the_towns_win(online) -> None:
     )
     civilian_view = civilians[0][1].view(game_id)
     assert [s["role"] for s in civilian_view["seats"] if s["role"]] == ["civilian"]
-    assert civilian_view["my_role"] == "civilian" and "mafia_chat" not in civilian_view
+    assert civilian_view["my_role"] == "civilian" and civilian_view["mafia_chat"] is None
     mafia_roles = {s["seat"]: s["role"] for s in don.view(game_id)["seats"] if s["role"]}
     assert set(mafia_roles) == {don_seat, *(n for n, _p in mafia)}
     assert Client().get(f"/api/v1/online-games/{game_id}").status_code == 401
@@ -99,7 +99,7 @@ def test_an_online_game_from_the_deal_to_the_towns_win(online) -> None:
     assert mafia[0][1].view(game_id)["mafia_chat"][0]["text"] == "Стреляем в 7"
 
     with time_machine.travel(starts + timedelta(seconds=1), tick=False):
-        assert online_play.online_sweep() == 1
+        assert online_sweep() == 1
         view = host.view(game_id)
         assert (view["phase"], view["n"], view["open"]) == ("day", 1, True)
 
@@ -149,7 +149,7 @@ def test_an_online_game_from_the_deal_to_the_towns_win(online) -> None:
         assert "чёрный" in answer.text
 
     with time_machine.travel(starts + timedelta(minutes=31), tick=False):
-        assert online_play.online_sweep() == 1  # the night's deadline: closed, day 2 begins
+        assert online_sweep() == 1  # the night's deadline: closed, day 2 begins
         view = host.view(game_id)
         assert (view["phase"], view["n"], view["eliminated"]) == ("day", 2, [])
         assert Notification.objects.filter(text__contains="промахнулась").exists()
@@ -165,10 +165,10 @@ def test_an_online_game_from_the_deal_to_the_towns_win(online) -> None:
         assert view["outcome"] == "fast" and not view["open"]
         assert [e["seat"] for e in view["eliminated"]] == [target]
         assert view["eliminated"][0]["revealed"] is False  # roles closed until the end
-        assert online_play.online_sweep() == 0  # the night is 5 minutes away
+        assert online_sweep() == 0  # the night is 5 minutes away
 
     with time_machine.travel(starts + timedelta(minutes=37), tick=False):
-        assert online_play.online_sweep() == 1
+        assert online_sweep() == 1
         assert host.view(game_id)["phase"] == "night"
         victim = civilians[3][0]
         for _n, mafioso in [(don_seat, don), *mafia]:

@@ -9,6 +9,8 @@ from django.utils import timezone
 
 from games.models import Seat
 from games.online import services as online_play
+from games.online.sweep import online_sweep
+from games.online.table import online_table
 from notifications.models import Notification
 from tests.factories import make_member
 from tests.games.recording import make_host
@@ -30,7 +32,7 @@ def running():
         host=make_host(), member_ids=[m.pk for m in members], starts_at=starts
     )
     with time_machine.travel(starts + timedelta(seconds=1)):
-        online_play.online_sweep()
+        online_sweep()
     seats = {s.role: s for s in Seat.objects.filter(game=game).select_related("member")}
     return game, seats
 
@@ -55,7 +57,7 @@ def test_a_vote_button_votes_for_the_members_own_seat(running) -> None:
     voter = seats["commissar"]
     answer = post(button(f"ov:{game.pk}:{seats['don'].number}", user_id=voter.member.telegram_id))
     assert answer.json()["text"] == "Готово."
-    state = online_play.online_table(game.pk).state
+    state = online_table(game.pk).state
     assert state.votes == {voter.number: seats["don"].number}
 
 
@@ -70,7 +72,7 @@ def test_say_posts_in_the_days_thread(running) -> None:
     game, seats = running
     civilian = seats["civilian"]
     post(message("/say Я мирный, честно", user_id=civilian.member.telegram_id))
-    found = online_play.online_table(game.pk)
+    found = online_table(game.pk)
     assert [(e["seat"], e["text"]) for e in found.events if e["type"] == "post"] == [
         (civilian.number, "Я мирный, честно")
     ]

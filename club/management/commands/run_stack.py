@@ -30,6 +30,9 @@ class Process:
     name: str
     command: list[str]
     process: subprocess.Popen[str] | None = None
+    # runserver's reloader runs the server as its child: stop the whole group. Celery stops
+    # its own pool on SIGTERM (a warm shutdown), so only its main process is signalled.
+    stop_group: bool = False
     restarts: int = 0
     pause: float = 1.0
     started_at: float = field(default=0.0)
@@ -55,6 +58,7 @@ class Command(BaseCommand):
             Process(
                 "web",
                 [python, "manage.py", "runserver", f"127.0.0.1:{port}", "--skip-checks"],
+                stop_group=True,
             ),
             Process(
                 "worker",
@@ -138,8 +142,10 @@ class Command(BaseCommand):
         self._say("run_stack | stopping web, worker and beat")
         for process in self.processes:
             if process.process is not None and process.process.poll() is None:
-                # The whole group: runserver's reloader child and the worker's pool go too.
-                os.killpg(process.process.pid, signal.SIGTERM)
+                if process.stop_group:
+                    os.killpg(process.process.pid, signal.SIGTERM)
+                else:
+                    process.process.terminate()
         deadline = time.monotonic() + 15
         for process in self.processes:
             if process.process is None:

@@ -1,0 +1,41 @@
+"""One action appended to an online game's log: judged by the engine on the table's state,
+then written (the caller holds the game's row lock)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils import timezone
+
+from accounts.models import User
+from club.errors import Refused
+from games.models import Game, GameEvent, Ruleset
+from games.online.table import Table
+from games.rules import events as event_shapes
+from games.rules.errors import ProtocolError, RuleViolation
+from games.services import game_analyse_on_commit, rules_language
+
+
+def append(found: Table, event: dict[str, Any], author: User | None) -> None:
+    """Judge the event on the current state and append it (the caller holds the lock)."""
+    game = found.game
+    try:
+        shaped = event_shapes.normalize(event, Ruleset.ONLINE)
+    except ProtocolError as error:
+        raise Refused(error.message(rules_language())) from error
+    shaped.setdefault("at", timezone.now().isoformat())
+    state = found.state
+    try:
+        state.apply(shaped)
+    except (RuleViolation, ProtocolError) as error:
+        raise Refused(error.message(rules_language())) from error
+    GameEvent.objects.create(
+        game=game, seq=game.last_seq + 1, type=shaped["type"], payload=shaped, author=author
+    )
+    game.last_seq += 1
+    was_finished = game.finished
+    game.take_outcome(state, timezone.now())
+    if game.finished and not was_finished:
+        game_analyse_on_commit(game.pk)
+    game.save(update_fields=["last_seq", *Game.OUTCOME_FIELDS])
+    found.events.append(shaped)

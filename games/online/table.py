@@ -1,0 +1,173 @@
+"""An online game's table, read once: the game, its schedule, its seats, its effective
+events and the engine's fold over them; and `TableView`, the table as one viewer may see it
+(games/access.py decides what), which the page, the bot and the API all render."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from games import access
+from games.access import Viewer
+from games.models import Game, Ruleset, Seat
+from games.online.models import MafiaMessage, OnlineTable
+from games.online.texts import online_role
+from games.rules.online import OnlineGame
+from games.services import fold
+
+
+@dataclass(frozen=True)
+class Table:
+    game: Game
+    table: OnlineTable
+    seats: list[Seat]
+    events: list[dict[str, Any]]
+    state: OnlineGame
+
+    def seat_of(self, viewer: Viewer) -> Seat | None:
+        return access.seat_of(viewer, self.seats)
+
+    def runs(self, viewer: Viewer) -> bool:
+        return access.runs(viewer, self.game, self.seats)
+
+    def seen_by(self, viewer: Viewer) -> bool:
+        return access.sees_table(viewer, self.game, self.seats)
+
+    def nick(self, seat: int) -> str:
+        return next((s.member.nickname for s in self.seats if s.number == seat), "")
+
+
+def online_table(game_id: int) -> Table | None:
+    """Four queries whatever the game's length: the game, its schedule, its seats, its log."""
+    game = Game.objects.filter(pk=game_id, ruleset=Ruleset.ONLINE).select_related("host").first()
+    if game is None:
+        return None
+    table = OnlineTable.objects.get(game=game)
+    seats = list(Seat.objects.filter(game=game).select_related("member").order_by("number"))
+    events = game.events.effective()
+    state = fold(game, seats, events)
+    assert isinstance(state, OnlineGame)
+    return Table(game, table, seats, events, state)
+
+
+@dataclass(frozen=True)
+class SeatLine:
+    seat: int
+    nick: str
+    alive: bool
+    warnings: int
+    role: str | None  # None where the viewer may not see it
+    role_name: str
+
+
+@dataclass(frozen=True)
+class Line:
+    """A post in the thread, or a message of the mafia's chat."""
+
+    seat: int
+    nick: str
+    text: str
+    at: Any  # ISO text in the log, a datetime in the chat
+
+
+@dataclass(frozen=True)
+class TableView:
+    game_id: int
+    number: int
+    status: str
+    winner: str | None
+    phase: str
+    n: int
+    open: bool
+    outcome: str | None
+    starts_at: datetime
+    deadline_at: datetime | None
+    seats: list[SeatLine]
+    votes: dict[str, Any]  # voter's seat → a seat or "pass"
+    tally: dict[str, int]
+    fasted: list[int]
+    catastrophe: dict[str, Any] | None
+    eliminated: list[dict[str, Any]]
+    thread: list[Line]
+    my_seat: int | None
+    my_role: str | None
+    my_checks: list[dict[str, Any]]
+    host: bool
+    legal: list[str]  # what the engine takes now (the host's moderation included)
+    my_actions: list[str]  # what the viewer, as a player, may do now (the engine's answer)
+    mafia_chat: list[Line] | None  # None where the viewer may not read it
+
+    @property
+    def my_role_name(self) -> str:
+        return online_role(self.my_role) if self.my_role else ""
+
+    @property
+    def alive(self) -> list[SeatLine]:
+        return [seat for seat in self.seats if seat.alive]
+
+    @property
+    def my_seat_alive(self) -> bool:
+        return any(seat.seat == self.my_seat and seat.alive for seat in self.seats)
+
+
+def table_view(found: Table, viewer: Viewer) -> TableView:
+    """The game as this viewer may see it: the public thread and tally; their own role, the
+    mafia's partners and chat, and their own checks' answers; all of it to the host."""
+    state, mine, game = found.state, found.seat_of(viewer), found.game
+    prompt = state.prompt()
+    over = game.finished
+    host = found.runs(viewer)
+    nick = {s.number: s.member.nickname for s in found.seats}
+
+    def role_of(seat: Seat) -> str | None:
+        return seat.role if access.sees_online_role(seat, mine, over=over, host=host) else None
+
+    chat = None
+    if access.sees_mafia_chat(mine, host=host):
+        chat = [
+            Line(m.seat, nick.get(m.seat, ""), m.text, m.created_at)
+            for m in MafiaMessage.objects.filter(game=game)
+        ]
+    return TableView(
+        game_id=game.pk,
+        number=game.number,
+        status=game.status,
+        winner=game.winner or None,
+        phase=state.phase.value,
+        n=state.n,
+        open=state.open,
+        outcome=state.outcome,
+        starts_at=found.table.starts_at,
+        deadline_at=found.table.deadline_at,
+        seats=[
+            SeatLine(
+                seat=s.number,
+                nick=nick[s.number],
+                alive=s.number in state.alive,
+                warnings=state.warnings.get(s.number, 0),
+                role=(role := role_of(s)),
+                role_name=online_role(role) if role else "",
+            )
+            for s in found.seats
+        ],
+        votes={str(voter): target for voter, target in state.votes.items()},
+        tally={str(key): count for key, count in state.tally().items()},
+        fasted=sorted(state.fasted),
+        catastrophe=prompt["catastrophe"],
+        eliminated=[e.as_dict(over) for e in state.eliminated],
+        thread=[
+            Line(e["seat"], nick.get(e["seat"], ""), e.get("text", ""), e.get("at"))
+            for e in found.events
+            if e.get("type") == "post"
+        ],
+        my_seat=mine.number if mine else None,
+        my_role=mine.role if mine else None,
+        my_checks=[
+            c.as_dict() for c in state.checks if access.sees_check(c.by, mine, over=over, host=host)
+        ],
+        host=host,
+        legal=prompt["legal"] if (mine or host) and not over else [],
+        my_actions=list(state.actions_for(mine.number)) if mine else [],
+        mafia_chat=chat,
+    )
