@@ -13,6 +13,7 @@ from datetime import UTC, datetime
 
 from django.utils.translation import gettext as _
 
+from club.errors import Refused
 from club.parsing import whole_number
 
 # The fields the widget sends; anything else in the query string is not signed data.
@@ -21,10 +22,6 @@ WIDGET_FIELDS = frozenset(
 )
 # Tolerance for a clock that runs a little ahead of ours.
 CLOCK_SKEW_SECONDS = 60
-
-
-class TelegramLoginError(Exception):
-    """The data is not a fresh, genuine Telegram login; the message is for the user."""
 
 
 @dataclass(frozen=True)
@@ -44,22 +41,22 @@ def telegram_login_verify(
     query: Mapping[str, str], *, bot_token: str, now: datetime, max_age_seconds: int
 ) -> TelegramIdentity:
     if not bot_token:
-        raise TelegramLoginError(_("Telegram login is not set up on this site."))
+        raise Refused(_("Telegram login is not set up on this site."))
     fields = {key: value for key, value in query.items() if key in WIDGET_FIELDS}
     received_hash = fields.get("hash", "")
     if not received_hash or "id" not in fields or "auth_date" not in fields:
-        raise TelegramLoginError(_("The Telegram login data is incomplete."))
+        raise Refused(_("The Telegram login data is incomplete."))
     secret = hashlib.sha256(bot_token.encode()).digest()
     expected = hmac.new(secret, _data_check_string(fields).encode(), hashlib.sha256).hexdigest()
     if not hmac.compare_digest(expected, received_hash.lower()):
-        raise TelegramLoginError(_("The Telegram login data is not genuine."))
+        raise Refused(_("The Telegram login data is not genuine."))
     auth_date = whole_number(fields["auth_date"])
     telegram_id = whole_number(fields["id"], low=1)
     if auth_date is None or telegram_id is None:
-        raise TelegramLoginError(_("The Telegram login data is malformed."))
+        raise Refused(_("The Telegram login data is malformed."))
     age = now.timestamp() - auth_date
     if age > max_age_seconds or age < -CLOCK_SKEW_SECONDS:
-        raise TelegramLoginError(_("The Telegram login has expired. Please log in again."))
+        raise Refused(_("The Telegram login has expired. Please log in again."))
     return TelegramIdentity(
         telegram_id=telegram_id,
         username=fields.get("username", "")[:64],

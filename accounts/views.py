@@ -11,7 +11,7 @@ from django.contrib.auth.forms import PasswordResetForm
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.urls import reverse_lazy
+from django.urls import reverse, reverse_lazy
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.debug import sensitive_post_parameters
@@ -19,9 +19,10 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from accounts import services
 from accounts.forms import ApiTokenForm, PublicationConsentForm, SignUpForm
-from accounts.telegram_login import TelegramIdentity, TelegramLoginError, telegram_login_verify
+from accounts.telegram_login import TelegramIdentity, telegram_login_verify
 from club import csp, throttle
 from club.errors import Refused
+from club.responses import action_answer
 
 BACKEND = "accounts.backends.NicknameOrEmailBackend"
 
@@ -166,12 +167,11 @@ def telegram_login(request: HttpRequest) -> HttpResponse:
     linked to. It never links anything, whoever is logged in."""
     try:
         member = services.member_telegram_login(identity=_telegram_identity(request))
-    except (TelegramLoginError, Refused) as error:
-        messages.error(request, str(error))
-        return redirect("accounts:login")
+    except Refused as refusal:
+        return action_answer(request, refusal=refusal, done=None, back=reverse("accounts:login"))
     login(request, member, backend=BACKEND)
-    messages.success(request, _("Logged in with Telegram."))
-    return redirect("accounts:profile")
+    done = _("Logged in with Telegram.")
+    return action_answer(request, refusal=None, done=done, back=reverse("accounts:profile"))
 
 
 @sensitive_post_parameters("hash")
@@ -181,6 +181,7 @@ def telegram_link(request: HttpRequest) -> HttpResponse:
     """The profile page's «Link Telegram»: bound to this session's single-use nonce."""
     nonce = request.session.pop(LINK_NONCE, "")
     given = request.POST.get("nonce", "")
+    refusal = None
     try:
         if not nonce or not hmac.compare_digest(nonce.encode(), given.encode()):
             raise Refused(
@@ -190,11 +191,10 @@ def telegram_link(request: HttpRequest) -> HttpResponse:
         services.member_telegram_link(
             member=request.user, telegram_id=identity.telegram_id, username=identity.username
         )
-    except (TelegramLoginError, Refused) as error:
-        messages.error(request, str(error))
-    else:
-        messages.success(request, _("Telegram is linked to your account."))
-    return redirect("accounts:profile")
+    except Refused as refused:
+        refusal = refused
+    done = _("Telegram is linked to your account.")
+    return action_answer(request, refusal=refusal, done=done, back=reverse("accounts:profile"))
 
 
 @login_required

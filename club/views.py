@@ -1,10 +1,10 @@
 from collections.abc import Callable
 
 from django.conf import settings
-from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
@@ -15,6 +15,7 @@ from club import health, queries, services
 from club.calendar import evenings_calendar
 from club.errors import Refused
 from club.models import ClubSettings, Evening, RegistrationSource
+from club.responses import action_answer
 from games.access import may_host
 from games.queries import recent_games
 
@@ -63,19 +64,20 @@ def _evening_action(
     """Run a sign-up action; answer htmx with the refreshed panel, a plain post with a
     redirect to the evening page (the message carried over)."""
     evening = get_object_or_404(Evening, pk=evening_id)
+    refusal = done = None
     try:
-        outcome, error = action(), None
-    except Refused as refusal:
-        outcome, error = None, refusal.message
-    if request.htmx:
+        done = action()
+    except Refused as refused:
+        refusal = refused
+
+    def panel(error: str | None, outcome: str | None) -> HttpResponse:
         evening.refresh_from_db()
         context = _evening_context(request, evening, outcome=outcome, error=error)
         return render(request, "club/evening.html#panel", context)
-    if error:
-        messages.error(request, error)
-    else:
-        messages.success(request, outcome)
-    return redirect("evening", evening_id=evening.pk)
+
+    return action_answer(
+        request, refusal=refusal, done=done, back=reverse("evening", args=[evening.pk]), part=panel
+    )
 
 
 @login_required

@@ -6,11 +6,11 @@ import random
 import uuid
 from typing import Any
 
-from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -18,6 +18,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from club.errors import Refused
 from club.models import Evening
 from club.parsing import whole_number
+from club.responses import action_answer
 from games import access, forms, services
 from games.models import Role, Ruleset
 from games.queries import GameView, game_view
@@ -208,12 +209,12 @@ def game_event(request: HttpRequest, game_id: int) -> HttpResponse:
         raise Http404
     if not access.runs(request.user, view.game, view.seats):
         raise PermissionDenied(_("Only the game's host records it."))
-    error, status = None, 200
+    refusal = None
     try:
         event = forms.event_from_post(request.POST, view)
         seq = whole_number(request.POST.get("seq", ""))
         if seq is None:
-            raise ValueError("seq")
+            raise forms.BadForm("seq")
         services.game_record_event(
             game_id=game_id,
             author=request.user,
@@ -221,21 +222,23 @@ def game_event(request: HttpRequest, game_id: int) -> HttpResponse:
             seq=seq,
             client_id=request.POST.get("client_id") or None,
         )
-    except (forms.BadForm, ValueError):
-        error, status = _("That did not look like a tap on this screen; try again."), 422
-    except Refused as refusal:
-        error, status = refusal.message, refusal.status
+    except forms.BadForm:
+        refusal = Refused(_("That did not look like a tap on this screen; try again."))
+    except Refused as refused:
+        refusal = refused
     mode = request.POST.get("mode")
-    if not request.htmx:
-        if error:
-            messages.error(request, error)
-        url = redirect("game", game_id=game_id).url
-        return redirect(f"{url}?mode={mode}" if mode else url)
-    view = game_view(game_id)
-    assert view is not None
-    context = _board_context(request, view, mode=mode, error=error)
-    # A refusal is still a board to show, with its message (recorder.js lets htmx swap it).
-    return render(request, "games/game.html#board", context, status=status)
+    url = reverse("game", args=[game_id])
+
+    def board(error: str | None, _done: str | None) -> HttpResponse:
+        fresh = game_view(game_id)
+        assert fresh is not None
+        context = _board_context(request, fresh, mode=mode, error=error)
+        # A refusal is still a board to show, with its message (recorder.js lets htmx swap it).
+        return render(request, "games/game.html#board", context)
+
+    return action_answer(
+        request, refusal=refusal, done=None, back=f"{url}?mode={mode}" if mode else url, part=board
+    )
 
 
 def _online_result(request: HttpRequest, view: GameView) -> HttpResponse:

@@ -12,6 +12,7 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -20,6 +21,7 @@ from accounts.models import MembershipStatus, User
 from club.errors import Refused
 from club.models import ClubSettings
 from club.parsing import parse_moment, whole_number
+from club.responses import action_answer
 from games.access import may_host
 from games.models import Game, Ruleset
 from games.online import services as online_play
@@ -132,32 +134,31 @@ def _event(post: Any) -> dict[str, Any]:
 @login_required
 @require_POST
 def online_act(request: HttpRequest, game_id: int) -> HttpResponse:
-    error, found = None, None
+    refusal, found = None, None
     try:
         found = online_play.online_act(
             game_id=game_id, user=request.user, event=_event(request.POST)
         )
-    except Refused as refusal:
-        if refusal.code == "forbidden":
-            raise PermissionDenied(refusal.message) from refusal
-        error = refusal.message
-    if request.htmx:
+    except Refused as refused:
+        refusal = refused
+
+    def table(error: str | None, _done: str | None) -> HttpResponse:
         context = _table_context(request, game_id, found, error=error)
-        return render(request, "games/online.html#table", context, status=422 if error else 200)
-    if error:
-        messages.error(request, error)
-    return redirect("online_game", game_id=game_id)
+        return render(request, "games/online.html#table", context)
+
+    back = reverse("online_game", args=[game_id])
+    return action_answer(request, refusal=refusal, done=None, back=back, part=table)
 
 
 @login_required
 @require_POST
 def online_chat(request: HttpRequest, game_id: int) -> HttpResponse:
+    refusal = None
     try:
         online_play.online_mafia_say(
             game_id=game_id, user=request.user, text=request.POST.get("text", "")
         )
-    except Refused as refusal:
-        if refusal.code == "forbidden":
-            raise PermissionDenied(refusal.message) from refusal
-        messages.error(request, refusal.message)
-    return redirect("online_game", game_id=game_id)
+    except Refused as refused:
+        refusal = refused
+    back = reverse("online_game", args=[game_id])
+    return action_answer(request, refusal=refusal, done=None, back=back)

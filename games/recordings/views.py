@@ -8,18 +8,19 @@ import re
 from datetime import datetime
 from typing import Any
 
-from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from club.errors import Refused
+from club.errors import NOT_FOUND, Refused
 from club.models import ClubSettings
 from club.parsing import parse_moment
+from club.responses import action_answer
 from games import access
 from games.models import Game
 from games.recordings import services as recordings
@@ -56,22 +57,21 @@ def game_recording(request: HttpRequest, game_id: int) -> HttpResponse:
         if request.htmx:
             return render(request, "games/_recording.html", context)
         return redirect("game", game_id=game_id)
-    upload = request.FILES.get("file")
-    if upload is None:
-        messages.error(request, _("Choose the recording's file."))
-        return redirect("game", game_id=game_id)
+    refusal = None
     try:
+        upload = request.FILES.get("file")
+        if upload is None:
+            raise Refused(_("Choose the recording's file."))
         recordings.recording_store_whole(
             game_id=game_id,
             user=request.user,
             upload=upload,
             started_at=_started_at(request.POST.get("started_at")),
         )
-    except Refused as refusal:
-        messages.error(request, refusal.message)
-    else:
-        messages.success(request, _("The recording is uploaded; its analysis follows."))
-    return redirect("game", game_id=game_id)
+    except Refused as refused:
+        refusal = refused
+    done = _("The recording is uploaded; its analysis follows.")
+    return action_answer(request, refusal=refusal, done=done, back=_game_url(game_id))
 
 
 def _started_at(raw: str | None) -> datetime | None:
@@ -145,11 +145,16 @@ def _ranged(request: HttpRequest, file: Any, size: int, name: str) -> HttpRespon
 @require_POST
 def game_recording_delete(request: HttpRequest, game_id: int) -> HttpResponse:
     recording = _recording_context(request, game_id)["recording"]
-    if recording is not None:
-        try:
-            recordings.recording_delete(recording_id=recording.pk, user=request.user)
-        except Refused as refusal:
-            messages.error(request, refusal.message)
-        else:
-            messages.success(request, _("The recording is deleted."))
-    return redirect("game", game_id=game_id)
+    refusal = None
+    try:
+        if recording is None:
+            raise Refused(_("There is no such recording."), "not_found", NOT_FOUND)
+        recordings.recording_delete(recording_id=recording.pk, user=request.user)
+    except Refused as refused:
+        refusal = refused
+    done = _("The recording is deleted.")
+    return action_answer(request, refusal=refusal, done=done, back=_game_url(game_id))
+
+
+def _game_url(game_id: int) -> str:
+    return reverse("game", args=[game_id])
