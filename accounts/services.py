@@ -19,8 +19,8 @@ from accounts.validation import (
     validate_birth_date,
     validate_nickname,
 )
+from club.club_settings import ClubSettings
 from club.errors import CONFLICT, FORBIDDEN, NOT_FOUND, Refused
-from club.models import ClubSettings
 from club.queueing import queue_on_commit
 
 # What every door tells a banned member (the login form, the API, the bot).

@@ -9,8 +9,9 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from club import scheduling, services
+from club.club_settings import ClubSettings
 from club.errors import Refused
-from club.models import ClubSettings, Evening, Registration
+from club.models import Evening, Registration
 
 
 @admin.register(ClubSettings)

@@ -5,7 +5,8 @@ from django.conf import settings
 from django.db import transaction
 
 from club import queries, texts
-from club.models import ClubSettings, Evening
+from club.club_settings import ClubSettings
+from club.models import Evening
 from notifications.services import notification_enqueue
 
 

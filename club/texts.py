@@ -9,7 +9,8 @@ from django.utils import timezone, translation
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
-from club.models import ClubSettings, Evening
+from club.club_settings import ClubSettings
+from club.models import Evening
 
 
 def in_club_language[**P](text: Callable[P, str]) -> Callable[P, str]:

@@ -13,8 +13,9 @@ from django.views.decorators.http import require_GET, require_POST
 
 from club import health, queries, services
 from club.calendar import evenings_calendar
+from club.club_settings import ClubSettings
 from club.errors import Refused
-from club.models import ClubSettings, Evening, RegistrationSource
+from club.models import Evening, RegistrationSource
 from club.responses import action_answer
 from games.access import may_host
 from games.queries import recent_games

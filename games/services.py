@@ -15,14 +15,15 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.db.models import Max
-from django.utils import timezone, translation
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
 from accounts.services import member_is_of_age
 from accounts.validation import login_key
+from club.club_settings import ClubSettings
 from club.errors import CONFLICT, FORBIDDEN, INVALID, NOT_FOUND, Refused
-from club.models import ClubSettings, Evening, EveningStatus, Registration, RegistrationStatus
+from club.models import Evening, EveningStatus, Registration, RegistrationStatus
 from club.queueing import queue_on_commit
 from games import access
 from games.models import Game, GameEvent, Role, Ruleset, Seat
@@ -34,13 +35,9 @@ from games.rules.errors import ProtocolError, RuleViolation
 from games.rules.log import UNDO, effective_events
 from games.rules.online import OnlineGame, OnlineOptions
 from games.rules.options import ClubOptions
+from games.rules_text import rules_message
 
 Engine = ClubGame | OnlineGame
-
-
-def rules_language() -> str:
-    """The language of the engine's messages for this request: English or Russian."""
-    return "en" if translation.get_language() == "en" else "ru"
 
 
 # --- starting a game ------------------------------------------------------------------
@@ -162,7 +159,7 @@ def game_create(
     try:
         ClubGame({seat: role for seat, (_m, role) in seats.items()}, options=options, immune=immune)
     except ProtocolError as error:
-        raise Refused(error.message(rules_language()), "invalid", INVALID) from error
+        raise Refused(rules_message(error), "invalid", INVALID) from error
     with transaction.atomic():
         # One game at a time per evening takes the next number.
         Evening.objects.select_for_update().filter(pk=evening.pk).first()
@@ -238,7 +235,7 @@ def game_record_event(
         try:
             shaped = event_shapes.normalize(event)
         except ProtocolError as error:
-            raise Refused(error.message(rules_language()), "invalid", INVALID) from error
+            raise Refused(rules_message(error), "invalid", INVALID) from error
         if client_id is not None:
             earlier = GameEvent.objects.filter(game=game, client_id=client_id).first()
             if earlier is not None:
@@ -266,7 +263,7 @@ def game_record_event(
             try:
                 state.apply(shaped)
             except (RuleViolation, ProtocolError) as error:
-                raise Refused(error.message(rules_language()), "invalid", INVALID) from error
+                raise Refused(rules_message(error), "invalid", INVALID) from error
         try:
             with transaction.atomic():
                 entry = GameEvent.objects.create(
@@ -318,12 +315,12 @@ def game_import(*, document: Any, evening_id: int | None, host: User, author: Us
     try:
         parsed = protocol.parse(document)
     except ProtocolError as error:
-        raise Refused(error.message(rules_language())) from error
+        raise Refused(rules_message(error)) from error
     game_state, failure = protocol.replay(parsed)
     if failure is not None:
         raise Refused(
             _("Event %(index)d: %(error)s")
-            % {"index": failure.index, "error": failure.error.message(rules_language())}
+            % {"index": failure.index, "error": rules_message(failure.error)}
         )
     online = parsed.ruleset == Ruleset.ONLINE
     evening = Evening.objects.filter(pk=evening_id).first() if evening_id is not None else None

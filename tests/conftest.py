@@ -43,9 +43,9 @@ def _fast_password_hashing(settings) -> None:
 @pytest.fixture(autouse=True)
 def _fresh_club_settings() -> None:
     # Each test's database starts from the migration's row; forget what the last one cached.
-    from club.models import _settings_cache
+    from club.club_settings import ClubSettings
 
-    _settings_cache.clear()
+    ClubSettings.forget_cached()
 
 
 @pytest.fixture(autouse=True)

@@ -6,7 +6,8 @@ from datetime import date, timedelta
 from django.utils import timezone
 
 from accounts.models import User
-from club.models import ClubSettings, Evening
+from club.club_settings import ClubSettings
+from club.models import Evening
 
 _numbers = itertools.count(1)
 PASSWORD = "correct-horse-battery"

@@ -13,7 +13,8 @@ from games.models import Game, GameEvent, Ruleset
 from games.online.table import Table
 from games.rules import events as event_shapes
 from games.rules.errors import ProtocolError, RuleViolation
-from games.services import game_analyse_on_commit, rules_language
+from games.rules_text import rules_message
+from games.services import game_analyse_on_commit
 
 
 def append(found: Table, event: dict[str, Any], author: User | None) -> None:
@@ -22,13 +23,13 @@ def append(found: Table, event: dict[str, Any], author: User | None) -> None:
     try:
         shaped = event_shapes.normalize(event, Ruleset.ONLINE)
     except ProtocolError as error:
-        raise Refused(error.message(rules_language())) from error
+        raise Refused(rules_message(error)) from error
     shaped.setdefault("at", timezone.now().isoformat())
     state = found.state
     try:
         state.apply(shaped)
     except (RuleViolation, ProtocolError) as error:
-        raise Refused(error.message(rules_language())) from error
+        raise Refused(rules_message(error)) from error
     GameEvent.objects.create(
         game=game, seq=game.last_seq + 1, type=shaped["type"], payload=shaped, author=author
     )

@@ -7,7 +7,7 @@ from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
-from club.models import ClubSettings
+from club.club_settings import ClubSettings
 from club.texts import in_club_language
 
 

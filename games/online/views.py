@@ -18,8 +18,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.models import MembershipStatus, User
+from club.club_settings import ClubSettings
 from club.errors import Refused
-from club.models import ClubSettings
 from club.parsing import parse_moment, whole_number
 from club.responses import action_answer
 from games.access import may_host

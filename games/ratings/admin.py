@@ -9,7 +9,7 @@ from games.ratings.models import PlayerScore, ScoringScheme
 from games.ratings.publication import LINE_LABELS
 from games.rules.errors import ProtocolError
 from games.rules.scoring import Scheme
-from games.services import rules_language
+from games.rules_text import rules_message
 
 
 class PointsInline(admin.TabularInline):
@@ -42,7 +42,7 @@ class _SchemeFormBase(forms.ModelForm):
         try:
             self.scheme = Scheme.from_dict({c: cleaned[c] for c in LINE_LABELS if c in cleaned})
         except ProtocolError as error:
-            raise forms.ValidationError(error.message(rules_language())) from error
+            raise forms.ValidationError(rules_message(error)) from error
         return cleaned
 
 

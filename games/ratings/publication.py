@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from club import texts
-from club.models import ClubSettings
+from club.club_settings import ClubSettings
 from games import access
 from games.models import Game, Role, Seat
 from games.queries import GameView

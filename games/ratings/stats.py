@@ -13,7 +13,7 @@ from django.db.models import Count, Max, Min, OuterRef, Q, Subquery, Sum
 from django.utils import timezone
 
 from accounts.models import User
-from club.models import ClubSettings
+from club.club_settings import ClubSettings
 from games import access
 from games.models import Game, Role
 from games.ratings.models import GameAnalysis, PlayerScore

@@ -9,7 +9,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET
 
 from accounts.models import User
-from club.models import ClubSettings
+from club.club_settings import ClubSettings
 from games import access
 from games.ratings import stats
 from games.ratings.charts import line_chart

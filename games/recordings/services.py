@@ -25,8 +25,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
+from club.club_settings import ClubSettings
 from club.errors import CONFLICT, FORBIDDEN, INVALID, NOT_FOUND, Refused
-from club.models import ClubSettings
 from club.queueing import queue_on_commit
 from games import access
 from games.models import Game

@@ -17,8 +17,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from club.club_settings import ClubSettings
 from club.errors import NOT_FOUND, Refused
-from club.models import ClubSettings
 from club.parsing import parse_moment
 from club.responses import action_answer
 from games import access

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from games.rules.errors import ProtocolError, RuleViolation
+from games.rules.errors import ProtocolError, RuleViolation, gettext_noop
 from games.rules.options import ClubOptions
 from games.rules.roles import MAFIA_KILL_ORDER, Action, CheckKind, Role, Team
 
@@ -107,47 +107,39 @@ class Prompt:
     wake: str | None = None  # the role (or "mafia" for the joint kill) that wakes now
 
 
-def _violation(code: str, ru: str, en: str) -> RuleViolation:
-    return RuleViolation(code, ru, en)
+def _violation(code: str, template: str, /, **params: Any) -> RuleViolation:
+    return RuleViolation(code, template, **params)
 
 
 def _seat_field(event: Mapping[str, Any], key: str) -> int:
     value = event.get(key)
     if type(value) is not int:
-        raise ProtocolError(
-            f"Поле «{key}» должно быть номером места.", f"Field `{key}` must be a seat number."
-        )
+        raise ProtocolError(gettext_noop("Field `%(key)s` must be a seat number."), key=key)
     return value
 
 
 def _count_field(event: Mapping[str, Any], key: str) -> int:
     value = event.get(key)
     if type(value) is not int or value < 0:
-        raise ProtocolError(
-            f"Поле «{key}» должно быть неотрицательным числом.",
-            f"Field `{key}` must be a non-negative number.",
-        )
+        raise ProtocolError(gettext_noop("Field `%(key)s` must be a non-negative number."), key=key)
     return value
 
 
 def _seat_map(raw: Any, key: str) -> dict[int, int]:
     """{"3": 5} or {3: 5} → {3: 5}; JSON object keys are strings."""
     if not isinstance(raw, Mapping):
-        raise ProtocolError(
-            f"Поле «{key}» должно быть объектом.", f"Field `{key}` must be an object."
-        )
+        raise ProtocolError(gettext_noop("Field `%(key)s` must be an object."), key=key)
     result: dict[int, int] = {}
     for seat, value in raw.items():
         try:
             number = int(seat)
         except (TypeError, ValueError):
             raise ProtocolError(
-                f"В «{key}» ключ {seat!r} — не номер места.", f"In `{key}`, {seat!r} is not a seat."
+                gettext_noop("In `%(key)s`, %(seat)s is not a seat."), key=key, seat=repr(seat)
             ) from None
         if type(value) is not int or value < 0 or number in result:
             raise ProtocolError(
-                f"В «{key}» неверное значение для места {seat}.",
-                f"In `{key}`, a bad value for seat {seat}.",
+                gettext_noop("In `%(key)s`, a bad value for seat %(seat)s."), key=key, seat=seat
             )
         result[number] = value
     return result
@@ -167,29 +159,27 @@ class ClubGame:
         roles = self.options.roles
         if not self.options.min_players <= len(seats) <= self.options.max_players:
             raise ProtocolError(
-                f"Игроков за столом: {len(seats)}, а нужно от {self.options.min_players} "
-                f"до {self.options.max_players}.",
-                f"Players at the table: {len(seats)}; {self.options.min_players} to "
-                f"{self.options.max_players} are needed.",
+                gettext_noop(
+                    "Players at the table: %(count)s; %(min_players)s to %(max_players)s "
+                    "are needed."
+                ),
+                count=len(seats),
+                min_players=self.options.min_players,
+                max_players=self.options.max_players,
             )
         self.roles: dict[int, Role] = {}
         for seat, code in seats.items():
             if type(seat) is not int or seat < 1:
-                raise ProtocolError(
-                    f"Неверный номер места: {seat!r}.", f"Bad seat number: {seat!r}."
-                )
+                raise ProtocolError(gettext_noop("Bad seat number: %(seat)s."), seat=repr(seat))
             if code not in roles:
                 raise ProtocolError(
-                    f"Неизвестная роль «{code}» (опишите её в options.roles).",
-                    f"Unknown role `{code}` (define it in options.roles).",
+                    gettext_noop("Unknown role `%(code)s` (define it in options.roles)."), code=code
                 )
             self.roles[seat] = roles[code]
         self.order: tuple[int, ...] = tuple(sorted(self.roles))
         self.immune = frozenset(immune)
         if not self.immune <= set(self.roles):
-            raise ProtocolError(
-                "«immune» называет место не за столом.", "`immune` names a seat not at the table."
-            )
+            raise ProtocolError(gettext_noop("`immune` names a seat not at the table."))
         self.alive: set[int] = set(self.roles)
         self.phase = Phase.SETUP
         self.n = 0
@@ -216,10 +206,7 @@ class ClubGame:
         self.kills: list[tuple[str, int]] = []
         self.heals: set[int] = set()
         if self._winner() is not None:
-            raise ProtocolError(
-                "Состав ролей решает игру ещё до её начала.",
-                "The line-up decides the game before it starts.",
-            )
+            raise ProtocolError(gettext_noop("The line-up decides the game before it starts."))
 
     # --- reading the state -------------------------------------------------------------
 
@@ -256,15 +243,13 @@ class ClubGame:
     def apply(self, event: Mapping[str, Any]) -> None:
         """Apply one event or raise RuleViolation / ProtocolError, changing nothing."""
         if not isinstance(event, Mapping):
-            raise ProtocolError("Событие должно быть объектом.", "An event must be an object.")
+            raise ProtocolError(gettext_noop("An event must be an object."))
         kind = event.get("type")
         handler = self._handlers.get(kind) if isinstance(kind, str) else None
         if handler is None:
-            raise ProtocolError(
-                f"Неизвестный тип события: {kind!r}.", f"Unknown event type: {kind!r}."
-            )
+            raise ProtocolError(gettext_noop("Unknown event type: %(kind)s."), kind=repr(kind))
         if self.phase == Phase.OVER:
-            raise _violation("game_over", "Игра уже окончена.", "The game is over.")
+            raise _violation("game_over", gettext_noop("The game is over."))
         handler(self, event)
         self.events_applied += 1
 
@@ -278,15 +263,9 @@ class ClubGame:
         n = _count_field(event, "n")
         if self.phase == Phase.SETUP:
             if n != 1:
-                raise _violation(
-                    "phase_order", "Игра начинается с дня 1.", "The game opens with day 1."
-                )
+                raise _violation("phase_order", gettext_noop("The game opens with day 1."))
         elif self.phase != Phase.NIGHT or n != self.n + 1:
-            raise _violation(
-                "phase_order",
-                f"Сейчас не может начаться день {n}.",
-                f"Day {n} cannot start now.",
-            )
+            raise _violation("phase_order", gettext_noop("Day %(n)s cannot start now."), n=n)
         if self.phase == Phase.NIGHT:
             self._resolve_night()  # may end the game: the day then never starts
             if self.phase == Phase.OVER:
@@ -298,19 +277,13 @@ class ClubGame:
     def _on_night(self, event: Mapping[str, Any]) -> None:
         n = _count_field(event, "n")
         if self.phase != Phase.DAY or n != self.n:
-            raise _violation(
-                "phase_order", f"Сейчас не может начаться ночь {n}.", f"Night {n} cannot start now."
-            )
+            raise _violation("phase_order", gettext_noop("Night %(n)s cannot start now."), n=n)
         if self.step == Step.ROUND and self.nominees:
             raise _violation(
-                "vote_pending",
-                "Есть выставленные игроки: сначала голосование.",
-                "Players are nominated: the vote comes first.",
+                "vote_pending", gettext_noop("Players are nominated: the vote comes first.")
             )
         if self.step not in (Step.ROUND, Step.DONE):
-            raise _violation(
-                "vote_pending", "Голосование дня не закончено.", "The day's vote is not finished."
-            )
+            raise _violation("vote_pending", gettext_noop("The day's vote is not finished."))
         self.phase = Phase.NIGHT
         self.night_order_reached = -1
         self.acted = set()
@@ -338,73 +311,68 @@ class ClubGame:
 
     def _require_day(self, *steps: Step) -> None:
         if self.phase != Phase.DAY:
-            raise _violation(
-                "not_day", "Это событие бывает только днём.", "This happens by day only."
-            )
+            raise _violation("not_day", gettext_noop("This happens by day only."))
         if steps and self.step not in steps:
             raise _violation(
-                "wrong_step",
-                "Сейчас этого не может быть в ходе дня.",
-                "This cannot happen at this point of the day.",
+                "wrong_step", gettext_noop("This cannot happen at this point of the day.")
             )
 
     def _require_seat(self, seat: int) -> None:
         if seat not in self.roles:
-            raise _violation(
-                "no_such_seat", f"Места {seat} нет за столом.", f"There is no seat {seat}."
-            )
+            raise _violation("no_such_seat", gettext_noop("There is no seat %(seat)s."), seat=seat)
 
-    def _require_alive(self, seat: int, who: str = "игрок", who_en: str = "player") -> None:
+    def _require_alive(self, seat: int, who: str = gettext_noop("player")) -> None:
         self._require_seat(seat)
         if seat not in self.alive:
             raise _violation(
                 "seat_out",
-                f"Место {seat} ({who}) уже выбыло.",
-                f"Seat {seat} ({who_en}) has already left the table.",
+                gettext_noop("Seat %(seat)s (%(who)s) has already left the table."),
+                seat=seat,
+                who=who,
             )
 
     def _on_nominate(self, event: Mapping[str, Any]) -> None:
         by, target = _seat_field(event, "by"), _seat_field(event, "target")
         self._require_day(Step.ROUND)
-        self._require_alive(by, "выставляющий", "nominator")
-        self._require_alive(target, "выставленный", "nominee")
+        self._require_alive(by, gettext_noop("nominator"))
+        self._require_alive(target, gettext_noop("nominee"))
         if self.n == 1 and target in self.immune:
             raise _violation(
                 "immune",
-                f"Место {target} под иммунитетом в день 1: его нельзя выставить.",
-                f"Seat {target} is immune on day 1 and cannot be nominated.",
+                gettext_noop("Seat %(target)s is immune on day 1 and cannot be nominated."),
+                target=target,
             )
         made = self.nominations_by.get(by, [])
         if target in made:
             raise _violation(
                 "duplicate_nomination",
-                f"Место {by} уже выставило место {target}.",
-                f"Seat {by} has already nominated seat {target}.",
+                gettext_noop("Seat %(by)s has already nominated seat %(target)s."),
+                by=by,
+                target=target,
             )
         if len(made) >= 2:
             raise _violation(
                 "too_many_nominations",
-                f"Место {by} уже выставило двоих.",
-                f"Seat {by} has already nominated two players.",
+                gettext_noop("Seat %(by)s has already nominated two players."),
+                by=by,
             )
         self.nominations_by[by] = [*made, target]
         if target not in self.nominees:
             self.nominees.append(target)
 
-    def _counts(
-        self, event: Mapping[str, Any], allowed: list[int], what_ru: str, what_en: str
-    ) -> dict[int, int]:
+    def _counts(self, event: Mapping[str, Any], allowed: list[int], what: str) -> dict[int, int]:
         """Counts from `counts` or from `voters`; each living player counts once at most."""
         if "voters" in event:
             voters = _seat_map(event["voters"], "voters")
             counts = dict.fromkeys(allowed, 0)
             for voter, target in voters.items():
-                self._require_alive(voter, "голосующий", "voter")
+                self._require_alive(voter, gettext_noop("voter"))
                 if target not in counts:
                     raise _violation(
                         "not_a_candidate",
-                        f"Место {target} — не {what_ru}.",
-                        f"Seat {target} is not a {what_en}.",
+                        gettext_noop("Seat %(target)s is not a %(what)s."),
+                        target=target,
+                        what=what,
                     )
                 counts[target] += 1
             return counts
@@ -413,26 +381,23 @@ class ClubGame:
             if seat not in allowed:
                 raise _violation(
                     "not_a_candidate",
-                    f"Место {seat} — не {what_ru}.",
-                    f"Seat {seat} is not a {what_en}.",
+                    gettext_noop("Seat %(seat)s is not a %(what)s."),
+                    seat=seat,
+                    what=what,
                 )
         if sum(counts.values()) > len(self.alive):
             raise _violation(
                 "too_many_votes",
-                f"Голосов больше, чем живых игроков ({len(self.alive)}).",
-                f"More votes than living players ({len(self.alive)}).",
+                gettext_noop("More votes than living players (%(living)s)."),
+                living=len(self.alive),
             )
         return {seat: counts.get(seat, 0) for seat in allowed}
 
     def _on_votes(self, event: Mapping[str, Any]) -> None:
         self._require_day(Step.ROUND)
         if not self.nominees:
-            raise _violation(
-                "no_nominees",
-                "Никто не выставлен: голосовать не за кого.",
-                "Nobody is nominated: there is no vote.",
-            )
-        counts = self._counts(event, self.nominees, "выставленный игрок", "nominee")
+            raise _violation("no_nominees", gettext_noop("Nobody is nominated: there is no vote."))
+        counts = self._counts(event, self.nominees, gettext_noop("nominated player"))
         candidates = self._defence_candidates(counts)
         if not candidates:
             self._end_vote("no_candidates")
@@ -476,13 +441,13 @@ class ClubGame:
         if hands > len(self.alive):
             raise _violation(
                 "too_many_votes",
-                f"Рук больше, чем живых игроков ({len(self.alive)}).",
-                f"More hands than living players ({len(self.alive)}).",
+                gettext_noop("More hands than living players (%(living)s)."),
+                living=len(self.alive),
             )
 
     def _on_hands(self, event: Mapping[str, Any]) -> None:
         self._require_day(Step.HANDS)
-        counts = self._counts(event, self.candidates, "кандидат", "candidate")
+        counts = self._counts(event, self.candidates, gettext_noop("candidate"))
         if len(self.candidates) == 2:
             first, second = self.candidates
             if counts[first] == counts[second]:
@@ -524,7 +489,7 @@ class ClubGame:
     def _on_foul(self, event: Mapping[str, Any]) -> None:
         seat = _seat_field(event, "seat")
         if self.phase not in (Phase.DAY, Phase.NIGHT):
-            raise _violation("not_started", "Игра ещё не началась.", "The game has not started.")
+            raise _violation("not_started", gettext_noop("The game has not started."))
         self._require_alive(seat)
         self._add_foul(seat)
 
@@ -543,11 +508,7 @@ class ClubGame:
             else self.extensions_total.get(seat, 0)
         )
         if taken >= MAX_EXTENSIONS:
-            raise _violation(
-                "extension_limit",
-                "«Под фол» — не больше двух раз.",
-                "«Под фол» is allowed twice at most.",
-            )
+            raise _violation("extension_limit", gettext_noop("«Под фол» is allowed twice at most."))
         self.extensions[seat] = self.extensions.get(seat, 0) + 1
         self.extensions_total[seat] = self.extensions_total.get(seat, 0) + 1
         self._add_foul(seat)  # each extension is a foul; the third foul removes the player
@@ -565,9 +526,7 @@ class ClubGame:
         self._require_seat(seat)
         if seat not in self.last_words_due:
             raise _violation(
-                "no_last_word",
-                f"У места {seat} сейчас нет последнего слова.",
-                f"Seat {seat} has no last word now.",
+                "no_last_word", gettext_noop("Seat %(seat)s has no last word now."), seat=seat
             )
         self.last_words_due.discard(seat)
 
@@ -575,34 +534,26 @@ class ClubGame:
 
     def _require_night(self) -> None:
         if self.phase != Phase.NIGHT:
-            raise _violation("not_night", "Это бывает только ночью.", "This happens at night only.")
+            raise _violation("not_night", gettext_noop("This happens at night only."))
 
     def _take_night_slot(self, order: int, slot: str) -> None:
         """Check that a role may act now, in the night order, once; then mark it as acted.
         Callers check everything else first: nothing after this may refuse the event."""
         if slot in self.acted:
-            raise _violation(
-                "already_acted",
-                "Эта роль уже действовала этой ночью.",
-                "This role has already acted tonight.",
-            )
+            raise _violation("already_acted", gettext_noop("This role has already acted tonight."))
         if order < self.night_order_reached:
             raise _violation(
-                "night_order",
-                "Ночные действия записываются в порядке пробуждения.",
-                "Night actions are recorded in the night order.",
+                "night_order", gettext_noop("Night actions are recorded in the night order.")
             )
         self.acted.add(slot)
         self.night_order_reached = order
 
     def _seat_role_acting(self, seat: int, action: Action) -> Role:
-        self._require_alive(seat, "действующий", "actor")
+        self._require_alive(seat, gettext_noop("actor"))
         role = self.roles[seat]
         if role.action != action or role.night_order is None:
             raise _violation(
-                "wrong_role",
-                f"Место {seat} не может этого делать ночью.",
-                f"Seat {seat} cannot do this at night.",
+                "wrong_role", gettext_noop("Seat %(seat)s cannot do this at night."), seat=seat
             )
         return role
 
@@ -610,7 +561,7 @@ class ClubGame:
         by, target = _seat_field(event, "by"), _seat_field(event, "target")
         self._require_night()
         role = self._seat_role_acting(by, Action.CHECK)
-        self._require_alive(target, "проверяемый", "target")
+        self._require_alive(target, gettext_noop("checked player"))
         slot = f"check:{role.code}"
         self._take_night_slot(role.night_order or 0, slot)
         self.checks.append(Check(by, target, self._check_result(role, target)))
@@ -627,9 +578,7 @@ class ClubGame:
         """The night order of a kill by `by` and the living seats who make it."""
         if by == "swindler" and not self.options.swindler_kills:
             raise _violation(
-                "no_such_kill",
-                "По этим правилам жулик не убивает.",
-                "Under these rules the swindler does not kill.",
+                "no_such_kill", gettext_noop("Under these rules the swindler does not kill.")
             )
         shooters = [
             seat
@@ -643,9 +592,7 @@ class ClubGame:
             if self.roles[seat].action == Action.KILL and self.roles[seat].night_order is not None
         ]
         if not shooters:
-            raise _violation(
-                "no_killer", f"Некому стрелять как «{by}».", f"Nobody alive shoots as `{by}`."
-            )
+            raise _violation("no_killer", gettext_noop("Nobody alive shoots as `%(by)s`."), by=by)
         order = MAFIA_KILL_ORDER if by == "mafia" else min(orders, default=MAFIA_KILL_ORDER)
         return order, shooters
 
@@ -653,16 +600,14 @@ class ClubGame:
         by = event.get("by")
         target = _seat_field(event, "target")
         if not isinstance(by, str):
-            raise ProtocolError("Поле «by» — кто стреляет.", "Field `by` names who shoots.")
+            raise ProtocolError(gettext_noop("Field `by` names who shoots."))
         self._require_night()
         if self.n == 1 and not self.options.night_one_kills:
             raise _violation(
-                "no_kills_night_one",
-                "В ночь 1 по этим правилам не убивают.",
-                "No kills on night 1 under these rules.",
+                "no_kills_night_one", gettext_noop("No kills on night 1 under these rules.")
             )
         order, _shooters = self._killers(by)
-        self._require_alive(target, "цель", "target")
+        self._require_alive(target, gettext_noop("target"))
         slot = f"kill:{by}"
         self._take_night_slot(order, slot)
         self.kills.append((by, target))
@@ -672,10 +617,8 @@ class ClubGame:
         self._require_night()
         healers = [s for s in self.alive if self.roles[s].action == Action.HEAL]
         if not healers:
-            raise _violation(
-                "no_healer", "Доктора за столом нет.", "There is no doctor at the table."
-            )
-        self._require_alive(target, "цель", "target")
+            raise _violation("no_healer", gettext_noop("There is no doctor at the table."))
+        self._require_alive(target, gettext_noop("target"))
         order = min(self.roles[s].night_order or 0 for s in healers)
         self._take_night_slot(order, "heal")
         self.heals.add(target)
@@ -684,10 +627,10 @@ class ClubGame:
         by, target = _seat_field(event, "by"), _seat_field(event, "target")
         kind = event.get("kind")
         if not isinstance(kind, str) or not kind:
-            raise ProtocolError("Поле «kind» — вид действия.", "Field `kind` names the action.")
+            raise ProtocolError(gettext_noop("Field `kind` names the action."))
         self._require_night()
         role = self._seat_role_acting(by, Action.OTHER)
-        self._require_alive(target, "цель", "target")
+        self._require_alive(target, gettext_noop("target"))
         slot = f"action:{by}"
         self._take_night_slot(role.night_order or 0, slot)
         # Recorded as it is: the engine resolves nothing for it (RULES.md §B).

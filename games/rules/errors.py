@@ -1,26 +1,38 @@
-"""What the engine says when it refuses: a reason code and a message in Russian and English."""
+"""What the engines say when they refuse: a reason code, an English message template and its
+parameters. The engines know no language: the Django layer renders the template through
+gettext in the reader's language (games/rules_text.py), so both catalogues hold them."""
+
+from __future__ import annotations
+
+from typing import Any
 
 
-class RuleViolation(Exception):
+def gettext_noop(message: str) -> str:
+    """Marks a message for the translation catalogues (makemessages finds the name); the
+    engines stay free of Django."""
+    return message
+
+
+class _Refusal(Exception):
+    # Positional-only: a message's own parameters may be called "code" too.
+    def __init__(self, code: str, template: str, /, **params: Any) -> None:
+        self.code = code
+        self.template = template
+        self.params = params
+        super().__init__(self.english)
+
+    @property
+    def english(self) -> str:
+        """The message in English, for logs and for a reader without Django."""
+        return self.template % self.params
+
+
+class RuleViolation(_Refusal):
     """An event the rules forbid at this point. The game's state is left unchanged."""
 
-    def __init__(self, code: str, ru: str, en: str) -> None:
-        super().__init__(en)
-        self.code = code
-        self.ru = ru
-        self.en = en
 
-    def message(self, language: str = "ru") -> str:
-        return self.en if language == "en" else self.ru
-
-
-class ProtocolError(Exception):
+class ProtocolError(_Refusal):
     """A document or an event that is malformed (not a question of the rules)."""
 
-    def __init__(self, ru: str, en: str) -> None:
-        super().__init__(en)
-        self.ru = ru
-        self.en = en
-
-    def message(self, language: str = "ru") -> str:
-        return self.en if language == "en" else self.ru
+    def __init__(self, template: str, /, **params: Any) -> None:
+        super().__init__("malformed", template, **params)

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from datetime import datetime, timedelta
 from typing import Any
 
-from games.rules.errors import ProtocolError
+from games.rules.errors import ProtocolError, gettext_noop
 from games.rules.log import UNDO
 
 COMMON = {"type", "at", "note"}
@@ -85,8 +85,8 @@ def _time(value: Any, key: str) -> datetime:
             moment = None
     if moment is None or moment_problem(moment) is not None:
         raise ProtocolError(
-            f"Поле «{key}» — время ISO 8601 с часовым поясом (до ±15:59).",
-            f"Field `{key}` is an ISO 8601 time with a time zone (up to ±15:59).",
+            gettext_noop("Field `%(key)s` is an ISO 8601 time with a time zone (up to ±15:59)."),
+            key=key,
         )
     return moment
 
@@ -97,20 +97,18 @@ def _clean_values(value: Any, where: str) -> None:
     if isinstance(value, str):
         if "\x00" in value:
             raise ProtocolError(
-                f"Поле «{where}» содержит недопустимый символ NUL.",
-                f"Field `{where}` holds a NUL character, which is not allowed.",
+                gettext_noop("Field `%(where)s` holds a NUL character, which is not allowed."),
+                where=where,
             )
     elif isinstance(value, bool) or value is None:
         return
     elif isinstance(value, int):
         if abs(value) > NUMBER_MAX:
-            raise ProtocolError(
-                f"Поле «{where}»: слишком большое число.", f"Field `{where}`: a number too large."
-            )
+            raise ProtocolError(gettext_noop("Field `%(where)s`: a number too large."), where=where)
     elif isinstance(value, float):
         if value != value or abs(value) > NUMBER_MAX:  # NaN, infinities, huge
             raise ProtocolError(
-                f"Поле «{where}»: неверное число.", f"Field `{where}`: not a usable number."
+                gettext_noop("Field `%(where)s`: not a usable number."), where=where
             )
     elif isinstance(value, Mapping):
         for key, item in value.items():
@@ -120,29 +118,25 @@ def _clean_values(value: Any, where: str) -> None:
         for item in value:
             _clean_values(item, where)
     else:
-        raise ProtocolError(
-            f"Поле «{where}»: неожиданное значение.", f"Field `{where}`: an unexpected value."
-        )
+        raise ProtocolError(gettext_noop("Field `%(where)s`: an unexpected value."), where=where)
 
 
 def normalize(raw: Any, ruleset: str = "club") -> dict[str, Any]:
     """The event as it will be stored, or ProtocolError saying what is wrong with it."""
     if not isinstance(raw, Mapping):
-        raise ProtocolError("Событие должно быть объектом.", "An event must be an object.")
+        raise ProtocolError(gettext_noop("An event must be an object."))
     known = ONLINE_FIELDS if ruleset == "online" else FIELDS
     kind = raw.get("type")
     if not isinstance(kind, str) or kind not in known:
         shown = kind if isinstance(kind, str | int | None) else type(kind).__name__
         if isinstance(shown, str):
             shown = shown.replace("\x00", "\\0")[:40]
-        raise ProtocolError(
-            f"Неизвестный тип события: {shown!r}.", f"Unknown event type: {shown!r}."
-        )
+        raise ProtocolError(gettext_noop("Unknown event type: %(shown)s."), shown=repr(shown))
     unknown = {str(key) for key in raw} - known[kind] - COMMON
     if unknown:
         names = ", ".join(sorted(name.replace("\x00", "\\0")[:40] for name in unknown))
         raise ProtocolError(
-            f"Лишние поля в событии «{kind}»: {names}.", f"Unknown fields in `{kind}`: {names}."
+            gettext_noop("Unknown fields in `%(kind)s`: %(names)s."), kind=kind, names=names
         )
     event = dict(raw)
     for key, value in event.items():
@@ -150,27 +144,24 @@ def normalize(raw: Any, ruleset: str = "club") -> dict[str, Any]:
     for key in ("note", "reason", "kind"):
         if key in event and (not isinstance(event[key], str) or len(event[key]) > TEXT_MAX):
             raise ProtocolError(
-                f"Поле «{key}» — текст до {TEXT_MAX} символов.",
-                f"Field `{key}` is a text of up to {TEXT_MAX} characters.",
+                gettext_noop("Field `%(key)s` is a text of up to %(TEXT_MAX)s characters."),
+                key=key,
+                TEXT_MAX=TEXT_MAX,
             )
     if "text" in event and (not isinstance(event["text"], str) or len(event["text"]) > POST_MAX):
-        raise ProtocolError(
-            "Текст поста — до 4000 знаков.", "A post's text is up to 4000 characters."
-        )
+        raise ProtocolError(gettext_noop("A post's text is up to 4000 characters."))
     if "at" in event:
         _time(event["at"], "at")
     if "start" in event or "end" in event or kind == "speech":
         start, end = _time(event.get("start"), "start"), _time(event.get("end"), "end")
         if not 0 <= (end - start).total_seconds() <= MAX_SPEECH_SECONDS:
             raise ProtocolError(
-                "Речь кончается после начала и длится не больше 10 минут.",
-                "A speech ends after it starts and lasts 10 minutes at most.",
+                gettext_noop("A speech ends after it starts and lasts 10 minutes at most.")
             )
     if kind == "speech":
         limit = event.get("limit")
         if type(limit) is not int or not 1 <= limit <= MAX_SPEECH_SECONDS:
             raise ProtocolError(
-                "Поле «limit» — секунды на речь (1–600).",
-                "Field `limit` is the seconds allowed for the speech (1–600).",
+                gettext_noop("Field `limit` is the seconds allowed for the speech (1–600).")
             )
     return event

@@ -16,7 +16,7 @@ from dataclasses import dataclass, fields
 from enum import StrEnum
 from typing import Any
 
-from games.rules.errors import ProtocolError, RuleViolation
+from games.rules.errors import ProtocolError, RuleViolation, gettext_noop
 
 BLACK_ROLES = frozenset({"don", "mafia"})
 ROLES = ("don", "mafia", "commissar", "civilian")
@@ -43,19 +43,15 @@ class OnlineOptions:
         if raw is None:
             return cls()
         if not isinstance(raw, Mapping):
-            raise ProtocolError("«options» должен быть объектом.", "`options` must be an object.")
+            raise ProtocolError(gettext_noop("`options` must be an object."))
         defaults = cls()
         values: dict[str, Any] = {}
         for key, value in raw.items():
             if key not in {f.name for f in fields(cls)}:
-                raise ProtocolError(
-                    f"Неизвестный параметр правил: {key}.", f"Unknown ruleset option: {key}."
-                )
+                raise ProtocolError(gettext_noop("Unknown ruleset option: %(key)s."), key=key)
             expected = type(getattr(defaults, key))
             if type(value) is not expected or (expected is int and not 1 <= value <= 20):
-                raise ProtocolError(
-                    f"Неверное значение параметра {key}.", f"A bad value for option {key}."
-                )
+                raise ProtocolError(gettext_noop("A bad value for option %(key)s."), key=key)
             values[key] = value
         return cls(**values)
 
@@ -116,16 +112,14 @@ class Catastrophe:
     posted: set[int]
 
 
-def _violation(code: str, ru: str, en: str) -> RuleViolation:
-    return RuleViolation(code, ru, en)
+def _violation(code: str, template: str, /, **params: Any) -> RuleViolation:
+    return RuleViolation(code, template, **params)
 
 
 def _seat(event: Mapping[str, Any], key: str) -> int:
     value = event.get(key)
     if type(value) is not int:
-        raise ProtocolError(
-            f"Поле «{key}» должно быть номером места.", f"Field `{key}` must be a seat number."
-        )
+        raise ProtocolError(gettext_noop("Field `%(key)s` must be a seat number."), key=key)
     return value
 
 
@@ -136,23 +130,21 @@ class OnlineGame:
         self.options = options or OnlineOptions()
         for seat, role in seats.items():
             if type(seat) is not int or seat < 1:
-                raise ProtocolError(
-                    f"Неверный номер места: {seat!r}.", f"Bad seat number: {seat!r}."
-                )
+                raise ProtocolError(gettext_noop("Bad seat number: %(seat)s."), seat=repr(seat))
             if role not in ROLES:
                 raise ProtocolError(
-                    f"В онлайн-игре нет роли «{role}».", f"The online game has no role `{role}`."
+                    gettext_noop("The online game has no role `%(role)s`."), role=role
                 )
         counts = Counter(seats.values())
         if self.options.strict_lineup and dict(counts) != LINEUP:
             raise ProtocolError(
-                "Состав онлайн-игры: дон, две мафии, комиссар и шесть мирных.",
-                "The online line-up is a don, two mafia, a commissar and six civilians.",
+                gettext_noop(
+                    "The online line-up is a don, two mafia, a commissar and six civilians."
+                )
             )
         if counts["don"] > 1 or counts["commissar"] > 1 or not counts["don"] + counts["mafia"]:
             raise ProtocolError(
-                "В игре один дон, не больше одного комиссара и хотя бы один мафиози.",
-                "A game has one don, at most one commissar and at least one mafioso.",
+                gettext_noop("A game has one don, at most one commissar and at least one mafioso.")
             )
         self.roles: dict[int, str] = dict(seats)
         self.order = tuple(sorted(self.roles))
@@ -294,15 +286,13 @@ class OnlineGame:
 
     def apply(self, event: Mapping[str, Any]) -> None:
         if not isinstance(event, Mapping):
-            raise ProtocolError("Событие должно быть объектом.", "An event must be an object.")
+            raise ProtocolError(gettext_noop("An event must be an object."))
         kind = event.get("type")
         handler = self._handlers.get(kind) if isinstance(kind, str) else None
         if handler is None:
-            raise ProtocolError(
-                f"Неизвестный тип события: {kind!r}.", f"Unknown event type: {kind!r}."
-            )
+            raise ProtocolError(gettext_noop("Unknown event type: %(kind)s."), kind=repr(kind))
         if self.phase == Phase.OVER:
-            raise _violation("game_over", "Игра уже окончена.", "The game is over.")
+            raise _violation("game_over", gettext_noop("The game is over."))
         handler(self, event)
         self.events_applied += 1
 
@@ -310,18 +300,19 @@ class OnlineGame:
         for event in events:
             self.apply(event)
 
-    def _living(self, seat: int, who: str = "Игрок", who_en: str = "The player") -> None:
+    def _living(self, seat: int) -> None:
         if seat not in self.alive:
             raise _violation(
-                "not_alive", f"{who} {seat} не в игре.", f"{who_en} {seat} is not in the game."
+                "not_alive", gettext_noop("Player %(seat)s is not in the game."), seat=seat
             )
 
     def _require_open(self, phase: Phase) -> None:
         if self.phase != phase or not self.open:
             raise _violation(
                 "wrong_phase",
-                "Сейчас это действие недоступно." if phase == Phase.DAY else "Сейчас не ночь.",
-                "Not now: it belongs to an open day." if phase == Phase.DAY else "It is not night.",
+                gettext_noop("Not now: it belongs to an open day.")
+                if phase == Phase.DAY
+                else gettext_noop("It is not night."),
             )
 
     # Phases.
@@ -330,9 +321,7 @@ class OnlineGame:
         n = event.get("n")
         expected = 1 if self.phase == Phase.SETUP else self.n + 1
         if self.phase not in (Phase.SETUP, Phase.NIGHT) or n != expected:
-            raise _violation(
-                "phase_order", f"Сейчас не может начаться день {n}.", f"Day {n} cannot start now."
-            )
+            raise _violation("phase_order", gettext_noop("Day %(n)s cannot start now."), n=n)
         if self.phase == Phase.NIGHT and self.open:
             self._resolve_night()
             if self.finished:
@@ -345,15 +334,14 @@ class OnlineGame:
     def _on_night(self, event: Mapping[str, Any]) -> None:
         n = event.get("n")
         if self.phase != Phase.DAY or n != self.n:
-            raise _violation(
-                "phase_order", f"Сейчас не может начаться ночь {n}.", f"Night {n} cannot start now."
-            )
+            raise _violation("phase_order", gettext_noop("Night %(n)s cannot start now."), n=n)
         if self.open:
             if self.catastrophe is not None or self._would_tie():
                 raise _violation(
                     "vote_pending",
-                    "Ничья лидеров: сначала катастрофа (закройте день).",
-                    "The leaders are tied: the catastrophe comes first (close the day).",
+                    gettext_noop(
+                        "The leaders are tied: the catastrophe comes first (close the day)."
+                    ),
                 )
             self._resolve_day()
             if self.finished:
@@ -378,11 +366,9 @@ class OnlineGame:
     def _on_extend(self, event: Mapping[str, Any]) -> None:
         minutes = event.get("minutes")
         if type(minutes) is not int or not 1 <= minutes <= 24 * 60:
-            raise ProtocolError("«minutes» — от 1 до 1440.", "`minutes` is 1 to 1440.")
+            raise ProtocolError(gettext_noop("`minutes` is 1 to 1440."))
         if not self.open:
-            raise _violation(
-                "wrong_phase", "Продлевать нечего.", "There is no open phase to extend."
-            )
+            raise _violation("wrong_phase", gettext_noop("There is no open phase to extend."))
 
     # The day.
 
@@ -393,21 +379,16 @@ class OnlineGame:
         target = event.get("target")
         if target != PASS:
             if type(target) is not int:
-                raise ProtocolError(
-                    "Голос — за место или «pass».", "A vote is for a seat or `pass`."
-                )
+                raise ProtocolError(gettext_noop("A vote is for a seat or `pass`."))
             self._living(target)
         if self.catastrophe is not None:
             raise _violation(
-                "catastrophe",
-                "Идёт катастрофа: голосуйте в переголосовании.",
-                "A catastrophe is on: vote in the revote.",
+                "catastrophe", gettext_noop("A catastrophe is on: vote in the revote.")
             )
         if self.vote_count.get(voter, 0) >= MAX_VOTES_A_DAY:
             raise _violation(
                 "vote_final",
-                "Голос уже изменён: второй голос окончательный.",
-                "The vote was changed once already: the second vote is final.",
+                gettext_noop("The vote was changed once already: the second vote is final."),
             )
         self.votes[voter] = target
         self.vote_count[voter] = self.vote_count.get(voter, 0) + 1
@@ -418,11 +399,7 @@ class OnlineGame:
         voter = _seat(event, "voter")
         self._living(voter)
         if self.catastrophe is not None:
-            raise _violation(
-                "catastrophe",
-                "Во время катастрофы фаст не принимается.",
-                "No fast during a catastrophe.",
-            )
+            raise _violation("catastrophe", gettext_noop("No fast during a catastrophe."))
         self.fasted.add(voter)
         self._maybe_fast_night()
 
@@ -445,27 +422,21 @@ class OnlineGame:
     def _on_post(self, event: Mapping[str, Any]) -> None:
         seat = _seat(event, "seat")
         if "text" in event and (not isinstance(event["text"], str) or len(event["text"]) > 4000):
-            raise ProtocolError(
-                "Текст поста — до 4000 знаков.", "A post's text is up to 4000 characters."
-            )
+            raise ProtocolError(gettext_noop("A post's text is up to 4000 characters."))
         if seat in self.last_words_due:
             self.last_words_due.discard(seat)  # the last word
             return
         self._living(seat)
         if self.phase != Phase.DAY:
-            raise _violation("wrong_phase", "Посты пишут днём.", "Posts are written by day.")
+            raise _violation("wrong_phase", gettext_noop("Posts are written by day."))
         round_ = self.catastrophe
         if round_ is not None:
             if seat not in round_.tied:
                 raise _violation(
-                    "catastrophe",
-                    "В катастрофе пишут только спорные игроки.",
-                    "In a catastrophe only the tied players post.",
+                    "catastrophe", gettext_noop("In a catastrophe only the tied players post.")
                 )
             if seat in round_.posted:
-                raise _violation(
-                    "catastrophe", "В катастрофе — один пост.", "One post in a catastrophe."
-                )
+                raise _violation("catastrophe", gettext_noop("One post in a catastrophe."))
             round_.posted.add(seat)
         self.posts.append((self.n, seat))
 
@@ -479,28 +450,19 @@ class OnlineGame:
             if target not in (HANG_ALL, PARDON_ALL):
                 raise _violation(
                     "no_catastrophe",
-                    "Заранее можно оставить только «всех повесить / всех помиловать».",
-                    "Only «hang all / pardon all» can be left in advance.",
+                    gettext_noop("Only «hang all / pardon all» can be left in advance."),
                 )
             self.held[voter] = target
             return
         if voter in round_.tied:
             raise _violation(
-                "catastrophe",
-                "Спорные игроки не голосуют в катастрофе.",
-                "The tied players do not vote in the catastrophe.",
+                "catastrophe", gettext_noop("The tied players do not vote in the catastrophe.")
             )
         if voter in round_.votes:
-            raise _violation(
-                "vote_final", "В катастрофе голосуют один раз.", "One vote in the catastrophe."
-            )
+            raise _violation("vote_final", gettext_noop("One vote in the catastrophe."))
         allowed = (HANG_ALL, PARDON_ALL) if round_.question else tuple(round_.tied)
         if target not in allowed:
-            raise _violation(
-                "bad_target",
-                "Такой голос в этом раунде невозможен.",
-                "That vote is not on offer in this round.",
-            )
+            raise _violation("bad_target", gettext_noop("That vote is not on offer in this round."))
         round_.votes[voter] = target
 
     def _resolve_day(self, *, fast: bool = False) -> None:
@@ -580,36 +542,34 @@ class OnlineGame:
         by = _seat(event, "by")
         self._living(by)
         if self.roles[by] not in BLACK_ROLES:
-            raise _violation("not_mafia", "Стреляет только мафия.", "Only the mafia shoot.")
+            raise _violation("not_mafia", gettext_noop("Only the mafia shoot."))
         target = event.get("target")
         if target is not None:
             if type(target) is not int:
-                raise ProtocolError("Выстрел — в место или null.", "A shot is at a seat or null.")
+                raise ProtocolError(gettext_noop("A shot is at a seat or null."))
             self._living(target)
         if self.phase == Phase.NIGHT and self.open:
             if by in self.shots:
-                raise _violation(
-                    "acted", "Выстрел этой ночью уже сделан.", "This night's shot is made already."
-                )
+                raise _violation("acted", gettext_noop("This night's shot is made already."))
             self.shots[by] = target
         elif self.phase == Phase.DAY:
             self.advance_shots[by] = target  # left in advance for the coming night
         else:
-            raise _violation("wrong_phase", "Сейчас не стреляют.", "No shots now.")
+            raise _violation("wrong_phase", gettext_noop("No shots now."))
 
     def _check(self, event: Mapping[str, Any], kind: str) -> None:
         self._require_open(Phase.NIGHT)
         role = "don" if kind == "don" else "commissar"
         by = next((s for s in self.alive if self.roles[s] == role), None)
         if by is None:
-            raise _violation("no_checker", "Проверять некому.", "Nobody is left to check.")
+            raise _violation("no_checker", gettext_noop("Nobody is left to check."))
         if kind in self.checked:
-            raise _violation(
-                "acted", "Проверка этой ночью уже сделана.", "This night's check is made already."
-            )
+            raise _violation("acted", gettext_noop("This night's check is made already."))
         target = _seat(event, "target")
         if target not in self.roles:
-            raise _violation("not_alive", f"Места {target} нет.", f"There is no seat {target}.")
+            raise _violation(
+                "not_alive", gettext_noop("There is no seat %(target)s."), target=target
+            )
         if kind == "don":
             result = "commissar" if self.roles[target] == "commissar" else "not_commissar"
         else:
@@ -644,7 +604,7 @@ class OnlineGame:
         seat = _seat(event, "seat")
         self._living(seat)
         if self.phase == Phase.SETUP:
-            raise _violation("wrong_phase", "Игра ещё не началась.", "The game has not started.")
+            raise _violation("wrong_phase", gettext_noop("The game has not started."))
         self.warnings[seat] = self.warnings.get(seat, 0) + 1
         if self.warnings[seat] >= self.options.warnings_to_removal:
             self._eliminate([seat], Reason.WARNINGS)
@@ -653,7 +613,7 @@ class OnlineGame:
         seat = _seat(event, "seat")
         self._living(seat)
         if self.phase == Phase.SETUP:
-            raise _violation("wrong_phase", "Игра ещё не началась.", "The game has not started.")
+            raise _violation("wrong_phase", gettext_noop("The game has not started."))
         if self.phase == Phase.DAY and self.open:
             self.vote_cancelled = True  # a modkill cancels that day's vote
         self._eliminate([seat], Reason.MODKILL)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from games.rules.errors import ProtocolError
+from games.rules.errors import ProtocolError, gettext_noop
 from games.rules.roles import CLUB_ROLES, Action, CheckKind, Role, Team
 
 _CHOICES: dict[str, tuple[str, ...]] = {
@@ -51,42 +51,36 @@ class ClubOptions:
         if raw is None:
             return cls()
         if not isinstance(raw, dict):
-            raise ProtocolError("«options» должен быть объектом.", "`options` must be an object.")
+            raise ProtocolError(gettext_noop("`options` must be an object."))
         known = {f.name for f in fields(cls)}
         values: dict[str, Any] = {}
         for key, value in raw.items():
             if key not in known:
-                raise ProtocolError(
-                    f"Неизвестный параметр правил: {key}.", f"Unknown ruleset option: {key}."
-                )
+                raise ProtocolError(gettext_noop("Unknown ruleset option: %(key)s."), key=key)
             if key == "roles":
                 values["roles"] = {**CLUB_ROLES, **_parse_roles(value)}
             elif key in _CHOICES:
                 if value not in _CHOICES[key]:
                     allowed = ", ".join(_CHOICES[key])
                     raise ProtocolError(
-                        f"Параметр {key}: одно из значений {allowed}.",
-                        f"Option {key} is one of: {allowed}.",
+                        gettext_noop("Option %(key)s is one of: %(allowed)s."),
+                        key=key,
+                        allowed=allowed,
                     )
                 values[key] = value
             elif key in ("min_players", "max_players"):
                 if type(value) is not int or not 2 <= value <= 30:
                     raise ProtocolError(
-                        f"Параметр {key}: целое число от 2 до 30.",
-                        f"Option {key} is a whole number from 2 to 30.",
+                        gettext_noop("Option %(key)s is a whole number from 2 to 30."), key=key
                     )
                 values[key] = value
             else:
                 if type(value) is not bool:
-                    raise ProtocolError(
-                        f"Параметр {key}: true или false.", f"Option {key} is true or false."
-                    )
+                    raise ProtocolError(gettext_noop("Option %(key)s is true or false."), key=key)
                 values[key] = value
         options = cls(**values)
         if options.min_players > options.max_players:
-            raise ProtocolError(
-                "min_players больше max_players.", "min_players is greater than max_players."
-            )
+            raise ProtocolError(gettext_noop("min_players is greater than max_players."))
         return options
 
     def to_dict(self) -> dict[str, Any]:
@@ -114,35 +108,31 @@ def role_to_dict(role: Role) -> dict[str, Any]:
 
 def _parse_roles(raw: Any) -> dict[str, Role]:
     if not isinstance(raw, dict):
-        raise ProtocolError(
-            "«options.roles» должен быть объектом.", "`options.roles` must be an object."
-        )
+        raise ProtocolError(gettext_noop("`options.roles` must be an object."))
     roles: dict[str, Role] = {}
     for code, spec in raw.items():
         if not isinstance(code, str) or not code or len(code) > 32 or not isinstance(spec, dict):
-            raise ProtocolError(f"Неверное описание роли {code!r}.", f"Malformed role {code!r}.")
+            raise ProtocolError(gettext_noop("Malformed role %(code)s."), code=repr(code))
         try:
             team = Team(spec.get("team"))
             action = Action(spec.get("action", "none"))
             check = CheckKind(spec.get("check", "team"))
         except ValueError as error:
             raise ProtocolError(
-                f"Роль {code}: неверная команда, действие или проверка.",
-                f"Role {code}: bad team, action or check.",
+                gettext_noop("Role %(code)s: bad team, action or check."), code=code
             ) from error
         order = spec.get("night_order")
         if order is not None and (type(order) is not int or not 0 <= order <= 1000):
             raise ProtocolError(
-                f"Роль {code}: night_order — целое от 0 до 1000.",
-                f"Role {code}: night_order is a whole number from 0 to 1000.",
+                gettext_noop("Role %(code)s: night_order is a whole number from 0 to 1000."),
+                code=code,
             )
         if action != Action.NONE and order is None:
             raise ProtocolError(
-                f"Роль {code} действует ночью, но без night_order.",
-                f"Role {code} acts at night but has no night_order.",
+                gettext_noop("Role %(code)s acts at night but has no night_order."), code=code
             )
         shoots_as = spec.get("shoots_as")
         if shoots_as is not None and not isinstance(shoots_as, str):
-            raise ProtocolError(f"Роль {code}: неверный shoots_as.", f"Role {code}: bad shoots_as.")
+            raise ProtocolError(gettext_noop("Role %(code)s: bad shoots_as."), code=code)
         roles[code] = Role(code, team, order, action, check, shoots_as)
     return roles

@@ -12,7 +12,7 @@ from typing import Any
 
 from games.rules import events
 from games.rules.club import ClubGame
-from games.rules.errors import ProtocolError, RuleViolation
+from games.rules.errors import ProtocolError, RuleViolation, gettext_noop
 from games.rules.online import OnlineGame, OnlineOptions
 from games.rules.options import ClubOptions
 
@@ -65,24 +65,26 @@ class ReplayFailure:
     index: int
     error: RuleViolation | ProtocolError
 
-    def as_dict(self, language: str = "ru") -> dict[str, Any]:
-        return {"error": self.error.message(language), "event": self.index}
+    def as_dict(self, message: str) -> dict[str, Any]:
+        """The replay's failure output, with the error's message in the reader's words."""
+        return {"error": message, "event": self.index}
 
 
 def parse(raw: Any) -> Protocol:
     """A Protocol from a decoded JSON document, or ProtocolError saying what is wrong."""
     if not isinstance(raw, Mapping):
-        raise ProtocolError("Протокол должен быть JSON-объектом.", "A protocol is a JSON object.")
+        raise ProtocolError(gettext_noop("A protocol is a JSON object."))
     if raw.get("format") != FORMAT:
         raise ProtocolError(
-            f"Неизвестный формат {raw.get('format')!r}: ожидается {FORMAT}.",
-            f"Unknown format {raw.get('format')!r}: expected {FORMAT}.",
+            gettext_noop("Unknown format %(raw_get_format)s: expected %(FORMAT)s."),
+            raw_get_format=repr(raw.get("format")),
+            FORMAT=FORMAT,
         )
     ruleset = raw.get("ruleset")
     if ruleset not in ("club", "online"):
         raise ProtocolError(
-            f"Неизвестные правила {ruleset!r}: ожидается «club» или «online».",
-            f"Unknown ruleset {ruleset!r}: expected `club` or `online`.",
+            gettext_noop("Unknown ruleset %(ruleset)s: expected `club` or `online`."),
+            ruleset=repr(ruleset),
         )
     options_type = OnlineOptions if ruleset == "online" else ClubOptions
     options = options_type.from_dict(raw.get("options", {}))
@@ -90,18 +92,14 @@ def parse(raw: Any) -> Protocol:
     numbers = {seat.seat for seat in seats}
     immune_raw = raw.get("immune", [])
     if not isinstance(immune_raw, list) or any(type(s) is not int for s in immune_raw):
-        raise ProtocolError(
-            "«immune» — список номеров мест.", "`immune` is a list of seat numbers."
-        )
+        raise ProtocolError(gettext_noop("`immune` is a list of seat numbers."))
     if ruleset == "online" and immune_raw:
-        raise ProtocolError("В онлайн-игре нет иммунитета.", "The online game has no immunity.")
+        raise ProtocolError(gettext_noop("The online game has no immunity."))
     if not set(immune_raw) <= numbers or len(set(immune_raw)) != len(immune_raw):
-        raise ProtocolError(
-            "«immune» называет место не за столом.", "`immune` names a seat not at the table."
-        )
+        raise ProtocolError(gettext_noop("`immune` names a seat not at the table."))
     events = raw.get("events", [])
     if not isinstance(events, list):
-        raise ProtocolError("«events» — список событий.", "`events` is a list of events.")
+        raise ProtocolError(gettext_noop("`events` is a list of events."))
     parsed = Protocol(ruleset, options, seats, tuple(immune_raw), tuple(events))
     parsed.new_game()  # the line-up itself must be playable: the table size, known roles
     return parsed
@@ -109,22 +107,21 @@ def parse(raw: Any) -> Protocol:
 
 def _parse_seats(raw: Any) -> tuple[Seat, ...]:
     if not isinstance(raw, list) or not raw:
-        raise ProtocolError("«seats» — непустой список мест.", "`seats` is a non-empty list.")
+        raise ProtocolError(gettext_noop("`seats` is a non-empty list."))
     seats: list[Seat] = []
     seen: set[int] = set()
     for item in raw:
         if not isinstance(item, Mapping):
-            raise ProtocolError("Место описывается объектом.", "A seat is an object.")
+            raise ProtocolError(gettext_noop("A seat is an object."))
         number, nick, role = item.get("seat"), item.get("nick", ""), item.get("role")
         if type(number) is not int or number < 1 or number in seen:
             raise ProtocolError(
-                f"Неверный или повторный номер места: {number!r}.",
-                f"A bad or repeated seat number: {number!r}.",
+                gettext_noop("A bad or repeated seat number: %(number)s."), number=repr(number)
             )
         if not isinstance(nick, str) or len(nick) > NICK_MAX:
-            raise ProtocolError(f"Место {number}: неверный ник.", f"Seat {number}: a bad nick.")
+            raise ProtocolError(gettext_noop("Seat %(number)s: a bad nick."), number=number)
         if not isinstance(role, str):
-            raise ProtocolError(f"Место {number}: не указана роль.", f"Seat {number}: no role.")
+            raise ProtocolError(gettext_noop("Seat %(number)s: no role."), number=number)
         seen.add(number)
         seats.append(Seat(number, nick, role))
     return tuple(sorted(seats, key=lambda s: s.seat))
@@ -139,7 +136,7 @@ def loads(text: str | bytes) -> Protocol:
             raise ValueError(f"nested deeper than {MAX_DEPTH} levels")
         raw = json.loads(text)
     except (ValueError, UnicodeDecodeError) as error:
-        raise ProtocolError(f"Это не JSON: {error}.", f"This is not JSON: {error}.") from error
+        raise ProtocolError(gettext_noop("This is not JSON: %(error)s."), error=error) from error
     return parse(raw)
 
 

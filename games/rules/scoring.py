@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 
 from games.rules.club import ClubGame, Phase, Reason
-from games.rules.errors import ProtocolError
+from games.rules.errors import ProtocolError, gettext_noop
 from games.rules.online import BLACK_ROLES, OnlineGame
 from games.rules.roles import Team
 
@@ -40,16 +40,12 @@ class Scheme:
         values: dict[str, float] = {}
         for key, value in raw.items():
             if key not in known:
-                raise ProtocolError(
-                    f"Неизвестная строка схемы очков: {key}.", f"Unknown scoring line: {key}."
-                )
+                raise ProtocolError(gettext_noop("Unknown scoring line: %(key)s."), key=key)
             if isinstance(value, bool) or not isinstance(value, int | float):
-                raise ProtocolError(
-                    f"Очки «{key}» — число.", f"The points of `{key}` are a number."
-                )
+                raise ProtocolError(gettext_noop("The points of `%(key)s` are a number."), key=key)
             if not -10 <= value <= 10:
                 raise ProtocolError(
-                    f"Очки «{key}» — от −10 до 10.", f"The points of `{key}` are within ±10."
+                    gettext_noop("The points of `%(key)s` are within ±10."), key=key
                 )
             values[key] = float(value)
         return cls(**values)

@@ -10,7 +10,8 @@ from django.utils.translation import gettext as _
 
 from accounts.models import User
 from club import buttons, queries, texts
-from club.models import ClubSettings, Evening, RegistrationStatus
+from club.club_settings import ClubSettings
+from club.models import Evening, RegistrationStatus
 from games.online.table import online_table, table_view
 
 Buttons = list[list[dict[str, str]]]

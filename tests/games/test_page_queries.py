@@ -5,7 +5,7 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from club.models import ClubSettings, _settings_cache
+from club.club_settings import ClubSettings
 from games.ratings.models import PlayerScore
 from tests.games.season import seed_history
 
@@ -15,7 +15,7 @@ pytestmark = pytest.mark.django_db
 def queries(client: Client, url: str) -> int:
     # The club settings row is cached for 5 s per process: read it afresh now, so that its
     # expiry never falls inside the count.
-    _settings_cache.clear()
+    ClubSettings.forget_cached()
     ClubSettings.load()
     with CaptureQueriesContext(connection) as captured:
         response = client.get(url)

@@ -1,7 +1,7 @@
 import pytest
 
 from club.announcements import evening_announce_lineup, evening_announce_signup
-from club.models import ClubSettings
+from club.club_settings import ClubSettings
 from notifications.models import Notification
 from tests.factories import make_evening, sign_up_many
 

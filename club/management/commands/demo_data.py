@@ -9,14 +9,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
-from club.models import (
-    ClubSettings,
-    Evening,
-    EveningStatus,
-    Registration,
-    RegistrationSource,
-    RegistrationStatus,
-)
+from club.club_settings import ClubSettings
+from club.models import Evening, EveningStatus, Registration, RegistrationSource, RegistrationStatus
 from club.schedule import next_evening_start, signup_opens_at
 from games import services as games
 from games.online import services as online_play

@@ -9,9 +9,11 @@ import sys
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
+from django.utils import translation
 
 from games.rules import protocol
-from games.rules.errors import ProtocolError
+from games.rules.errors import ProtocolError, gettext_noop
+from games.rules_text import rules_message
 
 
 class Command(BaseCommand):
@@ -24,16 +26,17 @@ class Command(BaseCommand):
         parser.add_argument("--lang", choices=["ru", "en"], default="ru", help="language of errors")
 
     def handle(self, *args: Any, file: str, lang: str, **options: Any) -> None:
-        try:
-            text = sys.stdin.buffer.read() if file == "-" else self._read(file)
-            document = protocol.loads(text)
-        except ProtocolError as error:
-            self._fail({"error": error.message(lang)})
-            return
-        game, failure = protocol.replay(document)
-        if failure is not None:
-            self._fail(failure.as_dict(lang))
-            return
+        with translation.override(lang):
+            try:
+                text = sys.stdin.buffer.read() if file == "-" else self._read(file)
+                document = protocol.loads(text)
+            except ProtocolError as error:
+                self._fail({"error": rules_message(error)})
+                return
+            game, failure = protocol.replay(document)
+            if failure is not None:
+                self._fail(failure.as_dict(rules_message(failure.error)))
+                return
         self._print(game.summary())
 
     def _read(self, path: str) -> bytes:
@@ -42,8 +45,9 @@ class Command(BaseCommand):
                 return handle.read()
         except OSError as error:
             raise ProtocolError(
-                f"Не удалось прочитать файл {path}: {error.strerror}.",
-                f"Cannot read the file {path}: {error.strerror}.",
+                gettext_noop("Cannot read the file %(path)s: %(reason)s."),
+                path=path,
+                reason=error.strerror,
             ) from error
 
     def _print(self, body: dict[str, Any]) -> None:

@@ -1,0 +1,146 @@
+"""The club's one settings row: venue, day and time, time zone, seats, ages, timings,
+retention, the Telegram group. The lowest of the club's models, read by every room (the age
+rule in accounts, the retention in recordings, the group in the outbox's hooks)."""
+
+from __future__ import annotations
+
+import zoneinfo
+from datetime import date, time
+from functools import cache
+from time import monotonic
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+
+@cache
+def _known_timezones() -> frozenset[str]:
+    return frozenset(zoneinfo.available_timezones())
+
+
+def validate_timezone(name: str) -> None:
+    if name not in _known_timezones():
+        raise ValidationError(_("Unknown time zone: %(name)s"), params={"name": name})
+
+
+class Weekday(models.IntegerChoices):
+    MONDAY = 0, _("Monday")
+    TUESDAY = 1, _("Tuesday")
+    WEDNESDAY = 2, _("Wednesday")
+    THURSDAY = 3, _("Thursday")
+    FRIDAY = 4, _("Friday")
+    SATURDAY = 5, _("Saturday")
+    SUNDAY = 6, _("Sunday")
+
+
+_settings_cache: dict[str, tuple[float, ClubSettings]] = {}
+
+
+class ClubSettings(models.Model):
+    """The club's one settings row (pk=1), created by a data migration with the defaults."""
+
+    CACHE_SECONDS = 5
+
+    venue = models.CharField(_("venue"), max_length=128, default="GrandDaddy")
+    weekday = models.PositiveSmallIntegerField(
+        _("weekday"), choices=Weekday.choices, default=Weekday.SUNDAY
+    )
+    start_time = models.TimeField(_("start time"), default=time(18, 0))
+    timezone = models.CharField(
+        _("time zone"), max_length=64, default="Europe/Moscow", validators=[validate_timezone]
+    )
+    seats_per_evening = models.PositiveSmallIntegerField(
+        _("seats per evening"),
+        default=15,
+        validators=[MinValueValidator(1), MaxValueValidator(200)],
+    )
+    min_players = models.PositiveSmallIntegerField(
+        _("minimum players for a table"),
+        default=12,
+        validators=[MinValueValidator(2), MaxValueValidator(30)],
+    )
+    min_age = models.PositiveSmallIntegerField(
+        _("minimum age"), default=21, validators=[MinValueValidator(0), MaxValueValidator(99)]
+    )
+    signup_opens_days_before = models.PositiveSmallIntegerField(
+        _("sign-up opens (days before)"), default=6, validators=[MaxValueValidator(60)]
+    )
+    confirmation_deadline_hours = models.PositiveSmallIntegerField(
+        _("attendance confirmation deadline (hours before the start)"),
+        default=3,
+        validators=[MaxValueValidator(72)],
+    )
+    release_unconfirmed_seats = models.BooleanField(
+        _("release unconfirmed seats to the reserve at the deadline"), default=False
+    )
+    audio_retention_days = models.PositiveSmallIntegerField(
+        _("audio retention (days)"),
+        default=3,
+        validators=[MinValueValidator(1), MaxValueValidator(30)],
+    )
+    telegram_group_chat_id = models.BigIntegerField(
+        _("club's Telegram group chat id"), null=True, blank=True
+    )
+    noshow_penalty_count = models.PositiveSmallIntegerField(
+        _("no-shows that send a member to the reserve first (0: off)"),
+        default=0,
+        validators=[MaxValueValidator(50)],
+    )
+    noshow_penalty_window = models.PositiveSmallIntegerField(
+        _("counted over the member's last N evenings"),
+        default=5,
+        validators=[MinValueValidator(1), MaxValueValidator(100)],
+    )
+
+    season_length = models.CharField(
+        _("season"),
+        max_length=8,
+        choices=[("quarter", _("a quarter")), ("year", _("a year"))],
+        default="quarter",
+        help_text=_("Each season has its own leaderboard."),
+    )
+
+    class Meta:
+        verbose_name = _("club settings")
+        verbose_name_plural = _("club settings")
+        constraints = [
+            models.CheckConstraint(condition=models.Q(pk=1), name="club_settings_single_row"),
+        ]
+
+    def __str__(self) -> str:
+        return str(_("Club settings"))
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        super().save(*args, **kwargs)
+        _settings_cache.clear()
+
+    @classmethod
+    def forget_cached(cls) -> None:
+        """A change made with update(): read the row afresh (in this process at once)."""
+        _settings_cache.clear()
+
+    @classmethod
+    def load(cls) -> ClubSettings:
+        """The settings row, kept for a few seconds per process: it is read by every
+        sign-up and changed a few times a year. A save here is seen at once in this
+        process and within CACHE_SECONDS in the others."""
+        cached = _settings_cache.get("row")
+        if cached is not None and monotonic() - cached[0] < cls.CACHE_SECONDS:
+            return cached[1]
+        # The data migration makes the row; get_or_create covers a database whose row was
+        # deleted by hand, so the site never fails for want of it.
+        row, _created = cls.objects.get_or_create(pk=1)
+        _settings_cache["row"] = (monotonic(), row)
+        return row
+
+    @property
+    def zone(self) -> zoneinfo.ZoneInfo:
+        return zoneinfo.ZoneInfo(self.timezone)
+
+    def today(self) -> date:
+        """Today's date where the club plays."""
+        return timezone.localdate(timezone=self.zone)
