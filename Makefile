@@ -31,6 +31,7 @@ test: install
 lint: install
 	$(UV) run ruff check .
 	$(UV) run ruff format --check .
+	$(UV) run mypy accounts club games notifications
 	$(UV) run python manage.py makemigrations --check --dry-run
 
 fmt: install

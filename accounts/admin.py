@@ -1,4 +1,5 @@
 from datetime import date
+from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
@@ -18,6 +19,7 @@ class _MemberChecks:
     """The same nickname and age checks as the sign-up page, for members made in admin."""
 
     instance: User
+    cleaned_data: dict[str, Any]
 
     def clean_nickname(self) -> str:
         return services.nickname_clean(
@@ -106,14 +108,16 @@ class MemberAdmin(UserAdmin):
 
     @admin.display(description=_("no-shows"), ordering="no_show_count")
     def no_shows(self, member: User) -> int:
-        return member.no_show_count
+        return int(getattr(member, "no_show_count", 0))  # annotated by get_queryset
 
     def save_model(
         self, request: HttpRequest, obj: User, form: forms.ModelForm, change: bool
     ) -> None:
         super().save_model(request, obj, form, change)
         if change and "status" in form.changed_data:
-            services.member_set_status(member=obj, status=obj.status, reason=obj.status_reason)
+            services.member_set_status(
+                member=obj, status=MembershipStatus(obj.status), reason=obj.status_reason
+            )
         if change and "publication_consent" in form.changed_data:
             services.member_posts_sync_on_commit(obj.pk)
 

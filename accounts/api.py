@@ -1,8 +1,8 @@
 from datetime import date
 
-from django.http import HttpRequest
 from ninja import Router, Schema
 
+from club.requests import ApiRequest
 from club.schemas import ERRORS
 
 router = Router(tags=["members"])
@@ -19,7 +19,7 @@ class MemberOut(Schema):
 
 
 @router.get("/me", response={200: MemberOut, **ERRORS}, summary="The member making the call")
-def me(request: HttpRequest) -> MemberOut:
+def me(request: ApiRequest) -> MemberOut:
     member = request.auth
     return MemberOut(
         id=member.pk,

@@ -1,5 +1,6 @@
 """Writes on members: sign-up, status changes, API tokens, Telegram linking."""
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime
 
@@ -93,16 +94,20 @@ def member_sign_up(
     """Create a member after every check; nothing is stored when one fails."""
     club = ClubSettings.load()
     errors: dict[str, list[ValidationError]] = {}
-    cleaned: dict[str, object] = {}
-    for field, clean in (
+    cleaned: dict[str, str] = {}
+    checks: tuple[tuple[str, Callable[[], str]], ...] = (
         ("nickname", lambda: nickname_clean(nickname)),
         ("email", lambda: email_clean(email)),
-        ("birth_date", lambda: birth_date_clean(birth_date, club=club)),
-    ):
+    )
+    for field, clean in checks:
         try:
             cleaned[field] = clean()
         except ValidationError as error:
             errors[field] = error.error_list
+    try:
+        birth_date_clean(birth_date, club=club)
+    except ValidationError as error:
+        errors["birth_date"] = error.error_list
     if errors:
         raise ValidationError(errors)
     member = User(

@@ -9,7 +9,7 @@ from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import PasswordResetForm
 from django.core.exceptions import ValidationError
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse, reverse_lazy
 from django.utils import timezone
@@ -22,13 +22,14 @@ from accounts.forms import ApiTokenForm, PublicationConsentForm, SignUpForm
 from accounts.telegram_login import TelegramIdentity, telegram_login_verify
 from club import csp, throttle
 from club.errors import Refused
+from club.requests import MemberRequest, SiteRequest
 from club.responses import action_answer
 
 BACKEND = "accounts.backends.NicknameOrEmailBackend"
 
 
 @require_http_methods(["GET", "POST"])
-def sign_up(request: HttpRequest) -> HttpResponse:
+def sign_up(request: SiteRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("accounts:profile")
     form = SignUpForm(request.POST or None)
@@ -57,7 +58,7 @@ def sign_up(request: HttpRequest) -> HttpResponse:
     return render(request, "accounts/sign_up.html", {"form": form})
 
 
-def _profile_context(request: HttpRequest, **extra: object) -> dict[str, object]:
+def _profile_context(request: MemberRequest, **extra: object) -> dict[str, object]:
     if LINK_NONCE not in request.session:
         request.session[LINK_NONCE] = secrets.token_urlsafe(24)
     return {
@@ -71,18 +72,18 @@ def _profile_context(request: HttpRequest, **extra: object) -> dict[str, object]
 @csp.telegram_login
 @login_required
 @require_GET
-def profile(request: HttpRequest) -> HttpResponse:
+def profile(request: MemberRequest) -> HttpResponse:
     return render(request, "accounts/profile.html", _profile_context(request))
 
 
-def _render_tokens(request: HttpRequest, **extra: object) -> HttpResponse:
+def _render_tokens(request: MemberRequest, **extra: object) -> HttpResponse:
     template = "accounts/profile.html#tokens" if request.htmx else "accounts/profile.html"
     return render(request, template, _profile_context(request, **extra))
 
 
 @login_required
 @require_POST
-def api_token_create(request: HttpRequest) -> HttpResponse:
+def api_token_create(request: MemberRequest) -> HttpResponse:
     form = ApiTokenForm(request.POST)
     if not form.is_valid():
         return _render_tokens(request, token_form=form)
@@ -93,7 +94,7 @@ def api_token_create(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def api_token_revoke(request: HttpRequest, token_id: int) -> HttpResponse:
+def api_token_revoke(request: MemberRequest, token_id: int) -> HttpResponse:
     if not services.api_token_revoke(member=request.user, token_id=token_id):
         messages.error(request, _("No such token."))
     return _render_tokens(request) if request.htmx else redirect("accounts:profile")
@@ -101,7 +102,7 @@ def api_token_revoke(request: HttpRequest, token_id: int) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def member_settings(request: HttpRequest) -> HttpResponse:
+def member_settings(request: MemberRequest) -> HttpResponse:
     member = request.user
     if request.method == "POST":
         form = PublicationConsentForm(request.POST)
@@ -145,7 +146,7 @@ class PasswordResetView(auth_views.PasswordResetView):
 LINK_NONCE = "telegram_link_nonce"
 
 
-def _telegram_identity(request: HttpRequest) -> TelegramIdentity:
+def _telegram_identity(request: SiteRequest) -> TelegramIdentity:
     """The verified identity the widget's popup signed, taken once (a replay is refused)."""
     identity = telegram_login_verify(
         request.POST,
@@ -162,7 +163,7 @@ def _telegram_identity(request: HttpRequest) -> TelegramIdentity:
 
 @sensitive_post_parameters("hash")
 @require_POST
-def telegram_login(request: HttpRequest) -> HttpResponse:
+def telegram_login(request: SiteRequest) -> HttpResponse:
     """The login page's «Log in with Telegram»: logs in the member the Telegram account is
     linked to. It never links anything, whoever is logged in."""
     try:
@@ -177,7 +178,7 @@ def telegram_login(request: HttpRequest) -> HttpResponse:
 @sensitive_post_parameters("hash")
 @login_required
 @require_POST
-def telegram_link(request: HttpRequest) -> HttpResponse:
+def telegram_link(request: MemberRequest) -> HttpResponse:
     """The profile page's «Link Telegram»: bound to this session's single-use nonce."""
     nonce = request.session.pop(LINK_NONCE, "")
     given = request.POST.get("nonce", "")
@@ -199,7 +200,7 @@ def telegram_link(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def telegram_unlink(request: HttpRequest) -> HttpResponse:
+def telegram_unlink(request: MemberRequest) -> HttpResponse:
     services.member_telegram_unlink(member=request.user)
     messages.success(request, _("Telegram is unlinked from your account."))
     return redirect("accounts:profile")

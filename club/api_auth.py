@@ -7,6 +7,7 @@ from ninja.security import HttpBearer, SessionAuth
 
 from accounts.models import User
 from accounts.services import api_token_authenticate
+from club.requests import ApiRequest
 
 
 class BearerToken(HttpBearer):
@@ -14,7 +15,7 @@ class BearerToken(HttpBearer):
         return api_token_authenticate(token)
 
 
-def anonymous(request: HttpRequest) -> AnonymousUser:
+def anonymous(request: ApiRequest) -> AnonymousUser:
     """No token and no session: a reader like any other, who sees what is published."""
     return AnonymousUser()
 
@@ -23,4 +24,4 @@ MEMBERS = [BearerToken(), SessionAuth()]
 ANYONE = [*MEMBERS, anonymous]
 # The OpenAPI of an operation open to anyone: a token or a session may be sent (the reader
 # then sees their own hidden rows), or nothing (the empty requirement).
-OPTIONAL_SECURITY = {"security": [{"BearerToken": []}, {"SessionAuth": []}, {}]}
+OPTIONAL_SECURITY: dict[str, object] = {"security": [{"BearerToken": []}, {"SessionAuth": []}, {}]}

@@ -2,7 +2,6 @@
 
 from datetime import datetime
 
-from django.http import HttpRequest
 from django.utils.translation import gettext as _
 from ninja import Field, Router, Schema, Status
 from ninja.errors import HttpError
@@ -10,6 +9,7 @@ from ninja.errors import HttpError
 from club import queries, services
 from club.models import Evening, RegistrationSource, RegistrationStatus
 from club.parsing import Moment
+from club.requests import ApiRequest
 from club.schemas import ERRORS
 
 router = Router(tags=["evenings"])
@@ -67,7 +67,7 @@ def _out(evening: Evening) -> EveningOut:
 
 
 @router.get("/evenings", response={200: list[EveningListItem], **ERRORS})
-def evening_list(request: HttpRequest) -> list[EveningListItem]:
+def evening_list(request: ApiRequest) -> list[EveningListItem]:
     return [EveningListItem.model_validate(e) for e in queries.upcoming_evenings()[:100]]
 
 
@@ -75,7 +75,7 @@ def evening_list(request: HttpRequest) -> list[EveningListItem]:
     "/evenings",
     response={201: EveningOut, **ERRORS},
 )
-def evening_create(request: HttpRequest, payload: EveningIn) -> Status[EveningOut]:
+def evening_create(request: ApiRequest, payload: EveningIn) -> Status[EveningOut]:
     if not request.auth.has_perm("club.add_evening"):
         raise HttpError(403, _("Only the club's admins can create evenings."))
     evening = services.evening_create(**payload.dict())
@@ -83,7 +83,7 @@ def evening_create(request: HttpRequest, payload: EveningIn) -> Status[EveningOu
 
 
 @router.get("/evenings/{evening_id}", response={200: EveningDetail, **ERRORS})
-def evening_detail(request: HttpRequest, evening_id: int) -> EveningDetail:
+def evening_detail(request: ApiRequest, evening_id: int) -> EveningDetail:
     evening = _evening(evening_id)
     lineup = queries.evening_lineup(evening)
     return EveningDetail(
@@ -97,7 +97,7 @@ def evening_detail(request: HttpRequest, evening_id: int) -> EveningDetail:
     "/evenings/{evening_id}/registration",
     response={200: RegistrationOut, 201: RegistrationOut, **ERRORS},
 )
-def registration_create(request: HttpRequest, evening_id: int) -> Status[RegistrationOut]:
+def registration_create(request: ApiRequest, evening_id: int) -> Status[RegistrationOut]:
     result = services.registration_create(
         member=request.auth, evening_id=evening_id, source=RegistrationSource.API
     )
@@ -111,7 +111,7 @@ def registration_create(request: HttpRequest, evening_id: int) -> Status[Registr
     "/evenings/{evening_id}/registration",
     response={200: CancelledOut, **ERRORS},
 )
-def registration_cancel(request: HttpRequest, evening_id: int) -> CancelledOut:
+def registration_cancel(request: ApiRequest, evening_id: int) -> CancelledOut:
     services.registration_cancel(member=request.auth, evening_id=evening_id)
     return CancelledOut(status=RegistrationStatus.CANCELLED)
 
@@ -120,10 +120,11 @@ def registration_cancel(request: HttpRequest, evening_id: int) -> CancelledOut:
     "/evenings/{evening_id}/registration/confirm",
     response={200: AttendanceOut, **ERRORS},
 )
-def registration_confirm(request: HttpRequest, evening_id: int) -> AttendanceOut:
+def registration_confirm(request: ApiRequest, evening_id: int) -> AttendanceOut:
     registration = services.registration_confirm_attendance(
         member=request.auth, evening_id=evening_id
     )
+    assert registration.attendance_confirmed_at is not None  # the service has set it
     return AttendanceOut(
         status=registration.status,
         attendance_confirmed_at=registration.attendance_confirmed_at,

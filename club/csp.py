@@ -6,7 +6,7 @@ form on to t.me (the bot's deep link), which form-action must allow.
 """
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from django.conf import settings
 from django.views.decorators.csp import csp_override
@@ -17,7 +17,8 @@ TELEGRAM_LINKS = "https://t.me"
 
 
 def _with(**extra: list[str]) -> dict[str, list[str]]:
-    policy = {directive: list(sources) for directive, sources in settings.SECURE_CSP.items()}
+    base = cast(dict[str, list[str]], settings.SECURE_CSP)  # our settings' own shape
+    policy = {directive: [str(source) for source in sources] for directive, sources in base.items()}
     for directive, sources in extra.items():
         directive = directive.replace("_", "-")
         policy[directive] = [

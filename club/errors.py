@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.functional import Promise
+
 # The statuses a refusal may carry; 422 unless the refusal says otherwise.
 FORBIDDEN, NOT_FOUND, CONFLICT, INVALID, TOO_MANY = 403, 404, 409, 422, 429
 
@@ -23,7 +25,7 @@ class Refused(Exception):
     """
 
     def __init__(
-        self, message: str, code: str = "invalid", status: int = INVALID, **details: Any
+        self, message: str | Promise, code: str = "invalid", status: int = INVALID, **details: Any
     ) -> None:
         super().__init__(message)
         self.message = str(message)

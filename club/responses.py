@@ -8,14 +8,15 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect
 
 from club.errors import Refused
+from club.requests import SiteRequest
 
 
 def action_answer(
-    request: HttpRequest,
+    request: SiteRequest,
     *,
     refusal: Refused | None,
     done: str | None,

@@ -97,7 +97,7 @@ RESULT = f"SELECT m.id, m.status, m.arrival, m.place FROM ({_MINE}) m"  # noqa: 
 # The statements in order, by name; a test swaps them to show the race without the lock.
 SIGN_UP = {"lock": LOCK, "seat": SEAT, "notify": NOTIFY, "result": RESULT}
 
-Rows = dict[str, list[tuple]]  # each statement's rows, by its name
+Rows = dict[str, list[tuple[Any, ...]]]  # each statement's rows, by its name
 
 
 @dataclass(frozen=True)
@@ -152,14 +152,17 @@ def sign_up(
     written = None
     if result:
         notification_id = notify[0][0] if notify else None
-        written = Written(*result[0], notification_id=notification_id)
+        registration_id, status, arrival, place = result[0]
+        written = Written(registration_id, status, arrival, place, notification_id)
     return Outcome(found=True, capacity=capacity, status=status, written=written)
 
 
 def _run(statements: dict[str, str], params: dict[str, Any]) -> Rows:
     """Each statement's rows (empty for those that return none), in one transaction."""
     # As atomic(durable=True) checks: only a test case's wrapping transaction may be open.
-    if connection.atomic_blocks and not connection.atomic_blocks[-1]._from_testcase:
+    if connection.atomic_blocks and not getattr(
+        connection.atomic_blocks[-1], "_from_testcase", False
+    ):
         raise RuntimeError("A sign-up runs in a transaction of its own.")
     if connection.vendor == "postgresql":
         return _run_on_postgresql(statements, params)

@@ -9,6 +9,7 @@ secrets it needs. docs/deploy.md lists every variable.
 
 import os
 from pathlib import Path
+from typing import Any
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -136,7 +137,7 @@ else:
     VAR_DIR.mkdir(parents=True, exist_ok=True)
     _database = {
         "ENGINE": "django.db.backends.sqlite3",
-        "NAME": VAR_DIR / "club.sqlite3",
+        "NAME": str(VAR_DIR / "club.sqlite3"),
         # WAL and IMMEDIATE transactions let the web server and the worker write side by
         # side without "database is locked" errors.
         "OPTIONS": {
@@ -182,7 +183,7 @@ STATIC_ROOT = (
 WHITENOISE_USE_FINDERS = not PRODUCTION
 WHITENOISE_AUTOREFRESH = not PRODUCTION
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STORAGES = {
+STORAGES: dict[str, dict[str, Any]] = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
         "BACKEND": (

@@ -115,6 +115,6 @@ def mark_no_shows(*, when: str) -> str:
     }
 
 
-@in_club_language
 def confirm_labels() -> tuple[str, str]:
-    return _("I confirm"), _("I can't make it")
+    with translation.override(settings.LANGUAGE_CODE):
+        return _("I confirm"), _("I can't make it")

@@ -2,7 +2,7 @@ from collections.abc import Callable
 
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils import timezone
@@ -16,13 +16,14 @@ from club.calendar import evenings_calendar
 from club.club_settings import ClubSettings
 from club.errors import Refused
 from club.models import Evening, RegistrationSource
+from club.requests import MemberRequest, SiteRequest
 from club.responses import action_answer
 from games.access import may_host
 from games.queries import recent_games
 
 
 @require_GET
-def home(request: HttpRequest) -> HttpResponse:
+def home(request: SiteRequest) -> HttpResponse:
     context = {
         "club_settings": ClubSettings.load(),
         "evenings": queries.upcoming_evenings()[:4],
@@ -31,7 +32,7 @@ def home(request: HttpRequest) -> HttpResponse:
     return render(request, "club/home.html", context)
 
 
-def _evening_context(request: HttpRequest, evening: Evening, **extra: object) -> dict[str, object]:
+def _evening_context(request: SiteRequest, evening: Evening, **extra: object) -> dict[str, object]:
     lineup = queries.evening_lineup(evening)
     mine = lineup.by_member.get(request.user.pk) if request.user.is_authenticated else None
     return {
@@ -48,7 +49,7 @@ def _evening_context(request: HttpRequest, evening: Evening, **extra: object) ->
 
 
 @require_GET
-def evening_detail(request: HttpRequest, evening_id: int) -> HttpResponse:
+def evening_detail(request: SiteRequest, evening_id: int) -> HttpResponse:
     evening = get_object_or_404(Evening, pk=evening_id)
     context = _evening_context(
         request,
@@ -60,7 +61,7 @@ def evening_detail(request: HttpRequest, evening_id: int) -> HttpResponse:
 
 
 def _evening_action(
-    request: HttpRequest, evening_id: int, action: Callable[[], str]
+    request: SiteRequest, evening_id: int, action: Callable[[], str]
 ) -> HttpResponse:
     """Run a sign-up action; answer htmx with the refreshed panel, a plain post with a
     redirect to the evening page (the message carried over)."""
@@ -83,7 +84,7 @@ def _evening_action(
 
 @login_required
 @require_POST
-def evening_sign_up(request: HttpRequest, evening_id: int) -> HttpResponse:
+def evening_sign_up(request: MemberRequest, evening_id: int) -> HttpResponse:
     def sign_up() -> str:
         result = services.registration_create(
             member=request.user, evening_id=evening_id, source=RegistrationSource.WEB
@@ -99,7 +100,7 @@ def evening_sign_up(request: HttpRequest, evening_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def evening_cancel(request: HttpRequest, evening_id: int) -> HttpResponse:
+def evening_cancel(request: MemberRequest, evening_id: int) -> HttpResponse:
     def cancel() -> str:
         services.registration_cancel(member=request.user, evening_id=evening_id)
         return _("Your sign-up is cancelled.")
@@ -109,7 +110,7 @@ def evening_cancel(request: HttpRequest, evening_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def evening_confirm(request: HttpRequest, evening_id: int) -> HttpResponse:
+def evening_confirm(request: MemberRequest, evening_id: int) -> HttpResponse:
     def confirm() -> str:
         services.registration_confirm_attendance(member=request.user, evening_id=evening_id)
         return _("Thank you: your attendance is confirmed.")
@@ -119,20 +120,20 @@ def evening_confirm(request: HttpRequest, evening_id: int) -> HttpResponse:
 
 @login_required
 @require_GET
-def my_evenings(request: HttpRequest) -> HttpResponse:
+def my_evenings(request: MemberRequest) -> HttpResponse:
     registrations = queries.member_evenings(request.user)[:50]
     return render(request, "club/my_evenings.html", {"registrations": registrations})
 
 
 @require_GET
-def evenings_ics(request: HttpRequest) -> HttpResponse:
+def evenings_ics(request: SiteRequest) -> HttpResponse:
     body = evenings_calendar(queries.upcoming_evenings(), site_url=settings.SITE_URL)
     return HttpResponse(body, content_type="text/calendar; charset=utf-8")
 
 
 @never_cache
 @require_GET
-def healthz(request: HttpRequest) -> JsonResponse:
+def healthz(request: SiteRequest) -> JsonResponse:
     """200 when the database, the broker and the cache answer; 503 naming the parts that do
     not (and nothing more: the details are in the log)."""
     failing = health.failing_parts()
@@ -142,5 +143,5 @@ def healthz(request: HttpRequest) -> JsonResponse:
 
 
 @csrf_exempt  # answers every method with 404; a CSRF 403 would hide that
-def api_not_found(request: HttpRequest) -> JsonResponse:
+def api_not_found(request: SiteRequest) -> JsonResponse:
     return JsonResponse({"detail": _("No such API endpoint.")}, status=404)

@@ -34,7 +34,7 @@ HOST_PERMISSION = "accounts.host_games"
 
 
 def _member(viewer: Viewer) -> User | None:
-    return viewer if viewer is not None and viewer.is_authenticated else None  # type: ignore[return-value]
+    return viewer if isinstance(viewer, User) else None
 
 
 def may_host(viewer: Viewer) -> bool:

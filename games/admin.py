@@ -5,15 +5,17 @@ from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.urls import path
+from django.urls import URLPattern, path
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 from club import parsing
 from club.errors import INVALID, Refused
 from club.models import Evening
+from club.requests import member_of
 from games import services
 from games.models import Game, GameEvent, Role, Seat
+from games.online import services as online_services
 from games.online.admin import OnlineInline
 from games.queries import game_view
 from games.ratings.admin import PointsInline
@@ -40,7 +42,7 @@ class SeatInline(admin.TabularInline):
 class EventInline(admin.TabularInline):
     model = GameEvent
     extra = 0
-    fields = ["seq", "type", "payload", "author", "created_at", "client_id"]
+    fields = ("seq", "type", "payload", "author", "created_at", "client_id")
     readonly_fields = fields
     can_delete = False
 
@@ -84,7 +86,7 @@ class GameAdmin(admin.ModelAdmin):
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # games start on the host's screen or come from an import
 
-    def get_urls(self):  # type: ignore[no-untyped-def]
+    def get_urls(self) -> list[URLPattern]:
         urls = [
             path(
                 "import/",
@@ -130,12 +132,7 @@ class GameAdmin(admin.ModelAdmin):
                     document = parsing.loads(upload.read())
                 except (ValueError, UnicodeDecodeError) as error:
                     raise Refused(str(_("The file is not JSON.")), "invalid", INVALID) from error
-                game = services.game_import(
-                    document=document,
-                    evening_id=getattr(form.cleaned_data["evening"], "pk", None),
-                    host=form.cleaned_data["host"],
-                    author=request.user,
-                )
+                game = _import(document, form.cleaned_data, member_of(request))
             except Refused as refusal:
                 form.add_error("protocol", refusal.message)
             else:
@@ -143,3 +140,11 @@ class GameAdmin(admin.ModelAdmin):
                 return redirect("admin:games_game_change", game.pk)
         context = {**self.admin_site.each_context(request), "form": form, "title": _("Import")}
         return render(request, "admin/games/import.html", context)
+
+
+def _import(document: object, form: dict, author: User) -> Game:
+    """An online protocol is the online room's; a club one goes into the chosen evening."""
+    evening, host = form["evening"], form["host"]
+    if evening is None:
+        return online_services.online_game_import(document=document, host=host, author=author)
+    return services.game_import(document=document, evening_id=evening.pk, host=host, author=author)

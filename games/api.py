@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.http import HttpRequest
 from django.utils.translation import gettext as _
 from ninja import Field, Router, Schema, Status
 from ninja.errors import HttpError
 
 from accounts.models import User
 from club import parsing
+from club.requests import ApiRequest
 from club.schemas import ERRORS
 from games import access, services
 from games.models import Ruleset
@@ -76,8 +76,8 @@ class EventIn(Schema):
     client_id: str | None = Field(None, min_length=1, max_length=64)
 
 
-def _out(request: HttpRequest, view: GameView) -> GameOut:
-    state, prompt = view.state, view.prompt
+def _out(request: ApiRequest, view: GameView) -> GameOut:
+    state, prompt = view.club_state, view.prompt
     roles = access.sees_roles(request.auth, view.game, view.seats)
     nick = visible_nicks(view.seats, view.game, request.auth)
     return GameOut(
@@ -133,7 +133,7 @@ def _member(seat: SeatIn) -> int:
 
 
 @router.post("/games", response={201: GameOut, **ERRORS})
-def game_create(request: HttpRequest, payload: GameIn) -> Status[GameOut]:
+def game_create(request: ApiRequest, payload: GameIn) -> Status[GameOut]:
     if not access.may_host(request.auth):
         raise HttpError(403, _("Only the club's hosts and admins start games."))
     seats = {seat.seat: (_member(seat), seat.role) for seat in payload.seats}
@@ -144,12 +144,12 @@ def game_create(request: HttpRequest, payload: GameIn) -> Status[GameOut]:
 
 
 @router.get("/games/{game_id}", response={200: GameOut, **ERRORS})
-def game_detail(request: HttpRequest, game_id: int) -> GameOut:
+def game_detail(request: ApiRequest, game_id: int) -> GameOut:
     return _out(request, _view(game_id))
 
 
 @router.post("/games/{game_id}/events", response={200: GameOut, 201: GameOut, **ERRORS})
-def game_event(request: HttpRequest, game_id: int, payload: EventIn) -> Status[GameOut]:
+def game_event(request: ApiRequest, game_id: int, payload: EventIn) -> Status[GameOut]:
     # The event's own fields depend on its type (PROTOCOL.md): read them off the body as
     # sent; the schema above has already checked that it is a JSON object with a type.
     event = {k: v for k, v in parsing.loads(request.body).items() if k not in ("seq", "client_id")}
@@ -164,7 +164,7 @@ def game_event(request: HttpRequest, game_id: int, payload: EventIn) -> Status[G
 
 
 @router.get("/games/{game_id}/protocol", response={200: dict[str, Any], **ERRORS})
-def game_protocol(request: HttpRequest, game_id: int) -> dict[str, Any]:
+def game_protocol(request: ApiRequest, game_id: int) -> dict[str, Any]:
     view = _view(game_id)
     if not access.sees_roles(request.auth, view.game, view.seats):
         raise HttpError(403, _("The protocol is published when the game ends."))

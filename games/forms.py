@@ -51,12 +51,12 @@ def seat_action(mode: str, seat: int, post: QueryDict, view: GameView) -> dict[s
     if kind == "heal":
         return {"type": "heal", "target": seat}
     if kind == "action" and (by := whole_number(who, low=1)) is not None:
-        actor = view.by_number.get(by)
+        acting = view.by_number.get(by)
         return {
             "type": "action",
             "by": by,
             "target": seat,
-            "kind": actor.role if actor else "",
+            "kind": acting.role if acting else "",
         }
     raise BadForm("mode")
 
@@ -70,7 +70,7 @@ def event_from_post(post: QueryDict, view: GameView) -> dict[str, Any]:
         return {"type": kind, "n": _int(post, "n")}
     if kind in ("votes", "hands"):
         prompt = view.prompt
-        among = view.state.nominees if kind == "votes" else list(prompt.candidates)
+        among = view.club_state.nominees if kind == "votes" else list(prompt.candidates)
         return {"type": kind, "counts": _counts(post, among)}
     if kind in ("first_day_expel", "expel_both"):
         return {"type": kind, "for": _int(post, "for")}

@@ -11,6 +11,7 @@ from django.db.models import QuerySet
 from games.models import Game, GameStatus, Seat
 from games.rules.club import ClubGame, Prompt
 from games.rules.log import effective_events
+from games.rules.online import OnlineGame
 from games.services import fold
 
 
@@ -20,11 +21,17 @@ class GameView:
     seats: list[Seat]
     log: list[dict[str, Any]]  # every entry, undos included
     events: list[dict[str, Any]]  # the effective protocol events
-    state: ClubGame
+    state: ClubGame | OnlineGame  # an online game's live table is games/online/table.py's
+
+    @property
+    def club_state(self) -> ClubGame:
+        """The live table's state (the host's screen shows only club games)."""
+        assert isinstance(self.state, ClubGame)
+        return self.state
 
     @property
     def prompt(self) -> Prompt:
-        return self.state.prompt()
+        return self.club_state.prompt()
 
     @property
     def by_number(self) -> dict[int, Seat]:

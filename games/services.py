@@ -27,7 +27,6 @@ from club.models import Evening, EveningStatus, Registration, RegistrationStatus
 from club.queueing import queue_on_commit
 from games import access
 from games.models import Game, GameEvent, Role, Ruleset, Seat
-from games.online.models import OnlineTable
 from games.rules import events as event_shapes
 from games.rules import protocol
 from games.rules.club import ClubGame
@@ -209,7 +208,7 @@ def game_record_event(
     *,
     game_id: int,
     author: User,
-    event: Any,
+    event: object,
     seq: int | None,
     client_id: str | None,
     now: datetime | None = None,
@@ -269,7 +268,7 @@ def game_record_event(
                 entry = GameEvent.objects.create(
                     game=game,
                     seq=game.last_seq + 1,
-                    type=shaped["type"],
+                    type=str(shaped["type"]),
                     payload=shaped,
                     author=author,
                     client_id=client_id,
@@ -293,7 +292,9 @@ def game_analyse_on_commit(game_id: int) -> None:
 # --- the protocol document ------------------------------------------------------------
 
 
-def game_protocol(game: Game, seats: Sequence[Seat], log: Sequence[Mapping[str, Any]]) -> dict:
+def game_protocol(
+    game: Game, seats: Sequence[Seat], log: Sequence[Mapping[str, Any]]
+) -> dict[str, Any]:
     """PROTOCOL.md's document: the options the game was played with and the effective
     events (the undone ones are not exported)."""
     return protocol.export(
@@ -308,65 +309,78 @@ def game_protocol(game: Game, seats: Sequence[Seat], log: Sequence[Mapping[str, 
     )
 
 
-def game_import(*, document: Any, evening_id: int | None, host: User, author: User) -> Game:
-    """A game from a protocol document (admin): its nicks must be members of the club.
-    Every event is checked as a live one is (shape, then the rules); a club game belongs
-    to an evening, an online game to none (an unfinished one is taken on by the sweep)."""
+@dataclass(frozen=True)
+class Imported:
+    """A protocol document read for import: parsed, replayed without a failure, its nicks
+    matched to members, its events as the log stores them."""
+
+    parsed: protocol.Protocol
+    state: Engine
+    members: dict[str, User]
+    events: list[dict[str, Any]]
+
+
+def protocol_read(document: Any, *, host: User) -> Imported:
+    """Every check of an import but the ruleset's own: the document's shape, every event's
+    shape and the rules (as a live event's), the members, the host not at the table."""
     try:
         parsed = protocol.parse(document)
     except ProtocolError as error:
         raise Refused(rules_message(error)) from error
-    game_state, failure = protocol.replay(parsed)
+    state, failure = protocol.replay(parsed)
     if failure is not None:
         raise Refused(
             _("Event %(index)d: %(error)s")
             % {"index": failure.index, "error": rules_message(failure.error)}
         )
-    online = parsed.ruleset == Ruleset.ONLINE
-    evening = Evening.objects.filter(pk=evening_id).first() if evening_id is not None else None
-    if online and evening is not None:
-        raise Refused(_("An online game belongs to no evening: leave the evening empty."))
-    if not online and evening is None:
-        raise Refused(_("There is no such evening."), "not_found", NOT_FOUND)
     members = _members_by_nick([seat.nick for seat in parsed.seats])
     access.refuse_host_at_table(host, [member.pk for member in members.values()])
-    events = protocol.normalized_events(parsed)
-    now = timezone.now()
-    with transaction.atomic():
-        if evening is not None:
-            Evening.objects.select_for_update().filter(pk=evening.pk).first()
-            number = Game.objects.filter(evening=evening).count() + 1
-        else:
-            number = next_online_number()
-        game = Game.objects.create(
-            evening=evening,
-            number=number,
-            host=host,
-            ruleset=parsed.ruleset,
-            options=parsed.options.to_dict(),
-            lineup=_lineup_of(seat.role for seat in parsed.seats),
-            immune=list(parsed.immune),
-            last_seq=len(events),
-        )
-        Seat.objects.bulk_create(
-            Seat(game=game, number=s.seat, member=members[login_key(s.nick)], role=s.role)
-            for s in parsed.seats
-        )
-        GameEvent.objects.bulk_create(
-            GameEvent(game=game, seq=n, type=e["type"], payload=e, author=author)
-            for n, e in enumerate(events, start=1)
-        )
-        game.take_outcome(game_state, now)
-        game.save(update_fields=list(Game.OUTCOME_FIELDS))
-        if online:
-            OnlineTable.objects.create(
-                game=game,
-                starts_at=_first_moment(events) or now,
-                deadline_at=None if game.finished else now,
-            )
-        if game.finished:
-            game_analyse_on_commit(game.pk)
+    return Imported(parsed, state, members, protocol.normalized_events(parsed))
+
+
+def protocol_store(
+    imported: Imported, *, evening: Evening | None, number: int, host: User, author: User
+) -> Game:
+    """The game, its seats and its log as the document has them (in the caller's
+    transaction); its analysis is queued if it ended."""
+    parsed = imported.parsed
+    game = Game.objects.create(
+        evening=evening,
+        number=number,
+        host=host,
+        ruleset=parsed.ruleset,
+        options=parsed.options.to_dict(),
+        lineup=_lineup_of(seat.role for seat in parsed.seats),
+        immune=list(parsed.immune),
+        last_seq=len(imported.events),
+    )
+    Seat.objects.bulk_create(
+        Seat(game=game, number=s.seat, member=imported.members[login_key(s.nick)], role=s.role)
+        for s in parsed.seats
+    )
+    GameEvent.objects.bulk_create(
+        GameEvent(game=game, seq=n, type=e["type"], payload=e, author=author)
+        for n, e in enumerate(imported.events, start=1)
+    )
+    game.take_outcome(imported.state, timezone.now())
+    game.save(update_fields=list(Game.OUTCOME_FIELDS))
+    if game.finished:
+        game_analyse_on_commit(game.pk)
     return game
+
+
+def game_import(*, document: Any, evening_id: int, host: User, author: User) -> Game:
+    """A club game from a protocol document (admin), numbered after its evening's others.
+    (An online protocol is the online room's: games/online/services.online_game_import.)"""
+    imported = protocol_read(document, host=host)
+    if imported.parsed.ruleset != Ruleset.CLUB:
+        raise Refused(_("An online game belongs to no evening: leave the evening empty."))
+    with transaction.atomic():
+        evening = Evening.objects.select_for_update().filter(pk=evening_id).first()
+        if evening is None:
+            raise Refused(_("There is no such evening."), "not_found", NOT_FOUND)
+        number = Game.objects.filter(evening=evening).count() + 1
+        return protocol_store(imported, evening=evening, number=number, host=host, author=author)
 
 
 def _members_by_nick(nicks: Sequence[str]) -> dict[str, User]:
@@ -383,11 +397,6 @@ def _members_by_nick(nicks: Sequence[str]) -> dict[str, User]:
 def next_online_number() -> int:
     online = Game.objects.filter(ruleset=Ruleset.ONLINE)
     return (online.aggregate(n=Max("number"))["n"] or 0) + 1
-
-
-def _first_moment(events: Sequence[Mapping[str, Any]]) -> datetime | None:
-    stamped = [e["at"] for e in events if isinstance(e.get("at"), str)]
-    return datetime.fromisoformat(stamped[0]) if stamped else None
 
 
 def _lineup_of(roles: Any) -> dict[str, int]:

@@ -52,7 +52,10 @@ def describe(
         "check": lambda: _("%(by)s checks %(target)s") % {"by": s("by"), "target": s("target")},
         "kill": lambda: (
             _("%(by)s shoots %(target)s")
-            % {"by": role_names.get(event.get("by"), event.get("by")), "target": s("target")}
+            % {
+                "by": role_names.get(str(event.get("by")), str(event.get("by"))),
+                "target": s("target"),
+            }
         ),
         "heal": lambda: _("The doctor heals %(target)s") % {"target": s("target")},
         "action": lambda: _("%(by)s acts on %(target)s") % {"by": s("by"), "target": s("target")},
@@ -81,5 +84,5 @@ def describe(
         "day_end": lambda: _("The day closes"),
         "night_end": lambda: _("The night closes"),
     }
-    text = texts.get(kind)
+    text = texts.get(str(kind))
     return text() if text else str(kind)

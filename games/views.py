@@ -8,7 +8,7 @@ from typing import Any
 
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -18,6 +18,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from club.errors import Refused
 from club.models import Evening
 from club.parsing import whole_number
+from club.requests import MemberRequest, SiteRequest
 from club.responses import action_answer
 from games import access, forms, services
 from games.models import Role, Ruleset
@@ -27,14 +28,14 @@ from games.recordings.views import recording_part
 from games.timeline import describe
 
 
-def _require_host(request: HttpRequest) -> None:
+def _require_host(request: SiteRequest) -> None:
     if not access.may_host(request.user):
         raise PermissionDenied(_("Only the club's hosts and admins start games."))
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def game_new(request: HttpRequest, evening_id: int) -> HttpResponse:
+def game_new(request: MemberRequest, evening_id: int) -> HttpResponse:
     """Step 1: who plays, the line-up, random or by hand. Step 2 (`confirm`): the table,
     seat by seat, as dealt or as the host set it; starting it creates the game."""
     _require_host(request)
@@ -73,7 +74,7 @@ def _count(raw: str | None) -> int:
     return whole_number(raw, high=30) or 0
 
 
-def _start(request: HttpRequest, evening: Evening, context: dict[str, Any]) -> HttpResponse:
+def _start(request: MemberRequest, evening: Evening, context: dict[str, Any]) -> HttpResponse:
     seats: dict[int, tuple[int, str]] = {}
     post = request.POST
     for number in range(1, 31):
@@ -92,8 +93,8 @@ def _start(request: HttpRequest, evening: Evening, context: dict[str, Any]) -> H
     return redirect("game", game_id=game.pk)
 
 
-def _board_context(request: HttpRequest, view: GameView, **extra: Any) -> dict[str, Any]:
-    state, prompt = view.state, view.prompt
+def _board_context(request: SiteRequest, view: GameView, **extra: Any) -> dict[str, Any]:
+    state, prompt = view.club_state, view.prompt
     nick = visible_nicks(view.seats, view.game, request.user)
     runs = access.runs(request.user, view.game, view.seats)
     recording = runs and not view.game.finished
@@ -184,7 +185,7 @@ def _night_label(slot: str, role_names: dict[str, str]) -> str:
 
 
 @require_GET
-def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
+def game_detail(request: SiteRequest, game_id: int) -> HttpResponse:
     view = game_view(game_id)
     if view is None:
         raise Http404
@@ -202,7 +203,7 @@ def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def game_event(request: HttpRequest, game_id: int) -> HttpResponse:
+def game_event(request: MemberRequest, game_id: int) -> HttpResponse:
     """One tap. htmx gets the board back; a plain post is redirected to the game page."""
     view = game_view(game_id)
     if view is None:
@@ -241,7 +242,7 @@ def game_event(request: HttpRequest, game_id: int) -> HttpResponse:
     )
 
 
-def _online_result(request: HttpRequest, view: GameView) -> HttpResponse:
+def _online_result(request: SiteRequest, view: GameView) -> HttpResponse:
     """An online game's public page is its analysis once it ends; until then its table is
     its players' (/online/<id>/)."""
     if not view.game.finished:

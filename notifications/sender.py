@@ -58,15 +58,19 @@ def _finish(notification_id: int, status: str, **fields: object) -> Outcome:
 
 def _chat_is_busy(chat_id: int) -> float | None:
     """Seconds to wait before this chat may take another message, or None."""
-    burst, window = (PRIVATE_BURST, PRIVATE_WINDOW) if chat_id > 0 else (GROUP_BURST, GROUP_WINDOW)
+    private = chat_id > 0
+    burst = PRIVATE_BURST if private else GROUP_BURST
+    window = PRIVATE_WINDOW if private else GROUP_WINDOW
     since = timezone.now() - window
-    recent = list(
-        Notification.objects.filter(
+    recent = [
+        sent
+        for sent in Notification.objects.filter(
             chat_id=chat_id, status=NotificationStatus.SENT, sent_at__gte=since
         )
         .order_by("-sent_at")
         .values_list("sent_at", flat=True)[:burst]
-    )
+        if sent is not None
+    ]
     if len(recent) < burst:
         return None
     return max(0.2, (recent[-1] + window - timezone.now()).total_seconds())

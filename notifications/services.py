@@ -56,6 +56,7 @@ def notification_enqueue(
             ],
         )
         (notification_id,) = cursor.fetchone()
+    assert isinstance(notification_id, int)
     notification_send_on_commit(notification_id)
     return notification_id
 

@@ -28,8 +28,13 @@ def api_base_url() -> str:
 def keyboard(rows: list[list[dict[str, str]]]) -> InlineKeyboardMarkup | None:
     if not rows:
         return None
-    return InlineKeyboardMarkup(
-        [[InlineKeyboardButton(**button) for button in row] for row in rows]
+    return InlineKeyboardMarkup([[_button(button) for button in row] for row in rows])
+
+
+def _button(button: dict[str, str]) -> InlineKeyboardButton:
+    """A stored button: its text and one of callback_data or url."""
+    return InlineKeyboardButton(
+        button["text"], callback_data=button.get("callback_data"), url=button.get("url")
     )
 
 

@@ -4,13 +4,14 @@ import logging
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse, HttpResponseForbidden, JsonResponse
+from django.http import HttpResponse, HttpResponseForbidden, JsonResponse
 from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
 from club import parsing
+from club.requests import MemberRequest, SiteRequest
 from notifications.bot import process_update
 from notifications.services import telegram_link_code_create
 
@@ -19,7 +20,7 @@ logger = logging.getLogger(__name__)
 
 @csrf_exempt  # Telegram cannot send a CSRF token; the secret header authenticates it
 @require_POST
-def telegram_webhook(request: HttpRequest) -> HttpResponse:
+def telegram_webhook(request: SiteRequest) -> HttpResponse:
     secret = settings.TELEGRAM_WEBHOOK_SECRET
     given = request.headers.get("X-Telegram-Bot-Api-Secret-Token", "")
     if not secret or not hmac.compare_digest(given.encode(), secret.encode()):
@@ -42,7 +43,7 @@ def telegram_webhook(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def telegram_connect(request: HttpRequest) -> HttpResponse:
+def telegram_connect(request: MemberRequest) -> HttpResponse:
     """«Подключить Telegram»: a single-use deep link into the bot."""
     if not settings.TELEGRAM_BOT_USERNAME:
         messages.error(request, _("The Telegram bot is not set up on this site."))

@@ -7,13 +7,13 @@ ruleset (PROTOCOL.md): the player's own seat is filled in, the engine judges it.
 
 from __future__ import annotations
 
-from django.http import HttpRequest
 from django.utils.translation import gettext as _
 from ninja import Field, Router, Schema, Status
 from ninja.errors import HttpError
 
 from club import parsing
 from club.parsing import Moment
+from club.requests import ApiRequest
 from club.schemas import ERRORS
 from games.online import services as online_play
 from games.online.table import Table, TableView, online_table, table_view
@@ -39,7 +39,7 @@ class ChatIn(Schema):
     text: str = Field(..., min_length=1, max_length=2000)
 
 
-def _table(request: HttpRequest, game_id: int) -> Table:
+def _table(request: ApiRequest, game_id: int) -> Table:
     found = online_table(game_id)
     if found is None:
         raise HttpError(404, _("There is no such game."))
@@ -48,12 +48,12 @@ def _table(request: HttpRequest, game_id: int) -> Table:
     return found
 
 
-def _view(request: HttpRequest, found: Table) -> TableView:
+def _view(request: ApiRequest, found: Table) -> TableView:
     return table_view(found, request.auth)
 
 
 @router.post("/online-games", response={201: TableView, **ERRORS})
-def online_game_create(request: HttpRequest, payload: OnlineGameIn) -> Status[TableView]:
+def online_game_create(request: ApiRequest, payload: OnlineGameIn) -> Status[TableView]:
     game = online_play.online_game_create(
         host=request.auth,
         member_ids=payload.member_ids,
@@ -65,12 +65,12 @@ def online_game_create(request: HttpRequest, payload: OnlineGameIn) -> Status[Ta
 
 
 @router.get("/online-games/{game_id}", response={200: TableView, **ERRORS})
-def online_game_detail(request: HttpRequest, game_id: int) -> TableView:
+def online_game_detail(request: ApiRequest, game_id: int) -> TableView:
     return _view(request, _table(request, game_id))
 
 
 @router.post("/online-games/{game_id}/actions", response={200: TableView, **ERRORS})
-def online_game_act(request: HttpRequest, game_id: int, payload: ActionIn) -> TableView:
+def online_game_act(request: ApiRequest, game_id: int, payload: ActionIn) -> TableView:
     # The event's own fields depend on its type: read them off the body as sent.
     event = parsing.loads(request.body)
     found = online_play.online_act(game_id=game_id, user=request.auth, event=event)
@@ -78,6 +78,6 @@ def online_game_act(request: HttpRequest, game_id: int, payload: ActionIn) -> Ta
 
 
 @router.post("/online-games/{game_id}/mafia-chat", response={200: TableView, **ERRORS})
-def online_mafia_chat(request: HttpRequest, game_id: int, payload: ChatIn) -> TableView:
+def online_mafia_chat(request: ApiRequest, game_id: int, payload: ChatIn) -> TableView:
     online_play.online_mafia_say(game_id=game_id, user=request.auth, text=payload.text)
     return _view(request, _table(request, game_id))

@@ -31,7 +31,7 @@ def append(found: Table, event: dict[str, Any], author: User | None) -> None:
     except (RuleViolation, ProtocolError) as error:
         raise Refused(rules_message(error)) from error
     GameEvent.objects.create(
-        game=game, seq=game.last_seq + 1, type=shaped["type"], payload=shaped, author=author
+        game=game, seq=game.last_seq + 1, type=str(shaped["type"]), payload=shaped, author=author
     )
     game.last_seq += 1
     was_finished = game.finished

@@ -24,6 +24,7 @@ from accounts.models import User
 from accounts.services import member_is_of_age, refuse_unless_active
 from club.errors import FORBIDDEN, INVALID, NOT_FOUND, Refused
 from games import access
+from games import services as games_services
 from games.models import Game, Ruleset, Seat
 from games.online import announce, texts
 from games.online.log import append
@@ -194,3 +195,23 @@ def online_mafia_say(*, game_id: int, user: User, text: str) -> None:
     if not 1 <= len(text) <= 2000 or "\x00" in text:
         raise Refused(_("A message is 1 to 2000 characters."), "invalid", INVALID)
     MafiaMessage.objects.create(game=found.game, seat=seat.number, text=text)
+
+
+def online_game_import(*, document: Any, host: User, author: User) -> Game:
+    """An online game from a protocol document (admin): no evening, numbered after the
+    other online games; an unfinished one is taken on by the phase sweep at once."""
+    imported = games_services.protocol_read(document, host=host)
+    if imported.parsed.ruleset != Ruleset.ONLINE:
+        raise Refused(_("A club game is imported into its evening: choose the evening."))
+    stamped = [e["at"] for e in imported.events if isinstance(e.get("at"), str)]
+    now = timezone.now()
+    with transaction.atomic():
+        game = games_services.protocol_store(
+            imported, evening=None, number=next_online_number(), host=host, author=author
+        )
+        OnlineTable.objects.create(
+            game=game,
+            starts_at=datetime.fromisoformat(stamped[0]) if stamped else now,
+            deadline_at=None if game.finished else now,
+        )
+    return game

@@ -10,7 +10,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.db.models import Q
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -21,6 +21,7 @@ from accounts.models import MembershipStatus, User
 from club.club_settings import ClubSettings
 from club.errors import Refused
 from club.parsing import parse_moment, whole_number
+from club.requests import MemberRequest, SiteRequest
 from club.responses import action_answer
 from games.access import may_host
 from games.models import Game, Ruleset
@@ -32,7 +33,7 @@ WORDS = {"pass", "hang_all", "pardon_all"}
 
 @login_required
 @require_GET
-def online_list(request: HttpRequest) -> HttpResponse:
+def online_list(request: MemberRequest) -> HttpResponse:
     games = (
         Game.objects.filter(ruleset=Ruleset.ONLINE)
         .filter(Q(seats__member=request.user) | Q(host=request.user))
@@ -47,7 +48,7 @@ def online_list(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def online_new(request: HttpRequest) -> HttpResponse:
+def online_new(request: MemberRequest) -> HttpResponse:
     if not may_host(request.user):
         raise PermissionDenied(_("Only the club's hosts and admins start games."))
     members = User.objects.filter(is_active=True, status=MembershipStatus.ACTIVE).order_by(
@@ -92,7 +93,7 @@ def _minutes(raw: str | None, default: int) -> int:
 
 
 def _table_context(
-    request: HttpRequest, game_id: int, found: Table | None = None, **extra: Any
+    request: SiteRequest, game_id: int, found: Table | None = None, **extra: Any
 ) -> dict[str, Any]:
     found = found or online_table(game_id)
     if found is None:
@@ -110,7 +111,7 @@ def _table_context(
 
 @login_required
 @require_GET
-def online_game(request: HttpRequest, game_id: int) -> HttpResponse:
+def online_game(request: MemberRequest, game_id: int) -> HttpResponse:
     context = _table_context(request, game_id)
     template = "games/online.html#table" if request.htmx else "games/online.html"
     return render(request, template, context)
@@ -133,7 +134,7 @@ def _event(post: Any) -> dict[str, Any]:
 
 @login_required
 @require_POST
-def online_act(request: HttpRequest, game_id: int) -> HttpResponse:
+def online_act(request: MemberRequest, game_id: int) -> HttpResponse:
     refusal, found = None, None
     try:
         found = online_play.online_act(
@@ -152,7 +153,7 @@ def online_act(request: HttpRequest, game_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def online_chat(request: HttpRequest, game_id: int) -> HttpResponse:
+def online_chat(request: MemberRequest, game_id: int) -> HttpResponse:
     refusal = None
     try:
         online_play.online_mafia_say(

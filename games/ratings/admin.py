@@ -1,10 +1,11 @@
+from typing import Any
+
 from django import forms
 from django.contrib import admin
-from django.db import transaction
-from django.db.models import Max
 from django.http import HttpRequest
 
-from club.queueing import queue_on_commit
+from club.requests import member_of
+from games.ratings import services
 from games.ratings.models import PlayerScore, ScoringScheme
 from games.ratings.publication import LINE_LABELS
 from games.rules.errors import ProtocolError
@@ -15,7 +16,7 @@ from games.rules_text import rules_message
 class PointsInline(admin.TabularInline):
     model = PlayerScore
     extra = 0
-    fields = ["seat", "member", "role", "won", "points", "lines", "rating_before", "rating_after"]
+    fields = ("seat", "member", "role", "won", "points", "lines", "rating_before", "rating_after")
     readonly_fields = fields
     can_delete = False
 
@@ -30,15 +31,15 @@ class _SchemeFormBase(forms.ModelForm):
         model = ScoringScheme
         fields = ["note"]
 
-    def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         current = ScoringScheme.objects.current().scheme().to_dict()
         for code in LINE_LABELS:
             if code in self.fields:
                 self.fields[code].initial = current[code]
 
-    def clean(self) -> dict:
-        cleaned = super().clean()
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
         try:
             self.scheme = Scheme.from_dict({c: cleaned[c] for c in LINE_LABELS if c in cleaned})
         except ProtocolError as error:
@@ -67,7 +68,9 @@ class ScoringSchemeAdmin(admin.ModelAdmin):
     form = SchemeForm
     readonly_fields = ["version", "points", "created_at", "created_by"]
 
-    def get_fields(self, request: HttpRequest, obj: ScoringScheme | None = None) -> list[str]:
+    def get_fields(  # type: ignore[override]  # admin's own annotation is wider than its use
+        self, request: HttpRequest, obj: ScoringScheme | None = None
+    ) -> list[str]:
         if obj is not None:
             return ["version", "note", "points", "created_at", "created_by"]
         return ["note", *LINE_LABELS]
@@ -81,10 +84,7 @@ class ScoringSchemeAdmin(admin.ModelAdmin):
     def save_model(
         self, request: HttpRequest, obj: ScoringScheme, form: _SchemeFormBase, change: bool
     ) -> None:
-        with transaction.atomic():
-            latest = ScoringScheme.objects.select_for_update().aggregate(v=Max("version"))["v"]
-            obj.version = (latest or 0) + 1
-            obj.points = form.scheme.to_dict()
-            obj.created_by = request.user
-            obj.save()
-            queue_on_commit("games.ratings.tasks.games_rescore")
+        created = services.scheme_version_create(
+            scheme=form.scheme, note=obj.note, by=member_of(request)
+        )
+        obj.pk, obj.version = created.pk, created.version  # for admin's message and redirect

@@ -6,13 +6,13 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Literal
 
-from django.http import HttpRequest
 from django.utils.translation import gettext as _
 from ninja import Query, Router, Schema
 from ninja.errors import HttpError
 
 from accounts.models import User
 from club.api_auth import ANYONE, OPTIONAL_SECURITY
+from club.requests import PublicApiRequest
 from club.schemas import ERRORS
 from games import access
 from games.queries import game_view
@@ -89,7 +89,7 @@ class AnalysisOut(Schema):
     response={200: AnalysisOut, **ERRORS},
     openapi_extra=OPTIONAL_SECURITY,
 )
-def game_analysis(request: HttpRequest, game_id: int) -> AnalysisOut:
+def game_analysis(request: PublicApiRequest, game_id: int) -> AnalysisOut:
     view = game_view(game_id)
     if view is None:
         raise HttpError(404, _("There is no such game."))
@@ -134,7 +134,7 @@ class LeaderboardOut(Schema):
     "/leaderboard", response={200: LeaderboardOut, **ERRORS}, openapi_extra=OPTIONAL_SECURITY
 )
 def leaderboard(
-    request: HttpRequest,
+    request: PublicApiRequest,
     season: Annotated[str, Query(pattern=SEASON_OR_EMPTY)] = "",
     sort: Literal[stats.SORTS] = "points",  # type: ignore[valid-type]
 ) -> LeaderboardOut:
@@ -188,7 +188,7 @@ def _tally(tally: stats.Tally) -> TallyOut:
 @router.get(
     "/players/{member_id}", response={200: PlayerOut, **ERRORS}, openapi_extra=OPTIONAL_SECURITY
 )
-def player(request: HttpRequest, member_id: int) -> PlayerOut:
+def player(request: PublicApiRequest, member_id: int) -> PlayerOut:
     member = User.objects.filter(pk=member_id, is_active=True).first()
     if member is None or not access.may_see_name(member, request.auth):
         raise HttpError(404, _("There is no such player."))

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from games.recordings.audio.alignment import SpeechFigures
+
 WIDTH, HEIGHT, PAD = 640, 200, 28
 
 
@@ -80,7 +82,7 @@ ROW, LABEL = 14, 90
 
 
 def speech_timeline(
-    speeches: Sequence[object], voiced: Sequence[Sequence[float]], labels: Mapping[int, str]
+    speeches: Sequence[SpeechFigures], voiced: Sequence[Sequence[float]], labels: Mapping[int, str]
 ) -> Timeline | None:
     """The game's speeches on one time axis, a row per seat: each speech's allowed slot and
     timed span, the voice inside it, and the voice past the seconds allowed."""

@@ -16,6 +16,7 @@ from django.utils.translation import gettext_lazy
 from club import texts
 from club.club_settings import ClubSettings
 from games import access
+from games.access import Viewer
 from games.models import Game, Role, Seat
 from games.queries import GameView
 from games.ratings import stats
@@ -32,7 +33,7 @@ from games.timeline import describe
 from notifications.services import chat_post_sync
 
 
-def visible_nicks(seats: list[Seat], game: Game, viewer: Any) -> dict[int, str]:
+def visible_nicks(seats: list[Seat], game: Game, viewer: Viewer) -> dict[int, str]:
     """Each seat's name as `viewer` may see it on the game's pages (games/access.py)."""
     running = access.runs(viewer, game, seats)
     return {
@@ -116,7 +117,7 @@ def game_post_sync(*, game_id: int) -> int | None:
     )
 
 
-def published_analysis(view: GameView, viewer: Any) -> dict[str, Any] | None:
+def published_analysis(view: GameView, viewer: Viewer) -> dict[str, Any] | None:
     """The game's analysis as the page and the API publish it to this viewer: each seat's
     points with its lines in words, and the timeline by day and night."""
     built = stats.game_analysis(view.game)

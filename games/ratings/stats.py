@@ -15,6 +15,7 @@ from django.utils import timezone
 from accounts.models import User
 from club.club_settings import ClubSettings
 from games import access
+from games.access import Viewer
 from games.models import Game, Role
 from games.ratings.models import GameAnalysis, PlayerScore
 from games.ratings.seasons import Season, season_of, seasons_between
@@ -81,7 +82,7 @@ def current_season(club: ClubSettings | None = None) -> Season:
     return season_of(timezone.localtime(timezone.now(), club.zone).date(), club.season_length)
 
 
-def leaderboard(season: Season, sort: str, viewer: Any) -> Leaderboard:
+def leaderboard(season: Season, sort: str, viewer: Viewer) -> Leaderboard:
     """Three queries: the seasons that have games, the season's sums per member, and each
     of those members' ratings on both tracks at the season's end."""
     club = ClubSettings.load()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -10,6 +10,7 @@ from django.views.decorators.http import require_GET
 
 from accounts.models import User
 from club.club_settings import ClubSettings
+from club.requests import SiteRequest
 from games import access
 from games.ratings import stats
 from games.ratings.charts import line_chart
@@ -17,7 +18,7 @@ from games.ratings.seasons import season_parse
 
 
 @require_GET
-def leaderboard(request: HttpRequest) -> HttpResponse:
+def leaderboard(request: SiteRequest) -> HttpResponse:
     club = ClubSettings.load()
     season = season_parse(request.GET.get("season"))
     season = season or stats.current_season(club)
@@ -39,7 +40,7 @@ COLUMNS = [
 
 
 @require_GET
-def player(request: HttpRequest, member_id: int) -> HttpResponse:
+def player(request: SiteRequest, member_id: int) -> HttpResponse:
     member = User.objects.filter(pk=member_id, is_active=True).first()
     if member is None or not access.may_see_name(member, request.user):
         raise Http404

@@ -4,6 +4,7 @@ from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
 from club.errors import Refused
+from club.requests import member_of
 from games.recordings import services as recordings
 from games.recordings.models import Recording, RecordingDeletion, RecordingStatus
 
@@ -42,7 +43,7 @@ class RecordingAdmin(admin.ModelAdmin):
             "pk", flat=True
         ):
             try:
-                recordings.recording_delete(recording_id=recording_id, user=request.user)
+                recordings.recording_delete(recording_id=recording_id, user=member_of(request))
                 count += 1
             except Refused as refusal:
                 messages.error(request, refusal.message)

@@ -11,12 +11,13 @@ from __future__ import annotations
 from typing import Annotated
 
 from django.core.exceptions import RequestDataTooBig
-from django.http import FileResponse, HttpRequest
+from django.http import FileResponse
 from django.utils.translation import gettext as _
 from ninja import Field, Header, Router, Schema, Status
 from ninja.errors import HttpError
 
 from club.parsing import Moment
+from club.requests import ApiRequest
 from club.schemas import ERRORS
 from games.recordings import services as recordings
 from games.recordings.models import Recording
@@ -60,7 +61,7 @@ def _out(recording: Recording) -> RecordingOut:
 
 @router.post("/games/{game_id}/recording", response={201: RecordingOut, **ERRORS})
 def recording_start(
-    request: HttpRequest, game_id: int, payload: RecordingIn
+    request: ApiRequest, game_id: int, payload: RecordingIn
 ) -> Status[RecordingOut]:
     recording = recordings.recording_start(
         game_id=game_id,
@@ -73,7 +74,7 @@ def recording_start(
 
 
 @router.get("/recordings/{recording_id}", response={200: RecordingOut, **ERRORS})
-def recording_detail(request: HttpRequest, recording_id: int) -> RecordingOut:
+def recording_detail(request: ApiRequest, recording_id: int) -> RecordingOut:
     return _out(recordings.recording_for(request.auth, recording_id))
 
 
@@ -91,7 +92,7 @@ CHUNK_BODY = {
     openapi_extra=CHUNK_BODY,
 )
 def recording_chunk(
-    request: HttpRequest,
+    request: ApiRequest,
     recording_id: int,
     offset: Annotated[int, Header(alias="Upload-Offset", ge=0)],
 ) -> RecordingOut:
@@ -106,7 +107,7 @@ def recording_chunk(
 
 
 @router.delete("/recordings/{recording_id}", response={204: None, **ERRORS})
-def recording_delete(request: HttpRequest, recording_id: int) -> Status[None]:
+def recording_delete(request: ApiRequest, recording_id: int) -> Status[None]:
     recordings.recording_delete(recording_id=recording_id, user=request.auth)
     return Status(204, None)
 
@@ -117,7 +118,7 @@ def recording_delete(request: HttpRequest, recording_id: int) -> Status[None]:
     # An int key, as ninja keys its own: a "200" beside 200 is a duplicated key in JSON.
     openapi_extra={"responses": {200: {"description": "The recording as uploaded."}}},
 )
-def recording_file(request: HttpRequest, recording_id: int) -> FileResponse:
+def recording_file(request: ApiRequest, recording_id: int) -> FileResponse:
     download = recordings.recording_open(recording_id=recording_id, user=request.auth)
     return FileResponse(
         download.file, as_attachment=True, filename=download.recording.original_name

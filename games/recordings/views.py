@@ -10,7 +10,8 @@ from typing import Any
 
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import FileResponse, Http404, HttpRequest, HttpResponse, StreamingHttpResponse
+from django.http import FileResponse, Http404, HttpResponse, StreamingHttpResponse
+from django.http.response import HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -20,6 +21,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from club.club_settings import ClubSettings
 from club.errors import NOT_FOUND, Refused
 from club.parsing import parse_moment
+from club.requests import MemberRequest, SiteRequest
 from club.responses import action_answer
 from games import access
 from games.models import Game
@@ -27,7 +29,7 @@ from games.recordings import services as recordings
 from games.recordings.models import Recording
 
 
-def _recording_context(request: HttpRequest, game_id: int) -> dict[str, Any]:
+def _recording_context(request: SiteRequest, game_id: int) -> dict[str, Any]:
     game = get_object_or_404(Game, pk=game_id)
     if not access.runs(request.user, game):
         raise PermissionDenied(_("Only the game's host and admins have its recording."))
@@ -49,7 +51,7 @@ def recording_part(game: Any) -> dict[str, Any]:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def game_recording(request: HttpRequest, game_id: int) -> HttpResponse:
+def game_recording(request: MemberRequest, game_id: int) -> HttpResponse:
     """GET: the recording's status (htmx polls it while the analysis runs). POST: the
     plain form's upload of the whole file (the page's script uploads in chunks instead)."""
     context = _recording_context(request, game_id)
@@ -86,7 +88,7 @@ def _started_at(raw: str | None) -> datetime | None:
 
 @login_required
 @require_GET
-def game_recording_file(request: HttpRequest, game_id: int) -> HttpResponse:
+def game_recording_file(request: MemberRequest, game_id: int) -> HttpResponseBase:
     recording = _recording_context(request, game_id)["recording"]
     if recording is None:
         raise Http404
@@ -103,13 +105,13 @@ RANGE = re.compile(r"^bytes=(\d*)-(\d*)$")
 RANGE_CHUNK = 64 * 1024
 
 
-def _ranged(request: HttpRequest, file: Any, size: int, name: str) -> HttpResponse:
+def _ranged(request: SiteRequest, file: Any, size: int, name: str) -> HttpResponseBase:
     """The file, or the byte range the browser's player asks for to seek (RFC 9110)."""
     wanted = RANGE.match(request.headers.get("Range", "").strip())
     if wanted is None or wanted.groups() == ("", ""):
-        response = FileResponse(file, filename=name)
-        response["Accept-Ranges"] = "bytes"
-        return response
+        whole = FileResponse(file, filename=name)
+        whole["Accept-Ranges"] = "bytes"
+        return whole
     first, last = wanted.groups()
     if first:
         start, end = int(first), min(int(last) if last else size - 1, size - 1)
@@ -117,9 +119,9 @@ def _ranged(request: HttpRequest, file: Any, size: int, name: str) -> HttpRespon
         start, end = max(0, size - int(last)), size - 1
     if start > end or start >= size:
         file.close()
-        response = HttpResponse(status=416)
-        response["Content-Range"] = f"bytes */{size}"
-        return response
+        unsatisfiable = HttpResponse(status=416)
+        unsatisfiable["Content-Range"] = f"bytes */{size}"
+        return unsatisfiable
     file.seek(start)
 
     def body() -> Any:
@@ -134,16 +136,16 @@ def _ranged(request: HttpRequest, file: Any, size: int, name: str) -> HttpRespon
         finally:
             file.close()
 
-    response = StreamingHttpResponse(body(), status=206, content_type="application/octet-stream")
-    response["Content-Range"] = f"bytes {start}-{end}/{size}"
-    response["Content-Length"] = str(end - start + 1)
-    response["Accept-Ranges"] = "bytes"
-    return response
+    part = StreamingHttpResponse(body(), status=206, content_type="application/octet-stream")
+    part["Content-Range"] = f"bytes {start}-{end}/{size}"
+    part["Content-Length"] = str(end - start + 1)
+    part["Accept-Ranges"] = "bytes"
+    return part
 
 
 @login_required
 @require_POST
-def game_recording_delete(request: HttpRequest, game_id: int) -> HttpResponse:
+def game_recording_delete(request: MemberRequest, game_id: int) -> HttpResponse:
     recording = _recording_context(request, game_id)["recording"]
     refusal = None
     try:

@@ -125,7 +125,7 @@ def _count_field(event: Mapping[str, Any], key: str) -> int:
     return value
 
 
-def _seat_map(raw: Any, key: str) -> dict[int, int]:
+def _seat_map(raw: object, key: str) -> dict[int, int]:
     """{"3": 5} or {3: 5} → {3: 5}; JSON object keys are strings."""
     if not isinstance(raw, Mapping):
         raise ProtocolError(gettext_noop("Field `%(key)s` must be an object."), key=key)
@@ -268,7 +268,7 @@ class ClubGame:
             raise _violation("phase_order", gettext_noop("Day %(n)s cannot start now."), n=n)
         if self.phase == Phase.NIGHT:
             self._resolve_night()  # may end the game: the day then never starts
-            if self.phase == Phase.OVER:
+            if self.finished:
                 return
         self.phase = Phase.DAY
         self.n = n
@@ -587,9 +587,10 @@ class ClubGame:
             or (self.roles[seat].code == by and self.roles[seat].action == Action.KILL)
         ]
         orders = [
-            self.roles[seat].night_order
+            order
             for seat in shooters
-            if self.roles[seat].action == Action.KILL and self.roles[seat].night_order is not None
+            if self.roles[seat].action == Action.KILL
+            and (order := self.roles[seat].night_order) is not None
         ]
         if not shooters:
             raise _violation("no_killer", gettext_noop("Nobody alive shoots as `%(by)s`."), by=by)

@@ -13,7 +13,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from games.rules.errors import ProtocolError, gettext_noop
-from games.rules.log import UNDO
+from games.rules.log import UNDO, Event
 
 COMMON = {"type", "at", "note"}
 FIELDS: dict[str, set[str]] = {
@@ -121,7 +121,7 @@ def _clean_values(value: Any, where: str) -> None:
         raise ProtocolError(gettext_noop("Field `%(where)s`: an unexpected value."), where=where)
 
 
-def normalize(raw: Any, ruleset: str = "club") -> dict[str, Any]:
+def normalize(raw: object, ruleset: str = "club") -> Event:
     """The event as it will be stored, or ProtocolError saying what is wrong with it."""
     if not isinstance(raw, Mapping):
         raise ProtocolError(gettext_noop("An event must be an object."))

@@ -5,6 +5,11 @@ from typing import Any
 
 UNDO = "undo"
 
+# An event as the log stores it (games/rules/events.normalize made it): its type and the
+# fields that type knows, JSON values each.
+type JSONValue = str | int | float | bool | list[JSONValue] | dict[str, JSONValue] | None
+Event = dict[str, JSONValue]
+
 
 def effective_events(entries: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """The protocol events that stand, in order, from the log's entries (each with `type`)."""

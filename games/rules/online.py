@@ -39,7 +39,7 @@ class OnlineOptions:
     strict_lineup: bool = True
 
     @classmethod
-    def from_dict(cls, raw: Any) -> OnlineOptions:
+    def from_dict(cls, raw: object) -> OnlineOptions:
         if raw is None:
             return cls()
         if not isinstance(raw, Mapping):

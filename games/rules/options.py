@@ -47,7 +47,7 @@ class ClubOptions:
     roles: dict[str, Role] = field(default_factory=lambda: dict(CLUB_ROLES))
 
     @classmethod
-    def from_dict(cls, raw: Any) -> ClubOptions:
+    def from_dict(cls, raw: object) -> ClubOptions:
         if raw is None:
             return cls()
         if not isinstance(raw, dict):
@@ -106,7 +106,7 @@ def role_to_dict(role: Role) -> dict[str, Any]:
     }
 
 
-def _parse_roles(raw: Any) -> dict[str, Role]:
+def _parse_roles(raw: object) -> dict[str, Role]:
     if not isinstance(raw, dict):
         raise ProtocolError(gettext_noop("`options.roles` must be an object."))
     roles: dict[str, Role] = {}
@@ -114,7 +114,7 @@ def _parse_roles(raw: Any) -> dict[str, Role]:
         if not isinstance(code, str) or not code or len(code) > 32 or not isinstance(spec, dict):
             raise ProtocolError(gettext_noop("Malformed role %(code)s."), code=repr(code))
         try:
-            team = Team(spec.get("team"))
+            team = Team(str(spec.get("team")))
             action = Action(spec.get("action", "none"))
             check = CheckKind(spec.get("check", "team"))
         except ValueError as error:

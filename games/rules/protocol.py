@@ -70,7 +70,7 @@ class ReplayFailure:
         return {"error": message, "event": self.index}
 
 
-def parse(raw: Any) -> Protocol:
+def parse(raw: object) -> Protocol:
     """A Protocol from a decoded JSON document, or ProtocolError saying what is wrong."""
     if not isinstance(raw, Mapping):
         raise ProtocolError(gettext_noop("A protocol is a JSON object."))
@@ -105,7 +105,7 @@ def parse(raw: Any) -> Protocol:
     return parsed
 
 
-def _parse_seats(raw: Any) -> tuple[Seat, ...]:
+def _parse_seats(raw: object) -> tuple[Seat, ...]:
     if not isinstance(raw, list) or not raw:
         raise ProtocolError(gettext_noop("`seats` is a non-empty list."))
     seats: list[Seat] = []

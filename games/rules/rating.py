@@ -28,7 +28,7 @@ class Change:
 
 def expected(rating: float, opponent: float) -> float:
     """The chance Elo gives `rating` against `opponent`."""
-    return 1.0 / (1.0 + 10.0 ** ((opponent - rating) / 400.0))
+    return 1.0 / (1.0 + float(10.0 ** ((opponent - rating) / 400.0)))
 
 
 def match(
@@ -70,7 +70,7 @@ def replay(rows: Iterable[Played], k: float = K) -> dict[Hashable, Change]:
     game: list[Played] = []
 
     def settle() -> None:
-        sides = {RED: {}, BLACK: {}}
+        sides: dict[str, dict[Hashable, float]] = {RED: {}, BLACK: {}}
         keys: dict[Hashable, Hashable] = {}
         for row in game:
             if row.track in sides:

@@ -117,13 +117,13 @@ def _play_day(rng: random.Random, game: ClubGame, emit: Any) -> None:
     if game.finished or game.step != Step.ROUND or not game.nominees:
         return
     emit({"type": "votes", **_tally(rng, game, list(game.nominees))})
-    while not game.finished and game.step != Step.DONE:
+    while not game.finished and (step := _step(game)) != Step.DONE:
         living = len(game.alive)
-        if game.step == Step.FIRST_DAY_QUESTION:
+        if step == Step.FIRST_DAY_QUESTION:
             emit({"type": "first_day_expel", "for": rng.randint(0, living)})
-        elif game.step == Step.HANDS:
+        elif step == Step.HANDS:
             emit({"type": "hands", **_tally(rng, game, list(game.candidates))})
-        elif game.step == Step.EXPEL_BOTH:
+        elif step == Step.EXPEL_BOTH:
             emit({"type": "expel_both", "for": rng.randint(0, living)})
     for seat in sorted(game.last_words_due):
         if not game.finished and rng.random() < 0.7:
@@ -265,3 +265,8 @@ def _online_night(rng: random.Random, game: OnlineGame, emit: Any) -> None:
     if any(game.roles[s] == "commissar" for s in game.alive) and rng.random() < 0.8:
         emit({"type": "com_check", "target": rng.choice(living)})
     emit({"type": "night_end"})
+
+
+def _step(game: ClubGame) -> Step:
+    """The day's step as the engine has it now (read afresh: every event moves it)."""
+    return game.step

@@ -19,7 +19,7 @@ from notifications.bot.updates import parse_update
 from notifications.models import TelegramUpdate
 
 
-def process_update(raw: Any) -> dict[str, Any] | None:
+def process_update(raw: object) -> dict[str, Any] | None:
     """Handle one update once. Returns a Bot API call to make at once, if any (the answer
     to a button press), which the webhook puts in its response."""
     incoming = parse_update(raw)

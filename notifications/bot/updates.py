@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 
 @dataclass(frozen=True)
@@ -17,7 +16,7 @@ class Incoming:
     data: str = ""  # the pressed button's callback data
 
 
-def parse_update(raw: Any) -> Incoming | None:
+def parse_update(raw: object) -> Incoming | None:
     """The parts of an update the bot acts on, or None for anything else."""
     if not isinstance(raw, dict) or type(raw.get("update_id")) is not int:
         return None

@@ -24,7 +24,7 @@ def probe(source: str | IO[bytes]) -> float:
     """The recording's length in seconds (0 when the container does not say); raises
     UnreadableAudio for a file without a decodable audio stream."""
     try:
-        with av.open(source) as container:
+        with av.open(source, mode="r") as container:
             if not container.streams.audio:
                 raise UnreadableAudio("no audio stream")
             stream = container.streams.audio[0]
@@ -41,7 +41,7 @@ def blocks(source: str | IO[bytes], block_samples: int) -> Iterator[np.ndarray]:
     pending: list[np.ndarray] = []
     held = 0
     try:
-        with av.open(source) as container:
+        with av.open(source, mode="r") as container:
             stream = container.streams.audio[0]
             for frame in container.decode(stream):
                 for out in resampler.resample(frame):

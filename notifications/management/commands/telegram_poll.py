@@ -6,6 +6,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from telegram import Bot, Update
 
 from notifications.bot import process_update
 from notifications.telegram import process_bot
@@ -25,18 +26,20 @@ class Command(BaseCommand):
                 "Set TELEGRAM_BOT_TOKEN first (without it the bot is in console mode)."
             )
         offset: int | None = None
-        process_bot.run(
-            lambda bot: bot.delete_webhook()
-        )  # polling and a webhook exclude each other
-        while True:
-            updates = process_bot.run(
-                lambda bot, offset=offset: bot.get_updates(
-                    offset=offset,
-                    timeout=0 if once else 50,
-                    allowed_updates=["message", "callback_query"],
-                )
+
+        async def forget_the_webhook(bot: Bot) -> bool:
+            return await bot.delete_webhook()  # polling and a webhook exclude each other
+
+        async def fetch(bot: Bot) -> tuple[Update, ...]:
+            return await bot.get_updates(
+                offset=offset,
+                timeout=0 if once else 50,
+                allowed_updates=["message", "callback_query"],
             )
-            for update in updates:
+
+        process_bot.run(forget_the_webhook)
+        while True:
+            for update in process_bot.run(fetch):
                 offset = update.update_id + 1
                 try:
                     answer = process_update(update.to_dict())
@@ -45,8 +48,10 @@ class Command(BaseCommand):
                     continue
                 if answer:
                     method = answer.pop("method")
-                    process_bot.run(
-                        lambda bot, m=method, a=answer: bot.do_api_request(m, api_kwargs=a)
-                    )
+
+                    async def call(bot: Bot, m: str = method, a: dict[str, Any] = answer) -> Any:
+                        return await bot.do_api_request(m, api_kwargs=a)
+
+                    process_bot.run(call)
             if once:
                 return
