@@ -61,6 +61,22 @@ class Counter:
                 log(f"unexpected {status}: {what}")
 
 
+def send(
+    opener: urllib.request.OpenerDirector, request: urllib.request.Request, counter: Counter,
+    expect: tuple[int, ...],
+) -> str:  # fmt: skip
+    """Make one request and count it; the body, or the error's text."""
+    try:
+        with opener.open(request, timeout=30) as response:
+            status, text = response.status, response.read().decode()
+    except urllib.error.HTTPError as error:
+        status, text = error.code, error.read().decode(errors="replace")
+    except OSError as error:
+        status, text = 0, str(error)
+    counter.record(status, set(expect), f"{request.get_method()} {request.full_url}")
+    return text
+
+
 class Browser:
     """A member's browser: cookies, the CSRF token, form posts."""
 
@@ -80,15 +96,7 @@ class Browser:
         request.add_header("Referer", self.base + "/")
         for name, value in (headers or {}).items():
             request.add_header(name, value)
-        try:
-            with self.opener.open(request, timeout=30) as response:
-                status, text = response.status, response.read().decode()
-        except urllib.error.HTTPError as error:
-            status, text = error.code, error.read().decode(errors="replace")
-        except OSError as error:
-            status, text = 0, str(error)
-        self.counter.record(status, set(expect), f"{method} {path}")
-        return text
+        return send(self.opener, request, self.counter, tuple(expect))
 
     def log_in(self, nickname: str, password: str) -> None:
         self.call("GET", "/accounts/login/")
@@ -103,14 +111,7 @@ def api(base: str, token: str, counter: Counter, method: str, path: str, body=No
         method=method,
         headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"},
     )
-    try:
-        with urllib.request.urlopen(request, timeout=30) as response:
-            status, text = response.status, response.read().decode()
-    except urllib.error.HTTPError as error:
-        status, text = error.code, error.read().decode(errors="replace")
-    except OSError as error:
-        status, text = 0, str(error)
-    counter.record(status, set(expect), f"{method} {path}")
+    text = send(urllib.request.build_opener(), request, counter, tuple(expect))
     try:
         return json.loads(text)
     except ValueError:

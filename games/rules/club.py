@@ -11,13 +11,13 @@ for callers that want `state + event -> new state` without touching the old one.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
 from games.rules.errors import ProtocolError, RuleViolation, gettext_noop
+from games.rules.fold import EventFold
 from games.rules.options import ClubOptions
 from games.rules.roles import MAFIA_KILL_ORDER, Action, CheckKind, Role, Team
 
@@ -145,7 +145,7 @@ def _seat_map(raw: object, key: str) -> dict[int, int]:
     return result
 
 
-class ClubGame:
+class ClubGame(EventFold):
     """The state of one live game."""
 
     def __init__(
@@ -223,9 +223,6 @@ class ClubGame:
         """The carried-in immunity holds on day 1 and night 1 only."""
         return self.immune if self.n <= 1 else frozenset()
 
-    def copy(self) -> ClubGame:
-        return copy.deepcopy(self)
-
     def summary(self) -> dict[str, Any]:
         """The replay output of PROTOCOL.md."""
         return {
@@ -239,23 +236,6 @@ class ClubGame:
         }
 
     # --- applying events ---------------------------------------------------------------
-
-    def apply(self, event: Mapping[str, Any]) -> None:
-        """Apply one event or raise RuleViolation / ProtocolError, changing nothing."""
-        if not isinstance(event, Mapping):
-            raise ProtocolError(gettext_noop("An event must be an object."))
-        kind = event.get("type")
-        handler = self._handlers.get(kind) if isinstance(kind, str) else None
-        if handler is None:
-            raise ProtocolError(gettext_noop("Unknown event type: %(kind)s."), kind=repr(kind))
-        if self.phase == Phase.OVER:
-            raise _violation("game_over", gettext_noop("The game is over."))
-        handler(self, event)
-        self.events_applied += 1
-
-    def apply_all(self, events: Iterable[Mapping[str, Any]]) -> None:
-        for event in events:
-            self.apply(event)
 
     # Each handler checks everything first and changes the state only after.
 
@@ -799,7 +779,7 @@ class ClubGame:
         kinds = {slot.split(":", 1)[0] for _order, slot in self.night_slots()}
         return (*sorted(kinds), "foul", "day")
 
-    _handlers: dict[str, Any] = {
+    _handlers = {
         "day": _on_day,
         "night": _on_night,
         "nominate": _on_nominate,

@@ -9,14 +9,14 @@ reading of RULES.md says. `OnlineOptions` holds each reading that a club may swi
 
 from __future__ import annotations
 
-import copy
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from enum import StrEnum
 from typing import Any
 
 from games.rules.errors import ProtocolError, RuleViolation, gettext_noop
+from games.rules.fold import EventFold
 
 BLACK_ROLES = frozenset({"don", "mafia"})
 ROLES = ("don", "mafia", "commissar", "civilian")
@@ -123,7 +123,7 @@ def _seat(event: Mapping[str, Any], key: str) -> int:
     return value
 
 
-class OnlineGame:
+class OnlineGame(EventFold):
     """The state of one online game."""
 
     def __init__(self, seats: Mapping[int, str], *, options: OnlineOptions | None = None) -> None:
@@ -194,9 +194,6 @@ class OnlineGame:
             return []
         top = max(counts.values())
         return sorted(seat for seat, count in counts.items() if count == top)
-
-    def copy(self) -> OnlineGame:
-        return copy.deepcopy(self)
 
     @property
     def first_eliminated(self) -> tuple[int, ...]:
@@ -283,22 +280,6 @@ class OnlineGame:
         }
 
     # --- applying events ---------------------------------------------------------------
-
-    def apply(self, event: Mapping[str, Any]) -> None:
-        if not isinstance(event, Mapping):
-            raise ProtocolError(gettext_noop("An event must be an object."))
-        kind = event.get("type")
-        handler = self._handlers.get(kind) if isinstance(kind, str) else None
-        if handler is None:
-            raise ProtocolError(gettext_noop("Unknown event type: %(kind)s."), kind=repr(kind))
-        if self.phase == Phase.OVER:
-            raise _violation("game_over", gettext_noop("The game is over."))
-        handler(self, event)
-        self.events_applied += 1
-
-    def apply_all(self, events: Iterable[Mapping[str, Any]]) -> None:
-        for event in events:
-            self.apply(event)
 
     def _living(self, seat: int) -> None:
         if seat not in self.alive:

@@ -1,0 +1,42 @@
+"""What both engines share: a game's state folded over its events one at a time, each
+type of event judged by its own handler, and a refused event leaving the state as it was."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, ClassVar, Self
+
+from games.rules.errors import ProtocolError, RuleViolation, gettext_noop
+
+
+class EventFold:
+    # Each engine maps its event types to its handlers; a handler checks everything first
+    # and changes the state only after, so a refusal changes nothing.
+    _handlers: ClassVar[dict[str, Callable[[Any, Mapping[str, Any]], None]]]
+    events_applied: int
+
+    @property
+    def finished(self) -> bool:
+        raise NotImplementedError
+
+    def apply(self, event: Mapping[str, Any]) -> None:
+        """Apply one event, or raise RuleViolation / ProtocolError changing nothing."""
+        if not isinstance(event, Mapping):
+            raise ProtocolError(gettext_noop("An event must be an object."))
+        kind = event.get("type")
+        handler = self._handlers.get(kind) if isinstance(kind, str) else None
+        if handler is None:
+            raise ProtocolError(gettext_noop("Unknown event type: %(kind)s."), kind=repr(kind))
+        if self.finished:
+            raise RuleViolation("game_over", gettext_noop("The game is over."))
+        handler(self, event)
+        self.events_applied += 1
+
+    def apply_all(self, events: Iterable[Mapping[str, Any]]) -> None:
+        for event in events:
+            self.apply(event)
+
+    def copy(self) -> Self:
+        """An independent state, for callers that want state + event → a new state."""
+        return copy.deepcopy(self)

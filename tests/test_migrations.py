@@ -1,0 +1,79 @@
+"""The models that left games for their rooms (online, recordings, ratings) move by state
+only: from the schema before, with rows in it, the migrations keep every row, the tables'
+names, and the content types (their ids, so admin's history and permissions follow)."""
+
+from datetime import date, timedelta
+
+import pytest
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
+from django.utils import timezone
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+BEFORE = [
+    ("games", "0006_game_first_ended_at"),
+    ("online", None),
+    ("recordings", None),
+    ("ratings", None),
+]
+MOVED = {
+    "online": ["onlinetable", "mafiamessage"],
+    "recordings": ["recording", "recordingdeletion"],
+    "ratings": ["scoringscheme", "gameanalysis", "playerscore"],
+}
+
+
+def migrate(targets, state_of=None):
+    """Migrate to `targets`; the models as they stood there (at `state_of`, if given)."""
+    executor = MigrationExecutor(connection)
+    executor.loader.build_graph()
+    executor.migrate(targets)
+    executor.loader.build_graph()
+    return executor.loader.project_state(state_of or targets).apps
+
+
+def test_the_moved_models_keep_their_rows_tables_and_content_types() -> None:
+    accounts = ("accounts", "0005_nickname_key")
+    old = migrate(BEFORE, state_of=[BEFORE[0], accounts])
+    User = old.get_model("accounts", "User")
+    Game = old.get_model("games", "Game")
+    ContentType = old.get_model("contenttypes", "ContentType")
+    host = User.objects.create(
+        nickname="Ведущий", nickname_key="ведущий", birth_date=date(1990, 1, 1), password="!"
+    )
+    now = timezone.now()
+    game = Game.objects.create(number=1, host=host, ruleset="online", options={}, lineup={})
+    old.get_model("games", "OnlineTable").objects.create(game=game, starts_at=now)
+    old.get_model("games", "MafiaMessage").objects.create(game=game, seat=1, text="в 7")
+    old.get_model("games", "Recording").objects.create(
+        game=game, original_name="g.m4a", size=10, started_at=now
+    )
+    old.get_model("games", "RecordingDeletion").objects.create(
+        recording_id=1, size=10, deleted_at=now, reason="retention"
+    )
+    scheme = old.get_model("games", "ScoringScheme").objects.get(version=1)
+    old.get_model("games", "GameAnalysis").objects.create(
+        game=game, scheme=scheme, digest="d", built_at=now
+    )
+    old.get_model("games", "PlayerScore").objects.create(
+        game=game, seat=1, member=host, role="don", team="black", won=True, points=1.0,
+        played_on=now.date(), ended_at=now + timedelta(hours=1),
+    )  # fmt: skip
+    ids = {
+        model: ContentType.objects.get_or_create(app_label="games", model=model)[0].pk
+        for models in MOVED.values()
+        for model in models
+    }
+
+    new = migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
+    for app, models in MOVED.items():
+        for model in models:
+            moved = new.get_model(app, model)
+            assert moved._meta.db_table == f"games_{model}"
+            assert moved.objects.count() == 1, model
+            content_type = new.get_model("contenttypes", "ContentType").objects.get(pk=ids[model])
+            assert (content_type.app_label, content_type.model) == (app, model)
+    table = new.get_model("online", "OnlineTable").objects.get()
+    assert table.game_id == game.pk
+    assert new.get_model("ratings", "PlayerScore").objects.get().member_id == host.pk
