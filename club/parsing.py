@@ -12,13 +12,13 @@ from __future__ import annotations
 import json
 import re
 from datetime import UTC, datetime, tzinfo
+from itertools import accumulate
 from typing import Annotated, Any
 
 from pydantic import AfterValidator, BeforeValidator, WithJsonSchema
 
 # The one definition of a storable moment: the protocol's (pure, importable by anything).
 from games.rules.events import moment_problem
-from games.rules.protocol import json_nesting
 
 # ASCII digits only, with an optional minus; at most 18 of them (inside a bigint).
 _WHOLE = re.compile(r"-?[0-9]{1,18}")
@@ -88,6 +88,18 @@ def utc_or_none(moment: datetime) -> datetime | None:
 
 
 MAX_JSON_DEPTH = 32
+_STRINGS = re.compile(rb'"(?:[^"\\]|\\.)*"')
+_NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
+
+
+def json_nesting(text: str | bytes) -> int:
+    """The deepest bracket nesting outside strings, counted before json.loads would recurse
+    into it. The strings go first, then everything but the brackets, so only the brackets
+    are walked."""
+    data = text.encode() if isinstance(text, str) else text
+    brackets = _STRINGS.sub(b"", data).translate(None, _NOT_BRACKETS)
+    steps = (1 if byte in b"[{" else -1 for byte in brackets)
+    return max(accumulate(steps), default=0)
 
 
 class JSONTooDeep(ValueError):

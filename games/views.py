@@ -23,6 +23,7 @@ from club.responses import action_answer
 from games import access, forms, services
 from games.models import Role, Ruleset
 from games.queries import GameView, game_view
+from games.ratings import stats
 from games.ratings.publication import published_analysis, visible_nicks
 from games.recordings.views import recording_part
 from games.timeline import describe
@@ -98,7 +99,7 @@ def _board_context(request: SiteRequest, view: GameView, **extra: Any) -> dict[s
     nick = visible_nicks(view.seats, view.game, request.user)
     runs = access.runs(request.user, view.game, view.seats)
     recording = runs and not view.game.finished
-    role_names = {r.code: r.name for r in Role.objects.all()}
+    role_names = stats.role_names()
     modes: list[tuple[str, str]] = []
     if recording and prompt.phase == "day":
         if "nominate" in prompt.legal:
@@ -140,6 +141,7 @@ def _board_context(request: SiteRequest, view: GameView, **extra: Any) -> dict[s
         "timeline": [describe(event, nick, role_names) for event in view.events],
         "last_words": sorted(state.last_words_due),
         "winner_name": role_names.get(view.game.winner, view.game.winner),
+        "role_names": role_names,
         **extra,
     }
 
@@ -195,7 +197,7 @@ def game_detail(request: SiteRequest, game_id: int) -> HttpResponse:
     if request.htmx:
         return render(request, "games/game.html#board", context)
     if view.game.finished:
-        context["analysis"] = published_analysis(view, request.user)
+        context["analysis"] = published_analysis(view, request.user, context["role_names"])
     if access.runs(request.user, view.game, view.seats):
         context["recording_part"] = recording_part(view.game)
     return render(request, "games/game.html", context)

@@ -5,6 +5,7 @@ game's host and the admins; the same rule serves the game page, the API, the pro
 the API publishes and the club group's posts (whose reader is nobody in particular).
 """
 
+from collections.abc import Mapping
 from typing import Any
 
 from django.conf import settings
@@ -58,7 +59,7 @@ LINE_LABELS = {
 }
 
 
-def line_text(line: dict[str, Any], nick: dict[int, str], role_names: dict[str, str]) -> str:
+def line_text(line: dict[str, Any], nick: dict[int, str], role_names: Mapping[str, str]) -> str:
     """A score line in words: "win with the team (Mafia) +1.00"."""
     label = str(LINE_LABELS.get(line["code"], line["code"]))
     if "role" in line:
@@ -71,7 +72,7 @@ def line_text(line: dict[str, Any], nick: dict[int, str], role_names: dict[str, 
 WINNERS = {"red": gettext_lazy("the red (town)"), "black": gettext_lazy("the black (mafia)")}
 
 
-def winner_label(winner: str, role_names: dict[str, str]) -> str:
+def winner_label(winner: str, role_names: Mapping[str, str]) -> str:
     return str(WINNERS[winner]) if winner in WINNERS else role_names.get(winner, winner)
 
 
@@ -117,14 +118,17 @@ def game_post_sync(*, game_id: int) -> int | None:
     )
 
 
-def published_analysis(view: GameView, viewer: Viewer) -> dict[str, Any] | None:
+def published_analysis(
+    view: GameView, viewer: Viewer, role_names: Mapping[str, str] | None = None
+) -> dict[str, Any] | None:
     """The game's analysis as the page and the API publish it to this viewer: each seat's
-    points with its lines in words, and the timeline by day and night."""
+    points with its lines in words, and the timeline by day and night. A page that has
+    read the role catalogue already passes its names."""
     built = stats.game_analysis(view.game)
     if built is None:
         return None
     nick = visible_nicks(view.seats, view.game, viewer)
-    names = stats.role_names()
+    names = role_names if role_names is not None else stats.role_names()
     rows = [
         {
             "seat": seat.number,

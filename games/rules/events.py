@@ -91,34 +91,36 @@ def _time(value: Any, key: str) -> datetime:
     return moment
 
 
-def _clean_values(value: Any, where: str) -> None:
+def _clean_values(value: object, where: str) -> None:
     """Every text in the event, keys included, free of NUL (which PostgreSQL's jsonb and
     text refuse), and every number a small whole one or a plain float."""
-    if isinstance(value, str):
-        if "\x00" in value:
+    pending: list[tuple[object, str]] = [(value, where)]
+    while pending:
+        item, place = pending.pop()
+        if isinstance(item, str):
+            if "\x00" in item:
+                raise ProtocolError(
+                    gettext_noop("Field `%(where)s` holds a NUL character, which is not allowed."),
+                    where=place,
+                )
+        elif isinstance(item, bool) or item is None:
+            continue
+        elif isinstance(item, int | float):
+            # NaN compares false with everything: it fails the range too.
+            if not -NUMBER_MAX <= item <= NUMBER_MAX:
+                raise ProtocolError(
+                    gettext_noop("Field `%(where)s`: not a usable number."), where=place
+                )
+        elif isinstance(item, Mapping):
+            for key, child in item.items():
+                pending.append((key, place))
+                pending.append((child, f"{place}.{key}"))
+        elif isinstance(item, list | tuple):
+            pending.extend((child, place) for child in item)
+        else:
             raise ProtocolError(
-                gettext_noop("Field `%(where)s` holds a NUL character, which is not allowed."),
-                where=where,
+                gettext_noop("Field `%(where)s`: an unexpected value."), where=place
             )
-    elif isinstance(value, bool) or value is None:
-        return
-    elif isinstance(value, int):
-        if abs(value) > NUMBER_MAX:
-            raise ProtocolError(gettext_noop("Field `%(where)s`: a number too large."), where=where)
-    elif isinstance(value, float):
-        if value != value or abs(value) > NUMBER_MAX:  # NaN, infinities, huge
-            raise ProtocolError(
-                gettext_noop("Field `%(where)s`: not a usable number."), where=where
-            )
-    elif isinstance(value, Mapping):
-        for key, item in value.items():
-            _clean_values(key, where)
-            _clean_values(item, f"{where}.{key}")
-    elif isinstance(value, list | tuple):
-        for item in value:
-            _clean_values(item, where)
-    else:
-        raise ProtocolError(gettext_noop("Field `%(where)s`: an unexpected value."), where=where)
 
 
 def normalize(raw: object, ruleset: str = "club") -> Event:

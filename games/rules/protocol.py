@@ -127,41 +127,14 @@ def _parse_seats(raw: object) -> tuple[Seat, ...]:
     return tuple(sorted(seats, key=lambda s: s.seat))
 
 
-MAX_DEPTH = 32  # a protocol nests five levels; deeper is not a protocol
-
-
 def loads(text: str | bytes) -> Protocol:
     try:
-        if json_nesting(text) > MAX_DEPTH:
-            raise ValueError(f"nested deeper than {MAX_DEPTH} levels")
         raw = json.loads(text)
+    except RecursionError as error:  # json's own guard against deep nesting
+        raise ProtocolError(gettext_noop("This is not JSON: it is nested too deep.")) from error
     except (ValueError, UnicodeDecodeError) as error:
         raise ProtocolError(gettext_noop("This is not JSON: %(error)s."), error=error) from error
     return parse(raw)
-
-
-def json_nesting(text: str | bytes) -> int:
-    """The deepest bracket nesting outside strings, counted before json.loads would recurse
-    into it (and raise RecursionError past a few thousand levels)."""
-    data = text.encode() if isinstance(text, str) else text
-    depth = deepest = 0
-    in_string = escaped = False
-    for byte in data:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif byte == 0x5C:  # backslash
-                escaped = True
-            elif byte == 0x22:  # quote
-                in_string = False
-        elif byte == 0x22:
-            in_string = True
-        elif byte in (0x5B, 0x7B):  # [ {
-            depth += 1
-            deepest = max(deepest, depth)
-        elif byte in (0x5D, 0x7D):
-            depth -= 1
-    return deepest
 
 
 def replay(protocol: Protocol) -> tuple[Game, ReplayFailure | None]:
