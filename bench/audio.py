@@ -18,7 +18,7 @@ MINUTES = 60
 ANALYSE = """
 import json, re, sys, time
 sys.path.insert(0, {root!r})
-from games.audio import decode, vad
+from games.recordings.audio import decode, vad
 started = time.perf_counter()
 probs = vad.probabilities(decode.blocks(sys.argv[1], vad.BLOCK_SAMPLES))
 segments = vad.segments(probs)

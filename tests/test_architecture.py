@@ -139,3 +139,32 @@ def test_the_checker_sees_a_backwards_import(tmp_path: Path) -> None:
     assert target == "games.services"
     assert RANK[room_of(target)] > RANK[room_of("accounts.services")]
     assert "games.services.game_create" in imports(path)
+
+
+
+# Imports written inside strings: the benchmarks' child processes run such code.
+_QUOTED_IMPORT = re.compile(r"^\s*from ((?:accounts|club|games|notifications)[\w.]*) import", re.M)
+
+
+def imported_modules(path: Path) -> set[str]:
+    """The modules named by `import m` and `from m import x`, and by such lines quoted."""
+    text = path.read_text()
+    names = set(_QUOTED_IMPORT.findall(text))
+    for node in ast.walk(ast.parse(text)):
+        if isinstance(node, ast.Import):
+            names |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            names.add(node.module)
+    return names
+
+
+def test_the_benchmarks_import_modules_that_exist() -> None:
+    """bench/ is not imported by the suite, so a moved module would break it unseen."""
+    known = modules()
+    missing = [
+        f"{path.name} imports {name}"
+        for path in sorted((ROOT / "bench").glob("*.py"))
+        for name in sorted(imported_modules(path))
+        if name.split(".")[0] in APPS and name not in known
+    ]
+    assert missing == [], "\n".join(missing)

@@ -91,10 +91,10 @@ def _time(value: Any, key: str) -> datetime:
     return moment
 
 
-def _clean_values(value: object, where: str) -> None:
+def _clean_values(pending: list[tuple[object, str]]) -> None:
     """Every text in the event, keys included, free of NUL (which PostgreSQL's jsonb and
-    text refuse), and every number a small whole one or a plain float."""
-    pending: list[tuple[object, str]] = [(value, where)]
+    text refuse), and every number a small whole one or a plain float. `pending` holds
+    (value, where) pairs; the walk is a loop, so no nesting can exhaust the stack."""
     while pending:
         item, place = pending.pop()
         if isinstance(item, str):
@@ -105,18 +105,18 @@ def _clean_values(value: object, where: str) -> None:
                 )
         elif isinstance(item, bool) or item is None:
             continue
-        elif isinstance(item, int | float):
+        elif isinstance(item, (int, float)):
             # NaN compares false with everything: it fails the range too.
             if not -NUMBER_MAX <= item <= NUMBER_MAX:
                 raise ProtocolError(
                     gettext_noop("Field `%(where)s`: not a usable number."), where=place
                 )
-        elif isinstance(item, Mapping):
+        elif isinstance(item, (list, tuple)):
+            pending.extend((child, place) for child in item)
+        elif isinstance(item, (dict, Mapping)):  # dict first, in C: the ABC is slow
             for key, child in item.items():
                 pending.append((key, place))
                 pending.append((child, f"{place}.{key}"))
-        elif isinstance(item, list | tuple):
-            pending.extend((child, place) for child in item)
         else:
             raise ProtocolError(
                 gettext_noop("Field `%(where)s`: an unexpected value."), where=place
@@ -125,7 +125,7 @@ def _clean_values(value: object, where: str) -> None:
 
 def normalize(raw: object, ruleset: str = "club") -> Event:
     """The event as it will be stored, or ProtocolError saying what is wrong with it."""
-    if not isinstance(raw, Mapping):
+    if not isinstance(raw, dict) and not isinstance(raw, Mapping):  # dict: the ABC is slow
         raise ProtocolError(gettext_noop("An event must be an object."))
     known = ONLINE_FIELDS if ruleset == "online" else FIELDS
     kind = raw.get("type")
@@ -134,15 +134,14 @@ def normalize(raw: object, ruleset: str = "club") -> Event:
         if isinstance(shown, str):
             shown = shown.replace("\x00", "\\0")[:40]
         raise ProtocolError(gettext_noop("Unknown event type: %(shown)s."), shown=repr(shown))
-    unknown = {str(key) for key in raw} - known[kind] - COMMON
-    if unknown:
+    if not raw.keys() <= known[kind] | COMMON:
+        unknown = {str(key) for key in raw} - known[kind] - COMMON
         names = ", ".join(sorted(name.replace("\x00", "\\0")[:40] for name in unknown))
         raise ProtocolError(
             gettext_noop("Unknown fields in `%(kind)s`: %(names)s."), kind=kind, names=names
         )
     event = dict(raw)
-    for key, value in event.items():
-        _clean_values(value, key)
+    _clean_values([(value, str(key)) for key, value in event.items()])
     for key in ("note", "reason", "kind"):
         if key in event and (not isinstance(event[key], str) or len(event[key]) > TEXT_MAX):
             raise ProtocolError(
