@@ -141,7 +141,6 @@ def test_the_checker_sees_a_backwards_import(tmp_path: Path) -> None:
     assert "games.services.game_create" in imports(path)
 
 
-
 # Imports written inside strings: the benchmarks' child processes run such code.
 _QUOTED_IMPORT = re.compile(r"^\s*from ((?:accounts|club|games|notifications)[\w.]*) import", re.M)
 
