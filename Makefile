@@ -7,14 +7,29 @@ export UV_NO_PROGRESS := 1
 UV := $(shell command -v uv 2>/dev/null || echo var/tools/bin/uv)
 PORT ?= 8000
 
-.PHONY: run test lint install fmt messages bench
+.PHONY: run test lint install fmt messages bench vendor
 
 var/tools/bin/uv:
 	python3 -m venv var/tools
 	var/tools/bin/pip install --quiet --disable-pip-version-check uv
 
-install: $(if $(filter var/tools/bin/uv,$(UV)),var/tools/bin/uv)
+install: $(if $(filter var/tools/bin/uv,$(UV)),var/tools/bin/uv) vendor
 	$(UV) sync --frozen
+
+## make vendor: the browser-side packages (package-lock.json pins them) from the npm
+## registry into static/vendor: Pyodide for the host's offline screen, axe-core for the
+## accessibility checks. The pages never load anything from a CDN.
+VENDOR := static/vendor/pyodide/pyodide.asm.wasm static/vendor/axe-core/axe.min.js
+vendor: $(VENDOR)
+$(VENDOR): package.json package-lock.json
+	npm ci --no-audit --no-fund --silent
+	rm -rf static/vendor/pyodide static/vendor/axe-core
+	mkdir -p static/vendor/pyodide static/vendor/axe-core
+	cp node_modules/pyodide/pyodide.mjs node_modules/pyodide/pyodide.asm.mjs \
+	   node_modules/pyodide/pyodide.asm.wasm node_modules/pyodide/python_stdlib.zip \
+	   node_modules/pyodide/pyodide-lock.json static/vendor/pyodide/
+	cp node_modules/axe-core/axe.min.js static/vendor/axe-core/
+	touch $(VENDOR)
 
 ## make run: the club site on the embedded defaults (SQLite, a SQLite Celery broker, console
 ## bot): web, Celery worker and beat together (a crashed one restarts); Ctrl-C stops all three.

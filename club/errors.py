@@ -14,6 +14,7 @@ from django.utils.functional import Promise
 
 # The statuses a refusal may carry; 422 unless the refusal says otherwise.
 FORBIDDEN, NOT_FOUND, CONFLICT, INVALID, TOO_MANY = 403, 404, 409, 422, 429
+CONFIRM = 428  # done only once the person confirms it (the host's «are you sure»)
 
 
 class Refused(Exception):

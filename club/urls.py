@@ -1,5 +1,6 @@
 from django.contrib import admin
 from django.urls import include, path, re_path
+from django.views.i18n import JavaScriptCatalog
 
 from club import views
 from club.api import api
@@ -22,5 +23,7 @@ urlpatterns = [
     # Unknown API paths answer in JSON too, never with the site's HTML 404 page.
     re_path(r"^api/", views.api_not_found),
     path("i18n/", include("django.conf.urls.i18n")),
+    # The words of the pages' scripts (the host's table screen), from locale/*/djangojs.po.
+    path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path("admin/", admin.site.urls),
 ]

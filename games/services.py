@@ -22,7 +22,7 @@ from accounts.models import User
 from accounts.services import member_is_of_age
 from accounts.validation import login_key
 from club.club_settings import ClubSettings
-from club.errors import CONFLICT, FORBIDDEN, INVALID, NOT_FOUND, Refused
+from club.errors import CONFIRM, CONFLICT, FORBIDDEN, INVALID, NOT_FOUND, Refused
 from club.models import Evening, EveningStatus, Registration, RegistrationStatus
 from club.queueing import queue_on_commit
 from games import access
@@ -34,6 +34,7 @@ from games.rules.errors import ProtocolError, RuleViolation
 from games.rules.log import UNDO, effective_events
 from games.rules.online import OnlineGame, OnlineOptions
 from games.rules.options import ClubOptions
+from games.rules.table import consequence
 from games.rules_text import rules_message
 
 Engine = ClubGame | OnlineGame
@@ -212,12 +213,14 @@ def game_record_event(
     seq: int | None,
     client_id: str | None,
     now: datetime | None = None,
+    confirmed: bool = True,
 ) -> Recorded:
     """Append one tap to the game's log: a protocol event the engine accepts, or an undo.
 
     `seq` is the number the entry will get (the last seen plus one): a phone that has not
     seen the latest entry is refused rather than writing over it. The same `client_id`
-    twice returns the first entry.
+    twice returns the first entry. With `confirmed` False, an event that would remove a
+    player or end the game is refused with code "confirm" (the host's screen asks first).
     """
     now = now or timezone.now()
     if client_id is not None and (not isinstance(client_id, str) or not 1 <= len(client_id) <= 64):
@@ -259,10 +262,13 @@ def game_record_event(
         else:
             shaped.setdefault("at", now.isoformat())
             state = fold(game, seats, standing)
+            alive_before = frozenset(state.alive)
             try:
                 state.apply(shaped)
             except (RuleViolation, ProtocolError) as error:
                 raise Refused(rules_message(error), "invalid", INVALID) from error
+            if not confirmed and (outcome := consequence(alive_before, state)) is not None:
+                raise Refused(_confirm_message(outcome), "confirm", CONFIRM, **outcome)
         try:
             with transaction.atomic():
                 entry = GameEvent.objects.create(
@@ -282,6 +288,16 @@ def game_record_event(
         if game.finished or was_finished:  # the end, or an undo after it
             game_analyse_on_commit(game.pk)
     return Recorded(entry, created=True)
+
+
+def _confirm_message(outcome: Mapping[str, Any]) -> str:
+    parts = []
+    if outcome["removes"]:
+        seats = ", ".join(str(seat) for seat in outcome["removes"])
+        parts.append(_("Seat(s) %(seats)s leave the table.") % {"seats": seats})
+    if outcome["winner"]:
+        parts.append(_("This ends the game."))
+    return " ".join([*parts, _("Record it?")])
 
 
 def game_analyse_on_commit(game_id: int) -> None:

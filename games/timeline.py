@@ -29,6 +29,7 @@ def describe(
     `role_names` names who shoots ("mafia", "maniac", "swindler")."""
     kind = event.get("type")
     s = lambda key: _seat(event.get(key), nick)  # noqa: E731
+    shooter = lambda: role_names.get(str(event.get("by")), str(event.get("by")))  # noqa: E731
     words = {"pass": _("PASS"), "hang_all": _("hang all"), "pardon_all": _("pardon all")}
 
     def _target() -> str:
@@ -49,16 +50,26 @@ def describe(
         "expel_both": lambda: _("Expel both? %(for)s for") % {"for": event.get("for")},
         "foul": lambda: _("Foul: %(seat)s") % {"seat": s("seat")},
         "extension": lambda: _("%(seat)s speaks on under a foul") % {"seat": s("seat")},
-        "check": lambda: _("%(by)s checks %(target)s") % {"by": s("by"), "target": s("target")},
-        "kill": lambda: (
-            _("%(by)s shoots %(target)s")
-            % {
-                "by": role_names.get(str(event.get("by")), str(event.get("by"))),
-                "target": s("target"),
-            }
+        "check": lambda: (
+            _("%(by)s checks %(target)s") % {"by": s("by"), "target": s("target")}
+            if event.get("target") is not None
+            else _("%(by)s checks nobody") % {"by": s("by")}
         ),
-        "heal": lambda: _("The doctor heals %(target)s") % {"target": s("target")},
-        "action": lambda: _("%(by)s acts on %(target)s") % {"by": s("by"), "target": s("target")},
+        "kill": lambda: (
+            _("%(by)s shoots %(target)s") % {"by": shooter(), "target": s("target")}
+            if event.get("target") is not None
+            else _("%(by)s does not shoot") % {"by": shooter()}
+        ),
+        "heal": lambda: (
+            _("The doctor heals %(target)s") % {"target": s("target")}
+            if event.get("target") is not None
+            else _("The doctor heals nobody")
+        ),
+        "action": lambda: (
+            _("%(by)s acts on %(target)s") % {"by": s("by"), "target": s("target")}
+            if event.get("target") is not None
+            else _("%(by)s does nothing") % {"by": s("by")}
+        ),
         "speech": lambda: _("%(seat)s speaks") % {"seat": s("seat")},
         "last_word": lambda: _("Last word: %(seat)s") % {"seat": s("seat")},
         # The online game's events.

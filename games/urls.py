@@ -5,7 +5,11 @@ from games import views
 urlpatterns = [
     path("evenings/<int:evening_id>/games/new/", views.game_new, name="game_new"),
     path("games/<int:game_id>/", views.game_detail, name="game"),
-    path("games/<int:game_id>/event/", views.game_event, name="game_event"),
+    path("games/<int:game_id>/tap/", views.game_tap, name="game_tap"),
+    path("games/engine.zip", views.game_engine, name="game_engine"),
+    path("games/engine-worker.js", views.game_engine_worker, name="game_engine_worker"),
+    path("sw.js", views.service_worker, name="service_worker"),
+    path("manifest.webmanifest", views.manifest, name="manifest"),
     path("", include("games.recordings.urls")),
     path("", include("games.online.urls")),
     path("", include("games.ratings.urls")),

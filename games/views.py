@@ -3,29 +3,30 @@
 from __future__ import annotations
 
 import random
-import uuid
+from pathlib import Path
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
+from django.contrib.staticfiles import finders
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import reverse
+from django.templatetags.static import static
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
+from django.views.decorators.csp import csp_override
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from club import parsing
 from club.errors import Refused
 from club.models import Evening
 from club.parsing import whole_number
 from club.requests import MemberRequest, SiteRequest
-from club.responses import action_answer
-from games import access, forms, services
+from games import access, host_screen, services
 from games.models import Role, Ruleset
 from games.queries import GameView, game_view
 from games.ratings import stats
 from games.ratings.publication import published_analysis, visible_nicks
-from games.recordings.views import recording_part
 from games.timeline import describe
 
 
@@ -94,21 +95,11 @@ def _start(request: MemberRequest, evening: Evening, context: dict[str, Any]) ->
     return redirect("game", game_id=game.pk)
 
 
-def _board_context(request: SiteRequest, view: GameView, **extra: Any) -> dict[str, Any]:
-    state, prompt = view.club_state, view.prompt
+def _game_context(request: SiteRequest, view: GameView) -> dict[str, Any]:
+    """The public game page: the table as its reader may see it."""
+    state = view.club_state
     nick = visible_nicks(view.seats, view.game, request.user)
-    runs = access.runs(request.user, view.game, view.seats)
-    recording = runs and not view.game.finished
     role_names = stats.role_names()
-    modes: list[tuple[str, str]] = []
-    if recording and prompt.phase == "day":
-        if "nominate" in prompt.legal:
-            modes.append(("nominate", _("Nominate")))
-        modes += [("foul", _("Foul")), ("extension", _("Под фол"))]
-    elif recording and prompt.phase == "night":
-        for _order, slot in state.night_slots():
-            modes.append((slot, _night_label(slot, role_names)))
-        modes.append(("foul", _("Foul")))
     seats = [
         {
             "seat": seat,
@@ -117,32 +108,23 @@ def _board_context(request: SiteRequest, view: GameView, **extra: Any) -> dict[s
             "foul_marks": "●" * state.fouls.get(seat.number, 0),
             "alive": seat.number in state.alive,
             "immune": seat.number in state.immune_now,
-            "nominated": seat.number in state.nominees,
-            "speaking": seat.number == prompt.speaker,
         }
         for seat in view.seats
     ]
     return {
         "view": view,
         "game": view.game,
-        "state": state,
-        "prompt": prompt,
+        "prompt": view.prompt,
         "seats": seats,
-        "recording": recording,
-        "show_roles": view.game.finished or runs,
-        "modes": modes,
-        "mode": _chosen_mode(extra.pop("mode", None), modes),
-        "wake_name": _wake_name(prompt.wake, role_names),
+        "show_roles": access.sees_roles(request.user, view.game, view.seats),
+        "runs": access.runs(request.user, view.game, view.seats),
         "eliminated": [(out, REASONS.get(out.reason, out.reason)) for out in state.eliminated],
         "check_results": [
             (check, CHECK_RESULTS.get(check.result, check.result)) for check in state.checks
         ],
-        "client_id": uuid.uuid4().hex,
         "timeline": [describe(event, nick, role_names) for event in view.events],
-        "last_words": sorted(state.last_words_due),
         "winner_name": role_names.get(view.game.winner, view.game.winner),
         "role_names": role_names,
-        **extra,
     }
 
 
@@ -162,85 +144,130 @@ CHECK_RESULTS = {
 }
 
 
-def _chosen_mode(asked: str | None, modes: list[tuple[str, str]]) -> str:
-    """The mode the host chose, while it is still on offer; else the first one."""
-    offered = [code for code, _label in modes]
-    return asked if asked in offered else (offered[0] if offered else "")
-
-
-def _wake_name(wake: str | None, role_names: dict[str, str]) -> str:
-    if wake is None:
-        return ""
-    if whole_number(wake) is not None:
-        return _("seat %(seat)s") % {"seat": wake}
-    return role_names.get("doctor" if wake == "heal" else wake, wake)
-
-
-def _night_label(slot: str, role_names: dict[str, str]) -> str:
-    """A night slot ("check:boss", "kill:mafia", "heal", "action:7") as a mode button."""
-    kind, _colon, who = slot.partition(":")
-    labels = {"check": _("Check"), "kill": _("Kill"), "heal": _("Heal"), "action": _("Action")}
-    label = labels.get(kind, kind)
-    if kind == "action":
-        return f"{label}: {_('seat')} {who}"
-    return f"{label}: {role_names.get(who, who)}" if who else label
-
-
 @require_GET
 def game_detail(request: SiteRequest, game_id: int) -> HttpResponse:
+    """The game's host (or an admin not at the table) gets the table screen, unless they
+    ask for the public page; everyone else the public page."""
     view = game_view(game_id)
     if view is None:
         raise Http404
     if view.game.ruleset == Ruleset.ONLINE:
         return _online_result(request, view)
-    context = _board_context(request, view, mode=request.GET.get("mode"))
-    if request.htmx:
-        return render(request, "games/game.html#board", context)
+    if access.runs(request.user, view.game, view.seats) and "public" not in request.GET:
+        data = host_screen.page_data(view, request.user)
+        return render(request, "games/host.html", {"game": view.game, "data": data})
+    context = _game_context(request, view)
     if view.game.finished:
         context["analysis"] = published_analysis(view, request.user, context["role_names"])
-    if access.runs(request.user, view.game, view.seats):
-        context["recording_part"] = recording_part(view.game)
     return render(request, "games/game.html", context)
+
+
+NOT_A_TAP = gettext_lazy("That did not look like a tap on this screen; try again.")
 
 
 @login_required
 @require_POST
-def game_event(request: MemberRequest, game_id: int) -> HttpResponse:
-    """One tap. htmx gets the board back; a plain post is redirected to the game page."""
-    view = game_view(game_id)
-    if view is None:
-        raise Http404
-    if not access.runs(request.user, view.game, view.seats):
-        raise PermissionDenied(_("Only the game's host records it."))
-    refusal = None
+def game_tap(request: MemberRequest, game_id: int) -> JsonResponse:
+    """One tap of the host's screen, as JSON: `{"seq", "client_id", "event", "confirmed"}`.
+    The answer carries the table after it; a refusal its message (and, for a stale tap,
+    the log as it stands, so the phone can show what the other device did)."""
     try:
-        event = forms.event_from_post(request.POST, view)
-        seq = whole_number(request.POST.get("seq", ""))
-        if seq is None:
-            raise forms.BadForm("seq")
-        services.game_record_event(
+        body = parsing.loads(request.body)
+    except (ValueError, UnicodeDecodeError):
+        body = None
+    if not isinstance(body, dict) or not isinstance(body.get("event"), dict):
+        return _tap_refused(Refused(NOT_A_TAP))
+    seq, client_id = body.get("seq"), body.get("client_id")
+    if type(seq) is not int or (client_id is not None and not isinstance(client_id, str)):
+        return _tap_refused(Refused(NOT_A_TAP))
+    try:
+        recorded = services.game_record_event(
             game_id=game_id,
             author=request.user,
-            event=event,
+            event=body["event"],
             seq=seq,
-            client_id=request.POST.get("client_id") or None,
+            client_id=client_id,
+            confirmed=body.get("confirmed") is True,
         )
-    except forms.BadForm:
-        refusal = Refused(_("That did not look like a tap on this screen; try again."))
-    except Refused as refused:
-        refusal = refused
-    mode = request.POST.get("mode")
-    url = reverse("game", args=[game_id])
+    except Refused as refusal:
+        return _tap_refused(refusal, game_id)
+    view = game_view(game_id)
+    assert view is not None
+    return JsonResponse(
+        {
+            "seq": view.game.last_seq,
+            "entry": recorded.entry.payload,
+            "created": recorded.created,
+            "table": host_screen.table_of(view),
+        },
+        status=201 if recorded.created else 200,
+    )
 
-    def board(error: str | None, _done: str | None) -> HttpResponse:
-        fresh = game_view(game_id)
-        assert fresh is not None
-        context = _board_context(request, fresh, mode=mode, error=error)
-        # A refusal is still a board to show, with its message (recorder.js lets htmx swap it).
-        return render(request, "games/game.html#board", context)
 
-    return action_answer(
-        request, refusal=refusal, done=None, back=f"{url}?mode={mode}" if mode else url, part=board
+def _tap_refused(refusal: Refused, game_id: int | None = None) -> JsonResponse:
+    answer: dict[str, Any] = {"error": refusal.message, "code": refusal.code, **refusal.details}
+    if refusal.code == "stale" and game_id is not None:
+        view = game_view(game_id)
+        if view is not None:
+            answer.update(seq=view.game.last_seq, log=view.log, table=host_screen.table_of(view))
+    return JsonResponse(answer, status=refusal.status)
+
+
+@require_GET
+def game_engine(request: SiteRequest) -> HttpResponse:
+    """games/rules as a zip, for the host's phone to run under Pyodide."""
+    response = HttpResponse(host_screen.engine_zip(), content_type="application/zip")
+    response["Cache-Control"] = "no-cache"  # the service worker keeps it for offline use
+    return response
+
+
+# The engine's worker compiles WebAssembly (Pyodide): only that script may.
+WORKER_CSP = {
+    "default-src": ["'self'"],
+    "script-src": ["'self'", "'wasm-unsafe-eval'"],
+    "connect-src": ["'self'"],
+}
+
+
+@require_GET
+@csp_override(WORKER_CSP)
+def game_engine_worker(request: SiteRequest) -> HttpResponse:
+    return _static_script("games/engine-worker.js")
+
+
+@require_GET
+def service_worker(request: SiteRequest) -> HttpResponse:
+    """Served from the site's root, so it may keep the host's game pages for offline use."""
+    return _static_script("games/sw.js")
+
+
+def _static_script(name: str) -> HttpResponse:
+    path = finders.find(name)
+    assert isinstance(path, str)
+    response = HttpResponse(Path(path).read_bytes(), content_type="text/javascript")
+    response["Cache-Control"] = "no-cache"
+    return response
+
+
+@require_GET
+def manifest(request: SiteRequest) -> JsonResponse:
+    """The web app manifest: the host's screen installs as an app on the phone."""
+    icons = [
+        {"src": static(f"club/icon-{size}.png"), "sizes": f"{size}x{size}", "type": "image/png"}
+        for size in (192, 512)
+    ]
+    return JsonResponse(
+        {
+            "name": _("Mafia club"),
+            "short_name": _("Mafia"),
+            "start_url": "/",
+            "scope": "/",
+            "display": "standalone",
+            "background_color": "#13171f",
+            "theme_color": "#8b1e2d",
+            "icons": icons,
+        },
+        content_type="application/manifest+json",
     )
 
 

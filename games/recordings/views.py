@@ -12,7 +12,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import FileResponse, Http404, HttpResponse, StreamingHttpResponse
 from django.http.response import HttpResponseBase
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -58,7 +58,7 @@ def game_recording(request: MemberRequest, game_id: int) -> HttpResponse:
     if request.method == "GET":
         if request.htmx:
             return render(request, "games/_recording.html", context)
-        return redirect("game", game_id=game_id)
+        return render(request, "games/recording.html", context)
     refusal = None
     try:
         upload = request.FILES.get("file")
@@ -73,7 +73,7 @@ def game_recording(request: MemberRequest, game_id: int) -> HttpResponse:
     except Refused as refused:
         refusal = refused
     done = _("The recording is uploaded; its analysis follows.")
-    return action_answer(request, refusal=refusal, done=done, back=_game_url(game_id))
+    return action_answer(request, refusal=refusal, done=done, back=_page(game_id))
 
 
 def _started_at(raw: str | None) -> datetime | None:
@@ -155,8 +155,9 @@ def game_recording_delete(request: MemberRequest, game_id: int) -> HttpResponse:
     except Refused as refused:
         refusal = refused
     done = _("The recording is deleted.")
-    return action_answer(request, refusal=refusal, done=done, back=_game_url(game_id))
+    return action_answer(request, refusal=refusal, done=done, back=_page(game_id))
 
 
-def _game_url(game_id: int) -> str:
-    return reverse("game", args=[game_id])
+def _page(game_id: int) -> str:
+    """The recording's own page: the host reaches it from the table screen's menu."""
+    return reverse("game_recording", args=[game_id])

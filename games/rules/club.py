@@ -24,6 +24,11 @@ from games.rules.roles import MAFIA_KILL_ORDER, Action, CheckKind, Role, Team
 ROUND_SECONDS = 30
 LAST_IN_ROUND_SECONDS = 45
 DEFENCE_SECONDS = 30
+# Not in RULES.md: the last word is timed like a closing speech, and the «балаган» (the
+# table's free talk) is two minutes, one on day 1 (the hosts' custom).
+LAST_WORD_SECONDS = 60
+BALAGAN_SECONDS = 120
+BALAGAN_DAY_ONE_SECONDS = 60
 EXTENSION_SECONDS = 30
 MAX_CANDIDATES = 4
 MAX_EXTENSIONS = 2
@@ -118,6 +123,13 @@ def _seat_field(event: Mapping[str, Any], key: str) -> int:
     return value
 
 
+def _target_field(event: Mapping[str, Any]) -> int | None:
+    """A night action's target: a seat, or null for a role that woke and did nothing."""
+    if event.get("target") is None:
+        return None
+    return _seat_field(event, "target")
+
+
 def _count_field(event: Mapping[str, Any], key: str) -> int:
     value = event.get(key)
     if type(value) is not int or value < 0:
@@ -188,12 +200,14 @@ class ClubGame(EventFold):
         self.first_eliminated: tuple[int, ...] = ()
         self.fouls: dict[int, int] = {}
         self.checks: list[Check] = []
+        self.night_checks_from = 0  # where tonight's (or last night's) checks start
         self.events_applied = 0
         # The day.
         self.step = Step.ROUND
         self.nominees: list[int] = []  # in the order they were nominated
         self.nominations_by: dict[int, list[int]] = {}
         self.candidates: list[int] = []
+        self.defended: set[int] = set()  # candidates who gave this vote's defence speech
         self.round_opener: int | None = None
         self.spoken: set[int] = set()
         self.extensions: dict[int, int] = {}  # «под фол» taken in the current speech
@@ -265,6 +279,7 @@ class ClubGame(EventFold):
         if self.step not in (Step.ROUND, Step.DONE):
             raise _violation("vote_pending", gettext_noop("The day's vote is not finished."))
         self.phase = Phase.NIGHT
+        self.night_checks_from = len(self.checks)
         self.night_order_reached = -1
         self.acted = set()
         self.kills = []
@@ -276,6 +291,7 @@ class ClubGame(EventFold):
         self.nominees = []
         self.nominations_by = {}
         self.candidates = []
+        self.defended = set()
         self.spoken = set()
         self.extensions = {}
         self.outcome = None
@@ -447,6 +463,7 @@ class ClubGame(EventFold):
             self._expel(remaining, Reason.VOTED)
         else:
             self.candidates = remaining  # 30 s more each, and hands again
+            self.defended = set()
 
     def _on_expel_both(self, event: Mapping[str, Any]) -> None:
         votes_for = _count_field(event, "for")
@@ -499,6 +516,8 @@ class ClubGame(EventFold):
         if seat not in self.alive and seat not in self.last_words_due:
             self._require_alive(seat)
         self.spoken.add(seat)
+        if self.step in (Step.FIRST_DAY_QUESTION, Step.HANDS) and seat in self.candidates:
+            self.defended.add(seat)
         self.extensions.pop(seat, None)  # the next speech starts a fresh «под фол» count
 
     def _on_last_word(self, event: Mapping[str, Any]) -> None:
@@ -538,13 +557,15 @@ class ClubGame(EventFold):
         return role
 
     def _on_check(self, event: Mapping[str, Any]) -> None:
-        by, target = _seat_field(event, "by"), _seat_field(event, "target")
+        by, target = _seat_field(event, "by"), _target_field(event)
         self._require_night()
         role = self._seat_role_acting(by, Action.CHECK)
-        self._require_alive(target, gettext_noop("checked player"))
+        if target is not None:
+            self._require_alive(target, gettext_noop("checked player"))
         slot = f"check:{role.code}"
         self._take_night_slot(role.night_order or 0, slot)
-        self.checks.append(Check(by, target, self._check_result(role, target)))
+        if target is not None:
+            self.checks.append(Check(by, target, self._check_result(role, target)))
 
     def _check_result(self, role: Role, target: int) -> str:
         target_role = self.roles[target]
@@ -579,7 +600,7 @@ class ClubGame(EventFold):
 
     def _on_kill(self, event: Mapping[str, Any]) -> None:
         by = event.get("by")
-        target = _seat_field(event, "target")
+        target = _target_field(event)
         if not isinstance(by, str):
             raise ProtocolError(gettext_noop("Field `by` names who shoots."))
         self._require_night()
@@ -588,30 +609,35 @@ class ClubGame(EventFold):
                 "no_kills_night_one", gettext_noop("No kills on night 1 under these rules.")
             )
         order, _shooters = self._killers(by)
-        self._require_alive(target, gettext_noop("target"))
+        if target is not None:
+            self._require_alive(target, gettext_noop("target"))
         slot = f"kill:{by}"
         self._take_night_slot(order, slot)
-        self.kills.append((by, target))
+        if target is not None:
+            self.kills.append((by, target))
 
     def _on_heal(self, event: Mapping[str, Any]) -> None:
-        target = _seat_field(event, "target")
+        target = _target_field(event)
         self._require_night()
         healers = [s for s in self.alive if self.roles[s].action == Action.HEAL]
         if not healers:
             raise _violation("no_healer", gettext_noop("There is no doctor at the table."))
-        self._require_alive(target, gettext_noop("target"))
+        if target is not None:
+            self._require_alive(target, gettext_noop("target"))
         order = min(self.roles[s].night_order or 0 for s in healers)
         self._take_night_slot(order, "heal")
-        self.heals.add(target)
+        if target is not None:
+            self.heals.add(target)
 
     def _on_action(self, event: Mapping[str, Any]) -> None:
-        by, target = _seat_field(event, "by"), _seat_field(event, "target")
+        by, target = _seat_field(event, "by"), _target_field(event)
         kind = event.get("kind")
         if not isinstance(kind, str) or not kind:
             raise ProtocolError(gettext_noop("Field `kind` names the action."))
         self._require_night()
         role = self._seat_role_acting(by, Action.OTHER)
-        self._require_alive(target, gettext_noop("target"))
+        if target is not None:
+            self._require_alive(target, gettext_noop("target"))
         slot = f"action:{by}"
         self._take_night_slot(role.night_order or 0, slot)
         # Recorded as it is: the engine resolves nothing for it (RULES.md §B).
@@ -733,11 +759,14 @@ class ClubGame(EventFold):
         }
         if self.step in questions:
             question, event_type = questions[self.step]
+            # The candidates' defence speeches, in their order, before the hands.
+            defending = [seat for seat in self.candidates if seat not in self.defended]
             return Prompt(
                 self.phase.value,
                 self.n,
                 self.step.value,
                 (*always, event_type),
+                speaker=defending[0] if defending and self.step != Step.EXPEL_BOTH else None,
                 seconds=DEFENCE_SECONDS,
                 question=question,
                 candidates=tuple(self.candidates),

@@ -1,0 +1,92 @@
+"""The host's table screen, the Django side: what its page carries, the engine it runs on
+the phone, and the answer to a tap.
+
+The screen is drawn in the browser (static/games/host.js) from `games.rules.table`'s JSON,
+which the server sends after every tap and the phone computes itself, with the same
+module under Pyodide, while the venue's network is down. So the page carries everything
+a reload without network needs: the table, its options, the log and the words.
+"""
+
+from __future__ import annotations
+
+import ast
+import io
+import zipfile
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from django.templatetags.static import static
+from django.urls import reverse
+from django.utils.translation import gettext
+
+from games.queries import GameView
+from games.ratings import stats
+from games.ratings.publication import visible_nicks
+from games.rules.table import host_table
+
+RULES_DIR = Path(__file__).resolve().parent / "rules"
+
+
+def page_data(view: GameView, viewer: Any) -> dict[str, Any]:
+    """The JSON the host's page starts from (and restores from while offline)."""
+    game = view.game
+    nicks = visible_nicks(view.seats, game, viewer)
+    return {
+        "game": game.pk,
+        "number": game.number,
+        "tapUrl": reverse("game_tap", args=[game.pk]),
+        "engineUrl": reverse("game_engine"),
+        "workerUrl": reverse("game_engine_worker"),
+        "pyodideUrl": static("vendor/pyodide/"),
+        "seq": game.last_seq,
+        "log": view.log,
+        "seats": {str(seat.number): seat.role for seat in view.seats},
+        "options": game.options or None,
+        "immune": list(game.immune),
+        "nicks": {str(number): nick for number, nick in nicks.items()},
+        "roleNames": stats.role_names(),
+        "table": host_table(view.club_state, undoable=bool(view.events)),
+        "messages": engine_messages(),
+    }
+
+
+def table_of(view: GameView) -> dict[str, Any]:
+    return host_table(view.club_state, undoable=bool(view.events))
+
+
+def engine_messages() -> dict[str, str]:
+    """Every refusal template of the engines (and the words put into them), in the active
+    language: the phone words the refusals of its own engine with these while offline."""
+    return {template: gettext(template) for template in _engine_templates()}
+
+
+@cache
+def _engine_templates() -> tuple[str, ...]:
+    """The literal first arguments of gettext_noop(...) in games/rules, read from the
+    source (the same strings makemessages collects)."""
+    found: list[str] = []
+    for path in sorted(RULES_DIR.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id == "gettext_noop"
+                and node.args
+                and isinstance(node.args[0], ast.Constant)
+                and isinstance(node.args[0].value, str)
+            ):
+                found.append(node.args[0].value)
+    return tuple(dict.fromkeys(found))
+
+
+@cache
+def engine_zip() -> bytes:
+    """games/rules as a zip for Pyodide: the pure engine, with an empty `games` package
+    above it so its imports read as they do on the server."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("games/__init__.py", "")
+        for path in sorted(RULES_DIR.glob("*.py")):
+            archive.write(path, f"games/rules/{path.name}")
+    return buffer.getvalue()

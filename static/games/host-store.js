@@ -1,0 +1,29 @@
+// The host screen's memory on the device (IndexedDB): the last known log and table, the
+// taps waiting for the network, the running timers. One record per game and name.
+const DB = "mafia-host";
+const STORE = "games";
+
+function request(req) {
+  return new Promise((resolve, reject) => {
+    req.onsuccess = () => resolve(req.result);
+    req.onerror = () => reject(req.error);
+  });
+}
+
+export async function openStore(game) {
+  const open = indexedDB.open(DB, 1);
+  open.onupgradeneeded = () => open.result.createObjectStore(STORE);
+  const db = await request(open);
+  const key = (name) => `${game}:${name}`;
+  return {
+    get: (name) => request(db.transaction(STORE).objectStore(STORE).get(key(name))),
+    put(name, value) {
+      const tx = db.transaction(STORE, "readwrite");
+      tx.objectStore(STORE).put(structuredClone(value), key(name));
+      return new Promise((resolve, reject) => {
+        tx.oncomplete = () => resolve();
+        tx.onerror = () => reject(tx.error);
+      });
+    },
+  };
+}
