@@ -21,7 +21,7 @@ APPS = ("accounts", "club", "games", "notifications")
 DOORS = re.compile(
     r"(\.(views|api|admin|tasks|urls|forms|apps)$|\.management(\.|$)|^notifications\.bot"
     r"|^club\.(api|api_evenings|api_auth|wsgi|asgi|urls|middleware|context_processors|csp"
-    r"|responses)$|^notifications\.views$)"
+    r"|responses)$|^notifications\.views$|^games\.host_screen$)"
 )
 # The rooms, lowest first.
 LEVELS: list[tuple[str, re.Pattern[str]]] = [

@@ -1,5 +1,9 @@
 """The doors of game recording: the API (statuses, permissions, the sequence check), the
-host's screen posted as htmx and as plain forms, and the pages' fixed query counts."""
+host's screen's JSON taps, and the pages' fixed query counts."""
+
+import io
+import json
+import zipfile
 
 import pytest
 from django.db import connection
@@ -96,36 +100,84 @@ def test_the_game_page_hides_the_cards_from_everyone_but_the_host(table) -> None
     game = start_game(host, evening, players)
     anonymous = Client().get(f"/games/{game.pk}/").content.decode()
     assert players[0].nickname in anonymous and "Босс" not in anonymous
+    assert '"boss"' not in anonymous and "host-data" not in anonymous
     host_client = Client()
     host_client.force_login(host)
-    assert "Босс" in host_client.get(f"/games/{game.pk}/").content.decode()
+    screen = host_client.get(f"/games/{game.pk}/")
+    assert screen.templates[0].name == "games/host.html"
+    data = json.loads(
+        screen.content.decode()
+        .split('id="host-data" type="application/json">')[1]
+        .split("</script>")[0]
+    )
+    assert data["seats"]["1"] == "boss" and data["table"]["phase"] == "setup"
+    assert "Босс" in host_client.get(f"/games/{game.pk}/?public=1").content.decode()
 
 
-def test_the_host_records_taps_by_htmx_and_by_plain_posts(table) -> None:
+def tap(client, game, event, seq, client_id=None, **extra):
+    body = {"seq": seq, "client_id": client_id, "event": event, **extra}
+    return client.post(f"/games/{game.pk}/tap/", body, content_type="application/json")
+
+
+def test_the_host_screen_records_taps_as_json(table) -> None:
     host, evening, players = table
     game = start_game(host, evening, players)
     client = Client()
     client.force_login(host)
-    url = f"/games/{game.pk}/event/"
-    htmx = {"HTTP_HX_REQUEST": "true"}
-    answer = client.post(url, {"type": "day", "n": 1, "seq": 1, "client_id": "x1"}, **htmx)
-    assert answer.status_code == 200
-    assert 'id="board"' in answer.content.decode()
-    foul = {"type": "seat", "mode": "foul"}
-    plain = client.post(url, {**foul, "seat": 3, "seq": 2, "client_id": "x2"})
-    assert plain.status_code == 302
-    # A stale tap from a second phone: refused with a message, nothing written.
-    stale = client.post(url, {**foul, "seat": 4, "seq": 2, "client_id": "x3"}, **htmx)
+    day = tap(client, game, {"type": "day", "n": 1}, 1, "x1")
+    assert day.status_code == 201
+    assert day.json()["seq"] == 1 and day.json()["table"]["phase"] == "day"
+    assert day.json()["entry"]["type"] == "day"
+    # The same tap again (a retry after a lost answer): the first entry, nothing new.
+    again = tap(client, game, {"type": "day", "n": 1}, 1, "x1")
+    assert again.status_code == 200 and again.json()["created"] is False
+    # A stale tap from a second phone: refused with a message and the log as it stands.
+    assert tap(client, game, {"type": "foul", "seat": 3}, 2, "x2").status_code == 201
+    stale = tap(client, game, {"type": "foul", "seat": 4}, 2, "x3")
     assert stale.status_code == 409
-    assert "другом устройстве" in stale.content.decode()
-    nominate = client.post(
-        url,
-        {"type": "seat", "mode": "nominate", "by": 1, "seat": 5, "seq": 3, "client_id": "x4"},
-        **htmx,
-    )
-    assert nominate.status_code == 200
+    assert "другом устройстве" in stale.json()["error"]
+    assert [entry["type"] for entry in stale.json()["log"]] == ["day", "foul"]
+    # A refusal of the rules: the message, nothing written.
+    refused = tap(client, game, {"type": "nominate", "by": 1, "target": 99}, 3, "x4")
+    assert refused.status_code == 422 and "99" in refused.json()["error"]
     game.refresh_from_db()
-    assert [e.type for e in game.events.order_by("seq")] == ["day", "foul", "nominate"]
+    assert [e.type for e in game.events.order_by("seq")] == ["day", "foul"]
+
+
+def test_a_tap_that_removes_a_player_is_confirmed_first(table) -> None:
+    host, evening, players = table
+    game = start_game(host, evening, players)
+    record(
+        game,
+        host,
+        {"type": "day", "n": 1},
+        {"type": "foul", "seat": 3},
+        {"type": "foul", "seat": 3},
+    )
+    client = Client()
+    client.force_login(host)
+    third = tap(client, game, {"type": "foul", "seat": 3}, 4, "f3")
+    assert third.status_code == 428
+    assert third.json()["removes"] == [3] and "Записать?" in third.json()["error"]
+    assert game.events.count() == 3
+    done = tap(client, game, {"type": "foul", "seat": 3}, 4, "f3", confirmed=True)
+    assert done.status_code == 201
+    assert done.json()["table"]["seats"][2]["out"] == "fouls"
+
+
+@pytest.mark.parametrize(
+    "body",
+    [b"", b"[]", b'{"seq": 1}', b'{"seq": "1", "event": {}}', b'{"seq": 1, "event": {"type": 7}}',
+     b'{"seq": 1, "client_id": 5, "event": {"type": "day", "n": 1}}', b"\xff", b"[" * 5000],
+)  # fmt: skip
+def test_a_malformed_tap_is_a_clear_refusal(table, body) -> None:
+    host, evening, players = table
+    game = start_game(host, evening, players)
+    client = Client()
+    client.force_login(host)
+    answer = client.post(f"/games/{game.pk}/tap/", body, content_type="application/json")
+    assert answer.status_code == 422 and answer.json()["error"]
+    assert game.events.count() == 0
 
 
 def test_members_cannot_post_taps(table) -> None:
@@ -133,9 +185,23 @@ def test_members_cannot_post_taps(table) -> None:
     game = start_game(host, evening, players)
     client = Client()
     client.force_login(players[0])
-    response = client.post(f"/games/{game.pk}/event/", {"type": "day", "n": 1, "seq": 1})
-    assert response.status_code == 403
-    assert Client().post(f"/games/{game.pk}/event/", {"type": "day"}).status_code == 302
+    assert tap(client, game, {"type": "day", "n": 1}, 1).status_code == 403
+    assert tap(Client(), game, {"type": "day", "n": 1}, 1).status_code == 302
+    assert game.events.count() == 0
+
+
+def test_the_engine_the_worker_and_the_manifest_are_served(table) -> None:
+    client = Client()
+    engine = client.get("/games/engine.zip")
+    assert engine.status_code == 200 and engine["Content-Type"] == "application/zip"
+    names = zipfile.ZipFile(io.BytesIO(engine.content)).namelist()
+    assert "games/rules/table.py" in names and "games/__init__.py" in names
+    worker = client.get("/games/engine-worker.js")
+    assert "'wasm-unsafe-eval'" in worker["Content-Security-Policy"]
+    assert "wasm-unsafe-eval" not in client.get("/").headers["Content-Security-Policy"]
+    assert client.get("/sw.js")["Content-Type"] == "text/javascript"
+    manifest = client.get("/manifest.webmanifest").json()
+    assert manifest["display"] == "standalone" and len(manifest["icons"]) == 2
 
 
 def test_the_new_game_screen_is_for_hosts_and_starts_a_game(table) -> None:
@@ -211,9 +277,9 @@ def test_the_game_screen_runs_a_fixed_number_of_queries(table, length: int) -> N
     client.get(f"/games/{game.pk}/")  # the session and the caches warmed
     with CaptureQueriesContext(connection) as queries:
         assert client.get(f"/games/{game.pk}/").status_code == 200
-    # session, member, permissions (2), the game, its seats, its log, the roles, and for
-    # the host the game's recording
-    assert len(queries) == 9, [q["sql"] for q in queries]
+    # session, member, permissions (2), the game, its seats, its log, the roles (the
+    # recording has its own page now)
+    assert len(queries) == 8, [q["sql"] for q in queries]
 
 
 def test_an_admin_exports_and_imports_a_protocol(table) -> None:
@@ -260,4 +326,4 @@ def test_a_member_who_refused_publication_is_player_n_to_everyone_else(table) ->
     assert own["seats"][5]["nick"] == "Тень"
     host_client = Client()
     host_client.force_login(host)
-    assert "Тень" in host_client.get(f"/games/{game.pk}/").content.decode()
+    assert "Тень" in host_client.get(f"/games/{game.pk}/?public=1").content.decode()

@@ -99,7 +99,8 @@ def test_the_host_uploads_by_the_plain_form_too_and_sees_the_progress(game, tmp_
     assert answer.status_code == 302
     recording = Recording.objects.get(game=game)
     assert recording.status == RecordingStatus.QUEUED
-    page = client.get(f"/games/{game.pk}/").content.decode()
+    assert answer["Location"] == f"/games/{game.pk}/recording/"
+    page = client.get(f"/games/{game.pk}/recording/").content.decode()
     assert f"/games/{game.pk}/recording/file" in page
     part = client.get(f"/games/{game.pk}/recording/", headers={"HX-Request": "true"})
     assert 'hx-trigger="every 2s"' in part.content.decode()  # polls while it waits
