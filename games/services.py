@@ -44,7 +44,8 @@ Engine = ClubGame | OnlineGame
 
 
 def present_members(evening: Evening) -> list[User]:
-    """Who may be seated: the evening's confirmed (or marked attended) members."""
+    """Who may be seated: the evening's confirmed (or marked attended) members, in the
+    order they signed up. Each carries `attendance_confirmed`: they pressed «Подтверждаю»."""
     registrations = (
         Registration.objects.filter(
             evening=evening,
@@ -53,7 +54,12 @@ def present_members(evening: Evening) -> list[User]:
         .select_related("member")
         .order_by("arrival")
     )
-    return [r.member for r in registrations]
+    members = []
+    for registration in registrations:
+        member = registration.member
+        member.attendance_confirmed = registration.attendance_confirmed_at is not None
+        members.append(member)
+    return members
 
 
 def club_options(club: ClubSettings | None = None) -> ClubOptions:

@@ -18,6 +18,7 @@ from django.views.decorators.csp import csp_override
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from club import parsing
+from club.club_settings import ClubSettings
 from club.errors import Refused
 from club.models import Evening
 from club.parsing import whole_number
@@ -44,7 +45,17 @@ def game_new(request: MemberRequest, evening_id: int) -> HttpResponse:
     evening = get_object_or_404(Evening, pk=evening_id)
     present = services.present_members(evening)
     roles = list(Role.objects.all())
-    context: dict[str, Any] = {"evening": evening, "present": present, "roles": roles}
+    club = ClubSettings.load()
+    sizes = range(club.min_players, max(club.min_players, 15) + 1)
+    context: dict[str, Any] = {
+        "evening": evening,
+        "present": present,
+        "roles": roles,
+        "min_players": club.min_players,
+        "max_players": max(club.min_players, 15),
+        # The screen's script follows the ticked players with the usual line-up.
+        "lineups": {size: services.suggested_lineup(size) for size in sizes},
+    }
     if request.method == "GET":
         context["lineup"] = services.suggested_lineup(min(len(present), 15) or 12)
         context["chosen"] = {m.pk for m in present[:15]}

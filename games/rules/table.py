@@ -53,6 +53,7 @@ def host_table(game: ClubGame, *, undoable: bool) -> dict[str, Any]:
     voting_over = game.step == Step.DONE
     night = _night_step(game) if game.phase == Phase.NIGHT else None
     vote = _vote(game, prompt.speaker)
+    timer = _timer(game, prompt.speaker, prompt.seconds)
     seats = [
         {
             "no": seat,
@@ -78,10 +79,10 @@ def host_table(game: ClubGame, *, undoable: bool) -> dict[str, Any]:
         "winner": game.winner,
         "legal": list(prompt.legal),
         "speaker": prompt.speaker,
-        "timer": _timer(game, prompt.speaker, prompt.seconds),
+        "timer": timer,
         "balagan": _balagan(game),
         "seats": seats,
-        "tap": _seat_tap(game, prompt.speaker, night, vote),
+        "tap": _seat_tap(game, timer, night, vote),
         "vote": vote,
         "night": night,
         "last_words": sorted(game.last_words_due),
@@ -102,13 +103,19 @@ def _out_reason(game: ClubGame, seat: int) -> str | None:
 
 
 def _timer(game: ClubGame, speaker: int | None, seconds: int | None) -> dict[str, Any] | None:
-    """The clock the host runs now: a last word first, then the speech or defence."""
+    """The clock the host runs now. The night's victims' last words open the day; a player
+    who leaves mid-round (three fouls) speaks once the speech under way is over and the
+    round has ended."""
     if game.finished:
         return None
-    if game.last_words_due:
-        seat = min(game.last_words_due)
-        return {"kind": "last_word", "seat": seat, "seconds": LAST_WORD_SECONDS}
-    if game.phase == Phase.DAY and speaker is not None and seconds is not None:
+    speaking = game.phase == Phase.DAY and speaker is not None and seconds is not None
+    left_at_night = {out.seat for out in game.eliminated if out.phase == Phase.NIGHT.value}
+    first = sorted(game.last_words_due & left_at_night) or (
+        [] if speaking else sorted(game.last_words_due)
+    )
+    if first:
+        return {"kind": "last_word", "seat": first[0], "seconds": LAST_WORD_SECONDS}
+    if speaking:
         kind = "speech" if game.step == Step.ROUND else "defence"
         return {"kind": kind, "seat": speaker, "seconds": seconds}
     return None
@@ -165,7 +172,7 @@ def _night_step(game: ClubGame) -> dict[str, Any] | None:
 
 def _seat_tap(
     game: ClubGame,
-    speaker: int | None,
+    timer: dict[str, Any] | None,
     night: dict[str, Any] | None,
     vote: dict[str, Any] | None,
 ) -> dict[str, Any] | None:
@@ -176,13 +183,8 @@ def _seat_tap(
         return {"kind": "night", "event": night["event"]}
     if vote is not None:
         return {"kind": "hand"}
-    if (
-        game.phase == Phase.DAY
-        and game.step == Step.ROUND
-        and speaker is not None
-        and not game.last_words_due
-    ):
-        return {"kind": "nominate", "by": speaker}
+    if timer is not None and timer["kind"] == "speech":
+        return {"kind": "nominate", "by": timer["seat"]}
     return None
 
 

@@ -181,6 +181,9 @@ function render() {
       : ""
     : _("offline, %(count)s taps waiting", { count: waiting });
   net.classList.toggle("offline", !state.online);
+  // For the browser tests and the benchmark: what the screen has taken so far.
+  document.documentElement.dataset.seq = String(state.seq);
+  document.documentElement.dataset.queued = String(state.queue.length);
   syncVote(table);
   renderPrompt(table);
   renderSeats(table);
@@ -307,7 +310,7 @@ function voteStrip(table) {
       button(label, () => {
         state.vote.current = target;
         render();
-      }, { class: `host-chip${state.vote.current === target ? "" : " outline"}`, "aria-pressed": String(state.vote.current === target) }),
+      }, { class: `host-chip${state.vote.current === target ? "" : " outline"}`, "aria-pressed": String(state.vote.current === target), "data-target": target }),
     );
   }
   const left = handsLeft(table);
@@ -376,12 +379,12 @@ function renderSeats(table) {
         class: classes.join(" "),
         "data-seat": seat.no,
         disabled: !seat.alive && !table.over,
-        "aria-label": [seatLabel(seat.no), ...status, table.over ? roleName(seat.role) : ""].filter(Boolean).join(", "),
       },
       el("span", { class: "no" }, String(seat.no)),
       el("span", { class: "nick" }, nick(seat.no)),
       el("span", { class: "role" }, roleName(seat.role)),
       el("span", { class: "marks" }, marks.join(" "), hand !== undefined ? ` ✋${hand === "for" ? "" : "→" + hand}` : "", seat.nominates.length ? ` →${seat.nominates.join(",")}` : ""),
+      status.length ? el("span", { class: "visually-hidden" }, `, ${status.join(", ")}`) : null,
     );
     bindPress(node, () => seatTap(seat), () => seatHold(seat));
     grid.append(node);
@@ -510,7 +513,7 @@ function say(message, kind = "error") {
   toast.hidden = false;
   if (kind === "error" && navigator.vibrate) navigator.vibrate(200);
   clearTimeout(toastTimer);
-  toastTimer = setTimeout(() => (toast.hidden = true), kind === "error" ? 8000 : 4000);
+  toastTimer = setTimeout(() => (toast.hidden = true), kind === "error" ? 8000 : 3000);
 }
 
 function ask(message) {
@@ -815,4 +818,6 @@ if ("serviceWorker" in navigator) {
 }
 startEngine();
 if (state.online) flush();
+// Read-only, for the browser tests and the benchmark: the table the screen shows.
+window.hostScreen = { table: () => structuredClone(state.table), queued: () => state.queue.length };
 document.documentElement.dataset.hostReady = "1";

@@ -1,0 +1,193 @@
+"""The host's table screen on a 360×640 phone (touch, scale 2) in Chromium: a whole
+13-player game from seating to the end with one thumb, offline taps that reach the server
+once and in order, and the accessibility of the seating and game screens (axe-core).
+
+Every control is asserted inside the viewport before it is tapped (nothing scrolls), no
+target is under 48×48 px, each refusal shows in the viewport, and the screenshots of each
+phase are kept in var/test-artifacts/e2e/.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+
+from games.models import Game
+from games.queries import game_view
+from games.services import game_protocol
+from games.rules import protocol
+from tests.e2e.conftest import ARTIFACTS, PHONE, new_context
+from tests.e2e.host_driver import LINEUP_13, Cast, HostScreen, play_scripted_game, speeches
+from tests.games.recording import evening_with_players, make_host, record, start_game
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("migration_rows")]
+AXE = "/static/vendor/axe-core/axe.min.js"
+
+
+def axe_violations(page, live_server) -> list[str]:
+    """Serious and critical findings of axe-core on the page as it is now."""
+    if not page.evaluate("() => Boolean(window.axe)"):
+        page.add_script_tag(url=live_server.url + AXE)
+    found = page.evaluate(
+        """async () => (await axe.run(document, {resultTypes: ["violations"]})).violations
+            .filter((v) => v.impact === "serious" || v.impact === "critical")
+            .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)"""
+    )
+    return found
+
+
+def test_a_host_records_a_whole_game_with_one_thumb(live_server, browser) -> None:
+    assert Path(settings.BASE_DIR, "static", AXE.removeprefix("/static/")).exists(), "make vendor"
+    host = make_host(nickname="Ведущая")
+    evening, players = evening_with_players(13)
+    context = new_context(browser, live_server, user=host)
+    page = context.new_page()
+
+    # Seating: the count follows the ticks, the line-up follows the count.
+    page.goto(f"{live_server.url}/evenings/{evening.pk}/games/new/")
+    count = page.locator("#seating-count")
+    assert "13" in count.inner_text()
+    assert page.locator('input[data-role="civilian"]').input_value() == "8"
+    boxes = page.locator('input[name="players"]')
+    boxes.nth(0).tap()
+    boxes.nth(1).tap()
+    assert "12 до 15" in count.inner_text() and page.locator("#seating-next").is_disabled()
+    boxes.nth(0).tap()
+    assert page.locator('input[data-role="civilian"]').input_value() == "7"
+    boxes.nth(1).tap()
+    assert page.locator('input[data-role="civilian"]').input_value() == "8"
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
+    assert axe_violations(page, live_server) == []
+    page.screenshot(path=ARTIFACTS / "host-00-seating.png", full_page=True)
+    page.locator('input[data-role="maniac"]').fill("1")
+    page.locator('input[data-role="civilian"]').fill("7")
+    page.locator('input[data-role="civilian"]').dispatch_event("change")
+    page.get_by_role("button", name="Дальше: стол").tap()
+    # The table: whole names and cards at 360 px.
+    first = page.locator('select[name="member_1"]')
+    assert first.bounding_box()["width"] > 250
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
+    assert axe_violations(page, live_server) == []
+    page.screenshot(path=ARTIFACTS / "host-00-table.png", full_page=True)
+    page.get_by_role("button", name="Начать игру").tap()
+    page.wait_for_url("**/games/*/")
+    page.wait_for_selector("html[data-host-ready]")
+    game = Game.objects.get(evening=evening)
+    cast = Cast({seat.number: seat.role for seat in game.seats.all()})
+    assert sorted(cast.roles.values()).count("civilian") == 7
+
+    screen = HostScreen(page, shots=ARTIFACTS)
+    problems: list[str] = []
+
+    def check_phase(name: str) -> None:
+        problems.extend(f"{name}: {v}" for v in axe_violations(page, live_server))
+
+    # The cards show only while 👁 is held.
+    black = cast.one("boss")
+    role_text = screen.seat(black).locator(".role")
+    assert not role_text.is_visible()
+    page.locator("#host-eye").dispatch_event("pointerdown")
+    assert role_text.is_visible()
+    screen.shot("cards-held")
+    page.locator("#host-eye").dispatch_event("pointerup")
+    assert not role_text.is_visible()
+
+    check_phase("setup")
+    play_scripted_game(screen, cast, checks=check_phase)
+    check_phase("the-end")
+    game.refresh_from_db()
+    assert game.finished and game.winner == "red"
+    assert "Победа красных" in page.locator("#host-prompt").inner_text()
+
+    # Undo after the end reopens the game; the last vote again ends it.
+    screen.tap(page.locator("#host-undo"))
+    game.refresh_from_db()
+    assert not game.finished and screen.table()["vote"]["type"] == "votes"
+    screen.shot("undone-after-the-end")
+    from tests.e2e.host_driver import hands
+
+    hands(screen, {cast.one("maniac"): 5}, confirm=True)
+    game.refresh_from_db()
+    assert game.finished and game.winner == "red"
+
+    assert problems == [], problems
+    # The only answers under 200 were the «are you sure» (428) and the one refusal (422).
+    expected = ("status of 428", "status of 422")
+    assert [e for e in context.watch.console_errors if not any(x in e for x in expected)] == []
+    assert {f.split()[0] for f in context.watch.failed} == {"428", "422"}
+    assert all(f.endswith("/tap/") for f in context.watch.failed)
+    assert context.watch.csp_violations(page) == []
+    # The log replays to the same result under the engine (PROTOCOL.md).
+    view = game_view(game.pk)
+    assert view is not None
+    document = game_protocol(view.game, view.seats, view.log)
+    replayed, failure = protocol.replay(protocol.parse(document))
+    assert failure is None and replayed.winner == "red"
+    context.close()
+
+
+def test_taps_made_offline_reach_the_server_once_and_in_order(live_server, browser) -> None:
+    host = make_host(nickname="Ведущая")
+    evening, players = evening_with_players(12)
+    game = start_game(host, evening, players)
+    record(game, host, {"type": "day", "n": 1})
+    context = new_context(browser, live_server, user=host)
+    page = context.new_page()
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    page.wait_for_selector("html[data-host-ready]")
+    # The phone's engine (Pyodide) loads in the background; the page and it are kept.
+    page.wait_for_function("() => document.documentElement.dataset.engine === 'ready'", timeout=90_000)
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=30_000)
+    page.wait_for_timeout(1500)  # keepForOffline fills the cache
+    screen = HostScreen(page, shots=ARTIFACTS)
+    screen.touch(screen.bar("Начать круг"))
+
+    context.set_offline(True)
+    seq_before = screen.seq()
+    taps = 0
+    while taps < 10:  # speeches, each with a nomination while there are nominees to make
+        speaker = screen.table()["timer"]["seat"]
+        if taps < 4:
+            screen.touch(screen.seat(12 if speaker != 12 else 11))
+            taps += 1
+        screen.touch(screen.bar("Дальше"))
+        taps += 1
+    assert screen.queued() == 10 and screen.seq() == seq_before
+    assert "офлайн" in page.locator("#host-net").inner_text()
+    screen.shot("offline-10-waiting")
+    offline_table = screen.table()
+
+    page.reload()  # still offline: the service worker's copy and the device's memory
+    page.wait_for_selector("html[data-host-ready]")
+    assert screen.queued() == 10
+    assert screen.table()["speaker"] == offline_table["speaker"]
+    assert "10" in page.locator("#host-net").inner_text()
+
+    # A second phone, online, loaded before the first phone returns.
+    other = new_context(browser, live_server, user=host)
+    second = other.new_page()
+    second.goto(f"{live_server.url}/games/{game.pk}/")
+    second.wait_for_selector("html[data-host-ready]")
+
+    context.set_offline(False)
+    page.wait_for_function("() => window.hostScreen.queued() === 0", timeout=30_000)
+    game.refresh_from_db()
+    events = list(game.events.order_by("seq").values_list("seq", "type", "client_id"))
+    assert [seq for seq, _t, _c in events] == list(range(1, 12))
+    assert [kind for _s, kind, _c in events[1:]].count("speech") == 6
+    assert len({client for _s, _k, client in events[1:]}) == 10  # each tap once
+
+    # The second phone taps on a state it has not seen: refused, in sight, and it catches up.
+    second_screen = HostScreen(second, check_targets=False)
+    if second_screen.bar("Начать круг").count():
+        second_screen.touch(second_screen.bar("Начать круг"))
+    second_screen.touch(second_screen.bar("Дальше"))
+    message = second_screen.refusal()
+    assert "Другое устройство" in message
+    second.wait_for_function("(seq) => Number(document.documentElement.dataset.seq) === seq", arg=11)
+    assert game.events.count() == 11
+    second.screenshot(path=ARTIFACTS / "host-offline-conflict.png")
+    other.close()
+    context.close()
