@@ -545,7 +545,15 @@ function newClientId() {
   return crypto.randomUUID ? crypto.randomUUID() : `${Date.now()}-${Math.random()}`;
 }
 
-async function send(event) {
+// One tap at a time: a second tap waits until the first is judged and drawn, so a double
+// tap never judges two events against the same state.
+let lane = Promise.resolve();
+function send(event) {
+  lane = lane.then(() => sendNow(event)).catch((error) => say(String(error)));
+  return lane;
+}
+
+async function sendNow(event) {
   if (!event.at) event.at = new Date().toISOString();
   state.foulNext = false;
   const tap = { client_id: newClientId(), event, confirmed: false };

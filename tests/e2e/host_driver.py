@@ -44,6 +44,10 @@ class HostScreen:
     def queued(self) -> int:
         return int(self.page.evaluate("() => window.hostScreen.queued()"))
 
+    def wait_queued(self, count: int) -> None:
+        """Offline, a tap is taken when the phone's engine has judged it and it waits."""
+        self.page.wait_for_function("(n) => window.hostScreen.queued() === n", arg=count)
+
     def assert_inside(self, locator: Any) -> None:
         box = locator.bounding_box()
         assert box is not None, f"{locator} is not on the screen"
@@ -57,7 +61,9 @@ class HostScreen:
             " document.documentElement.scrollWidth - innerWidth]"
         )
         assert scrolled[:2] == [0, 0], f"the page was scrolled: {scrolled}"
-        assert scrolled[2] <= 0 and scrolled[3] <= 0, f"the page is larger than the phone: {scrolled}"
+        assert scrolled[2] <= 0 and scrolled[3] <= 0, (
+            f"the page is larger than the phone: {scrolled}"
+        )
 
     def small_targets(self) -> list[str]:
         return self.page.evaluate(SMALL_TARGETS_JS, TARGETS)
@@ -138,7 +144,12 @@ class Cast:
         return self.all(role)[0]
 
 
-def speeches(screen: HostScreen, nominations: dict[int, int] | None = None, *, hook: Callable[[int], None] | None = None) -> None:
+def speeches(
+    screen: HostScreen,
+    nominations: dict[int, int] | None = None,
+    *,
+    hook: Callable[[int], None] | None = None,
+) -> None:
     """The round: each speaker in turn, tapping the seats they nominate; `nominations`
     maps a target to its nominator-to-be (any speaker other than the target)."""
     pending = list((nominations or {}).items())
@@ -166,7 +177,9 @@ def last_words(screen: HostScreen) -> None:
         screen.tap(screen.bar("Слово сказано"))
 
 
-def hands(screen: HostScreen, plan: dict[Any, int], *, rest_to: Any = None, confirm: bool = False) -> None:
+def hands(
+    screen: HostScreen, plan: dict[Any, int], *, rest_to: Any = None, confirm: bool = False
+) -> None:
     """A show of hands by tapping: for each candidate (or "for"), tap that many voters;
     `rest_to` gives everyone not yet tapped to that candidate with one tap."""
     table = screen.table()
@@ -185,7 +198,9 @@ def hands(screen: HostScreen, plan: dict[Any, int], *, rest_to: Any = None, conf
     screen.tap(screen.bar("Записать"), confirm=confirm)
 
 
-def counts(screen: HostScreen, plan: dict[Any, int], *, confirm: bool = False, records: bool = True) -> None:
+def counts(
+    screen: HostScreen, plan: dict[Any, int], *, confirm: bool = False, records: bool = True
+) -> None:
     """The typed-counts fallback: one chip per candidate."""
     if not screen.page.locator(".host-counts").count():
         screen.touch(screen.bar("Числом"))
@@ -198,18 +213,30 @@ def night(screen: HostScreen, targets: Iterable[int | None]) -> None:
     """Each waking role in the night order taps its target (None: nobody / a miss)."""
     for target in targets:
         if target is None:
-            button = screen.bar("Промах") if screen.table()["night"]["kind"] == "kill" else screen.bar("Никого")
+            button = (
+                screen.bar("Промах")
+                if screen.table()["night"]["kind"] == "kill"
+                else screen.bar("Никого")
+            )
             screen.tap(button)
         else:
             screen.tap(screen.seat(target))
     assert screen.table()["night"] is None, "a role is still waiting to act"
 
 
-def play_scripted_game(screen: HostScreen, cast: Cast, *, checks: Callable[[str], None] = lambda name: None) -> None:
+def play_scripted_game(
+    screen: HostScreen, cast: Cast, *, checks: Callable[[str], None] = lambda name: None
+) -> None:
     """Day 1 → «выгнать обоих?», night 1 with every role, day 2 with a three-foul removal
     and a runoff, night 2, day 3 by typed counts, night 3 with a miss and nobody healed,
     day 4 ends it: the town wins."""
-    boss, (m1, m2), com, doc, man = cast.one("boss"), cast.all("mafia"), cast.one("commissar"), cast.one("doctor"), cast.one("maniac")
+    boss, (m1, m2), com, doc, man = (
+        cast.one("boss"),
+        cast.all("mafia"),
+        cast.one("commissar"),
+        cast.one("doctor"),
+        cast.one("maniac"),
+    )
     c1, c2, c3, c4, c5, c6, _c7 = cast.all("civilian")
 
     screen.shot("setup")
