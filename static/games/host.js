@@ -292,7 +292,9 @@ function syncVote(table) {
   }
   const key = `${vote.type}:${table.n}:${vote.among.join(",")}:${state.log.length + state.queue.length}`;
   if (state.vote && state.vote.key === key) return;
-  state.vote = { key, current: vote.among[0] ?? "for", hands: {}, counts: null };
+  // How the host enters hands (tapped seats or counts) is a preference that lasts.
+  const counting = localStorage.getItem("mafia-host-votes") === "counts";
+  state.vote = { key, current: vote.among[0] ?? "for", hands: {}, counts: counting ? {} : null };
 }
 function handsFor(target) {
   return Object.values(state.vote.hands).filter((to) => to === target).length;
@@ -325,12 +327,17 @@ function countPad(table) {
   const pad = el("div", { class: "host-counts" });
   const targets = table.vote.among.length ? table.vote.among : ["for"];
   for (const target of targets) {
-    const row = el("div", { class: "host-count-row" }, el("span", {}, target === "for" ? _("For") : String(target)));
+    const row = el("div", { class: "host-count-row", "data-target": target }, el("span", {}, target === "for" ? _("For") : String(target)));
     for (let count = 0; count <= table.vote.voters.length; count += 1) {
       const chosen = state.vote.counts[target] === count;
       row.append(button(String(count), () => {
+        const complete = () => targets.every((each) => each in state.vote.counts);
+        const first = !complete();
         state.vote.counts[target] = count;
         render();
+        // The vote is recorded as soon as every candidate has its number (undo takes it
+        // back; a removal still asks first). Correcting a number waits for «Записать».
+        if (first && complete()) send(voteEvent(table));
       }, { class: `host-count${chosen ? "" : " outline secondary"}`, "aria-pressed": String(chosen), "aria-label": `${target}: ${count}` }));
     }
     pad.append(row);
@@ -488,6 +495,7 @@ function renderActions(table) {
     }
     add(vote.counts ? _("Tap hands") : _("Counts"), () => {
       vote.counts = vote.counts ? null : {};
+      localStorage.setItem("mafia-host-votes", vote.counts ? "counts" : "hands");
       render();
     });
     add(_("Record"), () => send(voteEvent(table)), true);

@@ -30,6 +30,7 @@ class HostScreen:
     page: Any
     shots: Path | None = None
     taps: int = 0
+    votes_by: str = "hands"  # "counts": every show of hands by the typed-counts chips
     phases: list[str] = field(default_factory=list)
     check_targets: bool = True
 
@@ -184,6 +185,13 @@ def hands(
     `rest_to` gives everyone not yet tapped to that candidate with one tap."""
     table = screen.table()
     voters = list(table["vote"]["voters"])
+    if screen.votes_by == "counts":
+        if rest_to is not None:
+            plan = {**plan, rest_to: len(voters) - sum(plan.values())}
+        counts(screen, plan, confirm=confirm)
+        return
+    if screen.page.locator(".host-counts").count():
+        screen.touch(screen.bar("Руки касанием"))
     for target, count in plan.items():
         chip = screen.page.locator(f'#host-prompt .host-chip[data-target="{target}"]')
         if chip.get_attribute("aria-pressed") != "true":
@@ -201,12 +209,32 @@ def hands(
 def counts(
     screen: HostScreen, plan: dict[Any, int], *, confirm: bool = False, records: bool = True
 ) -> None:
-    """The typed-counts fallback: one chip per candidate."""
+    """The typed-counts fallback: one chip per candidate (or "for")."""
     if not screen.page.locator(".host-counts").count():
         screen.touch(screen.bar("Числом"))
+
+    def chip(target: Any, count: int) -> Any:
+        return screen.page.get_by_role("button", name=f"{target}: {count}", exact=True)
+
+    # The first full set of numbers records the vote by itself; a correction needs «Записать».
+    correcting = any(
+        screen.page.locator(
+            f'.host-count-row[data-target="{target}"] [aria-pressed="true"]'
+        ).count()
+        for target in plan
+    )
+    before = screen.seq()
     for target, count in plan.items():
-        screen.touch(screen.page.get_by_role("button", name=f"{target}: {count}", exact=True))
-    screen.tap(screen.bar("Записать"), confirm=confirm, records=records)
+        if chip(target, count).get_attribute("aria-pressed") != "true":
+            screen.touch(chip(target, count))
+    if correcting:
+        screen.touch(screen.bar("Записать"))
+    if confirm:
+        screen.confirm()
+    if records:
+        screen.page.wait_for_function(
+            "(seq) => Number(document.documentElement.dataset.seq) > seq", arg=before
+        )
 
 
 def night(screen: HostScreen, targets: Iterable[int | None]) -> None:
