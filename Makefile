@@ -54,6 +54,8 @@ fmt: install
 	$(UV) run ruff format .
 
 ## Refresh the translation catalogues after changing UI strings.
+MESSAGES_IGNORE := --ignore '.venv/*' --ignore 'var/*' --ignore 'node_modules/*' --ignore 'static/vendor/*'
 messages: install
-	$(UV) run python manage.py makemessages --locale ru --locale en --ignore '.venv/*' --ignore 'var/*' --no-obsolete
-	$(UV) run python manage.py compilemessages --ignore '.venv/*' --ignore 'var/*'
+	$(UV) run python manage.py makemessages --locale ru --locale en $(MESSAGES_IGNORE) --no-obsolete
+	$(UV) run python manage.py makemessages -d djangojs --locale ru --locale en $(MESSAGES_IGNORE) --no-obsolete
+	$(UV) run python manage.py compilemessages $(MESSAGES_IGNORE)
