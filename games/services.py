@@ -268,6 +268,7 @@ def game_record_event(
         else:
             shaped.setdefault("at", now.isoformat())
             state = fold(game, seats, standing)
+            assert isinstance(state, ClubGame)  # an online game was refused above
             alive_before = frozenset(state.alive)
             try:
                 state.apply(shaped)

@@ -1,5 +1,6 @@
-"""The Russian catalogue covers every UI string, with no fuzzy entries, and the committed
-.mo file matches the .po (gettext is not needed to run the site, only to edit strings)."""
+"""The Russian catalogues (the pages' `django` and their scripts' `djangojs`) cover every UI
+string, with no fuzzy entries, and the committed .mo files match the .po (gettext is not
+needed to run the site, only to edit strings)."""
 
 import gettext
 import shutil
@@ -10,21 +11,23 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-PO = ROOT / "locale/ru/LC_MESSAGES/django.po"
-MO = ROOT / "locale/ru/LC_MESSAGES/django.mo"
-SOURCES = ["accounts", "club", "games", "notifications", "templates", "manage.py"]
+CATALOGUES = ROOT / "locale/ru/LC_MESSAGES"
+DOMAINS = ["django", "djangojs"]
+SOURCES = ["accounts", "club", "games", "notifications", "templates", "static", "manage.py"]
 
 
-def test_every_string_in_the_code_has_a_russian_translation(tmp_path: Path) -> None:
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_every_string_in_the_code_has_a_russian_translation(tmp_path: Path, domain: str) -> None:
+    skipped = shutil.ignore_patterns("__pycache__", "vendor")
     for name in SOURCES:
         source = ROOT / name
         if source.is_dir():
-            shutil.copytree(source, tmp_path / name, ignore=shutil.ignore_patterns("__pycache__"))
+            shutil.copytree(source, tmp_path / name, ignore=skipped)
         else:
             shutil.copy(source, tmp_path / name)
     (tmp_path / "locale").mkdir()
     subprocess.run(
-        [sys.executable, "manage.py", "makemessages", "--locale", "ru"],
+        [sys.executable, "manage.py", "makemessages", "-d", domain, "--locale", "ru"],
         cwd=tmp_path,
         check=True,
         capture_output=True,
@@ -35,15 +38,17 @@ def test_every_string_in_the_code_has_a_russian_translation(tmp_path: Path) -> N
             "CLUB_VAR_DIR": str(tmp_path / "var"),
         },
     )
-    fresh = tmp_path / "locale/ru/LC_MESSAGES/django.po"
+    fresh = tmp_path / f"locale/ru/LC_MESSAGES/{domain}.po"
     # msgcmp: every message the code uses must be translated in the committed catalogue.
-    result = subprocess.run(["msgcmp", str(PO), str(fresh)], capture_output=True, text=True)
+    committed = CATALOGUES / f"{domain}.po"
+    result = subprocess.run(["msgcmp", str(committed), str(fresh)], capture_output=True, text=True)
     assert result.returncode == 0, "Run `make messages` and translate:\n" + result.stderr
 
 
-def test_the_catalogue_has_no_fuzzy_or_untranslated_entries() -> None:
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_the_catalogue_has_no_fuzzy_or_untranslated_entries(domain: str) -> None:
     result = subprocess.run(
-        ["msgfmt", "--check", "--statistics", "-o", "/dev/null", str(PO)],
+        ["msgfmt", "--check", "--statistics", "-o", "/dev/null", str(CATALOGUES / f"{domain}.po")],
         capture_output=True,
         text=True,
     )
@@ -51,10 +56,11 @@ def test_the_catalogue_has_no_fuzzy_or_untranslated_entries() -> None:
     assert "fuzzy" not in result.stderr and "untranslated" not in result.stderr, result.stderr
 
 
-def test_the_compiled_catalogue_is_up_to_date(tmp_path: Path) -> None:
-    compiled = tmp_path / "django.mo"
-    subprocess.run(["msgfmt", "-o", str(compiled), str(PO)], check=True)
-    with MO.open("rb") as committed, compiled.open("rb") as fresh:
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_the_compiled_catalogue_is_up_to_date(tmp_path: Path, domain: str) -> None:
+    compiled = tmp_path / f"{domain}.mo"
+    subprocess.run(["msgfmt", "-o", str(compiled), str(CATALOGUES / f"{domain}.po")], check=True)
+    with (CATALOGUES / f"{domain}.mo").open("rb") as committed, compiled.open("rb") as fresh:
         assert (
             gettext.GNUTranslations(committed)._catalog == gettext.GNUTranslations(fresh)._catalog
         )

@@ -50,7 +50,6 @@ def build(
 def host_table(game: ClubGame, *, undoable: bool) -> dict[str, Any]:
     """Everything the host's screen shows, as JSON-ready values."""
     prompt = game.prompt()
-    voting_over = game.step == Step.DONE
     night = _night_step(game) if game.phase == Phase.NIGHT else None
     vote = _vote(game, prompt.speaker)
     timer = _timer(game, prompt.speaker, prompt.seconds)
@@ -62,7 +61,10 @@ def host_table(game: ClubGame, *, undoable: bool) -> dict[str, Any]:
             "alive": seat in game.alive,
             "fouls": game.fouls.get(seat, 0),
             "immune": seat in game.immune_now,
-            "nominated": game.phase == Phase.DAY and not voting_over and seat in game.nominees,
+            # Nominated during the round only: from the vote on, the candidates are marked.
+            "nominated": game.phase == Phase.DAY
+            and game.step == Step.ROUND
+            and seat in game.nominees,
             "nominates": list(game.nominations_by.get(seat, [])) if game.phase == Phase.DAY else [],
             "candidate": seat in game.candidates,
             "speaking": seat == prompt.speaker,

@@ -604,6 +604,8 @@ async function post(tap) {
 }
 
 function accept(answer) {
+  const toast = $("host-toast");
+  if (toast.classList.contains("error")) toast.hidden = true; // the next tap went through
   state.log = [...state.log, answer.entry];
   state.seq = answer.seq;
   state.table = answer.table;

@@ -197,3 +197,45 @@ def test_taps_made_offline_reach_the_server_once_and_in_order(live_server, brows
     second.screenshot(path=ARTIFACTS / "host-offline-conflict.png")
     other.close()
     context.close()
+
+
+def test_waiting_taps_that_another_phone_overtook_are_the_hosts_to_keep_or_discard(
+    live_server, browser
+) -> None:
+    host = make_host(nickname="Ведущая")
+    evening, players = evening_with_players(12)
+    game = start_game(host, evening, players)
+    record(game, host, {"type": "day", "n": 1})
+    first = new_context(browser, live_server, user=host)
+    page = first.new_page()
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    page.wait_for_function("() => document.documentElement.dataset.engine === 'ready'")
+    screen = HostScreen(page, shots=ARTIFACTS)
+    screen.touch(screen.bar("Начать круг"))
+    second = new_context(browser, live_server, user=host)
+    other = HostScreen(second.new_page(), check_targets=False)
+    other.page.goto(f"{live_server.url}/games/{game.pk}/")
+    other.page.wait_for_selector("html[data-host-ready]")
+
+    first.set_offline(True)
+    screen.touch(screen.seat(5))
+    screen.wait_queued(1)
+    screen.touch(screen.bar("Дальше"))
+    screen.wait_queued(2)
+    other.touch(other.bar("Начать круг"))
+    other.tap(other.bar("Дальше"))  # the second phone records seat 1's speech first
+    first.set_offline(False)
+
+    dialog = page.locator("#host-conflict")
+    dialog.wait_for(state="visible")
+    screen.assert_inside(dialog)
+    assert "другое устройство" in dialog.inner_text().lower()
+    screen.touch(dialog.get_by_role("button", name="Показать мои касания"))
+    assert page.locator("#host-conflict-taps li").count() == 2
+    screen.shot("offline-conflict")
+    screen.touch(dialog.get_by_role("button", name="Отбросить мои касания"))
+    page.wait_for_function("() => window.hostScreen.queued() === 0")
+    assert screen.seq() == 2 and screen.table()["speaker"] == 2
+    assert list(game.events.order_by("seq").values_list("type", flat=True)) == ["day", "speech"]
+    first.close()
+    second.close()

@@ -1,0 +1,118 @@
+"""The host's table screen as data (games/rules/table.py): what the screen shows and offers
+at each point of a game, the same JSON the phone's engine computes offline."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils import translation
+
+from games.host_screen import engine_messages
+from games.rules.club import LAST_WORD_SECONDS, ClubGame
+from games.rules.simulate import SAMPLE_LINEUP, SAMPLE_OPENING
+from games.rules.table import build, host_table, offline_tap, table_for
+
+SEATS = dict(enumerate(SAMPLE_LINEUP, start=1))  # 1 boss, 2–3 mafia, 4 commissar, 5 doctor
+
+
+def table(log: list[dict[str, Any]]) -> dict[str, Any]:
+    return table_for(SEATS, None, [], log)
+
+
+def speak(seat: int) -> dict[str, Any]:
+    at = "2026-12-06T18:00:00+03:00"
+    return {"type": "speech", "seat": seat, "start": at, "end": at, "limit": 30}
+
+
+def test_during_a_speech_a_seat_tap_nominates_for_the_speaker_and_no_vote_shows_yet() -> None:
+    shown = table([{"type": "day", "n": 1}, {"type": "nominate", "by": 1, "target": 6}])
+    assert shown["tap"] == {"kind": "nominate", "by": 1}
+    assert shown["timer"] == {"kind": "speech", "seat": 1, "seconds": 30}
+    assert shown["vote"] is None and shown["seats"][5]["nominated"]
+    assert shown["balagan"] is None  # the round has begun
+
+
+def test_the_vote_comes_after_the_round_then_the_defence_and_the_first_day_question() -> None:
+    log: list[dict[str, Any]] = [{"type": "day", "n": 1}]
+    log += [{"type": "nominate", "by": 1, "target": 6}, {"type": "nominate", "by": 1, "target": 7}]
+    log += [speak(seat) for seat in range(1, 13)]
+    shown = table(log)
+    assert shown["vote"]["type"] == "votes" and shown["vote"]["among"] == [6, 7]
+    assert shown["tap"] == {"kind": "hand"} and len(shown["vote"]["voters"]) == 12
+    log.append({"type": "votes", "counts": {"6": 5, "7": 5}})
+    shown = table(log)
+    assert shown["timer"] == {"kind": "defence", "seat": 6, "seconds": 30}
+    assert shown["vote"] is None and not shown["seats"][5]["nominated"]
+    assert shown["seats"][5]["candidate"]
+    shown = table([*log, speak(6), speak(7)])
+    assert shown["vote"]["type"] == "first_day_expel" and shown["majority"] == 7
+
+
+def test_a_night_step_names_its_actor_and_may_target_nobody() -> None:
+    log = [{"type": "day", "n": 1}, {"type": "night", "n": 1}]
+    shown = table(log)
+    assert shown["night"]["slot"] == "check:boss" and shown["night"]["actor"] == 1
+    assert shown["tap"] == {"kind": "night", "event": {"type": "check", "by": 1}}
+    log += [
+        {"type": "check", "by": 1, "target": None},
+        {"type": "kill", "by": "mafia", "target": None},
+        {"type": "check", "by": 4, "target": 2},
+        {"type": "heal", "target": None},
+    ]
+    shown = table(log)
+    assert shown["night"] is None and "day" in shown["legal"]
+    game = build(SEATS, None, [], log)
+    assert game.kills == [] and game.heals == set() and len(game.checks) == 1
+
+
+def test_the_morning_says_what_the_night_did_and_its_last_word_opens_the_day() -> None:
+    shown = table(list(SAMPLE_OPENING))
+    morning = shown["morning"]
+    assert morning["shots"] == [{"by": "mafia", "target": 6}] and morning["healed"] == [7]
+    assert [c["result"] for c in morning["checks"]] == ["commissar", "black"]
+    assert [out["seat"] for out in morning["left"]] == [6]
+    assert shown["timer"] == {"kind": "last_word", "seat": 6, "seconds": LAST_WORD_SECONDS}
+    assert shown["vote"] is None
+
+
+def test_a_player_fouled_out_mid_round_speaks_after_the_speech_under_way() -> None:
+    fouls = [{"type": "foul", "seat": 9}] * 3
+    shown = table([{"type": "day", "n": 1}, *fouls])
+    assert shown["seats"][8]["out"] == "fouls" and shown["last_words"] == [9]
+    assert shown["timer"]["kind"] == "speech" and shown["tap"]["kind"] == "nominate"
+
+
+def test_an_offline_tap_is_judged_words_its_refusal_and_names_a_removal() -> None:
+    log = [{"type": "day", "n": 1}, {"type": "foul", "seat": 9}, {"type": "foul", "seat": 9}]
+    third = offline_tap(SEATS, None, [], log, {"type": "foul", "seat": 9})
+    assert third["ok"] and third["consequence"] == {"removes": [9], "winner": None}
+    refused = offline_tap(SEATS, None, [], log, {"type": "nominate", "by": 1, "target": 99})
+    assert refused == {
+        "ok": False,
+        "refusal": {
+            "code": "no_such_seat",
+            "template": "There is no seat %(seat)s.",
+            "params": {"seat": 99},
+        },
+    }
+    undone = offline_tap(SEATS, None, [], log, {"type": "undo"})
+    assert undone["ok"] and undone["table"]["seats"][8]["fouls"] == 1
+    nothing = offline_tap(SEATS, None, [], [], {"type": "undo"})
+    assert nothing["refusal"]["code"] == "nothing_to_undo"
+
+
+def test_the_page_carries_every_refusal_of_the_engine_in_the_readers_language() -> None:
+    with translation.override("ru"):
+        words = engine_messages()
+    assert words["There is no seat %(seat)s."] == "Места %(seat)s нет за столом."
+    assert "The game is over." in words and "nominee" in words
+    assert all(template in words for template in ("There is nothing to undo.",))
+
+
+def test_the_table_is_json_and_shows_no_more_than_the_engine_allows() -> None:
+    import json
+
+    game = ClubGame(SEATS)
+    shown = host_table(game, undoable=False)
+    assert json.loads(json.dumps(shown)) == shown
+    assert shown["legal"] == ["day"] and shown["undo"] is False and shown["tap"] is None
