@@ -179,7 +179,9 @@ function render() {
     ? waiting
       ? _("sending %(count)s…", { count: waiting })
       : ""
-    : _("offline, %(count)s taps waiting", { count: waiting });
+    : waiting
+      ? _("offline, %(count)s taps waiting", { count: waiting })
+      : _("offline");
   net.classList.toggle("offline", !state.online);
   // For the browser tests and the benchmark: what the screen has taken so far.
   document.documentElement.dataset.seq = String(state.seq);
@@ -640,8 +642,8 @@ async function keepOffline(tap) {
   }
   // Without the engine the tap is kept as it is; the server judges it on reconnect.
   state.queue.push({ ...tap, confirmed: true });
+  render(); // drawn before it is stored: the next tap sees the state after this one
   await save();
-  render();
   return undefined;
 }
 

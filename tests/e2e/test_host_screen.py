@@ -239,3 +239,30 @@ def test_waiting_taps_that_another_phone_overtook_are_the_hosts_to_keep_or_disca
     assert list(game.events.order_by("seq").values_list("type", flat=True)) == ["day", "speech"]
     first.close()
     second.close()
+
+
+def test_without_the_phones_engine_offline_taps_still_wait_and_arrive(live_server, browser) -> None:
+    """Where Pyodide cannot load, the screen keeps the last state it knew, says so, and the
+    taps wait on the device and reach the server, judged there, when the network returns."""
+    host = make_host(nickname="Ведущая")
+    evening, players = evening_with_players(12)
+    game = start_game(host, evening, players)
+    record(game, host, {"type": "day", "n": 1})
+    context = new_context(browser, live_server, user=host)
+    context.route("**/static/vendor/pyodide/**", lambda route: route.abort())
+    page = context.new_page()
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    page.wait_for_function("() => document.documentElement.dataset.engine === 'failed'")
+    screen = HostScreen(page, check_targets=False)
+    screen.touch(screen.bar("Начать круг"))
+    context.set_offline(True)
+    page.wait_for_selector("#host-net.offline")
+    screen.touch(screen.seat(7))
+    screen.wait_queued(1)
+    page.wait_for_selector("#host-prompt .host-note")
+    assert "последнее известное состояние" in page.locator("#host-prompt").inner_text()
+    context.set_offline(False)
+    page.wait_for_function("() => window.hostScreen.queued() === 0")
+    assert list(game.events.order_by("seq").values_list("type", flat=True)) == ["day", "nominate"]
+    assert screen.table()["seats"][6]["nominated"]
+    context.close()
