@@ -25,6 +25,11 @@ class Lineup:
         """The member's position in the reserve, from 1."""
         return _place(self.reserve, registration)
 
+    def next_reserve_position(self) -> int:
+        """Where a sign-up would join the reserve now: after everyone waiting, before the
+        members held back for a no-show (RESERVE_ORDER)."""
+        return sum(1 for r in self.reserve if not r.held_back) + 1
+
 
 def _place(ordered: list[Registration], registration: Registration) -> int | None:
     return next((n for n, r in enumerate(ordered, start=1) if r.pk == registration.pk), None)

@@ -20,6 +20,7 @@ from club.requests import MemberRequest, SiteRequest
 from club.responses import action_answer
 from games.access import may_host
 from games.queries import recent_games
+from games.services import game_may_start
 
 
 @require_GET
@@ -42,6 +43,8 @@ def _evening_context(request: SiteRequest, evening: Evening, **extra: object) ->
         "my_seat": lineup.seat_of(mine) if mine else None,
         "my_position": lineup.position_of(mine) if mine else None,
         "seats_left": max(evening.capacity - len(lineup.confirmed), 0),
+        # What «Ок, играем» will do on a full evening: a place in the reserve, said before.
+        "reserve_at": lineup.next_reserve_position(),
         "signup_open": evening.is_open_for_signup(),
         "started": timezone.now() >= evening.starts_at,
         **extra,
@@ -55,7 +58,7 @@ def evening_detail(request: SiteRequest, evening_id: int) -> HttpResponse:
         request,
         evening,
         games=list(evening.games.order_by("number")),
-        can_host=may_host(request.user),
+        can_host=may_host(request.user) and game_may_start(evening),
     )
     return render(request, "club/evening.html", context)
 

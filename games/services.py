@@ -10,12 +10,13 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from accounts.models import User
@@ -109,6 +110,15 @@ def _carried_immunity(evening: Evening, members: dict[int, int]) -> list[int]:
     return sorted(seat for seat, member_id in members.items() if member_id in leaving)
 
 
+# A game belongs to its evening: it may be started from half a day before the evening (a
+# host setting up early), never days ahead.
+EARLIEST_GAME_START = timedelta(hours=12)
+
+
+def game_may_start(evening: Evening, now: datetime | None = None) -> bool:
+    return (now or timezone.now()) >= evening.starts_at - EARLIEST_GAME_START
+
+
 def game_create(
     *,
     host: User,
@@ -126,6 +136,14 @@ def game_create(
     if evening.status == EveningStatus.CANCELLED:
         raise Refused(_("This evening is cancelled."), "invalid", INVALID)
     club = ClubSettings.load()
+    if not game_may_start(evening, now):
+        earliest = timezone.localtime(evening.starts_at - EARLIEST_GAME_START, club.zone)
+        raise Refused(
+            _("Games of this evening start on its day: from %(when)s.")
+            % {"when": date_format(earliest, "DATETIME_FORMAT")},
+            "too_early",
+            INVALID,
+        )
     if len(seats) < club.min_players:
         raise Refused(
             _("A game needs at least %(min)d players; %(count)d are seated.")

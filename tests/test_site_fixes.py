@@ -1,0 +1,72 @@
+"""Fixes of the site issue found on the pages as members and hosts read them: each test
+fails on the code before its fix."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.test import Client
+from django.utils import timezone
+
+from club.errors import Refused
+from tests.factories import make_evening, make_member, sign_up_many
+from tests.games.recording import TOWN_WINS, evening_with_players, make_host, record, start_game
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_full_evening_says_the_button_joins_the_reserve_and_where() -> None:
+    evening = make_evening(capacity=2)
+    sign_up_many(evening, 3)  # two seats, one in the reserve
+    client = Client()
+    client.force_login(make_member())
+    page = client.get(f"/evenings/{evening.pk}/").content.decode()
+    assert "Встать в резерв (позиция 2)" in page and "Ок, играем" not in page
+
+
+def test_an_evening_with_seats_left_offers_ok_im_playing() -> None:
+    evening = make_evening(capacity=5)
+    client = Client()
+    client.force_login(make_member())
+    assert "Ок, играем" in client.get(f"/evenings/{evening.pk}/").content.decode()
+
+
+def test_the_player_pages_title_is_the_nickname_only() -> None:
+    host = make_host()
+    evening, players = evening_with_players()
+    record(start_game(host, evening, players), host, *TOWN_WINS)
+    page = Client().get(f"/players/{players[0].pk}/").content.decode()
+    title = page.split("<title>")[1].split("</title>")[0]
+    assert title == players[0].nickname
+
+
+def test_the_under_age_refusal_ends_with_one_full_stop() -> None:
+    too_young = (timezone.localdate() - timedelta(days=365 * 20)).isoformat()
+    answer = Client().post(
+        "/accounts/signup/",
+        {
+            "nickname": "Юный",
+            "email": "young@example.com",
+            "birth_date": too_young,
+            "password1": "a-long-passphrase-9",
+            "password2": "a-long-passphrase-9",
+        },
+    )
+    text = answer.content.decode()
+    assert "Будем рады вам с" in text and "г.." not in text
+
+
+def test_a_game_cannot_start_days_before_its_evening() -> None:
+    host = make_host()
+    evening = make_evening(starts_at=timezone.now() + timedelta(days=3))
+    players = [r.registration.member for r in sign_up_many(evening, 12)]
+    with pytest.raises(Refused) as refused:
+        start_game(host, evening, players)
+    assert refused.value.code == "too_early"
+    client = Client()
+    client.force_login(host)
+    assert "Новая игра" not in client.get(f"/evenings/{evening.pk}/").content.decode()
+    evening.starts_at = timezone.now() + timedelta(hours=2)
+    evening.save()
+    assert start_game(host, evening, players).number == 1
