@@ -3,6 +3,7 @@ fails on the code before its fix."""
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -70,3 +71,18 @@ def test_a_game_cannot_start_days_before_its_evening() -> None:
     evening.starts_at = timezone.now() + timedelta(hours=2)
     evening.save()
     assert start_game(host, evening, players).number == 1
+
+
+def test_a_team_win_names_the_team_and_the_season_has_a_human_name() -> None:
+    host = make_host()
+    evening, players = evening_with_players()
+    game = start_game(host, evening, players)
+    record(game, host, *TOWN_WINS)
+    from games.ratings.tasks import game_analyse
+
+    game_analyse(game.pk)
+    page = Client().get(f"/games/{game.pk}/").content.decode()
+    assert "победа красных (города)" in page and "победа команды (" not in page
+    board = Client().get("/leaderboard/").content.decode()
+    names = re.findall(r"<option [^>]*>([^<]*)</option>", board)
+    assert names and all("-Q" not in name for name in names), names

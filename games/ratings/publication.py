@@ -59,10 +59,21 @@ LINE_LABELS = {
 }
 
 
-def line_text(line: dict[str, Any], nick: dict[int, str], role_names: Mapping[str, str]) -> str:
-    """A score line in words: "win with the team (Mafia) +1.00"."""
+# A team's win names the team, not the card the player held.
+WIN_LABELS = {
+    "red": gettext_lazy("win of the red team (town)"),
+    "black": gettext_lazy("win of the black team (mafia)"),
+}
+
+
+def line_text(
+    line: dict[str, Any], nick: dict[int, str], role_names: Mapping[str, str], team: str = ""
+) -> str:
+    """A score line in words: "win of the black team (mafia) +1.00"."""
     label = str(LINE_LABELS.get(line["code"], line["code"]))
-    if "role" in line:
+    if line["code"] == "win" and team in WIN_LABELS:
+        label = str(WIN_LABELS[team])
+    elif "role" in line:
         label += f" ({role_names.get(line['role'], line['role'])})"
     if "target" in line:
         label += f": {line['target']} ({nick.get(line['target'], '')})"
@@ -144,7 +155,7 @@ def published_analysis(
                 {
                     "code": line["code"],
                     "points": line["points"],
-                    "text": line_text(line, nick, names),
+                    "text": line_text(line, nick, names, score.team),
                 }
                 for line in score.lines
             ],

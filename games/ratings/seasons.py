@@ -7,7 +7,15 @@ import re
 from dataclasses import dataclass
 from datetime import date
 
+from django.utils.translation import gettext_lazy
+
 QUARTER, YEAR = "quarter", "year"
+QUARTER_NAMES = (
+    gettext_lazy("Q1 %(year)d"),
+    gettext_lazy("Q2 %(year)d"),
+    gettext_lazy("Q3 %(year)d"),
+    gettext_lazy("Q4 %(year)d"),
+)
 # Years 1900–2999: a season of a club, not any date the calendar can hold.
 _KEY = re.compile(r"^(?P<year>(?:19|2\d)\d\d)(?:-Q(?P<quarter>[1-4]))?$")
 
@@ -20,6 +28,13 @@ class Season:
     @property
     def key(self) -> str:
         return f"{self.year}-Q{self.quarter}" if self.quarter else str(self.year)
+
+    @property
+    def name(self) -> str:
+        """The season as people say it: «IV квартал 2026», «Q4 2026», «2026»."""
+        if self.quarter is None:
+            return str(self.year)
+        return str(QUARTER_NAMES[self.quarter - 1]) % {"year": self.year}
 
     @property
     def first_day(self) -> date:
