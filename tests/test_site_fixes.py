@@ -86,3 +86,18 @@ def test_a_team_win_names_the_team_and_the_season_has_a_human_name() -> None:
     board = Client().get("/leaderboard/").content.decode()
     names = re.findall(r"<option [^>]*>([^<]*)</option>", board)
     assert names and all("-Q" not in name for name in names), names
+
+
+def test_points_and_ratings_read_the_same_way_on_every_page() -> None:
+    host = make_host()
+    evening, players = evening_with_players()
+    game = start_game(host, evening, players)
+    record(game, host, *TOWN_WINS)
+    from games.ratings.tasks import game_analyse
+
+    game_analyse(game.pk)
+    page = Client().get(f"/games/{game.pk}/").content.decode()
+    assert re.search(r"\+1,00", page) and not re.search(r"[+−]\d+\.\d\d", page)
+    board = Client().get("/leaderboard/").content.decode()
+    ratings = re.findall(r"<td>(1[45]\d\d[.,]?\d*)</td>", board)
+    assert ratings and all(rating.isdigit() for rating in ratings), ratings

@@ -11,6 +11,7 @@ from typing import Any
 from django.conf import settings
 from django.urls import reverse
 from django.utils import translation
+from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -77,7 +78,13 @@ def line_text(
         label += f" ({role_names.get(line['role'], line['role'])})"
     if "target" in line:
         label += f": {line['target']} ({nick.get(line['target'], '')})"
-    return f"{label} {line['points']:+.2f}"
+    return f"{label} {signed_points(line['points'])}"
+
+
+def signed_points(points: float) -> str:
+    """Points with their sign, in the reader's number format (+0,20 in Russian), as the
+    tables print them."""
+    return ("+" if points >= 0 else "−") + number_format(abs(points), 2)
 
 
 WINNERS = {"red": gettext_lazy("the red (town)"), "black": gettext_lazy("the black (mafia)")}
