@@ -3,7 +3,8 @@
 from dataclasses import dataclass, field
 from operator import attrgetter
 
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, IntegerField, OuterRef, Q, QuerySet, Subquery, Value
+from django.db.models.functions import Coalesce
 
 from accounts.models import User
 from club.models import RESERVE_ORDER, SEAT_ORDER, Evening, Registration, RegistrationStatus
@@ -57,9 +58,32 @@ def upcoming_evenings() -> QuerySet[Evening]:
     )
 
 
+def _ahead_in(order: tuple[str, ...]) -> Q:
+    """Rows before the outer row in `order`, compared field by field (a tuple's order)."""
+    ahead = Q(pk__in=[])
+    for index, name in enumerate(order):
+        same = {earlier: OuterRef(earlier) for earlier in order[:index]}
+        ahead |= Q(**same, **{f"{name}__lt": OuterRef(name)})
+    return ahead
+
+
 def member_evenings(member: User) -> QuerySet[Registration]:
+    """The member's sign-ups, newest evening first; a reserve one carries
+    `reserve_position` (its place in RESERVE_ORDER, as Lineup.position_of counts it)."""
+    ahead = (
+        Registration.objects.filter(
+            _ahead_in(RESERVE_ORDER), evening=OuterRef("evening"), status=RegistrationStatus.RESERVE
+        )
+        .order_by()
+        .values("evening")
+        .annotate(count=Count("pk"))
+        .values("count")
+    )
     return (
         Registration.objects.filter(member=member)
         .select_related("evening")
+        .annotate(
+            reserve_position=Coalesce(Subquery(ahead, output_field=IntegerField()), Value(0)) + 1
+        )
         .order_by("-evening__starts_at")
     )

@@ -101,3 +101,23 @@ def test_points_and_ratings_read_the_same_way_on_every_page() -> None:
     board = Client().get("/leaderboard/").content.decode()
     ratings = re.findall(r"<td>(1[45]\d\d[.,]?\d*)</td>", board)
     assert ratings and all(rating.isdigit() for rating in ratings), ratings
+
+
+def test_my_evenings_shows_the_reserve_position_the_evening_page_counts() -> None:
+    from club.models import Registration
+    from club.queries import evening_lineup, member_evenings
+
+    evening = make_evening(capacity=1)
+    results = sign_up_many(evening, 4)  # one seat, three in the reserve
+    first_reserve = results[1].registration
+    Registration.objects.filter(pk=first_reserve.pk).update(held_back=True)  # now last
+    lineup = evening_lineup(evening)
+    for result in results[1:]:
+        member = result.registration.member
+        mine = member_evenings(member).get(evening=evening)
+        assert mine.reserve_position == lineup.position_of(lineup.by_member[member.pk])
+        client = Client()
+        client.force_login(member)
+        page = client.get("/evenings/mine/").content.decode()
+        assert f"резерв, позиция {mine.reserve_position}" in page
+    assert member_evenings(first_reserve.member).get(evening=evening).reserve_position == 3
