@@ -15,6 +15,7 @@ class NotificationAdmin(admin.ModelAdmin):
         "created_at",
         "member",
         "chat_id",
+        "text_start",
         "status",
         "attempts",
         "sent_at",
@@ -29,6 +30,12 @@ class NotificationAdmin(admin.ModelAdmin):
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
+
+    @admin.display(description=_("text"))
+    def text_start(self, notification: Notification) -> str:
+        """The message as the member reads it, cut to a line for the list."""
+        text = " ".join(notification.text.split())
+        return text if len(text) <= 80 else text[:79] + "…"
 
     @admin.action(description=_("Send again (failed ones only)"), permissions=["change"])
     def send_again(self, request: HttpRequest, queryset: QuerySet[Notification]) -> None:

@@ -121,3 +121,17 @@ def test_my_evenings_shows_the_reserve_position_the_evening_page_counts() -> Non
         page = client.get("/evenings/mine/").content.decode()
         assert f"резерв, позиция {mine.reserve_position}" in page
     assert member_evenings(first_reserve.member).get(evening=evening).reserve_position == 3
+
+
+def test_the_admin_edits_the_season_length_and_reads_the_outbox(admin_client_) -> None:
+    from club.club_settings import ClubSettings
+    from notifications.services import notification_enqueue
+
+    settings_row = ClubSettings.load()
+    page = admin_client_.get(f"/admin/club/clubsettings/{settings_row.pk}/change/").content
+    assert b'name="season_length"' in page
+    notification_enqueue(
+        dedupe_key="t", text="Ваше место за столом подтверждено.", chat_id=5, member=make_member()
+    )
+    outbox = admin_client_.get("/admin/notifications/notification/").content.decode()
+    assert "Ваше место за столом подтверждено." in outbox
