@@ -135,3 +135,12 @@ def test_the_admin_edits_the_season_length_and_reads_the_outbox(admin_client_) -
     )
     outbox = admin_client_.get("/admin/notifications/notification/").content.decode()
     assert "Ваше место за столом подтверждено." in outbox
+
+
+def test_i_cant_make_it_asks_before_it_gives_the_seat_away() -> None:
+    evening = make_evening(capacity=5)
+    member = sign_up_many(evening, 1)[0].registration.member
+    client = Client()
+    client.force_login(member)
+    page = client.get(f"/evenings/{evening.pk}/").content.decode()
+    assert 'hx-confirm="Отказаться от места? Оно сразу перейдёт первому из резерва."' in page
