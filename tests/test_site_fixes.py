@@ -144,3 +144,13 @@ def test_i_cant_make_it_asks_before_it_gives_the_seat_away() -> None:
     client.force_login(member)
     page = client.get(f"/evenings/{evening.pk}/").content.decode()
     assert 'hx-confirm="Отказаться от места? Оно сразу перейдёт первому из резерва."' in page
+
+
+def test_joining_the_reserve_says_so_once() -> None:
+    evening = make_evening(capacity=1)
+    sign_up_many(evening, 1)
+    client = Client()
+    client.force_login(make_member())
+    answer = client.post(f"/evenings/{evening.pk}/signup/", headers={"HX-Request": "true"})
+    text = answer.content.decode()
+    assert text.count("позиция 1") == 1, text
