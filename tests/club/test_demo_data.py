@@ -26,6 +26,9 @@ def test_demo_data_loads_the_club_once(capsys) -> None:
     played = Game.objects.get(ruleset="club")  # last week's game, played to the end
     assert played.status == "finished" and played.winner == "red"
     assert timezone.localtime(evening.starts_at).strftime("%w %H:%M") == "0 18:00"
+    # Last week's evening was a club evening too: a Sunday at 18:00, over by now.
+    past = timezone.localtime(played.evening.starts_at)
+    assert past.strftime("%w %H:%M") == "0 18:00" and past < timezone.localtime()
 
     call_command("demo_data")
     assert "already loaded" in capsys.readouterr().out

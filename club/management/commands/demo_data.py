@@ -76,7 +76,11 @@ class Command(BaseCommand):
             for index, nickname in enumerate(MEMBER_NICKNAMES)
         ]
         now = timezone.now()
-        self._played_evening(host, members, now - timedelta(days=7))
+        # Last week's evening at the club's own day and hour (Sunday 18:00), over by now.
+        played = next_evening_start(club, now - timedelta(days=7))
+        if played > now - timedelta(hours=4):
+            played -= timedelta(days=7)
+        self._played_evening(host, members, played)
         # An online game among ten of the members, starting in two minutes: the worker's
         # sweep opens day 1 (30-minute days, 15-minute nights).
         online_play.online_game_create(
