@@ -154,3 +154,12 @@ def test_joining_the_reserve_says_so_once() -> None:
     answer = client.post(f"/evenings/{evening.pk}/signup/", headers={"HX-Request": "true"})
     text = answer.content.decode()
     assert text.count("позиция 1") == 1, text
+
+
+def test_the_embedded_stack_links_to_the_port_it_runs_on(monkeypatch) -> None:
+    from club.management.commands.run_stack import site_environment
+
+    monkeypatch.delenv("SITE_URL", raising=False)
+    assert site_environment(8080) == {"SITE_URL": "http://127.0.0.1:8080"}
+    monkeypatch.setenv("SITE_URL", "https://club.example")
+    assert site_environment(8080) == {"SITE_URL": "https://club.example"}

@@ -38,6 +38,11 @@ class Process:
     started_at: float = field(default=0.0)
 
 
+def site_environment(port: int) -> dict[str, str]:
+    """SITE_URL for the three processes, unless it was set: the address they serve."""
+    return {"SITE_URL": os.environ.get("SITE_URL") or f"http://127.0.0.1:{port}"}
+
+
 class Command(BaseCommand):
     help = "Run the web server, the Celery worker and beat; restart any that exits."
     requires_system_checks: list[str] = []
@@ -52,6 +57,8 @@ class Command(BaseCommand):
             # stays with the file once set.
             with sqlite3.connect(broker) as database:
                 database.execute("PRAGMA journal_mode=WAL")
+        # Links the site writes (the calendar feed, messages) name the port it runs on.
+        os.environ.update(site_environment(port))
         python = sys.executable
         celery = [python, "-m", "celery", "-A", "club", "--quiet"]
         self.processes = [
