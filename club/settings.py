@@ -233,7 +233,7 @@ if PRODUCTION or os.environ.get("EMAIL_HOST"):
         }
     }
 else:
-    MAILERS = {"default": {"BACKEND": "django.core.mail.backends.console.EmailBackend"}}
+    MAILERS = {"default": {"BACKEND": "club.mail.ReadableConsoleBackend"}}
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "club@localhost")
 
 # --- Celery -----------------------------------------------------------------------------

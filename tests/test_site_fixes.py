@@ -163,3 +163,18 @@ def test_the_embedded_stack_links_to_the_port_it_runs_on(monkeypatch) -> None:
     assert site_environment(8080) == {"SITE_URL": "http://127.0.0.1:8080"}
     monkeypatch.setenv("SITE_URL", "https://club.example")
     assert site_environment(8080) == {"SITE_URL": "https://club.example"}
+
+
+def test_the_password_reset_mail_reads_as_plain_text_in_the_console() -> None:
+    import io
+
+    from django.core import mail
+
+    from club.mail import ReadableConsoleBackend
+
+    make_member(nickname="Ворон", email="raven@example.com")
+    Client().post("/accounts/password/reset/", {"email": "raven@example.com"})
+    (letter,) = mail.outbox
+    printed = io.StringIO()
+    ReadableConsoleBackend(stream=printed).send_messages([letter])
+    assert "/accounts/password/reset/" in printed.getvalue() and "Ворон" in printed.getvalue()
