@@ -178,3 +178,11 @@ def test_the_password_reset_mail_reads_as_plain_text_in_the_console() -> None:
     printed = io.StringIO()
     ReadableConsoleBackend(stream=printed).send_messages([letter])
     assert "/accounts/password/reset/" in printed.getvalue() and "Ворон" in printed.getvalue()
+
+
+def test_the_admin_reads_in_russian_grammar(admin_client_) -> None:
+    changelist = admin_client_.get("/admin/games/game/").content.decode()
+    assert "Выбор для изменения: игра" in changelist and "Выберите игра" not in changelist
+    assert "Паджинация" not in changelist
+    add = admin_client_.get("/admin/club/evening/add/").content.decode()
+    assert "Добавить: вечер" in add and "Select an option" not in add
