@@ -1,6 +1,7 @@
 """Every page type at 360×640 and 1280×800, in Russian and English: screenshots kept in
 var/test-artifacts/e2e/pages/, no page scrolls sideways on the phone, no `<title>` holds
-markup. The page types and the club are test_csp's."""
+markup, and axe-core finds no serious or critical violation on the club's own pages (the
+admin's markup is Django's). The page types and the club are test_csp's."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import pytest
 
 from tests.e2e.conftest import ARTIFACTS, DESKTOP, PHONE, new_context
 from tests.e2e.test_csp import club, pages  # noqa: F401 (the fixture)
+from tests.e2e.test_host_screen import axe_violations
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("migration_rows")]
 SHOTS = ARTIFACTS / "pages"
@@ -46,6 +48,10 @@ def test_every_page_type_fits_the_phone_in_both_languages(browser, live_server, 
                     wide = page.evaluate("() => document.documentElement.scrollWidth")
                     if viewport == "phone" and wide > PHONE["width"] and path not in NOT_FOR_PHONES:
                         problems.append(f"{language} {role} {path}: {wide} px wide")
+                    own = not path.startswith(("/admin/", "/api/"))
+                    if own and viewport == "phone" and language == "ru":
+                        found = axe_violations(page, live_server)
+                        problems += [f"{role} {path}: axe {finding}" for finding in found]
                     name = f"{language}-{viewport}-{role}-{slug(path)}.png"
                     page.screenshot(path=SHOTS / name, full_page=True)
                 context.close()
