@@ -186,3 +186,20 @@ def test_the_admin_reads_in_russian_grammar(admin_client_) -> None:
     assert "Паджинация" not in changelist
     add = admin_client_.get("/admin/club/evening/add/").content.decode()
     assert "Добавить: вечер" in add and "Select an option" not in add
+
+
+def test_the_players_charts_say_what_they_add_up_with_axes_and_dates() -> None:
+    host = make_host()
+    evening, players = evening_with_players()
+    game = start_game(host, evening, players)
+    record(game, host, *TOWN_WINS)
+    from django.utils.formats import date_format
+
+    from games.ratings.tasks import game_analyse
+
+    game_analyse(game.pk)
+    page = Client().get(f"/players/{players[3].pk}/").content.decode()
+    assert "Очки нарастающим итогом, игра за игрой" in page
+    day = date_format(timezone.localtime(evening.starts_at), "j E Y")
+    chart = page.split('<figure class="chart">')[1].split("</figure>")[0]
+    assert 'class="axis"' in chart and day in chart and "за 1 игру" in chart

@@ -26,14 +26,21 @@ class Chart:
     low: float
     high: float
     count: int  # the longest series' length: the x axis
+    first: str = ""  # the x axis's ends, in words (the first and the last game's dates)
+    last: str = ""
 
     @property
     def empty(self) -> bool:
         return not self.lines
 
+    @property
+    def middle(self) -> float:
+        return round((self.low + self.high) / 2, 1)
 
-def line_chart(series: Mapping[str, Sequence[float]]) -> Chart:
-    """One chart of several series sharing the y axis; each is spread over the full width."""
+
+def line_chart(series: Mapping[str, Sequence[float]], *, first: str = "", last: str = "") -> Chart:
+    """One chart of several series sharing the y axis; each is spread over the full width.
+    `first` and `last` label the ends of the x axis."""
     drawn = {name: list(values) for name, values in series.items() if values}
     if not drawn:
         return Chart(WIDTH, HEIGHT, [], 0.0, 0.0, 0)
@@ -58,7 +65,7 @@ def line_chart(series: Mapping[str, Sequence[float]]) -> Chart:
         )
         for name, values in drawn.items()
     ]
-    return Chart(WIDTH, HEIGHT, lines, round(low, 1), round(high, 1), count)
+    return Chart(WIDTH, HEIGHT, lines, round(low, 1), round(high, 1), count, first, last)
 
 
 @dataclass(frozen=True)

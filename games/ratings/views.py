@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from django.http import Http404, HttpResponse
 from django.shortcuts import render
+from django.utils.formats import date_format
+from django.utils.timezone import localtime
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET
@@ -46,15 +48,24 @@ def player(request: SiteRequest, member_id: int) -> HttpResponse:
         raise Http404
     found = stats.profile(member)
     history = found.history()
+    # The x axis runs from the first game to the last: its ends carry their dates.
+    span = (
+        {
+            "first": date_format(localtime(found.games[0].starts_at), "j E Y"),
+            "last": date_format(localtime(found.games[-1].starts_at), "j E Y"),
+        }
+        if found.games
+        else {}
+    )
     names = stats.role_names()
     context = {
         "profile": found,
         "by_role": [(names.get(code, code), tally) for code, tally in found.by_role.items()],
         "best": [(game, names.get(game.role, game.role)) for game in found.best],
         "recent": [(game, names.get(game.role, game.role)) for game in found.recent],
-        "points_chart": line_chart({_("points"): history["points"]}),
+        "points_chart": line_chart({_("points so far"): history["points"]}, **span),
         "rating_chart": line_chart(
-            {_("red rating"): history["red"], _("black rating"): history["black"]}
+            {_("red rating"): history["red"], _("black rating"): history["black"]}, **span
         ),
         "hidden": not member.publication_consent,
     }
