@@ -66,16 +66,22 @@ def _confirmed_count(evening: Evening) -> int:
     return Registration.objects.confirmed().filter(evening=evening).count()
 
 
-def _is_held_back(member: User, club: ClubSettings, now: datetime) -> bool:
-    if not club.noshow_penalty_count:
-        return False
+def recent_no_shows(member: User, club: ClubSettings, now: datetime | None = None) -> int:
+    """The member's no-shows over their last `noshow_penalty_window` evenings (the ones
+    they did not cancel): what the club's no-show rule counts."""
     statuses = list(
-        Registration.objects.filter(member=member, evening__starts_at__lt=now)
+        Registration.objects.filter(member=member, evening__starts_at__lt=now or timezone.now())
         .exclude(status=RegistrationStatus.CANCELLED)
         .order_by("-evening__starts_at")
         .values_list("status", flat=True)[: club.noshow_penalty_window]
     )
-    return statuses.count(RegistrationStatus.NO_SHOW) >= club.noshow_penalty_count
+    return statuses.count(RegistrationStatus.NO_SHOW)
+
+
+def _is_held_back(member: User, club: ClubSettings, now: datetime) -> bool:
+    if not club.noshow_penalty_count:
+        return False
+    return recent_no_shows(member, club, now) >= club.noshow_penalty_count
 
 
 def _last_call(evening: Evening, club: ClubSettings) -> datetime:

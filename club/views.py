@@ -125,7 +125,13 @@ def evening_confirm(request: MemberRequest, evening_id: int) -> HttpResponse:
 @require_GET
 def my_evenings(request: MemberRequest) -> HttpResponse:
     registrations = queries.member_evenings(request.user)[:50]
-    return render(request, "club/my_evenings.html", {"registrations": registrations})
+    club = ClubSettings.load()
+    context = {
+        "registrations": registrations,
+        "club_settings": club,
+        "no_shows": services.recent_no_shows(request.user, club),
+    }
+    return render(request, "club/my_evenings.html", context)
 
 
 @require_GET

@@ -203,3 +203,25 @@ def test_the_players_charts_say_what_they_add_up_with_axes_and_dates() -> None:
     day = date_format(timezone.localtime(evening.starts_at), "j E Y")
     chart = page.split('<figure class="chart">')[1].split("</figure>")[0]
     assert 'class="axis"' in chart and day in chart and "за 1 игру" in chart
+
+
+def test_my_evenings_tells_a_member_their_no_shows_and_the_clubs_rule() -> None:
+    from club.club_settings import ClubSettings
+    from club.models import Evening, Registration, RegistrationStatus
+
+    club = ClubSettings.load()
+    club.noshow_penalty_count, club.noshow_penalty_window = 2, 5
+    club.save()
+    member = make_member()
+    for days in (14, 7):
+        starts_at = timezone.now() - timedelta(days=days)
+        past = make_evening(starts_at=starts_at, opens_at=starts_at - timedelta(days=5))
+        Registration.objects.create(
+            member=member, evening=past, status=RegistrationStatus.NO_SHOW, source="web", arrival=1
+        )
+    assert Evening.objects.count() == 2
+    client = Client()
+    client.force_login(member)
+    page = client.get("/evenings/mine/").content.decode()
+    assert "Неявок за ваши последние вечера (5): 2." in page
+    assert "после 2 неявок" in page
