@@ -225,3 +225,24 @@ def test_my_evenings_tells_a_member_their_no_shows_and_the_clubs_rule() -> None:
     page = client.get("/evenings/mine/").content.decode()
     assert "Неявок за ваши последние вечера (5): 2." in page
     assert "после 2 неявок" in page
+
+
+def test_the_leaderboard_filters_by_team_role_and_games_and_states_its_sort() -> None:
+    host = make_host()
+    evening, players = evening_with_players()
+    game = start_game(host, evening, players)
+    record(game, host, *TOWN_WINS)
+    from games.ratings.tasks import game_analyse
+
+    game_analyse(game.pk)
+    everyone = Client().get("/leaderboard/").content.decode()
+    assert "Порядок: Очки." in everyone
+    black = Client().get("/leaderboard/?team=black").content.decode()
+    rows = lambda page: re.findall(r'<a href="/players/(\d+)/">', page)  # noqa: E731
+    assert len(rows(black)) == 3 and len(rows(everyone)) == 12
+    doctors = Client().get("/leaderboard/?role=doctor").content.decode()
+    assert rows(doctors) == [str(players[4].pk)]
+    assert rows(Client().get("/leaderboard/?min_games=2").content.decode()) == []
+    # What the page did not offer reads as "all".
+    odd = Client().get("/leaderboard/?team=green&role=%00&min_games=-5")
+    assert odd.status_code == 200 and len(rows(odd.content.decode())) == 12

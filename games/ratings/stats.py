@@ -70,11 +70,21 @@ class Standing:
 
 
 @dataclass(frozen=True)
+class BoardFilter:
+    """Which games count: one team's or one role's only, and members with enough of them."""
+
+    team: str = ""  # "red", "black", "loner" or "" for all
+    role: str = ""  # a role code or "" for all
+    min_games: int = 0
+
+
+@dataclass(frozen=True)
 class Leaderboard:
     season: Season
     seasons: list[Season]
     sort: str
     rows: list[Standing]
+    filter: BoardFilter = BoardFilter()
 
 
 def current_season(club: ClubSettings | None = None) -> Season:
@@ -82,7 +92,9 @@ def current_season(club: ClubSettings | None = None) -> Season:
     return season_of(timezone.localtime(timezone.now(), club.zone).date(), club.season_length)
 
 
-def leaderboard(season: Season, sort: str, viewer: Viewer) -> Leaderboard:
+def leaderboard(
+    season: Season, sort: str, viewer: Viewer, only: BoardFilter = BoardFilter()
+) -> Leaderboard:
     """Three queries: the seasons that have games, the season's sums per member, and each
     of those members' ratings on both tracks at the season's end."""
     club = ClubSettings.load()
@@ -95,6 +107,10 @@ def leaderboard(season: Season, sort: str, viewer: Viewer) -> Leaderboard:
     if season not in seasons:
         seasons = sorted({*seasons, season}, key=lambda s: s.first_day, reverse=True)
     in_season = Q(played_on__gte=season.first_day, played_on__lt=season.next_first_day)
+    if only.team:
+        in_season &= Q(team=only.team)
+    if only.role:
+        in_season &= Q(role=only.role)
     sums = (
         PlayerScore.objects.filter(in_season)
         .values("member_id", "member__nickname", "member__publication_consent")
@@ -112,7 +128,8 @@ def leaderboard(season: Season, sort: str, viewer: Viewer) -> Leaderboard:
             own=row["member_id"] == viewer_id,
         )
         for row in sums
-        if access.name_visible(
+        if row["games"] >= only.min_games
+        and access.name_visible(
             member_id=row["member_id"], consent=row["member__publication_consent"], viewer=viewer
         )
     ]
@@ -120,7 +137,7 @@ def leaderboard(season: Season, sort: str, viewer: Viewer) -> Leaderboard:
     rows.sort(key=_sort_key(sort))
     for rank, row in enumerate(rows, start=1):
         row.rank = rank
-    return Leaderboard(season, seasons, sort, rows)
+    return Leaderboard(season, seasons, sort, rows, only)
 
 
 def _season_end_ratings(rows: list[Standing], before: date) -> None:

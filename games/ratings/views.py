@@ -12,6 +12,7 @@ from django.views.decorators.http import require_GET
 
 from accounts.models import User
 from club.club_settings import ClubSettings
+from club.parsing import whole_number
 from club.requests import SiteRequest
 from games import access
 from games.ratings import stats
@@ -25,8 +26,32 @@ def leaderboard(request: SiteRequest) -> HttpResponse:
     season = season_parse(request.GET.get("season"))
     season = season or stats.current_season(club)
     sort = request.GET.get("sort")
-    board = stats.leaderboard(season, sort if sort in stats.SORTS else "points", request.user)
-    return render(request, "games/leaderboard.html", {"board": board, "columns": COLUMNS})
+    sort = sort if sort in stats.SORTS else "points"
+    roles = stats.role_names()
+    # A filter value the page did not offer is read as "all", never as an error.
+    team = request.GET.get("team", "")
+    role = request.GET.get("role", "")
+    only = stats.BoardFilter(
+        team=team if team in TEAMS else "",
+        role=role if role in roles else "",
+        min_games=whole_number(request.GET.get("min_games", ""), high=1000) or 0,
+    )
+    board = stats.leaderboard(season, sort, request.user, only)
+    context = {
+        "board": board,
+        "columns": COLUMNS,
+        "teams": TEAMS,
+        "roles": sorted(roles.items(), key=lambda item: item[1]),
+        "sort_label": dict(COLUMNS).get(sort, COLUMNS[1][1]),
+    }
+    return render(request, "games/leaderboard.html", context)
+
+
+TEAMS = {
+    "red": gettext_lazy("red"),
+    "black": gettext_lazy("black"),
+    "loner": gettext_lazy("loner"),
+}
 
 
 COLUMNS = [
