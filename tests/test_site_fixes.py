@@ -246,3 +246,18 @@ def test_the_leaderboard_filters_by_team_role_and_games_and_states_its_sort() ->
     # What the page did not offer reads as "all".
     odd = Client().get("/leaderboard/?team=green&role=%00&min_games=-5")
     assert odd.status_code == 200 and len(rows(odd.content.decode())) == 12
+
+
+def test_a_player_page_shows_streaks_and_the_seasons_played() -> None:
+    host = make_host()
+    evening, players = evening_with_players()
+    record(start_game(host, evening, players), host, *TOWN_WINS)
+    from games.models import Game
+    from games.ratings.tasks import game_analyse
+
+    game_analyse(Game.objects.get().pk)
+    winner = Client().get(f"/players/{players[3].pk}/").content.decode()  # the commissar
+    assert "Самая длинная серия побед: 1 · серия сейчас: 1" in winner
+    loser = Client().get(f"/players/{players[0].pk}/").content.decode()  # the boss
+    assert "серия побед: 0" in loser
+    assert re.search(r'Сезоны: <a href="/leaderboard/\?season=\d{4}(-Q\d)?">', winner)

@@ -215,6 +215,23 @@ class Profile:
     def best(self) -> list[Played]:
         return sorted(self.games, key=lambda g: (-g.points, -g.game_id))[:5]
 
+    @property
+    def streaks(self) -> tuple[int, int]:
+        """(the longest run of wins, the run of wins up to the latest game)."""
+        longest = current = 0
+        for game in self.games:
+            current = current + 1 if game.won else 0
+            longest = max(longest, current)
+        return longest, current
+
+    def seasons(self, club: ClubSettings) -> list[Season]:
+        """The seasons the member played in, newest first, as the club counts them."""
+        played = {
+            season_of(timezone.localtime(game.starts_at, club.zone).date(), club.season_length)
+            for game in self.games
+        }
+        return sorted(played, key=lambda season: season.first_day, reverse=True)
+
     def history(self) -> dict[str, list[float]]:
         """The series the chart draws, one point per game: the points summed so far, and
         the rating on each track after each game played on it."""

@@ -93,5 +93,7 @@ def player(request: SiteRequest, member_id: int) -> HttpResponse:
             {_("red rating"): history["red"], _("black rating"): history["black"]}, **span
         ),
         "hidden": not member.publication_consent,
+        "streaks": found.streaks,
+        "seasons": found.seasons(ClubSettings.load()),
     }
     return render(request, "games/player.html", context)
