@@ -19,6 +19,8 @@ from games.online import services as online_services
 from games.online.admin import OnlineInline
 from games.queries import game_view
 from games.ratings.admin import PointsInline
+from games.ratings.publication import winner_label
+from games.ratings.stats import role_names
 
 MAX_PROTOCOL_BYTES = 2_000_000
 
@@ -62,9 +64,18 @@ class ImportForm(forms.Form):
 
 @admin.register(Game)
 class GameAdmin(admin.ModelAdmin):
-    list_display = ["__str__", "host", "status", "winner", "last_seq", "started_at"]
+    list_display = ["__str__", "host", "status", "winner_shown", "last_seq", "started_at"]
     list_filter = ["status", "ruleset"]
     search_fields = ["host__nickname", "seats__member__nickname"]
+
+    @admin.display(description=_("winner"), ordering="winner")
+    def winner_shown(self, game: Game) -> str:
+        if not game.winner:
+            return "—"
+        # The role catalogue only for a loner's win, so the list stays one query.
+        names = {} if game.winner in ("red", "black") else role_names()
+        return winner_label(game.winner, names)
+
     readonly_fields = [
         "evening",
         "number",

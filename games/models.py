@@ -24,6 +24,21 @@ class RoleQuerySet(models.QuerySet["Role"]):
         return {role.code: role.to_engine() for role in self}
 
 
+# The engine's codes in the admin's words.
+TEAM_LABELS = {Team.RED: _("red"), Team.BLACK: _("black"), Team.LONER: _("loner")}
+ACTION_LABELS = {
+    Action.KILL: _("kills"),
+    Action.CHECK: _("checks"),
+    Action.HEAL: _("heals"),
+    Action.OTHER: _("another action"),
+    Action.NONE: _("none"),
+}
+CHECK_LABELS = {
+    CheckKind.TEAM: _("the team: red or black"),
+    CheckKind.COMMISSAR: _("whether it is the commissar"),
+}
+
+
 class Role(models.Model):
     """A card of the club's deck. Admins may add roles or change one; a game keeps the
     definitions it started with (Game.options), so a change never alters a played game."""
@@ -31,20 +46,22 @@ class Role(models.Model):
     code = models.SlugField(_("code"), max_length=32, unique=True)
     name_ru = models.CharField(_("name (Russian)"), max_length=64)
     name_en = models.CharField(_("name (English)"), max_length=64)
-    team = models.CharField(_("team"), max_length=8, choices=[(t.value, t.value) for t in Team])
+    team = models.CharField(
+        _("team"), max_length=8, choices=[(t.value, TEAM_LABELS[t]) for t in Team]
+    )
     night_order = models.PositiveSmallIntegerField(
         _("night order"), null=True, blank=True, help_text=_("When it wakes; empty: never.")
     )
     action = models.CharField(
         _("night action"),
         max_length=8,
-        choices=[(a.value, a.value) for a in Action],
+        choices=[(a.value, ACTION_LABELS[a]) for a in Action],
         default=Action.NONE,
     )
     check_kind = models.CharField(
         _("what a check answers"),
         max_length=16,
-        choices=[(c.value, c.value) for c in CheckKind],
+        choices=[(c.value, CHECK_LABELS[c]) for c in CheckKind],
         default=CheckKind.TEAM,
     )
     shoots_as = models.SlugField(

@@ -261,3 +261,13 @@ def test_a_player_page_shows_streaks_and_the_seasons_played() -> None:
     loser = Client().get(f"/players/{players[0].pk}/").content.decode()  # the boss
     assert "серия побед: 0" in loser
     assert re.search(r'Сезоны: <a href="/leaderboard/\?season=\d{4}(-Q\d)?">', winner)
+
+
+def test_the_admin_names_teams_actions_and_winners_in_russian(admin_client_) -> None:
+    host = make_host()
+    evening, players = evening_with_players()
+    record(start_game(host, evening, players), host, *TOWN_WINS)
+    roles = admin_client_.get("/admin/games/role/").content.decode()
+    assert "убивает" in roles and "одиночка" in roles and ">kill<" not in roles
+    games = admin_client_.get("/admin/games/game/").content.decode()
+    assert "красные (город)" in games and ">red<" not in games
