@@ -271,3 +271,16 @@ def test_the_admin_names_teams_actions_and_winners_in_russian(admin_client_) -> 
     assert "убивает" in roles and "одиночка" in roles and ">kill<" not in roles
     games = admin_client_.get("/admin/games/game/").content.decode()
     assert "красные (город)" in games and ">red<" not in games
+
+
+def test_the_online_page_says_its_don_is_the_live_games_boss() -> None:
+    from django.core.management import call_command
+
+    from games.models import Game
+
+    call_command("demo_data", stdout=open("/dev/null", "w"))  # noqa: SIM115
+    online = Game.objects.get(ruleset="online")
+    client = Client()
+    client.force_login(online.seats.first().member)
+    page = client.get(f"/online/{online.pk}/").content.decode()
+    assert "главарь мафии здесь — Дон, в живой игре эта карта зовётся Босс" in page
