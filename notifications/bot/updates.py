@@ -18,7 +18,7 @@ class Incoming:
 
 def parse_update(raw: object) -> Incoming | None:
     """The parts of an update the bot acts on, or None for anything else."""
-    if not isinstance(raw, dict) or type(raw.get("update_id")) is not int:
+    if not isinstance(raw, dict) or not _id(raw.get("update_id")):
         return None
     update_id = raw["update_id"]
     if isinstance(message := raw.get("message"), dict):
@@ -30,11 +30,7 @@ def parse_update(raw: object) -> Incoming | None:
         ):
             return None
         text = message.get("text")
-        if (
-            type(sender.get("id")) is not int
-            or type(chat.get("id")) is not int
-            or not isinstance(text, str)
-        ):
+        if not _id(sender.get("id")) or not _id(chat.get("id")) or not isinstance(text, str):
             return None
         return Incoming(
             update_id,
@@ -46,7 +42,7 @@ def parse_update(raw: object) -> Incoming | None:
     if isinstance(callback := raw.get("callback_query"), dict):
         sender = callback.get("from")
         data, callback_id = callback.get("data"), callback.get("id")
-        if not isinstance(sender, dict) or type(sender.get("id")) is not int:
+        if not isinstance(sender, dict) or not _id(sender.get("id")):
             return None
         if not isinstance(data, str) or not isinstance(callback_id, str):
             return None
@@ -59,3 +55,9 @@ def parse_update(raw: object) -> Incoming | None:
             data=data[:64],
         )
     return None
+
+
+def _id(value: object) -> bool:
+    """A Telegram id: a whole number a database's bigint holds (Telegram's fit in 52 bits;
+    a larger one is not Telegram's, and would fail the query instead of being ignored)."""
+    return type(value) is int and -(2**63) <= value < 2**63

@@ -90,6 +90,16 @@ def test_malformed_and_unhandled_updates_get_200_and_change_nothing() -> None:
     assert not Notification.objects.exists()
 
 
+def test_ids_beyond_a_bigint_are_ignored_not_a_500() -> None:
+    """Found by the fuzzer: an id past 2**63 failed the query (NumericValueOutOfRange)."""
+    huge = 2**70
+    assert post(message("/start", user_id=huge)).status_code == 200
+    assert post(message("/help", update_id=huge)).status_code == 200
+    callback = {"update_id": next(_ids), "callback_query": {"id": "1", "from": {"id": huge}}}
+    assert post(callback).status_code == 200
+    assert not Notification.objects.exists()
+
+
 def test_a_repeated_update_is_handled_once() -> None:
     update = message("/help", update_id=555)
     post(update)
