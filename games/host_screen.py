@@ -46,7 +46,7 @@ def page_data(view: GameView, viewer: Any) -> dict[str, Any]:
         "immune": list(game.immune),
         "nicks": {str(number): nick for number, nick in nicks.items()},
         "roleNames": stats.role_names(),
-        "table": host_table(view.club_state, undoable=bool(view.events)),
+        "table": table_of(view),
         "messages": engine_messages(),
     }
 

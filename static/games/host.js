@@ -580,7 +580,8 @@ async function sendNow(event) {
   return undefined;
 }
 
-async function post(tap) {
+// One tap to the server, as the entry after the last one this phone knows.
+async function sendTap(tap) {
   const response = await fetch(page.tapUrl, {
     method: "POST",
     headers: { "Content-Type": "application/json", "X-CSRFToken": csrfToken() },
@@ -588,7 +589,12 @@ async function post(tap) {
     credentials: "same-origin",
   });
   const answer = await response.json().catch(() => ({ error: _("The server did not answer; try again.") }));
-  if (response.ok) {
+  return { ok: response.ok, answer };
+}
+
+async function post(tap) {
+  const { ok, answer } = await sendTap(tap);
+  if (ok) {
     accept(answer);
     return true;
   }
@@ -653,15 +659,8 @@ async function flush() {
   render();
   try {
     while (state.queue.length) {
-      const tap = state.queue[0];
-      const response = await fetch(page.tapUrl, {
-        method: "POST",
-        headers: { "Content-Type": "application/json", "X-CSRFToken": csrfToken() },
-        body: JSON.stringify({ seq: state.seq + 1, ...tap }),
-        credentials: "same-origin",
-      });
-      const answer = await response.json();
-      if (response.ok) {
+      const { ok, answer } = await sendTap(state.queue[0]);
+      if (ok) {
         state.queue.shift();
         accept(answer);
         continue;
