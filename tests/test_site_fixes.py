@@ -17,6 +17,19 @@ from tests.games.recording import TOWN_WINS, evening_with_players, make_host, re
 pytestmark = pytest.mark.django_db
 
 
+@pytest.fixture
+def analysed():
+    """A game the town won, analysed: (game, evening, players)."""
+    from games.ratings.tasks import game_analyse
+
+    host = make_host()
+    evening, players = evening_with_players()
+    game = start_game(host, evening, players)
+    record(game, host, *TOWN_WINS)
+    game_analyse(game.pk)
+    return game, evening, players
+
+
 def test_a_full_evening_says_the_button_joins_the_reserve_and_where() -> None:
     evening = make_evening(capacity=2)
     sign_up_many(evening, 3)  # two seats, one in the reserve
@@ -73,14 +86,8 @@ def test_a_game_cannot_start_days_before_its_evening() -> None:
     assert start_game(host, evening, players).number == 1
 
 
-def test_a_team_win_names_the_team_and_the_season_has_a_human_name() -> None:
-    host = make_host()
-    evening, players = evening_with_players()
-    game = start_game(host, evening, players)
-    record(game, host, *TOWN_WINS)
-    from games.ratings.tasks import game_analyse
-
-    game_analyse(game.pk)
+def test_a_team_win_names_the_team_and_the_season_has_a_human_name(analysed) -> None:
+    game, _evening, _players = analysed
     page = Client().get(f"/games/{game.pk}/").content.decode()
     assert "победа красных (города)" in page and "победа команды (" not in page
     board = Client().get("/leaderboard/").content.decode()
@@ -88,14 +95,8 @@ def test_a_team_win_names_the_team_and_the_season_has_a_human_name() -> None:
     assert names and all("-Q" not in name for name in names), names
 
 
-def test_points_and_ratings_read_the_same_way_on_every_page() -> None:
-    host = make_host()
-    evening, players = evening_with_players()
-    game = start_game(host, evening, players)
-    record(game, host, *TOWN_WINS)
-    from games.ratings.tasks import game_analyse
-
-    game_analyse(game.pk)
+def test_points_and_ratings_read_the_same_way_on_every_page(analysed) -> None:
+    game, _evening, _players = analysed
     page = Client().get(f"/games/{game.pk}/").content.decode()
     assert re.search(r"\+1,00", page) and not re.search(r"[+−]\d+\.\d\d", page)
     board = Client().get("/leaderboard/").content.decode()
@@ -188,16 +189,10 @@ def test_the_admin_reads_in_russian_grammar(admin_client_) -> None:
     assert "Добавить: вечер" in add and "Select an option" not in add
 
 
-def test_the_players_charts_say_what_they_add_up_with_axes_and_dates() -> None:
-    host = make_host()
-    evening, players = evening_with_players()
-    game = start_game(host, evening, players)
-    record(game, host, *TOWN_WINS)
+def test_the_players_charts_say_what_they_add_up_with_axes_and_dates(analysed) -> None:
     from django.utils.formats import date_format
 
-    from games.ratings.tasks import game_analyse
-
-    game_analyse(game.pk)
+    _game, evening, players = analysed
     page = Client().get(f"/players/{players[3].pk}/").content.decode()
     assert "Очки нарастающим итогом, игра за игрой" in page
     day = date_format(timezone.localtime(evening.starts_at), "j E Y")
@@ -227,14 +222,8 @@ def test_my_evenings_tells_a_member_their_no_shows_and_the_clubs_rule() -> None:
     assert "после 2 неявок" in page
 
 
-def test_the_leaderboard_filters_by_team_role_and_games_and_states_its_sort() -> None:
-    host = make_host()
-    evening, players = evening_with_players()
-    game = start_game(host, evening, players)
-    record(game, host, *TOWN_WINS)
-    from games.ratings.tasks import game_analyse
-
-    game_analyse(game.pk)
+def test_the_leaderboard_filters_by_team_role_and_games_and_states_its_sort(analysed) -> None:
+    _game, _evening, players = analysed
     everyone = Client().get("/leaderboard/").content.decode()
     assert "Порядок: Очки." in everyone
     black = Client().get("/leaderboard/?team=black").content.decode()
@@ -248,14 +237,8 @@ def test_the_leaderboard_filters_by_team_role_and_games_and_states_its_sort() ->
     assert odd.status_code == 200 and len(rows(odd.content.decode())) == 12
 
 
-def test_a_player_page_shows_streaks_and_the_seasons_played() -> None:
-    host = make_host()
-    evening, players = evening_with_players()
-    record(start_game(host, evening, players), host, *TOWN_WINS)
-    from games.models import Game
-    from games.ratings.tasks import game_analyse
-
-    game_analyse(Game.objects.get().pk)
+def test_a_player_page_shows_streaks_and_the_seasons_played(analysed) -> None:
+    _game, _evening, players = analysed
     winner = Client().get(f"/players/{players[3].pk}/").content.decode()  # the commissar
     assert "Самая длинная серия побед: 1 · серия сейчас: 1" in winner
     loser = Client().get(f"/players/{players[0].pk}/").content.decode()  # the boss

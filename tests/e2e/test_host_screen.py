@@ -26,6 +26,15 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("
 AXE = "/static/vendor/axe-core/axe.min.js"
 
 
+def day_one() -> tuple:
+    """A 12-seat game of a host's, on day 1: (the host, the game)."""
+    host = make_host(nickname="Ведущая")
+    evening, players = evening_with_players(12)
+    game = start_game(host, evening, players)
+    record(game, host, {"type": "day", "n": 1})
+    return host, game
+
+
 def axe_violations(page, live_server) -> list[str]:
     """Serious and critical findings of axe-core on the page as it is now."""
     if not page.evaluate("() => Boolean(window.axe)"):
@@ -129,10 +138,7 @@ def test_a_host_records_a_whole_game_with_one_thumb(live_server, browser) -> Non
 
 
 def test_taps_made_offline_reach_the_server_once_and_in_order(live_server, browser) -> None:
-    host = make_host(nickname="Ведущая")
-    evening, players = evening_with_players(12)
-    game = start_game(host, evening, players)
-    record(game, host, {"type": "day", "n": 1})
+    host, game = day_one()
     context = new_context(browser, live_server, user=host)
     page = context.new_page()
     page.goto(f"{live_server.url}/games/{game.pk}/")
@@ -202,10 +208,7 @@ def test_taps_made_offline_reach_the_server_once_and_in_order(live_server, brows
 def test_waiting_taps_that_another_phone_overtook_are_the_hosts_to_keep_or_discard(
     live_server, browser
 ) -> None:
-    host = make_host(nickname="Ведущая")
-    evening, players = evening_with_players(12)
-    game = start_game(host, evening, players)
-    record(game, host, {"type": "day", "n": 1})
+    host, game = day_one()
     first = new_context(browser, live_server, user=host)
     page = first.new_page()
     page.goto(f"{live_server.url}/games/{game.pk}/")
@@ -244,10 +247,7 @@ def test_waiting_taps_that_another_phone_overtook_are_the_hosts_to_keep_or_disca
 def test_without_the_phones_engine_offline_taps_still_wait_and_arrive(live_server, browser) -> None:
     """Where Pyodide cannot load, the screen keeps the last state it knew, says so, and the
     taps wait on the device and reach the server, judged there, when the network returns."""
-    host = make_host(nickname="Ведущая")
-    evening, players = evening_with_players(12)
-    game = start_game(host, evening, players)
-    record(game, host, {"type": "day", "n": 1})
+    host, game = day_one()
     context = new_context(browser, live_server, user=host)
     context.route("**/static/vendor/pyodide/**", lambda route: route.abort())
     page = context.new_page()
