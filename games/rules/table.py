@@ -26,9 +26,6 @@ from games.rules.log import UNDO, effective_events
 from games.rules.options import ClubOptions
 from games.rules.roles import Action
 
-# What a vote or a question sends: per-candidate counts, or one count of hands "for".
-VOTE_STEPS = {Step.HANDS: "hands", Step.FIRST_DAY_QUESTION: "first_day_expel"}
-
 
 def build(
     seats: Mapping[int | str, str],
@@ -137,13 +134,14 @@ def _vote(game: ClubGame, speaker: int | None) -> dict[str, Any] | None:
     living = sorted(game.alive)
     if game.step == Step.ROUND and game.nominees and speaker is None:
         return {"type": "votes", "among": list(game.nominees), "voters": living}
-    if game.step in VOTE_STEPS and speaker is None:
-        kind = VOTE_STEPS[game.step]
-        if kind == "first_day_expel" or len(game.candidates) >= 2:
-            among = [] if kind == "first_day_expel" else list(game.candidates)
-            return {"type": kind, "among": among, "voters": living, "candidates": game.candidates}
+    # The questions («expel anyone?», «expel both?») count the hands for; the candidates
+    # are marked on their seats.
+    if game.step == Step.FIRST_DAY_QUESTION and speaker is None:
+        return {"type": "first_day_expel", "among": [], "voters": living}
+    if game.step == Step.HANDS and speaker is None:
+        return {"type": "hands", "among": list(game.candidates), "voters": living}
     if game.step == Step.EXPEL_BOTH:
-        return {"type": "expel_both", "among": [], "voters": living, "candidates": game.candidates}
+        return {"type": "expel_both", "among": [], "voters": living}
     return None
 
 
