@@ -5,19 +5,30 @@ from django.contrib import admin, messages
 from django.db import transaction
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
+from django.utils.functional import lazy
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext
 
 from club import scheduling, services
 from club.club_settings import ClubSettings
 from club.errors import Refused
+from club.identity import identity
 from club.models import Evening, Registration
+
+
+def _admin_title() -> str:
+    return f"{identity().name}: {gettext('administration')}"
+
+
+# The admin's header and tab title name the club (read when a page is drawn, in its language).
+admin.site.site_header = admin.site.site_title = lazy(_admin_title, str)()
+admin.site.index_title = _("The club's data")
 
 
 @admin.register(ClubSettings)
 class ClubSettingsAdmin(admin.ModelAdmin):
     fieldsets = (
-        (None, {"fields": ("venue", "weekday", "start_time", "timezone")}),
+        (None, {"fields": ("name", "logo", "venue", "weekday", "start_time", "timezone")}),
         (_("Seats"), {"fields": ("seats_per_evening", "min_players", "min_age")}),
         (
             _("Sign-up"),

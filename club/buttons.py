@@ -8,8 +8,8 @@ from club.parsing import whole_number
 
 Button = dict[str, str]
 
-SIGN_UP, CONFIRM, CANCEL = "su", "cf", "cx"
-ACTIONS = (SIGN_UP, CONFIRM, CANCEL)
+SIGN_UP, CONFIRM, CANCEL, UNDO = "su", "cf", "cx", "cu"
+ACTIONS = (SIGN_UP, CONFIRM, CANCEL, UNDO)
 
 
 def sign_up(evening_id: int) -> Button:
@@ -22,6 +22,10 @@ def confirm(evening_id: int) -> Button:
 
 def cancel(evening_id: int) -> Button:
     return {"text": texts.confirm_labels()[1], "callback_data": f"{CANCEL}:{evening_id}"}
+
+
+def undo(evening_id: int) -> Button:
+    return {"text": texts.undo_label(), "callback_data": f"{UNDO}:{evening_id}"}
 
 
 def pressed(data: str) -> tuple[str, int] | None:

@@ -11,9 +11,11 @@ from time import monotonic
 from typing import Any
 
 from django.core.exceptions import ValidationError
-from django.core.validators import MaxValueValidator, MinValueValidator
+from django.core.files import File
+from django.core.validators import FileExtensionValidator, MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.translation import gettext_lazy as _
 
 
@@ -37,6 +39,14 @@ class Weekday(models.IntegerChoices):
     SUNDAY = 6, _("Sunday")
 
 
+LOGO_MAX_BYTES = 1024 * 1024
+
+
+def validate_logo_size(logo: File) -> None:  # type: ignore[type-arg]
+    if logo.size is not None and logo.size > LOGO_MAX_BYTES:
+        raise ValidationError(_("The logo may be at most 1 MB."))
+
+
 _settings_cache: dict[str, tuple[float, ClubSettings]] = {}
 
 
@@ -45,6 +55,28 @@ class ClubSettings(models.Model):
 
     CACHE_SECONDS = 5
 
+    name = models.CharField(
+        _("club name"),
+        max_length=64,
+        blank=True,
+        help_text=_(
+            "Shown in the site's header and the pages' titles. Empty: «Mafia club» in the "
+            "reader's language."
+        ),
+    )
+    logo = models.ImageField(
+        _("logo"),
+        upload_to="club/",
+        blank=True,
+        validators=[
+            FileExtensionValidator(["png", "jpg", "jpeg", "webp"]),
+            validate_logo_size,
+        ],
+        help_text=_(
+            "A square PNG, JPEG or WebP picture up to 1 MB. It is the header's mark, the "
+            "browser tab's icon and the phone's home-screen icon. Empty: the club's hat."
+        ),
+    )
     venue = models.CharField(_("venue"), max_length=128, default="GrandDaddy")
     weekday = models.PositiveSmallIntegerField(
         _("weekday"), choices=Weekday.choices, default=Weekday.SUNDAY
@@ -136,6 +168,12 @@ class ClubSettings(models.Model):
         row, _created = cls.objects.get_or_create(pk=1)
         _settings_cache["row"] = (monotonic(), row)
         return row
+
+    @property
+    def weekday_name(self) -> str:
+        """The game day as a sentence says it in the reader's language («воскресенье»,
+        "Sunday"): Django's own name of a date on that weekday (1 January 2024 was a Monday)."""
+        return date_format(date(2024, 1, 1 + self.weekday), "l")
 
     @property
     def zone(self) -> zoneinfo.ZoneInfo:

@@ -1,9 +1,16 @@
 from django.conf import settings
 from django.http import HttpRequest
+from django.utils.functional import SimpleLazyObject
+
+from club.identity import THEME_COLOR, identity
 
 
 def club(request: HttpRequest) -> dict[str, object]:
     return {
+        # The club's name and mark for the header, the title and the icons; read when a
+        # template first asks (the settings row is kept in the process for a few seconds).
+        "club": SimpleLazyObject(identity),
+        "theme_color": THEME_COLOR,
         "telegram_console_mode": settings.TELEGRAM_CONSOLE_MODE,
         "telegram_bot_username": settings.TELEGRAM_BOT_USERNAME,
         # The login popup is opened with the bot's numeric id, the token's first part.

@@ -145,6 +145,10 @@ class RegistrationQuerySet(models.QuerySet["Registration"]):
     def active(self) -> RegistrationQuerySet:
         return self.filter(status__in=[RegistrationStatus.CONFIRMED, RegistrationStatus.RESERVE])
 
+    def leaving_due(self, now: datetime) -> RegistrationQuerySet:
+        """Places whose «Не смогу» undo window has ended: to be given up now."""
+        return self.active().filter(leaves_at__lte=now)
+
 
 class Registration(models.Model):
     """A member's sign-up for an evening: a seat, a place in the reserve, or neither."""
@@ -169,6 +173,9 @@ class Registration(models.Model):
     attendance_confirmed_at = models.DateTimeField(_("attendance confirmed"), null=True, blank=True)
     promoted_at = models.DateTimeField(_("promoted"), null=True, blank=True)
     cancelled_at = models.DateTimeField(_("cancelled"), null=True, blank=True)
+    # «Не смогу» pressed on the site or in the bot: the place is kept until this moment, so
+    # the member can take the press back (the undo window); then it is given up.
+    leaves_at = models.DateTimeField(_("leaves at"), null=True, blank=True)
 
     objects = RegistrationQuerySet.as_manager()
 

@@ -3,8 +3,8 @@
 from dataclasses import dataclass, field
 from operator import attrgetter
 
-from django.db.models import Count, IntegerField, OuterRef, Q, QuerySet, Subquery, Value
-from django.db.models.functions import Coalesce
+from django.db.models import Count, F, IntegerField, OuterRef, Q, QuerySet, Subquery, Value
+from django.db.models.functions import Coalesce, Greatest
 
 from accounts.models import User
 from club.models import RESERVE_ORDER, SEAT_ORDER, Evening, Registration, RegistrationStatus
@@ -51,10 +51,15 @@ def evening_lineup(evening: Evening | int) -> Lineup:
 
 
 def upcoming_evenings() -> QuerySet[Evening]:
+    """The next evenings with their seats taken and left and the reserve's length."""
     return Evening.objects.upcoming().annotate(
         confirmed_count=Count(
             "registrations", filter=Q(registrations__status=RegistrationStatus.CONFIRMED)
-        )
+        ),
+        reserve_count=Count(
+            "registrations", filter=Q(registrations__status=RegistrationStatus.RESERVE)
+        ),
+        seats_left=Greatest(F("capacity") - F("confirmed_count"), Value(0)),
     )
 
 
@@ -67,23 +72,29 @@ def _ahead_in(order: tuple[str, ...]) -> Q:
     return ahead
 
 
-def member_evenings(member: User) -> QuerySet[Registration]:
-    """The member's sign-ups, newest evening first; a reserve one carries
-    `reserve_position` (its place in RESERVE_ORDER, as Lineup.position_of counts it)."""
+def _place_among(order: tuple[str, ...], status: RegistrationStatus) -> Coalesce:
+    """The outer registration's place (from 1) among its evening's `status` rows in
+    `order`: the SQL twin of Lineup.seat_of / position_of."""
     ahead = (
-        Registration.objects.filter(
-            _ahead_in(RESERVE_ORDER), evening=OuterRef("evening"), status=RegistrationStatus.RESERVE
-        )
+        Registration.objects.filter(_ahead_in(order), evening=OuterRef("evening"), status=status)
         .order_by()
         .values("evening")
         .annotate(count=Count("pk"))
         .values("count")
     )
+    return Coalesce(Subquery(ahead, output_field=IntegerField()), Value(0)) + 1
+
+
+def member_evenings(member: User) -> QuerySet[Registration]:
+    """The member's sign-ups, newest evening first; each carries `seat_number` (its number
+    on the list of the confirmed, SEAT_ORDER) and `reserve_position` (RESERVE_ORDER), as
+    Lineup counts them; only the one of its own status means anything."""
     return (
         Registration.objects.filter(member=member)
         .select_related("evening")
         .annotate(
-            reserve_position=Coalesce(Subquery(ahead, output_field=IntegerField()), Value(0)) + 1
+            seat_number=_place_among(SEAT_ORDER, RegistrationStatus.CONFIRMED),
+            reserve_position=_place_among(RESERVE_ORDER, RegistrationStatus.RESERVE),
         )
         .order_by("-evening__starts_at")
     )

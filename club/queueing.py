@@ -29,6 +29,6 @@ def publish(task_name: str, *args: object, countdown: float | None = None) -> bo
     return True
 
 
-def queue_on_commit(task_name: str, *args: object) -> None:
+def queue_on_commit(task_name: str, *args: object, countdown: float | None = None) -> None:
     """Queue the task once the current transaction commits (at once outside one)."""
-    transaction.on_commit(lambda: publish(task_name, *args))
+    transaction.on_commit(lambda: publish(task_name, *args, countdown=countdown))

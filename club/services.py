@@ -22,6 +22,7 @@ from club.club_settings import ClubSettings
 from club.errors import CONFLICT, FORBIDDEN, INVALID, NOT_FOUND, Refused
 from club.models import Evening, EveningStatus, Registration, RegistrationSource, RegistrationStatus
 from club.queries import evening_lineup
+from club.queueing import queue_on_commit
 from club.schedule import signup_opens_at
 from notifications.services import notification_enqueue, notification_send_on_commit
 
@@ -196,28 +197,123 @@ def _describe(registration: Registration, *, created: bool) -> SignUp:
     )
 
 
+# How long «Не смогу» on the site or in the bot can be taken back: the place is kept so
+# long, then given up (and a freed seat goes to the first of the reserve).
+UNDO_WINDOW = timedelta(seconds=30)
+
+
 def registration_cancel(
-    *, member: User, evening_id: int, now: datetime | None = None
+    *,
+    member: User,
+    evening_id: int,
+    undo_window: timedelta = timedelta(0),
+    now: datetime | None = None,
 ) -> Registration:
-    """Give up a seat or a place in the reserve; a freed seat goes to the reserve at once."""
+    """Give up a seat or a place in the reserve.
+
+    With an undo window (the site's and the bot's «Не смогу») the place is kept until the
+    window ends, and `registration_cancel_undo` takes the press back until then; the
+    window's end gives the place up (a task queued for that moment, and the minute's sweep
+    `registrations_leave_due` if the task was lost). Without one (the API) it goes at once.
+    """
     now = now or timezone.now()
-    club = ClubSettings.load()
+    if not undo_window:
+        return _leave(member=member, evening_id=evening_id, now=now)
     with transaction.atomic(durable=True):
         evening = lock_evening(evening_id)
         _refuse_if_started(evening, now)
-        registration = Registration.objects.active().filter(evening=evening, member=member).first()
-        if registration is None:
-            raise Refused(_("You are not signed up for this evening."), "not_registered", NOT_FOUND)
+        registration = _active_registration(evening, member)
+        if registration.leaves_at is None:  # pressed twice: the first window stands
+            registration.leaves_at = now + undo_window
+            registration.save(update_fields=["leaves_at"])
+            queue_on_commit(
+                "club.tasks.registration_leave",
+                registration.pk,
+                countdown=undo_window.total_seconds(),
+            )
+    return registration
+
+
+def registration_cancel_undo(
+    *, member: User, evening_id: int, now: datetime | None = None
+) -> Registration:
+    """Take «Не смогу» back within its window: the place stays the member's, as it was."""
+    now = now or timezone.now()
+    with transaction.atomic(durable=True):
+        evening = lock_evening(evening_id)
+        registration = (
+            Registration.objects.active()
+            .filter(evening=evening, member=member, leaves_at__isnull=False)
+            .first()
+        )
+        if registration is None or registration.leaves_at is None or registration.leaves_at <= now:
+            raise Refused(
+                _("Too late to take it back: the place is given up. You can sign up again."),
+                "undo_too_late",
+                CONFLICT,
+            )
+        registration.leaves_at = None
+        registration.save(update_fields=["leaves_at"])
+    return registration
+
+
+def registration_leave(*, registration_id: int, now: datetime | None = None) -> bool:
+    """The end of an undo window: give the place up, unless it was taken back (or is given
+    up already). True when it was given up now."""
+    now = now or timezone.now()
+    registration = (
+        Registration.objects.leaving_due(now)
+        .select_related("member")
+        .filter(pk=registration_id)
+        .first()
+    )
+    if registration is None:
+        return False
+    try:
+        _leave(member=registration.member, evening_id=registration.evening_id, now=now, due=True)
+    except Refused:  # taken back or given up meanwhile: nothing is due
+        return False
+    return True
+
+
+def registrations_leave_due(*, now: datetime | None = None) -> int:
+    """The minute's sweep: every place whose undo window has ended and is still held (a
+    lost task, a worker that was down) is given up now."""
+    now = now or timezone.now()
+    due = list(Registration.objects.leaving_due(now).values_list("pk", flat=True))
+    return sum(registration_leave(registration_id=pk, now=now) for pk in due)
+
+
+def _active_registration(evening: Evening, member: User) -> Registration:
+    registration = Registration.objects.active().filter(evening=evening, member=member).first()
+    if registration is None:
+        raise Refused(_("You are not signed up for this evening."), "not_registered", NOT_FOUND)
+    return registration
+
+
+def _leave(*, member: User, evening_id: int, now: datetime, due: bool = False) -> Registration:
+    """Give the place up now; a freed seat goes to the reserve at once. `due`: the end of an
+    undo window, which counts only if the window is still running out (not taken back), and
+    which stands even when the evening began during the window."""
+    club = ClubSettings.load()
+    with transaction.atomic(durable=True):
+        evening = lock_evening(evening_id)
+        if not due:
+            _refuse_if_started(evening, now)
+        registration = _active_registration(evening, member)
+        if due and (registration.leaves_at is None or registration.leaves_at > now):
+            raise Refused(_("The place was taken back."), "taken_back", CONFLICT)
         had_seat = registration.status == RegistrationStatus.CONFIRMED
         registration.status = RegistrationStatus.CANCELLED
         registration.cancelled_at = now
-        registration.save(update_fields=["status", "cancelled_at"])
+        registration.leaves_at = None
+        registration.save(update_fields=["status", "cancelled_at", "leaves_at"])
         notification_enqueue(
             dedupe_key=f"cancelled:{registration.pk}:{registration.arrival}",
             member=member,
             text=texts.cancelled(when=texts.evening_when(evening, club)),
         )
-        if had_seat:
+        if had_seat and evening.change_refusal(now) is None:
             _fill_seats(evening, club, now)
     return registration
 

@@ -271,6 +271,10 @@ CELERY_BEAT_SCHEDULE = {
         "task": "club.tasks.schedule_sweep",
         "schedule": float(os.environ.get("CLUB_SCHEDULE_SWEEP_SECONDS", "300")),
     },
+    "registrations-leave": {
+        "task": "club.tasks.registrations_leave_due",
+        "schedule": 60,
+    },
     "notifications-catch-up": {
         "task": "notifications.tasks.notifications_catch_up",
         "schedule": 60,

@@ -51,3 +51,19 @@ def schedule_sweep() -> dict[str, list[int]]:
     from club.scheduling import schedule_sweep as sweep
 
     return asdict(sweep())
+
+
+@shared_task
+def registration_leave(registration_id: int) -> bool:
+    """The end of a «Не смогу» undo window: the place is given up (club/services.py)."""
+    from club.services import registration_leave as leave
+
+    return leave(registration_id=registration_id)
+
+
+@shared_task
+def registrations_leave_due() -> int:
+    """Each minute: places whose undo window ended while their task was lost."""
+    from club.services import registrations_leave_due as sweep
+
+    return sweep()

@@ -31,7 +31,7 @@ def evening_when(evening: Evening, club: ClubSettings) -> str:
 
 @in_club_language
 def seat_confirmed(*, seat: int | str, capacity: int, when: str) -> str:
-    return _("You are in! Seat %(seat)s of %(capacity)d. %(when)s.") % {
+    return _("You are in! No. %(seat)s of %(capacity)d on the list. %(when)s.") % {
         "seat": seat,
         "capacity": capacity,
         "when": when,
@@ -89,7 +89,8 @@ def ok_playing_label() -> str:
 @in_club_language
 def reminder(*, when: str, seat: int) -> str:
     return _(
-        "Today is the evening! %(when)s. Your seat: %(seat)d. Please confirm you are coming."
+        "Today is the evening! %(when)s. You are no. %(seat)d on the list. Please confirm "
+        "you are coming."
     ) % {
         "when": when,
         "seat": seat,
@@ -113,6 +114,11 @@ def mark_no_shows(*, when: str) -> str:
     return _("The evening is over (%(when)s). Please mark who came and who did not in admin.") % {
         "when": when
     }
+
+
+def undo_label() -> str:
+    with translation.override(settings.LANGUAGE_CODE):
+        return _("Take it back")
 
 
 def confirm_labels() -> tuple[str, str]:

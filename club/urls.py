@@ -9,9 +9,11 @@ from notifications import views as notification_views
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
+    path("club/icon-<int:size>.png", views.club_icon, name="club_icon"),
     path("evenings/<int:evening_id>/", views.evening_detail, name="evening"),
     path("evenings/<int:evening_id>/signup/", views.evening_sign_up, name="evening_sign_up"),
     path("evenings/<int:evening_id>/cancel/", views.evening_cancel, name="evening_cancel"),
+    path("evenings/<int:evening_id>/undo/", views.evening_cancel_undo, name="evening_cancel_undo"),
     path("evenings/<int:evening_id>/confirm/", views.evening_confirm, name="evening_confirm"),
     path("evenings/mine/", views.my_evenings, name="my_evenings"),
     path("evenings.ics", views.evenings_ics, name="evenings_ics"),

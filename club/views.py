@@ -2,10 +2,12 @@ from collections.abc import Callable
 
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
-from django.http import HttpResponse, JsonResponse
-from django.shortcuts import get_object_or_404, render
+from django.http import Http404, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.templatetags.static import static
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.cache import patch_cache_control
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
@@ -15,6 +17,7 @@ from club import health, queries, services
 from club.calendar import evenings_calendar
 from club.club_settings import ClubSettings
 from club.errors import Refused
+from club.identity import ICON_CACHE_SECONDS, ICON_SIZES, logo_icon_png
 from club.models import Evening, RegistrationSource
 from club.requests import MemberRequest, SiteRequest
 from club.responses import action_answer
@@ -47,6 +50,8 @@ def _evening_context(request: SiteRequest, evening: Evening, **extra: object) ->
         "reserve_at": lineup.next_reserve_position(),
         "signup_open": evening.is_open_for_signup(),
         "started": timezone.now() >= evening.starts_at,
+        # «Не смогу» pressed and its undo window still running.
+        "undo_open": bool(mine and mine.leaves_at and mine.leaves_at > timezone.now()),
         **extra,
     }
 
@@ -92,11 +97,10 @@ def evening_sign_up(request: MemberRequest, evening_id: int) -> HttpResponse:
         result = services.registration_create(
             member=request.user, evening_id=evening_id, source=RegistrationSource.WEB
         )
+        # The panel's card says the number on the list or the reserve position.
         if result.seat is not None:
-            return _("You are in: seat %(seat)d.") % {"seat": result.seat}
-        return _("The evening is full: you are in the reserve, position %(position)d.") % {
-            "position": result.position
-        }
+            return _("Done: you are playing.")
+        return _("The evening is full: you are in the reserve.")
 
     return _evening_action(request, evening_id, sign_up)
 
@@ -105,10 +109,22 @@ def evening_sign_up(request: MemberRequest, evening_id: int) -> HttpResponse:
 @require_POST
 def evening_cancel(request: MemberRequest, evening_id: int) -> HttpResponse:
     def cancel() -> str:
-        services.registration_cancel(member=request.user, evening_id=evening_id)
-        return _("Your sign-up is cancelled.")
+        services.registration_cancel(
+            member=request.user, evening_id=evening_id, undo_window=services.UNDO_WINDOW
+        )
+        return ""  # the panel's undo box says what happens and offers «Вернуть»
 
     return _evening_action(request, evening_id, cancel)
+
+
+@login_required
+@require_POST
+def evening_cancel_undo(request: MemberRequest, evening_id: int) -> HttpResponse:
+    def undo() -> str:
+        services.registration_cancel_undo(member=request.user, evening_id=evening_id)
+        return _("Taken back: your place is yours, as it was.")
+
+    return _evening_action(request, evening_id, undo)
 
 
 @login_required
@@ -138,6 +154,21 @@ def my_evenings(request: MemberRequest) -> HttpResponse:
 def evenings_ics(request: SiteRequest) -> HttpResponse:
     body = evenings_calendar(queries.upcoming_evenings(), site_url=settings.SITE_URL)
     return HttpResponse(body, content_type="text/calendar; charset=utf-8")
+
+
+@require_GET
+def club_icon(request: SiteRequest, size: int) -> HttpResponse:
+    """The club's uploaded logo as a square PNG icon of one of the pages' sizes; without a
+    logo, the hat's static icon of that size."""
+    if size not in ICON_SIZES:
+        raise Http404
+    png = logo_icon_png(size)
+    if png is None:
+        return redirect(static(f"club/icon-{size}.png"))
+    response = HttpResponse(png, content_type="image/png")
+    # The address carries the logo's version (?v=…), so a new logo is a new address.
+    patch_cache_control(response, public=True, max_age=ICON_CACHE_SECONDS)
+    return response
 
 
 @never_cache

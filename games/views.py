@@ -11,7 +11,6 @@ from django.contrib.staticfiles import finders
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.templatetags.static import static
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.csp import csp_override
@@ -20,6 +19,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from club import parsing
 from club.club_settings import ClubSettings
 from club.errors import Refused
+from club.identity import THEME_COLOR, identity
 from club.models import Evening
 from club.parsing import whole_number
 from club.requests import MemberRequest, SiteRequest
@@ -263,19 +263,20 @@ def _static_script(name: str) -> HttpResponse:
 @require_GET
 def manifest(request: SiteRequest) -> JsonResponse:
     """The web app manifest: the host's screen installs as an app on the phone."""
+    club = identity()
     icons = [
-        {"src": static(f"club/icon-{size}.png"), "sizes": f"{size}x{size}", "type": "image/png"}
+        {"src": club.icon_url(size), "sizes": f"{size}x{size}", "type": "image/png"}
         for size in (192, 512)
     ]
     return JsonResponse(
         {
-            "name": _("Mafia club"),
-            "short_name": _("Mafia"),
+            "name": club.name,
+            "short_name": club.name if len(club.name) <= 12 else _("Mafia"),
             "start_url": "/",
             "scope": "/",
             "display": "standalone",
-            "background_color": "#13171f",
-            "theme_color": "#8b1e2d",
+            "background_color": THEME_COLOR,
+            "theme_color": THEME_COLOR,
             "icons": icons,
         },
         content_type="application/manifest+json",

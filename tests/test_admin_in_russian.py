@@ -26,7 +26,7 @@ CHROME = re.compile(
 )
 ENGLISH = re.compile(r"\b[A-Za-z]{3,}\b")
 # Names, and the keys of Django's own «Hold down “Control”, or “Command” on a Mac».
-NAMES = {"Django", "Telegram", "API", "JSON", "CSV", "Elo", "GrandDaddy", "Hosts"}
+NAMES = {"Django", "Telegram", "API", "JSON", "CSV", "Elo", "GrandDaddy", "Hosts", "PNG", "JPEG", "WebP"}
 NAMES |= {"Control", "Command", "Mac"}
 
 

@@ -100,7 +100,7 @@ def test_points_and_ratings_read_the_same_way_on_every_page(analysed) -> None:
     page = Client().get(f"/games/{game.pk}/").content.decode()
     assert re.search(r"\+1,00", page) and not re.search(r"[+−]\d+\.\d\d", page)
     board = Client().get("/leaderboard/").content.decode()
-    ratings = re.findall(r"<td>(1[45]\d\d[.,]?\d*)</td>", board)
+    ratings = re.findall(r"<td[^>]*>(1[45]\d\d[.,]?\d*)</td>", board)
     assert ratings and all(rating.isdigit() for rating in ratings), ratings
 
 
@@ -144,7 +144,10 @@ def test_i_cant_make_it_asks_before_it_gives_the_seat_away() -> None:
     client = Client()
     client.force_login(member)
     page = client.get(f"/evenings/{evening.pk}/").content.decode()
-    assert 'hx-confirm="Отказаться от места? Оно сразу перейдёт первому из резерва."' in page
+    assert (
+        'hx-confirm="Отказаться от места? 30 секунд его можно вернуть, потом оно перейдёт '
+        'первому из резерва."'
+    ) in page
 
 
 def test_joining_the_reserve_says_so_once() -> None:
@@ -225,9 +228,9 @@ def test_my_evenings_tells_a_member_their_no_shows_and_the_clubs_rule() -> None:
 def test_the_leaderboard_filters_by_team_role_and_games_and_states_its_sort(analysed) -> None:
     _game, _evening, players = analysed
     everyone = Client().get("/leaderboard/").content.decode()
-    assert "Порядок: Очки." in everyone
+    assert "Сортировка: Очки." in everyone
     black = Client().get("/leaderboard/?team=black").content.decode()
-    rows = lambda page: re.findall(r'<a href="/players/(\d+)/">', page)  # noqa: E731
+    rows = lambda page: re.findall(r'<a href="/players/(\d+)/"', page)  # noqa: E731
     assert len(rows(black)) == 3 and len(rows(everyone)) == 12
     doctors = Client().get("/leaderboard/?role=doctor").content.decode()
     assert rows(doctors) == [str(players[4].pk)]
@@ -240,9 +243,9 @@ def test_the_leaderboard_filters_by_team_role_and_games_and_states_its_sort(anal
 def test_a_player_page_shows_streaks_and_the_seasons_played(analysed) -> None:
     _game, _evening, players = analysed
     winner = Client().get(f"/players/{players[3].pk}/").content.decode()  # the commissar
-    assert "Самая длинная серия побед: 1 · серия сейчас: 1" in winner
+    assert "Лучшая серия</dt><dd>1 <small>сейчас 1</small>" in winner
     loser = Client().get(f"/players/{players[0].pk}/").content.decode()  # the boss
-    assert "серия побед: 0" in loser
+    assert "Лучшая серия</dt><dd>0 <small>сейчас 0</small>" in loser
     assert re.search(r'Сезоны: <a href="/leaderboard/\?season=\d{4}(-Q\d)?">', winner)
 
 

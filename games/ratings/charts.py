@@ -7,7 +7,8 @@ from dataclasses import dataclass
 
 from games.recordings.audio.alignment import SpeechFigures
 
-WIDTH, HEIGHT, PAD = 640, 200, 28
+# A phone's width: the ticks stay readable on a 360 px screen (a wide one caps the size).
+WIDTH, HEIGHT, PAD = 360, 200, 34
 
 
 @dataclass(frozen=True)
@@ -28,6 +29,7 @@ class Chart:
     count: int  # the longest series' length: the x axis
     first: str = ""  # the x axis's ends, in words (the first and the last game's dates)
     last: str = ""
+    pad: int = PAD  # room for the axes' words
 
     @property
     def empty(self) -> bool:
@@ -85,7 +87,7 @@ class Timeline:
     minutes: list[tuple[float, int]]  # (x, minute) ticks
 
 
-ROW, LABEL = 14, 90
+ROW, LABEL, TIMELINE_WIDTH, TIMELINE_PAD = 14, 90, 800, 28
 
 
 def speech_timeline(
@@ -99,14 +101,14 @@ def speech_timeline(
     last = max(max(s.end, s.start + s.limit) for s in speeches) + 5
     seats = sorted({s.seat for s in speeches})
     row_of = {seat: i for i, seat in enumerate(seats)}
-    scale = (WIDTH + 160 - LABEL - PAD) / (last - first)
+    scale = (TIMELINE_WIDTH - LABEL - TIMELINE_PAD) / (last - first)
 
     def x(t: float) -> float:
         return round(LABEL + (t - first) * scale, 1)
 
     bars: list[Bar] = []
     for s in speeches:
-        y = PAD / 2 + row_of[s.seat] * ROW
+        y = TIMELINE_PAD / 2 + row_of[s.seat] * ROW
         bars.append(Bar(x(s.start), y, round(s.limit * scale, 1), "slot"))
         bars.append(Bar(x(s.start), y, round((s.end - s.start) * scale, 1), "timer"))
         for a, b in voiced:
@@ -120,11 +122,11 @@ def speech_timeline(
                 if hi > allowed:
                     start = max(lo, allowed)
                     bars.append(Bar(x(start), y + 3, round((hi - start) * scale, 1), "over"))
-    height = int(PAD + len(seats) * ROW + 14)
+    height = int(TIMELINE_PAD + len(seats) * ROW + 14)
     minutes = [
         (x(minute * 60.0), minute)
         for minute in range(int(first // 60) + 1, int(last // 60) + 1)
         if (last - first) < 1800 or minute % 5 == 0
     ]
-    rows = [(PAD / 2 + row_of[seat] * ROW + 10, labels.get(seat, str(seat))) for seat in seats]
-    return Timeline(WIDTH + 160, height, rows, bars, minutes)
+    rows = [(TIMELINE_PAD / 2 + row_of[seat] * ROW + 10, labels.get(seat, str(seat))) for seat in seats]
+    return Timeline(TIMELINE_WIDTH, height, rows, bars, minutes)

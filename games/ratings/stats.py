@@ -68,6 +68,11 @@ class Standing:
     def win_rate(self) -> float:
         return self.wins / self.games if self.games else 0.0
 
+    @property
+    def percent(self) -> int:
+        """The win rate as a whole percentage, as pages print it."""
+        return round(100 * self.win_rate)
+
 
 @dataclass(frozen=True)
 class BoardFilter:
@@ -182,6 +187,11 @@ class Tally:
     @property
     def win_rate(self) -> float:
         return self.wins / self.games if self.games else 0.0
+
+    @property
+    def percent(self) -> int:
+        """The win rate as a whole percentage, as pages print it."""
+        return round(100 * self.win_rate)
 
 
 @dataclass(frozen=True)

@@ -48,9 +48,9 @@ def leaderboard(request: SiteRequest) -> HttpResponse:
 
 
 TEAMS = {
-    "red": gettext_lazy("red"),
-    "black": gettext_lazy("black"),
-    "loner": gettext_lazy("loner"),
+    "red": gettext_lazy("red (town)"),
+    "black": gettext_lazy("black (mafia)"),
+    "loner": gettext_lazy("loners"),
 }
 
 
@@ -86,6 +86,7 @@ def player(request: SiteRequest, member_id: int) -> HttpResponse:
     context = {
         "profile": found,
         "by_role": [(names.get(code, code), tally) for code, tally in found.by_role.items()],
+        "by_team": [(TEAMS.get(code, code), tally) for code, tally in found.by_team.items()],
         "best": [(game, names.get(game.role, game.role)) for game in found.best],
         "recent": [(game, names.get(game.role, game.role)) for game in found.recent],
         "points_chart": line_chart({_("points so far"): history["points"]}, **span),

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
@@ -29,7 +30,7 @@ def evening_card(evening: Evening, member: User | None) -> tuple[str, Buttons]:
     ]
     keys: Buttons = []
     if mine is not None and mine.status == RegistrationStatus.CONFIRMED:
-        lines.append(_("You are in: seat %(seat)d.") % {"seat": lineup.seat_of(mine)})
+        lines.append(_("You are in: no. %(seat)d on the list.") % {"seat": lineup.seat_of(mine)})
         row = [] if mine.attendance_confirmed_at else [buttons.confirm(evening.pk)]
         keys.append([*row, buttons.cancel(evening.pk)])
     elif mine is not None:
@@ -38,6 +39,14 @@ def evening_card(evening: Evening, member: User | None) -> tuple[str, Buttons]:
             % {"position": lineup.position_of(mine)}
         )
         keys.append([buttons.cancel(evening.pk)])
+    if mine is not None and mine.leaves_at is not None:
+        # «Не смогу» pressed: the place is kept for the undo window, and only «Вернуть» fits.
+        when = timezone.localtime(mine.leaves_at, club_settings.zone)
+        lines.append(
+            _("You pressed «I can't make it»: your place goes at %(when)s.")
+            % {"when": when.strftime("%H:%M:%S")}
+        )
+        keys = [[buttons.undo(evening.pk)]]
     elif evening.is_open_for_signup():
         keys.append([buttons.sign_up(evening.pk)])
     return "\n".join(lines), keys

@@ -283,7 +283,7 @@ class Bot:
             )
             if result.seat is not None:
                 capacity = result.registration.evening.capacity
-                answer = _("You are in: seat %(seat)d of %(capacity)d.") % {
+                answer = _("You are in: no. %(seat)d of %(capacity)d on the list.") % {
                     "seat": result.seat,
                     "capacity": capacity,
                 }
@@ -292,8 +292,14 @@ class Bot:
                     "The evening is full: you are in the reserve, position %(position)d."
                 ) % {"position": result.position}
         elif action == buttons.CANCEL:
-            club.registration_cancel(member=self.member, evening_id=evening_id)
-            answer = _("Your sign-up is cancelled.")
+            registration = club.registration_cancel(
+                member=self.member, evening_id=evening_id, undo_window=club.UNDO_WINDOW
+            )
+            answer = _("You gave up your place. You can still take it back.")
+            self.reply(*evening_card(registration.evening, self.member))
+        elif action == buttons.UNDO:
+            club.registration_cancel_undo(member=self.member, evening_id=evening_id)
+            answer = _("Taken back: your place is yours, as it was.")
         else:
             club.registration_confirm_attendance(member=self.member, evening_id=evening_id)
             answer = _("Thank you: your attendance is confirmed.")

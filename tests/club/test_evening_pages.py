@@ -18,15 +18,16 @@ def test_a_member_signs_up_confirms_and_cancels_with_htmx(member_client: Client,
     response = member_client.post(f"/evenings/{evening.pk}/signup/", headers=HTMX)
     body = response.content.decode()
     assert body.lstrip().startswith('<section id="panel"') and "<html" not in body
-    assert "Вы в игре: место 1." in body and "Подтверждаю" in body
+    assert "Вы в игре: № 1 в списке." in body and "Подтверждаю" in body
 
     body = member_client.post(f"/evenings/{evening.pk}/confirm/", headers=HTMX).content.decode()
-    assert "Участие подтверждено." in body
+    assert "Спасибо: участие подтверждено." in body and "✓ участие подтверждено" in body
     assert Registration.objects.get(member=member).attendance_confirmed_at is not None
 
+    # «Не смогу» keeps the place for the undo window, and says until when.
     body = member_client.post(f"/evenings/{evening.pk}/cancel/", headers=HTMX).content.decode()
-    assert "Ваша запись отменена." in body
-    assert Registration.objects.get(member=member).status == "cancelled"
+    assert "Вы нажали «Не смогу»: место уйдёт в" in body and "Вернуть" in body
+    assert Registration.objects.get(member=member).leaves_at is not None
 
 
 def test_every_button_also_works_as_a_plain_form_post(member_client: Client, member) -> None:
@@ -35,7 +36,7 @@ def test_every_button_also_works_as_a_plain_form_post(member_client: Client, mem
     response = member_client.post(f"/evenings/{evening.pk}/signup/")
     assert response.status_code == 302 and response["Location"] == f"/evenings/{evening.pk}/"
     page = member_client.get(response["Location"]).content.decode()
-    assert "Мест нет: вы в резерве, позиция 1." in page
+    assert "Мест нет: вы в резерве." in page
     assert "Вы в резерве, позиция 1." in page
 
 
@@ -74,7 +75,8 @@ def test_a_post_without_the_csrf_token_is_refused(member) -> None:
 def test_my_evenings_and_the_calendar_feed(member_client: Client, member) -> None:
     evening = make_evening(venue="GrandDaddy")
     member_client.post(f"/evenings/{evening.pk}/signup/")
-    assert "GrandDaddy: В игре" in member_client.get("/evenings/mine/").content.decode()
+    mine = member_client.get("/evenings/mine/").content.decode()
+    assert "GrandDaddy</span></a>" in mine and "в игре, № 1 в списке" in mine
     feed = Client().get("/evenings.ics")
     assert feed["Content-Type"] == "text/calendar; charset=utf-8"
     body = feed.content.decode()
@@ -86,4 +88,4 @@ def test_the_home_page_lists_upcoming_evenings_with_seats_taken(client: Client) 
     evening = make_evening(capacity=15)
     sign_up_many(evening, 3)
     body = client.get("/").content.decode()
-    assert f"/evenings/{evening.pk}/" in body and "Занято 3 из 15 мест" in body
+    assert f"/evenings/{evening.pk}/" in body and "Свободно 12 мест из 15" in body

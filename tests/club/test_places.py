@@ -44,8 +44,8 @@ def test_a_reminder_names_the_members_seat_whatever_the_others_reminders() -> No
         )
     )
     assert set(texts) == {members[0].pk, members[2].pk}
-    assert "Ваше место: 1." in texts[members[0].pk]
-    assert "Ваше место: 3." in texts[members[2].pk]
+    assert "Вы № 1 в списке." in texts[members[0].pk]
+    assert "Вы № 3 в списке." in texts[members[2].pk]
 
 
 OPERATIONS = st.lists(

@@ -47,7 +47,7 @@ def test_seats_go_first_come_then_the_reserve_in_order() -> None:
         ("reserve", None, 2),
     ]
     text = Notification.objects.get(member=results[0].registration.member).text
-    assert text.startswith("Вы в игре! Место 1 из 3.")
+    assert text.startswith("Вы в игре! № 1 в списке из 3.")
     assert "GrandDaddy" in text
     assert (
         "резерве, позиция 2" in Notification.objects.get(member=results[4].registration.member).text

@@ -32,11 +32,11 @@ def test_a_button_press_is_delivered_by_the_worker(fake_telegram, settings, task
         content_type="application/json",
         headers={"x-telegram-bot-api-secret-token": "e2e-secret"},
     )
-    assert response.json()["text"] == "Вы в игре: место 1 из 15."
+    assert response.json()["text"] == "Вы в игре: № 1 в списке из 15."
     assert delivered.wait(timeout=30), "the worker delivered nothing"
     assert Registration.objects.get(member=member).source == "bot"
     note = Notification.objects.get(member=member)
     assert (note.status, note.chat_id, note.message_id) == ("sent", 4242, 1)
     (call,) = fake_telegram.sent()
     assert call.params["chat_id"] == 4242
-    assert call.params["text"].startswith("Вы в игре! Место 1 из 15.")
+    assert call.params["text"].startswith("Вы в игре! № 1 в списке из 15.")

@@ -181,14 +181,15 @@ def test_ok_igraem_signs_up_and_answers_at_once() -> None:
     assert response.status_code == 200
     answer = response.json()
     assert answer["method"] == "answerCallbackQuery"
-    assert answer["text"] == "Вы в игре: место 1 из 15."
+    assert answer["text"] == "Вы в игре: № 1 в списке из 15."
     registration = Registration.objects.get(member=member)
     assert (registration.status, registration.source) == ("confirmed", "bot")
     assert Notification.objects.filter(member=member, dedupe_key__startswith="seat:").exists()
     # «Подтверждаю», then «Не смогу».
     assert post(button(f"cf:{evening.pk}")).json()["text"] == "Спасибо: участие подтверждено."
-    assert post(button(f"cx:{evening.pk}")).json()["text"] == "Ваша запись отменена."
-    assert Registration.objects.get(member=member).status == "cancelled"
+    answer = post(button(f"cx:{evening.pk}")).json()
+    assert answer["text"] == "Вы отказались от места. Его ещё можно вернуть."
+    assert Registration.objects.get(member=member).leaves_at is not None  # the undo window
 
 
 def test_a_full_evening_answers_with_the_reserve_position() -> None:
@@ -235,7 +236,7 @@ def test_evening_shows_my_status_and_the_right_buttons() -> None:
     post(button(f"su:{evening.pk}"))
     post(message("/evening"))
     card = replies()[-1]
-    assert "Вы в игре: место 1." in card.text
+    assert "Вы в игре: № 1 в списке." in card.text
     assert [b["text"] for b in card.buttons[0]] == ["Подтверждаю", "Не смогу"]
     assert member.registrations.count() == 1
 

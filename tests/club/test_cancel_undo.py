@@ -1,0 +1,154 @@
+"""«Не смогу» with a short undo window: the place is kept for UNDO_WINDOW, «Вернуть» takes
+the press back, and the window's end gives the place up (a task, or the minute's sweep)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from unittest import mock
+
+import pytest
+from django.test import Client
+from django.utils import timezone
+
+from club import services
+from club.errors import Refused
+from club.models import Registration, RegistrationStatus
+from notifications.models import Notification
+from tests.factories import make_evening, sign_up_many
+from tests.notifications.test_webhook import button, post, replies
+
+pytestmark = pytest.mark.django_db
+HTMX = {"HX-Request": "true"}
+
+
+@pytest.fixture
+def full_evening():
+    """One seat, taken, and one member waiting in the reserve."""
+    evening = make_evening(capacity=1)
+    seated, waiting = (result.registration for result in sign_up_many(evening, 2))
+    return evening, seated, waiting
+
+
+def status(registration: Registration) -> str:
+    registration.refresh_from_db()
+    return registration.status
+
+
+def test_the_place_is_kept_through_the_window_and_goes_at_its_end(full_evening) -> None:
+    evening, seated, waiting = full_evening
+    now = timezone.now()
+    services.registration_cancel(
+        member=seated.member, evening_id=evening.pk, undo_window=services.UNDO_WINDOW, now=now
+    )
+    assert (status(seated), status(waiting)) == ("confirmed", "reserve")
+    assert services.registrations_leave_due(now=now + timedelta(seconds=29)) == 0
+    assert (status(seated), status(waiting)) == ("confirmed", "reserve")
+
+    assert services.registrations_leave_due(now=now + services.UNDO_WINDOW) == 1
+    assert (status(seated), status(waiting)) == ("cancelled", "confirmed")
+    assert Notification.objects.filter(member=waiting.member, dedupe_key__startswith="promoted")
+    assert Notification.objects.filter(member=seated.member, dedupe_key__startswith="cancelled")
+    # The task queued for the window's end finds nothing more to do.
+    assert not services.registration_leave(registration_id=seated.pk, now=now + timedelta(1))
+
+
+def test_taking_it_back_keeps_the_place_as_it_was(full_evening) -> None:
+    evening, seated, waiting = full_evening
+    now = timezone.now()
+    services.registration_cancel(
+        member=seated.member, evening_id=evening.pk, undo_window=services.UNDO_WINDOW, now=now
+    )
+    services.registration_cancel_undo(
+        member=seated.member, evening_id=evening.pk, now=now + timedelta(seconds=10)
+    )
+    assert services.registrations_leave_due(now=now + timedelta(minutes=5)) == 0
+    seated.refresh_from_db()
+    assert (seated.status, seated.leaves_at, status(waiting)) == ("confirmed", None, "reserve")
+    assert not Notification.objects.filter(dedupe_key__startswith="cancelled")
+
+
+def test_after_the_window_it_is_too_late_to_take_it_back(full_evening) -> None:
+    evening, seated, _waiting = full_evening
+    now = timezone.now()
+    services.registration_cancel(
+        member=seated.member, evening_id=evening.pk, undo_window=services.UNDO_WINDOW, now=now
+    )
+    with pytest.raises(Refused) as refused:
+        services.registration_cancel_undo(
+            member=seated.member, evening_id=evening.pk, now=now + services.UNDO_WINDOW
+        )
+    assert refused.value.code == "undo_too_late"
+
+
+def test_pressing_twice_keeps_the_first_window(full_evening) -> None:
+    evening, seated, _waiting = full_evening
+    now = timezone.now()
+    for later in (0, 20):
+        services.registration_cancel(
+            member=seated.member,
+            evening_id=evening.pk,
+            undo_window=services.UNDO_WINDOW,
+            now=now + timedelta(seconds=later),
+        )
+    seated.refresh_from_db()
+    assert seated.leaves_at == now + services.UNDO_WINDOW
+
+
+def test_the_api_gives_the_place_up_at_once(full_evening) -> None:
+    evening, seated, waiting = full_evening
+    services.registration_cancel(member=seated.member, evening_id=evening.pk)
+    assert (status(seated), status(waiting)) == ("cancelled", "confirmed")
+
+
+def test_the_page_offers_to_take_it_back_and_does(full_evening) -> None:
+    evening, seated, waiting = full_evening
+    client = Client()
+    client.force_login(seated.member)
+    body = client.post(f"/evenings/{evening.pk}/cancel/", headers=HTMX).content.decode()
+    assert "Вы нажали «Не смогу»: место уйдёт в" in body
+    assert f'hx-post="/evenings/{evening.pk}/undo/"' in body
+    assert "Подтверждаю" not in body and ">Не смогу<" not in body
+    body = client.post(f"/evenings/{evening.pk}/undo/", headers=HTMX).content.decode()
+    assert "Возвращено: место снова ваше, как было." in body and ">Не смогу<" in body
+    assert (status(seated), status(waiting)) == ("confirmed", "reserve")
+
+
+def test_a_late_undo_on_the_page_is_refused_in_words(full_evening) -> None:
+    evening, seated, _waiting = full_evening
+    services.registration_cancel(member=seated.member, evening_id=evening.pk)
+    client = Client()
+    client.force_login(seated.member)
+    answer = client.post(f"/evenings/{evening.pk}/undo/", headers=HTMX)
+    assert answer.status_code == 409
+    assert "Вернуть уже нельзя: место отдано." in answer.content.decode()
+
+
+def test_the_bot_offers_the_undo_button_and_takes_it_back(full_evening, settings) -> None:
+    settings.TELEGRAM_WEBHOOK_SECRET = "webhook-secret-1"
+    evening, seated, waiting = full_evening
+    seated.member.telegram_id = 777
+    seated.member.save(update_fields=["telegram_id"])
+    answer = post(button(f"cx:{evening.pk}")).json()
+    assert answer["text"] == "Вы отказались от места. Его ещё можно вернуть."
+    card = replies()[-1]
+    assert "место уйдёт в" in card.text
+    assert card.buttons == [[{"text": "Вернуть", "callback_data": f"cu:{evening.pk}"}]]
+    answer = post(button(f"cu:{evening.pk}")).json()
+    assert answer["text"] == "Возвращено: место снова ваше, как было."
+    assert (status(seated), status(waiting)) == (RegistrationStatus.CONFIRMED, "reserve")
+
+
+def test_the_windows_end_is_queued_as_a_task_after_the_commit(
+    full_evening, django_capture_on_commit_callbacks
+) -> None:
+    evening, seated, _waiting = full_evening
+    with mock.patch("club.queueing.app.send_task") as send_task:
+        with django_capture_on_commit_callbacks(execute=True):
+            services.registration_cancel(
+                member=seated.member, evening_id=evening.pk, undo_window=services.UNDO_WINDOW
+            )
+    send_task.assert_called_once_with(
+        "club.tasks.registration_leave",
+        args=(seated.pk,),
+        countdown=services.UNDO_WINDOW.total_seconds(),
+    )
