@@ -17,7 +17,7 @@ from club.models import Evening, Registration
 
 
 def _admin_title() -> str:
-    return f"{identity().name}: {gettext('administration')}"
+    return gettext("%(club)s: administration") % {"club": identity().name}
 
 
 # The admin's header and tab title name the club (read when a page is drawn, in its language).

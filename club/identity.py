@@ -38,7 +38,7 @@ class Identity:
 
     @cached_property
     def _logo_version(self) -> str:
-        return hashlib.sha256(self.settings.logo.name.encode()).hexdigest()[:12]
+        return _version(self.settings.logo.name or "")
 
     def icon_url(self, size: int) -> str:
         if not self.settings.logo:
@@ -63,6 +63,12 @@ class Identity:
         return None if self.settings.logo else static("club/logo.svg")
 
 
+def _version(logo_name: str) -> str:
+    """A short digest of the logo's stored name: a new upload is a new name, so a new
+    address for its icons (and a new cache key)."""
+    return hashlib.sha256(logo_name.encode()).hexdigest()[:12]
+
+
 def identity() -> Identity:
     return Identity(ClubSettings.load())
 
@@ -73,13 +79,13 @@ def logo_icon_png(size: int) -> bytes | None:
     logo = ClubSettings.load().logo
     if not logo or size not in ICON_SIZES:
         return None
-    key = f"club-icon:{hashlib.sha256(logo.name.encode()).hexdigest()[:16]}:{size}"
+    key = f"club-icon:{_version(logo.name or '')}:{size}"
     cached = cache.get(key)
     if cached is not None:
         return bytes(cached)
     try:
-        with logo.open("rb") as source, Image.open(source) as picture:
-            picture = picture.convert("RGBA")
+        with logo.open("rb") as source, Image.open(source) as opened:
+            picture = opened.convert("RGBA")
             picture.thumbnail((size, size), Image.Resampling.LANCZOS)
             square = Image.new("RGBA", (size, size), (0, 0, 0, 0))
             square.paste(picture, ((size - picture.width) // 2, (size - picture.height) // 2))

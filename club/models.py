@@ -191,4 +191,5 @@ class Registration(models.Model):
         indexes = [models.Index(fields=["evening", "status", "arrival"])]
 
     def __str__(self) -> str:
-        return f"{self.member} @ {self.evening}: {self.get_status_display()}"
+        # Without the evening: the rows of an evening's sign-ups in the admin name it above.
+        return f"{self.member}: {self.get_status_display()}"

@@ -4,6 +4,7 @@ from dataclasses import dataclass, field
 from operator import attrgetter
 
 from django.db.models import Count, F, IntegerField, OuterRef, Q, QuerySet, Subquery, Value
+from django.db.models.expressions import CombinedExpression
 from django.db.models.functions import Coalesce, Greatest
 
 from accounts.models import User
@@ -72,7 +73,7 @@ def _ahead_in(order: tuple[str, ...]) -> Q:
     return ahead
 
 
-def _place_among(order: tuple[str, ...], status: RegistrationStatus) -> Coalesce:
+def _place_among(order: tuple[str, ...], status: RegistrationStatus) -> CombinedExpression:
     """The outer registration's place (from 1) among its evening's `status` rows in
     `order`: the SQL twin of Lineup.seat_of / position_of."""
     ahead = (

@@ -26,7 +26,8 @@ CHROME = re.compile(
 )
 ENGLISH = re.compile(r"\b[A-Za-z]{3,}\b")
 # Names, and the keys of Django's own «Hold down “Control”, or “Command” on a Mac».
-NAMES = {"Django", "Telegram", "API", "JSON", "CSV", "Elo", "GrandDaddy", "Hosts", "PNG", "JPEG", "WebP"}
+NAMES = {"Django", "Telegram", "API", "JSON", "CSV", "Elo", "GrandDaddy", "Hosts"}
+NAMES |= {"PNG", "JPEG", "WebP"}  # the logo's picture formats
 NAMES |= {"Control", "Command", "Mac"}
 
 

@@ -128,5 +128,7 @@ def speech_timeline(
         for minute in range(int(first // 60) + 1, int(last // 60) + 1)
         if (last - first) < 1800 or minute % 5 == 0
     ]
-    rows = [(TIMELINE_PAD / 2 + row_of[seat] * ROW + 10, labels.get(seat, str(seat))) for seat in seats]
+    rows = [
+        (TIMELINE_PAD / 2 + row_of[seat] * ROW + 10, labels.get(seat, str(seat))) for seat in seats
+    ]
     return Timeline(TIMELINE_WIDTH, height, rows, bars, minutes)

@@ -90,3 +90,11 @@ def test_admin_cancels_an_evening_and_everyone_is_told(
     assert Evening.objects.get().status == "cancelled"
     assert set(Registration.objects.values_list("status", flat=True)) == {"cancelled"}
     assert Notification.objects.filter(dedupe_key__startswith="evening-cancelled:").count() == 2
+
+
+def test_an_evenings_sign_up_rows_do_not_repeat_the_evenings_name(admin_client_: Client) -> None:
+    evening = make_evening(capacity=2)
+    sign_up_many(evening, 3)
+    page = admin_client_.get(f"/admin/club/evening/{evening.pk}/change/").content.decode()
+    # The tab title, the breadcrumbs and the heading name the evening; its three rows do not.
+    assert page.count(f"{evening}") == 3

@@ -142,11 +142,13 @@ def test_the_windows_end_is_queued_as_a_task_after_the_commit(
     full_evening, django_capture_on_commit_callbacks
 ) -> None:
     evening, seated, _waiting = full_evening
-    with mock.patch("club.queueing.app.send_task") as send_task:
-        with django_capture_on_commit_callbacks(execute=True):
-            services.registration_cancel(
-                member=seated.member, evening_id=evening.pk, undo_window=services.UNDO_WINDOW
-            )
+    with (
+        mock.patch("club.queueing.app.send_task") as send_task,
+        django_capture_on_commit_callbacks(execute=True),
+    ):
+        services.registration_cancel(
+            member=seated.member, evening_id=evening.pk, undo_window=services.UNDO_WINDOW
+        )
     send_task.assert_called_once_with(
         "club.tasks.registration_leave",
         args=(seated.pk,),

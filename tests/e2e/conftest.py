@@ -7,6 +7,7 @@ Content-Security-Policy violation fails the test unless the test expects it.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -70,7 +71,15 @@ class Watch:
         return page.evaluate("window.__cspViolations || []")
 
 
-def new_context(browser, live_server, *, user=None, viewport=PHONE, language: str = "ru"):
+def new_context(
+    browser,
+    live_server,
+    *,
+    user=None,
+    viewport=PHONE,
+    language: str = "ru",
+    color_scheme: str = "light",
+):
     """A browser context (a phone by default), logged in as `user`, watched by a Watch."""
     mobile = viewport == PHONE
     context = browser.new_context(
@@ -78,6 +87,7 @@ def new_context(browser, live_server, *, user=None, viewport=PHONE, language: st
         has_touch=mobile,
         is_mobile=mobile,
         device_scale_factor=2 if mobile else 1,
+        color_scheme=color_scheme,
     )
     context.add_init_script(WATCH_CSP)
     context.route(
@@ -128,3 +138,54 @@ def logged_in(context, live_server, user):
         [{"name": settings.SESSION_COOKIE_NAME, "value": cookie, "url": live_server.url}]
     )
     return context
+
+
+# What a reader of the page sees or hears: the text of every visible element, and the words
+# of labels, placeholders, titles and buttons' values; not what is marked translate="no"
+# (nicknames, the venue: data, not the site's words), nor what says it is in another
+# language (the language switch names each language in itself).
+VISIBLE_WORDS = """() => {
+  const out = [document.title];
+  const page = document.documentElement.lang;
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  while (walker.nextNode()) {
+    const parent = walker.currentNode.parentElement;
+    if (!parent || parent.closest('[translate="no"], script, style, noscript, template')) continue;
+    if (parent.closest('[lang]').lang !== page) continue;
+    if (!parent.checkVisibility({visibilityProperty: true})) continue;
+    const text = walker.currentNode.textContent.trim();
+    if (text) out.push(text);
+  }
+  const labelled = '[aria-label], [placeholder], [title], input[type=submit][value]';
+  for (const el of document.querySelectorAll(labelled)) {
+    if (el.closest('[translate="no"]')) continue;
+    for (const name of ['aria-label', 'placeholder', 'title', 'value']) {
+      if (name === 'value' && el.type !== 'submit') continue;
+      const text = (el.getAttribute(name) || '').trim();
+      if (text) out.push(text);
+    }
+  }
+  return out;
+}"""
+CYRILLIC = re.compile(r"[А-Яа-яЁё]+")
+LATIN_WORD = re.compile(r"\b[A-Za-z]{3,}\b")
+ADDRESS = re.compile(r"(?:https?://|/)\S+")  # a path or a link is not a word
+# Names the Russian pages keep in Latin letters.
+LATIN_NAMES = {"GrandDaddy", "Telegram", "iCalendar", "API", "PNG", "JPEG", "WebP", "Elo"}
+
+
+def untranslated(page, language: str, data: list[str]) -> list[str]:
+    """The visible strings of the page that are in the other language: Cyrillic on an
+    English page, English words on a Russian one. `data` (nicknames, venues, posts) is taken
+    out first: it is the members' words, shown as they wrote them."""
+    found = []
+    for text in page.evaluate(VISIBLE_WORDS):
+        for value in data:
+            text = text.replace(value, " ")
+        text = ADDRESS.sub(" ", text)
+        if language == "en":
+            found += [text] if CYRILLIC.search(text) else []
+        else:
+            words = set(LATIN_WORD.findall(text)) - LATIN_NAMES
+            found += [text] if words else []
+    return sorted(set(found))

@@ -1,15 +1,22 @@
-"""Every page type at 360×640 and 1280×800, in Russian and English: screenshots kept in
-var/test-artifacts/e2e/pages/, no page scrolls sideways on the phone, no `<title>` holds
-markup, and axe-core finds no serious or critical violation on the club's own pages (the
-admin's markup is Django's). The page types and the club are test_csp's."""
+"""Every page type at 360×640 and 1280×800, in Russian and English, light and dark:
+screenshots kept in var/test-artifacts/e2e/pages/, no page scrolls sideways on the phone, no
+`<title>` holds markup, no console error and no failed request (a 404 included), no visible
+string of the club's own pages left in the other language, and axe-core finds no serious or
+critical violation on them (the admin's markup is Django's) in either colour scheme. The
+page types and the club are test_csp's."""
 
 from __future__ import annotations
 
 import re
+import shutil
 
 import pytest
 
-from tests.e2e.conftest import ARTIFACTS, DESKTOP, PHONE, new_context
+from accounts.models import User
+from club.models import Evening
+from games.models import GameEvent
+from games.online.models import MafiaMessage
+from tests.e2e.conftest import ARTIFACTS, DESKTOP, PHONE, new_context, untranslated
 from tests.e2e.test_csp import club, pages  # noqa: F401 (the fixture)
 from tests.e2e.test_host_screen import axe_violations
 
@@ -25,19 +32,34 @@ def slug(path: str) -> str:
 
 
 def test_every_page_type_fits_the_phone_in_both_languages(browser, live_server, club) -> None:  # noqa: F811
-    SHOTS.mkdir(parents=True, exist_ok=True)
+    shutil.rmtree(SHOTS, ignore_errors=True)  # this run's pictures only
+    SHOTS.mkdir(parents=True)
     who = {
         "visitor": None,
         "member": club["online"].seats.first().member,
         "host": club["host"],
         "admin": club["admin"],
     }
+    # The members' own words, shown as written whatever the page's language.
+    data = sorted(
+        {*User.objects.values_list("nickname", flat=True)}
+        | {*Evening.objects.values_list("venue", flat=True)}
+        | {e.payload.get("text", "") for e in GameEvent.objects.filter(type="post")}
+        | {*MafiaMessage.objects.values_list("text", flat=True)},
+        key=len,
+        reverse=True,
+    )
     problems: list[str] = []
-    for language in ("ru", "en"):
+    for language, scheme in (("ru", "light"), ("en", "dark")):
         for viewport, size in (("phone", PHONE), ("desktop", DESKTOP)):
             for role, paths in pages(club).items():
                 context = new_context(
-                    browser, live_server, user=who[role], viewport=size, language=language
+                    browser,
+                    live_server,
+                    user=who[role],
+                    viewport=size,
+                    language=language,
+                    color_scheme=scheme,
                 )
                 page = context.new_page()
                 for path in paths:
@@ -49,10 +71,16 @@ def test_every_page_type_fits_the_phone_in_both_languages(browser, live_server, 
                     if viewport == "phone" and wide > PHONE["width"] and path not in NOT_FOR_PHONES:
                         problems.append(f"{language} {role} {path}: {wide} px wide")
                     own = not path.startswith(("/admin/", "/api/"))
-                    if own and viewport == "phone" and language == "ru":
+                    if own and viewport == "phone":
                         found = axe_violations(page, live_server)
-                        problems += [f"{role} {path}: axe {finding}" for finding in found]
+                        problems += [f"{language} {role} {path}: axe {f}" for f in found]
+                    if own:
+                        for text in untranslated(page, language, data):
+                            problems.append(f"{language} {role} {path}: untranslated {text!r}")
                     name = f"{language}-{viewport}-{role}-{slug(path)}.png"
                     page.screenshot(path=SHOTS / name, full_page=True)
+                errors = context.watch.console_errors
+                problems += [f"{language} {role}: console {error}" for error in errors]
+                problems += [f"{language} {role}: {failed}" for failed in context.watch.failed]
                 context.close()
     assert problems == [], "\n".join(problems)
