@@ -58,6 +58,10 @@ class Identity:
         return self.icon_url(180)
 
     @property
+    def icon_512(self) -> str:
+        return self.icon_url(512)
+
+    @property
     def favicon_svg(self) -> str | None:
         """The hat as a vector for the tab, unless the club has a logo of its own."""
         return None if self.settings.logo else static("club/logo.svg")
