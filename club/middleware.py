@@ -1,7 +1,12 @@
+from collections.abc import Callable
+
 from django.conf import settings
-from django.http import HttpRequest
+from django.db import DatabaseError
+from django.http import HttpRequest, HttpResponse
 from django.middleware.locale import LocaleMiddleware
-from django.utils import translation
+from django.utils import timezone, translation
+
+from club.club_settings import ClubSettings
 
 
 class ClubLocaleMiddleware(LocaleMiddleware):
@@ -17,3 +22,25 @@ class ClubLocaleMiddleware(LocaleMiddleware):
         language = chosen if chosen in supported else settings.LANGUAGE_CODE
         translation.activate(language)
         request.LANGUAGE_CODE = translation.get_language()
+
+
+class ClubTimezoneMiddleware:
+    """Every moment a page shows or reads from a form is in the club's time zone (the
+    settings row's), whatever the server's TIME_ZONE says."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    # The API writes moments with their offset, and the health check must answer without
+    # the database: neither needs the club's zone.
+    WITHOUT_ZONE = ("/api/", "/healthz", "/static/")
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if request.path.startswith(self.WITHOUT_ZONE):
+            return self.get_response(request)
+        try:
+            zone = ClubSettings.load().zone
+        except DatabaseError:  # /healthz still answers, and names the database
+            return self.get_response(request)
+        with timezone.override(zone):
+            return self.get_response(request)

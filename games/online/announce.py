@@ -52,6 +52,7 @@ def outcome(found: Table) -> None:
         outcome=state.outcome or "",
         out=[f"{e.seat}. {nick[e.seat]}" for e in out],
         tied=[f"{s}. {nick[s]}" for s in (state.catastrophe.tied if state.catastrophe else [])],
+        fast_night_at=found.table.deadline_at if state.ended_by_fast and not state.open else None,
     )
     everyone(found, f"outcome:{state.phase.value}:{state.n}:{found.game.last_seq}", text)
 

@@ -7,6 +7,8 @@ ruleset (PROTOCOL.md): the player's own seat is filled in, the engine judges it.
 
 from __future__ import annotations
 
+from typing import Literal
+
 from django.utils.translation import gettext as _
 from ninja import Field, Router, Schema, Status
 from ninja.errors import HttpError
@@ -26,6 +28,9 @@ class OnlineGameIn(Schema):
     starts_at: Moment
     day_minutes: int = Field(720, ge=10, le=10080)
     night_minutes: int = Field(240, ge=10, le=10080)
+    fast_night_minutes: Literal[5, 10] = 5
+    # The readings RULES.md leaves open (docs/protocol.md); left out: the defaults.
+    options: dict[str, bool | int | str] = Field(default_factory=dict, max_length=40)
 
 
 class ActionIn(Schema):
@@ -60,6 +65,8 @@ def online_game_create(request: ApiRequest, payload: OnlineGameIn) -> Status[Tab
         starts_at=payload.starts_at,
         day_minutes=payload.day_minutes,
         night_minutes=payload.night_minutes,
+        fast_night_minutes=payload.fast_night_minutes,
+        options=payload.options,
     )
     return Status(201, _view(request, _table(request, game.pk)))
 
@@ -73,8 +80,8 @@ def online_game_detail(request: ApiRequest, game_id: int) -> TableView:
 def online_game_act(request: ApiRequest, game_id: int, payload: ActionIn) -> TableView:
     # The event's own fields depend on its type: read them off the body as sent.
     event = parsing.loads(request.body)
-    found = online_play.online_act(game_id=game_id, user=request.auth, event=event)
-    return _view(request, found)
+    acted = online_play.online_act(game_id=game_id, user=request.auth, event=event)
+    return _view(request, acted.table)
 
 
 @router.post("/online-games/{game_id}/mafia-chat", response={200: TableView, **ERRORS})

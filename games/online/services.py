@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -22,7 +23,8 @@ from django.utils.translation import gettext as _
 
 from accounts.models import User
 from accounts.services import member_is_of_age, refuse_unless_active
-from club.errors import FORBIDDEN, INVALID, NOT_FOUND, Refused
+from club.club_settings import ClubSettings
+from club.errors import CONFLICT, FORBIDDEN, INVALID, NOT_FOUND, Refused
 from games import access
 from games import services as games_services
 from games.models import Game, Ruleset, Seat
@@ -31,11 +33,16 @@ from games.online.log import append
 from games.online.models import MafiaMessage, OnlineTable
 from games.online.sweep import after_action
 from games.online.table import Table, online_table
-from games.rules.online import BLACK_ROLES, LINEUP, OnlineOptions
+from games.rules.errors import ProtocolError
+from games.rules.online import BLACK_ROLES, LINEUP, OnlineOptions, Reason
+from games.rules_text import rules_message
 from games.services import next_online_number
 
 PLAYERS = sum(LINEUP.values())
 MAFIA_CHAT = timedelta(minutes=30)
+# RULES.md §D: a modkill for inactivity is announced at least this long before the night.
+INACTIVITY_NOTICE = timedelta(minutes=30)
+FAST_NIGHT_MINUTES = (5, 10)  # «через 5 (или 10) минут наступит фаст-ночь»
 PLAYER_ACTIONS = {"vote", "fast", "unfast", "post", "revote", "shot", "don_check", "com_check"}
 HOST_ACTIONS = {"warning", "modkill", "extend", "day_end", "night_end"}
 # The field of each player action that names the player's own seat.
@@ -59,6 +66,8 @@ def online_game_create(
     starts_at: datetime,
     day_minutes: int = 720,
     night_minutes: int = 240,
+    fast_night_minutes: int = 5,
+    options: Mapping[str, Any] | None = None,
     rng: random.Random | None = None,
 ) -> Game:
     if not access.may_host(host):
@@ -68,12 +77,19 @@ def online_game_create(
     access.refuse_host_at_table(host, member_ids)
     if not 10 <= day_minutes <= 7 * 24 * 60 or not 10 <= night_minutes <= 7 * 24 * 60:
         raise Refused(_("A phase lasts from 10 minutes to a week."), "invalid", INVALID)
+    if fast_night_minutes not in FAST_NIGHT_MINUTES:
+        raise Refused(_("The fast night comes 5 or 10 minutes after the fast."), "invalid", INVALID)
+    try:
+        readings = OnlineOptions.from_dict(options or {})
+    except ProtocolError as error:
+        raise Refused(rules_message(error), "invalid", INVALID) from error
     if starts_at < timezone.now() - timedelta(minutes=1):
         raise Refused(_("The start is in the past."), "invalid", INVALID)
     members = {m.pk: m for m in User.objects.filter(pk__in=member_ids, is_active=True)}
     if len(members) != PLAYERS:
         raise Refused(_("Some of the invited are not members of the club."), "invalid", INVALID)
-    day = timezone.localdate(starts_at)
+    club = ClubSettings.load()
+    day = timezone.localdate(starts_at, club.zone)  # the member's age on the club's date
     for member in members.values():
         if not member.can_sign_up_for_evenings:
             raise Refused(
@@ -81,7 +97,7 @@ def online_game_create(
                 "invalid",
                 INVALID,
             )
-        if not member_is_of_age(member=member, on=day):
+        if not member_is_of_age(member=member, on=day, club=club):
             raise Refused(
                 _("%(nick)s is under the club's age.") % {"nick": member.nickname},
                 "invalid",
@@ -99,7 +115,7 @@ def online_game_create(
             number=number,
             host=host,
             ruleset=Ruleset.ONLINE,
-            options=OnlineOptions().to_dict(),
+            options=readings.to_dict(),
             lineup=dict(LINEUP),
         )
         seats = Seat.objects.bulk_create(
@@ -111,6 +127,7 @@ def online_game_create(
             starts_at=starts_at,
             day_minutes=day_minutes,
             night_minutes=night_minutes,
+            fast_night_minutes=fast_night_minutes,
             deadline_at=starts_at,
         )
         mafia = [s for s in seats if s.role in BLACK_ROLES]
@@ -134,7 +151,16 @@ def online_game_create(
 # --- acting --------------------------------------------------------------------------------
 
 
-def online_act(*, game_id: int, user: User, event: Mapping[str, Any]) -> Table:
+@dataclass(frozen=True)
+class Acted:
+    """An action taken: the table after it, and what it did and what remains in words."""
+
+    table: Table
+    event: Mapping[str, Any]  # as the engine took it (the player's own seat filled in)
+    answer: str
+
+
+def online_act(*, game_id: int, user: User, event: Mapping[str, Any]) -> Acted:
     """A player's or the host's action, as a protocol event judged by the engine."""
     refuse_unless_active(user)
     if not isinstance(event, Mapping) or not isinstance(event.get("type"), str):
@@ -162,20 +188,45 @@ def online_act(*, game_id: int, user: User, event: Mapping[str, Any]) -> Table:
                 raise Refused(_("Only the game's host moderates it."), "forbidden", FORBIDDEN)
         else:
             raise Refused(_("That is not an action of the online game."), "invalid", INVALID)
-        was_open, out_before = found.state.open, len(found.state.eliminated)
+        _refuse_late_inactivity_modkill(found, shaped, timezone.now())
+        resolutions, out_before = found.state.resolutions, len(found.state.eliminated)
         append(found, shaped, user)
+        state = found.state
         after_action(
             found,
             kind,
             shaped,
-            # The day resolved by this vote or fast: everyone has fasted.
-            resolved=kind in ("day_end", "night_end")
-            or (was_open and not found.state.open and kind in ("fast", "vote")),
-            removed=[e.seat for e in found.state.eliminated[out_before:]]
-            if kind in ("warning", "modkill")
-            else [],
+            # The host closed a phase, everyone fasted, or a catastrophe round is complete.
+            resolved=state.resolutions > resolutions,
+            removed=[
+                e.seat
+                for e in state.eliminated[out_before:]
+                if e.reason in (Reason.MODKILL, Reason.WARNINGS)
+            ],
         )
-    return found
+        nick = {s.number: s.member.nickname for s in found.seats}
+        return Acted(found, shaped, texts.online_answer(state, shaped, nick))
+
+
+def _refuse_late_inactivity_modkill(found: Table, event: Mapping[str, Any], now: datetime) -> None:
+    """A modkill for inactivity is announced at least 30 minutes before the night: later,
+    only with the host's reason for the exception (`override`)."""
+    if event.get("type") != "modkill" or event.get("inactivity") is not True:
+        return
+    state, night_at = found.state, found.table.deadline_at
+    if state.phase.value != "day" or not state.open or night_at is None:
+        return
+    override = event.get("override")
+    if night_at - now >= INACTIVITY_NOTICE or (isinstance(override, str) and override.strip()):
+        return
+    raise Refused(
+        _(
+            "A modkill for inactivity comes at least 30 minutes before the night; "
+            "to make an exception, give the reason."
+        ),
+        "late_modkill",
+        CONFLICT,
+    )
 
 
 def online_mafia_say(*, game_id: int, user: User, text: str) -> None:

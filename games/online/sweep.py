@@ -55,20 +55,20 @@ def after_action(
 def _followed(found: Table, now: datetime) -> None:
     """After a phase closed: schedule or take the next step, and tell the players."""
     state, table = found.state, found.table
-    announce.outcome(found)
     if state.finished:
         table.deadline_at = None
-        announce.end(found)
     elif state.open:  # a catastrophe round began
         table.deadline_at = now + timedelta(minutes=table.catastrophe_minutes)
-    elif state.outcome == "fast":
+    elif state.ended_by_fast:  # «через 5 (или 10) минут наступит фаст-ночь»
         table.deadline_at = now + timedelta(minutes=table.fast_night_minutes)
     else:
         table.deadline_at = now
-        table.save(update_fields=["deadline_at"])
-        _step(found, now)
-        return
     table.save(update_fields=["deadline_at"])
+    announce.outcome(found)
+    if state.finished:
+        announce.end(found)
+    elif not state.open and table.deadline_at == now:
+        _step(found, now)
 
 
 def online_sweep(now: datetime | None = None) -> int:

@@ -12,7 +12,7 @@ from games import access
 from games.access import Viewer
 from games.models import Game, Ruleset, Seat
 from games.online.models import MafiaMessage, OnlineTable
-from games.online.texts import online_role
+from games.online.texts import check_answer, online_role
 from games.rules.online import OnlineGame
 from games.services import fold
 
@@ -72,6 +72,35 @@ class Line:
 
 
 @dataclass(frozen=True)
+class StoryLine:
+    """A line of the game's story (games/rules/online.Story) as the thread shows it: the
+    seats with their nicknames, a post's text and the moment it was written."""
+
+    position: int  # its place in the story, from 0: the page's id of the line
+    index: int
+    kind: str
+    phase: str
+    n: int
+    seat: int | None
+    nick: str
+    target: Any
+    target_nick: str
+    seats: list[tuple[int, str]]
+    detail: str
+    text: str
+    at: Any
+
+
+@dataclass(frozen=True)
+class Ballot:
+    """The day's tally for one choice: a seat (or PASS) and who voted for it, publicly."""
+
+    target: Any
+    nick: str
+    voters: list[tuple[int, str]]
+
+
+@dataclass(frozen=True)
 class TableView:
     game_id: int
     number: int
@@ -97,6 +126,13 @@ class TableView:
     legal: list[str]  # what the engine takes now (the host's moderation included)
     my_actions: list[str]  # what the viewer, as a player, may do now (the engine's answer)
     mafia_chat: list[Line] | None  # None where the viewer may not read it
+    story: list[StoryLine]  # the game as its thread tells it (public)
+    ballots: list[Ballot]  # the day's tally with its voters, the most voted first
+    silent: list[int]  # living players who have not voted today
+    my_vote: Any  # the viewer's vote today (a seat or "pass"), and how many they cast
+    my_votes_cast: int
+    fast_night_at: datetime | None  # everyone fasted: when the fast night comes
+    my_shot: dict[str, Any] | None  # a mafioso's own shot tonight (or left for it), if any
 
     @property
     def my_role_name(self) -> str:
@@ -122,6 +158,44 @@ def table_view(found: Table, viewer: Viewer) -> TableView:
 
     def role_of(seat: Seat) -> str | None:
         return seat.role if access.sees_online_role(seat, mine, over=over, host=host) else None
+
+    def name(seat: Any) -> str:
+        return nick.get(seat, "") if isinstance(seat, int) else ""
+
+    def moment(event: dict[str, Any]) -> datetime | None:
+        at = event.get("at")
+        try:
+            return datetime.fromisoformat(at) if isinstance(at, str) else None
+        except ValueError:
+            return None
+
+    story = [
+        StoryLine(
+            position=position,
+            index=line.index,
+            kind=line.kind,
+            phase=line.phase,
+            n=line.n,
+            seat=line.seat,
+            nick=name(line.seat),
+            target=line.target,
+            target_nick=name(line.target),
+            seats=[(seat, name(seat)) for seat in line.seats],
+            detail=line.detail,
+            text=str(found.events[line.index].get("text", "")),
+            at=moment(found.events[line.index]),
+        )
+        for position, line in enumerate(state.story)
+    ]
+    by_target: dict[Any, list[tuple[int, str]]] = {}
+    for voter, target in sorted(state.votes.items()):
+        by_target.setdefault(target, []).append((voter, name(voter)))
+    ballots = sorted(
+        (Ballot(target, name(target), voters) for target, voters in by_target.items()),
+        key=lambda ballot: (ballot.target == "pass", -len(ballot.voters), str(ballot.target)),
+    )
+    day_open = state.phase.value == "day" and state.open and state.catastrophe is None
+    fast_night = state.ended_by_fast and state.phase.value == "day" and not state.open
 
     chat = None
     if access.sees_mafia_chat(mine, host=host):
@@ -164,10 +238,24 @@ def table_view(found: Table, viewer: Viewer) -> TableView:
         my_seat=mine.number if mine else None,
         my_role=mine.role if mine else None,
         my_checks=[
-            c.as_dict() for c in state.checks if access.sees_check(c.by, mine, over=over, host=host)
+            {**c.as_dict(), "answer": check_answer(c.result)}
+            for c in state.checks
+            if access.sees_check(c.by, mine, over=over, host=host)
         ],
         host=host,
         legal=prompt["legal"] if (mine or host) and not over else [],
         my_actions=list(state.actions_for(mine.number)) if mine else [],
         mafia_chat=chat,
+        story=story,
+        ballots=ballots,
+        silent=sorted(state.alive - set(state.votes)) if day_open else [],
+        my_vote=state.votes.get(mine.number) if mine else None,
+        my_votes_cast=state.vote_count.get(mine.number, 0) if mine else 0,
+        fast_night_at=found.table.deadline_at if fast_night else None,
+        my_shot=_own_shot(state, mine.number) if mine else None,
     )
+
+
+def _own_shot(state: OnlineGame, seat: int) -> dict[str, Any] | None:
+    shots = state.shots if state.phase.value == "night" else state.advance_shots
+    return {"target": shots[seat]} if seat in shots else None

@@ -1,7 +1,9 @@
 """What the players of an online game read in Telegram (in the club's language), and the
 online roles' names."""
 
+from collections.abc import Mapping
 from datetime import datetime
+from typing import Any
 
 from django.utils import timezone
 from django.utils.formats import date_format
@@ -9,6 +11,7 @@ from django.utils.translation import gettext as _
 
 from club.club_settings import ClubSettings
 from club.texts import in_club_language
+from games.rules.online import MAX_VOTES_A_DAY, OnlineGame
 
 
 def online_role(role: str) -> str:
@@ -63,23 +66,44 @@ def online_night_turn(*, actions: list[str], n: int) -> str:
     return _("Night %(n)d: send your check.") % {"n": n}
 
 
-@in_club_language
-def online_check(*, night: int, target: int, result: str) -> str:
+def check_answer(result: str) -> str:
     answers = {
         "red": _("red"),
         "black": _("black"),
         "commissar": _("the commissar"),
         "not_commissar": _("not the commissar"),
     }
+    return answers.get(result, result)
+
+
+@in_club_language
+def online_check(*, night: int, target: int, result: str) -> str:
     return _("Night %(n)d, your check of seat %(seat)d: %(answer)s.") % {
         "n": night,
         "seat": target,
-        "answer": answers.get(result, result),
+        "answer": check_answer(result),
     }
 
 
 @in_club_language
-def online_outcome(*, phase: str, n: int, outcome: str, out: list[str], tied: list[str]) -> str:
+def online_outcome(
+    *,
+    phase: str,
+    n: int,
+    outcome: str,
+    out: list[str],
+    tied: list[str],
+    fast_night_at: datetime | None = None,
+) -> str:
+    text = _outcome_words(phase=phase, n=n, outcome=outcome, out=out, tied=tied)
+    if fast_night_at is not None:
+        text += " " + _("Everyone fasted: the fast night comes at %(when)s.") % {
+            "when": _moment(fast_night_at)
+        }
+    return text
+
+
+def _outcome_words(*, phase: str, n: int, outcome: str, out: list[str], tied: list[str]) -> str:
     names = ", ".join(out)
     if outcome == "catastrophe":
         return _(
@@ -97,7 +121,8 @@ def online_outcome(*, phase: str, n: int, outcome: str, out: list[str], tied: li
         "cancelled": _("no vote today (a modkill)"),
         "pardon_all": _("all pardoned"),
         "catastrophe_at_four": _("a tie at four players: nobody leaves"),
-        "tie_again": _("the same tie again: nobody leaves"),
+        "tie_again": _("the tie held through the revotes"),
+        "limit": _("never more than two leave a day"),
     }
     return _("Day %(n)d: nobody leaves (%(why)s).") % {
         "n": n,
@@ -114,3 +139,114 @@ def online_end(*, number: int, winner: str) -> str:
 @in_club_language
 def online_removed(*, names: list[str]) -> str:
     return _("The host removes %(names)s from the game.") % {"names": ", ".join(names)}
+
+
+def online_answer(state: OnlineGame, event: Mapping[str, Any], nick: Mapping[int, str]) -> str:
+    """What an action did and what remains, in the reader's language: the page shows it
+    beside the control, the bot as the button's answer. Read off the state after it."""
+    kind = event.get("type")
+
+    def who(seat: object) -> str:
+        if seat == "pass":
+            return _("PASS")
+        if seat in ("hang_all", "pardon_all"):
+            return _("hang all") if seat == "hang_all" else _("pardon all")
+        if seat is None:
+            return _("nobody")
+        return f"{seat}. {nick.get(seat, '')}".strip() if isinstance(seat, int) else str(seat)
+
+    target = event.get("target")
+    if kind == "vote":
+        if state.vote_count.get(event["voter"], 0) >= MAX_VOTES_A_DAY:
+            return _("Your vote is now %(target)s. Your change of vote is used: it is final.") % {
+                "target": who(target)
+            }
+        return _("Your vote: %(target)s. You may change it once today.") % {"target": who(target)}
+    if kind == "revote":
+        return _("Your vote in the catastrophe: %(target)s.") % {"target": who(target)}
+    if kind == "fast":
+        return _("Your fast is counted; you may withdraw it.")
+    if kind == "unfast":
+        return _("Your fast is withdrawn.")
+    if kind == "post":
+        seat = event.get("seat")
+        if any(line.kind == "last_word" and line.seat == seat for line in state.story[-1:]):
+            return _("Your last word is posted.")
+        if any(line.kind == "round_post" and line.seat == seat for line in state.story[-1:]):
+            return _("Your post in the catastrophe is posted: it was your one post there.")
+        return _("Your post is in the thread.")
+    if kind == "shot":
+        if state.phase.value == "day":
+            return _("Your shot for the coming night is left in advance: %(target)s.") % {
+                "target": who(target)
+            }
+        if state.options.shot_changeable:
+            return _("Your shot is taken: %(target)s. You may change it until the night ends.") % {
+                "target": who(target)
+            }
+        return _("Your shot is taken: %(target)s.") % {"target": who(target)}
+    if kind in ("don_check", "com_check") and state.checks:
+        check = state.checks[-1]
+        return _("Your check of %(target)s: %(answer)s.") % {
+            "target": who(check.target),
+            "answer": check_answer(check.result),
+        }
+    if kind == "warning":
+        seat = event["seat"]
+        count = state.warnings.get(seat, 0)
+        return _("Warning to %(seat)s: %(count)d of %(most)d.") % {
+            "seat": who(seat),
+            "count": count,
+            "most": state.options.warnings_to_removal,
+        }
+    if kind == "modkill":
+        return _("%(seat)s is removed from the game.") % {"seat": who(event.get("seat"))}
+    if kind == "extend":
+        return _("The phase is extended by %(minutes)s minutes.") % {
+            "minutes": event.get("minutes")
+        }
+    return _("Done.")
+
+
+def reading_labels() -> dict[str, str]:
+    """The online ruleset's options as the hosts' form names them (docs/protocol.md says
+    why each default): an option the form leaves out is kept at its default."""
+    return {
+        "misfires_to_town_win": _("Misfired or skipped nights in a row that give the town the win"),
+        "warnings_to_removal": _("Warnings that remove a player"),
+        "day_one_pardon": _("Day 1: a single vote with everyone else on PASS is pardoned"),
+        "day_one_pardon_with_silent": _("… and players who did not vote count as PASS there"),
+        "fast_resolves_day": _("When everyone has fasted, the day's vote is settled at once"),
+        "fast_night_after_modkill": _("A fast night may follow a day with a modkill"),
+        "warnings_removal_cancels_vote": _(
+            "A removal for warnings by day cancels that day's vote, like a modkill"
+        ),
+        "night_modkill_cancels_next_vote": _("A modkill at night cancels the next day's vote"),
+        "revote_tie_limit": _(
+            "Tied revotes in a row after which nobody leaves (0: revote while the tie lasts)"
+        ),
+        "untied_vote_in_followup": _("A player no longer tied votes in the next round"),
+        "advance_vote_replaceable": _(
+            "A «hang all / pardon all» vote left in advance may be replaced once in the round"
+        ),
+        "catastrophe_silence": _("A player who does not vote in a catastrophe round gets"),
+        "catastrophe_closes_when_all_posted": _(
+            "A catastrophe round closes once everyone has posted or voted"
+        ),
+        "two_leave_limit": _("«Never more than two leave» counts"),
+        "shot_changeable": _("A mafioso may change the night's shot"),
+        "check_departed": _("The don and the commissar may check a player who has left"),
+    }
+
+
+def reading_choices() -> dict[str, list[tuple[str, str]]]:
+    return {
+        "catastrophe_silence": [
+            ("nothing", _("nothing: counts for nobody")),
+            ("warning", _("a warning")),
+        ],
+        "two_leave_limit": [
+            ("vote", _("the vote's removals")),
+            ("day", _("the day's removals, the host's too")),
+        ],
+    }

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from datetime import datetime
 from typing import Any
 
@@ -26,7 +27,10 @@ from club.responses import action_answer
 from games.access import may_host
 from games.models import Game, Ruleset
 from games.online import services as online_play
-from games.online.table import Table, online_table, table_view
+from games.online import texts
+from games.online.models import MafiaMessage
+from games.online.table import Table, TableView, online_table, table_view
+from games.rules.online import OnlineOptions
 
 WORDS = {"pass", "hang_all", "pardon_all"}
 
@@ -54,7 +58,12 @@ def online_new(request: MemberRequest) -> HttpResponse:
     members = User.objects.filter(is_active=True, status=MembershipStatus.ACTIVE).order_by(
         "nickname"
     )
-    context: dict[str, Any] = {"members": members, "chosen": set()}
+    context: dict[str, Any] = {
+        "members": members,
+        "chosen": set(),
+        "readings": _readings(request.POST if request.method == "POST" else None),
+        "fast_night_choices": online_play.FAST_NIGHT_MINUTES,
+    }
     if request.method == "POST":
         picked = (whole_number(v, low=1) for v in request.POST.getlist("members"))
         chosen = [member_id for member_id in picked if member_id is not None]
@@ -66,6 +75,8 @@ def online_new(request: MemberRequest) -> HttpResponse:
                 starts_at=_moment(request.POST.get("starts_at")),
                 day_minutes=_minutes(request.POST.get("day_minutes"), 720),
                 night_minutes=_minutes(request.POST.get("night_minutes"), 240),
+                fast_night_minutes=_minutes(request.POST.get("fast_night_minutes"), 5),
+                options={row["name"]: row["value"] for row in context["readings"]},
             )
         except Refused as refusal:
             context["error"] = refusal.message
@@ -73,6 +84,32 @@ def online_new(request: MemberRequest) -> HttpResponse:
         messages.success(request, _("The game is created and the roles are dealt."))
         return redirect("online_game", game_id=game.pk)
     return render(request, "games/online_new.html", context)
+
+
+def _readings(post: Any) -> list[dict[str, Any]]:
+    """The ruleset's options as the form's rows, each at its default or as posted (a
+    checkbox sends "1" after a hidden "0"; a number or a word the form offers)."""
+    labels, choices = texts.reading_labels(), texts.reading_choices()
+    defaults = OnlineOptions()
+    rows = []
+    for name, label in labels.items():
+        default = getattr(defaults, name)
+        value = default
+        if post is not None and name in post:
+            raw = post.getlist(name)[-1]
+            if isinstance(default, bool):
+                value = raw == "1"
+            elif isinstance(default, int):
+                number = whole_number(raw, high=20)
+                value = default if number is None else number
+            else:
+                value = raw
+        kind = "bool" if isinstance(default, bool) else type(default).__name__
+        rows.append(
+            {"name": name, "label": label, "kind": kind, "value": value, "default": default,
+             "choices": choices.get(name, [])}
+        )  # fmt: skip
+    return rows
 
 
 def _moment(raw: str | None) -> datetime:
@@ -92,19 +129,37 @@ def _minutes(raw: str | None, default: int) -> int:
     return minutes
 
 
-def _table_context(
-    request: SiteRequest, game_id: int, found: Table | None = None, **extra: Any
-) -> dict[str, Any]:
-    found = found or online_table(game_id)
+def _found(request: SiteRequest, game_id: int) -> Table:
+    found = online_table(game_id)
     if found is None:
         raise Http404
     if not found.seen_by(request.user):
         raise PermissionDenied(_("Only the game's players and host see its table."))
+    return found
+
+
+def _signature(view: TableView) -> str:
+    """What the viewer's action forms depend on: they are drawn again only when it
+    changes, so a vote being chosen is left alone while others play."""
+    parts = (
+        view.phase, view.n, view.open, view.status, view.my_actions, view.my_vote,
+        view.my_votes_cast, [s.seat for s in view.alive], view.catastrophe, view.host,
+        view.my_seat_alive,
+    )  # fmt: skip
+    return hashlib.sha256(repr(parts).encode()).hexdigest()[:16]
+
+
+def _table_context(request: SiteRequest, found: Table, **extra: Any) -> dict[str, Any]:
+    view = table_view(found, request.user)
     now = timezone.now()
     return {
         "game": found.game,
-        "view": table_view(found, request.user),
+        "view": view,
+        "seq": found.game.last_seq,
+        "seen": len(view.story),
+        "signature": _signature(view),
         "chat_open": found.table.starts_at - online_play.MAFIA_CHAT <= now < found.table.starts_at,
+        "chat_count": len(view.mafia_chat or []),
         **extra,
     }
 
@@ -112,9 +167,33 @@ def _table_context(
 @login_required
 @require_GET
 def online_game(request: MemberRequest, game_id: int) -> HttpResponse:
-    context = _table_context(request, game_id)
-    template = "games/online.html#table" if request.htmx else "games/online.html"
-    return render(request, template, context)
+    context = _table_context(request, _found(request, game_id))
+    return render(request, "games/online.html", context)
+
+
+@login_required
+@require_GET
+def online_live(request: MemberRequest, game_id: int) -> HttpResponse:
+    """What changed since the page's last look (its `seq`, the story lines it has, its
+    forms' signature): nothing (204), or the parts that changed, each swapped in its place;
+    the post box is never among them."""
+    seq = whole_number(request.GET.get("seq", ""))
+    seen = whole_number(request.GET.get("seen", ""))
+    chat = whole_number(request.GET.get("chat", "")) or 0
+    known = Game.objects.filter(pk=game_id, ruleset=Ruleset.ONLINE).values_list(
+        "last_seq", flat=True
+    )
+    last_seq = known.first()
+    if last_seq is None:
+        raise Http404
+    chat_now = MafiaMessage.objects.filter(game_id=game_id).count()
+    if seq == last_seq and seen is not None and chat == chat_now:
+        return HttpResponse(status=204)
+    found = _found(request, game_id)
+    context = _table_context(request, found)
+    context["new_lines"] = context["view"].story[seen or 0 :] if seen is not None else []
+    context["forms_changed"] = request.GET.get("sig") != context["signature"]
+    return render(request, "games/online_live.html", context)
 
 
 def _event(post: Any) -> dict[str, Any]:
@@ -126,29 +205,39 @@ def _event(post: Any) -> dict[str, Any]:
         number = whole_number(post.get(key, ""), low=1)
         if number is not None:
             event[key] = number
-    for key in ("text", "reason"):
+    for key in ("text", "reason", "override"):
         if post.get(key):
             event[key] = post[key]
+    if post.get("inactivity"):
+        event["inactivity"] = True
     return event
 
 
 @login_required
 @require_POST
 def online_act(request: MemberRequest, game_id: int) -> HttpResponse:
-    refusal, found = None, None
+    """An action from the page: htmx gets the changed parts back (the answer beside the
+    forms), a plain post the answer and the page again."""
+    refusal, acted = None, None
     try:
-        found = online_play.online_act(
+        acted = online_play.online_act(
             game_id=game_id, user=request.user, event=_event(request.POST)
         )
     except Refused as refused:
         refusal = refused
 
-    def table(error: str | None, _done: str | None) -> HttpResponse:
-        context = _table_context(request, game_id, found, error=error)
-        return render(request, "games/online.html#table", context)
+    def parts(error: str | None, done: str | None) -> HttpResponse:
+        found = acted.table if acted else _found(request, game_id)
+        context = _table_context(request, found, error=error, answer=done)
+        seen = whole_number(request.POST.get("seen", ""))
+        context["new_lines"] = context["view"].story[seen or 0 :] if seen is not None else []
+        context["forms_changed"] = True
+        context["posted"] = acted is not None and acted.event["type"] == "post"
+        return render(request, "games/online_live.html", context)
 
     back = reverse("online_game", args=[game_id])
-    return action_answer(request, refusal=refusal, done=None, back=back, part=table)
+    answer = acted.answer if acted else None
+    return action_answer(request, refusal=refusal, done=answer, back=back, part=parts)
 
 
 @login_required

@@ -45,7 +45,9 @@ ONLINE_FIELDS: dict[str, set[str]] = {
     "don_check": {"target"},
     "com_check": {"target"},
     "warning": {"seat", "reason"},
-    "modkill": {"seat", "reason"},
+    # `inactivity`: a removal for silence, which the site takes up to 30 minutes before the
+    # night, or later with the host's `override` (why).
+    "modkill": {"seat", "reason", "inactivity", "override"},
     "revote": {"voter", "target"},
     "post": {"seat", "text"},
     "extend": {"minutes"},
@@ -142,13 +144,15 @@ def normalize(raw: object, ruleset: str = "club") -> Event:
         )
     event = dict(raw)
     _clean_values([(value, str(key)) for key, value in event.items()])
-    for key in ("note", "reason", "kind"):
+    for key in ("note", "reason", "kind", "override"):
         if key in event and (not isinstance(event[key], str) or len(event[key]) > TEXT_MAX):
             raise ProtocolError(
                 gettext_noop("Field `%(key)s` is a text of up to %(TEXT_MAX)s characters."),
                 key=key,
                 TEXT_MAX=TEXT_MAX,
             )
+    if "inactivity" in event and type(event["inactivity"]) is not bool:
+        raise ProtocolError(gettext_noop("`inactivity` is true or false."))
     if "text" in event and (not isinstance(event["text"], str) or len(event["text"]) > POST_MAX):
         raise ProtocolError(gettext_noop("A post's text is up to 4000 characters."))
     if "at" in event:

@@ -241,16 +241,24 @@ def _online_day(rng: random.Random, game: OnlineGame, emit: Any) -> None:
     if game.open and not game.finished:
         emit({"type": "day_end"})
     rounds = 0
-    while game.catastrophe is not None and not game.finished and rounds < 5:
+    while game.catastrophe is not None and not game.finished:
+        # A round closes itself once everyone has posted or voted, or the host closes it;
+        # after five rounds the table agrees, so that every game ends.
         rounds += 1
         round_ = game.catastrophe
         for seat in list(round_.tied):
-            emit({"type": "post", "seat": seat, "text": "не я"})
+            if game.catastrophe is round_:
+                emit({"type": "post", "seat": seat, "text": "не я"})
         options = ["hang_all", "pardon_all"] if round_.question else list(round_.tied)
-        for voter in sorted(game.alive - set(round_.tied)):
-            if rng.random() < 0.9:
+        for voter in sorted(round_.voters(game.alive) - set(round_.votes)):
+            if game.catastrophe is not round_:
+                break
+            if rounds > 5:
+                emit({"type": "revote", "voter": voter, "target": options[0]})
+            elif rng.random() < 0.9:
                 emit({"type": "revote", "voter": voter, "target": rng.choice(options)})
-        emit({"type": "day_end"})
+        if game.catastrophe is round_:
+            emit({"type": "day_end"})
 
 
 def _online_night(rng: random.Random, game: OnlineGame, emit: Any) -> None:

@@ -93,10 +93,19 @@ def online_card(game_id: int, member: User) -> tuple[str, Buttons]:
         % {"number": view.number, "seat": view.my_seat, "role": view.my_role_name},
         (_("Day %(n)d") if view.phase == "day" else _("Night %(n)d")) % {"n": view.n},
     ]
-    if view.tally:
+    if view.catastrophe:
         lines.append(
-            _("Votes: %(tally)s") % {"tally": ", ".join(f"{k}: {v}" for k, v in view.tally.items())}
+            _("Catastrophe among %(seats)s.")
+            % {"seats": ", ".join(map(str, view.catastrophe["tied"]))}
         )
+    for ballot in view.ballots:  # the live tally: who votes whom (public by the rules)
+        choice = _("PASS") if ballot.target == "pass" else f"{ballot.target}. {ballot.nick}"
+        voters = ", ".join(str(seat) for seat, _nick in ballot.voters)
+        lines.append(f"🗳 {choice}: {len(ballot.voters)} ← {voters}")
+    if view.silent:
+        lines.append(_("Not voted yet: %(seats)s") % {"seats": ", ".join(map(str, view.silent))})
+    if view.my_votes_cast == 1:
+        lines.append(_("Your next vote is final: it is your one change today."))
     alive = [seat.seat for seat in view.alive]
     actions = set(view.my_actions)
     keys: Buttons = []

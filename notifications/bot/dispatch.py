@@ -254,11 +254,11 @@ class Bot:
         self.reply(self._online_act(game_id, {"type": "post", "text": text[:4000]}))
 
     def _online_act(self, game_id: int, event: dict[str, Any]) -> str:
+        """The action, answered with what it did and what remains."""
         from games.online import services as online_play
 
         assert self.member is not None
-        online_play.online_act(game_id=game_id, user=self.member, event=event)
-        return _("Done.")
+        return online_play.online_act(game_id=game_id, user=self.member, event=event).answer
 
     def on_online_button(self, action: str, argument: str) -> dict[str, Any]:
         game, _colon, raw = argument.partition(":")

@@ -134,7 +134,9 @@ def test_an_online_game_from_the_deal_to_the_towns_win(online) -> None:
             mafioso.act(game_id, type="shot", target=civilians[3][0])
         civilians[0][1].act(game_id, 403, type="com_check", target=don_seat)
         checked = commissar.act(game_id, type="com_check", target=don_seat)
-        assert checked["my_checks"] == [{"by": com_seat, "target": don_seat, "result": "black"}]
+        assert checked["my_checks"] == [
+            {"by": com_seat, "target": don_seat, "result": "black", "answer": "чёрный"}
+        ]
         assert (
             don.act(game_id, type="don_check", target=com_seat)["my_checks"][0]["result"]
             == "commissar"

@@ -327,15 +327,22 @@ def test_three_tied_at_an_even_count_revote_and_two_leaders_get_the_question() -
     assert not state.eliminated
 
 
-def test_the_same_tie_twice_sends_nobody_out() -> None:
+def test_three_leaders_again_mean_another_revote_as_written() -> None:
+    """«Если лидеров 3 то заново»: the revote is held again while three lead."""
+    again = [{"type": "revote", "voter": v, "target": t} for v, t in ((1, 5), (2, 6), (3, 7))]
     state = game(
-        DAY1,
-        *tie(5, 6, 7, voters=[1, 2, 3, 4, 8, 9]),
-        {"type": "day_end"},
-        *[{"type": "revote", "voter": v, "target": t} for v, t in ((1, 5), (2, 6), (3, 7))],
-        {"type": "day_end"},
-    )
-    assert state.outcome == "tie_again" and not state.eliminated
+        DAY1, *tie(5, 6, 7, voters=[1, 2, 3, 4, 8, 9]), {"type": "day_end"}, *again,
+        {"type": "day_end"}, *again, {"type": "day_end"},
+    )  # fmt: skip
+    assert state.catastrophe.tied == [5, 6, 7] and state.open and not state.eliminated
+    state.apply_all([{"type": "revote", "voter": v, "target": 6} for v in (1, 2, 3, 4)])
+    state.apply({"type": "day_end"})
+    assert [e.seat for e in state.eliminated] == [6]
+    limited = game(
+        DAY1, *tie(5, 6, 7, voters=[1, 2, 3, 4, 8, 9]), {"type": "day_end"}, *again,
+        {"type": "day_end"}, revote_tie_limit=1,
+    )  # fmt: skip
+    assert limited.outcome == "tie_again" and not limited.eliminated
 
 
 def test_four_alive_and_a_tie_means_no_revote_and_nobody_leaves() -> None:

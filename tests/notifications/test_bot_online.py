@@ -55,10 +55,18 @@ def test_online_shows_the_day_with_vote_pass_and_fast_buttons(running) -> None:
 def test_a_vote_button_votes_for_the_members_own_seat(running) -> None:
     game, seats = running
     voter = seats["commissar"]
-    answer = post(button(f"ov:{game.pk}:{seats['don'].number}", user_id=voter.member.telegram_id))
-    assert answer.json()["text"] == "Готово."
+    don = seats["don"]
+    answer = post(button(f"ov:{game.pk}:{don.number}", user_id=voter.member.telegram_id))
+    assert answer.json()["text"] == (
+        f"Ваш голос: {don.number}. {don.member.nickname}. Сменить его можно один раз за день."
+    )
     state = online_table(game.pk).state
-    assert state.votes == {voter.number: seats["don"].number}
+    assert state.votes == {voter.number: don.number}
+    # The second vote spends the one change, and says so.
+    answer = post(button(f"ov:{game.pk}:pass", user_id=voter.member.telegram_id))
+    assert answer.json()["text"] == (
+        "Ваш голос теперь: ПАС. Смена голоса использована — этот голос окончательный."
+    )
 
 
 def test_a_refused_action_answers_with_the_engines_reason(running) -> None:
