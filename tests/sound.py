@@ -4,6 +4,7 @@ formats the phones make, encoded by PyAV."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 import av
@@ -29,21 +30,57 @@ FORMATS = {
 }
 
 
-def _syllable(rng: np.random.Generator, seconds: float, pitch: float) -> np.ndarray:
+@dataclass(frozen=True)
+class Voice:
+    """A speaker of the synthetic table: the pitch, the vocal tract's length (a scale of the
+    formants), the spectral tilt of the source and its breathiness."""
+
+    pitch: float
+    tract: float = 1.0
+    tilt: float = 0.0  # dB per octave above 1 kHz, added to the formants' shape
+    breath: float = 0.02
+
+
+def table_voices(count: int = 12) -> list[Voice]:
+    """Up to fifteen distinct voices: a grid of pitches, from a deep man's to a high
+    woman's, and vocal tract lengths, each with its own tilt and breath."""
+    pitches = (100, 135, 180, 240, 300)
+    tracts = (0.86, 1.0, 1.16)
+    return [
+        Voice(
+            pitch=pitches[index % len(pitches)],
+            tract=tracts[index // len(pitches)],
+            tilt=(-3.0, 0.0, 3.0)[index % 3],
+            breath=(0.02, 0.06)[index % 2],
+        )
+        for index in range(count)
+    ]
+
+
+def _syllable(
+    rng: np.random.Generator, seconds: float, pitch: float, voice: Voice | None = None
+) -> np.ndarray:
     n = int(seconds * RATE)
     t = np.arange(n) / RATE
     f0 = np.linspace(pitch * rng.uniform(0.9, 1.15), pitch * rng.uniform(0.85, 1.1), n)
     phase = np.cumsum(f0 * (1 + 0.02 * np.sin(2 * np.pi * 5.5 * t)) / RATE) % 1.0
-    source = phase - 0.5 + rng.normal(0, 0.02, n)  # a sawtooth: the voice's harmonics
+    breath = voice.breath if voice else 0.02
+    source = phase - 0.5 + rng.normal(0, breath, n)  # a sawtooth: the voice's harmonics
     first, last = VOWELS[rng.integers(len(VOWELS))], VOWELS[rng.integers(len(VOWELS))]
+    if voice is not None:
+        first = tuple(f / voice.tract for f in first)
+        last = tuple(f / voice.tract for f in last)
     window, hop = 512, 256
     shape = np.hanning(window)
     freqs = np.fft.rfftfreq(window, 1 / RATE)
     out = np.zeros(n)
+    tilt = 1.0
+    if voice is not None and voice.tilt:
+        tilt = 10 ** (voice.tilt * np.log2(np.maximum(freqs, 1000) / 1000) / 20)
     for i in range(0, n - window, hop):
         along = i / n
         formants = [a * (1 - along) + b * along for a, b in zip(first, last, strict=True)]
-        gain = sum(
+        gain = tilt * sum(
             0.9**k / (1 + ((freqs - f) / (60 + 30 * k)) ** 2) for k, f in enumerate(formants)
         )
         out[i : i + window] += np.fft.irfft(np.fft.rfft(source[i : i + window] * shape) * gain)
@@ -55,11 +92,13 @@ def _syllable(rng: np.random.Generator, seconds: float, pitch: float) -> np.ndar
     return np.concatenate([burst, out])
 
 
-def speech(rng: np.random.Generator, seconds: float) -> np.ndarray:
-    """`seconds` of speech-like sound: syllables with an occasional short breath."""
-    parts, total, pitch = [], 0.0, rng.uniform(100, 200)
+def speech(rng: np.random.Generator, seconds: float, voice: Voice | None = None) -> np.ndarray:
+    """`seconds` of speech-like sound: syllables with an occasional short breath, in
+    `voice` (a random pitch when none)."""
+    parts, total = [], 0.0
+    pitch = voice.pitch if voice else rng.uniform(100, 200)
     while total < seconds:
-        part = _syllable(rng, rng.uniform(0.12, 0.3), pitch)
+        part = _syllable(rng, rng.uniform(0.12, 0.3), pitch, voice)
         parts.append(part)
         total += part.size / RATE
         if rng.random() < 0.15:

@@ -65,11 +65,35 @@ class SpeechOut(Schema):
     after: float  # voice in the 10 s after the timer stopped
 
 
+class HeardInOut(Schema):
+    seat: int  # whose speech
+    nick: str
+    seconds: float
+
+
+class SpeakerOut(Schema):
+    """One seat's voice as the recording heard it (docs/audio.md): seconds of talk."""
+
+    seat: int
+    nick: str
+    own: float  # in their own speeches
+    in_others: float  # in other players' speeches
+    others: list[HeardInOut]
+    night: float
+    aside: float  # by day, outside every speech
+
+
+class SpeakersOut(Schema):
+    seats: list[SpeakerOut]  # the seats whose voice may be published to the caller
+    unknown: float  # seconds of voice nobody was sure of
+
+
 class AudioOut(Schema):
     speeches: list[SpeechOut]
     outside: float  # voice during the speeches that fell in no slot
     unheard: int  # speeches the recording does not cover
     transcription: str
+    speakers: SpeakersOut | None  # who spoke when
 
 
 class AnalysisOut(Schema):

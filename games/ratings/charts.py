@@ -132,3 +132,83 @@ def speech_timeline(
         (TIMELINE_PAD / 2 + row_of[seat] * ROW + 10, labels.get(seat, str(seat))) for seat in seats
     ]
     return Timeline(TIMELINE_WIDTH, height, rows, bars, minutes)
+
+
+@dataclass(frozen=True)
+class SpeakerBar:
+    x: float
+    y: float
+    width: float
+    seat: int  # whose voice: its colour
+    kind: str  # "own" (in the seat's own speech), "other" (in another's), "night", "aside"
+
+
+@dataclass(frozen=True)
+class SpeakerPicture:
+    width: int
+    height: int
+    rows: list[tuple[float, int, str]]  # (y, seat, label)
+    slots: list[tuple[float, float, float]]  # a speech window: (x, y, width) in its row
+    nights: list[tuple[float, float]]  # (x, width), across every row
+    bars: list[SpeakerBar]
+    minutes: list[tuple[float, int]]
+
+
+SPEAKER_ROW = 12
+
+
+def speaker_timeline(
+    stretches: Sequence[Mapping[str, object]],
+    windows: Sequence[tuple[int, float, float]],
+    nights: Sequence[tuple[float, float]],
+    labels: Mapping[int, str],
+    duration: float,
+) -> SpeakerPicture | None:
+    """Who spoke when as one picture: a row per seat, its speech windows as pale slots,
+    every stretch of its voice a bar in the seat's colour (outlined where it fell in
+    another's speech), the nights shaded across all rows."""
+    seats = sorted(labels)
+    if not seats or duration <= 0:
+        return None
+    row_of = {seat: index for index, seat in enumerate(seats)}
+    scale = (TIMELINE_WIDTH - LABEL - TIMELINE_PAD) / duration
+
+    def x(t: float) -> float:
+        return round(LABEL + max(0.0, min(duration, t)) * scale, 1)
+
+    def y(seat: int) -> float:
+        return TIMELINE_PAD / 2 + row_of[seat] * SPEAKER_ROW
+
+    bars = []
+    for stretch in stretches:
+        seat = stretch["seat"]
+        if not isinstance(seat, int) or seat not in row_of:
+            continue
+        start, end = float(stretch["start"]), float(stretch["end"])  # type: ignore[arg-type]
+        owner = stretch.get("owner")
+        kind = (
+            "night" if stretch.get("night")
+            else "aside" if owner is None
+            else "own" if owner == seat
+            else "other"
+        )  # fmt: skip
+        bars.append(
+            SpeakerBar(x(start), y(seat), max(0.6, round((end - start) * scale, 1)), seat, kind)
+        )
+    slots = [
+        (x(start), y(seat), round((end - start) * scale, 1))
+        for seat, start, end in windows
+        if seat in row_of
+    ]
+    height = int(TIMELINE_PAD + len(seats) * SPEAKER_ROW + 14)
+    step = 5 if duration < 1800 else 10
+    minutes = [(x(m * 60.0), m) for m in range(step, int(duration // 60) + 1, step)]
+    return SpeakerPicture(
+        TIMELINE_WIDTH,
+        height,
+        [(y(seat) + 9, seat, labels[seat]) for seat in seats],
+        slots,
+        [(x(a), round((min(b, duration) - max(a, 0.0)) * scale, 1)) for a, b in nights],
+        bars,
+        minutes,
+    )

@@ -22,7 +22,7 @@ from games.access import Viewer
 from games.models import Game, Role, Seat
 from games.queries import GameView
 from games.ratings import stats
-from games.ratings.charts import speech_timeline
+from games.ratings.charts import speaker_timeline, speech_timeline
 from games.ratings.models import GameAnalysis, PlayerScore
 from games.recordings.analysis import (
     TRANSCRIPT_DONE,
@@ -30,6 +30,7 @@ from games.recordings.analysis import (
     TRANSCRIPT_UNCONFIGURED,
     recording_alignment,
 )
+from games.recordings.audio.alignment import places
 from games.recordings.models import Recording
 from games.timeline import describe
 from notifications.services import chat_post_sync
@@ -182,27 +183,82 @@ def published_analysis(
         for section in built.analysis.sections
     ]
     recording = Recording.objects.filter(game=view.game).first()
-    audio = _audio(recording, view, nick) if recording is not None else None
+    running = access.runs(viewer, view.game, view.seats)
+    # A member who refused publication is «Игрок N», and their voice's figures are left out.
+    voiced_seats = {
+        seat.number
+        for seat in view.seats
+        if access.may_see_name(seat.member, viewer, runs_game=running)
+    }
+    audio = _audio(recording, view, nick, voiced_seats) if recording is not None else None
     return {"built": built.analysis, "rows": rows, "sections": sections, "audio": audio}
 
 
-def _audio(recording: Recording, view: GameView, nick: dict[int, str]) -> dict[str, Any] | None:
-    """What the sound showed, in numbers only (the sound itself is never published)."""
+def _audio(
+    recording: Recording, view: GameView, nick: dict[int, str], shown: set[int]
+) -> dict[str, Any] | None:
+    """What the sound showed, in numbers only (the sound itself is never published), for
+    the seats whose voice may be published (`shown`)."""
     alignment = recording_alignment(recording, view.events)
     if alignment is None:
         return None
-    speeches = [s.as_dict() | {"nick": nick.get(s.seat, str(s.seat))} for s in alignment.speeches]
-    labels = {seat: f"{seat}. {name}" for seat, name in nick.items()}
+    speeches = [
+        s.as_dict() | {"nick": nick.get(s.seat, str(s.seat))}
+        for s in alignment.speeches
+        if s.seat in shown
+    ]
+    labels = {seat: f"{seat}. {name}" for seat, name in nick.items() if seat in shown}
     return {
         "speeches": speeches,
         "by_seat": [
             {"seat": seat, "nick": nick.get(seat, str(seat)), **totals}
             for seat, totals in alignment.by_seat().items()
+            if seat in shown
         ],
         "outside": alignment.outside,
         "unheard": alignment.unheard,
-        "timeline": speech_timeline(alignment.speeches, recording.voiced or [], labels),
+        "timeline": speech_timeline(
+            [s for s in alignment.speeches if s.seat in shown], recording.voiced or [], labels
+        ),
+        "speakers": _speakers(recording, view, labels),
         "transcription": str(TRANSCRIPTION.get(recording.transcript_note, "")),
+    }
+
+
+def _speakers(
+    recording: Recording, view: GameView, labels: dict[int, str]
+) -> dict[str, Any] | None:
+    """Who spoke when (audio/speakers.py), for the seats in `labels` only: each one's talk
+    in their own speeches, in others' (whose), at night and aside, and the picture."""
+    found = recording.speakers
+    if not found or recording.duration is None:
+        return None
+
+    def name(seat: int) -> str:
+        return labels.get(seat, _("Player %(seat)d") % {"seat": seat})
+
+    seats = [
+        {
+            "seat": int(seat),
+            "nick": labels[int(seat)],
+            "own": talk["own"],
+            "others": [
+                {"seat": int(owner), "nick": name(int(owner)), "seconds": seconds}
+                for owner, seconds in talk["others"].items()
+            ],
+            "in_others": round(sum(talk["others"].values()), 1),
+            "night": talk["night"],
+            "aside": talk["aside"],
+        }
+        for seat, talk in found["seats"].items()
+        if int(seat) in labels
+    ]
+    windows, nights = places(view.events, recording.started_at, recording.duration)
+    stretches = [s for s in found["stretches"] if s["seat"] in labels]
+    return {
+        "seats": seats,
+        "unknown": found["unknown"],
+        "picture": speaker_timeline(stretches, windows, nights, labels, recording.duration),
     }
 
 

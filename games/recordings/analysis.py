@@ -5,17 +5,18 @@ game's log (games/recordings/audio/)."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 import numpy as np
 from django.conf import settings
+from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games.recordings.audio import decode, vad
-from games.recordings.audio.alignment import Alignment, align
-from games.recordings.models import Recording, RecordingStatus
+from games.recordings.audio import decode, features, speakers, vad
+from games.recordings.audio.alignment import Alignment, align, places
+from games.recordings.models import FoulSuggestion, Recording, RecordingStatus, SuggestionStatus
 
 logger = logging.getLogger(__name__)
 
@@ -37,9 +38,18 @@ def recording_analyse(*, recording_id: int) -> Recording | None:
             last_reported[0] = percent
             Recording.objects.filter(pk=recording_id).update(progress=percent)
 
+    frame_features: list[np.ndarray] = []
+
+    def described(blocks: Iterable[np.ndarray]) -> Iterator[np.ndarray]:
+        """The blocks on their way to the VAD, each also described for the speakers: one
+        decoding of the file serves both."""
+        for block in blocks:
+            frame_features.append(features.mfcc(block))
+            yield block
+
     try:
         with recording.file.open("rb") as sound:
-            probs = vad.probabilities(decode.blocks(sound, vad.BLOCK_SAMPLES), report)
+            probs = vad.probabilities(described(decode.blocks(sound, vad.BLOCK_SAMPLES)), report)
     except (decode.UnreadableAudio, OSError) as error:
         logger.warning("Recording %s failed: %s", recording_id, error)
         Recording.objects.filter(pk=recording_id).update(
@@ -47,18 +57,59 @@ def recording_analyse(*, recording_id: int) -> Recording | None:
         )
         return None
     voiced = [[a, b] for a, b in vad.segments(probs)]
+    duration = len(probs) * vad.FRAME_SECONDS
+    attribution = _who_spoke(recording, frame_features, voiced, duration)
     transcript, note = _transcribe(recording)
-    if Recording.objects.filter(pk=recording_id, deleted_at__isnull=True).update(
-        status=RecordingStatus.ANALYSED,
-        progress=100,
-        duration=len(probs) * vad.FRAME_SECONDS,
-        voiced=voiced,
-        transcript=transcript,
-        transcript_note=note,
-        analysed_at=timezone.now(),
-    ):
-        return Recording.objects.get(pk=recording_id)
-    return None  # deleted while it was being analysed: nothing of it is kept
+    with transaction.atomic():
+        if not Recording.objects.filter(pk=recording_id, deleted_at__isnull=True).update(
+            status=RecordingStatus.ANALYSED,
+            progress=100,
+            duration=duration,
+            voiced=voiced,
+            speakers=attribution.as_dict(),
+            transcript=transcript,
+            transcript_note=note,
+            analysed_at=timezone.now(),
+        ):
+            return None  # deleted while it was being analysed: nothing of it is kept
+        _suggest(recording, attribution)
+    return Recording.objects.get(pk=recording_id)
+
+
+def _who_spoke(
+    recording: Recording,
+    frame_features: list[np.ndarray],
+    voiced: list[list[float]],
+    duration: float,
+) -> speakers.Attribution:
+    """Each stretch of voice attributed to a seat, the host's speech windows teaching the
+    voices (audio/speakers.py), with the game's protocol as it stands now."""
+    windows, nights = places(recording.game.events.effective(), recording.started_at, duration)
+    table = np.concatenate(frame_features) if frame_features else np.zeros((0, features.FEATURES))
+    return speakers.attribute(
+        table, voiced, [speakers.Window(*window) for window in windows], nights
+    )
+
+
+def _suggest(recording: Recording, attribution: speakers.Attribution) -> None:
+    """The fouls the sound suggests, for the host to accept or dismiss; an analysis run
+    again replaces the ones still waiting and keeps the host's decisions."""
+    FoulSuggestion.objects.filter(recording=recording, status=SuggestionStatus.PENDING).delete()
+    decided = set(
+        FoulSuggestion.objects.filter(recording=recording).values_list("seat", "during", "start")
+    )
+    FoulSuggestion.objects.bulk_create(
+        FoulSuggestion(
+            recording=recording,
+            seat=found.seat,
+            during=found.during,
+            start=round(found.start, 2),
+            end=round(found.end, 2),
+            seconds=round(found.seconds, 1),
+        )
+        for found in attribution.suggestions
+        if (found.seat, found.during, round(found.start, 2)) not in decided
+    )
 
 
 TRANSCRIPT_UNCONFIGURED = "skipped:unconfigured"

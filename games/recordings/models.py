@@ -67,6 +67,10 @@ class Recording(models.Model):
     # Per speech, what a local Whisper model heard; deleted with the sound.
     transcript = models.JSONField(_("transcript"), null=True, blank=True)
     transcript_note = models.CharField(_("transcription"), max_length=200, blank=True)
+    # Who spoke when (audio/speakers.py's Attribution): stretches of voice by seat, each
+    # seat's talk in its own speeches, in others' and at night. Numbers only: no voice
+    # print is kept, so it is worked out from the sound once, when it is analysed.
+    speakers = models.JSONField(_("who spoke when"), null=True, blank=True)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     uploaded_at = models.DateTimeField(_("uploaded"), null=True, blank=True)
     analysed_at = models.DateTimeField(_("analysed"), null=True, blank=True)
@@ -113,3 +117,47 @@ class RecordingDeletion(models.Model):
 
     def __str__(self) -> str:
         return f"{self.file_name} @ {self.deleted_at:%Y-%m-%d %H:%M}"
+
+
+class SuggestionStatus(models.TextChoices):
+    PENDING = "pending", _("Waiting for the host")
+    ACCEPTED = "accepted", _("Given as a foul")
+    DISMISSED = "dismissed", _("Dismissed")
+
+
+class FoulSuggestion(models.Model):
+    """A foul the recording suggests: a seat talked in another's speech, or at night. The
+    host accepts it (a foul event in the game's log) or dismisses it; it is never applied
+    by itself."""
+
+    recording = models.ForeignKey(
+        Recording, on_delete=models.CASCADE, related_name="suggestions", verbose_name=_("recording")
+    )
+    seat = models.PositiveSmallIntegerField(_("seat"))
+    during = models.PositiveSmallIntegerField(_("during the speech of"), null=True, blank=True)
+    start = models.FloatField(_("from, s"))
+    end = models.FloatField(_("to, s"))
+    seconds = models.FloatField(_("talk, s"))
+    status = models.CharField(
+        _("status"),
+        max_length=12,
+        choices=SuggestionStatus.choices,
+        default=SuggestionStatus.PENDING,
+    )
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("decided by"),
+    )
+    decided_at = models.DateTimeField(_("decided"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("suggested foul")
+        verbose_name_plural = _("suggested fouls")
+        ordering = ["recording", "start"]
+
+    def __str__(self) -> str:
+        return f"{self.recording_id}: {self.seat} ({self.seconds:.0f} s)"

@@ -21,7 +21,7 @@ from typing import IO, Any
 from django.conf import settings
 from django.core.files import File
 from django.db import transaction
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from accounts.models import User
@@ -29,9 +29,16 @@ from club.club_settings import ClubSettings
 from club.errors import CONFLICT, FORBIDDEN, INVALID, NOT_FOUND, Refused
 from club.queueing import queue_on_commit
 from games import access
+from games import services as games_services
 from games.models import Game
 from games.recordings.audio import decode
-from games.recordings.models import Recording, RecordingDeletion, RecordingStatus
+from games.recordings.models import (
+    FoulSuggestion,
+    Recording,
+    RecordingDeletion,
+    RecordingStatus,
+    SuggestionStatus,
+)
 from games.rules.events import moment_problem
 
 logger = logging.getLogger(__name__)
@@ -269,3 +276,54 @@ def recording_open(*, recording_id: int, user: User) -> Download:
     if not recording.file:
         raise Refused(_("The recording is not uploaded yet."), "not_found", NOT_FOUND)
     return Download(recording, recording.file.open("rb"))
+
+
+def suggestion_decide(*, suggestion_id: int, user: User, accept: bool) -> FoulSuggestion:
+    """The host's answer to a foul the recording suggests: accepted, it is a foul in the
+    game's log (a finished game counts it and changes nothing else); dismissed, it stays
+    only as dismissed. Deciding twice is refused."""
+    suggestion = (
+        FoulSuggestion.objects.select_related("recording__game").filter(pk=suggestion_id).first()
+    )
+    if suggestion is None:
+        raise Refused(_("There is no such suggestion."), "not_found", NOT_FOUND)
+    game = suggestion.recording.game
+    if not access.runs(user, game):
+        raise Refused(_("Only the game's host decides on its fouls."), "forbidden", FORBIDDEN)
+    with transaction.atomic():
+        decided = FoulSuggestion.objects.filter(
+            pk=suggestion.pk, status=SuggestionStatus.PENDING
+        ).update(
+            status=SuggestionStatus.ACCEPTED if accept else SuggestionStatus.DISMISSED,
+            decided_by=user,
+            decided_at=timezone.now(),
+        )
+        if not decided:
+            raise Refused(_("This suggestion is decided already."), "decided", CONFLICT)
+        if accept:
+            games_services.game_record_event(
+                game_id=game.pk,
+                author=user,
+                event={
+                    "type": "foul",
+                    "seat": suggestion.seat,
+                    "reason": suggestion_reason(suggestion),
+                },
+                seq=None,
+                client_id=None,
+            )
+    suggestion.refresh_from_db()
+    return suggestion
+
+
+def suggestion_reason(suggestion: FoulSuggestion) -> str:
+    """What the foul says in the log, in the club's language (the protocol is the club's)."""
+    with translation.override(settings.LANGUAGE_CODE):
+        if suggestion.during is None:
+            return _("the recording: %(seconds)d s of talk at night") % {
+                "seconds": round(suggestion.seconds)
+            }
+        return _("the recording: %(seconds)d s of talk in seat %(during)d's speech") % {
+            "seconds": round(suggestion.seconds),
+            "during": suggestion.during,
+        }

@@ -8,6 +8,11 @@ urlpatterns = [
         "games/<int:game_id>/recording/file", views.game_recording_file, name="game_recording_file"
     ),
     path(
+        "games/<int:game_id>/recording/suggestions/<int:suggestion_id>/",
+        views.game_recording_suggestion,
+        name="game_recording_suggestion",
+    ),
+    path(
         "games/<int:game_id>/recording/delete/",
         views.game_recording_delete,
         name="game_recording_delete",

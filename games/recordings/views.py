@@ -38,9 +38,16 @@ def _recording_context(request: SiteRequest, game_id: int) -> dict[str, Any]:
 
 def recording_part(game: Any) -> dict[str, Any]:
     club = ClubSettings.load()
+    recording = Recording.objects.filter(game=game).first()
+    nick = dict(game.seats.values_list("number", "member__nickname"))
+    suggestions = [
+        {"row": s, "nick": nick.get(s.seat, ""), "during_nick": nick.get(s.during, "")}
+        for s in (recording.suggestions.all() if recording else [])
+    ]
     return {
         "game": game,
-        "recording": Recording.objects.filter(game=game).first(),
+        "recording": recording,
+        "suggestions": suggestions,
         "chunk_bytes": recordings.CHUNK_BYTES,
         "retention_days": club.audio_retention_days,
         "started_default": timezone.localtime(game.started_at, club.zone).strftime(
@@ -156,6 +163,28 @@ def game_recording_delete(request: MemberRequest, game_id: int) -> HttpResponse:
         refusal = refused
     done = _("The recording is deleted.")
     return action_answer(request, refusal=refusal, done=done, back=_page(game_id))
+
+
+@login_required
+@require_POST
+def game_recording_suggestion(
+    request: MemberRequest, game_id: int, suggestion_id: int
+) -> HttpResponse:
+    """The host accepts a suggested foul (a foul in the log) or dismisses it."""
+    _recording_context(request, game_id)  # the host's or an admin's, or 403
+    refusal = None
+    accept = request.POST.get("decision") == "accept"
+    try:
+        recordings.suggestion_decide(suggestion_id=suggestion_id, user=request.user, accept=accept)
+    except Refused as refused:
+        refusal = refused
+    done = _("The foul is given.") if accept else _("The suggestion is dismissed.")
+
+    def part(error: str | None, outcome: str | None) -> HttpResponse:
+        context = _recording_context(request, game_id) | {"error": error, "outcome": outcome}
+        return render(request, "games/_recording.html", context)
+
+    return action_answer(request, refusal=refusal, done=done, back=_page(game_id), part=part)
 
 
 def _page(game_id: int) -> str:

@@ -160,6 +160,8 @@ def _seat_map(raw: object, key: str) -> dict[int, int]:
 class ClubGame(EventFold):
     """The state of one live game."""
 
+    after_end = frozenset({"foul"})
+
     def __init__(
         self,
         seats: Mapping[int, str],
@@ -485,6 +487,15 @@ class ClubGame(EventFold):
 
     def _on_foul(self, event: Mapping[str, Any]) -> None:
         seat = _seat_field(event, "seat")
+        if self.finished:
+            # A foul heard after the end (the recording's suggestion, accepted by the host):
+            # it counts in the record and changes nothing of the finished game.
+            if seat not in self.roles:
+                raise _violation(
+                    "no_such_seat", gettext_noop("There is no seat %(seat)s."), seat=seat
+                )
+            self.fouls[seat] = self.fouls.get(seat, 0) + 1
+            return
         if self.phase not in (Phase.DAY, Phase.NIGHT):
             raise _violation("not_started", gettext_noop("The game has not started."))
         self._require_alive(seat)

@@ -14,6 +14,8 @@ class EventFold:
     # Each engine maps its event types to its handlers; a handler checks everything first
     # and changes the state only after, so a refusal changes nothing.
     _handlers: ClassVar[dict[str, Callable[[Any, Mapping[str, Any]], None]]]
+    # Event types still taken once the game is over (the club's: a foul heard later).
+    after_end: ClassVar[frozenset[str]] = frozenset()
     events_applied: int
 
     @property
@@ -28,7 +30,7 @@ class EventFold:
         handler = self._handlers.get(kind) if isinstance(kind, str) else None
         if handler is None:
             raise ProtocolError(gettext_noop("Unknown event type: %(kind)s."), kind=repr(kind))
-        if self.finished:
+        if self.finished and kind not in self.after_end:
             raise RuleViolation("game_over", gettext_noop("The game is over."))
         handler(self, event)
         self.events_applied += 1

@@ -46,13 +46,20 @@ def test_the_game_ends_exactly_when_a_win_condition_holds(seed: int) -> None:
         assert state.finished == (state._winner() is not None)
         assert state.finished == (state.winner is not None)
     if game.finished:
-        for event in ({"type": "foul", "seat": min(game.alive)}, {"type": "day", "n": game.n + 1}):
+        for event in (
+            {"type": "day", "n": game.n + 1},
+            {"type": "nominate", "by": min(game.alive), "target": max(game.alive)},
+        ):
             try:
                 game.apply(event)
             except RuleViolation as violation:
                 assert violation.code == "game_over"
             else:
                 raise AssertionError("an event was accepted after the end")
+        # Only a foul heard later is taken, and it changes nothing of the result.
+        result = (game.winner, sorted(game.alive), len(game.eliminated))
+        game.apply({"type": "foul", "seat": min(game.alive)})
+        assert (game.winner, sorted(game.alive), len(game.eliminated)) == result
 
 
 @SETTINGS

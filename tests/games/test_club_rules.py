@@ -534,13 +534,19 @@ def test_a_loner_left_with_one_other_player_wins_alone() -> None:
     assert (g.finished, g.winner) == (True, "maniac")
 
 
-def test_nothing_is_accepted_after_the_end() -> None:
+def test_nothing_but_a_foul_heard_later_is_accepted_after_the_end() -> None:
     g = small(day(1), night(1), {"type": "kill", "by": "mafia", "target": 2}, day(2))
     g.apply(nominate(1, 3))
     g.apply(votes(s3=2))
     assert g.winner == "black"
     assert violation(g, night(2)).code == "game_over"
-    assert violation(g, {"type": "foul", "seat": 1}).code == "game_over"
+    assert violation(g, nominate(1, 4)).code == "game_over"
+    # A foul heard on the recording after the end counts, and changes nothing else.
+    before = (g.winner, sorted(g.alive), [e.seat for e in g.eliminated])
+    for _ in range(3):
+        g.apply({"type": "foul", "seat": 1, "reason": "по записи"})
+    assert g.fouls[1] == 3 and (g.winner, sorted(g.alive), [e.seat for e in g.eliminated]) == before
+    assert violation(g, {"type": "foul", "seat": 99}).code == "no_such_seat"
 
 
 def test_a_line_up_that_is_already_decided_is_refused() -> None:

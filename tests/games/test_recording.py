@@ -224,7 +224,7 @@ def test_import_rebuilds_a_game_from_its_protocol(table) -> None:
     assert imported.status == GameStatus.FINISHED and imported.winner == "red"
     again = game_view(imported.pk)
     assert again.state.summary() == view.state.summary()
-    document["events"].append({"type": "foul", "seat": 4})  # after the end: refused
+    document["events"].append({"type": "day", "n": 9})  # after the end: refused
     with pytest.raises(Refused) as refused:
         services.game_import(document=document, evening_id=evening.pk, host=host, author=host)
     assert str(len(TOWN_WINS)) in refused.value.message

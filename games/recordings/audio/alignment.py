@@ -130,3 +130,39 @@ def align(
         span = voiced_within(voiced, speeches[0].start, max(s.end for s in speeches))
         outside = max(0.0, span - sum(s.talk for s in speeches))
     return Alignment(speeches, round(outside, 2), unheard)
+
+
+def places(
+    events: Sequence[Mapping[str, Any]], started_at: datetime, duration: float
+) -> tuple[list[tuple[int, float, float]], list[tuple[float, float]]]:
+    """Where the protocol puts the voices on the recording's time line: every speech's
+    window (seat, start, end in seconds) and every night (start, end), a night lasting from
+    its `night` event to the next `day` (events without their moment `at` are skipped)."""
+
+    def second(moment: object) -> float | None:
+        try:
+            return (datetime.fromisoformat(str(moment)) - started_at).total_seconds()
+        except ValueError:
+            return None
+
+    windows = []
+    for event in events:  # a speech, or a last word: one known seat has the floor
+        if event.get("type") not in ("speech", "last_word") or "start" not in event:
+            continue
+        start, end = second(event["start"]), second(event.get("end"))
+        if start is not None and end is not None and end > 0 and start < duration:
+            windows.append((int(event["seat"]), start, end))
+    nights: list[tuple[float, float]] = []
+    night_from: float | None = None
+    for event in events:
+        moment = second(event["at"]) if "at" in event else None
+        if moment is None:
+            continue
+        if event.get("type") == "night":
+            night_from = moment
+        elif event.get("type") == "day" and night_from is not None:
+            nights.append((night_from, moment))
+            night_from = None
+    if night_from is not None:
+        nights.append((night_from, duration))
+    return windows, [(a, b) for a, b in nights if b > 0 and a < duration]

@@ -1,0 +1,342 @@
+"""Who spoke when: the voice in a recording attributed to the seats, anchored on the host's
+protocol (docs/audio.md).
+
+Every `speech` event is a window in which one known seat speaks: those windows teach the
+analysis each seat's voice. The voiced sound is cut into chunks of about a second; a chunk
+is described by the mean and the spread of its frames' MFCC (features.py), normalised over
+the recording. Each seat's voice is a Gaussian of its chunks, all seats sharing one
+within-seat covariance (a per-game Gaussian backend: linear discriminant scoring). Then
+every chunk is scored against every seat: the most likely seat, with its posterior as the
+confidence, or "unknown" below the threshold. Inside a speaker's window a chunk goes to
+another seat only when that seat is the confident answer (an interruption); outside every
+window, by day (the «балаган»'s asides) and at night, to whoever is.
+
+Pure numpy, no Django: state in (features, voiced intervals, windows), figures out.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from games.recordings.audio.vad import FRAME_SECONDS
+
+CHUNK_SECONDS = 1.0  # a chunk of voice: long enough to average the phonemes away
+MIN_CHUNK_SECONDS = 0.4  # shorter voice is left unattributed
+EDGE_SECONDS = 1.0  # a window's first and last second may hold the host or the last word
+THRESHOLD = 0.9  # the posterior below which a chunk's speaker is "unknown"
+FOUL_SECONDS = 3.0  # talk in another's speech (or at night) that is worth a suggestion
+MIN_ENROLMENT_CHUNKS = 3  # a seat heard less than this in its windows is not modelled
+REGULARISATION = 0.05  # added to the covariance's diagonal (in units of its mean variance)
+
+Interval = tuple[float, float]
+
+
+@dataclass(frozen=True)
+class Window:
+    seat: int
+    start: float  # seconds from the start of the sound
+    end: float
+
+
+@dataclass(frozen=True)
+class Stretch:
+    """Voice attributed to one seat (None: unknown), with where it fell."""
+
+    start: float
+    end: float
+    seat: int | None
+    confidence: float
+    owner: int | None  # whose speech window it fell in (None: no window)
+    night: bool
+
+    @property
+    def seconds(self) -> float:
+        return self.end - self.start
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "start": round(self.start, 2),
+            "end": round(self.end, 2),
+            "seat": self.seat,
+            "confidence": round(self.confidence, 3),
+            "owner": self.owner,
+            "night": self.night,
+        }
+
+
+@dataclass(frozen=True)
+class Suggestion:
+    """A foul the host may give: a seat talked in another's speech (or at night)."""
+
+    seat: int
+    during: int | None  # whose speech; None: at night
+    start: float
+    end: float
+    seconds: float
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "during": self.during,
+            "start": round(self.start, 2),
+            "end": round(self.end, 2),
+            "seconds": round(self.seconds, 1),
+        }
+
+
+@dataclass
+class SeatTalk:
+    own: float = 0.0  # in its own speech windows
+    others: dict[int, float] = field(default_factory=dict)  # in whose windows, how long
+    night: float = 0.0
+    aside: float = 0.0  # by day, outside every window
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "own": round(self.own, 1),
+            "others": {str(k): round(v, 1) for k, v in sorted(self.others.items())},
+            "night": round(self.night, 1),
+            "aside": round(self.aside, 1),
+        }
+
+
+@dataclass(frozen=True)
+class Attribution:
+    stretches: list[Stretch]
+    seats: dict[int, SeatTalk]
+    suggestions: list[Suggestion]
+    modelled: list[int]  # the seats whose voice was learnt
+    unknown: float  # seconds of voice nobody was sure of
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "stretches": [s.as_dict() for s in self.stretches],
+            "seats": {str(k): v.as_dict() for k, v in sorted(self.seats.items())},
+            "suggestions": [s.as_dict() for s in self.suggestions],
+            "modelled": self.modelled,
+            "unknown": round(self.unknown, 1),
+        }
+
+
+@dataclass(frozen=True)
+class _Chunk:
+    start: float
+    end: float
+    vector: np.ndarray
+    segment: int  # the voiced segment it belongs to
+
+
+def _chunks(features: np.ndarray, voiced: Sequence[Sequence[float]]) -> list[_Chunk]:
+    """Voiced sound cut into cells of half a chunk, each described by the chunk (about a
+    second) centred on it, so a change of voice is placed to half a chunk; a segment's
+    cells are numbered in `segment` for the smoothing."""
+    span = max(2, round(CHUNK_SECONDS / FRAME_SECONDS))
+    step = span // 2
+    least = max(1, round(MIN_CHUNK_SECONDS / FRAME_SECONDS))
+    found = []
+    for number, (a, b) in enumerate(voiced):
+        first, last = int(a / FRAME_SECONDS), min(len(features), int(b / FRAME_SECONDS))
+        if last - first < least:
+            continue
+        edges = [*range(first, last, step), last]
+        if len(edges) > 2 and edges[-1] - edges[-2] < step // 2:
+            edges.pop(-2)
+        for lo, hi in itertools.pairwise(edges):
+            middle = (lo + hi) // 2
+            context = features[max(first, middle - span // 2) : min(last, middle + span // 2)]
+            found.append(_Chunk(lo * FRAME_SECONDS, hi * FRAME_SECONDS, _describe(context), number))
+    return found
+
+
+def _smoothed(posteriors: np.ndarray, chunks: list[_Chunk]) -> np.ndarray:
+    """Each cell's posterior averaged with its neighbours' in the same voiced segment: a
+    voice holds for more than half a second, a lone odd cell is noise."""
+    smooth = posteriors.copy()
+    for index in range(len(chunks)):
+        near = [
+            j
+            for j in (index - 1, index + 1)
+            if 0 <= j < len(chunks) and chunks[j].segment == chunks[index].segment
+        ]
+        if near:
+            smooth[index] = (2 * posteriors[index] + posteriors[near].sum(axis=0)) / (2 + len(near))
+    return smooth
+
+
+def _describe(block: np.ndarray) -> np.ndarray:
+    """A chunk's vector: its MFCC's mean and spread, and the median pitch of its periodic
+    frames (the voice's own height, which the MFCC only hint at)."""
+    cepstra, pitch, periodic = block[:, :-2], block[:, -2], block[:, -1]
+    voiced = pitch[periodic >= 0.4]
+    height = float(np.median(voiced)) if voiced.size >= 3 else float(np.median(pitch))
+    return np.concatenate(
+        [cepstra.mean(axis=0), cepstra.std(axis=0), [height, voiced.size / len(block)]]
+    )
+
+
+class _Backend:
+    """Each seat a Gaussian of its chunks' vectors, sharing one covariance."""
+
+    def __init__(self, vectors: np.ndarray, labels: np.ndarray) -> None:
+        self.seats = sorted(set(labels.tolist()))
+        self.means = np.stack([vectors[labels == s].mean(axis=0) for s in self.seats])
+        centred = vectors - self.means[np.searchsorted(self.seats, labels)]
+        covariance = centred.T @ centred / max(1, len(vectors) - len(self.seats))
+        covariance += (
+            REGULARISATION * np.trace(covariance) / len(covariance) * np.eye(len(covariance))
+        )
+        self.precision = np.linalg.inv(covariance)
+
+    def posteriors(self, vectors: np.ndarray) -> np.ndarray:
+        """(chunks, seats) posteriors with equal priors."""
+        diff = vectors[:, None, :] - self.means[None, :, :]
+        scores = -0.5 * np.einsum("csd,de,cse->cs", diff, self.precision, diff)
+        scores -= scores.max(axis=1, keepdims=True)
+        odds = np.exp(scores)
+        return odds / odds.sum(axis=1, keepdims=True)
+
+
+def _inside(windows: Sequence[Window], start: float, end: float) -> Window | None:
+    middle = (start + end) / 2
+    return next((w for w in windows if w.start <= middle < w.end), None)
+
+
+def _at_night(nights: Sequence[Interval], start: float, end: float) -> bool:
+    middle = (start + end) / 2
+    return any(a <= middle < b for a, b in nights)
+
+
+def attribute(
+    features: np.ndarray,
+    voiced: Sequence[Sequence[float]],
+    windows: Sequence[Window],
+    nights: Sequence[Interval] = (),
+    *,
+    threshold: float = THRESHOLD,
+) -> Attribution:
+    """Every voiced chunk to its most likely seat (or unknown), and what that makes."""
+    chunks = _chunks(features, voiced)
+    if not chunks:
+        return Attribution([], {}, [], [], 0.0)
+    vectors = np.stack([c.vector for c in chunks]).astype(np.float64)
+    # Normalised over the recording: the phone and the room are the same for everyone.
+    vectors = (vectors - vectors.mean(axis=0)) / (vectors.std(axis=0) + 1e-6)
+    where = [_inside(windows, c.start, c.end) for c in chunks]
+
+    # Enrolment: the chunks well inside each speaker's own window.
+    enrolled = np.array(
+        [
+            w is not None and c.start >= w.start + EDGE_SECONDS and c.end <= w.end - EDGE_SECONDS
+            for c, w in zip(chunks, where, strict=True)
+        ]
+    )
+    labels = np.array([w.seat if w else 0 for w in where])
+    counts = {s: int(((labels == s) & enrolled).sum()) for s in set(labels[enrolled].tolist())}
+    modelled = sorted(s for s, n in counts.items() if n >= MIN_ENROLMENT_CHUNKS)
+    if len(modelled) < 2:
+        return Attribution([], {}, [], modelled, 0.0)
+    enrolled &= np.isin(labels, modelled)
+    backend = _Backend(vectors[enrolled], labels[enrolled])
+    # A second pass without the windows' chunks that confidently sound like someone else:
+    # the interruptions and overlaps inside a speech are not the speaker's voice.
+    first = backend.posteriors(vectors[enrolled])
+    own = np.searchsorted(backend.seats, labels[enrolled])
+    kept = first[np.arange(len(own)), own] >= 1 - threshold
+    if kept.sum() >= 2 * len(modelled):
+        keep = np.flatnonzero(enrolled)[kept]
+        backend = _Backend(vectors[keep], labels[keep])
+
+    posteriors = _smoothed(backend.posteriors(vectors), chunks)
+    best = posteriors.argmax(axis=1)
+    attributed: list[Stretch] = []
+    for index, chunk in enumerate(chunks):
+        window = where[index]
+        seat: int | None = backend.seats[best[index]]
+        confidence = float(posteriors[index, best[index]])
+        if confidence < threshold:
+            seat = None
+        if window is not None and seat is None and window.seat in backend.seats:
+            seat = window.seat  # inside a speech, the speaker unless another is sure
+            confidence = float(posteriors[index, backend.seats.index(window.seat)])
+        attributed.append(
+            Stretch(
+                chunk.start,
+                chunk.end,
+                seat,
+                confidence,
+                window.seat if window else None,
+                _at_night(nights, chunk.start, chunk.end),
+            )
+        )
+    stretches = _merged(attributed)
+    return Attribution(
+        stretches,
+        _figures(stretches),
+        _suggestions(stretches, windows, nights),
+        modelled,
+        round(sum(s.seconds for s in stretches if s.seat is None), 2),
+    )
+
+
+def _merged(chunks: list[Stretch]) -> list[Stretch]:
+    """Neighbouring chunks of the same seat in the same place make one stretch."""
+    merged: list[Stretch] = []
+    for chunk in chunks:
+        last = merged[-1] if merged else None
+        if (
+            last is not None
+            and (last.seat, last.owner, last.night) == (chunk.seat, chunk.owner, chunk.night)
+            and chunk.start - last.end <= 0.6
+        ):
+            span = last.seconds + chunk.seconds
+            weighted = (last.confidence * last.seconds + chunk.confidence * chunk.seconds) / span
+            merged[-1] = Stretch(last.start, chunk.end, last.seat, weighted, last.owner, last.night)
+        else:
+            merged.append(chunk)
+    return merged
+
+
+def _figures(stretches: list[Stretch]) -> dict[int, SeatTalk]:
+    seats: dict[int, SeatTalk] = {}
+    for stretch in stretches:
+        if stretch.seat is None:
+            continue
+        talk = seats.setdefault(stretch.seat, SeatTalk())
+        if stretch.night:
+            talk.night += stretch.seconds
+        elif stretch.owner is None:
+            talk.aside += stretch.seconds
+        elif stretch.owner == stretch.seat:
+            talk.own += stretch.seconds
+        else:
+            talk.others[stretch.owner] = talk.others.get(stretch.owner, 0.0) + stretch.seconds
+    return dict(sorted(seats.items()))
+
+
+def _suggestions(
+    stretches: list[Stretch], windows: Sequence[Window], nights: Sequence[Interval]
+) -> list[Suggestion]:
+    """A seat's talk in one speech of another's, or in one night, when it adds up to
+    FOUL_SECONDS: the host decides (never applied by itself)."""
+    totals: dict[tuple[int, Any], list[Stretch]] = {}
+    for stretch in stretches:
+        if stretch.seat is None:
+            continue
+        if stretch.owner is not None and stretch.owner != stretch.seat:
+            window = _inside(windows, stretch.start, stretch.end)
+            totals.setdefault((stretch.seat, ("speech", window)), []).append(stretch)
+        elif stretch.night:
+            night = next(n for n in nights if n[0] <= (stretch.start + stretch.end) / 2 < n[1])
+            totals.setdefault((stretch.seat, ("night", night)), []).append(stretch)
+    found = []
+    for (seat, (kind, place)), parts in totals.items():
+        seconds = sum(p.seconds for p in parts)
+        if seconds >= FOUL_SECONDS:
+            during = place.seat if kind == "speech" and isinstance(place, Window) else None
+            found.append(Suggestion(seat, during, parts[0].start, parts[-1].end, seconds))
+    return sorted(found, key=lambda s: s.start)

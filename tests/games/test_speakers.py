@@ -1,0 +1,193 @@
+"""Who spoke when (#19): twelve synthetic voices in a scripted game, interruptions, asides
+and night talk planted in it; the analysis attributes each planted stretch to its seat,
+suggests the fouls and no other, the host decides them, and the figures are published
+under the consent rules."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+import numpy as np
+import pytest
+from django.test import Client
+from django.utils import timezone
+
+from club.errors import Refused
+from games.queries import game_view
+from games.ratings import analysis as ratings_analysis
+from games.ratings.publication import published_analysis
+from games.recordings import analysis as recording_analysis
+from games.recordings import services as recordings
+from games.recordings.audio import features, speakers, vad
+from games.recordings.models import FoulSuggestion, SuggestionStatus
+from tests.factories import make_member
+from tests.games.recording import TOWN_WINS, record, start_game
+from tests.games.test_recordings import upload
+from tests.sound import write
+from tests.table_sound import ScriptedGame, scripted_game
+
+
+@pytest.fixture(scope="module")
+def table_sound() -> ScriptedGame:
+    """Nine minutes of a table: twelve speeches, a night; made once for the module."""
+    return scripted_game(np.random.default_rng(11), 9, interruptions=0.5, night_talk=1.0)
+
+
+def seconds(game: ScriptedGame, moment: str) -> float:
+    return (datetime.fromisoformat(moment) - game.started_at).total_seconds()
+
+
+def attribute(game: ScriptedGame, **kwargs) -> speakers.Attribution:
+    blocks = [
+        game.samples[i : i + vad.BLOCK_SAMPLES]
+        for i in range(0, game.samples.size, vad.BLOCK_SAMPLES)
+    ]
+    voiced = vad.segments(vad.probabilities(blocks))
+    windows = [
+        speakers.Window(e["seat"], seconds(game, e["start"]), seconds(game, e["end"]))
+        for e in game.events
+        if e["type"] == "speech"
+    ]
+    night = next(e for e in game.events if e["type"] == "night")
+    nights = [(seconds(game, night["at"]), game.samples.size / 16_000)]
+    return speakers.attribute(features.frames_mfcc(blocks), voiced, windows, nights, **kwargs)
+
+
+def heard_as(found: speakers.Attribution, start: float, end: float) -> int | None:
+    """The seat the analysis gives most of [start, end] to."""
+    share: dict[int | None, float] = {}
+    for stretch in found.stretches:
+        overlap = min(end, stretch.end) - max(start, stretch.start)
+        if overlap > 0:
+            share[stretch.seat] = share.get(stretch.seat, 0.0) + overlap
+    return max(share, key=share.__getitem__) if share else None
+
+
+def test_each_planted_stretch_is_attributed_to_its_seat(table_sound) -> None:
+    found = attribute(table_sound)
+    assert found.modelled == list(range(1, 13))
+    kinds = {p.kind for p in table_sound.planted}
+    assert kinds == {"interruption", "aside", "night"}
+    for planted in table_sound.planted:
+        assert heard_as(found, planted.start, planted.end) == planted.seat, planted
+
+
+def test_the_fouls_suggested_are_the_planted_ones_and_no_other(table_sound) -> None:
+    found = attribute(table_sound)
+    planted = {(p.seat, p.during) for p in table_sound.planted if p.kind != "aside"}
+    suggested = {(s.seat, s.during) for s in found.suggestions}
+    assert suggested <= planted  # no false foul
+    long_enough = {
+        (p.seat, p.during)
+        for p in table_sound.planted
+        if p.kind != "aside" and p.end - p.start >= speakers.FOUL_SECONDS + 0.5
+    }
+    assert long_enough <= suggested  # every clear one is there
+    for suggestion in found.suggestions:
+        figures = found.seats[suggestion.seat]
+        where = figures.night if suggestion.during is None else figures.others[suggestion.during]
+        assert where >= suggestion.seconds - 0.01
+
+
+def test_below_the_threshold_a_voice_is_unknown() -> None:
+    """Without enough of a seat's own speeches nothing is attributed: fewer than two seats
+    are modelled, and the analysis says so instead of guessing."""
+    rng = np.random.default_rng(5)
+    feats = rng.normal(size=(400, features.FEATURES)).astype(np.float32)
+    found = speakers.attribute(feats, [(0.0, 12.0)], [speakers.Window(1, 0.0, 12.0)])
+    assert found.modelled == [1] and found.stretches == [] and found.suggestions == []
+
+
+# --- through the worker, the host and the published pages --------------------------------
+
+
+@pytest.fixture
+def heard(table, table_sound, tmp_path, recording_storage):
+    """The scripted game's speeches recorded into a real game (day 1) that the town then
+    wins, its sound uploaded and analysed by the worker's function."""
+    host, evening, players = table
+    game = start_game(host, evening, players)
+    began = timezone.now() - timedelta(hours=1)
+    shift = began - table_sound.started_at
+    speeches = [
+        {
+            **event,
+            "start": (datetime.fromisoformat(event["start"]) + shift).isoformat(),
+            "end": (datetime.fromisoformat(event["end"]) + shift).isoformat(),
+        }
+        for event in table_sound.events
+        if event["type"] == "speech"
+    ]
+    record(game, host, TOWN_WINS[0], *speeches, *TOWN_WINS[1:])
+    path = write(tmp_path / "table.wav", table_sound.samples, "wav")
+    recording = upload(host, game, path, began)
+    analysed = recording_analysis.recording_analyse(recording_id=recording.pk)
+    return host, game, analysed, players
+
+
+@pytest.mark.django_db
+def test_the_worker_stores_who_spoke_and_the_suggestions(heard, table_sound) -> None:
+    _host, _game, recording, _players = heard
+    assert recording.speakers["modelled"] == list(range(1, 13))
+    suggested = {(s.seat, s.during) for s in FoulSuggestion.objects.filter(recording=recording)}
+    interruptions = {(p.seat, p.during) for p in table_sound.planted if p.kind == "interruption"}
+    assert suggested and suggested <= interruptions  # this game's nights are outside the sound
+    assert all(s.status == SuggestionStatus.PENDING for s in recording.suggestions.all())
+
+
+@pytest.mark.django_db
+def test_the_host_gives_a_suggested_foul_or_dismisses_it(heard) -> None:
+    host, game, recording, players = heard
+    first, *rest = list(recording.suggestions.order_by("start"))
+    with pytest.raises(Refused) as refused:
+        recordings.suggestion_decide(suggestion_id=first.pk, user=players[0], accept=True)
+    assert refused.value.code == "forbidden"
+    before = game_view(game.pk).state
+    recordings.suggestion_decide(suggestion_id=first.pk, user=host, accept=True)
+    after = game_view(game.pk).state
+    assert after.fouls.get(first.seat, 0) == before.fouls.get(first.seat, 0) + 1
+    assert (after.winner, sorted(after.alive)) == (before.winner, sorted(before.alive))
+    last = game.events.order_by("-seq").first()
+    assert last.payload["type"] == "foul" and "по записи" in last.payload["reason"]
+    with pytest.raises(Refused) as again:
+        recordings.suggestion_decide(suggestion_id=first.pk, user=host, accept=False)
+    assert again.value.code == "decided"
+    if rest:
+        client = Client()
+        client.force_login(host)
+        answer = client.post(
+            f"/games/{game.pk}/recording/suggestions/{rest[0].pk}/",
+            {"decision": "dismiss"},
+            headers={"HX-Request": "true"},
+        )
+        assert answer.status_code == 200 and "Предложение отклонено." in answer.content.decode()
+        rest[0].refresh_from_db()
+        assert rest[0].status == SuggestionStatus.DISMISSED
+    # An analysis run again keeps the decisions and does not ask twice.
+    decided = FoulSuggestion.objects.exclude(status=SuggestionStatus.PENDING).count()
+    stored = [speakers.Suggestion(**s) for s in recording.speakers["suggestions"]]
+    recording_analysis._suggest(recording, speakers.Attribution([], {}, stored, [], 0.0))
+    assert FoulSuggestion.objects.exclude(status=SuggestionStatus.PENDING).count() == decided
+
+
+@pytest.mark.django_db
+def test_the_figures_are_published_under_the_consent_rules(heard) -> None:
+    host, game, _recording, players = heard
+    ratings_analysis.game_analysis_build(game_id=game.pk)
+    shy = players[2]  # seat 3
+    shy.publication_consent = False
+    shy.save(update_fields=["publication_consent"])
+    view = game_view(game.pk)
+    public = published_analysis(view, make_member())["audio"]["speakers"]
+    seats = {row["seat"] for row in public["seats"]}
+    assert 3 not in seats and {1, 2, 4} <= seats
+    assert all(bar.seat != 3 for bar in public["picture"].bars)
+    assert 3 not in {
+        row["seat"] for row in published_analysis(view, make_member())["audio"]["speeches"]
+    }
+    hosts = {row["seat"] for row in published_analysis(view, host)["audio"]["speakers"]["seats"]}
+    assert 3 in hosts
+    page = Client().get(f"/games/{game.pk}/").content.decode()
+    assert "Кто говорил когда" in page and 'class="voice seat-1' in page
+    api = Client().get(f"/api/v1/games/{game.pk}/analysis").json()
+    assert 3 not in {row["seat"] for row in api["audio"]["speakers"]["seats"]}
