@@ -94,12 +94,22 @@ class LoginForm(AuthenticationForm):
             raise
 
 
-class PublicationConsentForm(forms.Form):
+class MemberSettingsForm(forms.Form):
     publication_consent = forms.BooleanField(
         label=_("Publish my nickname and scores in game analyses and leaderboards"),
         required=False,
+    )
+    reminders = forms.BooleanField(
+        label=_("Remind me of the evenings I signed up for (Telegram)"), required=False
     )
 
 
 class ApiTokenForm(forms.Form):
     name = forms.CharField(label=_("Token name"), max_length=64, required=False)
+
+
+class MiniAppJoinForm(forms.Form):
+    """Joining the club from inside Telegram: the Telegram account is the login."""
+
+    nickname = SignUpForm.base_fields["nickname"]
+    birth_date = SignUpForm.base_fields["birth_date"]

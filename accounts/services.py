@@ -2,7 +2,7 @@
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
@@ -14,6 +14,7 @@ from django.utils.translation import gettext_lazy
 from accounts.age import is_of_age
 from accounts.models import ApiToken, MembershipStatus, UsedSignature, User
 from accounts.telegram_login import TelegramIdentity
+from accounts.telegram_webapp import MiniAppLaunch
 from accounts.validation import (
     login_key,
     normalize_nickname,
@@ -263,4 +264,22 @@ def member_telegram_unlink(*, member: User) -> User:
     member.telegram_username = ""
     member.telegram_blocked_at = None
     member.save(update_fields=["telegram_id", "telegram_username", "telegram_blocked_at"])
+    return member
+
+
+def member_mini_app_open(*, launch: MiniAppLaunch, valid_for: timedelta) -> User | None:
+    """The member a verified Mini App launch opens the club's app as, or None for a
+    Telegram user who is not a member yet (the app leads them through sign-up). Each
+    launch is taken once; a banned member is refused as at every door."""
+    identity = launch.identity
+    telegram_signature_use_once(
+        digest=f"miniapp:{identity.signature}", expires_at=identity.signed_at + valid_for
+    )
+    member = User.objects.filter(telegram_id=identity.telegram_id).first()
+    if member is None:
+        return None
+    refuse_unless_usable(member)
+    if member.telegram_username != identity.username:
+        member.telegram_username = identity.username
+        member.save(update_fields=["telegram_username"])
     return member

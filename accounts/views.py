@@ -18,7 +18,7 @@ from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts import services
-from accounts.forms import ApiTokenForm, PublicationConsentForm, SignUpForm
+from accounts.forms import ApiTokenForm, MemberSettingsForm, SignUpForm
 from accounts.telegram_login import TelegramIdentity, telegram_login_verify
 from club import csp, throttle
 from club.errors import Refused
@@ -105,16 +105,22 @@ def api_token_revoke(request: MemberRequest, token_id: int) -> HttpResponse:
 def member_settings(request: MemberRequest) -> HttpResponse:
     member = request.user
     if request.method == "POST":
-        form = PublicationConsentForm(request.POST)
+        form = MemberSettingsForm(request.POST)
         if form.is_valid():
             services.member_set_publication_consent(
                 member=member, consent=form.cleaned_data["publication_consent"]
             )
+            services.member_set_reminders(member=member, reminders=form.cleaned_data["reminders"])
             if not request.htmx:
                 messages.success(request, _("Settings saved."))
                 return redirect("accounts:settings")
     else:
-        form = PublicationConsentForm(initial={"publication_consent": member.publication_consent})
+        form = MemberSettingsForm(
+            initial={
+                "publication_consent": member.publication_consent,
+                "reminders": member.reminders,
+            }
+        )
     template = "accounts/settings.html#consent" if request.htmx else "accounts/settings.html"
     return render(request, template, {"form": form})
 

@@ -1,13 +1,16 @@
 """What the club tells its Telegram group about an evening: that sign-up is open (with a
 button into the bot), and the line-up. Written to the outbox like every message."""
 
+from datetime import timedelta
+
 from django.conf import settings
 from django.db import transaction
 
 from club import queries, texts
 from club.club_settings import ClubSettings
 from club.models import Evening
-from notifications.services import notification_enqueue
+from notifications.models import Notification
+from notifications.services import chat_post_sync, notification_enqueue
 
 
 def evening_announce_signup(*, evening_id: int) -> int | None:
@@ -20,7 +23,7 @@ def evening_announce_signup(*, evening_id: int) -> int | None:
     buttons = []
     if settings.TELEGRAM_BOT_USERNAME:
         url = f"https://t.me/{settings.TELEGRAM_BOT_USERNAME}?start=e{evening.pk}"
-        buttons = [[{"text": texts.ok_playing_label(), "url": url}]]
+        buttons = [[{"text": texts.ok_playing_label(), "url": url}], *_open_in_app(evening)]
     with transaction.atomic():
         return notification_enqueue(
             dedupe_key=f"announce:signup:{evening.pk}",
@@ -32,21 +35,51 @@ def evening_announce_signup(*, evening_id: int) -> int | None:
         )
 
 
-def evening_announce_lineup(*, evening_id: int) -> int | None:
-    """Post the evening's line-up (players by seat order of sign-up, then the reserve) to
-    the club's group. Sign-up lists keep nicknames (RULES.md §C)."""
+# The line-up is one message per evening, edited as seats and the reserve change: at most
+# one edit every few seconds (the outbox keeps the group's twenty a minute besides).
+LINEUP_PAUSE = timedelta(seconds=3)
+
+
+def mini_app_link(evening: Evening) -> str | None:
+    """A t.me link that opens the club's app on this evening (its `startapp`), or None
+    without a bot: the named Mini App when BotFather gave it a short name, else the bot's
+    main Mini App."""
+    bot = settings.TELEGRAM_BOT_USERNAME
+    if not bot:
+        return None
+    app = f"/{settings.TELEGRAM_MINI_APP_NAME}" if settings.TELEGRAM_MINI_APP_NAME else ""
+    return f"https://t.me/{bot}{app}?startapp=evening-{evening.pk}"
+
+
+def _open_in_app(evening: Evening) -> list[list[dict[str, str]]]:
+    link = mini_app_link(evening)
+    return [[{"text": texts.open_in_app_label(), "url": link}]] if link else []
+
+
+def evening_lineup_sync(*, evening_id: int) -> int | None:
+    """Keep the evening's line-up in the club's group: posted at the first sign-up, then the
+    same message edited as seats and the reserve change (nicknames, RULES.md §C). None when
+    the club has no group, or nothing changed."""
     club = ClubSettings.load()
     evening = Evening.objects.filter(pk=evening_id).first()
     if evening is None or club.telegram_group_chat_id is None:
         return None
     current = queries.evening_lineup(evening)
-    with transaction.atomic():
-        return notification_enqueue(
-            dedupe_key=f"announce:lineup:{evening.pk}",
-            chat_id=club.telegram_group_chat_id,
-            text=texts.lineup(
-                when=texts.evening_when(evening, club),
-                players=[r.member.nickname for r in current.confirmed],
-                reserve=[r.member.nickname for r in current.reserve],
-            ),
-        )
+    key = f"announce:lineup:{evening.pk}"
+    if (
+        not current.confirmed
+        and not current.reserve
+        and not Notification.objects.filter(dedupe_key=key).exists()
+    ):
+        return None  # nobody yet: nothing to post
+    return chat_post_sync(
+        dedupe_key=key,
+        chat_id=club.telegram_group_chat_id,
+        text=texts.lineup(
+            when=texts.evening_when(evening, club),
+            players=[r.member.nickname for r in current.confirmed],
+            reserve=[r.member.nickname for r in current.reserve],
+        ),
+        buttons=_open_in_app(evening),
+        pause=LINEUP_PAUSE,
+    )

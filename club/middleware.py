@@ -6,6 +6,7 @@ from django.http import HttpRequest, HttpResponse
 from django.middleware.locale import LocaleMiddleware
 from django.utils import timezone, translation
 
+from club import csp
 from club.club_settings import ClubSettings
 
 
@@ -44,3 +45,20 @@ class ClubTimezoneMiddleware:
             return self.get_response(request)
         with timezone.override(zone):
             return self.get_response(request)
+
+
+class MiniAppMiddleware:
+    """A browser the club's app opened in Telegram (the session's "miniapp" flag, set by
+    accounts/miniapp.py) gets every page in the app's frame (templates/base.html reads
+    `request.miniapp`), with Telegram's Mini App script allowed by the page's policy."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        request.miniapp = bool(request.session.get("miniapp"))  # type: ignore[attr-defined]
+        response = self.get_response(request)
+        if request.miniapp:  # type: ignore[attr-defined]
+            own = getattr(response, "_csp_config", None)
+            response._csp_config = csp.mini_app_policy(own)  # type: ignore[attr-defined]
+        return response

@@ -37,6 +37,13 @@ class SignUp:
     position: int | None  # place in the reserve, from 1
 
 
+def _lineup_changed(evening_id: int) -> None:
+    """The evening's seats or reserve changed: once committed, its line-up message in the
+    club's group follows (a task; nothing when the club has no group)."""
+    if ClubSettings.load().telegram_group_chat_id is not None:
+        queue_on_commit("club.tasks.lineup_sync", evening_id, countdown=1)
+
+
 def lock_evening(evening_id: int) -> Evening:
     """The evening's row, locked until the transaction ends: the lock of every seat change."""
     evening = Evening.objects.select_for_update().filter(pk=evening_id).first()
@@ -163,6 +170,7 @@ def registration_create(
         return _describe(registration, created=False)
     if written.notification_id is not None:
         notification_send_on_commit(written.notification_id)
+    _lineup_changed(evening.pk)
     # The row as written, without reading it back; any other field loads on first use.
     registration = Registration.from_db(
         None,
@@ -315,6 +323,7 @@ def _leave(*, member: User, evening_id: int, now: datetime, due: bool = False) -
         )
         if had_seat and evening.change_refusal(now) is None:
             _fill_seats(evening, club, now)
+        _lineup_changed(evening.pk)
     return registration
 
 
@@ -346,7 +355,10 @@ def evening_fill_seats(*, evening_id: int, now: datetime | None = None) -> list[
     with transaction.atomic(durable=True):
         evening = lock_evening(evening_id)
         _refuse_if_started(evening, now)
-        return _fill_seats(evening, club, now)
+        promoted = _fill_seats(evening, club, now)
+        if promoted:
+            _lineup_changed(evening.pk)
+        return promoted
 
 
 def evening_release_unconfirmed(*, evening_id: int, now: datetime | None = None) -> int:
@@ -378,6 +390,7 @@ def evening_release_unconfirmed(*, evening_id: int, now: datetime | None = None)
         evening.unconfirmed_released_at = now
         evening.save(update_fields=["unconfirmed_released_at"])
         _fill_seats(evening, club, now)
+        _lineup_changed(evening.pk)
         lineup = evening_lineup(evening)
         for registration in unconfirmed:
             position = lineup.position_of(registration)
@@ -409,6 +422,7 @@ def evening_set_capacity(*, evening_id: int, capacity: int, now: datetime | None
         evening.save(update_fields=["capacity"])
         if now < evening.starts_at and evening.status == EveningStatus.SCHEDULED:
             _fill_seats(evening, club, now)
+            _lineup_changed(evening.pk)
     return evening
 
 
@@ -438,6 +452,7 @@ def registration_promote(*, registration_id: int, now: datetime | None = None) -
         if _confirmed_count(evening) < evening.capacity:
             _fill_seats(evening, club, now)
             registration.refresh_from_db()
+        _lineup_changed(evening.pk)
         return _describe(registration, created=False)
 
 

@@ -84,6 +84,7 @@ MIDDLEWARE = [
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    "club.middleware.MiniAppMiddleware",
     "club.middleware.ClubLocaleMiddleware",
     "club.middleware.ClubTimezoneMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -339,6 +340,13 @@ os.environ.setdefault("PTB_TIMEDELTA", "true")
 TELEGRAM_CONSOLE_MODE = not TELEGRAM_BOT_TOKEN
 # How old a Telegram Login Widget signature may be.
 TELEGRAM_LOGIN_MAX_AGE_SECONDS = 24 * 60 * 60
+# The club's Mini App: its launch data is taken within this age, once; the short name
+# BotFather gave it makes the group's deep links (t.me/<bot>/<name>?startapp=evening-N);
+# without one the links open the bot's main Mini App (t.me/<bot>?startapp=…).
+TELEGRAM_MINI_APP_MAX_AGE_SECONDS = int(
+    os.environ.get("TELEGRAM_MINI_APP_MAX_AGE_SECONDS", str(60 * 60))
+)
+TELEGRAM_MINI_APP_NAME = os.environ.get("TELEGRAM_MINI_APP_NAME", "")
 
 # --- Logging -----------------------------------------------------------------------------
 LOGGING = {

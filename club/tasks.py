@@ -67,3 +67,11 @@ def registrations_leave_due() -> int:
     from club.services import registrations_leave_due as sweep
 
     return sweep()
+
+
+@shared_task(ignore_result=True)
+def lineup_sync(evening_id: int) -> None:
+    """The evening's line-up in the club's group, brought up to date (club/announcements)."""
+    from club.announcements import evening_lineup_sync
+
+    evening_lineup_sync(evening_id=evening_id)

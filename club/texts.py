@@ -116,6 +116,11 @@ def mark_no_shows(*, when: str) -> str:
     }
 
 
+def open_in_app_label() -> str:
+    with translation.override(settings.LANGUAGE_CODE):
+        return _("Open in the club's app")
+
+
 def undo_label() -> str:
     with translation.override(settings.LANGUAGE_CODE):
         return _("Take it back")

@@ -34,6 +34,8 @@ PASSWORD_RESET_PER_EMAIL = Limit("password-reset-email", "3/h")
 SIGN_UP_PER_ADDRESS = Limit("sign-up-address", "10/h")
 BOT_PER_CHAT = Limit("bot-chat", "30/m")
 MINI_APP_PER_USER = Limit("mini-app-user", "120/m")
+# A venue's Wi-Fi is one address for the whole table opening the app at once.
+MINI_APP_PER_ADDRESS = Limit("mini-app-address", "300/15m")
 
 
 def _usage(limit: Limit, value: str, *, count: bool) -> dict | None:

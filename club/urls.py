@@ -2,6 +2,7 @@ from django.contrib import admin
 from django.urls import include, path, re_path
 from django.views.i18n import JavaScriptCatalog
 
+from accounts import miniapp
 from club import views
 from club.api import api
 from notifications import views as notification_views
@@ -19,6 +20,9 @@ urlpatterns = [
     path("evenings.ics", views.evenings_ics, name="evenings_ics"),
     path("", include("games.urls")),
     path("accounts/", include("accounts.urls")),
+    path("tg/", miniapp.mini_app_start, name="mini_app_start"),
+    path("tg/auth/", miniapp.mini_app_auth, name="mini_app_auth"),
+    path("tg/join/", miniapp.mini_app_join, name="mini_app_join"),
     path("telegram/webhook/", notification_views.telegram_webhook, name="telegram_webhook"),
     path("telegram/connect/", notification_views.telegram_connect, name="telegram_connect"),
     path("api/v1/", api.urls),

@@ -125,7 +125,7 @@ def notification_deliver(notification_id: int) -> Outcome:
     Notification.objects.filter(pk=notification_id).update(call_started_at=timezone.now())
     try:
         if editing is not None:
-            message_id = _edit(chat_id, editing, notification.text)
+            message_id = _edit(chat_id, editing, notification.text, notification.buttons)
         else:
             message_id = telegram.send_message(chat_id, notification.text, notification.buttons)
     except tg.RetryAfter as flood:
@@ -166,9 +166,9 @@ def notification_deliver(notification_id: int) -> Outcome:
     )
 
 
-def _edit(chat_id: int, message_id: int, text: str) -> int:
+def _edit(chat_id: int, message_id: int, text: str, buttons: list[list[dict[str, str]]]) -> int:
     try:
-        telegram.edit_message(chat_id, message_id, text)
+        telegram.edit_message(chat_id, message_id, text, buttons)
     except tg.BadRequest as error:
         # The message reads so already (an edit sent twice): nothing is left to do.
         if "not modified" not in str(error).lower():

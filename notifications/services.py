@@ -80,26 +80,40 @@ def telegram_link_code_create(*, member: User) -> str:
     return code
 
 
-def chat_post_sync(*, dedupe_key: str, chat_id: int, text: str) -> int | None:
+def chat_post_sync(
+    *,
+    dedupe_key: str,
+    chat_id: int,
+    text: str,
+    buttons: Sequence[Sequence[dict[str, str]]] = (),
+    pause: timedelta = timedelta(0),
+) -> int | None:
     """Keep a post to a chat saying `text`: post it the first time; later, when the text
-    has changed, edit the message Telegram already has (a row with `edit_of`), or the row
-    itself while it is still waiting to go. Returns the row written, or None for no change.
-    """
+    has changed, edit the message Telegram already has (a row with `edit_of`). A row still
+    waiting to go — the post, or an edit — takes the new text itself, so a burst of changes
+    makes one message; an edit waits `pause` after the one before it went. Returns the row
+    written, or None for no change."""
     with transaction.atomic():
         post = Notification.objects.select_for_update().filter(dedupe_key=dedupe_key).first()
         if post is None:
-            return notification_enqueue(dedupe_key=dedupe_key, chat_id=chat_id, text=text)
+            return notification_enqueue(
+                dedupe_key=dedupe_key, chat_id=chat_id, text=text, buttons=buttons
+            )
         latest = post.edits.order_by("-pk").first() or post
         if latest.text == text:
             return None
-        if post.status == NotificationStatus.PENDING and not post.edits.exists():
-            Notification.objects.filter(pk=post.pk).update(text=text)
-            return post.pk
+        if latest.status == NotificationStatus.PENDING:
+            Notification.objects.filter(pk=latest.pk).update(text=text, buttons=list(buttons))
+            return latest.pk
         if post.status in (NotificationStatus.FAILED, NotificationStatus.SKIPPED):
             return None  # nothing reached the chat: there is nothing to edit
-        return notification_enqueue(
+        edit_id = notification_enqueue(
             dedupe_key=f"{dedupe_key}:edit:{post.edits.count() + 1}",
             chat_id=chat_id,
             text=text,
+            buttons=buttons,
             edit_of=post,
         )
+        if pause and latest.sent_at is not None:
+            Notification.objects.filter(pk=edit_id).update(next_attempt_at=latest.sent_at + pause)
+        return edit_id

@@ -13,7 +13,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
 from django.conf import settings
-from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup
+from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 from telegram.request import HTTPXRequest
 
 T = TypeVar("T")
@@ -32,9 +32,14 @@ def keyboard(rows: list[list[dict[str, str]]]) -> InlineKeyboardMarkup | None:
 
 
 def _button(button: dict[str, str]) -> InlineKeyboardButton:
-    """A stored button: its text and one of callback_data or url."""
+    """A stored button: its text and one of callback_data, url or web_app (the address of
+    a Mini App page, opened inside Telegram; private chats only)."""
+    web_app = WebAppInfo(button["web_app"]) if button.get("web_app") else None
     return InlineKeyboardButton(
-        button["text"], callback_data=button.get("callback_data"), url=button.get("url")
+        button["text"],
+        callback_data=button.get("callback_data"),
+        url=button.get("url"),
+        web_app=web_app,
     )
 
 
@@ -77,10 +82,15 @@ def send_message(chat_id: int, text: str, buttons: list[list[dict[str, str]]]) -
     return process_bot.run(call).message_id
 
 
-def edit_message(chat_id: int, message_id: int, text: str) -> None:
-    """Replace the text of a message the bot sent. Raises telegram.error.* on failure."""
+def edit_message(
+    chat_id: int, message_id: int, text: str, buttons: list[list[dict[str, str]]] | None = None
+) -> None:
+    """Replace the text of a message the bot sent, keeping its buttons (an edit without
+    them would remove them). Raises telegram.error.* on failure."""
 
     async def call(bot: Bot) -> Any:
-        return await bot.edit_message_text(text=text, chat_id=chat_id, message_id=message_id)
+        return await bot.edit_message_text(
+            text=text, chat_id=chat_id, message_id=message_id, reply_markup=keyboard(buttons or [])
+        )
 
     process_bot.run(call)

@@ -49,6 +49,9 @@ def evening_card(evening: Evening, member: User | None) -> tuple[str, Buttons]:
         keys = [[buttons.undo(evening.pk)]]
     elif evening.is_open_for_signup():
         keys.append([buttons.sign_up(evening.pk)])
+    app = buttons.mini_app(evening.pk)
+    if app is not None:
+        keys.append([app])
     return "\n".join(lines), keys
 
 

@@ -1,6 +1,6 @@
 import pytest
 
-from club.announcements import evening_announce_lineup, evening_announce_signup
+from club.announcements import evening_announce_signup, evening_lineup_sync
 from club.club_settings import ClubSettings
 from notifications.models import Notification
 from tests.factories import make_evening, sign_up_many
@@ -25,14 +25,20 @@ def test_sign_up_open_is_announced_once_with_a_button_into_the_bot(group: int) -
     note = Notification.objects.get()
     assert note.chat_id == group and note.text.startswith("Запись открыта!")
     assert note.buttons == [
-        [{"text": "Ок, играем", "url": f"https://t.me/club_bot?start=e{evening.pk}"}]
+        [{"text": "Ок, играем", "url": f"https://t.me/club_bot?start=e{evening.pk}"}],
+        [
+            {
+                "text": "Открыть в приложении клуба",
+                "url": f"https://t.me/club_bot?startapp=evening-{evening.pk}",
+            }
+        ],
     ]
 
 
 def test_the_line_up_lists_players_and_the_reserve(group: int) -> None:
     evening = make_evening(capacity=2)
     names = [r.registration.member.nickname for r in sign_up_many(evening, 3)]
-    evening_announce_lineup(evening_id=evening.pk)
+    evening_lineup_sync(evening_id=evening.pk)
     text = Notification.objects.get(chat_id=group).text
     assert f"1. {names[0]}" in text and f"2. {names[1]}" in text
     assert f"Резерв: {names[2]}" in text

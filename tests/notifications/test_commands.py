@@ -24,6 +24,11 @@ def test_telegram_setup_sets_the_webhook_with_its_secret_and_the_commands(
         "help",
     ]
     assert "Webhook set" in out.getvalue()
+    # The menu button beside the message field opens the club's app.
+    button = calls["setChatMenuButton"]["menu_button"]
+    assert button["type"] == "web_app" and button["text"] == "Клуб"
+    assert button["web_app"]["url"] == "https://club.example.org/tg/"
+    assert "the menu button opens the club's app" in out.getvalue()
 
 
 def test_telegram_setup_needs_the_token_and_the_secret(settings) -> None:

@@ -277,3 +277,20 @@ def test_help_and_unknown_text() -> None:
     post(message("/help"))
     post(message("привет"))
     assert all("/evening" in reply.text for reply in replies())
+
+
+def test_the_evening_card_opens_the_club_app_on_an_https_site(settings) -> None:
+    settings.SITE_URL = "https://club.example.org"
+    make_member(telegram_id=777)
+    evening = make_evening(capacity=15)
+    post(message("/evening"))
+    rows = replies()[-1].buttons
+    assert rows[-1] == [
+        {
+            "text": "Открыть в приложении клуба",
+            "web_app": f"https://club.example.org/tg/?startapp=evening-{evening.pk}",
+        }
+    ]
+    settings.SITE_URL = "http://127.0.0.1:8000"  # Telegram opens only https in an app
+    post(message("/evening"))
+    assert all("web_app" not in button for row in replies()[-1].buttons for button in row)

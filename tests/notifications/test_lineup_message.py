@@ -1,0 +1,67 @@
+"""The group's line-up is one living message per evening (#20): a burst of a hundred
+sign-ups posts it once and then edits it in place, at most one edit every few seconds and
+within the group's twenty messages a minute, through a real worker on Redis and the fake
+Bot API over HTTP; it ends with the whole line-up and the reserve."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from club import services
+from club.announcements import LINEUP_PAUSE
+from club.club_settings import ClubSettings
+from club.models import RegistrationSource
+from notifications.models import Notification, NotificationStatus
+from tests.factories import make_evening, make_member
+
+pytestmark = pytest.mark.django_db(transaction=True)
+GROUP = -1001234
+
+
+@pytest.mark.usefixtures("celery_worker_on_redis", "migration_rows")
+def test_a_burst_of_sign_ups_edits_one_message_within_the_group_limit(
+    fake_telegram, settings
+) -> None:
+    settings.TELEGRAM_BOT_USERNAME = "club_bot"
+    ClubSettings.objects.update(telegram_group_chat_id=GROUP)
+    ClubSettings.forget_cached()
+    evening = make_evening(capacity=15)
+    members = [make_member() for _ in range(100)]
+    for member in members:  # the burst when sign-up opens: a hundred in about ten seconds
+        services.registration_create(
+            member=member, evening_id=evening.pk, source=RegistrationSource.WEB
+        )
+        time.sleep(0.1)
+    last = members[-1].nickname
+
+    def settled() -> bool:
+        """The group's message reads the whole line-up and nothing waits to go."""
+        group = [c for c in fake_telegram.calls if c.params.get("chat_id") == GROUP]
+        waiting = Notification.objects.filter(
+            chat_id=GROUP, status__in=[NotificationStatus.PENDING, NotificationStatus.SENDING]
+        )
+        return bool(group) and last in group[-1].params["text"] and not waiting.exists()
+
+    deadline = time.monotonic() + 90
+    while not settled() and time.monotonic() < deadline:
+        time.sleep(0.5)
+    assert settled(), [c.method for c in fake_telegram.calls]
+
+    group = [c for c in fake_telegram.calls if c.params.get("chat_id") == GROUP]
+    posts = [c for c in group if c.method == "sendMessage"]
+    edits = [c for c in group if c.method == "editMessageText"]
+    assert len(posts) == 1  # posted once...
+    assert edits and {c.params["message_id"] for c in edits} == {1}  # ...then edited in place
+    moments = [c.at for c in group]
+    gaps = [later - earlier for earlier, later in zip(moments, moments[1:], strict=False)]
+    assert min(gaps) >= LINEUP_PAUSE.total_seconds() - 0.2  # one edit every few seconds
+    for start in moments:  # never more than twenty in a minute
+        assert sum(1 for at in moments if start <= at < start + 60) <= 20
+    final = group[-1].params["text"]
+    assert all(f"{n}. {m.nickname}" in final for n, m in enumerate(members[:15], start=1))
+    assert f"Резерв: {members[15].nickname}" in final and last in final
+    # The group's link opens the club's app on this evening.
+    (row,) = group[-1].params["reply_markup"]["inline_keyboard"]
+    assert row[0]["url"] == f"https://t.me/club_bot?startapp=evening-{evening.pk}"
