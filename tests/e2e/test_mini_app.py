@@ -44,10 +44,15 @@ def telegram(init_data: str) -> str:
         "themeParams": THEME,
     }
     return f"""
-window.Telegram = Object.assign(window.Telegram || {{}}, {{WebApp: Object.assign({json.dumps(app)}, {{
-  ready() {{ window.__tgReady = true; }}, expand() {{}}, onEvent() {{}},
-  BackButton: {{ show() {{ window.__back = true; }}, hide() {{ window.__back = false; }}, onClick() {{}} }},
-}})}});"""
+const app = Object.assign({json.dumps(app)}, {{
+  ready() {{ window.__tgReady = true; }},
+  expand() {{}},
+  onEvent() {{}},
+  BackButton: {{
+    show() {{ window.__back = true; }}, hide() {{ window.__back = false; }}, onClick() {{}},
+  }},
+}});
+window.Telegram = Object.assign(window.Telegram || {{}}, {{WebApp: app}});"""
 
 
 def app_context(browser, live_server, init_data: str):
