@@ -5,6 +5,7 @@ Bot API over HTTP; it ends with the whole line-up and the reserve."""
 
 from __future__ import annotations
 
+import itertools
 import time
 
 import pytest
@@ -55,7 +56,7 @@ def test_a_burst_of_sign_ups_edits_one_message_within_the_group_limit(
     assert len(posts) == 1  # posted once...
     assert edits and {c.params["message_id"] for c in edits} == {1}  # ...then edited in place
     moments = [c.at for c in group]
-    gaps = [later - earlier for earlier, later in zip(moments, moments[1:], strict=False)]
+    gaps = [later - earlier for earlier, later in itertools.pairwise(moments)]
     assert min(gaps) >= LINEUP_PAUSE.total_seconds() - 0.2  # one edit every few seconds
     for start in moments:  # never more than twenty in a minute
         assert sum(1 for at in moments if start <= at < start + 60) <= 20
