@@ -55,6 +55,7 @@ def pages(club) -> dict[str, list[str]]:
             f"/players/{club['member'].pk}/",
             f"/games/{finished.pk}/",
             "/api/v1/docs",
+            "/tg/",
         ],
         "member": [
             "/evenings/mine/",
