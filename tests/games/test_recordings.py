@@ -223,7 +223,7 @@ def test_the_figures_join_the_published_analysis_with_its_timeline(played, tmp_p
     recording_analysis.recording_analyse(recording_id=recording.pk)
     analysis.game_analysis_build(game_id=game.pk)
     page = Client().get(f"/games/{game.pk}/").content.decode()
-    assert 'class="speech-timeline"' in page and 'class="over"' in page
+    assert 'class="speech-timeline wide-picture"' in page and 'class="over"' in page
     assert "recording/file" not in page  # the numbers are published, never the sound
     audio = Client().get(f"/api/v1/games/{game.pk}/analysis").json()["audio"]
     assert [s["seat"] for s in audio["speeches"]] == [1, 2, 3]
