@@ -55,8 +55,11 @@ def online_list(request: MemberRequest) -> HttpResponse:
 def online_new(request: MemberRequest) -> HttpResponse:
     if not may_host(request.user):
         raise PermissionDenied(_("Only the club's hosts and admins start games."))
-    members = User.objects.filter(is_active=True, status=MembershipStatus.ACTIVE).order_by(
-        "nickname"
+    # The host runs the game and may not play in it: not offered.
+    members = (
+        User.objects.filter(is_active=True, status=MembershipStatus.ACTIVE)
+        .exclude(pk=request.user.pk)
+        .order_by("nickname")
     )
     context: dict[str, Any] = {
         "members": members,

@@ -298,3 +298,9 @@ def test_ten_players_through_the_site_the_api_and_the_sweep_tie_three_twice(onli
         assert page.count("Катастрофа: переголосование между") == 3
         nick = seats[y][1].member.nickname
         assert f'Уходит по голосованию: <strong translate="no">{y}. {nick}</strong>' in page
+
+
+def test_the_hosts_form_does_not_offer_the_host_a_seat() -> None:
+    host = make_host()
+    form = site(host).get("/online/new/").content.decode()
+    assert f'value="{host.pk}"' not in form
