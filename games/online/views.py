@@ -24,8 +24,9 @@ from club.errors import Refused
 from club.parsing import parse_moment, whole_number
 from club.requests import MemberRequest, SiteRequest
 from club.responses import action_answer
+from games import access
 from games.access import may_host
-from games.models import Game, Ruleset
+from games.models import Game, Ruleset, Seat
 from games.online import services as online_play
 from games.online import texts
 from games.online.models import MafiaMessage
@@ -183,14 +184,20 @@ def online_live(request: MemberRequest, game_id: int) -> HttpResponse:
     seq = whole_number(request.GET.get("seq", ""))
     seen = whole_number(request.GET.get("seen", ""))
     chat = whole_number(request.GET.get("chat", "")) or 0
-    known = Game.objects.filter(pk=game_id, ruleset=Ruleset.ONLINE).values_list(
-        "last_seq", flat=True
-    )
-    last_seq = known.first()
-    if last_seq is None:
+    # The cheap look first (no fold of the log): who may ask, and whether anything moved.
+    game = Game.objects.filter(pk=game_id, ruleset=Ruleset.ONLINE).select_related("host").first()
+    if game is None:
         raise Http404
-    chat_now = MafiaMessage.objects.filter(game_id=game_id).count()
-    if seq == last_seq and seen is not None and chat == chat_now:
+    seats = list(Seat.objects.filter(game=game))
+    if not access.sees_table(request.user, game, seats):
+        raise PermissionDenied(_("Only the game's players and host see its table."))
+    mine, host = access.seat_of(request.user, seats), access.runs(request.user, game, seats)
+    chat_now = (
+        MafiaMessage.objects.filter(game=game).count()
+        if access.sees_mafia_chat(mine, host=host)
+        else 0  # the same count the page was drawn with: none, for those who do not read it
+    )
+    if seq == game.last_seq and seen is not None and chat == chat_now:
         return HttpResponse(status=204)
     found = _found(request, game_id)
     context = _table_context(request, found)

@@ -84,6 +84,19 @@ def test_live_answers_nothing_until_something_changes_then_only_the_parts(day_on
     assert live(me, game.pk, parts)[0] == 204
 
 
+def test_live_is_the_tables_own_and_the_mafias_chat_does_not_wake_the_others(day_one) -> None:
+    from games.online.models import MafiaMessage
+
+    game, _host, members, roles = day_one
+    civilian = next(n for n, role in roles.items() if role == "civilian")
+    me = site(members[civilian])
+    page = me.get(f"/online/{game.pk}/").content.decode()
+    MafiaMessage.objects.create(game=game, seat=1, text="Стреляем в 7")  # theirs alone
+    assert live(me, game.pk, page)[0] == 204
+    outsider = site(make_member())
+    assert live(outsider, game.pk, page)[0] == 403  # not even "nothing new"
+
+
 def test_the_forms_come_again_only_when_the_players_choices_change(day_one) -> None:
     game, host, members, _roles = day_one
     me = site(members[1])
