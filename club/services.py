@@ -254,7 +254,7 @@ def registration_cancel_undo(
             .filter(evening=evening, member=member, leaves_at__isnull=False)
             .first()
         )
-        if registration is None or registration.leaves_at is None or registration.leaves_at <= now:
+        if registration is None or not registration.may_take_back(now):
             raise Refused(
                 _("Too late to take it back: the place is given up. You can sign up again."),
                 "undo_too_late",
@@ -309,7 +309,7 @@ def _leave(*, member: User, evening_id: int, now: datetime, due: bool = False) -
         if not due:
             _refuse_if_started(evening, now)
         registration = _active_registration(evening, member)
-        if due and (registration.leaves_at is None or registration.leaves_at > now):
+        if due and (registration.leaves_at is None or registration.may_take_back(now)):
             raise Refused(_("The place was taken back."), "taken_back", CONFLICT)
         had_seat = registration.status == RegistrationStatus.CONFIRMED
         registration.status = RegistrationStatus.CANCELLED

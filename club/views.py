@@ -51,7 +51,7 @@ def _evening_context(request: SiteRequest, evening: Evening, **extra: object) ->
         "signup_open": evening.is_open_for_signup(),
         "started": timezone.now() >= evening.starts_at,
         # «Не смогу» pressed and its undo window still running.
-        "undo_open": bool(mine and mine.leaves_at and mine.leaves_at > timezone.now()),
+        "undo_open": bool(mine and mine.may_take_back(timezone.now())),
         **extra,
     }
 
