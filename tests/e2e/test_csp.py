@@ -66,6 +66,7 @@ def pages(club) -> dict[str, list[str]]:
         ],
         "host": [
             f"/games/{club['running'].pk}/",
+            f"/games/{club['running'].pk}/recording/",
             f"/evenings/{club['evening'].pk}/games/new/",
             "/online/new/",
         ],
