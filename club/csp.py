@@ -28,21 +28,20 @@ def _with(**extra: list[str]) -> dict[str, list[str]]:
     return policy
 
 
-MINI_APP_POLICY_EXTRA = {"script_src": [TELEGRAM_SCRIPT]}
+def mini_app_policy(config: dict[str, list[str]] | None = None) -> dict[str, list[str]]:
+    """The policy of any page the club's app shows: the page's own (the site's when none),
+    with Telegram's Mini App script from telegram.org allowed."""
+    base = config if config is not None else _with()
+    policy = {directive: list(sources) for directive, sources in base.items()}
+    scripts = policy.setdefault("script-src", [])
+    if TELEGRAM_SCRIPT not in scripts:
+        scripts.append(TELEGRAM_SCRIPT)
+    return policy
 
 
 def telegram_mini_app(view: Callable[..., Any]) -> Callable[..., Any]:
-    """For the club's app inside Telegram: Telegram's Mini App script from telegram.org."""
-    return csp_override(_with(**MINI_APP_POLICY_EXTRA))(view)
-
-
-def mini_app_policy(config: dict[str, list[str]] | None = None) -> dict[str, list[str]]:
-    """The policy of any page the club's app shows (the session is the app's): the page's
-    own, with Telegram's Mini App script allowed."""
-    base = config if config is not None else _with()
-    policy = {directive: list(sources) for directive, sources in base.items()}
-    policy["script-src"] = [*policy.get("script-src", []), TELEGRAM_SCRIPT]
-    return policy
+    """For the app's own pages (its start, sign-in and joining), before its session is."""
+    return csp_override(mini_app_policy())(view)
 
 
 def telegram_login(view: Callable[..., Any]) -> Callable[..., Any]:

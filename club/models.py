@@ -190,10 +190,10 @@ class Registration(models.Model):
         ]
         indexes = [models.Index(fields=["evening", "status", "arrival"])]
 
-    def may_take_back(self, now: datetime) -> bool:
-        """«Не смогу» was pressed and its undo window still runs."""
-        return self.leaves_at is not None and self.leaves_at > now
-
     def __str__(self) -> str:
         # Without the evening: the rows of an evening's sign-ups in the admin name it above.
         return f"{self.member}: {self.get_status_display()}"
+
+    def may_take_back(self, now: datetime) -> bool:
+        """«Не смогу» was pressed and its undo window still runs."""
+        return self.leaves_at is not None and self.leaves_at > now
