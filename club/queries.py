@@ -27,6 +27,10 @@ class Lineup:
         """The member's position in the reserve, from 1."""
         return _place(self.reserve, registration)
 
+    def seats_left(self, capacity: int) -> int:
+        """The free seats (upcoming_evenings' `seats_left` is its SQL twin)."""
+        return max(capacity - len(self.confirmed), 0)
+
     def next_reserve_position(self) -> int:
         """Where a sign-up would join the reserve now: after everyone waiting, before the
         members held back for a no-show (RESERVE_ORDER)."""

@@ -45,7 +45,7 @@ def _evening_context(request: SiteRequest, evening: Evening, **extra: object) ->
         "mine": mine,
         "my_seat": lineup.seat_of(mine) if mine else None,
         "my_position": lineup.position_of(mine) if mine else None,
-        "seats_left": max(evening.capacity - len(lineup.confirmed), 0),
+        "seats_left": lineup.seats_left(evening.capacity),
         # What «Ок, играем» will do on a full evening: a place in the reserve, said before.
         "reserve_at": lineup.next_reserve_position(),
         "signup_open": evening.is_open_for_signup(),

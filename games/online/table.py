@@ -13,7 +13,7 @@ from games.access import Viewer
 from games.models import Game, Ruleset, Seat
 from games.online.models import MafiaMessage, OnlineTable
 from games.online.texts import check_answer, online_role
-from games.rules.online import OnlineGame
+from games.rules.online import MAX_VOTES_A_DAY, OnlineGame
 from games.services import fold
 
 
@@ -131,6 +131,8 @@ class TableView:
     silent: list[int]  # living players who have not voted today
     my_vote: Any  # the viewer's vote today (a seat or "pass"), and how many they cast
     my_votes_cast: int
+    my_next_vote_final: bool  # the viewer has voted once: the next vote is the one change
+    my_vote_final: bool  # the viewer's change is spent
     fast_night_at: datetime | None  # everyone fasted: when the fast night comes
     my_shot: dict[str, Any] | None  # a mafioso's own shot tonight (or left for it), if any
 
@@ -250,7 +252,9 @@ def table_view(found: Table, viewer: Viewer) -> TableView:
         ballots=ballots,
         silent=sorted(state.alive - set(state.votes)) if day_open else [],
         my_vote=state.votes.get(mine.number) if mine else None,
-        my_votes_cast=state.vote_count.get(mine.number, 0) if mine else 0,
+        my_votes_cast=(cast := state.vote_count.get(mine.number, 0) if mine else 0),
+        my_next_vote_final=cast == MAX_VOTES_A_DAY - 1,
+        my_vote_final=cast >= MAX_VOTES_A_DAY,
         fast_night_at=found.table.deadline_at if fast_night else None,
         my_shot=_own_shot(state, mine.number) if mine else None,
     )

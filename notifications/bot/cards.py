@@ -23,7 +23,7 @@ def evening_card(evening: Evening, member: User | None) -> tuple[str, Buttons]:
     club_settings = ClubSettings.load()
     lineup = queries.evening_lineup(evening)
     mine = lineup.by_member.get(member.pk) if member else None
-    left = max(evening.capacity - len(lineup.confirmed), 0)
+    left = lineup.seats_left(evening.capacity)
     lines = [
         texts.evening_when(evening, club_settings),
         _("Seats left: %(left)d of %(capacity)d.") % {"left": left, "capacity": evening.capacity},
@@ -107,7 +107,7 @@ def online_card(game_id: int, member: User) -> tuple[str, Buttons]:
         lines.append(f"🗳 {choice}: {len(ballot.voters)} ← {voters}")
     if view.silent:
         lines.append(_("Not voted yet: %(seats)s") % {"seats": ", ".join(map(str, view.silent))})
-    if view.my_votes_cast == 1:
+    if view.my_next_vote_final:
         lines.append(_("Your next vote is final: it is your one change today."))
     alive = [seat.seat for seat in view.alive]
     actions = set(view.my_actions)
