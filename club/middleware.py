@@ -2,12 +2,13 @@ from collections.abc import Callable
 
 from django.conf import settings
 from django.db import DatabaseError
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.middleware.locale import LocaleMiddleware
 from django.utils import timezone, translation
 
-from club import csp
+from club import bodies, csp
 from club.club_settings import ClubSettings
+from club.errors import Refused
 
 
 class ClubLocaleMiddleware(LocaleMiddleware):
@@ -62,3 +63,21 @@ class MiniAppMiddleware:
             own = getattr(response, "_csp_config", None)
             response._csp_config = csp.mini_app_policy(own)  # type: ignore[attr-defined]
         return response
+
+
+class ApiBodyLimitMiddleware:
+    """The API's JSON bodies are refused over their bound (club/bodies.py) before
+    django-ninja reads them, in the API's own answer: JSON with a `detail`. Listed before
+    CSRF, whose check may read a form's body."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        limit = bodies.api_limit(request.path)
+        if limit is not None:
+            try:
+                bodies.refuse_if_larger(request, limit)
+            except Refused as refusal:
+                return JsonResponse({"detail": refusal.message}, status=refusal.status)
+        return self.get_response(request)

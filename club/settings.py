@@ -87,6 +87,7 @@ MIDDLEWARE = [
     "club.middleware.MiniAppMiddleware",
     "club.middleware.ClubLocaleMiddleware",
     "club.middleware.ClubTimezoneMiddleware",
+    "club.middleware.ApiBodyLimitMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",

@@ -9,7 +9,7 @@ from django.urls import URLPattern, path
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
-from club import parsing
+from club import bodies, parsing
 from club.errors import INVALID, Refused
 from club.models import Evening
 from club.requests import member_of
@@ -21,8 +21,6 @@ from games.queries import game_view
 from games.ratings.admin import PointsInline
 from games.ratings.publication import winner_label
 from games.ratings.stats import role_names
-
-MAX_PROTOCOL_BYTES = 2_000_000
 
 
 @admin.register(Role)
@@ -137,7 +135,7 @@ class GameAdmin(admin.ModelAdmin):
         if request.method == "POST" and form.is_valid():
             upload = form.cleaned_data["protocol"]
             try:
-                if upload.size > MAX_PROTOCOL_BYTES:
+                if upload.size > bodies.PROTOCOL_FILE_BYTES:
                     raise Refused(str(_("The file is larger than 2 MB.")), "invalid", INVALID)
                 try:
                     document = parsing.loads(upload.read())

@@ -229,6 +229,23 @@ class Recorded:
     created: bool  # False: this client event id was recorded before (a retried tap)
 
 
+def _recordable(game: Game | None, author: User) -> Game:
+    """The club game `author` may record taps in, or the refusal saying why not."""
+    if game is None:
+        raise Refused(_("There is no such game."), "not_found", NOT_FOUND)
+    if game.ruleset == Ruleset.ONLINE:
+        # Its players act for their own seats only (games/online/services.py).
+        raise Refused(_("An online game is played through its own table."), "invalid", INVALID)
+    if not access.runs(author, game):
+        raise Refused(_("Only the game's host records it."), "forbidden", FORBIDDEN)
+    return game
+
+
+def refuse_unless_recorder(*, game_id: int, author: User) -> None:
+    """The same check as recording a tap, for a door to make before it reads the tap."""
+    _recordable(Game.objects.filter(pk=game_id).first(), author)
+
+
 def game_record_event(
     *,
     game_id: int,
@@ -250,14 +267,7 @@ def game_record_event(
     if client_id is not None and (not isinstance(client_id, str) or not 1 <= len(client_id) <= 64):
         raise Refused(_("The client event id is 1 to 64 characters."), "invalid", INVALID)
     with transaction.atomic():
-        game = Game.objects.select_for_update().filter(pk=game_id).first()
-        if game is None:
-            raise Refused(_("There is no such game."), "not_found", NOT_FOUND)
-        if game.ruleset == Ruleset.ONLINE:
-            # Its players act for their own seats only (games/online_play.py).
-            raise Refused(_("An online game is played through its own table."), "invalid", INVALID)
-        if not access.runs(author, game):
-            raise Refused(_("Only the game's host records it."), "forbidden", FORBIDDEN)
+        game = _recordable(Game.objects.select_for_update().filter(pk=game_id).first(), author)
         try:
             shaped = event_shapes.normalize(event)
         except ProtocolError as error:

@@ -1,0 +1,190 @@
+"""No body can stall a worker: the JSON nesting bound reads a body once, in time linear in
+its length, and each door refuses a body over its size before reading it (club/bodies.py).
+
+The bound it replaced stripped strings with a regular expression that restarted at every
+quote of an unterminated string: `"` followed by `\\"` 24,000 times took 30 s."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections.abc import Callable
+from itertools import accumulate
+
+import pytest
+from django.test import Client
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from club import bodies, parsing
+from games.models import GameEvent
+from tests.games.recording import start_game
+
+# The bound as it was (the quadratic one), for the property below: it must agree with
+# the new one on every JSON document.
+_OLD_STRINGS = re.compile(rb'"(?:[^"\\]|\\.)*"')
+_OLD_NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
+
+
+def old_nesting(data: bytes) -> int:
+    brackets = _OLD_STRINGS.sub(b"", data).translate(None, _OLD_NOT_BRACKETS)
+    return max(accumulate(1 if byte in b"[{" else -1 for byte in brackets), default=0)
+
+
+json_documents = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
+    lambda children: (
+        st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=8), children, max_size=4)
+    ),
+    max_leaves=40,
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(json_documents, st.booleans())
+def test_the_bound_equals_the_old_one_on_any_json(document: object, ascii_only: bool) -> None:
+    data = json.dumps(document, ensure_ascii=ascii_only).encode()
+    assert parsing.json_nesting(data) == old_nesting(data)
+
+
+@pytest.mark.parametrize(
+    "text, depth",
+    [("[]", 1), ('{"a": [[1], {"b": "]]]"}]}', 3), ('"[[[["', 0), ('["\\\\", "\\"["]', 1),
+     ('"unterminated [[[', 0), ("]]][[", 0), ("", 0)],
+)  # fmt: skip
+def test_brackets_inside_strings_do_not_count(text: str, depth: int) -> None:
+    assert parsing.json_nesting(text) == depth
+
+
+def unterminated_escapes(size: int) -> bytes:
+    return (b'"' + b'\\"' * size)[:size]
+
+
+def quotes_and_brackets(size: int) -> bytes:
+    return (b'"[' * size)[:size]
+
+
+def escaped_backslashes(size: int) -> bytes:
+    return (b'["' + b"\\\\\\" * size)[:size]
+
+
+def open_brackets(size: int) -> bytes:
+    return b"[" * size
+
+
+def _cost(work: Callable[[], object]) -> float:
+    """The fastest of a few runs: the least disturbed by whatever else the machine does."""
+    best = float("inf")
+    for _ in range(7):
+        started = time.perf_counter()
+        work()
+        best = min(best, time.perf_counter() - started)
+    return best
+
+
+@pytest.mark.parametrize(
+    "adversary", [unterminated_escapes, quotes_and_brackets, escaped_backslashes, open_brackets]
+)
+def test_the_bound_grows_linearly_with_adversarial_input(adversary) -> None:
+    # No timing is asserted: the ratio of the work for 64 KB to the work for 1 KB and 16 KB
+    # in the same run. Linear work gives 64 and 4; the old bound gave thousands and 16.
+    sizes = (1024, 16 * 1024, 64 * 1024)
+    bodies_ = [adversary(size) for size in sizes]
+    costs = [_cost(lambda data=data: parsing.json_nesting(data)) for data in bodies_]
+    assert costs[2] / costs[0] < 64 * 3
+    assert costs[2] / costs[1] < 4 * 2
+    # And the tokens read grow no faster than the bytes.
+    steps = [parsing._nesting_scan(adversary(size))[1] for size in sizes]
+    assert steps[2] <= 64 * max(steps[0], 1)
+
+
+def test_the_old_bound_fails_that_measure() -> None:
+    # The measure above can fail: the quadratic bound does.
+    small, large = unterminated_escapes(1024), unterminated_escapes(8 * 1024)
+    assert _cost(lambda: old_nesting(large)) / _cost(lambda: old_nesting(small)) > 8 * 2
+
+
+def test_a_deep_body_stops_the_scan_at_the_bound() -> None:
+    with pytest.raises(parsing.JSONTooDeep):
+        parsing.loads(b"[" * 60_000)
+    assert parsing._nesting_scan(b"[" * 60_000, stop_above=32) == (33, 33)
+
+
+# --- the doors' caps ---------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_an_api_body_over_its_cap_is_refused_before_it_is_read(table) -> None:
+    host, evening, players = table
+    game = start_game(host, evening, players)
+    client = Client()
+    client.force_login(host)
+    body = b'{"type": "day", "n": 1, "pad": "' + b"x" * bodies.API_JSON_BYTES + b'"}'
+    answer = client.post(f"/api/v1/games/{game.pk}/events", body, content_type="application/json")
+    assert answer.status_code == 413
+    assert "64 КБ" in answer.json()["detail"]
+    assert not GameEvent.objects.filter(game=game).exists()
+    # Under the cap, the same event is recorded.
+    small = client.post(
+        f"/api/v1/games/{game.pk}/events", {"type": "day", "n": 1}, content_type="application/json"
+    )
+    assert small.status_code == 201
+
+
+@pytest.mark.django_db
+def test_an_adversarial_api_body_under_the_cap_is_a_clear_refusal(table) -> None:
+    host, evening, players = table
+    game = start_game(host, evening, players)
+    client = Client()
+    client.force_login(host)
+    body = unterminated_escapes(48 * 1024)
+    answer = client.post(f"/api/v1/games/{game.pk}/events", body, content_type="application/json")
+    assert answer.status_code == 400 and answer.json()["detail"]
+
+
+@pytest.mark.django_db
+def test_a_tap_over_its_cap_is_refused(table) -> None:
+    host, evening, players = table
+    game = start_game(host, evening, players)
+    client = Client()
+    client.force_login(host)
+    event = {"type": "day", "n": 1, "pad": "x" * bodies.TAP_BYTES}
+    answer = client.post(
+        f"/games/{game.pk}/tap/", {"seq": 1, "event": event}, content_type="application/json"
+    )
+    assert answer.status_code == 413 and answer.json()["code"] == "too_large"
+    assert game.events.count() == 0
+
+
+@pytest.mark.django_db
+def test_a_tap_from_someone_else_is_refused_before_its_body_is_parsed(table, monkeypatch) -> None:
+    host, evening, players = table
+    game = start_game(host, evening, players)
+    parsed: list[object] = []
+    monkeypatch.setattr(parsing, "loads", lambda body, **kw: parsed.append(body))
+    client = Client()
+    client.force_login(players[0])
+    answer = client.post(f"/games/{game.pk}/tap/", b'{"seq": 1}', content_type="application/json")
+    assert answer.status_code == 403 and parsed == []
+
+
+@pytest.fixture
+def table(db: None):
+    from tests.games.recording import evening_with_players, make_host
+
+    return make_host(), *evening_with_players()
+
+
+@pytest.mark.django_db
+def test_a_webhook_update_over_its_cap_is_acknowledged_and_not_handled(settings) -> None:
+    from notifications.models import TelegramUpdate
+
+    settings.TELEGRAM_WEBHOOK_SECRET = "secret"
+    update = {"update_id": 5, "message": {"text": "x" * bodies.WEBHOOK_BYTES}}
+    answer = Client().post(
+        "/telegram/webhook/", update, content_type="application/json",
+        headers={"x-telegram-bot-api-secret-token": "secret"},
+    )  # fmt: skip
+    assert answer.status_code == 200
+    assert not TelegramUpdate.objects.exists()
