@@ -13,12 +13,12 @@ import io
 from dataclasses import dataclass
 from functools import cached_property
 
-from django.core.cache import cache
 from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from PIL import Image, UnidentifiedImageError
 
+from club.cache import cache_get, cache_set
 from club.club_settings import ClubSettings
 
 # The sizes the pages and the manifest use: the tab (32), the header's mark (96, for a 48 px
@@ -84,7 +84,7 @@ def logo_icon_png(size: int) -> bytes | None:
     if not logo or size not in ICON_SIZES:
         return None
     key = f"club-icon:{_version(logo.name or '')}:{size}"
-    cached = cache.get(key)
+    cached = cache_get(key)
     if cached is not None:
         return bytes(cached)
     try:
@@ -98,5 +98,5 @@ def logo_icon_png(size: int) -> bytes | None:
     except (OSError, UnidentifiedImageError, Image.DecompressionBombError):
         return None
     png = out.getvalue()
-    cache.set(key, png, ICON_CACHE_SECONDS)
+    cache_set(key, png, ICON_CACHE_SECONDS)
     return png

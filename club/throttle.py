@@ -10,6 +10,7 @@ update comes from Telegram's own servers; the bot counts per chat instead.
 
 from __future__ import annotations
 
+import logging
 import math
 from dataclasses import dataclass
 
@@ -18,7 +19,10 @@ from django.http import HttpRequest
 from django.utils.translation import ngettext
 from django_ratelimit.core import get_usage
 
+from club.cache import CACHE_FAILURES
 from club.errors import TOO_MANY, Refused
+
+logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -39,10 +43,16 @@ MINI_APP_PER_ADDRESS = Limit("mini-app-address", "300/15m")
 
 
 def _usage(limit: Limit, value: str, *, count: bool) -> dict | None:
-    return get_usage(
-        None, group=limit.group, key=lambda _group, _request: value, rate=limit.rate,
-        increment=count,
-    )  # fmt: skip
+    """The window's uses, or None (no limit) when the cache cannot be read: a throttle
+    fails open, so a cache that is down locks nobody out; the log and /healthz say so."""
+    try:
+        return get_usage(
+            None, group=limit.group, key=lambda _group, _request: value, rate=limit.rate,
+            increment=count,
+        )  # fmt: skip
+    except CACHE_FAILURES:
+        logger.warning("Throttle %s: the cache does not answer; not counted", limit.group)
+        return None
 
 
 def count(limit: Limit, value: str) -> int:

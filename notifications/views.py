@@ -40,10 +40,10 @@ def telegram_webhook(request: SiteRequest) -> HttpResponse:
     try:
         answer = process_update(update)
     except Exception:
-        # Telegram would redeliver on an error status and hit the same failure: log it and
-        # acknowledge instead (the update id is recorded, so the repeat would be ignored).
+        # Not recorded as handled: Telegram delivers it again after an error status, once
+        # what failed (the database, a bug fixed in a release) is back.
         logger.exception("Telegram webhook: an update could not be handled")
-        return HttpResponse(status=200)
+        return HttpResponse(status=503, headers={"Retry-After": "30"})
     # The answer to a button press rides in the response, so the member sees it at once.
     return JsonResponse(answer) if answer else HttpResponse(status=200)
 

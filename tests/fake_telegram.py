@@ -36,7 +36,7 @@ class FakeTelegram:
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _sent_at: deque[float] = field(default_factory=deque)
     _message_id: int = 0
-    updates: list[dict[str, Any]] = field(default_factory=list)  # served once by getUpdates
+    updates: list[dict[str, Any]] = field(default_factory=list)  # until an offset confirms them
     migrated: dict[int, int] = field(default_factory=dict)  # group → the supergroup it became
 
     def __post_init__(self) -> None:
@@ -151,8 +151,11 @@ class FakeTelegram:
             message = self._message(params) | {"message_id": int(params.get("message_id", 0))}
             return 200, {"ok": True, "result": message}
         if method == "getUpdates":
-            served, self.updates = self.updates, []
-            return 200, {"ok": True, "result": served}
+            # As Telegram does: an offset confirms every update before it; the rest is
+            # served again until it is confirmed.
+            offset = int(params.get("offset") or 0)
+            self.updates = [u for u in self.updates if u["update_id"] >= offset]
+            return 200, {"ok": True, "result": list(self.updates)}
         return 200, {"ok": True, "result": True}
 
     def _message(self, params: dict[str, Any]) -> dict[str, Any]:

@@ -21,7 +21,8 @@ from notifications.models import TelegramUpdate
 
 def process_update(raw: object) -> dict[str, Any] | None:
     """Handle one update once. Returns a Bot API call to make at once, if any (the answer
-    to a button press), which the webhook puts in its response."""
+    to a button press), which the webhook puts in its response. An update whose handling
+    fails raises, and is not recorded as handled: the caller has it delivered again."""
     incoming = parse_update(raw)
     if incoming is None:
         return None
@@ -29,6 +30,12 @@ def process_update(raw: object) -> dict[str, Any] | None:
         with transaction.atomic():
             TelegramUpdate.objects.create(update_id=incoming.update_id)
     except IntegrityError:
-        return None  # a repeat delivery: already handled
-    with translation.override("ru"):
-        return Bot(incoming).handle()
+        return None  # a repeat delivery: already handled, or being handled now
+    try:
+        with translation.override("ru"):
+            return Bot(incoming).handle()
+    except Exception:
+        # Not handled: the id is forgotten, so Telegram's next delivery of it is handled.
+        # (Its replies' dedupe keys carry the update id: none is sent twice.)
+        TelegramUpdate.objects.filter(update_id=incoming.update_id).delete()
+        raise

@@ -57,3 +57,33 @@ def test_telegram_poll_long_polls_with_the_same_handlers(fake_telegram) -> None:
     methods = [call.method for call in fake_telegram.calls]
     assert "deleteWebhook" in methods and "getUpdates" in methods
     assert "/evening" in Notification.objects.get(chat_id=606).text
+
+
+@pytest.mark.django_db
+def test_telegram_poll_fetches_an_update_again_until_it_is_handled(
+    fake_telegram, monkeypatch
+) -> None:
+    from notifications import bot
+    from notifications.management.commands import telegram_poll
+    from notifications.models import Notification
+
+    fake_telegram.updates.append(
+        {
+            "update_id": 4242,
+            "message": {
+                "message_id": 1,
+                "date": 1765000000,
+                "text": "/help",
+                "from": {"id": 607, "is_bot": False, "first_name": "Ян"},
+                "chat": {"id": 607, "type": "private"},
+            },
+        }
+    )
+    handle = bot.Bot.handle
+    monkeypatch.setattr(bot.Bot, "handle", lambda self: 1 / 0)
+    monkeypatch.setattr(telegram_poll, "RETRY_SECONDS", 0)
+    call_command("telegram_poll", "--once")
+    assert not Notification.objects.filter(chat_id=607).exists()
+    monkeypatch.setattr(bot.Bot, "handle", handle)
+    call_command("telegram_poll", "--once")
+    assert Notification.objects.filter(chat_id=607).count() == 1

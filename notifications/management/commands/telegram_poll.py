@@ -2,6 +2,7 @@
 public address (a laptop, staging). Stop it with Ctrl-C."""
 
 import logging
+import time
 from typing import Any
 
 from django.conf import settings
@@ -12,6 +13,7 @@ from notifications.bot import process_update
 from notifications.telegram import process_bot
 
 logger = logging.getLogger(__name__)
+RETRY_SECONDS = 5
 
 
 class Command(BaseCommand):
@@ -40,12 +42,14 @@ class Command(BaseCommand):
         process_bot.run(forget_the_webhook)
         while True:
             for update in process_bot.run(fetch):
-                offset = update.update_id + 1
                 try:
                     answer = process_update(update.to_dict())
                 except Exception:
-                    logger.exception("An update could not be handled")
-                    continue
+                    # Not handled: fetched again (the offset stays) after a pause.
+                    logger.exception("An update could not be handled; trying it again")
+                    time.sleep(RETRY_SECONDS)
+                    break
+                offset = update.update_id + 1
                 if answer:
                     method = answer.pop("method")
 

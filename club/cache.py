@@ -1,0 +1,34 @@
+"""The cache (Redis in production) helps; it is never a door. A cache that does not answer
+is logged and worked around: a throttle lets the request through (fail open), an icon is
+drawn again. /healthz reports the cache's failure to the proxy and the admin."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from django.core.cache import cache
+from redis.exceptions import RedisError
+
+logger = logging.getLogger(__name__)
+
+# What Django's Redis cache raises when Redis is down, refuses or times out (redis-py's
+# errors), or when a socket fails underneath it.
+CACHE_FAILURES: tuple[type[Exception], ...] = (RedisError, OSError)
+
+
+def cache_get(key: str) -> Any:
+    """The cached value, or None when there is none or the cache does not answer."""
+    try:
+        return cache.get(key)
+    except CACHE_FAILURES:
+        logger.warning("The cache does not answer: %s is not read", key, exc_info=True)
+        return None
+
+
+def cache_set(key: str, value: Any, timeout: int) -> None:
+    """Keep a value if the cache answers; without it, the value is simply made again."""
+    try:
+        cache.set(key, value, timeout)
+    except CACHE_FAILURES:
+        logger.warning("The cache does not answer: %s is not kept", key, exc_info=True)
