@@ -17,7 +17,7 @@ from accounts.api import router as accounts_router
 from club import parsing
 from club.api_auth import MEMBERS
 from club.api_evenings import router as evenings_router
-from club.errors import Refused
+from club.errors import INVALID, Refused
 from games.api import router as games_router
 from games.online.api import router as online_router
 from games.ratings.api import router as published_router
@@ -57,11 +57,17 @@ def on_validation_error(request: HttpRequest, exc: ValidationError) -> HttpRespo
 
 @api.exception_handler(HttpError)
 def on_http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
-    detail = str(exc)
-    # django-ninja's one English message of its own, for a body that is not JSON.
-    if exc.status_code == 400 and detail.startswith("Cannot parse request body"):
-        detail = _("The request body is not valid JSON.")
-    return api.create_response(request, {"detail": detail}, status=exc.status_code)
+    detail, status = str(exc), exc.status_code
+    # django-ninja's one English message of its own, for a body it could not parse: the
+    # reader's reason when it is ours (club/parsing.py), else "not JSON".
+    if status == 400 and detail.startswith("Cannot parse request body"):
+        reason = exc.__cause__
+        if isinstance(reason, parsing.Unreadable):
+            detail = reason.message
+            status = INVALID if isinstance(reason, parsing.UnstorableText) else 400
+        else:
+            detail = _("The request body is not valid JSON.")
+    return api.create_response(request, {"detail": detail}, status=status)
 
 
 @api.exception_handler(AuthenticationError)

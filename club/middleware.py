@@ -4,11 +4,14 @@ from django.conf import settings
 from django.db import DatabaseError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.middleware.locale import LocaleMiddleware
+from django.shortcuts import render
 from django.utils import timezone, translation
+from django.utils.translation import gettext as _
 
 from club import bodies, csp
 from club.club_settings import ClubSettings
 from club.errors import Refused
+from club.parsing import storable_text
 
 
 class ClubLocaleMiddleware(LocaleMiddleware):
@@ -81,3 +84,22 @@ class ApiBodyLimitMiddleware:
             except Refused as refusal:
                 return JsonResponse({"detail": refusal.message}, status=refusal.status)
         return self.get_response(request)
+
+
+class StorableInputMiddleware:
+    """The rule for texts (club/parsing.py) on every request's path and query: a NUL or a
+    lone surrogate there is refused with a message, before any view or the admin's filters
+    hand it to the database (which would fail with an error page)."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        texts = [request.path, *request.GET.keys()]
+        texts += (value for values in request.GET.lists() for value in values[1])
+        if all(storable_text(text) for text in texts):
+            return self.get_response(request)
+        message = _("The address holds a NUL character or a broken one, which is not allowed.")
+        if request.path.startswith("/api/"):
+            return JsonResponse({"detail": message}, status=400)
+        return render(request, "400.html", {"message": message}, status=400)

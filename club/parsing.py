@@ -1,10 +1,15 @@
-"""Strict readers for what arrives from outside: numbers, moments, JSON.
+"""Strict readers for what arrives from outside: numbers, moments, texts, JSON.
 
 One reader per kind, used by every door (pages, API, bot, admin), so "a number" or "a time"
 means the same everywhere, and nothing that would crash a lower layer gets past the edge:
 `str.isdigit()` accepts «²» and «٣», which `int()` then refuses; Python takes offsets up
 to ±23:59, which PostgreSQL does not (games/rules/events.moment_problem); `json.loads`
-recurses without a bound.
+recurses without a bound; PostgreSQL refuses a NUL in text and jsonb.
+
+Texts follow one rule (games/rules/events.UNSTORABLE): what a database cannot store is
+refused. It is applied at every door: JSON bodies here (`loads`), the path and query of
+every request (club.middleware.StorableInputMiddleware), form fields by Django's own NUL
+check, and Telegram's updates, which cannot be refused, are made storable (`storable`).
 """
 
 from __future__ import annotations
@@ -14,10 +19,11 @@ import re
 from datetime import UTC, datetime, tzinfo
 from typing import Annotated, Any
 
+from django.utils.translation import gettext as _
 from pydantic import AfterValidator, BeforeValidator, WithJsonSchema
 
 # The one definition of a storable moment: the protocol's (pure, importable by anything).
-from games.rules.events import moment_problem
+from games.rules.events import UNSTORABLE, moment_problem, storable_text
 
 # ASCII digits only, with an optional minus; at most 18 of them (inside a bigint).
 _WHOLE = re.compile(r"-?[0-9]{1,18}")
@@ -118,12 +124,71 @@ def _nesting_scan(text: str | bytes, *, stop_above: int | None = None) -> tuple[
     return deepest, steps
 
 
-class JSONTooDeep(ValueError):
+class Unreadable(ValueError):
+    """A body the club will not read, with the reason in the reader's language."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class JSONTooDeep(Unreadable):
     pass
 
 
-def loads(text: str | bytes, *, max_depth: int = MAX_JSON_DEPTH) -> Any:
-    """json.loads with a bound on nesting: ValueError (JSONTooDeep) instead of recursing."""
+class UnstorableText(Unreadable):
+    pass
+
+
+def unstorable_place(document: object) -> str | None:
+    """Where in a JSON document (keys included) a text breaks the rule, or None. A loop,
+    so no nesting can exhaust the stack."""
+    pending: list[tuple[object, str]] = [(document, "")]
+    while pending:
+        item, place = pending.pop()
+        if isinstance(item, str):
+            if not storable_text(item):
+                return place or "."
+        elif isinstance(item, list):
+            pending.extend((child, f"{place}.{n}".lstrip(".")) for n, child in enumerate(item))
+        elif isinstance(item, dict):
+            for key, child in item.items():
+                pending.append((key, place or "."))
+                # The place is shown: a broken key is shown mended.
+                pending.append((child, f"{place}.{storable(key)}".lstrip(".")))
+    return None
+
+
+def storable(document: Any) -> Any:
+    """The document with every unstorable character replaced by U+FFFD: for what cannot be
+    refused (Telegram's updates), so a NUL reads as a wrong value, never a database error."""
+    if isinstance(document, str):
+        return UNSTORABLE.sub("\ufffd", document)
+    if isinstance(document, list):
+        return [storable(item) for item in document]
+    if isinstance(document, dict):
+        return {storable(key): storable(value) for key, value in document.items()}
+    return document
+
+
+def loads(
+    text: str | bytes, *, max_depth: int = MAX_JSON_DEPTH, replace_unstorable: bool = False
+) -> Any:
+    """json.loads with a bound on nesting and the rule for texts: Unreadable (JSONTooDeep,
+    UnstorableText, or the decoder's own error as a ValueError) instead of recursing or
+    handing a database what it cannot store. With `replace_unstorable`, such texts are
+    made storable instead of refused."""
     if json_nesting(text, stop_above=max_depth) > max_depth:
-        raise JSONTooDeep(f"JSON nested deeper than {max_depth} levels")
-    return json.loads(text)
+        raise JSONTooDeep(
+            _("The JSON is nested deeper than %(depth)d levels.") % {"depth": max_depth}
+        )
+    document = json.loads(text)
+    if replace_unstorable:
+        return storable(document)
+    place = unstorable_place(document)
+    if place is not None:
+        raise UnstorableText(
+            _("%(where)s: a NUL character or a broken one (a lone surrogate) is not allowed.")
+            % {"where": place}
+        )
+    return document

@@ -21,6 +21,7 @@ from club import seating, texts
 from club.club_settings import ClubSettings
 from club.errors import CONFLICT, FORBIDDEN, INVALID, NOT_FOUND, Refused
 from club.models import Evening, EveningStatus, Registration, RegistrationSource, RegistrationStatus
+from club.parsing import storable_text
 from club.queries import evening_lineup
 from club.queueing import queue_on_commit
 from club.schedule import signup_opens_at
@@ -496,7 +497,7 @@ def evening_create(
             INVALID,
         )
     venue = (venue or club.venue).strip()
-    if not venue or len(venue) > 128 or "\x00" in venue:
+    if not venue or len(venue) > 128 or not storable_text(venue):
         raise Refused(_("The venue is 1 to 128 characters long."), "venue", INVALID)
     if opens_at is None:
         opens_at = min(signup_opens_at(club, starts_at), starts_at)

@@ -88,6 +88,7 @@ MIDDLEWARE = [
     "club.middleware.ClubLocaleMiddleware",
     "club.middleware.ClubTimezoneMiddleware",
     "club.middleware.ApiBodyLimitMiddleware",
+    "club.middleware.StorableInputMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",

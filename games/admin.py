@@ -139,6 +139,8 @@ class GameAdmin(admin.ModelAdmin):
                     raise Refused(str(_("The file is larger than 2 MB.")), "invalid", INVALID)
                 try:
                     document = parsing.loads(upload.read())
+                except parsing.Unreadable as unreadable:
+                    raise Refused(unreadable.message, "invalid", INVALID) from unreadable
                 except (ValueError, UnicodeDecodeError) as error:
                     raise Refused(str(_("The file is not JSON.")), "invalid", INVALID) from error
                 game = _import(document, form.cleaned_data, member_of(request))

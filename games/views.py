@@ -190,6 +190,8 @@ def game_tap(request: MemberRequest, game_id: int) -> JsonResponse:
         return _tap_refused(refusal)
     try:
         body = parsing.loads(request.body)
+    except parsing.Unreadable as unreadable:
+        return _tap_refused(Refused(unreadable.message))
     except (ValueError, UnicodeDecodeError):
         body = None
     if not isinstance(body, dict) or not isinstance(body.get("event"), dict):

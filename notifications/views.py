@@ -33,7 +33,9 @@ def telegram_webhook(request: SiteRequest) -> HttpResponse:
         logger.warning("Telegram webhook: an update over %d KB", bodies.WEBHOOK_BYTES // 1024)
         return HttpResponse(status=200)
     try:
-        update = parsing.loads(request.body)
+        # Telegram's update cannot be refused: a text the database cannot store is
+        # made storable (a NUL reads as a wrong value, never a database error).
+        update = parsing.loads(request.body, replace_unstorable=True)
     except ValueError:
         logger.warning("Telegram webhook: a body that is not JSON (%d bytes)", len(request.body))
         return HttpResponse(status=200)

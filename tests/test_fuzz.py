@@ -29,6 +29,7 @@ from games.online import services as online_play
 from games.online.models import MafiaMessage
 from games.online.sweep import online_sweep
 from games.recordings.models import Recording
+from notifications.models import Notification
 from tests.factories import make_member
 from tests.games.recording import evening_with_players, make_host, record, start_game
 
@@ -65,10 +66,15 @@ numbers = st.one_of(
     st.floats(allow_nan=True, allow_infinity=True),
     st.sampled_from([0, 1, 2, 3, 12, 15, 16, 30]),
 )
-scalars = st.one_of(texts, numbers, st.booleans(), st.none())
+# A lone surrogate: JSON's "\ud800" decodes to one, which no UTF-8 can carry (forms
+# cannot send one: a browser encodes the form as UTF-8).
+json_texts = st.one_of(texts, st.sampled_from(["\ud800", "a\udfffb"]))
+scalars = st.one_of(json_texts, numbers, st.booleans(), st.none())
 nested = st.recursive(
     scalars,
-    lambda children: st.lists(children, max_size=3) | st.dictionaries(texts, children, max_size=3),
+    lambda children: (
+        st.lists(children, max_size=3) | st.dictionaries(json_texts, children, max_size=3)
+    ),
     max_leaves=12,
 )
 
@@ -389,3 +395,73 @@ def test_a_nul_in_an_event_is_refused_at_every_door(club) -> None:
     )
     assert webhook.status_code == 200
     assert snapshot() == before
+
+
+@FUZZ
+@given(data=st.data())
+def test_every_query_takes_anything_without_a_5xx(club, data) -> None:
+    """The path and query of pages, the API and the admin's lists with their filters."""
+    game, evening = club["game"], club["evening"]
+    pages = [
+        (None, "/"), (None, "/leaderboard/"), (None, f"/games/{game.pk}/"),
+        ("player", f"/evenings/{evening.pk}/"), ("player", "/evenings/mine/"),
+        ("admin", "/admin/accounts/user/"), ("admin", "/admin/games/game/"),
+        ("admin", "/admin/club/evening/"), ("admin", "/admin/club/registration/"),
+        ("admin", "/admin/notifications/notification/"), ("player", "/api/v1/evenings"),
+    ]  # fmt: skip
+    who, url = data.draw(st.sampled_from(pages))
+    keys = st.one_of(
+        texts, st.sampled_from(["q", "nickname", "status", "role", "season", "evening__id__exact"])
+    )
+    query = data.draw(st.dictionaries(keys, form_values, max_size=3))
+    client = api(club[who]) if url.startswith("/api/") else web(club[who] if who else None)
+    check(lambda: client.get(url, query))
+
+
+def test_a_nul_is_refused_at_every_door_the_probe_named(club) -> None:
+    """#24: NUL in `seats[].nick` of POST /api/v1/games and in the admin import's seat
+    nicknames answered 500; `/start ab\u0000cd` in the bot was a database error answered
+    200 with silence; an admin list's filter with a NUL answered 500."""
+    host, evening, players = (
+        club["host"],
+        club["evening"],
+        User.objects.filter(registrations__isnull=False).distinct()[:12],
+    )
+    before = snapshot()
+    seats = [{"seat": n, "nick": "a\x00b" if n == 3 else p.nickname, "role": "civilian"}
+             for n, p in enumerate(players, 1)]  # fmt: skip
+    answer = api(host).post(
+        "/api/v1/games", {"evening_id": evening.pk, "seats": seats},
+        content_type="application/json",
+    )  # fmt: skip
+    assert answer.status_code == 422 and "seats.2.nick" in answer.json()["detail"]
+    surrogate = b'{"type": "foul", "seat": 3, "reason": "\\ud800"}'
+    answer = api(host).post(
+        f"/api/v1/games/{club['game'].pk}/events", surrogate, content_type="application/json"
+    )
+    assert answer.status_code == 422 and "reason" in answer.json()["detail"]
+    document = {"format": "mafia-protocol/1", "ruleset": "club", "seats": seats, "events": []}
+    upload = SimpleUploadedFile("protocol.json", json.dumps(document).encode())
+    page = web(club["admin"]).post(
+        "/admin/games/game/import/",
+        {"protocol": upload, "evening": str(evening.pk), "host": str(host.pk)},
+    )
+    assert page.status_code == 200 and "NUL" in page.content.decode()
+    listing = web(club["admin"]).get("/admin/accounts/user/", {"nickname": "a\x00b"})
+    assert listing.status_code == 400 and "NUL" in listing.content.decode()
+    assert snapshot() == before
+    member = club["online_player"]
+    update = {
+        "update_id": 9_000_001,
+        "message": {
+            "message_id": 1, "date": 1765000000, "text": "/start ab\x00cd",
+            "from": {"id": member.telegram_id, "is_bot": False, "first_name": "Ян"},
+            "chat": {"id": member.telegram_id, "type": "private"},
+        },
+    }  # fmt: skip
+    answered = Client().post(
+        "/telegram/webhook/", json.dumps(update), content_type="application/json",
+        headers={"X-Telegram-Bot-Api-Secret-Token": "fuzz-secret"},
+    )  # fmt: skip
+    assert answered.status_code == 200
+    assert Notification.objects.filter(chat_id=member.telegram_id).exists()

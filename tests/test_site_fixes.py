@@ -236,8 +236,11 @@ def test_the_leaderboard_filters_by_team_role_and_games_and_states_its_sort(anal
     assert rows(doctors) == [str(players[4].pk)]
     assert rows(Client().get("/leaderboard/?min_games=2").content.decode()) == []
     # What the page did not offer reads as "all".
-    odd = Client().get("/leaderboard/?team=green&role=%00&min_games=-5")
+    odd = Client().get("/leaderboard/?team=green&role=x&min_games=-5")
     assert odd.status_code == 200 and len(rows(odd.content.decode())) == 12
+    # A NUL is never a choice: the rule for texts refuses it with a message (#24).
+    nul = Client().get("/leaderboard/?role=%00")
+    assert nul.status_code == 400 and "NUL" in nul.content.decode()
 
 
 def test_a_player_page_shows_streaks_and_the_seasons_played(analysed) -> None:

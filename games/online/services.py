@@ -25,6 +25,7 @@ from accounts.models import User
 from accounts.services import member_is_of_age, refuse_unless_active
 from club.club_settings import ClubSettings
 from club.errors import CONFLICT, FORBIDDEN, INVALID, NOT_FOUND, Refused
+from club.parsing import storable_text
 from games import access
 from games import services as games_services
 from games.models import Game, Ruleset, Seat
@@ -243,7 +244,7 @@ def online_mafia_say(*, game_id: int, user: User, text: str) -> None:
             _("The mafia's chat is open for the 30 minutes before the start."), "invalid", INVALID
         )
     text = (text or "").strip()
-    if not 1 <= len(text) <= 2000 or "\x00" in text:
+    if not 1 <= len(text) <= 2000 or not storable_text(text):
         raise Refused(_("A message is 1 to 2000 characters."), "invalid", INVALID)
     MafiaMessage.objects.create(game=found.game, seat=seat.number, text=text)
 

@@ -8,6 +8,7 @@ actions, and every event of an imported or replayed protocol.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from datetime import datetime, timedelta
 from typing import Any
@@ -78,6 +79,18 @@ def moment_problem(moment: datetime) -> str | None:
     return None
 
 
+# The one rule for every text from outside: what a database cannot store is refused (or,
+# where it cannot be refused, replaced by U+FFFD): NUL, which PostgreSQL's text and jsonb
+# refuse, and a lone surrogate, which JSON's "\ud800" decodes to and no UTF-8 can carry.
+# Every door applies it through club.parsing; it lives here, pure, so the engine's own
+# check of an event's texts is the same rule.
+UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
+
+
+def storable_text(text: str) -> bool:
+    return UNSTORABLE.search(text) is None
+
+
 def _time(value: Any, key: str) -> datetime:
     moment = None
     if isinstance(value, str) and len(value) <= 64:
@@ -94,13 +107,13 @@ def _time(value: Any, key: str) -> datetime:
 
 
 def _clean_values(pending: list[tuple[object, str]]) -> None:
-    """Every text in the event, keys included, free of NUL (which PostgreSQL's jsonb and
-    text refuse), and every number a small whole one or a plain float. `pending` holds
+    """Every text in the event, keys included, storable (no NUL, no lone surrogate), and
+    every number a small whole one or a plain float. `pending` holds
     (value, where) pairs; the walk is a loop, so no nesting can exhaust the stack."""
     while pending:
         item, place = pending.pop()
         if isinstance(item, str):
-            if "\x00" in item:
+            if not storable_text(item):
                 raise ProtocolError(
                     gettext_noop("Field `%(where)s` holds a NUL character, which is not allowed."),
                     where=place,

@@ -9,6 +9,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from telegram import Bot, Update
 
+from club import parsing
 from notifications.bot import process_update
 from notifications.telegram import process_bot
 
@@ -43,7 +44,7 @@ class Command(BaseCommand):
         while True:
             for update in process_bot.run(fetch):
                 try:
-                    answer = process_update(update.to_dict())
+                    answer = process_update(parsing.storable(update.to_dict()))
                 except Exception:
                     # Not handled: fetched again (the offset stays) after a pause.
                     logger.exception("An update could not be handled; trying it again")
