@@ -37,6 +37,14 @@ def _data_check_string(fields: Mapping[str, str]) -> str:
     return "\n".join(f"{key}={fields[key]}" for key in sorted(fields) if key != "hash")
 
 
+def signature_matches(expected: str, received: str) -> bool:
+    """Whether a received hex signature is the expected one, in constant time and in any
+    letter case. Compared as bytes: hmac.compare_digest raises TypeError on a str that is
+    not ASCII, and a forged `hash=é` is a wrong signature like any other, not a 500."""
+    received_bytes = received.lower().encode("utf-8", errors="replace")
+    return hmac.compare_digest(expected.encode(), received_bytes)
+
+
 def telegram_login_verify(
     query: Mapping[str, str], *, bot_token: str, now: datetime, max_age_seconds: int
 ) -> TelegramIdentity:
@@ -48,7 +56,7 @@ def telegram_login_verify(
         raise Refused(_("The Telegram login data is incomplete."))
     secret = hashlib.sha256(bot_token.encode()).digest()
     expected = hmac.new(secret, _data_check_string(fields).encode(), hashlib.sha256).hexdigest()
-    if not hmac.compare_digest(expected, received_hash.lower()):
+    if not signature_matches(expected, received_hash):
         raise Refused(_("The Telegram login data is not genuine."))
     auth_date = whole_number(fields["auth_date"])
     telegram_id = whole_number(fields["id"], low=1)

@@ -17,7 +17,7 @@ from urllib.parse import parse_qsl
 
 from django.utils.translation import gettext as _
 
-from accounts.telegram_login import CLOCK_SKEW_SECONDS, TelegramIdentity
+from accounts.telegram_login import CLOCK_SKEW_SECONDS, TelegramIdentity, signature_matches
 from club.errors import Refused
 from club.parsing import whole_number
 
@@ -53,7 +53,7 @@ def mini_app_verify(
         raise Refused(_("The Telegram launch data is malformed."))
     check = "\n".join(f"{key}={fields[key]}" for key in sorted(fields))
     expected = hmac.new(_secret(bot_token), check.encode(), hashlib.sha256).hexdigest()
-    if not hmac.compare_digest(expected, received.lower()):
+    if not signature_matches(expected, received):
         raise Refused(_("The Telegram launch data is not genuine."))
     auth_date = whole_number(fields.get("auth_date", ""))
     try:

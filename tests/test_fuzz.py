@@ -3,7 +3,8 @@ marks and emoji in texts, digits of every script, huge numbers, offsets beyond �
 deep nesting. Nothing answers with a 5xx, and a refused request changes nothing.
 
 The holes it closes (#14): NUL in an event string, «²» in a count or a minute, offsets
-beyond ±15:59 and deep JSON all answered 500.
+beyond ±15:59 and deep JSON all answered 500. (#24): a hash that is not ASCII at the
+Telegram sign-in doors (the login widget's post, the Mini App's launch) answered 500.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import json
 import logging
 from collections.abc import Callable
 from datetime import timedelta
+from urllib.parse import urlencode
 
 import pytest
 import time_machine
@@ -30,6 +32,8 @@ from games.online.models import MafiaMessage
 from games.online.sweep import online_sweep
 from games.recordings.models import Recording
 from notifications.models import Notification
+from tests.accounts.test_mini_app import TOKEN as MINI_APP_TOKEN
+from tests.accounts.test_mini_app import launch
 from tests.factories import make_member
 from tests.games.recording import evening_with_players, make_host, record, start_game
 
@@ -243,6 +247,51 @@ def test_the_recording_form_and_the_protocol_import_take_anything(club, data) ->
             {"protocol": upload, "evening": evening, "host": str(host.pk)},
         )
     )
+
+
+# --- the Telegram sign-in doors -------------------------------------------------------
+
+# Signatures no HMAC made: not hex, not ASCII (hmac.compare_digest refuses a str that is
+# not ASCII: `hash=é` answered 500, #24), percent-escapes, the right length of the wrong.
+NASTY_HASHES = ["é", "%C3%A9", "ÿ" * 64, "٣" * 64, "0" * 64, "A" * 64, "\x00"]
+hashes = st.one_of(texts, st.sampled_from(NASTY_HASHES))
+WIDGET_FIELDS = ["id", "first_name", "last_name", "username", "photo_url", "auth_date"]
+widget_posts = st.fixed_dictionaries(
+    {}, optional={"hash": hashes, **{name: form_values for name in WIDGET_FIELDS}}
+)
+launch_fields = st.dictionaries(
+    st.one_of(st.sampled_from(["query_id", "user", "auth_date", "start_param", "hash"]), texts),
+    st.one_of(hashes, json_values.map(json.dumps)),
+    max_size=5,
+)
+# initData as a query string of any fields, a genuine launch with its hash replaced, or text.
+init_data = st.one_of(
+    launch_fields.map(urlencode),
+    st.tuples(st.builds(launch), hashes).map(
+        lambda pair: pair[0][: pair[0].index("hash=")] + "hash=" + pair[1]
+    ),
+    texts,
+)
+
+
+@FUZZ
+@given(data=st.data())
+def test_the_telegram_sign_in_doors_take_anything_without_a_5xx(club, data, settings) -> None:
+    """The login widget's post, the Mini App's launch and its joining form."""
+    settings.TELEGRAM_BOT_TOKEN = MINI_APP_TOKEN
+    client = Client()
+    door = data.draw(st.sampled_from(["widget", "launch", "join"]))
+    if door == "widget":
+        body = data.draw(widget_posts)
+        check(lambda: client.post("/accounts/telegram/login/", body))
+    elif door == "launch":
+        body = {"init_data": data.draw(init_data), "start": data.draw(texts)}
+        check(lambda: client.post("/tg/auth/", body))
+    else:
+        genuine = launch(telegram_id=data.draw(st.integers(min_value=900_000, max_value=2**40)))
+        assert client.post("/tg/auth/", {"init_data": genuine}).status_code == 200
+        body = data.draw(form(["nickname", "birth_date"]))
+        check(lambda: client.post("/tg/join/", body))
 
 
 # --- the API --------------------------------------------------------------------------

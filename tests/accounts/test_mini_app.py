@@ -91,6 +91,23 @@ def test_tampered_launch_data_is_refused(tamper, message) -> None:
     assert client.get("/").wsgi_request.user.is_anonymous
 
 
+@pytest.mark.parametrize(
+    "forged_hash",
+    ["%C3%A9", "%C3%A9" * 64, "%D9%A1" * 64],
+    ids=["e-acute", "64-e-acute", "arabic-digits"],
+)
+def test_a_launch_hash_that_is_not_ascii_is_refused_as_a_wrong_one(forged_hash: str) -> None:
+    """`hash=%C3%A9` decodes to «é», which hmac.compare_digest refused with a TypeError:
+    the app's door answered 500 (#24)."""
+    make_member(telegram_id=TELEGRAM_ID)
+    data = launch()
+    forged = data[: data.index("hash=")] + "hash=" + forged_hash
+    client = Client()
+    status, answer = open_app(client, forged)
+    assert status == 422 and "не от Telegram" in answer["error"]
+    assert client.get("/").wsgi_request.user.is_anonymous
+
+
 def test_an_expired_launch_is_refused() -> None:
     make_member(telegram_id=TELEGRAM_ID)
     status, answer = open_app(Client(), launch(auth_date=int(time.time()) - 3601))

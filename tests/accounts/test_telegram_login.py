@@ -131,6 +131,30 @@ def test_forged_data_is_refused(client: Client, tamper, message: str) -> None:
     assert logged_in_as(client) is None
 
 
+@pytest.mark.parametrize(
+    "forged_hash",
+    ["é", "é" * 64, "ÿ" + "0" * 63, "\u0661" * 64],
+    ids=["e-acute", "64-e-acute", "y-diaeresis-and-hex", "arabic-digits"],
+)
+def test_a_hash_that_is_not_ascii_is_refused_as_a_wrong_one(
+    client: Client, forged_hash: str
+) -> None:
+    """hmac.compare_digest refuses a str that is not ASCII with a TypeError: the widget's
+    door answered 500 to `hash=é` (#24)."""
+    make_member(telegram_id=777)
+    response = client.post(LOGIN, {**widget_data(), "hash": forged_hash}, follow=True)
+    assert response.status_code == 200
+    assert "не подлинные" in response.content.decode()
+    assert logged_in_as(client) is None
+    nonce_client = Client()
+    nonce_client.force_login(make_member())
+    linked = nonce_client.post(
+        LINK, {**widget_data(555), "hash": forged_hash, "nonce": link_nonce(nonce_client)}
+    )
+    assert linked.status_code == 302
+    assert not User.objects.filter(telegram_id=555).exists()
+
+
 def test_data_older_than_a_day_is_refused(client: Client) -> None:
     make_member(telegram_id=777)
     stale = widget_data(auth_date=int(time.time()) - 24 * 60 * 60 - 5)
