@@ -11,8 +11,13 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from accounts import services
+from accounts.forms import AdminLoginForm
 from accounts.models import ApiToken, MembershipStatus, User
 from club.models import RegistrationStatus
+
+# The admin's own login page is a door to every staff account: the same lock on failed
+# logins as the site's login page (accounts.forms.LockedAuthenticationForm).
+admin.site.login_form = AdminLoginForm
 
 
 class _MemberChecks:

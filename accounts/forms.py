@@ -1,13 +1,13 @@
 """Forms parse and shape input; the rules themselves live in accounts.services."""
 
 from django import forms
+from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth import password_validation
 from django.contrib.auth.forms import AuthenticationForm
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import MembershipStatus, User
-from accounts.services import BLOCKED
-from accounts.validation import login_key
+from accounts.services import BLOCKED, login_lock_key
 from club import throttle
 
 DATE_INPUT_FORMATS = ["%Y-%m-%d", "%d.%m.%Y"]
@@ -59,16 +59,14 @@ class SignUpForm(forms.Form):
         return cleaned
 
 
-class LoginForm(AuthenticationForm):
-    username = forms.CharField(
-        label=_("Nickname or email"),
-        max_length=254,
-        widget=forms.TextInput(attrs={"autofocus": True, "autocomplete": "username"}),
-    )
+class LockedAuthenticationForm(AuthenticationForm):
+    """Django's login form behind the club's lock on failed logins (club/throttle.py), for
+    the site's login page and the admin's alike: ten failures lock the account at every one
+    of its logins (accounts.services.login_lock_key), thirty lock the address."""
 
     def clean(self) -> dict:
         login = self.cleaned_data.get("username") or ""
-        account = login_key(login)
+        account = login_lock_key(login)
         address = throttle.client_address(self.request) if self.request else "unknown"
         # A locked account or address waits out its window, even with the right password.
         wait = max(
@@ -92,6 +90,18 @@ class LoginForm(AuthenticationForm):
             ):
                 raise forms.ValidationError(BLOCKED, code="inactive") from None
             raise
+
+
+class LoginForm(LockedAuthenticationForm):
+    username = forms.CharField(
+        label=_("Nickname or email"),
+        max_length=254,
+        widget=forms.TextInput(attrs={"autofocus": True, "autocomplete": "username"}),
+    )
+
+
+class AdminLoginForm(LockedAuthenticationForm, AdminAuthenticationForm):
+    """The admin's login page: staff only, as Django's, and locked as the site's."""
 
 
 class MemberSettingsForm(forms.Form):

@@ -16,6 +16,7 @@ from accounts.models import ApiToken, MembershipStatus, UsedSignature, User
 from accounts.telegram_login import TelegramIdentity
 from accounts.telegram_webapp import MiniAppLaunch
 from accounts.validation import (
+    identifier_fold,
     login_key,
     normalize_nickname,
     validate_birth_date,
@@ -43,6 +44,17 @@ def refuse_unless_active(member: User) -> None:
         raise Refused(
             _("Your membership is suspended: sign-up is not available."), "suspended", FORBIDDEN
         )
+
+
+def login_lock_key(login: str) -> str:
+    """What a failed login counts against: the account the login names, whichever of its
+    logins was typed (the nickname or the email, in any case, or any spelling the database
+    matches to them, such as a dotless «ı» in the email on PostgreSQL), so its lock holds
+    at every one of them; a login that names no account counts as its folded string."""
+    member = User.objects.by_login(login)
+    if member is not None:
+        return f"member:{member.pk}"
+    return f"login:{identifier_fold(login)}"
 
 
 def member_is_of_age(*, member: User, on: date, club: ClubSettings | None = None) -> bool:

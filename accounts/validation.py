@@ -2,6 +2,7 @@
 admin). Each raises Django's ValidationError with a message in the user's language."""
 
 import re
+import unicodedata
 from datetime import date
 
 from django.core.exceptions import ValidationError
@@ -27,6 +28,14 @@ def login_key(login: str) -> str:
     """A nickname or email as it is matched: trimmed, spaces folded, case folded for every
     script (SQLite's LOWER() folds ASCII only, so this is done in Python)."""
     return normalize_nickname(login).casefold()
+
+
+def identifier_fold(identifier: str) -> str:
+    """A typed login as failed logins are counted when it names no account: compatibility
+    forms folded (NFKC: «ｎｏｂｏｄｙ» is «nobody»), then case folded, then NFKC again
+    (Unicode's identifier caseless match), spaces folded, so no variant gets a fresh count."""
+    folded = unicodedata.normalize("NFKC", normalize_nickname(identifier)).casefold()
+    return unicodedata.normalize("NFKC", folded)
 
 
 def validate_nickname(nickname: str) -> None:

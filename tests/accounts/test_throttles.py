@@ -1,7 +1,9 @@
 """The doors someone could hammer are throttled (club/throttle.py), with a clear message.
 
 The hole it closes (#14): 30 wrong passwords, then the right one, logged in; password
-resets, sign-ups and the bot took any number of requests.
+resets, sign-ups and the bot took any number of requests. (#24): the lock held the typed
+string, not the account: the email (or its dotless-ı spelling) still logged in, and the
+admin's login page was not locked at all.
 """
 
 import itertools
@@ -10,6 +12,7 @@ import pytest
 from django.core import mail
 from django.test import Client
 
+from accounts.models import User
 from notifications.models import Notification
 from tests.factories import PASSWORD, make_member
 from tests.notifications.test_webhook import SECRET, button, message, post
@@ -44,6 +47,59 @@ def test_an_account_is_locked_whatever_the_address_and_the_letter_case() -> None
     client, response = log_in("Лиса", PASSWORD, address="10.0.2.1")
     assert not logged_in(client)
     assert "Слишком много попыток" in response.content.decode()
+
+
+def test_wrong_passwords_for_the_nickname_lock_the_email_and_its_look_alikes_too() -> None:
+    """The lock is the account's, whichever of its logins was typed (#24): ten wrong
+    passwords for «Ирина» used to lock that string only, and her email still logged in."""
+    make_member(nickname="Ирина", email="irina@example.com")
+    for n in range(10):
+        log_in("Ирина", "wrong", address=f"10.0.6.{n}")
+    for login in ("irina@example.com", "IRINA@EXAMPLE.COM", "ırina@example.com", "ИРИНА"):
+        client, response = log_in(login, PASSWORD, address="10.0.7.1")
+        assert not logged_in(client), login
+        assert "Слишком много попыток" in response.content.decode()
+
+
+def test_wrong_passwords_through_any_of_an_accounts_logins_add_up() -> None:
+    """PostgreSQL matches the email with a dotless «ı» (U+0131) to the member's own: it is
+    one of her logins, so it counts on her account, not on a fresh counter of its own."""
+    irina = make_member(nickname="Ирина", email="irina@example.com")
+    assert User.objects.by_login("ırina@example.com") == irina  # the premise
+    logins = itertools.cycle(
+        ["ırina@example.com", "irina@example.com", "ирина", "IRINA@example.com"]
+    )
+    for n in range(10):
+        log_in(next(logins), "wrong", address=f"10.0.8.{n}")
+    client, response = log_in("Ирина", PASSWORD, address="10.0.9.1")
+    assert not logged_in(client)
+    assert "Слишком много попыток" in response.content.decode()
+
+
+def test_a_login_that_names_no_account_is_counted_folded() -> None:
+    """NFKC and case folding first: «ｎｏｂｏｄｙ», «NOBODY» and «nobody» are one counter."""
+    variants = itertools.cycle(["nobody", "NOBODY", "ｎｏｂｏｄｙ", "Nobody "])
+    for n in range(10):
+        _client, response = log_in(next(variants), "wrong", address=f"10.0.10.{n}")
+        assert "Слишком много попыток" not in response.content.decode()
+    _client, response = log_in("ＮＯＢＯＤＹ", "wrong", address="10.0.11.1")
+    assert "Слишком много попыток" in response.content.decode()
+
+
+def test_the_admins_login_page_is_locked_with_the_same_account_lock() -> None:
+    make_member(nickname="Смотритель", is_staff=True, is_superuser=True)
+    for n in range(5):
+        log_in("Смотритель", "wrong", address=f"10.0.12.{n}")
+    for n in range(5):
+        Client(REMOTE_ADDR=f"10.0.13.{n}").post(
+            "/admin/login/", {"username": "смотритель", "password": "wrong"}
+        )
+    client = Client(REMOTE_ADDR="10.0.14.1")
+    response = client.post("/admin/login/", {"username": "Смотритель", "password": PASSWORD})
+    assert not logged_in(client)
+    assert "Слишком много попыток" in response.content.decode()
+    client, _response = log_in("Смотритель", PASSWORD, address="10.0.14.2")
+    assert not logged_in(client)
 
 
 def test_an_address_is_locked_after_failures_across_accounts() -> None:
