@@ -6,12 +6,13 @@ from django.contrib import admin, messages
 from django.contrib.auth.admin import UserAdmin
 from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
 from django.db.models import Count, Q, QuerySet
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from accounts import services
 from accounts.forms import AdminLoginForm
+from accounts.lookalikes import lookalikes_report
 from accounts.models import ApiToken, MembershipStatus, User
 from club.models import RegistrationStatus
 
@@ -27,9 +28,14 @@ class _MemberChecks:
     cleaned_data: dict[str, Any]
 
     def clean_nickname(self) -> str:
-        return services.nickname_clean(
-            self.cleaned_data["nickname"], exclude_member_id=self.instance.pk
-        )
+        nickname = self.cleaned_data["nickname"]
+        if self.instance.pk and nickname == self.instance.nickname:
+            # Unchanged, even a look-alike kept from before the rule: editing anything else
+            # (a ban, say) does not wait for a rename.
+            return str(nickname)
+        nickname = services.nickname_clean(nickname, exclude_member_id=self.instance.pk)
+        self.instance.lookalike_kept = False  # a new nickname is held to the rule
+        return nickname
 
     def clean_birth_date(self) -> date:
         birth_date = self.cleaned_data["birth_date"]
@@ -61,6 +67,19 @@ class ApiTokenInline(admin.TabularInline):
         return False  # keys are made where they can be shown once: profile page or command
 
 
+class LookalikeFilter(admin.SimpleListFilter):
+    title = _("look-alike nickname")
+    parameter_name = "lookalike"
+
+    def lookups(self, request: HttpRequest, model_admin: admin.ModelAdmin) -> list[tuple]:
+        return [("yes", _("Looks like another member's"))]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[User]) -> QuerySet[User]:
+        if self.value() == "yes":
+            return queryset.filter(pk__in=User.objects.lookalikes().values("pk"))
+        return queryset
+
+
 @admin.register(User)
 class MemberAdmin(UserAdmin):
     form = MemberChangeForm
@@ -76,7 +95,7 @@ class MemberAdmin(UserAdmin):
         "is_staff",
         "date_joined",
     )
-    list_filter = ("status", "is_staff", "publication_consent", "groups")
+    list_filter = ("status", "is_staff", "publication_consent", LookalikeFilter, "groups")
     search_fields = ("nickname", "telegram_username", "email")
     ordering = ("nickname",)
     readonly_fields = ("last_login", "date_joined", "status_changed_at")
@@ -102,6 +121,24 @@ class MemberAdmin(UserAdmin):
     )
     inlines = (ApiTokenInline,)
     actions = ("suspend", "reactivate")
+
+    def changelist_view(
+        self, request: HttpRequest, extra_context: dict[str, Any] | None = None
+    ) -> HttpResponse:
+        # The data check an admin sees: members whose nicknames already looked alike when
+        # the look-alike rule came in (accounts/migrations/0006), until one is renamed.
+        groups = User.objects.lookalike_groups()
+        if groups and request.method == "GET":
+            messages.warning(
+                request,
+                _(
+                    "These members' nicknames look alike: %(groups)s. Where they could be "
+                    "taken for each other, rename one (the filter «look-alike nickname» "
+                    "lists them)."
+                )
+                % {"groups": lookalikes_report(groups)},
+            )
+        return super().changelist_view(request, extra_context)
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[User]:
         no_show = Q(registrations__status=RegistrationStatus.NO_SHOW)

@@ -10,6 +10,7 @@ from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from accounts.lookalikes import lookalike_key
 from accounts.validation import login_key
 
 
@@ -40,6 +41,26 @@ class UserManager(BaseUserManager["User"]):
         """The member with this nickname, in any letter case of any script."""
         return self.filter(nickname_key=login_key(nickname)).first()
 
+    def lookalikes(self) -> models.QuerySet[User]:
+        """Members whose nickname looks like another member's (the same skeleton): those
+        who had one before the rule (`lookalike_kept`) and their look-alikes."""
+        shared = (
+            self.order_by()
+            .values("nickname_skeleton")
+            .annotate(members=models.Count("pk"))
+            .filter(members__gt=1)
+            .values("nickname_skeleton")
+        )
+        return self.filter(nickname_skeleton__in=shared)
+
+    def lookalike_groups(self) -> list[list[str]]:
+        """The nicknames of each look-alike group, the earliest member's first."""
+        groups: dict[str, list[str]] = {}
+        members = self.lookalikes().order_by("nickname_skeleton", "date_joined", "pk")
+        for skeleton, nickname in members.values_list("nickname_skeleton", "nickname"):
+            groups.setdefault(skeleton, []).append(nickname)
+        return list(groups.values())
+
     def create_user(self, nickname: str, password: str | None = None, **fields: Any) -> User:
         user = self.model(nickname=nickname, **fields)
         user.set_password(password)
@@ -52,14 +73,35 @@ class UserManager(BaseUserManager["User"]):
         return self.create_user(nickname, password, **fields)
 
 
-class NicknameKeyField(models.CharField):
-    """A member's nickname_key, derived from the nickname whenever the row is written
-    (save and bulk_create alike), so the two never disagree."""
+class NicknameDerivedField(models.CharField):
+    """A column derived from the member's nickname whenever the row is written (save and
+    bulk_create alike), so the two never disagree."""
+
+    @staticmethod
+    def derive(nickname: str) -> str:
+        raise NotImplementedError
 
     def pre_save(self, model_instance: models.Model, add: bool) -> str:
-        value = login_key(model_instance.nickname)  # type: ignore[attr-defined]
+        value = self.derive(model_instance.nickname)  # type: ignore[attr-defined]
         setattr(model_instance, self.attname, value)
         return value
+
+
+class NicknameKeyField(NicknameDerivedField):
+    """A member's nickname_key: the nickname case-folded (accounts.validation.login_key)."""
+
+    @staticmethod
+    def derive(nickname: str) -> str:
+        return login_key(nickname)
+
+
+class NicknameSkeletonField(NicknameDerivedField):
+    """A member's nickname_skeleton: what the nickname looks like (TR39, case folded;
+    accounts.lookalikes.lookalike_key)."""
+
+    @staticmethod
+    def derive(nickname: str) -> str:
+        return lookalike_key(nickname)
 
 
 class User(AbstractBaseUser, PermissionsMixin):
@@ -72,6 +114,14 @@ class User(AbstractBaseUser, PermissionsMixin):
     # The nickname case-folded for every script (SQLite's LOWER() folds ASCII only): what
     # makes «ЛИСА» the same nickname as «Лиса», for uniqueness and for logging in.
     nickname_key = NicknameKeyField(max_length=64, unique=True, editable=False)
+    # What the nickname looks like: «Ворон», «Вoрон» (Latin o) and «BOPOH» have one. Unique
+    # (see Meta), so that of two look-alike sign-ups at once the database refuses the second.
+    nickname_skeleton = NicknameSkeletonField(max_length=255, db_index=True, editable=False)
+    # Members who already had a look-alike nickname when the rule came in (migration 0006)
+    # keep it: the uniqueness skips them, and the admin's member list points them out.
+    # The earliest member of each look-alike group holds the skeleton, so a newcomer still
+    # clashes with that one. Renamed in the admin, a member is held to the rule again.
+    lookalike_kept = models.BooleanField(default=False, editable=False)
     email = models.EmailField(_("email"), blank=True, default="")
     birth_date = models.DateField(_("birth date"))
     telegram_id = models.BigIntegerField(_("Telegram id"), null=True, blank=True, unique=True)
@@ -128,16 +178,23 @@ class User(AbstractBaseUser, PermissionsMixin):
                 name="accounts_user_email_ci_unique",
                 violation_error_message=_("A member with this email already exists."),
             ),
+            models.UniqueConstraint(
+                fields=["nickname_skeleton"],
+                condition=models.Q(lookalike_kept=False),
+                name="accounts_user_nickname_skeleton_unique",
+                violation_error_message=_("This nickname looks like a member's nickname."),
+            ),
         ]
 
     def __str__(self) -> str:
         return self.nickname
 
     def save(self, *args: Any, **kwargs: Any) -> None:
-        # The key follows the nickname (NicknameKeyField), also when only it is saved.
+        # The key and the skeleton follow the nickname (NicknameDerivedField), also when
+        # only it is saved.
         update_fields = kwargs.get("update_fields")
         if update_fields is not None and "nickname" in update_fields:
-            kwargs["update_fields"] = {*update_fields, "nickname_key"}
+            kwargs["update_fields"] = {*update_fields, "nickname_key", "nickname_skeleton"}
         super().save(*args, **kwargs)
 
     @property

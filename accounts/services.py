@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from accounts.age import is_of_age
+from accounts.lookalikes import lookalike_key
 from accounts.models import ApiToken, MembershipStatus, UsedSignature, User
 from accounts.telegram_login import TelegramIdentity
 from accounts.telegram_webapp import MiniAppLaunch
@@ -64,14 +65,29 @@ def member_is_of_age(*, member: User, on: date, club: ClubSettings | None = None
 
 
 def nickname_clean(raw: str, *, exclude_member_id: int | None = None) -> str:
-    """The normalized nickname, or ValidationError if it is malformed or taken."""
+    """The normalized nickname, or ValidationError if it is malformed, taken, or looks like
+    a member's nickname (accounts.lookalikes): the one rule of every door that names a
+    member (the sign-up page, the bot, the Mini App, the admin)."""
     nickname = normalize_nickname(raw)
     validate_nickname(nickname)
-    taken = User.objects.filter(nickname_key=login_key(nickname))
-    if exclude_member_id is not None:
-        taken = taken.exclude(pk=exclude_member_id)
-    if taken.exists():
+    others = User.objects.exclude(pk=exclude_member_id) if exclude_member_id else User.objects
+    if others.filter(nickname_key=login_key(nickname)).exists():
         raise ValidationError(_("This nickname is taken."), code="nickname_taken")
+    lookalike = (
+        others.filter(nickname_skeleton=lookalike_key(nickname))
+        .order_by("date_joined", "pk")
+        .values_list("nickname", flat=True)
+        .first()
+    )
+    if lookalike is not None:
+        raise ValidationError(
+            _(
+                "This nickname looks like «%(nickname)s», a member's nickname: "
+                "please choose another."
+            )
+            % {"nickname": lookalike},
+            code="nickname_lookalike",
+        )
     return nickname
 
 
@@ -94,6 +110,25 @@ def birth_date_clean(birth_date: date, *, club: ClubSettings | None = None) -> d
     return birth_date
 
 
+def _names_clean(*, nickname: str, email: str) -> dict[str, str]:
+    """The nickname and the email, cleaned; one ValidationError naming every field that
+    fails."""
+    errors: dict[str, list[ValidationError]] = {}
+    cleaned: dict[str, str] = {}
+    checks: tuple[tuple[str, Callable[[], str]], ...] = (
+        ("nickname", lambda: nickname_clean(nickname)),
+        ("email", lambda: email_clean(email)),
+    )
+    for field, clean in checks:
+        try:
+            cleaned[field] = clean()
+        except ValidationError as error:
+            errors[field] = error.error_list
+    if errors:
+        raise ValidationError(errors)
+    return cleaned
+
+
 @transaction.atomic
 def member_sign_up(
     *,
@@ -108,15 +143,10 @@ def member_sign_up(
     club = ClubSettings.load()
     errors: dict[str, list[ValidationError]] = {}
     cleaned: dict[str, str] = {}
-    checks: tuple[tuple[str, Callable[[], str]], ...] = (
-        ("nickname", lambda: nickname_clean(nickname)),
-        ("email", lambda: email_clean(email)),
-    )
-    for field, clean in checks:
-        try:
-            cleaned[field] = clean()
-        except ValidationError as error:
-            errors[field] = error.error_list
+    try:
+        cleaned = _names_clean(nickname=nickname, email=email)
+    except ValidationError as error:
+        errors.update(error.error_dict)
     try:
         birth_date_clean(birth_date, club=club)
     except ValidationError as error:
@@ -132,10 +162,13 @@ def member_sign_up(
     )
     member.set_password(password)
     try:
-        # A savepoint: a sign-up racing ours for the same nickname fails cleanly here.
+        # A savepoint: a sign-up racing ours fails cleanly here, and the database's unique
+        # indexes (the nickname in any case, its look-alikes, the email) make sure it does.
         with transaction.atomic():
             member.save()
     except IntegrityError as error:
+        # The rival has committed by now: the checks, run again, say what it took.
+        _names_clean(nickname=nickname, email=email)
         raise ValidationError({"nickname": [_("This nickname is taken.")]}) from error
     return member
 

@@ -10,6 +10,7 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from accounts.age import coming_of_age, is_of_age
+from accounts.lookalikes import mixed_script_word
 
 NICKNAME_MIN_LENGTH = 2
 NICKNAME_MAX_LENGTH = 32
@@ -55,6 +56,17 @@ def validate_nickname(nickname: str) -> None:
         )
     if not _LETTER.search(nickname):
         raise ValidationError(_("A nickname needs at least one letter."), code="nickname_letter")
+    # «Вoрон» with a Latin «o» reads as «Ворон»: a word is written in one alphabet.
+    mixed = mixed_script_word(nickname)
+    if mixed is not None:
+        raise ValidationError(
+            _(
+                "The word «%(word)s» mixes Latin and Cyrillic letters, which makes it look "
+                "like another word: write each word in one alphabet."
+            )
+            % {"word": mixed},
+            code="nickname_mixed_scripts",
+        )
 
 
 def validate_birth_date(birth_date: date, *, today: date, minimum_age: int) -> None:

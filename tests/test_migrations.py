@@ -34,8 +34,8 @@ def migrate(targets, state_of=None):
 
 
 def test_the_moved_models_keep_their_rows_tables_and_content_types() -> None:
-    accounts = ("accounts", "0005_nickname_key")
-    old = migrate(BEFORE, state_of=[BEFORE[0], accounts])
+    accounts = ("accounts", "0005_nickname_key")  # the members' table as it stood then
+    old = migrate([*BEFORE, accounts], state_of=[BEFORE[0], accounts])
     User = old.get_model("accounts", "User")
     Game = old.get_model("games", "Game")
     ContentType = old.get_model("contenttypes", "ContentType")
