@@ -10,10 +10,10 @@ homoglyphs, not prototypes), or fold differently from TR39 on purpose (disarm). 
 builds against the system's ICU (libicu-dev, see README); for the letters a nickname may
 hold (accounts.validation) the table has not changed across ICU releases.
 
-The skeleton is case folded afterwards: a nickname is one login in any letter case, so
-«BOPOH» (Latin), whose skeleton is that of «ВОРОН», is refused beside «Ворон» too. A word
-that mixes alphabets is refused by itself (accounts.validation), whether or not a member's
-nickname looks like it yet.
+The skeleton is taken of the nickname as written (as it is shown), then case folded: a
+nickname is one login in any letter case, so «CYXO» and «cyxo» (Latin) are refused beside
+«Сухо», whose skeleton is «Cyxo». A word that mixes alphabets is refused by itself
+(accounts.validation), whether or not a member's nickname looks like it yet.
 """
 
 from __future__ import annotations

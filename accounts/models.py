@@ -114,7 +114,7 @@ class User(AbstractBaseUser, PermissionsMixin):
     # The nickname case-folded for every script (SQLite's LOWER() folds ASCII only): what
     # makes «ЛИСА» the same nickname as «Лиса», for uniqueness and for logging in.
     nickname_key = NicknameKeyField(max_length=64, unique=True, editable=False)
-    # What the nickname looks like: «Ворон», «Вoрон» (Latin o) and «BOPOH» have one. Unique
+    # What the nickname looks like: «Ворон», «Вoрон» (Latin o) and «Bopoн» have one. Unique
     # (see Meta), so that of two look-alike sign-ups at once the database refuses the second.
     nickname_skeleton = NicknameSkeletonField(max_length=255, db_index=True, editable=False)
     # Members who already had a look-alike nickname when the rule came in (migration 0006)
