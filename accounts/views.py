@@ -137,7 +137,9 @@ class PasswordResetView(auth_views.PasswordResetView):
         try:
             address = throttle.client_address(self.request)
             throttle.refuse_if_over(throttle.PASSWORD_RESET_PER_ADDRESS, address)
-            email = form.cleaned_data["email"].strip().casefold()
+            # Per account, like the login's lock: any spelling the database matches to a
+            # member's email (a dotless «ı») counts against the same member.
+            email = services.login_lock_key(form.cleaned_data["email"].strip())
             throttle.refuse_if_over(throttle.PASSWORD_RESET_PER_EMAIL, email)
         except Refused as refusal:
             form.add_error(None, refusal.message)

@@ -171,3 +171,17 @@ def test_the_webhook_is_not_throttled_by_address() -> None:
     for chat in range(100):
         post(message("/help", user_id=1000 + chat))
     assert Notification.objects.filter(chat_id__gte=1000).count() == 100
+
+
+def test_password_resets_count_per_account_whatever_the_emails_spelling() -> None:
+    make_member(email="irina@example.com")
+    spellings = ["irina@example.com", "IRINA@example.com", "ırina@example.com", "Irina@Example.com"]
+    answers = [
+        Client(REMOTE_ADDR=f"10.0.6.{n}")
+        .post("/accounts/password/reset/", {"email": email})
+        .status_code
+        for n, email in enumerate(spellings)
+    ]
+    assert answers == [302, 302, 302, 429]
+    # Django mails only an address that folds to the member's own: not the dotless one.
+    assert len(mail.outbox) == 2
