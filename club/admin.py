@@ -1,5 +1,3 @@
-import csv
-
 from django import forms
 from django.contrib import admin, messages
 from django.db import transaction
@@ -14,6 +12,7 @@ from club.club_settings import ClubSettings
 from club.errors import Refused
 from club.identity import identity
 from club.models import Evening, Registration
+from club.spreadsheets import CsvWriter
 
 
 def _admin_title() -> str:
@@ -111,7 +110,7 @@ class EveningAdmin(admin.ModelAdmin):
     def export_csv(self, request: HttpRequest, queryset: QuerySet[Evening]) -> HttpResponse:
         response = HttpResponse(content_type="text/csv; charset=utf-8")
         response["Content-Disposition"] = 'attachment; filename="registrations.csv"'
-        writer = csv.writer(response)
+        writer = CsvWriter(response)
         writer.writerow(
             [
                 "evening",

@@ -1,11 +1,14 @@
+import csv
+import io
 from datetime import timedelta
 
 import pytest
 from django.test import Client
 from django.utils import timezone
 
-from club.models import Evening, Registration
-from tests.factories import make_evening, sign_up_many
+from club.models import Evening, Registration, RegistrationSource
+from club.services import registration_create
+from tests.factories import make_evening, make_member, sign_up_many
 
 pytestmark = pytest.mark.django_db
 
@@ -53,17 +56,41 @@ def test_admin_marks_attendance_after_the_start(admin_client_: Client) -> None:
     assert "field-no_shows" in body
 
 
-def test_admin_exports_the_sign_ups_as_csv(admin_client_: Client) -> None:
-    evening = make_evening(capacity=1)
-    names = [r.registration.member.nickname for r in sign_up_many(evening, 2)]
-    response = admin_client_.post(
+def exported_rows(client: Client, evening: Evening) -> list[list[str]]:
+    response = client.post(
         "/admin/club/evening/", {"action": "export_csv", "_selected_action": [evening.pk]}
     )
     assert response["Content-Type"] == "text/csv; charset=utf-8"
-    lines = response.content.decode().splitlines()
-    assert lines[0].startswith("evening,nickname,status")
-    assert names[0] in lines[1] and "confirmed" in lines[1]
-    assert names[1] in lines[2] and "reserve" in lines[2]
+    return list(csv.reader(io.StringIO(response.content.decode(), newline="")))
+
+
+def test_admin_exports_the_sign_ups_as_csv(admin_client_: Client) -> None:
+    evening = make_evening(capacity=1)
+    names = [r.registration.member.nickname for r in sign_up_many(evening, 2)]
+    header, first, second = exported_rows(admin_client_, evening)
+    assert header[:3] == ["evening", "nickname", "status"]
+    assert first[1:3] == [names[0], "confirmed"]
+    assert second[1:3] == [names[1], "reserve"]
+
+
+# What OWASP lists as the start of a formula, and a quote that would open a cell of its own.
+FORMULAS = ["-A1-A1", '=HYPERLINK("http://x")', "+1+1", "@SUM(A1)", "\t=1+2", "\r=3+4", "＝5+6"]
+
+
+def test_the_csv_export_neutralises_nicknames_a_spreadsheet_would_run(
+    admin_client_: Client,
+) -> None:
+    evening = make_evening(capacity=20)
+    for nickname in [*FORMULAS, 'Ира","=1+2']:
+        registration_create(
+            member=make_member(nickname=nickname),
+            evening_id=evening.pk,
+            source=RegistrationSource.WEB,
+        )
+    _header, *rows = exported_rows(admin_client_, evening)
+    assert [row[1] for row in rows] == [*("'" + name for name in FORMULAS), 'Ира","=1+2']
+    assert all(len(row) == 9 for row in rows)  # the quote stayed inside its cell
+    assert not [cell for row in rows for cell in row if cell.startswith(("=", "+", "-", "@"))]
 
 
 def test_admin_promotes_a_member_to_the_front_of_the_reserve(admin_client_: Client) -> None:
