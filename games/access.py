@@ -10,22 +10,21 @@ the pages, the API, the bot and the admin.
 - A member who refused publication is named only to themselves, to staff, and on a game's
   own pages to whoever runs that game; everywhere else (and in the club's group) they are
   «Игрок N».
+- The admin is one more door: a staff member seated at a running table sees there only
+  what their seat may see (`sees_record`); everything once the game ends.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from django.contrib.auth.models import AnonymousUser
 from django.utils.translation import gettext as _
 
 from accounts.models import MembershipStatus, User
 from club.errors import INVALID, Refused
+from games.models import Game, GameStatus, Ruleset, Seat
 from games.rules.online import BLACK_ROLES
-
-if TYPE_CHECKING:
-    from games.models import Game, Seat
 
 # Whoever looks: a member, a visitor, or nobody (the club's group).
 Viewer = User | AnonymousUser | None
@@ -143,3 +142,36 @@ def sees_check(by: int, mine: Seat | None, *, over: bool, host: bool) -> bool:
 
 def is_black(role: str) -> bool:
     return role in BLACK_ROLES
+
+
+def sees_seat_role(viewer: Viewer, game: Game, seat: Seat, seats: Sequence[Seat]) -> bool:
+    """One seat's card as the game's pages and the API show it to `viewer`: at an online
+    table `sees_online_role`; at a live one every card or none (`sees_roles`)."""
+    if game.ruleset == Ruleset.ONLINE:
+        host = runs(viewer, game, seats)
+        return sees_online_role(seat, seat_of(viewer, seats), over=game.finished, host=host)
+    return sees_roles(viewer, game, seats)
+
+
+# --- the admin --------------------------------------------------------------------------
+
+
+def sees_record(viewer: Viewer, game: Game, seats: Sequence[Seat] | None = None) -> bool:
+    """The whole record of a game in the admin: every card, the log, the protocol, the
+    points, the players' private messages, the recording's analysis. Django's permissions
+    decide who opens the admin; a staff member seated at a running table is a player there
+    and sees it as their seat does (`sees_seat_role`), so the admin is no way round the
+    rules above."""
+    return game.finished or not is_seated(viewer, game, seats)
+
+
+def games_played_now(viewer: Viewer) -> list[int]:
+    """The running games `viewer` is seated at: those whose record they may not see."""
+    member = _member(viewer)
+    if member is None:
+        return []
+    return list(
+        Seat.objects.filter(member=member, game__status=GameStatus.RUNNING).values_list(
+            "game_id", flat=True
+        )
+    )

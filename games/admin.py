@@ -1,19 +1,23 @@
 import json
+from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
+from django.contrib.admin.options import InlineModelAdmin
+from django.contrib.admin.utils import unquote
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import URLPattern, path
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext
 
 from accounts.models import User
 from club import bodies, parsing
 from club.errors import INVALID, Refused
 from club.models import Evening
 from club.requests import member_of
-from games import services
+from games import access, services
 from games.models import Game, GameEvent, Role, Seat
 from games.online import services as online_services
 from games.online.admin import OnlineInline
@@ -37,6 +41,39 @@ class SeatInline(admin.TabularInline):
 
     def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
         return False  # a played table is history; correct it through a protocol import
+
+
+class SeatAsPlayedInline(admin.TabularInline):
+    """The seats of a running game to a staff member seated at it: the cards their seat
+    may see (games/access.sees_seat_role), the others hidden, nothing to change."""
+
+    model = Seat
+    extra = 0
+    fields = readonly_fields = ("number", "member", "card")
+    can_delete = False
+    verbose_name_plural = _("seats (as your seat sees them)")
+
+    def get_formset(self, request: HttpRequest, obj: Game | None = None, **kwargs: Any) -> Any:
+        # Admin makes its inlines anew for each request: what one viewer may see stays theirs.
+        assert obj is not None  # shown on a game's own page only (GameAdmin.get_inlines)
+        seats = list(obj.seats.all())
+        self.cards_seen = {
+            seat.pk for seat in seats if access.sees_seat_role(request.user, obj, seat, seats)
+        }
+        return super().get_formset(request, obj, **kwargs)
+
+    @admin.display(description=_("role"))
+    def card(self, seat: Seat) -> str:
+        return seat.role if seat.pk in self.cards_seen else pgettext("role", "hidden")
+
+    def has_add_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
 
 
 class EventInline(admin.TabularInline):
@@ -95,6 +132,44 @@ class GameAdmin(admin.ModelAdmin):
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # games start on the host's screen or come from an import
 
+    # A staff member seated at a running game is a player there (games/access.sees_record):
+    # the page shows what their seat sees, no log, no points; nothing is changed or
+    # deleted (the deletion's page would list every row of it).
+    def get_inlines(self, request: HttpRequest, obj: Game | None) -> list[type[InlineModelAdmin]]:
+        if obj is not None and not access.sees_record(request.user, obj):
+            return [OnlineInline, SeatAsPlayedInline]
+        return list(self.inlines)
+
+    def has_change_permission(self, request: HttpRequest, obj: Game | None = None) -> bool:
+        if obj is not None and not access.sees_record(request.user, obj):
+            return False
+        return super().has_change_permission(request, obj)
+
+    def has_delete_permission(self, request: HttpRequest, obj: Game | None = None) -> bool:
+        if obj is not None and not access.sees_record(request.user, obj):
+            return False
+        return super().has_delete_permission(request, obj)
+
+    def change_view(
+        self,
+        request: HttpRequest,
+        object_id: str,
+        form_url: str = "",
+        extra_context: dict[str, Any] | None = None,
+    ) -> HttpResponse:
+        game = self.get_object(request, unquote(object_id))
+        playing = game is not None and not access.sees_record(request.user, game)
+        if playing and request.method == "GET":
+            self.message_user(
+                request,
+                _(
+                    "You play in this game: until it ends you see here what your seat sees, "
+                    "as on its page; its log, protocol and points are hidden."
+                ),
+                messages.WARNING,
+            )
+        return super().change_view(request, object_id, form_url, extra_context)
+
     def get_urls(self) -> list[URLPattern]:
         urls = [
             path(
@@ -106,9 +181,24 @@ class GameAdmin(admin.ModelAdmin):
         return urls + super().get_urls()
 
     @admin.action(description=_("Export the protocols (JSON)"))
-    def export_protocols(self, request: HttpRequest, queryset: QuerySet[Game]) -> HttpResponse:
+    def export_protocols(
+        self, request: HttpRequest, queryset: QuerySet[Game]
+    ) -> HttpResponse | None:
+        games = list(queryset.order_by("pk"))
+        playing = [game for game in games if not access.sees_record(request.user, game)]
+        if playing:
+            self.message_user(
+                request,
+                _(
+                    "You play in: %(games)s. A protocol is exported once its game ends; "
+                    "nothing was exported."
+                )
+                % {"games": ", ".join(str(game) for game in playing)},
+                messages.ERROR,
+            )
+            return None
         documents = []
-        for game in queryset.order_by("pk"):
+        for game in games:
             view = game_view(game.pk)
             if view is not None:
                 documents.append(services.game_protocol(view.game, view.seats, view.log))

@@ -1,11 +1,13 @@
 from django.contrib import admin, messages
 from django.db import transaction
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from club.queueing import queue_on_commit
+from games import access
+from games.online import announce
 from notifications.models import Notification, NotificationStatus
 
 
@@ -27,6 +29,16 @@ class NotificationAdmin(admin.ModelAdmin):
     list_select_related = ("member",)
     readonly_fields = [field.name for field in Notification._meta.fields]
     actions = ("send_again",)
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Notification]:
+        """A staff member seated at a running online game reads, of the messages its
+        players are sent (their cards, partners and checks), only their own
+        (games/access.sees_record)."""
+        queryset = super().get_queryset(request)
+        for game_id in access.games_played_now(request.user):
+            of_game = Q(dedupe_key__startswith=announce.key_prefix(game_id))
+            queryset = queryset.exclude(of_game & ~Q(member=request.user))
+        return queryset
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False

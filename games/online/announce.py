@@ -12,8 +12,15 @@ from notifications.services import notification_enqueue
 NIGHT_ACTIONS = ("shot", "don_check", "com_check")
 
 
+def key_prefix(game_id: int) -> str:
+    """What every message about one game is keyed with (the admin hides them by it)."""
+    return f"online:{game_id}:"
+
+
 def tell(game: Game, member: User, key: str, text: str) -> None:
-    notification_enqueue(dedupe_key=f"online:{game.pk}:{key}:{member.pk}", member=member, text=text)
+    notification_enqueue(
+        dedupe_key=f"{key_prefix(game.pk)}{key}:{member.pk}", member=member, text=text
+    )
 
 
 def everyone(found: Table, key: str, text: str) -> None:

@@ -5,6 +5,7 @@ from django.utils.translation import gettext_lazy as _
 
 from club.errors import Refused
 from club.requests import member_of
+from games import access
 from games.recordings import services as recordings
 from games.recordings.models import Recording, RecordingDeletion, RecordingStatus
 
@@ -26,6 +27,18 @@ class RecordingAdmin(admin.ModelAdmin):
     list_filter = ["status"]
     readonly_fields = [f.name for f in Recording._meta.fields]
     actions = ["delete_now"]
+
+    # The sound and what was heard in it (who spoke when, at night too) are the game's
+    # record: not for a staff member seated at it while it runs (games/access.sees_record).
+    AT_THE_TABLE_HIDDEN = ("file", "voiced", "transcript", "speakers")
+
+    def get_fields(  # type: ignore[override]  # admin's own annotation is wider than its use
+        self, request: HttpRequest, obj: Recording | None = None
+    ) -> list[str]:
+        fields = [str(name) for name in super().get_fields(request, obj)]
+        if obj is not None and not access.sees_record(request.user, obj.game):
+            return [name for name in fields if name not in self.AT_THE_TABLE_HIDDEN]
+        return fields
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False

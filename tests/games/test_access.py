@@ -2,12 +2,15 @@
 
 The holes it closes (#14): a superuser seated as a player saw every card and had the host's
 powers; a host who seated themselves in their own online game saw all the roles, the checks
-and the mafia's chat; suspended and banned members still acted in an online game.
+and the mafia's chat; suspended and banned members still acted in an online game. (#24):
+the same seated admin read every card, the log and the protocols in Django admin, and an
+admin playing an online game read the other players' dealt cards in the outbox.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from datetime import timedelta
 
 import pytest
@@ -24,7 +27,8 @@ from games import services
 from games.models import Game, GameEvent, Seat
 from games.online import services as online_play
 from games.online.sweep import online_sweep
-from games.rules.simulate import SAMPLE_LINEUP
+from games.recordings.models import Recording
+from games.rules.simulate import SAMPLE_LINEUP, SAMPLE_OPENING, SAMPLE_TOWN_WINS
 from tests.factories import make_member
 from tests.games.recording import evening_with_players, make_host, record, start_game
 from tests.notifications.test_webhook import SECRET, button, post
@@ -82,6 +86,80 @@ def test_an_admin_who_is_not_seated_keeps_the_hosts_view(admin_at_the_table) -> 
     other_admin = make_member(nickname="Второй админ", is_staff=True, is_superuser=True)
     answer = api(other_admin).get(f"/api/v1/games/{game.pk}").json()
     assert [seat["role"] for seat in answer["seats"]] == list(SAMPLE_LINEUP)
+
+
+def admin_cells(page: str, field: str) -> list[str]:
+    """The values of one column of an admin inline, as the change page shows them."""
+    return re.findall(rf'<td class="field-{field}">\s*<p>(.*?)</p>', page, re.S)
+
+
+def test_a_seated_admin_sees_in_django_admin_only_what_their_seat_sees(admin_at_the_table):
+    game, host, admin = admin_at_the_table
+    record(game, host, *SAMPLE_OPENING[1:])  # a night: checks, a shot, a heal
+    page = web(admin).get(f"/admin/games/game/{game.pk}/change/").content.decode()
+    assert admin_cells(page, "role") == [] and admin_cells(page, "payload") == []
+    assert admin_cells(page, "card") == ["скрыта"] * 12
+    assert "Вы играете в этой игре" in page and 'name="_save"' not in page
+    exported = web(admin).post(
+        "/admin/games/game/",
+        {"action": "export_protocols", "_selected_action": [game.pk]},
+        follow=True,
+    )
+    assert exported["Content-Type"].startswith("text/html")
+    assert "ничего не выгружено" in exported.content.decode()
+    assert web(admin).get(f"/admin/games/game/{game.pk}/delete/").status_code == 403
+    # Nor what the recording heard, and filtering the games by a card is no way round.
+    recording = Recording.objects.create(
+        game=game, original_name="game.m4a", size=1, started_at=timezone.now(),
+        speakers={"night": {"2": 12.5}}, transcript=[{"text": "доктор, проснись"}],
+    )  # fmt: skip
+    page = web(admin).get(f"/admin/recordings/recording/{recording.pk}/change/").content.decode()
+    assert "field-original_name" in page and "проснись" not in page and "12.5" not in page
+    assert web(admin).get("/admin/games/game/", {"seats__role": "commissar"}).status_code == 400
+    # Another admin, not seated, sees it all; and so does the player once the game ends.
+    other = web(make_member(nickname="Второй админ", is_staff=True, is_superuser=True))
+    page = other.get(f"/admin/games/game/{game.pk}/change/").content.decode()
+    assert admin_cells(page, "role") == list(SAMPLE_LINEUP)
+    assert len(admin_cells(page, "payload")) == len(SAMPLE_OPENING)
+    heard = other.get(f"/admin/recordings/recording/{recording.pk}/change/").content.decode()
+    assert "проснись" in heard
+    record(game, host, *SAMPLE_TOWN_WINS[len(SAMPLE_OPENING) :])
+    page = web(admin).get(f"/admin/games/game/{game.pk}/change/").content.decode()
+    assert admin_cells(page, "role") == list(SAMPLE_LINEUP)
+    exported = web(admin).post(
+        "/admin/games/game/", {"action": "export_protocols", "_selected_action": [game.pk]}
+    )
+    assert [seat["role"] for seat in exported.json()["seats"]] == list(SAMPLE_LINEUP)
+
+
+def test_an_admin_playing_an_online_game_sees_in_admin_only_their_seats_cards():
+    admin = make_member(nickname="Админ", is_staff=True, is_superuser=True)
+    members = [admin, *(make_member() for _ in range(9))]
+    game = online_play.online_game_create(
+        host=make_host(), member_ids=[m.pk for m in members], starts_at=timezone.now()
+    )
+    # Deal the admin a mafia card: the partners' cards are theirs to see, no other.
+    mine = Seat.objects.get(game=game, member=admin)
+    if mine.role not in ("mafia", "don"):
+        partner = Seat.objects.filter(game=game, role="mafia").first()
+        assert partner is not None
+        Seat.objects.filter(pk=partner.pk).update(role=mine.role)
+        Seat.objects.filter(pk=mine.pk).update(role="mafia")
+    seats = {seat.number: seat.role for seat in Seat.objects.filter(game=game)}
+    page = web(admin).get(f"/admin/games/game/{game.pk}/change/").content.decode()
+    assert admin_cells(page, "role") == []
+    expected = [
+        role if role in ("don", "mafia") else "скрыта" for _n, role in sorted(seats.items())
+    ]
+    assert admin_cells(page, "card") == expected
+    # The outbox: their own messages of this game, no one else's card.
+    listed = web(admin).get("/admin/notifications/notification/").content.decode()
+    others = Seat.objects.filter(game=game).exclude(member=admin)
+    assert f"online:{game.pk}:deal:{mine.number}:{admin.pk}" in listed
+    assert not [s for s in others if f"online:{game.pk}:deal:{s.number}:" in listed]
+    other_admin = web(make_member(is_staff=True, is_superuser=True))
+    listed = other_admin.get("/admin/notifications/notification/").content.decode()
+    assert all(f"online:{game.pk}:deal:{s.number}:" in listed for s in others)
 
 
 def test_a_host_cannot_seat_themselves_through_any_door() -> None:
