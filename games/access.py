@@ -9,7 +9,8 @@ the pages, the API, the bot and the admin.
   creation by every door).
 - A member who refused publication is named only to themselves, to staff, and on a game's
   own pages to whoever runs that game; everywhere else (and in the club's group) they are
-  «Игрок N».
+  «Игрок N». The lists for members only (an evening's sign-up list, a host's seating) are
+  not publications and name everyone to logged-in members.
 - The admin is one more door: a staff member seated at a running table sees there only
   what their seat may see (`sees_record`); everything once the game ends.
 """
@@ -89,27 +90,40 @@ def sees_roles(viewer: Viewer, game: Game, seats: Sequence[Seat] | None = None) 
     return game.finished or runs(viewer, game, seats)
 
 
-def may_see_name(member: User, viewer: Viewer, *, runs_game: bool = False) -> bool:
-    """Whether `viewer` may see `member`'s nickname in what the club publishes (RULES.md
-    §C). On a game's own pages pass `runs_game` (runs(viewer, game)): its host sees the
-    names of the table they ran. Without it the answer also says whether `viewer` may open
-    the member's player page, so a link to it is shown exactly when the name is."""
+def may_see_name(
+    member: User, viewer: Viewer, *, runs_game: bool = False, among_members: bool = False
+) -> bool:
+    """Whether `viewer` may see `member`'s nickname (RULES.md §C). On a game's own pages
+    pass `runs_game` (runs(viewer, game)): its host sees the names of the table they ran.
+    On a list for the club's members that is not a publication (an evening's sign-up
+    list, the members a host seats at a table) pass `among_members`: every logged-in
+    member sees the names there. Without either the answer also says whether `viewer` may
+    open the member's player page, so a link to it is shown exactly when the name is.
+    Templates ask through `{% member_name %}` (games/templatetags/member_names.py)."""
     return name_visible(
         member_id=member.pk,
         consent=member.publication_consent,
         viewer=viewer,
         runs_game=runs_game,
+        among_members=among_members,
     )
 
 
-def name_visible(*, member_id: int, consent: bool, viewer: Viewer, runs_game: bool = False) -> bool:
+def name_visible(
+    *,
+    member_id: int,
+    consent: bool,
+    viewer: Viewer,
+    runs_game: bool = False,
+    among_members: bool = False,
+) -> bool:
     """may_see_name for reads that hold a member's id and consent, not the member."""
     if consent:
         return True
     looking = _member(viewer)
     if looking is None:
         return False
-    return looking.pk == member_id or looking.is_staff or runs_game
+    return looking.pk == member_id or looking.is_staff or runs_game or among_members
 
 
 # --- an online table --------------------------------------------------------------------

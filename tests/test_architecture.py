@@ -16,10 +16,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 APPS = ("accounts", "club", "games", "notifications")
 
-# Doors and wiring: views, API routers, admin, tasks, URLs, forms, commands, the bot, the
-# project's wiring. They may import any room.
+# Doors and wiring: views, API routers, admin, tasks, URLs, forms, template tags, commands,
+# the bot, the project's wiring. They may import any room.
 DOORS = re.compile(
-    r"(\.(views|api|admin|tasks|urls|forms|apps)$|\.management(\.|$)|^notifications\.bot"
+    r"(\.(views|api|admin|tasks|urls|forms|apps)$|\.(management|templatetags)(\.|$)"
+    r"|^notifications\.bot"
     r"|^club\.(api|api_evenings|api_auth|wsgi|asgi|urls|middleware|context_processors|csp"
     r"|responses)$|^notifications\.views$|^games\.host_screen$|^accounts\.miniapp$)"
 )

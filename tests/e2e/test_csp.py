@@ -7,13 +7,9 @@ The hole it closes (#14): no policy at all, so any injected script would have ru
 from __future__ import annotations
 
 import pytest
-from django.core.management import call_command
 
-from accounts.models import User
-from club.models import Evening, EveningStatus
-from games.models import Game, GameStatus, Ruleset
 from tests.e2e.conftest import new_context
-from tests.games.recording import evening_with_players, record, start_game
+from tests.pages import demo_club, pages
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("migration_rows")]
 
@@ -24,63 +20,7 @@ def club(settings):
     and profile pages load Telegram's script)."""
     settings.TELEGRAM_BOT_TOKEN = "123456:csp-test"
     settings.TELEGRAM_BOT_USERNAME = "club_bot"
-    call_command("demo_data", stdout=open("/dev/null", "w"))  # noqa: SIM115
-    host = User.objects.get(nickname="Ведущий")
-    evening, players = evening_with_players(12)
-    running = start_game(host, evening, players)
-    record(running, host, {"type": "day", "n": 1})
-    return {
-        "host": host,
-        "admin": User.objects.get(nickname="admin"),
-        "member": User.objects.get(nickname="Ворон"),
-        "running": running,
-        "evening": evening,
-        "open_evening": Evening.objects.filter(status=EveningStatus.SCHEDULED).latest("pk"),
-        "finished": Game.objects.get(status=GameStatus.FINISHED, ruleset=Ruleset.CLUB),
-        "online": Game.objects.get(ruleset=Ruleset.ONLINE),
-    }
-
-
-def pages(club) -> dict[str, list[str]]:
-    """The page types, by who opens them."""
-    finished, online = club["finished"], club["online"]
-    return {
-        "visitor": [
-            "/",
-            f"/evenings/{club['open_evening'].pk}/",
-            "/accounts/login/",
-            "/accounts/signup/",
-            "/accounts/password/reset/",
-            "/leaderboard/",
-            f"/players/{club['member'].pk}/",
-            f"/games/{finished.pk}/",
-            "/api/v1/docs",
-            "/tg/",
-        ],
-        "member": [
-            "/evenings/mine/",
-            "/accounts/profile/",
-            "/accounts/settings/",
-            "/online/",
-            f"/online/{online.pk}/",
-        ],
-        "host": [
-            f"/games/{club['running'].pk}/",
-            f"/games/{club['running'].pk}/recording/",
-            f"/evenings/{club['evening'].pk}/games/new/",
-            "/online/new/",
-        ],
-        "admin": [
-            "/admin/",
-            "/admin/games/game/",
-            f"/admin/games/game/{finished.pk}/change/",
-            "/admin/games/game/import/",
-            "/admin/accounts/user/",
-            f"/admin/club/evening/{club['evening'].pk}/change/",
-            "/admin/club/clubsettings/1/change/",
-            "/admin/notifications/notification/",
-        ],
-    }
+    return demo_club()
 
 
 def test_every_page_type_keeps_to_the_policy(browser, live_server, club) -> None:

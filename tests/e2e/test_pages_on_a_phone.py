@@ -17,8 +17,9 @@ from club.models import Evening
 from games.models import GameEvent
 from games.online.models import MafiaMessage
 from tests.e2e.conftest import ARTIFACTS, DESKTOP, PHONE, new_context, untranslated
-from tests.e2e.test_csp import club, pages  # noqa: F401 (the fixture)
+from tests.e2e.test_csp import club  # noqa: F401 (the fixture)
 from tests.e2e.test_host_screen import axe_violations
+from tests.pages import pages
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("migration_rows")]
 SHOTS = ARTIFACTS / "pages"

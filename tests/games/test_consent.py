@@ -1,9 +1,13 @@
 """RULES.md §C: a member who refused publication is nowhere by name in what is published.
 
-A season is seeded and posted to the group; three members then switch publication off.
-The test walks the site as a visitor (following every link from the home page and the
-leaderboards) and as another member, reads every published API answer, and reads every
-group post as it stands after the edits: none names them."""
+A season is seeded and posted to the group; three members, the club games' host and an
+online game's host then switch publication off. The test walks the site as a visitor
+(following every link from the home page and the leaderboards) and as another member,
+reads every published API answer, and reads every group post as it stands after the
+edits: none names them. Every page the browser tests open (tests/pages.py) is read too,
+as its reader, with everyone but the admin opted out.
+
+The hole the hosts close (#24): the game pages printed the host's nickname to anyone."""
 
 import re
 from collections import deque
@@ -20,7 +24,9 @@ from games.ratings import publication, tasks
 from games.ratings.models import PlayerScore
 from games.ratings.seasons import season_of
 from notifications.models import Notification
+from tests.games.recording import make_host
 from tests.games.season import seed_history
+from tests.pages import demo_club, pages
 
 pytestmark = pytest.mark.django_db
 GROUP = -100777
@@ -34,11 +40,13 @@ def season():
     club.telegram_group_chat_id = GROUP
     club.save()
     history = seed_history(games=40, members=24, seed=7)
-    history.games.append(finished_online_game(history))
+    online_host = make_host()
+    history.games.append(finished_online_game(online_host, history.members))
     for game in history.games:
         publication.game_post_sync(game_id=game.pk)
-    # Everyone played: take three who did, give them names no page could show by accident.
-    hidden = history.members[:3]
+    # Everyone played: take three who did, and both hosts (the club games' and the online
+    # game's), and give them names no page could show by accident.
+    hidden = [*history.members[:3], history.host, online_host]
     for number, member in enumerate(hidden, start=1):
         User.objects.filter(pk=member.pk).update(nickname=f"Тень{number}")
         member.refresh_from_db()
@@ -50,9 +58,9 @@ def season():
     return history, [m.nickname for m in hidden]
 
 
-def finished_online_game(history) -> Game:
-    """An online game of ten of the season's members, the three to be hidden among them,
-    ended by the host's modkills of the mafia and analysed."""
+def finished_online_game(host: User, members: list[User]) -> Game:
+    """An online game of ten members, ended by the host's modkills of the mafia and
+    analysed."""
     from datetime import timedelta
 
     import time_machine
@@ -65,13 +73,13 @@ def finished_online_game(history) -> Game:
 
     starts = timezone.now() + timedelta(minutes=1)
     game = online_play.online_game_create(
-        host=history.host, member_ids=[m.pk for m in history.members[:10]], starts_at=starts
+        host=host, member_ids=[m.pk for m in members[:10]], starts_at=starts
     )
     with time_machine.travel(starts + timedelta(seconds=5)):
         online_sweep()
         for seat in Seat.objects.filter(game=game, role__in=["don", "mafia"]):
             online_play.online_act(
-                game_id=game.pk, user=history.host, event={"type": "modkill", "seat": seat.number}
+                game_id=game.pk, user=host, event={"type": "modkill", "seat": seat.number}
             )
     analysis.game_analysis_build(game_id=game.pk)
     analysis.ratings_replay()
@@ -170,3 +178,59 @@ def test_they_still_see_their_own_scores(season) -> None:
     page = own.get(f"/players/{member.pk}/").content.decode()
     assert names[0] in page
     assert Client().get(f"/players/{member.pk}/").status_code == 404
+
+
+# --- every page the browser tests open (tests/pages.py), read with Django's client ------
+
+LETTERS = "АБВГДЕЖЗИКЛМНОПРСТУФХЦЧШЭЮЯ"
+
+
+@pytest.fixture
+def crawl():
+    """The browser tests' club in which every member but the admin, the hosts included,
+    refused publication, under names no page could show by accident (all of one length,
+    so none is inside another)."""
+    club = demo_club()
+    for index, pk in enumerate(User.objects.filter(is_staff=False).values_list("pk", flat=True)):
+        nickname = f"Тень{LETTERS[index // len(LETTERS)]}{LETTERS[index % len(LETTERS)]}"
+        User.objects.filter(pk=pk).update(nickname=nickname, publication_consent=False)
+    for member in (club["host"], club["member"]):
+        member.refresh_from_db()
+    return club
+
+
+def may_name(role: str, path: str, club, viewer: User | None) -> set[int]:
+    """Whom a page may name although they refused publication (RULES.md §C): the reader
+    themselves; a table to its players (the online table) and its host (the running
+    game's pages); everyone on the lists for members (the host's seating screens)."""
+    if viewer is None:
+        return set()
+    named = {viewer.pk}
+    online, running = club["online"], club["running"]
+    if path == f"/online/{online.pk}/":
+        named |= set(online.seats.values_list("member_id", flat=True))
+    if path.startswith(f"/games/{running.pk}/") and role == "host":
+        named |= set(running.seats.values_list("member_id", flat=True))
+    if path in (f"/evenings/{club['evening'].pk}/games/new/", "/online/new/"):
+        named |= set(User.objects.values_list("pk", flat=True))
+    return named
+
+
+def test_no_page_of_the_browser_crawl_names_a_member_who_refused_publication(crawl) -> None:
+    who = {"visitor": None, "member": crawl["online"].seats.first().member, "host": crawl["host"]}
+    hidden = dict(User.objects.filter(publication_consent=False).values_list("pk", "nickname"))
+    read = 0
+    for role, paths in pages(crawl).items():
+        if role == "admin":
+            continue  # staff see every name (RULES.md §C)
+        client = Client()
+        if who[role] is not None:
+            client.force_login(who[role])
+        for path in paths:
+            response = client.get(path)
+            assert response.status_code in (200, 404), f"{role} {path}"
+            read += response.status_code == 200
+            named = may_name(role, path, crawl, who[role])
+            names = [name for pk, name in hidden.items() if pk not in named]
+            assert_hidden(response.content.decode(), names, f"{role} {path}")
+    assert read == 18  # all but the opted-out member's player page, 404 to a visitor
