@@ -30,7 +30,8 @@ LEVELS: list[tuple[str, re.Pattern[str]]] = [
     (
         "kernel",
         re.compile(
-            r"^club\.(errors|parsing|queueing|throttle|celery|settings|schemas|club_settings"
+            r"^club\.(errors|parsing|bodies|cache|queueing|throttle|celery|settings|schemas"
+            r"|club_settings"
             r"|health)$|^club$"
         ),
     ),

@@ -43,7 +43,6 @@ def test_healthz_names_the_broker_when_it_is_down(client: Client, monkeypatch) -
 
 
 def test_healthz_names_the_database_when_it_is_down(client: Client, monkeypatch, caplog) -> None:
-    from club import health
 
     def broken_cursor(*args, **kwargs):
         raise OSError("connection to 10.1.2.3:5432 refused (secret-db-host)")
