@@ -115,11 +115,8 @@ def test_a_deep_body_stops_the_scan_at_the_bound() -> None:
 
 
 @pytest.mark.django_db
-def test_an_api_body_over_its_cap_is_refused_before_it_is_read(table) -> None:
-    host, evening, players = table
-    game = start_game(host, evening, players)
-    client = Client()
-    client.force_login(host)
+def test_an_api_body_over_its_cap_is_refused_before_it_is_read(hosting) -> None:
+    game, client = hosting
     body = b'{"type": "day", "n": 1, "pad": "' + b"x" * bodies.API_JSON_BYTES + b'"}'
     answer = client.post(f"/api/v1/games/{game.pk}/events", body, content_type="application/json")
     assert answer.status_code == 413
@@ -133,22 +130,16 @@ def test_an_api_body_over_its_cap_is_refused_before_it_is_read(table) -> None:
 
 
 @pytest.mark.django_db
-def test_an_adversarial_api_body_under_the_cap_is_a_clear_refusal(table) -> None:
-    host, evening, players = table
-    game = start_game(host, evening, players)
-    client = Client()
-    client.force_login(host)
+def test_an_adversarial_api_body_under_the_cap_is_a_clear_refusal(hosting) -> None:
+    game, client = hosting
     body = unterminated_escapes(48 * 1024)
     answer = client.post(f"/api/v1/games/{game.pk}/events", body, content_type="application/json")
     assert answer.status_code == 400 and answer.json()["detail"]
 
 
 @pytest.mark.django_db
-def test_a_tap_over_its_cap_is_refused(table) -> None:
-    host, evening, players = table
-    game = start_game(host, evening, players)
-    client = Client()
-    client.force_login(host)
+def test_a_tap_over_its_cap_is_refused(hosting) -> None:
+    game, client = hosting
     event = {"type": "day", "n": 1, "pad": "x" * bodies.TAP_BYTES}
     answer = client.post(
         f"/games/{game.pk}/tap/", {"seq": 1, "event": event}, content_type="application/json"
@@ -174,6 +165,15 @@ def table(db: None):
     from tests.games.recording import evening_with_players, make_host
 
     return make_host(), *evening_with_players()
+
+
+@pytest.fixture
+def hosting(table):
+    """A game and its host's logged-in client."""
+    host, evening, players = table
+    client = Client()
+    client.force_login(host)
+    return start_game(host, evening, players), client
 
 
 @pytest.mark.django_db

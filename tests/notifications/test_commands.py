@@ -37,22 +37,24 @@ def test_telegram_setup_needs_the_token_and_the_secret(settings) -> None:
         call_command("telegram_setup")
 
 
+def help_update(update_id: int, chat: int) -> dict:
+    return {
+        "update_id": update_id,
+        "message": {
+            "message_id": 1,
+            "date": 1765000000,
+            "text": "/help",
+            "from": {"id": chat, "is_bot": False, "first_name": "Ян"},
+            "chat": {"id": chat, "type": "private"},
+        },
+    }
+
+
 @pytest.mark.django_db
 def test_telegram_poll_long_polls_with_the_same_handlers(fake_telegram) -> None:
     from notifications.models import Notification
 
-    fake_telegram.updates.append(
-        {
-            "update_id": 31337,
-            "message": {
-                "message_id": 1,
-                "date": 1765000000,
-                "text": "/help",
-                "from": {"id": 606, "is_bot": False, "first_name": "Ян"},
-                "chat": {"id": 606, "type": "private"},
-            },
-        }
-    )
+    fake_telegram.updates.append(help_update(31337, 606))
     call_command("telegram_poll", "--once")
     methods = [call.method for call in fake_telegram.calls]
     assert "deleteWebhook" in methods and "getUpdates" in methods
@@ -67,18 +69,7 @@ def test_telegram_poll_fetches_an_update_again_until_it_is_handled(
     from notifications.management.commands import telegram_poll
     from notifications.models import Notification
 
-    fake_telegram.updates.append(
-        {
-            "update_id": 4242,
-            "message": {
-                "message_id": 1,
-                "date": 1765000000,
-                "text": "/help",
-                "from": {"id": 607, "is_bot": False, "first_name": "Ян"},
-                "chat": {"id": 607, "type": "private"},
-            },
-        }
-    )
+    fake_telegram.updates.append(help_update(4242, 607))
     handle = bot.Bot.handle
     monkeypatch.setattr(bot.Bot, "handle", lambda self: 1 / 0)
     monkeypatch.setattr(telegram_poll, "RETRY_SECONDS", 0)
