@@ -4,6 +4,10 @@ Bot API server, which allows 30 messages a second (429 with retry_after above it
 
 Prints one JSON line: messages, delivered, duplicates, lost, seconds, msgs_per_s,
 limit_msgs_per_s, ratio. Run: uv run python bench/telegram_fanout.py
+
+`bench/telegram_fanout.py flood`: the same, and 5 s into the burst the server answers every
+message 429 (retry_after 5) for 20 s, as Telegram does to a bot that sent too much; the line
+adds the calls that reached it in that window, in all and at most in one retry_after period.
 """
 
 import json
@@ -21,6 +25,8 @@ from tests.fake_telegram import FakeTelegram
 MESSAGES = int(os.environ.get("BENCH_MESSAGES", "1000"))
 LIMIT = 30
 BROKER = "redis://127.0.0.1:6379/13"
+FLOOD = len(sys.argv) > 1 and sys.argv[1] == "flood"
+FLOOD_AFTER, FLOOD_SECONDS, RETRY_AFTER = 5.0, 20.0, 5
 
 
 def main() -> None:
@@ -73,6 +79,9 @@ def main() -> None:
     )
     try:
         time.sleep(3)  # let the worker connect before the burst
+        flood_start = time.monotonic() + FLOOD_AFTER
+        if FLOOD:
+            server.flood(flood_start, FLOOD_SECONDS, RETRY_AFTER)
         for row in rows:
             notification_send.delay(row.pk)
         deadline = time.monotonic() + 300
@@ -90,6 +99,7 @@ def main() -> None:
         worker.wait(timeout=60)
         server.stop()
     log(str(Counter(Notification.objects.values_list("status", flat=True))))
+    log("refused: " + str(Counter(call.status for call in server.refused)))
     sent = server.sent()
     if os.environ.get("BENCH_DEBUG"):
         t0 = sent[0].at
@@ -98,20 +108,32 @@ def main() -> None:
     delivered = len(per_chat)
     seconds = sent[-1].at - sent[0].at if len(sent) > 1 else 0.0
     rate = delivered / seconds if seconds else 0.0
-    print(
-        json.dumps(
-            {
-                "messages": MESSAGES,
-                "delivered": delivered,
-                "duplicates": sum(count - 1 for count in per_chat.values()),
-                "lost": MESSAGES - delivered,
-                "seconds": round(seconds, 1),
-                "msgs_per_s": round(rate, 1),
-                "limit_msgs_per_s": LIMIT,
-                "ratio": round(rate / LIMIT, 3),
-            }
-        )
-    )
+    figures: dict[str, object] = {
+        "messages": MESSAGES,
+        "delivered": delivered,
+        "duplicates": sum(count - 1 for count in per_chat.values()),
+        "lost": MESSAGES - delivered,
+        "seconds": round(seconds, 1),
+        "msgs_per_s": round(rate, 1),
+        "limit_msgs_per_s": LIMIT,
+        "ratio": round(rate / LIMIT, 3),
+    }
+    if FLOOD:
+        # Every call that arrived while the server answered 429, by retry_after period.
+        window = [
+            call.at - flood_start
+            for call in server.send_calls()
+            if flood_start <= call.at < flood_start + FLOOD_SECONDS
+        ]
+        log("calls in the 429 window, s after its start: " + " ".join(f"{t:.2f}" for t in window))
+        periods = Counter(int(t // RETRY_AFTER) for t in window)
+        figures |= {
+            "flood_seconds": FLOOD_SECONDS,
+            "retry_after": RETRY_AFTER,
+            "flood_calls": sum(periods.values()),
+            "max_calls_per_period": max(periods.values(), default=0),
+        }
+    print(json.dumps(figures))
 
 
 if __name__ == "__main__":

@@ -2,7 +2,8 @@
 
 Point the bot at it with TELEGRAM_API_BASE_URL. It records every call, answers like the Bot
 API does, and can be told to fail: the next calls with given errors (429 with retry_after,
-403, 400, 500), a share of calls with 500, and an overall rate limit answered with 429.
+403, 400, 500), a share of calls with 500, an overall rate limit answered with 429, and a
+flood: a stretch of time in which every message is answered 429.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ class Call:
     method: str
     params: dict[str, Any]
     at: float
+    status: int = 200
 
 
 @dataclass
@@ -32,12 +34,14 @@ class FakeTelegram:
     rate_limit_per_s: float | None = None  # above it, sendMessage answers 429
     seed: int = 1
     calls: list[Call] = field(default_factory=list)
+    refused: list[Call] = field(default_factory=list)  # sendMessage calls answered an error
     _forced: deque[tuple[int, dict[str, Any]]] = field(default_factory=deque)
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _sent_at: deque[float] = field(default_factory=deque)
     _message_id: int = 0
     updates: list[dict[str, Any]] = field(default_factory=list)  # until an offset confirms them
     migrated: dict[int, int] = field(default_factory=dict)  # group → the supergroup it became
+    _flood: tuple[float, float, int] | None = None
 
     def __post_init__(self) -> None:
         self._random = random.Random(self.seed)
@@ -76,6 +80,17 @@ class FakeTelegram:
         """The next call answers with this error (429 takes retry_after=...)."""
         self._forced.append((status, extra))
 
+    def flood(self, start: float, seconds: float, retry_after: int) -> None:
+        """From `start` (time.monotonic()) for `seconds`, every sendMessage answers 429 with
+        this retry_after, as Telegram does to a bot that sent too much."""
+        self._flood = (start, start + seconds, retry_after)
+
+    def send_calls(self) -> list[Call]:
+        """Every sendMessage call that reached the server, answered or refused, in order."""
+        with self._lock:
+            calls = [call for call in self.calls if call.method == "sendMessage"]
+            return sorted([*calls, *self.refused], key=lambda call: call.at)
+
     def sent(self) -> list[Call]:
         with self._lock:
             return [call for call in self.calls if call.method == "sendMessage"]
@@ -95,6 +110,8 @@ class FakeTelegram:
         params = self._params(request.headers.get("Content-Type", ""), body)
         with self._lock:
             status, payload = self._respond(method, params)
+            if method == "sendMessage" and status != 200:
+                self.refused.append(Call(method, params, time.monotonic(), status))
         self._answer(request, status, payload)
 
     @staticmethod
@@ -125,6 +142,8 @@ class FakeTelegram:
                 "parameters": {"migrate_to_chat_id": moved},
             }
         if method == "sendMessage":
+            if self._flood is not None and self._flood[0] <= now < self._flood[1]:
+                return 429, self._error(429, retry_after=self._flood[2])
             if self.rate_limit_per_s is not None:
                 while self._sent_at and now - self._sent_at[0] > 1:
                     self._sent_at.popleft()
