@@ -6,6 +6,9 @@ worker killed after the claim leaves the row in `sending`: if it never began the
 (`call_started_at` is empty) the sweep puts it back to be sent; if the call had begun, the
 message may or may not have arrived, and the sweep reports it failed "in doubt" for an admin
 instead of risking a duplicate.
+
+A 429 pauses the whole bot for the retry_after Telegram names (notifications/ratelimit.py):
+the message and every other one wait it out without a call, and without losing an attempt.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from telegram import error as tg
 
 from notifications import telegram
 from notifications.models import Notification, NotificationStatus
-from notifications.ratelimit import wait_for_send_slot
+from notifications.ratelimit import pause_sending, wait_for_send_slot
 from notifications.signals import chat_migrated
 
 logger = logging.getLogger(__name__)
@@ -41,13 +44,20 @@ class Outcome:
     retry_in: float | None = None  # seconds until the next attempt, when one is due
 
 
-def _release(notification_id: int, seconds: float, error: str = "") -> Outcome:
-    """Back to pending, due again in `seconds`."""
-    Notification.objects.filter(pk=notification_id).update(
-        status=NotificationStatus.PENDING,
-        next_attempt_at=timezone.now() + timedelta(seconds=seconds),
-        last_error=error[:1000],
-    )
+def _release(
+    notification_id: int, seconds: float, error: str = "", *, attempted: bool = True
+) -> Outcome:
+    """Back to pending, due again in `seconds`. A wait Telegram asked for (429) is not an
+    attempt (`attempted=False`): the claim's attempt is given back, so waiting, however
+    long, never uses up the tries a message has against real failures."""
+    fields: dict[str, object] = {
+        "status": NotificationStatus.PENDING,
+        "next_attempt_at": timezone.now() + timedelta(seconds=seconds),
+        "last_error": error[:1000],
+    }
+    if not attempted:
+        fields["attempts"] = F("attempts") - 1
+    Notification.objects.filter(pk=notification_id).update(**fields)
     return Outcome(NotificationStatus.PENDING, retry_in=seconds)
 
 
@@ -121,7 +131,9 @@ def notification_deliver(notification_id: int) -> Outcome:
             if notification.attempts >= MAX_ATTEMPTS:
                 return _finish(notification_id, NotificationStatus.FAILED, last_error="No post.")
             return _release(notification_id, 5.0 * notification.attempts)
-    wait_for_send_slot()
+    paused = wait_for_send_slot()
+    if paused:  # another message's 429: the whole bot waits, this one with it
+        return _release(notification_id, paused, "Telegram paused the bot (429).", attempted=False)
     Notification.objects.filter(pk=notification_id).update(call_started_at=timezone.now())
     try:
         if editing is not None:
@@ -129,9 +141,11 @@ def notification_deliver(notification_id: int) -> Outcome:
         else:
             message_id = telegram.send_message(chat_id, notification.text, notification.buttons)
     except tg.RetryAfter as flood:
+        # Telegram's limit is the bot's, not this message's: every sender stops until then.
         retry_after = flood.retry_after
         seconds = retry_after.total_seconds() if isinstance(retry_after, timedelta) else retry_after
-        return _release(notification_id, float(seconds), str(flood))
+        paused = pause_sending(float(seconds))
+        return _release(notification_id, paused, str(flood), attempted=False)
     except tg.ChatMigrated as migrated:
         # The group became a supergroup: everything waiting for it goes to the new chat, and
         # this row is sent there at once (healthchecks' Telegram transport does the same).

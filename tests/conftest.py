@@ -5,6 +5,7 @@ import pytest
 from django.test import Client
 
 from accounts.models import User
+from notifications.ratelimit import resume_sending
 from notifications.telegram import process_bot
 from tests.factories import make_member
 from tests.fake_telegram import FakeTelegram
@@ -99,13 +100,16 @@ def task_done() -> Iterator[Callable[[str, object], threading.Event]]:
 
 @pytest.fixture
 def fake_telegram(settings) -> Iterator[FakeTelegram]:
-    """The bot pointed at a fake Bot API server on this machine, for the test's length."""
+    """The bot pointed at a fake Bot API server on this machine, for the test's length; no
+    429 pause of an earlier test's server carries over."""
     server = FakeTelegram().start()
     settings.TELEGRAM_BOT_TOKEN = server.token
     settings.TELEGRAM_API_BASE_URL = server.url
     settings.TELEGRAM_CONSOLE_MODE = False
     process_bot.reset()
+    resume_sending()
     yield server
+    resume_sending()
     process_bot.reset()
     server.stop()
 
