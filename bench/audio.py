@@ -3,6 +3,13 @@ speech-like sound and room noise, decoded by PyAV and run through Silero VAD in 
 process, as the worker does. Prints one JSON line: audio_seconds, wall_seconds, rtf (wall
 time per second of sound), peak_mb (the analysing process's peak resident memory), and
 segments. Run: uv run python bench/audio.py
+
+`bench/audio.py silence [hours]`: three hours (or `hours`) of digital silence as ogg/opus,
+made here with PyAV, analysed as the worker does (one decoding for the frames' features
+and the VAD); the line adds decode_seconds (decoding alone, a separate pass), model_frames
+(the frames the VAD model was given) and file_mb. `bench/audio.py subnormal [hours]`: the
+same for 20 minutes (or `hours`) of near-silence made of subnormal float32 samples (a
+float wav: 20 minutes are 73 MB).
 """
 
 import json
@@ -29,9 +36,88 @@ print(json.dumps({{"audio_seconds": round(len(probs) * vad.FRAME_SECONDS, 1),
   "wall_seconds": round(wall, 2), "segments": len(segments),
   "peak_mb": round(peak_kb / 1024, 1)}}))
 """
+SILENCE = """
+import json, re, sys, time
+sys.path.insert(0, {root!r})
+from games.recordings.audio import decode, features, vad
+path = sys.argv[1]
+began = time.perf_counter()
+samples = sum(block.size for block in decode.blocks(path, vad.BLOCK_SAMPLES))
+decoding = time.perf_counter() - began
+model, frames = vad._session(), [0]
+class Counting:
+    def run(self, names, feeds):
+        frames[0] += len(feeds["input"])
+        return model.run(names, feeds)
+vad._session = lambda: Counting()
+began = time.perf_counter()
+def described(blocks):
+    for block in blocks:
+        features.mfcc(block)
+        yield block
+probs = vad.probabilities(described(decode.blocks(path, vad.BLOCK_SAMPLES)))
+segments = vad.segments(probs)
+wall = time.perf_counter() - began
+peak_kb = int(re.search(r"VmHWM:\\s+(\\d+)", open("/proc/self/status").read())[1])
+print(json.dumps({{"audio_seconds": round(samples / decode.RATE, 1),
+  "decode_seconds": round(decoding, 2), "wall_seconds": round(wall, 2),
+  "model_frames": frames[0], "segments": len(segments), "peak_mb": round(peak_kb / 1024, 1)}}))
+"""
+
+
+def silence(kind: str, hours: float) -> None:
+    """`hours` of silence analysed in a fresh process: "silence", digital silence as
+    ogg/opus (48 kHz, as phones record it); "subnormal", near-silence of subnormal float32
+    samples as a float wav (16 kHz), which some encoders leave where the sound fades out."""
+    import av
+    import numpy as np
+
+    rng = np.random.default_rng(1)
+    if kind == "subnormal":
+        name, container_format, codec, rate, sample = "near.wav", "wav", "pcm_f32le", 16_000, "flt"
+    else:
+        name, container_format, codec, rate, sample = "silence.ogg", "ogg", "libopus", 48_000, "s16"
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / name
+        began = time.perf_counter()
+        with av.open(str(path), "w", format=container_format) as container:
+            stream = container.add_stream(codec, rate=rate, layout="mono")
+            for _ in range(int(hours * 3600)):
+                if kind == "subnormal":
+                    second = (rng.normal(0, 1e-40, (1, rate))).astype(np.float32)
+                else:
+                    second = np.zeros((1, rate), dtype=np.int16)
+                frame = av.AudioFrame.from_ndarray(second, format=sample, layout="mono")
+                frame.sample_rate = rate
+                for packet in stream.encode(frame):
+                    container.mux(packet)
+            for packet in stream.encode(None):
+                container.mux(packet)
+        log(f"encoded {hours:g} h of {kind} in {time.perf_counter() - began:.0f} s")
+        figures = analysed(SILENCE, path)
+        figures["file_mb"] = round(path.stat().st_size / 2**20, 1)
+    print(json.dumps(figures))
+
+
+def analysed(snippet: str, path: Path) -> dict:
+    """The figures `snippet` prints for the file at `path`, in a fresh process, with rtf."""
+    run = subprocess.run(
+        [sys.executable, "-c", snippet.format(root=str(ROOT)), str(path)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    figures = json.loads(run.stdout)
+    figures["rtf"] = round(figures["wall_seconds"] / figures["audio_seconds"], 4)
+    return figures
 
 
 def main() -> None:
+    if sys.argv[1:2] in (["silence"], ["subnormal"]):
+        kind = sys.argv[1]
+        default = 3.0 if kind == "silence" else 1 / 3
+        silence(kind, float(sys.argv[2]) if len(sys.argv) > 2 else default)
+        return
     sys.path.insert(0, str(ROOT))
     import numpy as np
 
@@ -51,14 +137,7 @@ def main() -> None:
         write(path, hour, "m4a")
         log(f"encoded {MINUTES} min of m4a in {time.perf_counter() - began:.0f} s")
         del hour
-        run = subprocess.run(
-            [sys.executable, "-c", ANALYSE.format(root=str(ROOT)), str(path)],
-            capture_output=True,
-            text=True,
-            check=True,
-        )
-    figures = json.loads(run.stdout)
-    figures["rtf"] = round(figures["wall_seconds"] / figures["audio_seconds"], 4)
+        figures = analysed(ANALYSE, path)
     print(json.dumps(figures))
 
 

@@ -5,15 +5,22 @@ The silero-vad package ships the models but imports torch, which the club never 
 takes a block of 32 ms frames (512 samples, each with the previous frame's last 64 as
 context) in one call and carries its LSTM state between calls, so an hour of sound is a few
 hundred calls. Nothing is downloaded at run time.
+
+Silence costs nothing: digital silence (a muted phone, a recording padded with zeros) is
+found with numpy and the model runs only on the rest, so its work follows the sound, not
+the recording's length. Subnormal samples are flushed to zero first: on them the model's
+arithmetic is some 60 times slower (measured: rtf 0.13 instead of 0.002, a quarter of an
+hour for three hours of such near-silence).
 """
 
 from __future__ import annotations
 
 import importlib.util
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -47,15 +54,45 @@ def _session():
     )
 
 
+# Digital silence: a frame whose RMS is under one step of 16-bit sound (-90 dBFS). Silero
+# hears speech-like sound down to about -85 dBFS (it normalises what it gets), and none
+# at -90 dBFS (measured: no frame over 0.02), so nothing the model could hear is skipped.
+SILENCE_RMS = 2.0**-15
+# The model still hears this much of a silence after sound (its memory fades in ~0.3 s),
+# so probabilities fall as they would; only the silence beyond it is skipped.
+SILENCE_TAIL = 32  # frames: ~1 s
+# Before the sound comes back the model is given this much of the skipped silence again,
+# from the state it had when the skipping began: it meets the sound as it would have.
+SILENCE_WARM_UP = 16  # frames: ~0.5 s
+SUBNORMAL = np.finfo(np.float32).tiny
+
+
+@dataclass
+class _Carried:
+    """What one block hands the next: the model's state, the last samples (the next
+    frame's context), the length of the silence so far and of its skipped part, and the
+    last SILENCE_WARM_UP inputs (the warm-up when the silence spans blocks)."""
+
+    hidden: np.ndarray
+    cell: np.ndarray
+    context: np.ndarray
+    silent_run: int = 0
+    skipped_run: int = 0
+    recent: np.ndarray = field(default_factory=lambda: np.zeros((0, CONTEXT + FRAME), np.float32))
+
+
 def probabilities(
     sound: Iterable[np.ndarray], on_block: Callable[[int], None] | None = None
 ) -> np.ndarray:
-    """The speech probability of every 32 ms frame. `sound` is 16 kHz mono float32 in
-    blocks of BLOCK_SAMPLES (the last may be shorter); `on_block(frames_done)` reports."""
+    """The speech probability of every 32 ms frame (0 for skipped digital silence).
+    `sound` is 16 kHz mono float32 in blocks of BLOCK_SAMPLES (the last may be shorter);
+    `on_block(frames_done)` reports."""
     session = _session()
-    hidden = np.zeros((1, 1, 128), dtype=np.float32)
-    cell = np.zeros((1, 1, 128), dtype=np.float32)
-    context = np.zeros(CONTEXT, dtype=np.float32)
+    carried = _Carried(
+        hidden=np.zeros((1, 1, 128), dtype=np.float32),
+        cell=np.zeros((1, 1, 128), dtype=np.float32),
+        context=np.zeros(CONTEXT, dtype=np.float32),
+    )
     found: list[np.ndarray] = []
     done = 0
     for block in sound:
@@ -64,19 +101,57 @@ def probabilities(
             continue
         frames = np.zeros((count, FRAME), dtype=np.float32)
         frames.reshape(-1)[: block.size] = block
+        frames[np.abs(frames) < SUBNORMAL] = 0.0
         contexts = np.empty((count, CONTEXT), dtype=np.float32)
-        contexts[0] = context
+        contexts[0] = carried.context
         contexts[1:] = frames[:-1, -CONTEXT:]
-        context = frames[-1, -CONTEXT:].copy()
-        values, hidden, cell = session.run(
-            ["speech_probs", "hn", "cn"],
-            {"input": np.concatenate((contexts, frames), axis=1), "h": hidden, "c": cell},
-        )
-        found.append(np.asarray(values, dtype=np.float32).reshape(-1))
+        carried.context = frames[-1, -CONTEXT:].copy()
+        inputs = np.concatenate((contexts, frames), axis=1)
+        found.append(_block_probabilities(session, inputs, frames, carried))
         done += count
         if on_block is not None:
             on_block(done)
     return np.concatenate(found) if found else np.zeros(0, dtype=np.float32)
+
+
+def _block_probabilities(
+    session: Any, inputs: np.ndarray, frames: np.ndarray, carried: _Carried
+) -> np.ndarray:
+    """One block's probabilities: the model runs on each stretch that is not deep in
+    digital silence (one call, on the whole block, when there is none), after a warm-up
+    when a skipped silence ends; `carried` goes on to the next block."""
+    power = np.einsum("ij,ij->i", frames, frames) / FRAME
+    silent_run = _runs(power < SILENCE_RMS**2, carried.silent_run)
+    skipped = silent_run > SILENCE_TAIL
+    skipped_run = _runs(skipped, carried.skipped_run)
+    skipped_before = np.concatenate(([carried.skipped_run], skipped_run[:-1]))
+    probs = np.zeros(len(frames), dtype=np.float32)
+    heard = np.flatnonzero(~skipped)
+    stretches = np.split(heard, np.flatnonzero(np.diff(heard) > 1) + 1) if heard.size else []
+    for stretch in stretches:
+        first, last = int(stretch[0]), int(stretch[-1]) + 1
+        warm = min(SILENCE_WARM_UP, int(skipped_before[first]))
+        if warm <= first:
+            batch = inputs[first - warm : last]
+        else:  # the skipped silence began in an earlier block
+            batch = np.concatenate((carried.recent[first - warm :], inputs[:last]))
+        values, carried.hidden, carried.cell = session.run(
+            ["speech_probs", "hn", "cn"], {"input": batch, "h": carried.hidden, "c": carried.cell}
+        )
+        probs[first:last] = np.asarray(values, dtype=np.float32).reshape(-1)[warm:]
+    carried.silent_run, carried.skipped_run = int(silent_run[-1]), int(skipped_run[-1])
+    if len(inputs) < SILENCE_WARM_UP:
+        inputs = np.concatenate((carried.recent, inputs))
+    carried.recent = inputs[-SILENCE_WARM_UP:].copy()
+    return probs
+
+
+def _runs(flags: np.ndarray, before: int) -> np.ndarray:
+    """For each flag, how many flags in a row end there (0 where it is false), counting
+    the `before` that ended the previous block."""
+    index = np.arange(len(flags))
+    last_false = np.maximum.accumulate(np.where(flags, -1, index))
+    return np.where(last_false >= 0, index - last_false, before + index + 1)
 
 
 @dataclass(frozen=True)
