@@ -41,7 +41,17 @@ class ClubSettingsAdmin(admin.ModelAdmin):
                 )
             },
         ),
-        (None, {"fields": ("season_length", "audio_retention_days", "telegram_group_chat_id")}),
+        (
+            None,
+            {
+                "fields": (
+                    "season_length",
+                    "audio_retention_days",
+                    "max_recording_minutes",
+                    "telegram_group_chat_id",
+                )
+            },
+        ),
     )
 
     # One row only: it is edited, never added or deleted.

@@ -114,6 +114,15 @@ class ClubSettings(models.Model):
         default=3,
         validators=[MinValueValidator(1), MaxValueValidator(30)],
     )
+    max_recording_minutes = models.PositiveSmallIntegerField(
+        _("longest recording (minutes)"),
+        default=300,
+        validators=[MinValueValidator(1), MaxValueValidator(24 * 60)],
+        help_text=_(
+            "A longer recording is refused when its upload completes, before its analysis: "
+            "a game lasts an evening, and the analysis costs the server time by the hour."
+        ),
+    )
     telegram_group_chat_id = models.BigIntegerField(
         _("club's Telegram group chat id"), null=True, blank=True
     )

@@ -121,10 +121,31 @@ def script(rng: np.random.Generator, parts: list[tuple[str, float]]) -> np.ndarr
     )
 
 
-def write(path: Path, samples: np.ndarray, kind: str) -> Path:
-    """Encode 16 kHz mono float32 samples as a file of `kind` (FORMATS)."""
+class _Stream:
+    """A file written as a stream, never sought back: as a browser's recorder writes, so
+    the container's header cannot say the length."""
+
+    def __init__(self) -> None:
+        self.data = bytearray()
+
+    def write(self, data: bytes) -> int:
+        self.data += bytes(data)
+        return len(data)
+
+
+def write(path: Path, samples: np.ndarray, kind: str, *, streamed: bool = False) -> Path:
+    """Encode 16 kHz mono float32 samples as a file of `kind` (FORMATS); `streamed`, with
+    no length in its header."""
+    stream = _Stream() if streamed else None
+    _encode(str(path) if stream is None else stream, samples, kind)
+    if stream is not None:
+        path.write_bytes(stream.data)
+    return path
+
+
+def _encode(target: str | _Stream, samples: np.ndarray, kind: str) -> None:
     container_format, codec, rate = FORMATS[kind]
-    with av.open(str(path), "w", format=container_format) as container:
+    with av.open(target, "w", format=container_format) as container:
         stream = container.add_stream(codec, rate=rate, layout="mono")
         resampler = av.AudioResampler(format=stream.format.name, layout="mono", rate=rate)
         pcm = (samples * 32767).clip(-32768, 32767).astype(np.int16)
@@ -139,4 +160,3 @@ def write(path: Path, samples: np.ndarray, kind: str) -> Path:
         for out in resampler.resample(None):
             container.mux(stream.encode(out))
         container.mux(stream.encode(None))
-    return path

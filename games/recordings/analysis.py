@@ -5,6 +5,7 @@ game's log (games/recordings/audio/)."""
 from __future__ import annotations
 
 import logging
+import math
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
@@ -14,6 +15,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from games.recordings import services
 from games.recordings.audio import decode, features, speakers, vad
 from games.recordings.audio.alignment import Alignment, align, places
 from games.recordings.models import FoulSuggestion, Recording, RecordingStatus, SuggestionStatus
@@ -47,14 +49,20 @@ def recording_analyse(*, recording_id: int) -> Recording | None:
             frame_features.append(features.mfcc(block))
             yield block
 
+    # The header's length was checked at the upload; the sound itself is counted here, so
+    # a header that is missing or wrong costs no more than the club's limit of work.
+    longest = services.longest_seconds()
     try:
         with recording.file.open("rb") as sound:
-            probs = vad.probabilities(described(decode.blocks(sound, vad.BLOCK_SAMPLES)), report)
+            sound_blocks = decode.blocks(sound, vad.BLOCK_SAMPLES, longest=longest)
+            probs = vad.probabilities(described(sound_blocks), report)
+    except decode.TooLong as error:
+        logger.warning("Recording %s failed: %s", recording_id, error)
+        _fail(recording_id, services.too_long(math.inf))
+        return None
     except (decode.UnreadableAudio, OSError) as error:
         logger.warning("Recording %s failed: %s", recording_id, error)
-        Recording.objects.filter(pk=recording_id).update(
-            status=RecordingStatus.FAILED, error=_("The sound could not be decoded.")[:300]
-        )
+        _fail(recording_id, _("The sound could not be decoded."))
         return None
     voiced = [[a, b] for a, b in vad.segments(probs)]
     duration = len(probs) * vad.FRAME_SECONDS
@@ -74,6 +82,12 @@ def recording_analyse(*, recording_id: int) -> Recording | None:
             return None  # deleted while it was being analysed: nothing of it is kept
         _suggest(recording, attribution)
     return Recording.objects.get(pk=recording_id)
+
+
+def _fail(recording_id: int, error: str) -> None:
+    Recording.objects.filter(pk=recording_id).update(
+        status=RecordingStatus.FAILED, error=error[:300]
+    )
 
 
 def _who_spoke(

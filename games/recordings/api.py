@@ -3,7 +3,8 @@
 `POST /games/{id}/recording` begins (or finds the begun) upload; `PUT
 /recordings/{id}/chunk` appends the bytes at `Upload-Offset`, which must be what the server
 has (`GET /recordings/{id}` tells it: `received`), so a dropped connection continues where
-it stopped; the last chunk queues the analysis, whose `progress` the same GET shows.
+it stopped; the last chunk queues the analysis, whose `progress` the same GET shows, or
+answers `failed` with the `error` (unreadable, or longer than the club takes).
 """
 
 from __future__ import annotations

@@ -3,8 +3,9 @@ its sound in the worker, and its deletion on time (RULES.md §C: 3 days, always)
 
 Uploads land in a local partial file (appended under the recording's row lock, at the
 offset the phone names, so a retried or resumed chunk never doubles); once complete the
-file goes to Django's storage (local files, or S3 through django-storages) and the
-analysis is queued after the commit. The hourly sweep deletes every recording whose time
+file is probed (it must open, hold sound, and be no longer than the club's limit), goes to
+Django's storage (local files, or S3 through django-storages) and the analysis is queued
+after the commit. The hourly sweep deletes every recording whose time
 has come — all that are overdue after a downtime, none still within its time — and writes
 an audit row for each.
 """
@@ -12,6 +13,7 @@ an audit row for each.
 from __future__ import annotations
 
 import logging
+import math
 import os
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -58,6 +60,30 @@ def due_at(game: Game, club: ClubSettings | None = None) -> datetime:
     """When the game's recording must be gone: `audio_retention_days` after the game."""
     club = club or ClubSettings.load()
     return game.retention_from + timedelta(days=club.audio_retention_days)
+
+
+def longest_seconds() -> float:
+    """The longest recording the club takes: `max_recording_minutes`."""
+    return ClubSettings.load().max_recording_minutes * 60.0
+
+
+def too_long(seconds: float) -> str:
+    """Why a recording of `seconds` (infinity: more than the limit, no one knows how
+    much) is refused, in the reader's language."""
+    limit = _clock(longest_seconds())
+    if math.isinf(seconds):
+        return _("The recording is longer than %(limit)s, the longest the club takes.") % {
+            "limit": limit
+        }
+    return _("The recording lasts %(length)s; the club takes recordings up to %(limit)s.") % {
+        "length": _clock(seconds),
+        "limit": limit,
+    }
+
+
+def _clock(seconds: float) -> str:
+    whole = round(seconds)
+    return f"{whole // 3600}:{whole // 60 % 60:02d}:{whole % 60:02d}"
 
 
 def recording_for(user: User, recording_id: int, *, lock: bool = False) -> Recording:
@@ -182,27 +208,35 @@ def recording_store_whole(
 
 
 def _complete(recording: Recording, path: Path) -> None:
-    """The last byte is in: check it is sound, move it to storage, queue the analysis."""
+    """The last byte is in: check it is sound no longer than the club takes (the
+    container's header says how long), move it to storage, queue the analysis."""
     try:
-        recording.duration = decode.probe(str(path))
+        duration = decode.probe(str(path), longest=longest_seconds())
     except decode.UnreadableAudio as error:
-        path.unlink(missing_ok=True)
-        recording.status, recording.error = (
-            RecordingStatus.FAILED,
-            _("The file is not a recording that can be read."),
-        )
-        recording.save(update_fields=["status", "error", "duration"])
         logger.info("Recording %s unreadable: %s", recording.pk, error)
+        _fail(recording, path, _("The file is not a recording that can be read."))
+        return
+    if duration > longest_seconds():
+        logger.info("Recording %s refused: %.0f s long", recording.pk, duration)
+        _fail(recording, path, too_long(duration))
         return
     with open(path, "rb") as partial:
         extension = os.path.splitext(recording.original_name.lower())[1]  # one of FORMATS
         recording.file.save(f"game-{recording.game_id}{extension}", File(partial), save=False)
+    recording.duration = duration
     recording.status, recording.uploaded_at = RecordingStatus.QUEUED, timezone.now()
     recording.save(update_fields=["file", "status", "uploaded_at", "duration"])
     name = recording.file.name
     transaction.on_commit(lambda: path.unlink(missing_ok=True))
     queue_on_commit("games.recordings.tasks.recording_analyse", recording.pk)
     logger.info("Recording %s stored as %s", recording.pk, name)
+
+
+def _fail(recording: Recording, path: Path, error: str) -> None:
+    """A complete upload the club cannot use: its bytes go, the message stays."""
+    path.unlink(missing_ok=True)
+    recording.status, recording.error = RecordingStatus.FAILED, error[:300]
+    recording.save(update_fields=["status", "error"])
 
 
 # --- deletion --------------------------------------------------------------------------

@@ -26,7 +26,7 @@ from club.responses import action_answer
 from games import access
 from games.models import Game
 from games.recordings import services as recordings
-from games.recordings.models import Recording
+from games.recordings.models import Recording, RecordingStatus
 
 
 def _recording_context(request: SiteRequest, game_id: int) -> dict[str, Any]:
@@ -71,12 +71,14 @@ def game_recording(request: MemberRequest, game_id: int) -> HttpResponse:
         upload = request.FILES.get("file")
         if upload is None:
             raise Refused(_("Choose the recording's file."))
-        recordings.recording_store_whole(
+        stored = recordings.recording_store_whole(
             game_id=game_id,
             user=request.user,
             upload=upload,
             started_at=_started_at(request.POST.get("started_at")),
         )
+        if stored.status == RecordingStatus.FAILED:
+            raise Refused(stored.error)  # unreadable or too long: the upload says why
     except Refused as refused:
         refusal = refused
     done = _("The recording is uploaded; its analysis follows.")

@@ -70,6 +70,8 @@
         throw error;
       }
     }
+    // Complete, but unreadable or too long: the server says why (and kept what it had).
+    if (recording.status === "failed") throw new Error(recording.error);
     bar.value = 100;
     status.textContent = text.done;
     window.location.reload();
