@@ -182,7 +182,7 @@ def published_analysis(
         }
         for section in built.analysis.sections
     ]
-    recording = Recording.objects.filter(game=view.game).first()
+    recording = Recording.objects.current().filter(game=view.game).first()
     running = access.runs(viewer, view.game, view.seats)
     # A member who refused publication is «Игрок N», and their voice's figures are left out.
     voiced_seats = {

@@ -19,6 +19,7 @@ class RecordingAdmin(admin.ModelAdmin):
         "game",
         "original_name",
         "status",
+        "replacement",
         "progress",
         "size",
         "created_at",

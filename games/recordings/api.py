@@ -1,10 +1,11 @@
 """/api/v1: a game's recording, uploaded in chunks from the host's phone.
 
-`POST /games/{id}/recording` begins (or finds the begun) upload; `PUT
-/recordings/{id}/chunk` appends the bytes at `Upload-Offset`, which must be what the server
-has (`GET /recordings/{id}` tells it: `received`), so a dropped connection continues where
-it stopped; the last chunk queues the analysis, whose `progress` the same GET shows, or
-answers `failed` with the `error` (unreadable, or longer than the club takes).
+`POST /games/{id}/recording` begins (or finds the begun) upload; for a game that has a
+recording it is a replacement, and the old one stays until the new one is complete and
+readable. `PUT /recordings/{id}/chunk` appends the bytes at `Upload-Offset`, which must be
+what the server has (`GET /recordings/{id}` tells it: `received`), so a dropped connection
+continues where it stopped; the last chunk queues the analysis, whose `progress` the same
+GET shows, or answers `failed` with the `error` (unreadable, or longer than the club takes).
 """
 
 from __future__ import annotations
@@ -43,6 +44,9 @@ class RecordingOut(Schema):
     progress: int
     error: str
     duration: float | None
+    # An upload beside the game's recording, which stays the game's until this one is
+    # complete and readable (then `replacement` turns false: this is the game's recording).
+    replacement: bool
 
 
 def _out(recording: Recording) -> RecordingOut:
@@ -57,6 +61,7 @@ def _out(recording: Recording) -> RecordingOut:
         progress=recording.progress,
         error=recording.error,
         duration=recording.duration,
+        replacement=recording.replacement,
     )
 
 

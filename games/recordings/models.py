@@ -7,6 +7,7 @@ from datetime import datetime, timedelta
 from django.conf import settings
 from django.db import models
 from django.db.models.functions import Coalesce
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games.models import Game
@@ -22,6 +23,20 @@ class RecordingStatus(models.TextChoices):
 
 
 class RecordingQuerySet(models.QuerySet["Recording"]):
+    def current(self) -> RecordingQuerySet:
+        """The games' recordings: what the pages, the API's readers and the published
+        analysis show; not the replacements still being uploaded."""
+        return self.filter(replacement=False)
+
+    def abandoned(self, *, since: datetime) -> RecordingQuerySet:
+        """Uploads that never became a game's recording (unfinished, or a replacement that
+        failed) and have had no chunk since `since`."""
+        return self.filter(
+            models.Q(status=RecordingStatus.UPLOADING) | models.Q(replacement=True),
+            deleted_at__isnull=True,
+            last_chunk_at__lt=since,
+        )
+
     def due(self, *, now: datetime, retention: timedelta) -> RecordingQuerySet:
         """Not yet deleted, and their game's retention began `retention` ago or earlier."""
         began = Coalesce(*(f"game__{name}" for name in Game.RETENTION_FROM))
@@ -37,9 +52,13 @@ class Recording(models.Model):
     deleted on time (games/recordings.py). The row outlives the file: it keeps the numbers
     derived from the sound (voiced intervals), never the sound or its transcript."""
 
-    game = models.OneToOneField(
-        Game, on_delete=models.CASCADE, related_name="recording", verbose_name=_("game")
+    game = models.ForeignKey(
+        Game, on_delete=models.CASCADE, related_name="recordings", verbose_name=_("game")
     )
+    # An upload that replaces the game's recording: until it is complete and readable the
+    # game keeps the recording it has, with its analysis; then this one takes its place.
+    # A game has at most one recording and one replacement (the constraints below).
+    replacement = models.BooleanField(_("replacement being uploaded"), default=False)
     uploaded_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.SET_NULL,
@@ -72,6 +91,8 @@ class Recording(models.Model):
     # print is kept, so it is worked out from the sound once, when it is analysed.
     speakers = models.JSONField(_("who spoke when"), null=True, blank=True)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    # The last sign of the phone: an upload left without a chunk for a day is abandoned.
+    last_chunk_at = models.DateTimeField(_("last chunk"), default=timezone.now)
     uploaded_at = models.DateTimeField(_("uploaded"), null=True, blank=True)
     analysed_at = models.DateTimeField(_("analysed"), null=True, blank=True)
     deleted_at = models.DateTimeField(_("deleted"), null=True, blank=True)
@@ -83,6 +104,18 @@ class Recording(models.Model):
         verbose_name = _("recording")
         verbose_name_plural = _("recordings")
         indexes = [models.Index(fields=["deleted_at"])]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game"],
+                condition=models.Q(replacement=False),
+                name="recording_one_per_game",
+            ),
+            models.UniqueConstraint(
+                fields=["game"],
+                condition=models.Q(replacement=True),
+                name="recording_one_replacement_per_game",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.game}: {self.original_name}"

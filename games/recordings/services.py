@@ -5,9 +5,12 @@ Uploads land in a local partial file (appended under the recording's row lock, a
 offset the phone names, so a retried or resumed chunk never doubles); once complete the
 file is probed (it must open, hold sound, and be no longer than the club's limit), goes to
 Django's storage (local files, or S3 through django-storages) and the analysis is queued
-after the commit. The hourly sweep deletes every recording whose time
-has come — all that are overdue after a downtime, none still within its time — and writes
-an audit row for each.
+after the commit. A new upload for a game that has a recording is a replacement beside
+it: the game keeps its recording and analysis until the new one is complete and readable,
+and then the two change places in one transaction; a replacement that is unreadable, too
+long, or abandoned (no chunk for UPLOAD_EXPIRES) changes nothing. The hourly sweep deletes
+every recording whose time has come — all that are overdue after a downtime, none still
+within its time — and the abandoned uploads, and writes an audit row for each.
 """
 
 from __future__ import annotations
@@ -46,6 +49,9 @@ from games.rules.events import moment_problem
 logger = logging.getLogger(__name__)
 
 MAX_BYTES = 300 * 1024 * 1024
+# An upload without a chunk for this long is abandoned: the sweep removes it (the phone
+# resumes a dropped upload within minutes; a day covers a night without a network).
+UPLOAD_EXPIRES = timedelta(days=1)
 CHUNK_BYTES = 2 * 1024 * 1024  # under Django's 2.5 MB limit on a request body held in memory
 FORMATS = {".m4a", ".aac", ".mp4", ".ogg", ".opus", ".oga", ".mp3", ".wav", ".webm"}
 
@@ -86,12 +92,31 @@ def _clock(seconds: float) -> str:
     return f"{whole // 3600}:{whole // 60 % 60:02d}:{whole % 60:02d}"
 
 
+def _lock_game_recordings(game_id: int) -> list[Recording]:
+    """The game's recording and its replacement, locked in one order (by id) by every
+    writer, so two of them never wait on each other."""
+    return list(
+        Recording.objects.select_for_update(of=("self",))
+        .select_related("game")
+        .filter(game_id=game_id)
+        .order_by("pk")
+    )
+
+
+def _locked(recording_id: int) -> Recording | None:
+    """The recording, locked with its game's other row (see _lock_game_recordings)."""
+    game_id = Recording.objects.filter(pk=recording_id).values_list("game_id", flat=True).first()
+    rows = [] if game_id is None else _lock_game_recordings(game_id)
+    return next((row for row in rows if row.pk == recording_id), None)
+
+
 def recording_for(user: User, recording_id: int, *, lock: bool = False) -> Recording:
-    """The recording, if this user may have it (the game's host or an admin)."""
-    rows = Recording.objects.select_related("game")
+    """The recording, if this user may have it (the game's host or an admin); `lock`
+    locks it with its game's other recording row."""
     if lock:
-        rows = rows.select_for_update(of=("self",))
-    recording = rows.filter(pk=recording_id).first()
+        recording = _locked(recording_id)
+    else:
+        recording = Recording.objects.select_related("game").filter(pk=recording_id).first()
     if recording is None or recording.status == RecordingStatus.DELETED:
         raise Refused(_("There is no such recording."), "not_found", NOT_FOUND)
     if not access.runs(user, recording.game):
@@ -104,7 +129,9 @@ def recording_for(user: User, recording_id: int, *, lock: bool = False) -> Recor
 def recording_start(
     *, game_id: int, user: User, name: str, size: int, started_at: datetime | None = None
 ) -> Recording:
-    """Begin an upload (or resume the one already begun for the same file)."""
+    """Begin an upload (or resume the one already begun for the same file). A game that
+    has a recording keeps it until the new one is complete and readable: the upload is
+    its replacement."""
     game = Game.objects.filter(pk=game_id).first()
     if game is None:
         raise Refused(_("There is no such game."), "not_found", NOT_FOUND)
@@ -129,25 +156,36 @@ def recording_start(
             INVALID,
         )
     with transaction.atomic():
-        current = Recording.objects.select_for_update().filter(game=game).first()
-        if current is not None:
-            resumable = current.status == RecordingStatus.UPLOADING
-            if resumable and (current.original_name, current.size) == (name[:200], size):
-                return current
-            if current.status in (RecordingStatus.QUEUED, RecordingStatus.PROCESSING):
-                raise Refused(
-                    _("The game's recording is being analysed; try again when it is done."),
-                    "conflict",
-                    CONFLICT,
-                )
-            _delete(current, reason="replaced", by=user)
-            current.delete()
+        rows = _lock_game_recordings(game.pk)
+        for row in rows:
+            if row.status == RecordingStatus.UPLOADING and (row.original_name, row.size) == (
+                name[:200],
+                size,
+            ):
+                return row  # the same file again: the upload goes on where it stopped
+        current = next((row for row in rows if not row.replacement), None)
+        if current is not None and current.status in (
+            RecordingStatus.QUEUED,
+            RecordingStatus.PROCESSING,
+        ):
+            raise Refused(
+                _("The game's recording is being analysed; try again when it is done."),
+                "conflict",
+                CONFLICT,
+            )
+        for row in rows:
+            # An earlier replacement, or a first upload never finished: nothing to keep.
+            if row.replacement or row.status == RecordingStatus.UPLOADING:
+                _discard(row, reason="replaced", by=user)
+                if row is current:
+                    current = None
         return Recording.objects.create(
             game=game,
             uploaded_by=user,
             original_name=name[:200],
             size=size,
             started_at=started_at or game.started_at,
+            replacement=current is not None,
         )
 
 
@@ -180,9 +218,10 @@ def recording_append(*, recording_id: int, user: User, offset: int, data: bytes)
             partial.truncate(offset)  # whatever a failed earlier write left is not counted
             partial.write(data)
         recording.received = offset + len(data)
-        recording.save(update_fields=["received"])
+        recording.last_chunk_at = timezone.now()
+        recording.save(update_fields=["received", "last_chunk_at"])
         if recording.received == recording.size:
-            _complete(recording, path)
+            _complete(recording, path, by=user)
     return recording
 
 
@@ -203,13 +242,14 @@ def recording_store_whole(
                 partial.write(chunk)
         recording.received = recording.size
         recording.save(update_fields=["received"])
-        _complete(recording, path)
+        _complete(recording, path, by=user)
     return recording
 
 
-def _complete(recording: Recording, path: Path) -> None:
+def _complete(recording: Recording, path: Path, *, by: User) -> None:
     """The last byte is in: check it is sound no longer than the club takes (the
-    container's header says how long), move it to storage, queue the analysis."""
+    container's header says how long), move it to storage, put it in the place of the
+    recording it replaces, queue the analysis. Call it with the game's rows locked."""
     try:
         duration = decode.probe(str(path), longest=longest_seconds())
     except decode.UnreadableAudio as error:
@@ -223,9 +263,14 @@ def _complete(recording: Recording, path: Path) -> None:
     with open(path, "rb") as partial:
         extension = os.path.splitext(recording.original_name.lower())[1]  # one of FORMATS
         recording.file.save(f"game-{recording.game_id}{extension}", File(partial), save=False)
+    if recording.replacement:
+        replaced = Recording.objects.filter(game_id=recording.game_id, replacement=False).first()
+        if replaced is not None:
+            _discard(replaced, reason="replaced", by=by)
+        recording.replacement = False
     recording.duration = duration
     recording.status, recording.uploaded_at = RecordingStatus.QUEUED, timezone.now()
-    recording.save(update_fields=["file", "status", "uploaded_at", "duration"])
+    recording.save(update_fields=["file", "status", "uploaded_at", "duration", "replacement"])
     name = recording.file.name
     transaction.on_commit(lambda: path.unlink(missing_ok=True))
     queue_on_commit("games.recordings.tasks.recording_analyse", recording.pk)
@@ -233,7 +278,9 @@ def _complete(recording: Recording, path: Path) -> None:
 
 
 def _fail(recording: Recording, path: Path, error: str) -> None:
-    """A complete upload the club cannot use: its bytes go, the message stays."""
+    """A complete upload the club cannot use: its bytes go, the message stays. A first
+    upload is then the game's failed recording; a replacement leaves the game's recording
+    as it was."""
     path.unlink(missing_ok=True)
     recording.status, recording.error = RecordingStatus.FAILED, error[:300]
     recording.save(update_fields=["status", "error"])
@@ -246,6 +293,22 @@ def _delete(recording: Recording, *, reason: str, by: User | None = None) -> Non
     """The sound and all that is derived from it but the numbers; an audit row. Call it in
     a transaction: the row changes with it, and the files go only once it commits, so a
     request refused or rolled back after this point has destroyed nothing."""
+    _forget_sound(recording, reason=reason, by=by)
+    Recording.objects.filter(pk=recording.pk).update(
+        file="", transcript=None, status=RecordingStatus.DELETED, deleted_at=timezone.now()
+    )
+
+
+def _discard(recording: Recording, *, reason: str, by: User | None = None) -> None:
+    """The sound and the row with it: a recording replaced, or an upload that never became
+    the game's recording. As `_delete`, in a transaction."""
+    if recording.status != RecordingStatus.DELETED:  # else its audit row is written already
+        _forget_sound(recording, reason=reason, by=by)
+    Recording.objects.filter(pk=recording.pk).delete()
+
+
+def _forget_sound(recording: Recording, *, reason: str, by: User | None) -> None:
+    """The audit row now, the files once the transaction commits."""
     name = recording.file.name or ""
     storage, partial = recording.file.storage, _partial_path(recording)
     RecordingDeletion.objects.create(
@@ -258,9 +321,6 @@ def _delete(recording: Recording, *, reason: str, by: User | None = None) -> Non
         reason=reason,
         by=by,
     )
-    Recording.objects.filter(pk=recording.pk).update(
-        file="", transcript=None, status=RecordingStatus.DELETED, deleted_at=timezone.now()
-    )
 
     def remove_files() -> None:
         if name:
@@ -271,30 +331,46 @@ def _delete(recording: Recording, *, reason: str, by: User | None = None) -> Non
 
 
 def recording_delete(*, recording_id: int, user: User) -> None:
-    """The host or an admin deletes the recording before its time."""
+    """The host or an admin deletes the recording before its time (or drops the
+    replacement being uploaded: the game's recording stays)."""
     with transaction.atomic():
         recording = recording_for(user, recording_id, lock=True)
-        _delete(recording, reason="by_hand", by=user)
+        if recording.replacement:
+            _discard(recording, reason="by_hand", by=user)
+        else:
+            _delete(recording, reason="by_hand", by=user)
 
 
 def recordings_sweep(now: datetime | None = None) -> int:
-    """Delete every recording whose game is older than the retention; returns how many."""
+    """Delete every recording whose game is older than the retention, and every upload
+    abandoned for UPLOAD_EXPIRES; returns how many."""
     now = now or timezone.now()
     club = ClubSettings.load()
     retention = timedelta(days=club.audio_retention_days)
-    due = Recording.objects.due(now=now, retention=retention).values_list("pk", flat=True)
+    due = set(Recording.objects.due(now=now, retention=retention).values_list("pk", flat=True))
+    abandoned = set(
+        Recording.objects.abandoned(since=now - UPLOAD_EXPIRES).values_list("pk", flat=True)
+    )
     deleted = 0
-    for recording_id in list(due):
+    for recording_id in sorted(due | abandoned):
         with transaction.atomic():
-            recording = (
-                Recording.objects.select_for_update(of=("self",))
-                .select_related("game")
-                .filter(pk=recording_id, deleted_at__isnull=True)
-                .first()
-            )
-            if recording is not None:
-                _delete(recording, reason="retention")
-                deleted += 1
+            recording = _locked(recording_id)
+            if recording is None or recording.deleted_at is not None:
+                continue
+            if recording_id in due:
+                if recording.replacement:
+                    _discard(recording, reason="retention")
+                else:
+                    _delete(recording, reason="retention")
+            elif (  # still: a chunk may have come since the list was read
+                Recording.objects.abandoned(since=now - UPLOAD_EXPIRES)
+                .filter(pk=recording_id)
+                .exists()
+            ):
+                _discard(recording, reason="abandoned")
+            else:
+                continue
+            deleted += 1
     return deleted
 
 

@@ -21,7 +21,8 @@ def recording_analyse(recording_id: int) -> None:
 
 @shared_task(ignore_result=True)
 def recordings_sweep() -> None:
-    """Hourly: delete every recording past its retention (RULES.md §C)."""
+    """Hourly: delete every recording past its retention (RULES.md §C), and drop the
+    uploads abandoned for a day."""
     services.recordings_sweep()
 
 

@@ -38,7 +38,8 @@ def _recording_context(request: SiteRequest, game_id: int) -> dict[str, Any]:
 
 def recording_part(game: Any) -> dict[str, Any]:
     club = ClubSettings.load()
-    recording = Recording.objects.filter(game=game).first()
+    recording = Recording.objects.current().filter(game=game).first()
+    replacement = Recording.objects.filter(game=game, replacement=True).first()
     nick = dict(game.seats.values_list("number", "member__nickname"))
     suggestions = [
         {"row": s, "nick": nick.get(s.seat, ""), "during_nick": nick.get(s.during, "")}
@@ -47,6 +48,7 @@ def recording_part(game: Any) -> dict[str, Any]:
     return {
         "game": game,
         "recording": recording,
+        "replacement": replacement,
         "suggestions": suggestions,
         "chunk_bytes": recordings.CHUNK_BYTES,
         "retention_days": club.audio_retention_days,

@@ -1,0 +1,144 @@
+"""Replacing a game's recording: the recording it has, with its analysis and the published
+figures, stays until the new one is complete and readable; a new one that is unreadable,
+too long or abandoned changes nothing. Through both doors: the API the phone's uploader
+uses, and the page's plain form."""
+
+from datetime import timedelta
+from pathlib import Path
+
+import numpy as np
+import pytest
+import time_machine
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
+from django.utils import timezone
+
+from club.club_settings import ClubSettings
+from games.ratings import analysis as ratings_analysis
+from games.recordings import analysis as recording_analysis
+from games.recordings import services as recordings
+from games.recordings.models import Recording, RecordingDeletion, RecordingStatus
+from tests.games import test_recordings
+from tests.games.test_recordings import sound_file, upload
+from tests.games.test_recordings_api import bearer, begin, put
+from tests.sound import quiet, write
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("recording_storage")]
+played = test_recordings.played  # a finished game with timed speeches
+
+
+@pytest.fixture
+def analysed(played, tmp_path):
+    """The game's recording, analysed, and its analysis published."""
+    host, game, began = played
+    recording = upload(host, game, sound_file(tmp_path, "wav"), began)
+    recording = recording_analysis.recording_analyse(recording_id=recording.pk)
+    ratings_analysis.game_analysis_build(game_id=game.pk)
+    return host, game, recording
+
+
+def assert_kept(game, recording: Recording) -> None:
+    """The game's recording is the one it had: its row, its file, its figures, and the
+    figures published on the game's page and in the API."""
+    current = Recording.objects.get(pk=recording.pk)
+    assert current.status == RecordingStatus.ANALYSED
+    assert current.voiced == recording.voiced and current.speakers == recording.speakers
+    assert Path(current.file.path).read_bytes() == Path(recording.file.path).read_bytes()
+    audio = Client().get(f"/api/v1/games/{game.pk}/analysis").json()["audio"]
+    assert [s["seat"] for s in audio["speeches"]] == [1, 2, 3]
+    site = Client()
+    site.force_login(game.host)
+    assert site.get(f"/games/{game.pk}/recording/file").status_code == 200
+
+
+def test_beginning_a_replacement_keeps_the_analysed_recording(analysed) -> None:
+    host, game, recording = analysed
+    begun = begin(bearer(host), game, "again.ogg", 10_000)
+    assert begun.status_code == 201
+    assert_kept(game, recording)
+    assert not RecordingDeletion.objects.exists()
+    assert (begun.json()["status"], begun.json().get("replacement")) == ("uploading", True)
+
+
+def test_the_replacement_takes_the_place_once_complete_and_readable(
+    analysed, tmp_path, django_capture_on_commit_callbacks
+) -> None:
+    host, game, recording = analysed
+    old_file = Path(recording.file.path)
+    data = write(tmp_path / "again.ogg", quiet(np.random.default_rng(1), 5), "ogg").read_bytes()
+    api = bearer(host)
+    new_id = begin(api, game, "again.ogg", len(data)).json()["id"]
+    half = len(data) // 2
+    assert put(api, new_id, 0, data[:half]).status_code == 200
+    assert_kept(game, recording)  # half of it is not a recording yet
+    with django_capture_on_commit_callbacks(execute=True):
+        done = put(api, new_id, half, data[half:])
+    assert done.status_code == 200
+    assert (done.json()["status"], done.json()["replacement"]) == ("queued", False)
+    current = Recording.objects.get(game=game)  # the only one left
+    assert current.pk == new_id and Path(current.file.path).read_bytes() == data
+    assert not Recording.objects.filter(pk=recording.pk).exists()
+    assert not old_file.exists()
+    assert RecordingDeletion.objects.get(recording_id=recording.pk).reason == "replaced"
+
+
+def test_an_unreadable_replacement_changes_nothing_and_says_why(analysed) -> None:
+    host, game, recording = analysed
+    junk = b"not a recording at all " * 100
+    api = bearer(host)
+    new_id = begin(api, game, "again.mp3", len(junk)).json()["id"]
+    done = put(api, new_id, 0, junk)
+    assert done.status_code == 200
+    assert done.json()["status"] == "failed" and done.json()["error"]
+    assert_kept(game, recording)
+    assert api.get(f"/api/v1/recordings/{new_id}").json()["error"] == done.json()["error"]
+    site = Client()
+    site.force_login(host)
+    page = site.get(f"/games/{game.pk}/recording/").content.decode()
+    assert "не принята" in page and done.json()["error"] in page
+
+
+def test_a_replacement_longer_than_the_club_takes_changes_nothing(analysed, tmp_path) -> None:
+    host, game, recording = analysed
+    ClubSettings.objects.filter(pk=1).update(max_recording_minutes=1)
+    ClubSettings.forget_cached()
+    data = write(tmp_path / "long.ogg", quiet(np.random.default_rng(2), 70), "ogg").read_bytes()
+    api = bearer(host)
+    new_id = begin(api, game, "long.ogg", len(data)).json()["id"]
+    done = put(api, new_id, 0, data).json()
+    assert done["status"] == "failed"
+    assert "0:01:10" in done["error"] and "0:01:00" in done["error"]
+    assert_kept(game, recording)
+
+
+def test_an_abandoned_replacement_expires_and_changes_nothing(
+    analysed, django_capture_on_commit_callbacks
+) -> None:
+    host, game, recording = analysed
+    api = bearer(host)
+    new_id = begin(api, game, "again.wav", 10_000).json()["id"]
+    assert put(api, new_id, 0, b"RIFF" + b"\0" * 996).status_code == 200
+    partial = Path(recordings._partial_path(Recording.objects.get(pk=new_id)))
+    assert partial.exists()
+    with time_machine.travel(timezone.now() + timedelta(hours=23)):  # a day without a chunk
+        assert recordings.recordings_sweep() == 0
+    with (
+        time_machine.travel(timezone.now() + timedelta(hours=25)),
+        django_capture_on_commit_callbacks(execute=True),
+    ):
+        assert recordings.recordings_sweep() == 1
+    assert not Recording.objects.filter(pk=new_id).exists()
+    assert not partial.exists()
+    assert RecordingDeletion.objects.get(recording_id=new_id).reason == "abandoned"
+    assert_kept(game, recording)
+
+
+def test_the_pages_form_keeps_the_recording_when_the_new_file_is_unreadable(analysed) -> None:
+    host, game, recording = analysed
+    site = Client()
+    site.force_login(host)
+    junk = SimpleUploadedFile("again.m4a", b"not a recording " * 100, content_type="audio/mp4")
+    answer = site.post(f"/games/{game.pk}/recording/", {"file": junk}, follow=True)
+    assert answer.status_code == 200
+    assert "Файл не похож на звукозапись, которую можно прочитать." in answer.content.decode()
+    assert_kept(game, recording)
