@@ -156,6 +156,9 @@ def recording_start(
             INVALID,
         )
     with transaction.atomic():
+        # Two starts at once for a game with no row yet would both create one: the game's
+        # own row, locked first, makes the second wait and see the first's.
+        Game.objects.select_for_update().filter(pk=game.pk).exists()
         rows = _lock_game_recordings(game.pk)
         for row in rows:
             if row.status == RecordingStatus.UPLOADING and (row.original_name, row.size) == (
