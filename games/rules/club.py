@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
@@ -214,6 +215,7 @@ class ClubGame(EventFold):
         self.spoken: set[int] = set()
         self.extensions: dict[int, int] = {}  # «под фол» taken in the current speech
         self.extensions_total: dict[int, int] = {}
+        self.speeches_end: datetime | None = None  # when the last speech or last word ended
         self.last_words_due: set[int] = set()
         self.outcome: str | None = None  # how the day's vote ended: e.g. "no_candidates"
         # The night.
@@ -300,8 +302,12 @@ class ClubGame(EventFold):
         living = [seat for seat in self.order if seat in self.alive]
         if not living:
             return
-        # Each day's round opens one seat further round the table than the day before.
-        if self.round_opener is None:
+        # Each day's round opens one seat further round the table than the day before
+        # (docs/protocol.md, the option `day_opener`), skipping the seats that have left.
+        if self.options.day_opener == "day_number":
+            anchor = self.order[(self.n - 1) % len(self.order)]
+            self.round_opener = next((seat for seat in living if seat >= anchor), living[0])
+        elif self.round_opener is None:
             self.round_opener = living[0]
         else:
             later = [seat for seat in living if seat > self.round_opener]
@@ -510,6 +516,13 @@ class ClubGame(EventFold):
         seat = _seat_field(event, "seat")
         self._require_day()
         self._require_alive(seat)
+        speaker = self.speaker_due()
+        if self.options.speeches_checked and seat != speaker:
+            raise _violation(
+                "not_speaking",
+                gettext_noop("«Под фол» is the speaker's: seat %(seat)s is not speaking now."),
+                seat=seat,
+            )
         taken = (
             self.extensions.get(seat, 0)
             if self.options.extension_limit_per == "speech"
@@ -524,8 +537,14 @@ class ClubGame(EventFold):
     def _on_speech(self, event: Mapping[str, Any]) -> None:
         seat = _seat_field(event, "seat")
         self._require_day()
-        if seat not in self.alive and seat not in self.last_words_due:
-            self._require_alive(seat)
+        if self.options.speeches_checked:
+            self._require_speaker(seat)
+            end = self._require_after_the_last(event)
+        else:
+            if seat not in self.alive and seat not in self.last_words_due:
+                self._require_alive(seat)
+            end = self.speeches_end
+        self.speeches_end = end
         self.spoken.add(seat)
         if self.step in (Step.FIRST_DAY_QUESTION, Step.HANDS) and seat in self.candidates:
             self.defended.add(seat)
@@ -538,7 +557,48 @@ class ClubGame(EventFold):
             raise _violation(
                 "no_last_word", gettext_noop("Seat %(seat)s has no last word now."), seat=seat
             )
+        if self.options.speeches_checked:
+            self.speeches_end = self._require_after_the_last(event)
         self.last_words_due.discard(seat)
+
+    def _require_speaker(self, seat: int) -> None:
+        """A speech is the one due now: the next seat of the round, or the next candidate's
+        defence; a seat that has spoken (or a departed one) is refused, saying who speaks."""
+        self._require_seat(seat)
+        due = self.speaker_due()
+        if seat == due:
+            return
+        if seat in self.spoken and self.step == Step.ROUND or seat in self.defended:
+            raise _violation(
+                "spoken", gettext_noop("Seat %(seat)s has already spoken."), seat=seat
+            )
+        if due is None:
+            raise _violation("no_speech_due", gettext_noop("No speech is due now."))
+        raise _violation(
+            "speech_order",
+            gettext_noop("Seat %(due)s speaks now, not seat %(seat)s."),
+            due=due,
+            seat=seat,
+        )
+
+    def _require_after_the_last(self, event: Mapping[str, Any]) -> datetime | None:
+        """A speech or last word starts no earlier than the one before it ended (the
+        recording's analysis reads who spoke when from these); returns the new end."""
+        if "start" not in event:
+            return self.speeches_end
+        start = datetime.fromisoformat(event["start"])
+        end = datetime.fromisoformat(event["end"])
+        if self.speeches_end is not None and start < self.speeches_end:
+            raise _violation(
+                "speech_overlap",
+                gettext_noop(
+                    "This speech starts at %(start)s, before the one before it ended "
+                    "(%(end)s)."
+                ),
+                start=start.strftime("%H:%M:%S"),
+                end=self.speeches_end.strftime("%H:%M:%S"),
+            )
+        return end
 
     # --- the night ---------------------------------------------------------------------
 
@@ -741,6 +801,17 @@ class ClubGame(EventFold):
         start = next((i for i, seat in enumerate(living) if seat >= self.round_opener), 0)
         return living[start:] + living[:start]
 
+    def speaker_due(self) -> int | None:
+        """Whose speech is due now: the round's next seat, or the next candidate's defence;
+        None between them (a vote, a question, the night)."""
+        if self.phase != Phase.DAY:
+            return None
+        if self.step == Step.ROUND:
+            return next((seat for seat in self.round_order() if seat not in self.spoken), None)
+        if self.step in (Step.FIRST_DAY_QUESTION, Step.HANDS):
+            return next((seat for seat in self.candidates if seat not in self.defended), None)
+        return None
+
     def prompt(self) -> Prompt:
         if self.phase == Phase.OVER:
             return Prompt(self.phase.value, self.n, None, ())
@@ -752,8 +823,7 @@ class ClubGame(EventFold):
             )
         always = ("speech", "foul", "extension", "last_word")
         if self.step == Step.ROUND:
-            order = self.round_order()
-            waiting = [seat for seat in order if seat not in self.spoken]
+            waiting = [seat for seat in self.round_order() if seat not in self.spoken]
             speaker = waiting[0] if waiting else None
             seconds = None
             if speaker is not None:
@@ -770,15 +840,16 @@ class ClubGame(EventFold):
         }
         if self.step in questions:
             question, event_type = questions[self.step]
-            # The candidates' defence speeches, in their order, before the hands.
-            defending = [seat for seat in self.candidates if seat not in self.defended]
+            # The candidates' defence speeches, in their order, before the hands; «под фол»
+            # lengthens a defence as it does a speech of the round.
+            speaker = self.speaker_due()
             return Prompt(
                 self.phase.value,
                 self.n,
                 self.step.value,
                 (*always, event_type),
-                speaker=defending[0] if defending and self.step != Step.EXPEL_BOTH else None,
-                seconds=DEFENCE_SECONDS,
+                speaker=speaker,
+                seconds=DEFENCE_SECONDS + EXTENSION_SECONDS * self.extensions.get(speaker or 0, 0),
                 question=question,
                 candidates=tuple(self.candidates),
             )

@@ -24,6 +24,9 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "loners_check_as": ("black", "red"),
     # «Под фол» at most twice: per speech, or per game.
     "extension_limit_per": ("speech", "game"),
+    # Who opens each day's round: the next living seat after the previous day's opener,
+    # or seat N on day N (the next living one after it when seat N has left).
+    "day_opener": ("after_previous", "day_number"),
 }
 
 
@@ -34,6 +37,11 @@ class ClubOptions:
     runoff_tie_for_fewest: str = "drop_all"
     loners_check_as: str = "black"
     extension_limit_per: str = "speech"
+    day_opener: str = "after_previous"
+    # Speeches are checked: each seat speaks in turn, once a round (and each candidate once
+    # a defence), and no speech or last word starts before the one before it ended. False
+    # only for games recorded before the check (a migration marks those).
+    speeches_checked: bool = True
     # The swindler is black and kills at night, right after the mafia's kill.
     swindler_kills: bool = True
     # The maniac's kill landing on the kamikaze takes the maniac too.

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
 from typing import Any
 
 from games.rules.club import ClubGame, Phase, Step
@@ -105,15 +106,7 @@ def _play_day(rng: random.Random, game: ClubGame, emit: Any) -> None:
         for target in rng.sample(targets, min(len(targets), rng.choice((0, 0, 1, 1, 2)))):
             if target != seat or rng.random() < 0.1:
                 emit({"type": "nominate", "by": seat, "target": target})
-        emit(
-            {
-                "type": "speech",
-                "seat": seat,
-                "start": "2026-12-06T18:00:00+03:00",
-                "end": "2026-12-06T18:00:30+03:00",
-                "limit": 30,
-            }
-        )
+        emit({"type": "speech", "seat": seat, **_next_half_minute(game), "limit": 30})
     if game.finished or game.step != Step.ROUND or not game.nominees:
         return
     emit({"type": "votes", **_tally(rng, game, list(game.nominees))})
@@ -128,6 +121,15 @@ def _play_day(rng: random.Random, game: ClubGame, emit: Any) -> None:
     for seat in sorted(game.last_words_due):
         if not game.finished and rng.random() < 0.7:
             emit({"type": "last_word", "seat": seat})
+
+
+GAME_START = datetime(2026, 12, 6, 18, 0, tzinfo=timezone(timedelta(hours=3)))
+
+
+def _next_half_minute(game: ClubGame) -> dict[str, str]:
+    """The next 30 seconds after the last speech: speeches follow one another in time."""
+    start = game.speeches_end or GAME_START
+    return {"start": start.isoformat(), "end": (start + timedelta(seconds=30)).isoformat()}
 
 
 def _play_night(rng: random.Random, game: ClubGame, emit: Any) -> None:

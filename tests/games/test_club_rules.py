@@ -95,6 +95,21 @@ def nominated(*targets: int) -> list[dict[str, Any]]:
     return [nominate(by, target) for by, target in zip((6, 7, 8, 9, 10), targets, strict=False)]
 
 
+_CLOCK = iter(range(10**6))
+
+
+def speech(seat: int, **extra: Any) -> dict[str, Any]:
+    """A speech of 20 s, each after the last one made: speeches follow one another."""
+    second = next(_CLOCK) * 30
+    at = lambda s: f"2026-12-06T{18 + s // 3600:02d}:{s // 60 % 60:02d}:{s % 60:02d}+03:00"  # noqa: E731
+    return {"type": "speech", "seat": seat, "start": at(second), "end": at(second + 20),
+            "limit": 30, **extra}  # fmt: skip
+
+
+def speeches(*seats: int) -> list[dict[str, Any]]:
+    return [speech(seat) for seat in seats]
+
+
 def violation(g: ClubGame, event: dict[str, Any]) -> RuleViolation:
     if VIA == "protocol" and id(g) in _DOCUMENTS:
         # The same refusal through the protocol: the replay stops at this event.
@@ -325,18 +340,27 @@ def test_pod_fol_twice_per_speech_each_a_foul_adds_30_seconds() -> None:
 
 
 def test_pod_fol_limit_is_per_speech_by_default_and_per_game_by_option() -> None:
+    # Seat 1 takes «под фол» in the round, and again in its defence the same day.
     ext = {"type": "extension", "seat": 1}
-    at = "2026-12-06T18:05:00+03:00"
-    speech = {"type": "speech", "seat": 1, "start": at, "end": at, "limit": 60}
-    g = game(day(1), ext, speech, night(1), day(2), ext)
+    day_one = [day(1), ext, speech(1), nominate(2, 1), *speeches(*range(2, 13)), votes(s1=7)]
+    g = game(*day_one, ext)
     assert g.fouls[1] == 2
-    g = game(day(1), ext, speech, night(1), day(2), extension_limit_per="game")
+    assert g.prompt().speaker == 1 and g.prompt().seconds == 60  # the defence lengthened too
+    g = game(*day_one, extension_limit_per="game")
     g.apply(ext)
     assert violation(g, ext).code == "extension_limit"
 
 
+def test_pod_fol_is_the_speakers_alone() -> None:
+    g = game(day(1), *speeches(1, 2))
+    assert violation(g, {"type": "extension", "seat": 6}).code == "not_speaking"
+    g.apply({"type": "extension", "seat": 3})
+    assert g.prompt().seconds == 60
+
+
 def test_the_third_foul_by_extension_removes_the_player() -> None:
-    g = game(day(1), {"type": "foul", "seat": 6}, {"type": "extension", "seat": 6})
+    g = game(day(1), *speeches(1, 2, 3, 4, 5), {"type": "foul", "seat": 6})
+    g.apply({"type": "extension", "seat": 6})
     g.apply({"type": "extension", "seat": 6})
     assert 6 not in g.alive and g.eliminated[-1].reason == "fouls"
 
