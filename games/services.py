@@ -292,6 +292,19 @@ def game_record_event(
         if shaped["type"] == UNDO:
             if not standing:
                 raise Refused(_("There is nothing to undo."), "invalid", INVALID)
+            if game.finished and not confirmed:
+                # One tap would reopen the game and withdraw its analysis: asked first.
+                raise Refused(
+                    _(
+                        "This reopens the finished game: its result and analysis are "
+                        "withdrawn until it ends again. Undo?"
+                    ),
+                    "confirm",
+                    CONFIRM,
+                    removes=[],
+                    winner=None,
+                    reopens=True,
+                )
             state = fold(game, seats, standing[:-1])
         else:
             shaped.setdefault("at", now.isoformat())
