@@ -110,7 +110,7 @@ def _out(request: ApiRequest, view: GameView) -> GameOut:
             candidates=list(prompt.candidates),
             wake=prompt.wake if roles else None,
         ),
-        eliminated=[e.as_dict() for e in state.eliminated],
+        eliminated=[dict(e.as_dict()) for e in state.eliminated],
     )
 
 

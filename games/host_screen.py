@@ -14,7 +14,7 @@ import io
 import zipfile
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 from django.templatetags.static import static
 from django.urls import reverse
@@ -23,12 +23,41 @@ from django.utils.translation import gettext
 from games.queries import GameView
 from games.ratings import stats
 from games.ratings.publication import visible_nicks
-from games.rules.table import host_table
+from games.rules.table import HostTable, host_table
 
 RULES_DIR = Path(__file__).resolve().parent / "rules"
 
 
-def page_data(view: GameView, viewer: Any) -> dict[str, Any]:
+class HostPage(TypedDict):
+    """What the host's page carries (static/games/host/table.d.ts has it as TypeScript)."""
+
+    game: int
+    number: int
+    tapUrl: str
+    engineUrl: str
+    workerUrl: str
+    pyodideUrl: str
+    seq: int
+    log: list[dict[str, Any]]  # every entry, undos included
+    seats: dict[str, str]  # seat → role code, the engine's input
+    options: dict[str, Any] | None
+    immune: list[int]
+    nicks: dict[str, str]
+    roleNames: dict[str, str]
+    table: HostTable
+    messages: dict[str, str]  # the engine's refusal templates in the page's language
+
+
+class TapRecorded(TypedDict):
+    """The answer to a tap the server recorded (or had recorded: `created` is false)."""
+
+    seq: int
+    entry: dict[str, Any]
+    created: bool
+    table: HostTable
+
+
+def page_data(view: GameView, viewer: Any) -> HostPage:
     """The JSON the host's page starts from (and restores from while offline)."""
     game = view.game
     nicks = visible_nicks(view.seats, game, viewer)
@@ -51,8 +80,8 @@ def page_data(view: GameView, viewer: Any) -> dict[str, Any]:
     }
 
 
-def table_of(view: GameView) -> dict[str, Any]:
-    return host_table(view.club_state, undoable=bool(view.events))
+def table_of(view: GameView) -> HostTable:
+    return host_table(view.club_state, view.events)
 
 
 def engine_messages() -> dict[str, str]:

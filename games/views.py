@@ -212,15 +212,13 @@ def game_tap(request: MemberRequest, game_id: int) -> JsonResponse:
         return _tap_refused(refusal, game_id)
     view = game_view(game_id)
     assert view is not None
-    return JsonResponse(
-        {
-            "seq": view.game.last_seq,
-            "entry": recorded.entry.payload,
-            "created": recorded.created,
-            "table": host_screen.table_of(view),
-        },
-        status=201 if recorded.created else 200,
-    )
+    answer: host_screen.TapRecorded = {
+        "seq": view.game.last_seq,
+        "entry": recorded.entry.payload,
+        "created": recorded.created,
+        "table": host_screen.table_of(view),
+    }
+    return JsonResponse(answer, status=201 if recorded.created else 200)
 
 
 def _tap_refused(refusal: Refused, game_id: int | None = None) -> JsonResponse:

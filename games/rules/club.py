@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
-from typing import Any
+from typing import Any, TypedDict
 
 from games.rules.errors import ProtocolError, RuleViolation, gettext_noop
 from games.rules.fold import EventFold
@@ -62,6 +62,17 @@ class Reason(StrEnum):
     SWINDLER = "swindler"
 
 
+class EliminationDict(TypedDict):
+    """An elimination as JSON (the replay's summary, the host's screen)."""
+
+    seat: int
+    phase: str
+    n: int
+    reason: Reason
+    revealed: bool
+    last_word: bool
+
+
 @dataclass(frozen=True, slots=True)
 class Elimination:
     seat: int
@@ -77,15 +88,21 @@ class Elimination:
     def last_word(self) -> bool:
         return self.reason != Reason.SWINDLER
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> EliminationDict:
         return {
             "seat": self.seat,
             "phase": self.phase,
             "n": self.n,
-            "reason": self.reason.value,
+            "reason": self.reason,
             "revealed": self.revealed,
             "last_word": self.last_word,
         }
+
+
+class CheckDict(TypedDict):
+    by: int
+    target: int
+    result: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,7 +111,7 @@ class Check:
     target: int
     result: str  # "red" / "black" for a team check; "commissar" / "not_commissar" for the boss
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> CheckDict:
         return {"by": self.by, "target": self.target, "result": self.result}
 
 

@@ -3,28 +3,185 @@
 Pure Python like the rest of games/rules: the server answers every tap with `host_table`,
 and the phone runs this same module under Pyodide while the venue's network is down
 (static/games/engine-worker.js), so the screen never holds a second copy of a rule. The
-screen (static/games/host.js) only draws what this says and turns taps into the events
+screen (static/games/host/) only draws what this says and turns taps into the events
 named here; words are the page's, codes are this module's.
+
+The JSON's shape is the TypedDicts below: mypy checks this module against them, and
+`python manage.py host_types` writes them as TypeScript (static/games/host/table.d.ts)
+for the screen's type check, so a change on either side breaks one of the two checks.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Literal, NotRequired, TypedDict
 
 from games.rules import events as event_shapes
 from games.rules.club import (
     BALAGAN_DAY_ONE_SECONDS,
     BALAGAN_SECONDS,
     LAST_WORD_SECONDS,
+    CheckDict,
     ClubGame,
+    EliminationDict,
     Phase,
+    Reason,
     Step,
 )
 from games.rules.errors import ProtocolError, RuleViolation, gettext_noop
 from games.rules.log import UNDO, effective_events
 from games.rules.options import ClubOptions
-from games.rules.roles import Action
+from games.rules.roles import Action, Team
+
+# --- the JSON's shape ------------------------------------------------------------------
+
+
+class TableSeat(TypedDict):
+    no: int
+    role: str  # the role's code: the cards show only while 👁 is held
+    team: Team
+    alive: bool
+    fouls: int
+    immune: bool
+    nominated: bool
+    nominates: list[int]
+    candidate: bool
+    speaking: bool
+    out: Reason | None
+    last_word: bool
+
+
+class Timer(TypedDict):
+    kind: Literal["last_word", "speech", "defence"]
+    seat: int
+    seconds: int
+    # How many speeches and last words the log holds before this clock: the clock is the
+    # same one while this is unchanged (an extension lengthens it), so the screen keys its
+    # start by it, and an undo brings back the key (and the start) of the clock it ended.
+    turn: int
+
+
+class Vote(TypedDict):
+    type: Literal["votes", "first_day_expel", "hands", "expel_both"]
+    among: list[int]  # the candidates; empty for a yes/no question (hands «for»)
+    voters: list[int]
+
+
+class NightCheck(TypedDict):
+    type: Literal["check"]
+    by: int
+
+
+class NightKill(TypedDict):
+    type: Literal["kill"]
+    by: str  # who shoots: "mafia" or a role's code
+
+
+class NightHeal(TypedDict):
+    type: Literal["heal"]
+
+
+class NightAction(TypedDict):
+    type: Literal["action"]
+    by: int
+    kind: str
+
+
+# The event a night step's tap records, its target added by the screen.
+type NightEvent = NightCheck | NightKill | NightHeal | NightAction
+
+
+class NightStep(TypedDict):
+    slot: str  # "check:boss", "kill:mafia", "heal", "action:<seat>"
+    kind: Literal["check", "kill", "heal", "action"]
+    role: str
+    actor: int | None  # None for a joint kill
+    event: NightEvent
+
+
+class NightTap(TypedDict):
+    kind: Literal["night"]
+    event: NightEvent
+
+
+class HandTap(TypedDict):
+    kind: Literal["hand"]
+
+
+class NominateTap(TypedDict):
+    kind: Literal["nominate"]
+    by: int
+
+
+type SeatTap = NightTap | HandTap | NominateTap
+
+
+class Shot(TypedDict):
+    by: str
+    target: int
+
+
+class Morning(TypedDict):
+    night: int
+    shots: list[Shot]
+    healed: list[int]
+    checks: list[CheckDict]
+    left: list[EliminationDict]
+
+
+class HostTable(TypedDict):
+    """Everything the host's screen shows."""
+
+    phase: Phase
+    n: int
+    step: Step | None
+    over: bool
+    winner: str | None
+    legal: list[str]
+    speaker: int | None
+    timer: Timer | None
+    balagan: int | None
+    seats: list[TableSeat]
+    tap: SeatTap | None
+    vote: Vote | None
+    night: NightStep | None
+    last_words: list[int]
+    morning: Morning | None
+    outcome: str | None
+    alive: int
+    majority: int
+    eliminated: list[EliminationDict]
+    checks: list[CheckDict]
+    undo: bool
+
+
+class Consequence(TypedDict):
+    removes: list[int]
+    winner: str | None
+
+
+class Refusal(TypedDict):
+    code: str
+    template: str
+    params: dict[str, Any]
+
+
+class TapJudged(TypedDict):
+    ok: Literal[True]
+    table: HostTable
+    consequence: NotRequired[Consequence | None]
+
+
+class TapRefused(TypedDict):
+    ok: Literal[False]
+    refusal: Refusal
+
+
+# What the phone's engine answers a tap made offline.
+type OfflineTap = TapJudged | TapRefused
+
+
+# --- the table ---------------------------------------------------------------------------
 
 
 def build(
@@ -44,17 +201,19 @@ def build(
     return game
 
 
-def host_table(game: ClubGame, *, undoable: bool) -> dict[str, Any]:
-    """Everything the host's screen shows, as JSON-ready values."""
+def host_table(game: ClubGame, events: Sequence[Mapping[str, Any]]) -> HostTable:
+    """Everything the host's screen shows, as JSON-ready values, from the game and the
+    effective events it was folded from."""
     prompt = game.prompt()
     night = _night_step(game) if game.phase == Phase.NIGHT else None
     vote = _vote(game, prompt.speaker)
-    timer = _timer(game, prompt.speaker, prompt.seconds)
-    seats = [
+    turn = sum(1 for event in events if event.get("type") in ("speech", "last_word"))
+    timer = _timer(game, prompt.speaker, prompt.seconds, turn)
+    seats: list[TableSeat] = [
         {
             "no": seat,
             "role": role.code,
-            "team": role.team.value,
+            "team": role.team,
             "alive": seat in game.alive,
             "fouls": game.fouls.get(seat, 0),
             "immune": seat in game.immune_now,
@@ -71,9 +230,9 @@ def host_table(game: ClubGame, *, undoable: bool) -> dict[str, Any]:
         for seat, role in sorted(game.roles.items())
     ]
     return {
-        "phase": game.phase.value,
+        "phase": game.phase,
         "n": game.n,
-        "step": game.step.value if game.phase == Phase.DAY else None,
+        "step": game.step if game.phase == Phase.DAY else None,
         "over": game.finished,
         "winner": game.winner,
         "legal": list(prompt.legal),
@@ -91,17 +250,17 @@ def host_table(game: ClubGame, *, undoable: bool) -> dict[str, Any]:
         "majority": len(game.alive) // 2 + 1,
         "eliminated": [out.as_dict() for out in game.eliminated],
         "checks": [check.as_dict() for check in game.checks],
-        "undo": undoable,
+        "undo": bool(events),
     }
 
 
-def _out_reason(game: ClubGame, seat: int) -> str | None:
+def _out_reason(game: ClubGame, seat: int) -> Reason | None:
     if seat in game.alive:
         return None
-    return next((out.reason.value for out in game.eliminated if out.seat == seat), None)
+    return next((out.reason for out in game.eliminated if out.seat == seat), None)
 
 
-def _timer(game: ClubGame, speaker: int | None, seconds: int | None) -> dict[str, Any] | None:
+def _timer(game: ClubGame, speaker: int | None, seconds: int | None, turn: int) -> Timer | None:
     """The clock the host runs now. The night's victims' last words open the day; a player
     who leaves mid-round (three fouls) speaks once the speech under way is over and the
     round has ended."""
@@ -113,10 +272,10 @@ def _timer(game: ClubGame, speaker: int | None, seconds: int | None) -> dict[str
         [] if speaking else sorted(game.last_words_due)
     )
     if first:
-        return {"kind": "last_word", "seat": first[0], "seconds": LAST_WORD_SECONDS}
-    if speaking:
-        kind = "speech" if game.step == Step.ROUND else "defence"
-        return {"kind": kind, "seat": speaker, "seconds": seconds}
+        return {"kind": "last_word", "seat": first[0], "seconds": LAST_WORD_SECONDS, "turn": turn}
+    if speaking and speaker is not None and seconds is not None:  # (the last two for mypy)
+        kind: Literal["speech", "defence"] = "speech" if game.step == Step.ROUND else "defence"
+        return {"kind": kind, "seat": speaker, "seconds": seconds, "turn": turn}
     return None
 
 
@@ -127,7 +286,7 @@ def _balagan(game: ClubGame) -> int | None:
     return BALAGAN_DAY_ONE_SECONDS if game.n == 1 else BALAGAN_SECONDS
 
 
-def _vote(game: ClubGame, speaker: int | None) -> dict[str, Any] | None:
+def _vote(game: ClubGame, speaker: int | None) -> Vote | None:
     """The show of hands the table is at, once the speeches before it are done."""
     if game.phase != Phase.DAY or game.last_words_due:
         return None
@@ -145,7 +304,7 @@ def _vote(game: ClubGame, speaker: int | None) -> dict[str, Any] | None:
     return None
 
 
-def _night_step(game: ClubGame) -> dict[str, Any] | None:
+def _night_step(game: ClubGame) -> NightStep | None:
     """The role that wakes now, in the night order, and the event its tap makes."""
     slots = game.night_slots()
     if not slots:
@@ -153,9 +312,11 @@ def _night_step(game: ClubGame) -> dict[str, Any] | None:
     _order, slot = slots[0]
     kind, _colon, who = slot.partition(":")
     living = sorted(game.alive)
+    actor: int | None
+    event: NightEvent
     if kind == "check":
         actor = next(s for s in living if game.roles[s].code == who)
-        event: dict[str, Any] = {"type": "check", "by": actor}
+        event = {"type": "check", "by": actor}
         role = who
     elif kind == "kill":
         actor = None
@@ -167,15 +328,16 @@ def _night_step(game: ClubGame) -> dict[str, Any] | None:
         actor = int(who)
         role = game.roles[actor].code
         event = {"type": "action", "by": actor, "kind": role}
-    return {"slot": slot, "kind": kind, "role": role, "actor": actor, "event": event}
+    # The step's kind is its event's type: the slot's prefix, named by the event.
+    return {"slot": slot, "kind": event["type"], "role": role, "actor": actor, "event": event}
 
 
 def _seat_tap(
     game: ClubGame,
-    timer: dict[str, Any] | None,
-    night: dict[str, Any] | None,
-    vote: dict[str, Any] | None,
-) -> dict[str, Any] | None:
+    timer: Timer | None,
+    night: NightStep | None,
+    vote: Vote | None,
+) -> SeatTap | None:
     """What a short tap on a living seat means now; a long press is always a foul."""
     if game.finished:
         return None
@@ -188,7 +350,7 @@ def _seat_tap(
     return None
 
 
-def _morning(game: ClubGame) -> dict[str, Any] | None:
+def _morning(game: ClubGame) -> Morning | None:
     """What the host announces after a night: shots, heals, checks, who leaves."""
     if game.n < 2 and game.phase != Phase.OVER:
         return None
@@ -209,7 +371,7 @@ def _morning(game: ClubGame) -> dict[str, Any] | None:
     }
 
 
-def consequence(alive_before: set[int] | frozenset[int], after: ClubGame) -> dict[str, Any] | None:
+def consequence(alive_before: set[int] | frozenset[int], after: ClubGame) -> Consequence | None:
     """What an event did that deserves an «are you sure» before it is kept: the seats it
     removed and the game's end. None when it did neither."""
     removes = sorted(set(alive_before) - after.alive)
@@ -218,7 +380,7 @@ def consequence(alive_before: set[int] | frozenset[int], after: ClubGame) -> dic
     return {"removes": removes, "winner": after.winner}
 
 
-def refusal(error: RuleViolation | ProtocolError) -> dict[str, Any]:
+def refusal(error: RuleViolation | ProtocolError) -> Refusal:
     """A refusal for the screen, which words it from its catalogue of the templates."""
     return {"code": error.code, "template": error.template, "params": error.params}
 
@@ -229,7 +391,7 @@ def offline_tap(
     immune: Sequence[int],
     log: Sequence[Mapping[str, Any]],
     event: Mapping[str, Any],
-) -> dict[str, Any]:
+) -> OfflineTap:
     """The phone's engine, offline: judge one tap after the log it holds. Returns the
     table after it (`ok`), a refusal that changes nothing, or the consequence to confirm."""
     try:
@@ -237,22 +399,17 @@ def offline_tap(
         if event.get("type") == UNDO:
             if not effective_events(log):
                 raise RuleViolation("nothing_to_undo", gettext_noop("There is nothing to undo."))
-            game = build(seats, options, immune, [*log, dict(event)])
-            return {"ok": True, "table": host_table(game, undoable=_undoable([*log, event]))}
+            return {"ok": True, "table": table_for(seats, options, immune, [*log, dict(event)])}
         shaped = event_shapes.normalize(event)
         before = frozenset(game.alive)
         game.apply(shaped)
         return {
             "ok": True,
             "consequence": consequence(before, game),
-            "table": host_table(game, undoable=_undoable([*log, shaped])),
+            "table": host_table(game, effective_events([*log, shaped])),
         }
     except (RuleViolation, ProtocolError) as error:
         return {"ok": False, "refusal": refusal(error)}
-
-
-def _undoable(log: Sequence[Mapping[str, Any]]) -> bool:
-    return bool(effective_events(log))
 
 
 def table_for(
@@ -260,6 +417,6 @@ def table_for(
     options: Mapping[str, Any] | None,
     immune: Sequence[int],
     log: Sequence[Mapping[str, Any]],
-) -> dict[str, Any]:
+) -> HostTable:
     """The table from the page's own data (a reload while offline)."""
-    return host_table(build(seats, options, immune, log), undoable=_undoable(log))
+    return host_table(build(seats, options, immune, log), effective_events(log))

@@ -27,7 +27,7 @@ def speak(seat: int) -> dict[str, Any]:
 def test_during_a_speech_a_seat_tap_nominates_for_the_speaker_and_no_vote_shows_yet() -> None:
     shown = table([{"type": "day", "n": 1}, {"type": "nominate", "by": 1, "target": 6}])
     assert shown["tap"] == {"kind": "nominate", "by": 1}
-    assert shown["timer"] == {"kind": "speech", "seat": 1, "seconds": 30}
+    assert shown["timer"] == {"kind": "speech", "seat": 1, "seconds": 30, "turn": 0}
     assert shown["vote"] is None and shown["seats"][5]["nominated"]
     assert shown["balagan"] is None  # the round has begun
 
@@ -41,7 +41,7 @@ def test_the_vote_comes_after_the_round_then_the_defence_and_the_first_day_quest
     assert shown["tap"] == {"kind": "hand"} and len(shown["vote"]["voters"]) == 12
     log.append({"type": "votes", "counts": {"6": 5, "7": 5}})
     shown = table(log)
-    assert shown["timer"] == {"kind": "defence", "seat": 6, "seconds": 30}
+    assert shown["timer"] == {"kind": "defence", "seat": 6, "seconds": 30, "turn": 12}
     assert shown["vote"] is None and not shown["seats"][5]["nominated"]
     assert shown["seats"][5]["candidate"]
     shown = table([*log, speak(6), speak(7)])
@@ -71,7 +71,8 @@ def test_the_morning_says_what_the_night_did_and_its_last_word_opens_the_day() -
     assert morning["shots"] == [{"by": "mafia", "target": 6}] and morning["healed"] == [7]
     assert [c["result"] for c in morning["checks"]] == ["commissar", "black"]
     assert [out["seat"] for out in morning["left"]] == [6]
-    assert shown["timer"] == {"kind": "last_word", "seat": 6, "seconds": LAST_WORD_SECONDS}
+    last_word = {"kind": "last_word", "seat": 6, "seconds": LAST_WORD_SECONDS, "turn": 0}
+    assert shown["timer"] == last_word
     assert shown["vote"] is None
 
 
@@ -113,6 +114,6 @@ def test_the_table_is_json_and_shows_no_more_than_the_engine_allows() -> None:
     import json
 
     game = ClubGame(SEATS)
-    shown = host_table(game, undoable=False)
+    shown = host_table(game, [])
     assert json.loads(json.dumps(shown)) == shown
     assert shown["legal"] == ["day"] and shown["undo"] is False and shown["tap"] is None
