@@ -7,7 +7,7 @@ export UV_NO_PROGRESS := 1
 UV := $(shell command -v uv 2>/dev/null || echo var/tools/bin/uv)
 PORT ?= 8000
 
-.PHONY: run test lint install fmt messages bench vendor
+.PHONY: run test lint install fmt messages bench vendor types
 
 var/tools/bin/uv:
 	python3 -m venv var/tools
@@ -48,6 +48,11 @@ lint: install
 	$(UV) run ruff format --check .
 	$(UV) run mypy accounts club games notifications
 	$(UV) run python manage.py makemigrations --check --dry-run
+
+## make types: the host screen's TypeScript types (static/games/host/table.d.ts) from the
+## TypedDicts of its JSON; commit the file (a test fails while it is stale).
+types: install
+	$(UV) run python manage.py host_types
 
 fmt: install
 	$(UV) run ruff check --fix .

@@ -1,7 +1,7 @@
 """The host's table screen, the Django side: what its page carries, the engine it runs on
 the phone, and the answer to a tap.
 
-The screen is drawn in the browser (static/games/host.js) from `games.rules.table`'s JSON,
+The screen is drawn in the browser (static/games/host/) from `games.rules.table`'s JSON,
 which the server sends after every tap and the phone computes itself, with the same
 module under Pyodide, while the venue's network is down. So the page carries everything
 a reload without network needs: the table, its options, the log and the words.
@@ -29,7 +29,7 @@ RULES_DIR = Path(__file__).resolve().parent / "rules"
 
 
 class HostPage(TypedDict):
-    """What the host's page carries (static/games/host/table.d.ts has it as TypeScript)."""
+    """What the host's page carries: the screen starts from it and restores from it."""
 
     game: int
     number: int
