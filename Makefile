@@ -18,11 +18,14 @@ install: $(if $(filter var/tools/bin/uv,$(UV)),var/tools/bin/uv) vendor
 
 ## make vendor: the browser-side packages (package-lock.json pins them) from the npm
 ## registry into static/vendor: Pyodide for the host's offline screen, axe-core for the
-## accessibility checks. The pages never load anything from a CDN.
+## accessibility checks. The pages never load anything from a CDN. TypeScript, the host
+## screen's type checker, stays in node_modules.
+NODE_MODULES := node_modules/.package-lock.json
 VENDOR := static/vendor/pyodide/pyodide.asm.wasm static/vendor/axe-core/axe.min.js
 vendor: $(VENDOR)
-$(VENDOR): package.json package-lock.json
+$(NODE_MODULES): package.json package-lock.json
 	npm ci --no-audit --no-fund --silent
+$(VENDOR): $(NODE_MODULES)
 	rm -rf static/vendor/pyodide static/vendor/axe-core
 	mkdir -p static/vendor/pyodide static/vendor/axe-core
 	cp node_modules/pyodide/pyodide.mjs node_modules/pyodide/pyodide.asm.mjs \
@@ -47,6 +50,7 @@ lint: install
 	$(UV) run ruff check .
 	$(UV) run ruff format --check .
 	$(UV) run mypy accounts club games notifications
+	node_modules/.bin/tsc -p tsconfig.json
 	$(UV) run python manage.py makemigrations --check --dry-run
 
 ## make types: the host screen's TypeScript types (static/games/host/table.d.ts) from the

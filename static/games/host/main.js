@@ -1,0 +1,192 @@
+// @ts-check
+// The host's table screen (templates/games/host.html). It draws games/rules/table.py's
+// JSON and turns taps into the protocol events that JSON names; it holds no rule of its
+// own. This module wires the others (docs/host-screen.md, «The code»): the record and its
+// queue (queue.js), the clocks (clock.js), the vote form (vote.js), drawing (draw.js), the
+// dialogs (dialogs.js), the phone's engine (engine.js) and the offline copy (offline.js).
+// What it keeps itself is only the screen's own: the vote form and «Фол…» armed.
+/** @import { HostPage, TableSeat } from "./table.js" */
+/** @import { Engine } from "./engine.js" */
+/** @import { Controls } from "./draw.js" */
+/** @import { Io, Ui } from "./queue.js" */
+import { Clocks, tick } from "./clock.js";
+import { ask, conflict, hideError, say } from "./dialogs.js";
+import { draw } from "./draw.js";
+import { startEngine } from "./engine.js";
+import { keepOffline } from "./offline.js";
+import { TapQueue, restore, serverTransport } from "./queue.js";
+import { openStore } from "./store.js";
+import { VoteForm } from "./vote.js";
+import { Words, _ } from "./words.js";
+
+const page = /** @type {HostPage} */ (JSON.parse(/** @type {HTMLElement} */ (document.getElementById("host-data")).textContent || ""));
+const words = new Words(page);
+const store = await openStore(page.game);
+const VOTES_BY = "mafia-host-votes"; // how the host enters hands (tapped seats or counts) lasts
+
+/** @type {Engine | null} the phone's engine, once Pyodide has loaded */
+let engine = null;
+/** @type {VoteForm | null} the show of hands being entered */
+let vote = null;
+let foulNext = false; // the bar's «Фол…» arms one foul on the next seat tapped
+
+/** @type {Io} */
+const io = {
+  post: serverTransport(page.tapUrl),
+  judge: async (log, event) => (engine ? engine.offlineTap(log, event) : null),
+  save: (snapshot) => store.put("snapshot", snapshot),
+};
+/** @type {Ui} */
+const ui = {
+  redraw: render,
+  say,
+  confirm: (outcome) => ask(words.consequence(outcome)),
+  accepted(answer) {
+    hideError(); // the next tap went through
+    if (answer.entry.type === "check") {
+      const check = answer.table.checks.at(-1);
+      if (check) say(words.check(check), "info");
+    }
+  },
+  conflict: (answer, waiting) => conflict(answer, waiting, words),
+  tapping() {
+    foulNext = false;
+  },
+};
+const saved = await store.get("snapshot");
+const clocks = new Clocks(
+  { timers: (await store.get("timers")) || {}, balaganDone: (await store.get("balagan")) || [] },
+  (name, value) => store.put(name, value),
+);
+const queue = new TapQueue(restore(page, saved), navigator.onLine, io, ui, words);
+
+/** @type {Controls} */
+const controls = {
+  send: (event) => queue.send(event),
+  seatTap,
+  seatHold,
+  choose(target) {
+    if (!vote) return;
+    vote.current = target;
+    render();
+  },
+  count(target, count) {
+    const [form, shown] = [vote, queue.table.vote];
+    if (!form || !shown) return;
+    const complete = form.setCount(shown, target, count);
+    render();
+    // The vote is recorded as soon as every candidate has its number (undo takes it
+    // back; a removal still asks first). Correcting a number waits for «Записать».
+    if (complete) queue.send(form.event(shown));
+  },
+  restTo(target) {
+    if (!vote || !queue.table.vote) return;
+    vote.restTo(queue.table.vote, target);
+    render();
+  },
+  toggleCounts() {
+    if (!vote) return;
+    localStorage.setItem(VOTES_BY, vote.toggleCounts() ? "counts" : "hands");
+    render();
+  },
+  toggleFoul() {
+    foulNext = !foulNext;
+    render();
+  },
+  startRound() {
+    clocks.endBalagan(queue.table.n);
+    render();
+  },
+};
+
+function render() {
+  const table = queue.table;
+  vote = VoteForm.follow(vote, table, queue.entries, () => localStorage.getItem(VOTES_BY) === "counts");
+  const view = {
+    table,
+    number: page.number,
+    seq: queue.seq,
+    waiting: queue.taps.length,
+    online: queue.online,
+    engineReady: engine !== null,
+    clock: clocks.current(table),
+    vote,
+    foulNext,
+  };
+  draw(view, controls, words);
+  tick();
+}
+
+/**
+ * A short tap on a seat: what the table says it means now.
+ * @param {TableSeat} seat
+ */
+function seatTap(seat) {
+  const table = queue.table;
+  if (!seat.alive || table.over) return undefined;
+  if (foulNext) {
+    foulNext = false;
+    return queue.send({ type: "foul", seat: seat.no });
+  }
+  const what = table.tap;
+  if (!what) return say(_("A tap on a seat does nothing now; hold it for a foul."), "info");
+  if (what.kind === "nominate") return queue.send({ type: "nominate", by: what.by, target: seat.no });
+  if (what.kind === "night") return queue.send({ ...what.event, target: seat.no });
+  if (what.kind === "hand" && vote) {
+    vote.toggleHand(seat.no);
+    return render();
+  }
+  return undefined;
+}
+
+/**
+ * A long press on a seat: a foul, at any time of the game.
+ * @param {TableSeat} seat
+ */
+function seatHold(seat) {
+  if (!seat.alive || queue.table.over) return;
+  if (navigator.vibrate) navigator.vibrate(40);
+  queue.send({ type: "foul", seat: seat.no });
+}
+
+function bindHeader() {
+  /** @param {string} id */
+  const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
+  $("host-undo").addEventListener("click", () => queue.send({ type: "undo" }));
+  const eye = $("host-eye");
+  /** @param {boolean} on */
+  const show = (on) => $("host").classList.toggle("show-cards", on);
+  eye.addEventListener("pointerdown", () => show(true));
+  for (const end of ["pointerup", "pointerleave", "pointercancel", "blur"]) eye.addEventListener(end, () => show(false));
+  eye.addEventListener("keydown", (event) => event.key === " " && show(true));
+  eye.addEventListener("keyup", () => show(false));
+  eye.addEventListener("contextmenu", (event) => event.preventDefault());
+}
+
+async function keepAwake() {
+  // The screen stays on while the game runs (Wake Lock API, where the phone has it).
+  if (!("wakeLock" in navigator) || queue.table.over) return;
+  try {
+    await navigator.wakeLock.request("screen");
+  } catch (error) {
+    /* refused (battery saver, not visible): the game goes on without it */
+  }
+}
+
+window.addEventListener("online", () => queue.setOnline(true));
+window.addEventListener("offline", () => queue.setOnline(false));
+document.addEventListener("visibilitychange", () => document.visibilityState === "visible" && keepAwake());
+
+bindHeader();
+render();
+setInterval(tick, 250);
+keepAwake();
+keepOffline(page);
+startEngine(page, (loaded) => {
+  engine = loaded;
+  if (!queue.online) render();
+});
+if (queue.online) queue.flush();
+// Read-only, for the browser tests and the benchmark: the table the screen shows.
+window.hostScreen = { table: () => structuredClone(queue.table), queued: () => queue.taps.length };
+document.documentElement.dataset.hostReady = "1";
