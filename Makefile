@@ -41,9 +41,11 @@ run: install
 	$(UV) run python manage.py demo_data
 	$(UV) run python manage.py run_stack --port $(PORT)
 
-## make test: the whole suite on PostgreSQL and Redis (local defaults or DATABASE_URL and
-## CELERY_BROKER_URL); stops at once, naming the service, when one is missing.
+## make test: the host screen's JavaScript unit tests (Node), then the whole suite on
+## PostgreSQL and Redis (local defaults or DATABASE_URL and CELERY_BROKER_URL); it stops at
+## once, naming the service, when one is missing.
 test: install
+	node --test tests/js/
 	$(UV) run pytest $(PYTEST_ARGS)
 
 lint: install
