@@ -585,10 +585,8 @@ class ClubGame(EventFold):
         due = self.speaker_due()
         if seat == due:
             return
-        if seat in self.spoken and self.step == Step.ROUND or seat in self.defended:
-            raise _violation(
-                "spoken", gettext_noop("Seat %(seat)s has already spoken."), seat=seat
-            )
+        if (seat in self.spoken and self.step == Step.ROUND) or seat in self.defended:
+            raise _violation("spoken", gettext_noop("Seat %(seat)s has already spoken."), seat=seat)
         if due is None:
             raise _violation("no_speech_due", gettext_noop("No speech is due now."))
         raise _violation(
@@ -609,8 +607,7 @@ class ClubGame(EventFold):
             raise _violation(
                 "speech_overlap",
                 gettext_noop(
-                    "This speech starts at %(start)s, before the one before it ended "
-                    "(%(end)s)."
+                    "This speech starts at %(start)s, before the one before it ended (%(end)s)."
                 ),
                 start=start.strftime("%H:%M:%S"),
                 end=self.speeches_end.strftime("%H:%M:%S"),

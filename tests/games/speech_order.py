@@ -29,8 +29,13 @@ class Clock:
 
     def speech(self, seat: int) -> dict[str, Any]:
         start, self.second = self.second, self.second + 30
-        return {"type": "speech", "seat": seat, "start": _at(start), "end": _at(start + 20),
-                "limit": 30}  # fmt: skip
+        return {
+            "type": "speech",
+            "seat": seat,
+            "start": _at(start),
+            "end": _at(start + 20),
+            "limit": 30,
+        }
 
     def round(self, *seats: int) -> list[dict[str, Any]]:
         return [self.speech(seat) for seat in seats]
@@ -82,8 +87,9 @@ def _cases() -> list[Case]:
     # A seat removed by fouls before its turn is skipped.
     c = Clock()
     fouled = [day(1), *c.round(1, 2, 3), *({"type": "foul", "seat": 5},) * 3]
-    cases.append(Case("a departed seat does not speak", fouled, c.speech(5),
-                      refused="speech_order"))  # fmt: skip
+    cases.append(
+        Case("a departed seat does not speak", fouled, c.speech(5), refused="speech_order")
+    )
     c = Clock()
     fouled = [day(1), *c.round(1, 2, 3), *({"type": "foul", "seat": 5},) * 3, c.speech(4)]
     cases.append(Case("the seat after a departed one", fouled, c.speech(6), speaks_next=7))
@@ -92,15 +98,23 @@ def _cases() -> list[Case]:
     c = Clock()
     whole_day = [day(1), *c.round(*range(1, 13))]
     cases += [
-        Case("day 2 opens at seat 2", [*whole_day, *quiet_night(1)], c.speech(1),
-             refused="speech_order"),  # fmt: skip
+        Case(
+            "day 2 opens at seat 2",
+            [*whole_day, *quiet_night(1)],
+            c.speech(1),
+            refused="speech_order",
+        ),
     ]
     c = Clock()
     day_two = [*[day(1), *c.round(*range(1, 13))], *quiet_night(1)]
     day_two += c.round(*range(2, 13), 1)
     cases += [
-        Case("day 3 opens at seat 4 when seat 3 was shot", [*day_two, *quiet_night(2, 3)],
-             c.speech(4), speaks_next=5),  # fmt: skip
+        Case(
+            "day 3 opens at seat 4 when seat 3 was shot",
+            [*day_two, *quiet_night(2, 3)],
+            c.speech(4),
+            speaks_next=5,
+        ),
     ]
     # By the option, day N opens at seat N: seat 2 shot on night 1, day 2 opens at 3, and
     # day 3 at 3 again (where "after the previous opener" gives 4).
@@ -109,36 +123,59 @@ def _cases() -> list[Case]:
     by_number += c.round(*range(3, 13), 1)
     by_number += quiet_night(2)
     cases += [
-        Case("day_number: day 3 opens at seat 3", by_number, c.speech(3), speaks_next=4,
-             options={"day_opener": "day_number"}),  # fmt: skip
+        Case(
+            "day_number: day 3 opens at seat 3",
+            by_number,
+            c.speech(3),
+            speaks_next=4,
+            options={"day_opener": "day_number"},
+        ),
     ]
     c = Clock()
     by_number = [day(1), *c.round(*range(1, 13)), *quiet_night(1, 2)]
     by_number += c.round(*range(3, 13), 1)
     by_number += quiet_night(2)
-    cases.append(Case("after_previous: day 3 opens at seat 4", by_number, c.speech(3),
-                      refused="speech_order"))  # fmt: skip
+    cases.append(
+        Case(
+            "after_previous: day 3 opens at seat 4", by_number, c.speech(3), refused="speech_order"
+        )
+    )
     # The defence speeches: the candidates in seat order, each once, then the hands.
     c = Clock()
-    voted = [day(1), {"type": "nominate", "by": 1, "target": 9},
-             {"type": "nominate", "by": 1, "target": 7}, *c.round(*range(1, 13)),
-             {"type": "votes", "counts": {"7": 5, "9": 5}}]  # fmt: skip
+    voted = [
+        day(1),
+        {"type": "nominate", "by": 1, "target": 9},
+        {"type": "nominate", "by": 1, "target": 7},
+        *c.round(*range(1, 13)),
+        {"type": "votes", "counts": {"7": 5, "9": 5}},
+    ]
     cases += [
-        Case("the defence opens with the first candidate", voted, c.speech(9),
-             refused="speech_order"),  # fmt: skip
+        Case(
+            "the defence opens with the first candidate", voted, c.speech(9), refused="speech_order"
+        ),
     ]
     c2 = Clock()
-    voted2 = [day(1), {"type": "nominate", "by": 1, "target": 9},
-              {"type": "nominate", "by": 1, "target": 7}, *c2.round(*range(1, 13)),
-              {"type": "votes", "counts": {"7": 5, "9": 5}}, c2.speech(7)]  # fmt: skip
+    voted2 = [
+        day(1),
+        {"type": "nominate", "by": 1, "target": 9},
+        {"type": "nominate", "by": 1, "target": 7},
+        *c2.round(*range(1, 13)),
+        {"type": "votes", "counts": {"7": 5, "9": 5}},
+        c2.speech(7),
+    ]
     cases += [
         Case("a candidate defends once", voted2, c2.speech(7), refused="spoken"),
         Case("a non-candidate makes no defence", voted2, c2.speech(8), refused="speech_order"),
     ]
     c3 = Clock()
-    defended = [day(1), {"type": "nominate", "by": 1, "target": 9},
-                {"type": "nominate", "by": 1, "target": 7}, *c3.round(*range(1, 13)),
-                {"type": "votes", "counts": {"7": 5, "9": 5}}, *c3.round(7, 9)]  # fmt: skip
+    defended = [
+        day(1),
+        {"type": "nominate", "by": 1, "target": 9},
+        {"type": "nominate", "by": 1, "target": 7},
+        *c3.round(*range(1, 13)),
+        {"type": "votes", "counts": {"7": 5, "9": 5}},
+        *c3.round(7, 9),
+    ]
     cases += [
         Case("no speech after the defence", defended, c3.speech(1), refused="no_speech_due"),
     ]
@@ -149,18 +186,35 @@ def _cases() -> list[Case]:
     cases += [
         Case("the shot seat has its last word", shot, last_word, speaks_next=2),
         Case("a departed seat makes no speech", shot, c.speech(6), refused="speech_order"),
-        Case("no last word for the living", shot, {"type": "last_word", "seat": 7},
-             refused="no_last_word"),  # fmt: skip
+        Case(
+            "no last word for the living",
+            shot,
+            {"type": "last_word", "seat": 7},
+            refused="no_last_word",
+        ),
     ]
     # Speeches never overlap: one that starts before the last ended is refused.
     c = Clock()
     first = c.speech(1)  # 18:00:00–18:00:20
     overlapping = {**c.speech(2), "start": _at(10)}  # from 18:00:10
-    cases.append(Case("a speech starts after the last ended", [day(1), first], overlapping,
-                      refused="speech_overlap"))  # fmt: skip
+    cases.append(
+        Case(
+            "a speech starts after the last ended",
+            [day(1), first],
+            overlapping,
+            refused="speech_overlap",
+        )
+    )
     # A game recorded before the checks keeps its speeches as they were.
-    cases.append(Case("unchecked speeches", [day(1)], Clock().speech(5), speaks_next=1,
-                      options={"speeches_checked": False}))  # fmt: skip
+    cases.append(
+        Case(
+            "unchecked speeches",
+            [day(1)],
+            Clock().speech(5),
+            speaks_next=1,
+            options={"speeches_checked": False},
+        )
+    )
     return cases
 
 
