@@ -35,8 +35,9 @@ from games.rules.errors import ProtocolError, RuleViolation
 from games.rules.log import UNDO, effective_events
 from games.rules.online import OnlineGame, OnlineOptions
 from games.rules.options import ClubOptions
-from games.rules.table import consequence
+from games.rules.table import Consequence, judged
 from games.rules_text import rules_message
+from games.timeline import REASONS
 
 Engine = ClubGame | OnlineGame
 
@@ -310,12 +311,11 @@ def game_record_event(
             shaped.setdefault("at", now.isoformat())
             state = fold(game, seats, standing)
             assert isinstance(state, ClubGame)  # an online game was refused above
-            alive_before = frozenset(state.alive)
             try:
-                state.apply(shaped)
+                outcome = judged(state, shaped)
             except (RuleViolation, ProtocolError) as error:
                 raise Refused(rules_message(error), "invalid", INVALID) from error
-            if not confirmed and (outcome := consequence(alive_before, state)) is not None:
+            if not confirmed and outcome is not None:
                 raise Refused(_confirm_message(outcome), "confirm", CONFIRM, **outcome)
         try:
             with transaction.atomic():
@@ -338,11 +338,16 @@ def game_record_event(
     return Recorded(entry, created=True)
 
 
-def _confirm_message(outcome: Mapping[str, Any]) -> str:
+def _confirm_message(outcome: Consequence) -> str:
     parts = []
-    if outcome["removes"]:
-        seats = ", ".join(str(seat) for seat in outcome["removes"])
-        parts.append(_("Seat(s) %(seats)s leave the table.") % {"seats": seats})
+    if outcome.get("waiting"):
+        codes = [item["role"] for item in outcome.get("waiting", [])]
+        names = {role.code: role.name for role in Role.objects.filter(code__in=codes)}
+        roles = ", ".join(names.get(code, code) for code in codes)
+        parts.append(_("Not acted tonight: %(roles)s.") % {"roles": roles})
+    for seat in outcome["removes"]:
+        why = REASONS.get(outcome["reasons"].get(str(seat), ""), "")
+        parts.append(_("Seat %(seat)s leaves the table: %(why)s.") % {"seat": seat, "why": why})
     if outcome["winner"]:
         parts.append(_("This ends the game."))
     return " ".join([*parts, _("Record it?")])

@@ -4,6 +4,23 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+# Why a seat left, and what a check found, in words.
+REASONS = {
+    "voted": gettext_lazy("voted out"),
+    "car_crash": gettext_lazy("both voted out"),
+    "fouls": gettext_lazy("three fouls"),
+    "killed": gettext_lazy("killed"),
+    "kamikaze": gettext_lazy("taken by the kamikaze"),
+    "swindler": gettext_lazy("taken by the swindler"),
+}
+CHECK_RESULTS = {
+    "red": gettext_lazy("red"),
+    "black": gettext_lazy("black"),
+    "commissar": gettext_lazy("the commissar"),
+    "not_commissar": gettext_lazy("not the commissar"),
+}
 
 
 def _seat(number: Any, nick: Mapping[int, str]) -> str:

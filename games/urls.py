@@ -6,6 +6,7 @@ urlpatterns = [
     path("evenings/<int:evening_id>/games/new/", views.game_new, name="game_new"),
     path("games/<int:game_id>/", views.game_detail, name="game"),
     path("games/<int:game_id>/tap/", views.game_tap, name="game_tap"),
+    path("games/<int:game_id>/head/", views.game_head, name="game_head"),
     path("games/engine.zip", views.game_engine, name="game_engine"),
     path("games/engine-worker.js", views.game_engine_worker, name="game_engine_worker"),
     path("sw.js", views.service_worker, name="service_worker"),

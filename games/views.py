@@ -28,7 +28,7 @@ from games.models import Role, Ruleset
 from games.queries import GameView, game_view
 from games.ratings import stats
 from games.ratings.publication import published_analysis, visible_nicks
-from games.timeline import describe
+from games.timeline import CHECK_RESULTS, REASONS, describe
 
 
 def _require_host(request: SiteRequest) -> None:
@@ -139,22 +139,6 @@ def _game_context(request: SiteRequest, view: GameView) -> dict[str, Any]:
     }
 
 
-REASONS = {
-    "voted": gettext_lazy("voted out"),
-    "car_crash": gettext_lazy("both voted out"),
-    "fouls": gettext_lazy("three fouls"),
-    "killed": gettext_lazy("killed"),
-    "kamikaze": gettext_lazy("taken by the kamikaze"),
-    "swindler": gettext_lazy("taken by the swindler"),
-}
-CHECK_RESULTS = {
-    "red": gettext_lazy("red"),
-    "black": gettext_lazy("black"),
-    "commissar": gettext_lazy("the commissar"),
-    "not_commissar": gettext_lazy("not the commissar"),
-}
-
-
 @require_GET
 def game_detail(request: SiteRequest, game_id: int) -> HttpResponse:
     """The game's host (or an admin not at the table) gets the table screen, unless they
@@ -219,6 +203,26 @@ def game_tap(request: MemberRequest, game_id: int) -> JsonResponse:
         "table": host_screen.table_of(view),
     }
     return JsonResponse(answer, status=201 if recorded.created else 200)
+
+
+@login_required
+@require_GET
+def game_head(request: MemberRequest, game_id: int) -> HttpResponse:
+    """The log's head, polled by the host's screen while the game runs, so a second phone
+    follows the first without a tap: 204 while `seq` is the game's last; else the log and
+    the table as they stand (the stale tap's answer)."""
+    try:
+        services.refuse_unless_recorder(game_id=game_id, author=request.user)
+    except Refused as refusal:
+        return _tap_refused(refusal)
+    known = whole_number(request.GET.get("seq", ""))
+    view = game_view(game_id)
+    assert view is not None  # the check above found it
+    if known == view.game.last_seq:
+        return HttpResponse(status=204)
+    return JsonResponse(
+        {"seq": view.game.last_seq, "log": view.log, "table": host_screen.table_of(view)}
+    )
 
 
 def _tap_refused(refusal: Refused, game_id: int | None = None) -> JsonResponse:

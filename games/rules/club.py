@@ -11,7 +11,8 @@ for callers that want `state + event -> new state` without touching the old one.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
@@ -113,6 +114,43 @@ class Check:
 
     def as_dict(self) -> CheckDict:
         return {"by": self.by, "target": self.target, "result": self.result}
+
+
+# A vote's result as JSON ("for" is a keyword: the functional form).
+TallyDict = TypedDict(
+    "TallyDict",
+    {
+        "type": str,  # "votes", "hands", "first_day_expel", "expel_both"
+        "counts": dict[str, int] | None,  # per candidate, for votes and hands
+        "for": int | None,  # the hands for, for a yes/no question
+        "dropped": list[int],  # left the runoff by this show of hands
+        "expelled": list[int],
+        "outcome": str | None,  # how the day's vote ended, if it did
+    },
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Tally:
+    """The day's last recorded vote and what it did, for the host to see."""
+
+    type: str
+    counts: dict[int, int] | None
+    votes_for: int | None
+    dropped: tuple[int, ...]
+    expelled: tuple[int, ...]
+    outcome: str | None
+
+    def as_dict(self) -> TallyDict:
+        counts = self.counts
+        return {
+            "type": self.type,
+            "counts": None if counts is None else {str(s): n for s, n in sorted(counts.items())},
+            "for": self.votes_for,
+            "dropped": list(self.dropped),
+            "expelled": list(self.expelled),
+            "outcome": self.outcome,
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -235,11 +273,15 @@ class ClubGame(EventFold):
         self.speeches_end: datetime | None = None  # when the last speech or last word ended
         self.last_words_due: set[int] = set()
         self.outcome: str | None = None  # how the day's vote ended: e.g. "no_candidates"
+        self.tally: Tally | None = None  # the day's last recorded vote
+        self.hands_round = 0  # 1 for the first show of hands over these candidates, 2… after
+        self.dropped: list[int] = []  # who the last show of hands dropped from the runoff
         # The night.
         self.night_order_reached = -1
         self.acted: set[str] = set()  # "check:boss", "kill:mafia", "heal", "action:7"
         self.kills: list[tuple[str, int]] = []
         self.heals: set[int] = set()
+        self.night_targets: dict[int, list[str]] = {}  # tonight's targets → the slots aiming
         if self._winner() is not None:
             raise ProtocolError(gettext_noop("The line-up decides the game before it starts."))
 
@@ -305,6 +347,7 @@ class ClubGame(EventFold):
         self.acted = set()
         self.kills = []
         self.heals = set()
+        self.night_targets = {}
         self.last_words_due = set()
 
     def _start_day(self) -> None:
@@ -316,6 +359,9 @@ class ClubGame(EventFold):
         self.spoken = set()
         self.extensions = {}
         self.outcome = None
+        self.tally = None
+        self.hands_round = 0
+        self.dropped = []
         living = [seat for seat in self.order if seat in self.alive]
         if not living:
             return
@@ -420,6 +466,10 @@ class ClubGame(EventFold):
             raise _violation("no_nominees", gettext_noop("Nobody is nominated: there is no vote."))
         counts = self._counts(event, self.nominees, gettext_noop("nominated player"))
         candidates = self._defence_candidates(counts)
+        with self._tallied("votes", counts=counts):
+            self._after_the_count(candidates)
+
+    def _after_the_count(self, candidates: list[int]) -> None:
         if not candidates:
             self._end_vote("no_candidates")
         elif len(candidates) > MAX_CANDIDATES:
@@ -434,6 +484,28 @@ class ClubGame(EventFold):
         else:
             self.candidates = candidates
             self.step = Step.HANDS
+            self.hands_round = 1
+
+    @contextmanager
+    def _tallied(
+        self,
+        kind: str,
+        *,
+        counts: dict[int, int] | None = None,
+        votes_for: int | None = None,
+        dropped: Iterable[int] = (),
+    ) -> Iterator[None]:
+        """Record a vote's result once its handler has done what it does."""
+        before = set(self.alive)
+        yield
+        self.tally = Tally(
+            kind,
+            counts,
+            votes_for,
+            tuple(dropped),
+            tuple(sorted(before - self.alive)),
+            self.outcome if self.step == Step.DONE else None,
+        )
 
     def _defence_candidates(self, counts: dict[int, int]) -> list[int]:
         """All who share first place and all who share second; zero votes never count."""
@@ -451,12 +523,14 @@ class ClubGame(EventFold):
         votes_for = _count_field(event, "for")
         self._require_day(Step.FIRST_DAY_QUESTION)
         self._check_hands_total(votes_for)
-        if not self.majority(votes_for):
-            self._end_vote("first_day_kept")
-        elif len(self.candidates) == 1:
-            self._expel(self.candidates, Reason.VOTED)
-        else:
-            self.step = Step.HANDS
+        with self._tallied("first_day_expel", votes_for=votes_for):
+            if not self.majority(votes_for):
+                self._end_vote("first_day_kept")
+            elif len(self.candidates) == 1:
+                self._expel(self.candidates, Reason.VOTED)
+            else:
+                self.step = Step.HANDS
+                self.hands_round = 1
 
     def _check_hands_total(self, hands: int) -> None:
         if hands > len(self.alive):
@@ -469,6 +543,21 @@ class ClubGame(EventFold):
     def _on_hands(self, event: Mapping[str, Any]) -> None:
         self._require_day(Step.HANDS)
         counts = self._counts(event, self.candidates, gettext_noop("candidate"))
+        dropped = self._runoff_drops(counts)
+        with self._tallied("hands", counts=counts, dropped=dropped):
+            self._after_the_hands(counts, dropped)
+
+    def _runoff_drops(self, counts: dict[int, int]) -> list[int]:
+        """Who a show of hands over three or four drops: the fewest (all tied for it)."""
+        if len(self.candidates) <= 2:
+            return []
+        fewest = min(counts.values())
+        tied = sorted(seat for seat, c in counts.items() if c == fewest)
+        if len(tied) > 1 and self.options.runoff_tie_for_fewest == "nobody_leaves":
+            return []
+        return tied
+
+    def _after_the_hands(self, counts: dict[int, int], dropped: list[int]) -> None:
         if len(self.candidates) == 2:
             first, second = self.candidates
             if counts[first] == counts[second]:
@@ -476,28 +565,26 @@ class ClubGame(EventFold):
             else:
                 self._expel([first if counts[first] > counts[second] else second], Reason.VOTED)
             return
-        fewest = min(counts.values())
-        tied = [seat for seat, c in counts.items() if c == fewest]
-        if len(tied) > 1 and self.options.runoff_tie_for_fewest == "nobody_leaves":
-            self._end_vote("runoff_tie")
-            return
-        remaining = [seat for seat in self.candidates if seat not in tied]
-        if not remaining:
+        remaining = [seat for seat in self.candidates if seat not in dropped]
+        if not dropped or not remaining:  # a tie for the fewest that ends it, or all tied
             self._end_vote("runoff_tie")
         elif len(remaining) == 1:
             self._expel(remaining, Reason.VOTED)
         else:
             self.candidates = remaining  # 30 s more each, and hands again
             self.defended = set()
+            self.hands_round += 1
+            self.dropped = dropped
 
     def _on_expel_both(self, event: Mapping[str, Any]) -> None:
         votes_for = _count_field(event, "for")
         self._require_day(Step.EXPEL_BOTH)
         self._check_hands_total(votes_for)
-        if self.majority(votes_for):
-            self._expel(list(self.candidates), Reason.CAR_CRASH)
-        else:
-            self._end_vote("both_kept")
+        with self._tallied("expel_both", votes_for=votes_for):
+            if self.majority(votes_for):
+                self._expel(list(self.candidates), Reason.CAR_CRASH)
+            else:
+                self._end_vote("both_kept")
 
     def _end_vote(self, outcome: str) -> None:
         self.outcome = outcome
@@ -651,6 +738,7 @@ class ClubGame(EventFold):
         self._take_night_slot(role.night_order or 0, slot)
         if target is not None:
             self.checks.append(Check(by, target, self._check_result(role, target)))
+            self._aimed(target, slot)
 
     def _check_result(self, role: Role, target: int) -> str:
         target_role = self.roles[target]
@@ -700,6 +788,7 @@ class ClubGame(EventFold):
         self._take_night_slot(order, slot)
         if target is not None:
             self.kills.append((by, target))
+            self._aimed(target, slot)
 
     def _on_heal(self, event: Mapping[str, Any]) -> None:
         target = _target_field(event)
@@ -713,6 +802,7 @@ class ClubGame(EventFold):
         self._take_night_slot(order, "heal")
         if target is not None:
             self.heals.add(target)
+            self._aimed(target, "heal")
 
     def _on_action(self, event: Mapping[str, Any]) -> None:
         by, target = _seat_field(event, "by"), _target_field(event)
@@ -726,6 +816,11 @@ class ClubGame(EventFold):
         slot = f"action:{by}"
         self._take_night_slot(role.night_order or 0, slot)
         # Recorded as it is: the engine resolves nothing for it (RULES.md §B).
+        if target is not None:
+            self._aimed(target, slot)
+
+    def _aimed(self, target: int, slot: str) -> None:
+        self.night_targets[target] = [*self.night_targets.get(target, []), slot]
 
     def _resolve_night(self) -> None:
         """The morning: kills land unless healed, or on a seat immune on night 1."""

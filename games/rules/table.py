@@ -27,6 +27,7 @@ from games.rules.club import (
     Phase,
     Reason,
     Step,
+    TallyDict,
 )
 from games.rules.errors import ProtocolError, RuleViolation, gettext_noop
 from games.rules.log import UNDO, effective_events
@@ -49,6 +50,7 @@ class TableSeat(TypedDict):
     speaking: bool
     out: Reason | None
     last_word: bool
+    targeted: list[str]  # tonight's slots aimed at this seat ("kill:mafia", "heal", …)
 
 
 class Timer(TypedDict):
@@ -65,6 +67,9 @@ class Vote(TypedDict):
     type: Literal["votes", "first_day_expel", "hands", "expel_both"]
     among: list[int]  # the candidates; empty for a yes/no question (hands «for»)
     voters: list[int]
+    about: list[int]  # the candidates a yes/no question is about; empty otherwise
+    round: int  # 1, or 2… for a runoff's show of hands over the candidates left
+    dropped: list[int]  # who the show of hands before this one dropped
 
 
 class NightCheck(TypedDict):
@@ -89,6 +94,11 @@ class NightAction(TypedDict):
 
 # The event a night step's tap records, its target added by the screen.
 type NightEvent = NightCheck | NightKill | NightHeal | NightAction
+
+
+class NightWaiting(TypedDict):
+    slot: str
+    role: str  # the role's code, or "mafia" for the joint kill
 
 
 class NightStep(TypedDict):
@@ -145,9 +155,13 @@ class HostTable(TypedDict):
     tap: SeatTap | None
     vote: Vote | None
     night: NightStep | None
+    # Who could still act tonight, in the night order (the current one first); empty once
+    # every living role has acted or passed; null by day.
+    night_waiting: list[NightWaiting] | None
     last_words: list[int]
     morning: Morning | None
     outcome: str | None
+    tally: TallyDict | None  # the day's last recorded vote and what it did
     alive: int
     majority: int
     eliminated: list[EliminationDict]
@@ -158,6 +172,9 @@ class HostTable(TypedDict):
 class Consequence(TypedDict):
     removes: list[int]
     winner: str | None
+    reasons: dict[str, Reason]  # why each removed seat leaves
+    waiting: NotRequired[list[NightWaiting]]  # a morning before these roles acted
+    reopens: NotRequired[bool]  # an undo that reopens a finished game
 
 
 class Refusal(TypedDict):
@@ -226,6 +243,7 @@ def host_table(game: ClubGame, events: Sequence[Mapping[str, Any]]) -> HostTable
             "speaking": seat == prompt.speaker,
             "out": _out_reason(game, seat),
             "last_word": seat in game.last_words_due,
+            "targeted": list(game.night_targets.get(seat, [])) if game.phase == Phase.NIGHT else [],
         }
         for seat, role in sorted(game.roles.items())
     ]
@@ -243,9 +261,11 @@ def host_table(game: ClubGame, events: Sequence[Mapping[str, Any]]) -> HostTable
         "tap": _seat_tap(game, timer, night, vote),
         "vote": vote,
         "night": night,
+        "night_waiting": night_waiting(game) if game.phase == Phase.NIGHT else None,
         "last_words": sorted(game.last_words_due),
         "morning": _morning(game),
         "outcome": game.outcome,
+        "tally": game.tally.as_dict() if game.tally and game.phase == Phase.DAY else None,
         "alive": len(game.alive),
         "majority": len(game.alive) // 2 + 1,
         "eliminated": [out.as_dict() for out in game.eliminated],
@@ -291,17 +311,38 @@ def _vote(game: ClubGame, speaker: int | None) -> Vote | None:
     if game.phase != Phase.DAY or game.last_words_due:
         return None
     living = sorted(game.alive)
+    candidates = list(game.candidates)
     if game.step == Step.ROUND and game.nominees and speaker is None:
-        return {"type": "votes", "among": list(game.nominees), "voters": living}
-    # The questions («expel anyone?», «expel both?») count the hands for; the candidates
-    # are marked on their seats.
+        return {"type": "votes", "among": list(game.nominees), "voters": living, "about": [],
+                "round": 1, "dropped": []}  # fmt: skip
+    # The questions («expel anyone?», «expel both?») count the hands for; they name the
+    # candidates they are about.
     if game.step == Step.FIRST_DAY_QUESTION and speaker is None:
-        return {"type": "first_day_expel", "among": [], "voters": living}
+        return {"type": "first_day_expel", "among": [], "voters": living, "about": candidates,
+                "round": 1, "dropped": []}  # fmt: skip
     if game.step == Step.HANDS and speaker is None:
-        return {"type": "hands", "among": list(game.candidates), "voters": living}
+        return {"type": "hands", "among": candidates, "voters": living, "about": [],
+                "round": game.hands_round, "dropped": list(game.dropped)}  # fmt: skip
     if game.step == Step.EXPEL_BOTH:
-        return {"type": "expel_both", "among": [], "voters": living}
+        return {"type": "expel_both", "among": [], "voters": living, "about": candidates,
+                "round": game.hands_round, "dropped": []}  # fmt: skip
     return None
+
+
+def night_waiting(game: ClubGame) -> list[NightWaiting]:
+    """The living roles that could still act tonight, in the night order."""
+    return [{"slot": slot, "role": _slot_role(game, slot)} for _order, slot in game.night_slots()]
+
+
+def _slot_role(game: ClubGame, slot: str) -> str:
+    """Who wakes for a night slot: the role's code, or "mafia" for the joint kill."""
+    kind, _colon, who = slot.partition(":")
+    if kind == "action":
+        return game.roles[int(who)].code
+    if kind == "heal":
+        healer = next(s for s in sorted(game.alive) if game.roles[s].action == Action.HEAL)
+        return game.roles[healer].code
+    return who
 
 
 def _night_step(game: ClubGame) -> NightStep | None:
@@ -314,19 +355,18 @@ def _night_step(game: ClubGame) -> NightStep | None:
     living = sorted(game.alive)
     actor: int | None
     event: NightEvent
+    role = _slot_role(game, slot)
     if kind == "check":
         actor = next(s for s in living if game.roles[s].code == who)
         event = {"type": "check", "by": actor}
-        role = who
     elif kind == "kill":
         actor = None
-        event, role = {"type": "kill", "by": who}, who
+        event = {"type": "kill", "by": who}
     elif kind == "heal":
         actor = next(s for s in living if game.roles[s].action == Action.HEAL)
-        event, role = {"type": "heal"}, game.roles[actor].code
+        event = {"type": "heal"}
     else:  # "action:<seat>"
         actor = int(who)
-        role = game.roles[actor].code
         event = {"type": "action", "by": actor, "kind": role}
     # The step's kind is its event's type: the slot's prefix, named by the event.
     return {"slot": slot, "kind": event["type"], "role": role, "actor": actor, "event": event}
@@ -371,13 +411,33 @@ def _morning(game: ClubGame) -> Morning | None:
     }
 
 
-def consequence(alive_before: set[int] | frozenset[int], after: ClubGame) -> Consequence | None:
+def consequence(
+    alive_before: set[int] | frozenset[int],
+    after: ClubGame,
+    *,
+    waiting: Sequence[NightWaiting] = (),
+) -> Consequence | None:
     """What an event did that deserves an «are you sure» before it is kept: the seats it
-    removed and the game's end. None when it did neither."""
+    removed and why, the game's end, or a morning while roles had not acted (`waiting`,
+    taken before the event). None when it did none of these."""
     removes = sorted(set(alive_before) - after.alive)
-    if not removes and not after.finished:
+    if not removes and not after.finished and not waiting:
         return None
-    return {"removes": removes, "winner": after.winner}
+    reasons = {str(out.seat): out.reason for out in after.eliminated if out.seat in removes}
+    answer: Consequence = {"removes": removes, "winner": after.winner, "reasons": reasons}
+    if waiting:
+        answer["waiting"] = list(waiting)
+    return answer
+
+
+def judged(game: ClubGame, event: Mapping[str, Any]) -> Consequence | None:
+    """Apply `event` to `game` (RuleViolation changes nothing) and say what it did that the
+    host confirms first: the server and the phone's engine ask the same questions."""
+    before = frozenset(game.alive)
+    early = event.get("type") == "day" and game.phase == Phase.NIGHT
+    waiting = night_waiting(game) if early else []
+    game.apply(event)
+    return consequence(before, game, waiting=waiting)
 
 
 def refusal(error: RuleViolation | ProtocolError) -> Refusal:
@@ -399,13 +459,17 @@ def offline_tap(
         if event.get("type") == UNDO:
             if not effective_events(log):
                 raise RuleViolation("nothing_to_undo", gettext_noop("There is nothing to undo."))
-            return {"ok": True, "table": table_for(seats, options, immune, [*log, dict(event)])}
+            after = table_for(seats, options, immune, [*log, dict(event)])
+            if not game.finished:
+                return {"ok": True, "table": after}
+            # It reopens a finished game: asked first, as the server does.
+            reopens: Consequence = {"removes": [], "winner": None, "reasons": {}, "reopens": True}
+            return {"ok": True, "consequence": reopens, "table": after}
         shaped = event_shapes.normalize(event)
-        before = frozenset(game.alive)
-        game.apply(shaped)
+        outcome = judged(game, shaped)
         return {
             "ok": True,
-            "consequence": consequence(before, game),
+            "consequence": outcome,
             "table": host_table(game, effective_events([*log, shaped])),
         }
     except (RuleViolation, ProtocolError) as error:

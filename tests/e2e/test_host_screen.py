@@ -110,8 +110,8 @@ def test_a_host_records_a_whole_game_with_one_thumb(live_server, browser) -> Non
     assert game.finished and game.winner == "red"
     assert "Победа красных" in page.locator("#host-prompt").inner_text()
 
-    # Undo after the end reopens the game; the last vote again ends it.
-    screen.tap(page.locator("#host-undo"))
+    # Undo after the end asks, then reopens the game; the last vote again ends it.
+    screen.tap(page.locator("#host-undo"), confirm=True)
     game.refresh_from_db()
     assert not game.finished and screen.table()["vote"]["type"] == "votes"
     screen.shot("undone-after-the-end")

@@ -322,3 +322,53 @@ def test_a_member_who_refused_publication_is_player_n_to_everyone_else(table) ->
     host_client = Client()
     host_client.force_login(host)
     assert "Тень" in host_client.get(f"/games/{game.pk}/?public=1").content.decode()
+
+
+def test_a_second_phone_follows_the_log_by_its_head(table) -> None:
+    host, evening, players = table
+    game = start_game(host, evening, players)
+    client = Client()
+    client.force_login(host)
+    assert client.get(f"/games/{game.pk}/head/?seq=0").status_code == 204
+    record(game, host, {"type": "day", "n": 1})
+    moved = client.get(f"/games/{game.pk}/head/?seq=0")
+    assert moved.status_code == 200 and moved.json()["seq"] == 1
+    assert [entry["type"] for entry in moved.json()["log"]] == ["day"]
+    assert moved.json()["table"]["phase"] == "day"
+    member = Client()
+    member.force_login(players[0])
+    assert member.get(f"/games/{game.pk}/head/?seq=0").status_code == 403
+
+
+def test_the_questions_before_a_tap_say_why(table) -> None:
+    host, evening, players = table
+    game = start_game(host, evening, players)
+    record(game, host, {"type": "day", "n": 1}, {"type": "night", "n": 1},
+           {"type": "check", "by": 1, "target": 4})  # fmt: skip
+    client = Client()
+    client.force_login(host)
+    early = tap(client, game, {"type": "day", "n": 2}, 4, "m1")
+    assert early.status_code == 428
+    assert "Не действовали этой ночью: Мафия, Комиссар, Доктор." in early.json()["error"]
+    assert [w["role"] for w in early.json()["waiting"]] == ["mafia", "commissar", "doctor"]
+    record(game, host, {"type": "kill", "by": "mafia", "target": None},
+           {"type": "check", "by": 4, "target": None}, {"type": "heal", "target": None},
+           {"type": "day", "n": 2}, *({"type": "foul", "seat": 9},) * 2)  # fmt: skip
+    third = tap(client, game, {"type": "foul", "seat": 9}, 10, "f3")
+    assert third.status_code == 428 and "Место 9 покидает стол: три фола." in third.json()["error"]
+
+
+def test_undoing_a_finished_game_asks_first(table) -> None:
+    host, evening, players = table
+    game = start_game(host, evening, players)
+    record(game, host, *TOWN_WINS)
+    client = Client()
+    client.force_login(host)
+    asked = tap(client, game, {"type": "undo"}, game.last_seq + 1, "u1")
+    assert asked.status_code == 428 and asked.json()["reopens"] is True
+    game.refresh_from_db()
+    assert game.finished
+    done = tap(client, game, {"type": "undo"}, game.last_seq + 1, "u1", confirmed=True)
+    assert done.status_code == 201
+    game.refresh_from_db()
+    assert not game.finished

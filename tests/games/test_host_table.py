@@ -86,7 +86,11 @@ def test_a_player_fouled_out_mid_round_speaks_after_the_speech_under_way() -> No
 def test_an_offline_tap_is_judged_words_its_refusal_and_names_a_removal() -> None:
     log = [{"type": "day", "n": 1}, {"type": "foul", "seat": 9}, {"type": "foul", "seat": 9}]
     third = offline_tap(SEATS, None, [], log, {"type": "foul", "seat": 9})
-    assert third["ok"] and third["consequence"] == {"removes": [9], "winner": None}
+    assert third["ok"] and third["consequence"] == {
+        "removes": [9],
+        "winner": None,
+        "reasons": {"9": "fouls"},  # the question says why
+    }
     refused = offline_tap(SEATS, None, [], log, {"type": "nominate", "by": 1, "target": 99})
     assert refused == {
         "ok": False,
@@ -117,3 +121,75 @@ def test_the_table_is_json_and_shows_no_more_than_the_engine_allows() -> None:
     shown = host_table(game, [])
     assert json.loads(json.dumps(shown)) == shown
     assert shown["legal"] == ["day"] and shown["undo"] is False and shown["tap"] is None
+
+
+def speeches_from(first: int, *seats: int) -> list[dict[str, Any]]:
+    """Speeches in turn, each after the last: a minute apart from `first` minutes on."""
+    at = lambda minute, second: f"2026-12-06T18:{minute:02d}:{second:02d}+03:00"  # noqa: E731
+    return [
+        {"type": "speech", "seat": s, "start": at(first + i, 0), "end": at(first + i, 30),
+         "limit": 30}
+        for i, s in enumerate(seats)
+    ]  # fmt: skip
+
+
+def test_the_night_says_who_has_not_acted_and_marks_the_targets() -> None:
+    log = [{"type": "day", "n": 1}, {"type": "night", "n": 1}]
+    shown = table(log)
+    assert [w["role"] for w in shown["night_waiting"]] == ["boss", "mafia", "commissar", "doctor"]
+    log += [{"type": "check", "by": 1, "target": 4}, {"type": "kill", "by": "mafia", "target": 6}]
+    shown = table(log)
+    assert [w["slot"] for w in shown["night_waiting"]] == ["check:commissar", "heal"]
+    assert shown["seats"][5]["targeted"] == ["kill:mafia"]
+    assert shown["seats"][3]["targeted"] == ["check:boss"]
+    # A morning now asks first, naming who has not acted.
+    early = offline_tap(SEATS, None, [], log, {"type": "day", "n": 2})
+    assert early["ok"] and early["consequence"]["waiting"] == [
+        {"slot": "check:commissar", "role": "commissar"},
+        {"slot": "heal", "role": "doctor"},
+    ]
+    log += [{"type": "check", "by": 4, "target": None}, {"type": "heal", "target": None}]
+    assert table(log)["night_waiting"] == []
+    on_time = offline_tap(SEATS, None, [], log, {"type": "day", "n": 2})
+    assert on_time["ok"] and on_time["consequence"] is not None  # the shot seat leaves
+    assert "waiting" not in on_time["consequence"]
+    day = table([*log, {"type": "day", "n": 2}])
+    assert day["night_waiting"] is None and all(s["targeted"] == [] for s in day["seats"])
+
+
+def test_the_host_sees_each_vote_and_what_it_did() -> None:
+    log: list[dict[str, Any]] = [
+        {"type": "day", "n": 1}, {"type": "night", "n": 1}, {"type": "day", "n": 2},
+        {"type": "nominate", "by": 2, "target": 7}, {"type": "nominate", "by": 2, "target": 8},
+        {"type": "nominate", "by": 3, "target": 9},
+        *speeches_from(0, *range(2, 13), 1),
+        {"type": "votes", "counts": {"7": 4, "8": 4, "9": 3}},
+    ]  # fmt: skip
+    shown = table(log)
+    assert shown["tally"] == {"type": "votes", "counts": {"7": 4, "8": 4, "9": 3}, "for": None,
+                              "dropped": [], "expelled": [], "outcome": None}  # fmt: skip
+    log += speeches_from(20, 7, 8, 9)
+    shown = table(log)
+    assert shown["vote"]["type"] == "hands" and shown["vote"]["round"] == 1
+    log.append({"type": "hands", "counts": {"7": 5, "8": 5, "9": 1}})
+    shown = table(log)
+    assert shown["tally"]["dropped"] == [9] and shown["tally"]["expelled"] == []
+    log += speeches_from(30, 7, 8)
+    shown = table(log)
+    assert (shown["vote"]["round"], shown["vote"]["dropped"]) == (2, [9])  # the runoff says so
+    log.append({"type": "hands", "counts": {"7": 5, "8": 5}})
+    shown = table(log)
+    assert shown["vote"]["type"] == "expel_both" and shown["vote"]["about"] == [7, 8]
+    both = offline_tap(SEATS, None, [], log, {"type": "expel_both", "for": 7})
+    assert both["consequence"]["reasons"] == {"7": "car_crash", "8": "car_crash"}
+    kept = table([*log, {"type": "expel_both", "for": 2}])
+    assert kept["tally"] == {"type": "expel_both", "counts": None, "for": 2, "dropped": [],
+                             "expelled": [], "outcome": "both_kept"}  # fmt: skip
+
+
+def test_undoing_the_end_asks_on_the_phone_as_on_the_server() -> None:
+    from games.rules.simulate import SAMPLE_TOWN_WINS
+
+    undone = offline_tap(SEATS, None, [], list(SAMPLE_TOWN_WINS), {"type": "undo"})
+    assert undone["ok"] and undone["consequence"]["reopens"] is True
+    assert not undone["table"]["over"]

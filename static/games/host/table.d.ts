@@ -36,9 +36,11 @@ export interface HostTable {
   tap: SeatTap | null;
   vote: Vote | null;
   night: NightStep | null;
+  night_waiting: NightWaiting[] | null;
   last_words: number[];
   morning: Morning | null;
   outcome: string | null;
+  tally: TallyDict | null;
   alive: number;
   majority: number;
   eliminated: EliminationDict[];
@@ -70,6 +72,7 @@ export interface TableSeat {
   speaking: boolean;
   out: Reason | null;
   last_word: boolean;
+  targeted: string[];
 }
 
 export type Team = "red" | "black" | "loner";
@@ -118,6 +121,9 @@ export interface Vote {
   type: "votes" | "first_day_expel" | "hands" | "expel_both";
   among: number[];
   voters: number[];
+  about: number[];
+  round: number;
+  dropped: number[];
 }
 
 export interface NightStep {
@@ -126,6 +132,11 @@ export interface NightStep {
   role: string;
   actor: number | null;
   event: NightEvent;
+}
+
+export interface NightWaiting {
+  slot: string;
+  role: string;
 }
 
 export interface Morning {
@@ -157,6 +168,15 @@ export interface EliminationDict {
   last_word: boolean;
 }
 
+export interface TallyDict {
+  type: string;
+  counts: Record<string, number> | null;
+  for: number | null;
+  dropped: number[];
+  expelled: number[];
+  outcome: string | null;
+}
+
 /** The answer to a tap the server recorded (or had recorded: `created` is false). */
 export interface TapRecorded {
   seq: number;
@@ -176,6 +196,9 @@ export interface TapJudged {
 export interface Consequence {
   removes: number[];
   winner: string | null;
+  reasons: Record<string, Reason>;
+  waiting?: NightWaiting[];
+  reopens?: boolean;
 }
 
 export interface TapRefused {
