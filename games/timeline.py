@@ -1,6 +1,7 @@
 """A game's events in words, for the timeline on the game page and in the analysis."""
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from datetime import datetime
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -114,3 +115,30 @@ def describe(
     }
     text = texts.get(str(kind))
     return text() if text else str(kind)
+
+
+def _moment(event: Mapping[str, Any]) -> datetime | None:
+    at = event.get("at")
+    try:
+        return datetime.fromisoformat(at) if isinstance(at, str) else None
+    except ValueError:
+        return None
+
+
+def in_time_order(events: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """The log's events where they happened. An event recorded after the fact (a foul the
+    recording suggested, given once the game was over) carries the moment it describes in
+    `at`, earlier than the events before it in the log: it is placed at that moment, in
+    the day or night it belongs to. Every other event keeps the log's order."""
+    placed: list[Mapping[str, Any]] = []
+    latest: datetime | None = None
+    for event in events:
+        moment = _moment(event)
+        if moment is not None and latest is not None and moment < latest:
+            later = (i for i, e in enumerate(placed) if (m := _moment(e)) and m > moment)
+            placed.insert(next(later, len(placed)), event)
+            continue
+        placed.append(event)
+        if moment is not None:
+            latest = moment
+    return placed

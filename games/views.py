@@ -28,7 +28,7 @@ from games.models import Role, Ruleset
 from games.queries import GameView, game_view
 from games.ratings import stats
 from games.ratings.publication import published_analysis, visible_nicks
-from games.timeline import CHECK_RESULTS, REASONS, describe
+from games.timeline import CHECK_RESULTS, REASONS, describe, in_time_order
 
 
 def _require_host(request: SiteRequest) -> None:
@@ -133,7 +133,7 @@ def _game_context(request: SiteRequest, view: GameView) -> dict[str, Any]:
         "check_results": [
             (check, CHECK_RESULTS.get(check.result, check.result)) for check in state.checks
         ],
-        "timeline": [describe(event, nick, role_names) for event in view.events],
+        "timeline": [describe(event, nick, role_names) for event in in_time_order(view.events)],
         "winner_name": role_names.get(view.game.winner, view.game.winner),
         "role_names": role_names,
     }

@@ -25,6 +25,7 @@ from games.rules.club import ClubGame
 from games.rules.online import BLACK_ROLES, OnlineGame
 from games.rules.roles import Team
 from games.rules.scoring import Line, score, score_online, total, won
+from games.timeline import in_time_order
 from games.services import engine_for
 
 # Held while ratings are replayed, so that two replays never interleave their writes.
@@ -32,10 +33,11 @@ _RATINGS_LOCK = 7_001_001
 
 
 def _sections(events: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """The events under the day or night they happened in; what precedes day 1 (fouls at
-    the table's setup) is its own section."""
+    """The events under the day or night they happened in (a foul given later from the
+    recording, at its moment); what precedes day 1 (fouls at the table's setup) is its
+    own section."""
     sections: list[dict[str, Any]] = [{"phase": "setup", "n": 0, "events": []}]
-    for event in events:
+    for event in in_time_order(events):
         if event.get("type") in ("day", "night"):
             sections.append({"phase": event["type"], "n": event.get("n"), "events": []})
             continue

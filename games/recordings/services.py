@@ -421,6 +421,10 @@ def suggestion_decide(*, suggestion_id: int, user: User, accept: bool) -> FoulSu
                     "type": "foul",
                     "seat": suggestion.seat,
                     "reason": suggestion_reason(suggestion),
+                    # Its moment in the game: the timeline places it there, not at the end.
+                    "at": (
+                        suggestion.recording.started_at + timedelta(seconds=suggestion.start)
+                    ).isoformat(),
                 },
                 seq=None,
                 client_id=None,

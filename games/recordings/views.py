@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from club.club_settings import ClubSettings
-from club.errors import NOT_FOUND, Refused
+from club.errors import CONFIRM, NOT_FOUND, Refused
 from club.parsing import parse_moment
 from club.requests import MemberRequest, SiteRequest
 from club.responses import action_answer
@@ -42,7 +42,14 @@ def recording_part(game: Any) -> dict[str, Any]:
     replacement = Recording.objects.filter(game=game, replacement=True).first()
     nick = dict(game.seats.values_list("number", "member__nickname"))
     suggestions = [
-        {"row": s, "nick": nick.get(s.seat, ""), "during_nick": nick.get(s.during, "")}
+        {
+            "row": s,
+            "nick": nick.get(s.seat, ""),
+            "during_nick": nick.get(s.during, ""),
+            # Played from a second before the stretch, so its first words are heard.
+            "listen_from": max(0, int(s.start) - 1),
+            "at": _clock(s.start),
+        }
         for s in (recording.suggestions.all() if recording else [])
     ]
     return {
@@ -162,6 +169,9 @@ def game_recording_delete(request: MemberRequest, game_id: int) -> HttpResponse:
     try:
         if recording is None:
             raise Refused(_("There is no such recording."), "not_found", NOT_FOUND)
+        if request.POST.get("confirm") != "yes":
+            # One tap must not destroy it: the page's button asks first.
+            raise Refused(_("Confirm that the recording is to be deleted."), "confirm", CONFIRM)
         recordings.recording_delete(recording_id=recording.pk, user=request.user)
     except Refused as refused:
         refusal = refused
@@ -189,6 +199,13 @@ def game_recording_suggestion(
         return render(request, "games/_recording.html", context)
 
     return action_answer(request, refusal=refusal, done=done, back=_page(game_id), part=part)
+
+
+def _clock(seconds: float) -> str:
+    """A moment of the recording as the player shows it: 4:20, 1:02:05."""
+    whole = int(seconds)
+    hours, rest = divmod(whole, 3600)
+    return f"{hours}:{rest // 60:02d}:{rest % 60:02d}" if hours else f"{rest // 60}:{rest % 60:02d}"
 
 
 def _page(game_id: int) -> str:

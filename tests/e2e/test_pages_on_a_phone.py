@@ -85,3 +85,40 @@ def test_every_page_type_fits_the_phone_in_both_languages(browser, live_server, 
                 problems += [f"{language} {role}: {failed}" for failed in context.watch.failed]
                 context.close()
     assert problems == [], "\n".join(problems)
+
+
+# Every control inside the page's content (the header and footer have their own sizes).
+HOST_TARGETS = (
+    "main a, main button:not([disabled]), main summary, main input:not([type=hidden]),"
+    " main select, dialog[open] button"
+)
+# A box or a radio is touched through its label.
+SMALL_JS = """(selector) => [...document.querySelectorAll(selector)]
+  .filter((node) => node.getClientRects().length && getComputedStyle(node).visibility !== 'hidden')
+  .map((node) => [node.tagName + ' ' + (node.textContent || node.name || '').trim().slice(0, 30),
+                  (node.matches('[type=checkbox], [type=radio]') && node.closest('label')
+                   || node).getBoundingClientRect()])
+  .filter(([, box]) => box.width > 0 && box.height < 48)
+  .map(([label, box]) => `${label} ${Math.round(box.width)}x${Math.round(box.height)}`)"""
+
+
+def test_every_control_a_host_touches_is_a_thumbs_size(browser, live_server, club) -> None:  # noqa: F811
+    """#25: «К столу» was 67×14 px, «Скачать» 69×19, «Игра N» 56×24: on every page of the
+    host's, at 360×640, every control is at least 48 px tall."""
+    context = new_context(browser, live_server, user=club["host"], viewport=PHONE, language="ru")
+    page = context.new_page()
+    problems = []
+    # The table screen itself is checked by its own test (tests/e2e/host_driver.py).
+    table_screen = f"/games/{club['running'].pk}/"
+    paths = [
+        *(path for path in pages(club)["host"] if path != table_screen),
+        f"/evenings/{club['evening'].pk}/",
+        f"/games/{club['running'].pk}/?public=1",
+    ]
+    for path in paths:
+        page.goto(live_server.url + path, wait_until="networkidle")
+        if path.endswith("/recording/"):
+            page.locator("main").wait_for()
+        problems += [f"{path}: {small}" for small in page.evaluate(SMALL_JS, HOST_TARGETS)]
+    context.close()
+    assert problems == [], "\n".join(problems)

@@ -191,3 +191,42 @@ def test_the_figures_are_published_under_the_consent_rules(heard) -> None:
     assert "Кто говорил когда" in page and 'class="voice seat-1' in page
     api = Client().get(f"/api/v1/games/{game.pk}/analysis").json()
     assert 3 not in {row["seat"] for row in api["audio"]["speakers"]["seats"]}
+
+
+@pytest.mark.django_db
+def test_a_foul_from_the_recording_is_heard_first_and_placed_at_its_moment(heard) -> None:
+    """#25: the host read «с 260-й секунды» with nothing to play, and a foul given from the
+    recording was drawn at the end of the timeline."""
+    host, game, recording, _players = heard
+    first = recording.suggestions.order_by("start").first()
+    client = Client()
+    client.force_login(host)
+    page = client.get(f"/games/{game.pk}/recording/").content.decode()
+    listen_from = max(0, int(first.start) - 1)
+    assert f'/recording/file/#t={listen_from}"' in page or f"#t={listen_from}" in page
+    recordings.suggestion_decide(suggestion_id=first.pk, user=host, accept=True)
+    foul = game.events.order_by("-seq").first().payload
+    moment = recording.started_at + timedelta(seconds=first.start)
+    assert datetime.fromisoformat(foul["at"]) == moment
+    timeline = game_view(game.pk).events
+    from games.timeline import in_time_order
+
+    placed = [event["type"] for event in in_time_order(timeline)]
+    assert placed.index("foul") < placed.index("night")  # in day 1, where it was heard
+    shown = client.get(f"/games/{game.pk}/?public=1").content.decode()
+    assert shown.index("Фол: ") < shown.index("Ночь 1")
+
+
+@pytest.mark.django_db
+def test_deleting_a_recording_asks_first(heard) -> None:
+    host, game, recording, _players = heard
+    client = Client()
+    client.force_login(host)
+    page = client.get(f"/games/{game.pk}/recording/").content.decode()
+    assert "Да, удалить запись" in page
+    one_tap = client.post(f"/games/{game.pk}/recording/delete/")
+    recording.refresh_from_db()
+    assert one_tap.status_code == 302 and recording.file  # kept: it was not confirmed
+    confirmed = client.post(f"/games/{game.pk}/recording/delete/", {"confirm": "yes"})
+    recording.refresh_from_db()
+    assert confirmed.status_code == 302 and not recording.file
