@@ -25,8 +25,8 @@ from games.rules.club import ClubGame
 from games.rules.online import BLACK_ROLES, OnlineGame
 from games.rules.roles import Team
 from games.rules.scoring import Line, score, score_online, total, won
-from games.timeline import in_time_order
 from games.services import engine_for
+from games.timeline import in_time_order
 
 # Held while ratings are replayed, so that two replays never interleave their writes.
 _RATINGS_LOCK = 7_001_001
