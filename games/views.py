@@ -80,6 +80,10 @@ def game_new(request: MemberRequest, evening_id: int) -> HttpResponse:
         {"number": n, "member": m, "role": dealt.get(n, "")}
         for n, m in zip(numbers, members, strict=True)
     ]
+    # The line-up in a line above the seats: the check starts from what was chosen.
+    context["lineup_named"] = [
+        {"name": role.name, "count": lineup[role.code]} for role in roles if role.code in lineup
+    ]
     return render(request, "games/confirm.html", context)
 
 

@@ -13,12 +13,23 @@
   const count = document.getElementById("seating-count");
   const next = document.getElementById("seating-next");
   const cards = [...form.querySelectorAll("input[data-role]")];
+  // The civilians fill the table: a card added or taken elsewhere takes one from them or
+  // gives one back, so the line-up keeps its size.
+  const filler = cards.find((input) => input.dataset.role === "civilian");
   let edited = false;
 
-  function update(follow) {
+  function refill(ticked) {
+    if (!filler) return;
+    const others = cards.reduce((sum, input) => sum + (input === filler ? 0 : Number(input.value) || 0), 0);
+    filler.value = String(Math.max(ticked - others, 0));
+  }
+
+  function update(follow, changed) {
     const ticked = form.querySelectorAll('input[name="players"]:checked').length;
     if (follow && !edited && lineups[ticked]) {
       for (const input of cards) input.value = lineups[ticked][input.dataset.role] || "";
+    } else if ((follow && edited) || (changed && changed !== filler)) {
+      refill(ticked);
     }
     const dealt = cards.reduce((sum, input) => sum + (Number(input.value) || 0), 0);
     let problem = "";
@@ -33,8 +44,13 @@
   }
   form.addEventListener("change", (event) => {
     if (event.target.matches("input[data-role]")) edited = true;
-    update(event.target.name === "players");
+    update(event.target.name === "players", null);
   });
-  form.addEventListener("input", (event) => event.target.matches("input[data-role]") && update(false));
-  update(false);
+  form.addEventListener("input", (event) => {
+    if (event.target.matches("input[data-role]")) {
+      edited = true;
+      update(false, event.target);
+    }
+  });
+  update(false, null);
 })();
