@@ -916,7 +916,15 @@ class ClubGame(EventFold):
         if self.phase != Phase.DAY:
             return None
         if self.step == Step.ROUND:
-            return next((seat for seat in self.round_order() if seat not in self.spoken), None)
+            # round_order()'s first seat not yet spoken, without building the order: this
+            # runs for every speech of a replay.
+            order = self.order
+            start = order.index(self.round_opener) if self.round_opener is not None else 0
+            for i in range(len(order)):
+                seat = order[(start + i) % len(order)]
+                if seat in self.alive and seat not in self.spoken:
+                    return seat
+            return None
         if self.step in (Step.FIRST_DAY_QUESTION, Step.HANDS):
             return next((seat for seat in self.candidates if seat not in self.defended), None)
         return None

@@ -88,7 +88,10 @@ UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
 
 
 def storable_text(text: str) -> bool:
-    return UNSTORABLE.search(text) is None
+    if "\x00" in text:
+        return False
+    # Most texts are ASCII, which holds no surrogate: the regular expression only for the rest.
+    return text.isascii() or UNSTORABLE.search(text) is None
 
 
 def _time(value: Any, key: str) -> datetime:
