@@ -2,12 +2,16 @@
 
 Django's own bound (DATA_UPLOAD_MAX_MEMORY_SIZE, 2.5 MB) keeps a body in memory; these are
 the doors' own, far smaller, so a member cannot make a worker read and parse megabytes
-where a tap needs a few hundred bytes. The figures are in docs/deploy.md.
+where a tap needs a few hundred bytes. One middleware (club.middleware.BodyLimitMiddleware)
+checks every request against this table before any view, CSRF's check included, reads the
+body; each door answers a refusal in its own form. The figures are in docs/deploy.md.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
+from enum import StrEnum
 
 from django.http import HttpRequest
 from django.utils.translation import gettext as _
@@ -16,37 +20,61 @@ from club.errors import Refused
 from club.parsing import whole_number
 
 KB = 1024
-# A tap of the host's screen: one event, its sequence number and client id (< 1 KB).
-TAP_BYTES = 16 * KB
-# A Telegram update: a message of 4,096 characters with its entities and the message it
-# replies to stays well under this.
-WEBHOOK_BYTES = 64 * KB
-# Every JSON body of /api/v1: the largest, a game of 30 seats, is under 5 KB.
-API_JSON_BYTES = 64 * KB
-# The API's doors that take raw bytes, not JSON: a recording's chunks, bounded by the
-# chunk size its own door checks (and Django's 2.5 MB).
-API_RAW_PATHS = re.compile(r"^/api/v1/recordings/[0-9]+/chunk$")
-# A protocol file for the admin's import, with the form around it.
+TOO_LARGE, NOT_JSON = 413, 415
+
+
+class Answer(StrEnum):
+    """How a door says no: the API's JSON, the host screen's tap JSON, the webhook's
+    acknowledgement (or Telegram sends the update again), a page."""
+
+    API = "api"
+    TAP = "tap"
+    WEBHOOK = "webhook"
+    PAGE = "page"
+
+
+@dataclass(frozen=True)
+class Door:
+    path: re.Pattern[str]
+    limit: int
+    answer: Answer
+    json: bool  # a JSON door: a multipart body (which would be parsed as a form) is refused
+
+
+# The first door whose path matches is the request's; a path in none has Django's bound.
+DOORS: tuple[Door, ...] = (
+    # A tap of the host's screen: one event, its sequence number and client id (< 1 KB).
+    Door(re.compile(r"^/games/[0-9]+/tap/$"), 16 * KB, Answer.TAP, json=True),
+    # A Telegram update: a message of 4,096 characters with its entities and the message it
+    # replies to stays well under this.
+    Door(re.compile(r"^/telegram/webhook/$"), 64 * KB, Answer.WEBHOOK, json=True),
+    # A recording's chunks are raw bytes, bounded by the chunk size (2 MB) its door checks.
+    Door(re.compile(r"^/api/v1/recordings/[0-9]+/chunk$"), 2560 * KB, Answer.API, json=False),
+    # Every other JSON body of /api/v1: the largest, a game of 30 seats, is under 5 KB.
+    Door(re.compile(r"^/api/"), 64 * KB, Answer.API, json=True),
+    # A protocol file for the admin's import (2 MB), with the form around it.
+    Door(re.compile(r"^/admin/games/game/import/$"), 2_000_000 + 64 * KB, Answer.PAGE, False),
+)
 PROTOCOL_FILE_BYTES = 2_000_000
-PROTOCOL_FORM_BYTES = PROTOCOL_FILE_BYTES + 64 * KB
-
-TOO_LARGE = 413
 
 
-def api_limit(path: str) -> int | None:
-    """The bound on a body sent to `path` of the API, or None for a door of raw bytes."""
-    if not path.startswith("/api/") or API_RAW_PATHS.match(path):
-        return None
-    return API_JSON_BYTES
+def door_of(path: str) -> Door | None:
+    return next((door for door in DOORS if door.path.match(path)), None)
 
 
-def refuse_if_larger(request: HttpRequest, limit: int) -> None:
-    """Refuse a body longer than `limit` by its declared length, before it is read. A body
-    sent without a length is not read at all (WSGI gives a view only the declared bytes)."""
+def refuse_unreadable(request: HttpRequest, door: Door) -> None:
+    """Refuse a body longer than the door's limit by its declared length, before it is
+    read (a body sent without a length is not read at all: WSGI gives a view only the
+    declared bytes); and a form's body at a JSON door, which reading it as a form would
+    have consumed."""
     declared = whole_number(request.META.get("CONTENT_LENGTH") or "0")
-    if declared is None or declared > limit:
+    if declared is None or declared > door.limit:
         raise Refused(
-            _("The request is too large: at most %(kb)d KB.") % {"kb": limit // KB},
+            _("The request is too large: at most %(kb)d KB.") % {"kb": door.limit // KB},
             "too_large",
             TOO_LARGE,
+        )
+    if door.json and request.content_type == "multipart/form-data":
+        raise Refused(
+            _("Send the body as JSON (Content-Type: application/json)."), "not_json", NOT_JSON
         )

@@ -1,3 +1,4 @@
+import logging
 from collections.abc import Callable
 
 from django.conf import settings
@@ -12,6 +13,8 @@ from club import bodies, csp
 from club.club_settings import ClubSettings
 from club.errors import Refused
 from club.parsing import storable_text
+
+logger = logging.getLogger(__name__)
 
 
 class ClubLocaleMiddleware(LocaleMiddleware):
@@ -68,22 +71,34 @@ class MiniAppMiddleware:
         return response
 
 
-class ApiBodyLimitMiddleware:
-    """The API's JSON bodies are refused over their bound (club/bodies.py) before
-    django-ninja reads them, in the API's own answer: JSON with a `detail`. Listed before
-    CSRF, whose check may read a form's body."""
+class BodyLimitMiddleware:
+    """Each door's body bound (club/bodies.py), checked before CSRF's check or a view reads
+    the body, and refused in the door's own form."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        limit = bodies.api_limit(request.path)
-        if limit is not None:
+        door = bodies.door_of(request.path)
+        if door is not None:
             try:
-                bodies.refuse_if_larger(request, limit)
+                bodies.refuse_unreadable(request, door)
             except Refused as refusal:
-                return JsonResponse({"detail": refusal.message}, status=refusal.status)
+                return self.refused(request, door, refusal)
         return self.get_response(request)
+
+    @staticmethod
+    def refused(request: HttpRequest, door: bodies.Door, refusal: Refused) -> HttpResponse:
+        if door.answer == bodies.Answer.API:
+            return JsonResponse({"detail": refusal.message}, status=refusal.status)
+        if door.answer == bodies.Answer.TAP:
+            answer = {"error": refusal.message, "code": refusal.code}
+            return JsonResponse(answer, status=refusal.status)
+        if door.answer == bodies.Answer.WEBHOOK:
+            # Acknowledged, or Telegram would send the same update again and again.
+            logger.warning("Telegram webhook: an update refused (%s)", refusal.code)
+            return HttpResponse(status=200)
+        return render(request, "400.html", {"message": refusal.message}, status=refusal.status)
 
 
 class StorableInputMiddleware:

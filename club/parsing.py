@@ -178,6 +178,13 @@ def loads(
     UnstorableText, or the decoder's own error as a ValueError) instead of recursing or
     handing a database what it cannot store. With `replace_unstorable`, such texts are
     made storable instead of refused."""
+    if isinstance(text, bytes):
+        # JSON travels as UTF-8 (RFC 8259). json.loads would also guess UTF-16 and -32,
+        # whose bytes the nesting bound below would misread.
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise Unreadable(_("The body is not UTF-8 text.")) from error
     if json_nesting(text, stop_above=max_depth) > max_depth:
         raise JSONTooDeep(
             _("The JSON is nested deeper than %(depth)d levels.") % {"depth": max_depth}

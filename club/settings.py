@@ -87,7 +87,7 @@ MIDDLEWARE = [
     "club.middleware.MiniAppMiddleware",
     "club.middleware.ClubLocaleMiddleware",
     "club.middleware.ClubTimezoneMiddleware",
-    "club.middleware.ApiBodyLimitMiddleware",
+    "club.middleware.BodyLimitMiddleware",
     "club.middleware.StorableInputMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",

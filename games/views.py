@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.csp import csp_override
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from club import bodies, parsing
+from club import parsing
 from club.club_settings import ClubSettings
 from club.errors import Refused
 from club.identity import THEME_COLOR, identity
@@ -171,9 +171,9 @@ def game_tap(request: MemberRequest, game_id: int) -> JsonResponse:
     The answer carries the table after it; a refusal its message (and, for a stale tap,
     the log as it stands, so the phone can show what the other device did)."""
     try:
-        # Who may record, and how much, before a byte of the tap is read.
+        # Who may record, before a byte of the tap is read (its size was checked by the
+        # body limit middleware, club/bodies.py).
         services.refuse_unless_recorder(game_id=game_id, author=request.user)
-        bodies.refuse_if_larger(request, bodies.TAP_BYTES)
     except Refused as refusal:
         return _tap_refused(refusal)
     try:

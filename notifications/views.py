@@ -10,8 +10,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
-from club import bodies, parsing
-from club.errors import Refused
+from club import parsing
 from club.requests import MemberRequest, SiteRequest
 from notifications.bot import process_update
 from notifications.services import telegram_link_code_create
@@ -26,12 +25,6 @@ def telegram_webhook(request: SiteRequest) -> HttpResponse:
     given = request.headers.get("X-Telegram-Bot-Api-Secret-Token", "")
     if not secret or not hmac.compare_digest(given.encode(), secret.encode()):
         return HttpResponseForbidden()
-    try:
-        bodies.refuse_if_larger(request, bodies.WEBHOOK_BYTES)
-    except Refused:
-        # Acknowledged, or Telegram would send the same update again and again.
-        logger.warning("Telegram webhook: an update over %d KB", bodies.WEBHOOK_BYTES // 1024)
-        return HttpResponse(status=200)
     try:
         # Telegram's update cannot be refused: a text the database cannot store is
         # made storable (a NUL reads as a wrong value, never a database error).

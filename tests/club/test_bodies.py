@@ -117,7 +117,7 @@ def test_a_deep_body_stops_the_scan_at_the_bound() -> None:
 @pytest.mark.django_db
 def test_an_api_body_over_its_cap_is_refused_before_it_is_read(hosting) -> None:
     game, client = hosting
-    body = b'{"type": "day", "n": 1, "pad": "' + b"x" * bodies.API_JSON_BYTES + b'"}'
+    body = b'{"type": "day", "n": 1, "pad": "' + b"x" * bodies.door_of("/api/v1/games/1/events").limit + b'"}'
     answer = client.post(f"/api/v1/games/{game.pk}/events", body, content_type="application/json")
     assert answer.status_code == 413
     assert "64 КБ" in answer.json()["detail"]
@@ -140,7 +140,7 @@ def test_an_adversarial_api_body_under_the_cap_is_a_clear_refusal(hosting) -> No
 @pytest.mark.django_db
 def test_a_tap_over_its_cap_is_refused(hosting) -> None:
     game, client = hosting
-    event = {"type": "day", "n": 1, "pad": "x" * bodies.TAP_BYTES}
+    event = {"type": "day", "n": 1, "pad": "x" * bodies.door_of("/games/1/tap/").limit}
     answer = client.post(
         f"/games/{game.pk}/tap/", {"seq": 1, "event": event}, content_type="application/json"
     )
@@ -181,10 +181,54 @@ def test_a_webhook_update_over_its_cap_is_acknowledged_and_not_handled(settings)
     from notifications.models import TelegramUpdate
 
     settings.TELEGRAM_WEBHOOK_SECRET = "secret"
-    update = {"update_id": 5, "message": {"text": "x" * bodies.WEBHOOK_BYTES}}
+    update = {"update_id": 5, "message": {"text": "x" * bodies.door_of("/telegram/webhook/").limit}}
     answer = Client().post(
         "/telegram/webhook/", update, content_type="application/json",
         headers={"x-telegram-bot-api-secret-token": "secret"},
     )  # fmt: skip
     assert answer.status_code == 200
     assert not TelegramUpdate.objects.exists()
+
+
+@pytest.mark.django_db
+def test_a_form_body_at_a_json_door_is_refused_not_a_500(hosting) -> None:
+    """A multipart body was parsed as a form by CSRF's check (a session's POST), and reading
+    it again as JSON raised RawPostDataException: 500 on the API and the tap."""
+    game, client = hosting
+    client.handler.enforce_csrf_checks = True
+    client.get("/")  # the CSRF cookie
+    token = {"X-CSRFToken": client.cookies["csrftoken"].value}
+    api = client.post(f"/api/v1/games/{game.pk}/events", {"type": "day"}, headers=token)
+    assert api.status_code == 415 and "JSON" in api.json()["detail"]
+    tapped = client.post(f"/games/{game.pk}/tap/", {"seq": "1"}, headers=token)
+    assert tapped.status_code == 415 and tapped.json()["code"] == "not_json"
+    assert not GameEvent.objects.filter(game=game).exists()
+
+
+@pytest.mark.django_db
+def test_utf16_cannot_hide_brackets_from_the_bound(hosting, settings) -> None:
+    """U+5C00 in UTF-16 is the bytes 00 5C: read as bytes, a backslash that hid the
+    brackets after it, and json.loads (which guesses UTF-16) recursed: a 500."""
+    game, client = hosting
+    body = ('["\u5c00",' + "[" * 30000).encode("utf-16-le")[:60000]
+    api = client.post(f"/api/v1/games/{game.pk}/events", body, content_type="application/json")
+    assert api.status_code == 400 and api.json()["detail"]
+    settings.TELEGRAM_WEBHOOK_SECRET = "secret"
+    hook = Client().post(
+        "/telegram/webhook/", body, content_type="application/json",
+        headers={"x-telegram-bot-api-secret-token": "secret"},
+    )  # fmt: skip
+    assert hook.status_code == 200
+    with pytest.raises(ValueError):  # read as the UTF-8 it is not: never a recursion
+        parsing.loads(body)
+    with pytest.raises(parsing.Unreadable):
+        parsing.loads(b"[\xff\xfe]")
+
+
+@pytest.mark.django_db
+def test_a_protocol_file_over_its_cap_is_refused_before_it_is_read(admin_client_) -> None:
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    upload = SimpleUploadedFile("p.json", b" " * 2_100_000)
+    answer = admin_client_.post("/admin/games/game/import/", {"protocol": upload})
+    assert answer.status_code == 413 and "КБ" in answer.content.decode()
