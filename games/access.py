@@ -189,3 +189,19 @@ def games_played_now(viewer: Viewer) -> list[int]:
             "game_id", flat=True
         )
     )
+
+
+def fellow_players_now(viewer: Viewer) -> tuple[set[int], set[int]]:
+    """The members (and their Telegram chats) seated beside `viewer` at the running games
+    they play in: in the admin's outbox their messages (cards, partners, checks, the bot's
+    answers about the game) are theirs, not the seated staff member's."""
+    member = _member(viewer)
+    if member is None:
+        return set(), set()
+    rows = (
+        Seat.objects.filter(game_id__in=games_played_now(member))
+        .exclude(member=member)
+        .values_list("member_id", "member__telegram_id")
+    )
+    members = {member_id for member_id, _chat in rows}
+    return members, {chat for _member_id, chat in rows if chat is not None}

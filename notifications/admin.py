@@ -7,7 +7,6 @@ from django.utils.translation import ngettext
 
 from club.queueing import queue_on_commit
 from games import access
-from games.online import announce
 from notifications.models import Notification, NotificationStatus
 
 
@@ -31,13 +30,13 @@ class NotificationAdmin(admin.ModelAdmin):
     actions = ("send_again",)
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Notification]:
-        """A staff member seated at a running online game reads, of the messages its
-        players are sent (their cards, partners and checks), only their own
-        (games/access.sees_record)."""
+        """A staff member seated at a running game reads none of the messages to the other
+        players at its table while it runs (their cards, partners and checks, the bot's
+        answers about the game: games/access.sees_record)."""
         queryset = super().get_queryset(request)
-        for game_id in access.games_played_now(request.user):
-            of_game = Q(dedupe_key__startswith=announce.key_prefix(game_id))
-            queryset = queryset.exclude(of_game & ~Q(member=request.user))
+        members, chats = access.fellow_players_now(request.user)
+        if members or chats:
+            queryset = queryset.exclude(Q(member_id__in=members) | Q(chat_id__in=chats))
         return queryset
 
     def has_add_permission(self, request: HttpRequest) -> bool:

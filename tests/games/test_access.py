@@ -29,6 +29,7 @@ from games.online import services as online_play
 from games.online.sweep import online_sweep
 from games.recordings.models import Recording
 from games.rules.simulate import SAMPLE_LINEUP, SAMPLE_OPENING, SAMPLE_TOWN_WINS
+from notifications.models import Notification
 from tests.factories import make_member
 from tests.games.recording import evening_with_players, make_host, record, start_game
 from tests.notifications.test_webhook import SECRET, button, post
@@ -160,6 +161,15 @@ def test_an_admin_playing_an_online_game_sees_in_admin_only_their_seats_cards():
     other_admin = web(make_member(is_staff=True, is_superuser=True))
     listed = other_admin.get("/admin/notifications/notification/").content.decode()
     assert all(f"online:{game.pk}:deal:{s.number}:" in listed for s in others)
+    # The bot's answer to another player's /online names their card: keyed by the update,
+    # to their chat, with no member (the attack review found it listed).
+    player = others.first().member
+    User.objects.filter(pk=player.pk).update(telegram_id=424242)
+    Notification.objects.create(
+        dedupe_key="reply:91:1", chat_id=424242, text="Онлайн-игра · место 2 · Комиссар"
+    )
+    assert "reply:91:1" not in web(admin).get("/admin/notifications/notification/").content.decode()
+    assert "reply:91:1" in other_admin.get("/admin/notifications/notification/").content.decode()
 
 
 def test_a_host_cannot_seat_themselves_through_any_door() -> None:
