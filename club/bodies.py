@@ -20,7 +20,7 @@ from club.errors import Refused
 from club.parsing import whole_number
 
 KB = 1024
-TOO_LARGE, NOT_JSON = 413, 415
+TOO_LARGE = 413
 
 
 class Answer(StrEnum):
@@ -38,7 +38,7 @@ class Door:
     path: re.Pattern[str]
     limit: int
     answer: Answer
-    json: bool  # a JSON door: a multipart body (which would be parsed as a form) is refused
+    json: bool  # a JSON door: its body is read as it came, before anything parses a form
 
 
 # The first door whose path matches is the request's; a path in none has Django's bound.
@@ -65,8 +65,9 @@ def door_of(path: str) -> Door | None:
 def refuse_unreadable(request: HttpRequest, door: Door) -> None:
     """Refuse a body longer than the door's limit by its declared length, before it is
     read (a body sent without a length is not read at all: WSGI gives a view only the
-    declared bytes); and a form's body at a JSON door, which reading it as a form would
-    have consumed."""
+    declared bytes). At a JSON door the body, now known to be small, is read as it came:
+    a multipart one parsed as a form first (CSRF's check does) could not be read again,
+    a 500; read first, it is refused as the JSON it is not."""
     declared = whole_number(request.META.get("CONTENT_LENGTH") or "0")
     if declared is None or declared > door.limit:
         raise Refused(
@@ -74,7 +75,5 @@ def refuse_unreadable(request: HttpRequest, door: Door) -> None:
             "too_large",
             TOO_LARGE,
         )
-    if door.json and request.content_type == "multipart/form-data":
-        raise Refused(
-            _("Send the body as JSON (Content-Type: application/json)."), "not_json", NOT_JSON
-        )
+    if door.json:
+        request.body  # noqa: B018 (kept by the request for whoever reads it next)

@@ -10,25 +10,34 @@ from typing import Any
 from django.core.cache import cache
 from redis.exceptions import RedisError
 
+from club.breaker import Breaker
+
 logger = logging.getLogger(__name__)
 
 # What Django's Redis cache raises when Redis is down, refuses or times out (redis-py's
 # errors), or when a socket fails underneath it.
 CACHE_FAILURES: tuple[type[Exception], ...] = (RedisError, OSError)
+CACHE = Breaker("The cache")
 
 
 def cache_get(key: str) -> Any:
     """The cached value, or None when there is none or the cache does not answer."""
+    if not CACHE.closed:
+        return None
     try:
         return cache.get(key)
     except CACHE_FAILURES:
         logger.warning("The cache does not answer: %s is not read", key, exc_info=True)
+        CACHE.failed()
         return None
 
 
 def cache_set(key: str, value: Any, timeout: int) -> None:
     """Keep a value if the cache answers; without it, the value is simply made again."""
+    if not CACHE.closed:
+        return
     try:
         cache.set(key, value, timeout)
     except CACHE_FAILURES:
         logger.warning("The cache does not answer: %s is not kept", key, exc_info=True)
+        CACHE.failed()

@@ -14,17 +14,27 @@ import logging
 
 from django.db import transaction
 
+from club.breaker import Breaker
 from club.celery import app
 
 logger = logging.getLogger(__name__)
 
 
+# The broker, as this process last found it (club/breaker.py).
+BROKER = Breaker("The broker")
+
+
 def publish(task_name: str, *args: object, countdown: float | None = None) -> bool:
-    """Queue the task now; False (logged) when the broker cannot take it."""
+    """Queue the task now; False (logged) when the broker cannot take it, or failed a
+    moment ago (the breaker: a hung broker holds one request, not each)."""
+    if not BROKER.closed:
+        logger.warning("Not queued %s%r: the broker failed just now; a sweep will", task_name, args)
+        return False
     try:
         app.send_task(task_name, args=args, countdown=countdown)
     except Exception:  # a broker that is down, full or unreachable: the sweeps catch up
         logger.exception("Could not queue %s%r; a sweep will catch up", task_name, args)
+        BROKER.failed()
         return False
     return True
 

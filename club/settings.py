@@ -252,6 +252,10 @@ if not CELERY_BROKER_URL:
     # Web, worker and beat write side by side: wait for the lock instead of failing. (The
     # transport passes its options to SQLAlchemy's create_engine.)
     CELERY_BROKER_TRANSPORT_OPTIONS = {"connect_args": {"timeout": 30}}
+elif CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
+    # A Redis that accepts and never answers would hold a publish for ever (redis-py waits
+    # without a socket timeout): bounded, the failure is logged and the sweeps catch up.
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_timeout": 5, "socket_connect_timeout": 3}
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
@@ -320,7 +324,8 @@ if CACHE_URL:
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": CACHE_URL,
             "KEY_PREFIX": "club",
-            "OPTIONS": {"socket_timeout": 2, "socket_connect_timeout": 2},
+            # A throttle's count or an icon is worth a second at most (club/cache.py).
+            "OPTIONS": {"socket_timeout": 1, "socket_connect_timeout": 1},
         }
     }
 else:

@@ -19,7 +19,7 @@ from django.http import HttpRequest
 from django.utils.translation import ngettext
 from django_ratelimit.core import get_usage
 
-from club.cache import CACHE_FAILURES
+from club.cache import CACHE, CACHE_FAILURES
 from club.errors import TOO_MANY, Refused
 
 logger = logging.getLogger(__name__)
@@ -45,6 +45,8 @@ MINI_APP_PER_ADDRESS = Limit("mini-app-address", "300/15m")
 def _usage(limit: Limit, value: str, *, count: bool) -> dict | None:
     """The window's uses, or None (no limit) when the cache cannot be read: a throttle
     fails open, so a cache that is down locks nobody out; the log and /healthz say so."""
+    if not CACHE.closed:
+        return None
     try:
         return get_usage(
             None, group=limit.group, key=lambda _group, _request: value, rate=limit.rate,
@@ -52,6 +54,7 @@ def _usage(limit: Limit, value: str, *, count: bool) -> dict | None:
         )  # fmt: skip
     except CACHE_FAILURES:
         logger.warning("Throttle %s: the cache does not answer; not counted", limit.group)
+        CACHE.failed()
         return None
 
 

@@ -50,6 +50,16 @@ def _fresh_club_settings() -> None:
 
 
 @pytest.fixture(autouse=True)
+def _breakers_closed() -> None:
+    # A breaker opened by one test's dead cache or broker must not skip the next test's.
+    from club.cache import CACHE
+    from club.queueing import BROKER
+
+    CACHE.reset()
+    BROKER.reset()
+
+
+@pytest.fixture(autouse=True)
 def _empty_cache() -> None:
     # The throttles count in Redis: every test starts with no attempts behind it.
     from django.core.cache import cache

@@ -1,0 +1,64 @@
+"""A Redis that accepts connections and never answers (stopped with SIGSTOP) holds one
+request for its socket timeout, not every request: the publish and the throttles are
+bounded, and a breaker skips the dependency for a while after it failed (club/breaker.py).
+
+The hole it closes (found by the attack review of #24): with a hung Redis, a sign-up took
+30 s and answered 500 after its registration was saved (a publish without a socket
+timeout), the webhook too; each login paid 2 s per throttle call."""
+
+from __future__ import annotations
+
+import pytest
+from django.conf import settings as django_settings
+from django.test import Client
+from kombu import Connection
+
+from club import queueing, throttle
+from club.cache import CACHE
+from tests.club.test_healthz import frozen_redis  # noqa: F401 (the fixture)
+from tests.factories import PASSWORD, make_member
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_brokers_socket_timeouts_bound_a_publish_to_a_hung_redis(frozen_redis) -> None:  # noqa: F811
+    options = {"socket_timeout": 1, "socket_connect_timeout": 1}
+    assert set(options) <= set(django_settings.CELERY_BROKER_TRANSPORT_OPTIONS)
+    with Connection(frozen_redis, transport_options=options) as connection:
+        with pytest.raises(Exception):  # noqa: B017 (redis-py's timeout, whatever its class)
+            connection.SimpleQueue("hung").put({"x": 1}, retry=False)
+
+
+def test_after_a_failed_publish_the_next_ones_do_not_wait(monkeypatch) -> None:
+    calls: list[str] = []
+
+    def hangs(name, **kwargs):
+        calls.append(name)
+        raise TimeoutError("the broker did not answer")
+
+    monkeypatch.setattr(queueing.app, "send_task", hangs)
+    assert queueing.publish("club.tasks.schedule_sweep") is False
+    assert queueing.publish("club.tasks.schedule_sweep") is False
+    assert calls == ["club.tasks.schedule_sweep"]  # the second was not tried
+
+
+def test_a_hung_cache_costs_one_login_its_timeout_and_the_next_nothing(
+    settings,
+    frozen_redis,  # noqa: F811
+    monkeypatch,
+) -> None:
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": frozen_redis,
+            "OPTIONS": {"socket_timeout": 0.3, "socket_connect_timeout": 0.3},
+        }
+    }
+    make_member(nickname="Ворон")
+    client = Client()
+    client.post("/accounts/login/", {"username": "Ворон", "password": "wrong"})
+    assert not CACHE.closed
+    tried: list[str] = []
+    monkeypatch.setattr(throttle, "get_usage", lambda *a, **k: tried.append("cache"))
+    answer = client.post("/accounts/login/", {"username": "Ворон", "password": PASSWORD})
+    assert answer.status_code == 302 and tried == []  # let in, without asking the cache
