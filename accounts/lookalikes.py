@@ -10,9 +10,10 @@ homoglyphs, not prototypes), or fold differently from TR39 on purpose (disarm). 
 builds against the system's ICU (libicu-dev, see README); for the letters a nickname may
 hold (accounts.validation) the table has not changed across ICU releases.
 
-The skeleton is taken of the nickname as written (as it is shown), then case folded: a
-nickname is one login in any letter case, so «CYXO» and «cyxo» (Latin) are refused beside
-«Сухо», whose skeleton is «Cyxo». A word that mixes alphabets is refused by itself
+The key is the skeleton of the nickname in capitals, case folded: a nickname is one login
+in any letter case and is shown in capitals in places, so «CYXO» and «cyxo» (Latin) are
+refused beside «Сухо», and «BOPOH» beside «Ворон» (whose capitals «ВОРОН» read the same,
+though «н» and «h» do not). A word that mixes alphabets is refused by itself
 (accounts.validation), whether or not a member's nickname looks like it yet.
 """
 
@@ -29,9 +30,12 @@ def _spoof_checker() -> icu.SpoofChecker:
 
 
 def lookalike_key(nickname: str) -> str:
-    """The nickname's TR39 skeleton, case folded: equal for nicknames that look alike."""
+    """Equal for nicknames that look alike: the TR39 skeleton of the nickname in capitals,
+    case folded. (ICU maps the lower-case Cyrillic letters to Latin small capitals, «н» to
+    «ʜ», so the skeleton as written keeps «Ворон» apart from «BOPOH»; in capitals they
+    are one.)"""
     # The first argument (the skeleton's type) is ignored since ICU 58: one skeleton.
-    return str(_spoof_checker().getSkeleton(0, nickname)).casefold()
+    return str(_spoof_checker().getSkeleton(0, nickname.upper())).casefold()
 
 
 def script_of(letter: str) -> str:
