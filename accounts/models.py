@@ -29,13 +29,25 @@ class UserManager(BaseUserManager["User"]):
         # Nicknames are unique ignoring case, so a login in any case finds the member.
         return self.get(nickname_key=login_key(username or ""))
 
+    def with_email(self, email: str) -> models.QuerySet[User]:
+        """The members whose email is `email` in any letter case, as the database compares
+        either way: upper case (Django's iexact, under which a dotless «ı» is an «i») or
+        lower case (the unique constraint, under which an «İ» is)."""
+        lower = self.annotate(email_lower=Lower("email"))
+        return lower.filter(
+            models.Q(email__iexact=email) | models.Q(email_lower=Lower(models.Value(email)))
+        ).exclude(email="")
+
     def by_login(self, login: str) -> User | None:
-        """The member a login names: the nickname or the email, in any letter case."""
+        """The member a login names: the nickname or the email, in any letter case. A login
+        that names two members (an email that folds to two) names none: it never logs
+        into someone else's account."""
         login = login.strip()
         query = models.Q(nickname_key=login_key(login))
         if "@" in login:
-            query |= models.Q(email__iexact=login)
-        return self.filter(query).first()
+            query |= models.Q(pk__in=self.with_email(login).values("pk"))
+        named = list(self.filter(query)[:2])
+        return named[0] if len(named) == 1 else None
 
     def by_nickname(self, nickname: str) -> User | None:
         """The member with this nickname, in any letter case of any script."""

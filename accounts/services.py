@@ -95,7 +95,7 @@ def email_clean(raw: str, *, exclude_member_id: int | None = None) -> str:
     email = raw.strip()
     if not email:
         return ""
-    taken = User.objects.filter(email__iexact=email)
+    taken = User.objects.with_email(email)
     if exclude_member_id is not None:
         taken = taken.exclude(pk=exclude_member_id)
     if taken.exists():

@@ -121,3 +121,30 @@ def test_the_service_refuses_underage_members_from_any_door() -> None:
         member_sign_up(nickname="Юнга", birth_date=date.today(), password=None)
     assert "birth_date" in caught.value.message_dict
     assert not User.objects.exists()
+
+
+def test_an_email_that_folds_to_a_members_is_refused_at_every_door(admin_client_) -> None:
+    """The attack review: the admin's form took «ırina@…» (a dotless «ı») beside
+    «irina@…», which the database matches to both, so her email logged into the other
+    account; and «İRINA@…» (a dotted capital «İ») at the sign-up page hit the database's
+    constraint and was told the nickname was taken."""
+    irina = make_member(nickname="Ирина", email="irina@example.com")
+    added = admin_client_.post(
+        "/admin/accounts/user/add/",
+        {"nickname": "Двойник", "email": "ırina@example.com", "birth_date": "1990-01-01",
+         "password1": "long-enough-password-1", "password2": "long-enough-password-1"},
+    )  # fmt: skip
+    assert added.status_code == 200 and "уже есть" in added.content.decode()
+    assert not User.objects.filter(nickname="Двойник").exists()
+    answer = Client().post(
+        "/accounts/signup/",
+        {"nickname": "Новая", "email": "İRINA@example.com", "birth_date": "1990-01-01",
+         "password1": "long-enough-password-1", "password2": "long-enough-password-1"},
+    )  # fmt: skip
+    page = answer.content.decode()
+    assert answer.status_code == 200 and "уже есть" in page and "никнейм занят" not in page
+    # Two members whose emails fold together (made before the rule): the email logs in
+    # to neither, never to the wrong one.
+    User.objects.filter(pk=make_member(nickname="Двойник").pk).update(email="ırina@example.com")
+    assert User.objects.by_login("irina@example.com") is None
+    assert User.objects.by_login("Ирина") == irina
