@@ -14,7 +14,7 @@ from datetime import UTC, datetime
 from django.utils.translation import gettext as _
 
 from club.errors import Refused
-from club.parsing import whole_number
+from club.parsing import storable, whole_number
 
 # The fields the widget sends; anything else in the query string is not signed data.
 WIDGET_FIELDS = frozenset(
@@ -67,8 +67,9 @@ def telegram_login_verify(
         raise Refused(_("The Telegram login has expired. Please log in again."))
     return TelegramIdentity(
         telegram_id=telegram_id,
-        username=fields.get("username", "")[:64],
-        first_name=fields.get("first_name", ""),
+        # Kept as the member's: what a database cannot store is made storable.
+        username=storable(fields.get("username", ""))[:64],
+        first_name=storable(fields.get("first_name", "")),
         signature=expected,
         signed_at=datetime.fromtimestamp(auth_date, UTC),
     )

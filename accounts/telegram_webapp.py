@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import json
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from urllib.parse import parse_qsl
@@ -19,7 +18,7 @@ from django.utils.translation import gettext as _
 
 from accounts.telegram_login import CLOCK_SKEW_SECONDS, TelegramIdentity, signature_matches
 from club.errors import Refused
-from club.parsing import whole_number
+from club.parsing import loads, whole_number
 
 MAX_INIT_DATA = 4096  # Telegram's is a few hundred bytes; anything far longer is not it
 
@@ -57,7 +56,9 @@ def mini_app_verify(
         raise Refused(_("The Telegram launch data is not genuine."))
     auth_date = whole_number(fields.get("auth_date", ""))
     try:
-        user = json.loads(fields.get("user", ""))
+        # Signed by Telegram, so taken as it is, but with what a database cannot store
+        # (a NUL, a lone surrogate) made storable: the join form shows and keeps the name.
+        user = loads(fields.get("user", ""), replace_unstorable=True)
     except ValueError:
         user = None
     telegram_id = whole_number(str(user.get("id", ""))) if isinstance(user, dict) else None

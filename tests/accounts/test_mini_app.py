@@ -30,16 +30,33 @@ def _bot(settings) -> None:
     settings.TELEGRAM_MINI_APP_MAX_AGE_SECONDS = 3600
 
 
+def user_json(user: dict) -> str:
+    """As Telegram writes it: UTF-8, and what UTF-8 cannot carry (a lone surrogate) as an
+    escape."""
+    text = json.dumps(user, separators=(",", ":"), ensure_ascii=False)
+    try:
+        text.encode()
+    except UnicodeEncodeError:
+        text = json.dumps(user, separators=(",", ":"))
+    return text
+
+
 def launch(
-    *, telegram_id: int = TELEGRAM_ID, auth_date: int | None = None, token: str = TOKEN, **extra
+    *,
+    telegram_id: int = TELEGRAM_ID,
+    auth_date: int | None = None,
+    token: str = TOKEN,
+    user_fields: dict | None = None,
+    **extra,
 ) -> str:
     """initData as Telegram signs it (core.telegram.org/bots/webapps): the key is
     HMAC-SHA256("WebAppData", bot token); the hash, HMAC-SHA256 of the sorted key=value
     lines under that key. Written here from the documentation, apart from the site's code."""
     user = {"id": telegram_id, "first_name": "Вера", "username": "vera_tg", "language_code": "ru"}
+    user |= user_fields or {}
     fields = {
         "query_id": f"AAH{telegram_id}{time.time_ns()}",
-        "user": json.dumps(user, separators=(",", ":"), ensure_ascii=False),
+        "user": user_json(user),
         "auth_date": str(auth_date if auth_date is not None else int(time.time())),
         **extra,
     }
@@ -187,3 +204,16 @@ def test_the_settings_switch_publication_and_reminders_in_the_app() -> None:
     client.post("/accounts/settings/", {"publication_consent": "on"})
     member.refresh_from_db()
     assert (member.publication_consent, member.reminders) == (True, False)
+
+
+def test_a_launch_with_what_a_database_cannot_store_joins_without_a_500() -> None:
+    """The attack review: a lone surrogate in the first name (signed by Telegram) made the
+    join page a 500, a NUL in the username the join itself."""
+    client = Client()
+    data = launch(user_fields={"first_name": "Ве\ud800ра", "username": "ve\x00ra"})
+    assert open_app(client, data)[1] == {"next": "/tg/join/"}
+    form = client.get("/tg/join/")
+    assert form.status_code == 200 and "Ве\ufffdра" in form.content.decode()
+    joined = client.post("/tg/join/", {"nickname": "Вера", "birth_date": "1990-05-05"})
+    assert joined.status_code == 302
+    assert User.objects.get(nickname="Вера").telegram_username == "ve\ufffdra"

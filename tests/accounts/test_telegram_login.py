@@ -258,3 +258,14 @@ def test_linking_and_unlinking_need_a_login(client: Client) -> None:
     for url in (LINK, UNLINK):
         response = client.post(url, widget_data())
         assert response.status_code == 302 and "/accounts/login/" in response["Location"]
+
+
+@pytest.mark.usefixtures("bot_token")
+def test_a_signed_username_with_a_nul_logs_in_and_is_kept_storable(client: Client) -> None:
+    member = make_member(nickname="Вера", telegram_id=777)
+    fields = {"id": "777", "first_name": "Вера", "username": "vera\x00tg",
+              "auth_date": str(int(time.time()))}  # fmt: skip
+    response = client.post(LOGIN, signed(fields))
+    assert response.status_code == 302 and logged_in_as(client) == member.pk
+    member.refresh_from_db()
+    assert member.telegram_username == "vera\ufffdtg"
