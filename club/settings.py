@@ -251,7 +251,7 @@ if not CELERY_BROKER_URL:
     CELERY_BROKER_URL = f"sqla+sqlite:///{BROKER_DATABASE}"
     # Web, worker and beat write side by side: wait for the lock instead of failing. (The
     # transport passes its options to SQLAlchemy's create_engine.)
-    CELERY_BROKER_TRANSPORT_OPTIONS = {"connect_args": {"timeout": 30}}
+    CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, object] = {"connect_args": {"timeout": 30}}
 elif CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
     # A Redis that accepts and never answers would hold a publish for ever (redis-py waits
     # without a socket timeout): bounded, the failure is logged and the sweeps catch up.
