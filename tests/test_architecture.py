@@ -30,7 +30,7 @@ LEVELS: list[tuple[str, re.Pattern[str]]] = [
     (
         "kernel",
         re.compile(
-            r"^club\.(errors|parsing|bodies|cache|queueing|throttle|celery|settings|schemas"
+            r"^club\.(errors|parsing|bodies|breaker|cache|queueing|throttle|celery|settings|schemas"
             r"|club_settings"
             r"|health)$|^club$"
         ),
