@@ -24,7 +24,7 @@ from accounts.validation import (
     validate_nickname,
 )
 from club.club_settings import ClubSettings
-from club.errors import CONFLICT, FORBIDDEN, NOT_FOUND, Refused
+from club.errors import CONFLICT, FORBIDDEN, INVALID, NOT_FOUND, Refused
 from club.queueing import queue_on_commit
 
 # What every door tells a banned member (the login form, the API, the bot).
@@ -62,6 +62,24 @@ def member_is_of_age(*, member: User, on: date, club: ClubSettings | None = None
     """Whether the member has the club's minimum age on date `on` (an evening's date)."""
     club = club or ClubSettings.load()
     return is_of_age(member.birth_date, on, club.min_age)
+
+
+def refuse_unless_may_play(member: User, *, on: date, club: ClubSettings) -> None:
+    """The one rule for a seat at a table, live or online: an active member who has the
+    club's age on the game's date. The message names the member, for the one who seats them."""
+    if not member.can_sign_up_for_evenings:
+        raise Refused(
+            _("%(nick)s is suspended and cannot play.") % {"nick": member.nickname},
+            "invalid",
+            INVALID,
+        )
+    if not member_is_of_age(member=member, on=on, club=club):
+        raise Refused(
+            _("%(nick)s is under %(age)d on the game's date.")
+            % {"nick": member.nickname, "age": club.min_age},
+            "invalid",
+            INVALID,
+        )
 
 
 def nickname_clean(raw: str, *, exclude_member_id: int | None = None) -> str:

@@ -5,6 +5,8 @@ from datetime import datetime
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
+from django.db.models import Case, F, Value, When, Window
+from django.db.models.functions import RowNumber
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext_lazy as _
@@ -126,12 +128,36 @@ class RegistrationSource(models.TextChoices):
     ADMIN = "admin", _("Admin")
 
 
+def free_seats(capacity: int, confirmed: int) -> int:
+    """The seats left of an evening: never negative (an admin may lower the capacity below
+    the confirmed; nobody loses a seat for it)."""
+    return max(capacity - confirmed, 0)
+
+
 # The one order of an evening's line-up, and so of every number a member reads: «seat N» is
 # a place among the confirmed by arrival; «reserve position N» a place in the reserve, the
-# held-back last, then by arrival. club/queries.Lineup reads by it; club/seating.py's SQL
-# numbers a new sign-up the same way (tests/club/test_places.py proves the two agree).
+# held-back last, then by arrival. place_in_line() numbers every read by it;
+# club/seating.py's SQL numbers a new sign-up the same way (the one documented second copy:
+# tests/club/test_places.py proves the two agree).
 SEAT_ORDER = ("arrival",)
 RESERVE_ORDER = ("held_back", "arrival")
+
+
+def place_in_line() -> Window:
+    """`.annotate(place=place_in_line())`: a registration's place (from 1) among its
+    evening's rows of its own status, in SEAT_ORDER for the confirmed (the seat number) and
+    RESERVE_ORDER for the reserve (the reserve position). The window numbers the rows the
+    query reads: filter by evening and status only (whole partitions), never by member."""
+    held_back_last = Case(
+        When(status=RegistrationStatus.RESERVE, then=F("held_back")),
+        default=Value(False),
+        output_field=models.BooleanField(),
+    )
+    return Window(
+        RowNumber(),
+        partition_by=[F("evening_id"), F("status")],
+        order_by=[held_back_last.asc(), F("arrival").asc()],
+    )
 
 
 class RegistrationQuerySet(models.QuerySet["Registration"]):

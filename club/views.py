@@ -140,7 +140,7 @@ def evening_confirm(request: MemberRequest, evening_id: int) -> HttpResponse:
 @login_required
 @require_GET
 def my_evenings(request: MemberRequest) -> HttpResponse:
-    registrations = queries.member_evenings(request.user)[:50]
+    registrations = queries.member_evenings(request.user, limit=50)
     club = ClubSettings.load()
     context = {
         "registrations": registrations,

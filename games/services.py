@@ -20,7 +20,7 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from accounts.models import User
-from accounts.services import member_is_of_age
+from accounts.services import refuse_unless_may_play
 from accounts.validation import login_key
 from club.club_settings import ClubSettings
 from club.errors import CONFIRM, CONFLICT, FORBIDDEN, INVALID, NOT_FOUND, Refused
@@ -30,7 +30,7 @@ from games import access
 from games.models import Game, GameEvent, Role, Ruleset, Seat
 from games.rules import events as event_shapes
 from games.rules import protocol
-from games.rules.club import ClubGame
+from games.rules.club import ClubGame, carried_immunity
 from games.rules.errors import ProtocolError, RuleViolation
 from games.rules.log import UNDO, effective_events
 from games.rules.online import OnlineGame, OnlineOptions
@@ -98,17 +98,17 @@ def deal(lineup: Mapping[str, int], seats: Sequence[int], rng: random.Random) ->
     return dict(zip(seats, cards, strict=True))
 
 
-def _carried_immunity(evening: Evening, members: dict[int, int]) -> list[int]:
-    """Seats (in the new game) of whoever left first in the evening's previous game."""
+def _first_out_of_previous_game(evening: Evening) -> list[int]:
+    """The members who left first in the evening's previous game (games/rules/club.py's
+    carried_immunity says what that gives them)."""
     previous = Game.objects.filter(evening=evening).order_by("-number").first()
     if previous is None or not previous.first_eliminated:
         return []
-    leaving = set(
+    return list(
         Seat.objects.filter(game=previous, number__in=previous.first_eliminated).values_list(
             "member_id", flat=True
         )
     )
-    return sorted(seat for seat, member_id in members.items() if member_id in leaving)
 
 
 # A game belongs to its evening: it may be started from half a day before the evening (a
@@ -166,21 +166,11 @@ def game_create(
             raise Refused(
                 _("Only members signed up for this evening can be seated."), "invalid", INVALID
             )
-        if not member.can_sign_up_for_evenings:
-            raise Refused(
-                _("%(nick)s is suspended and cannot play.") % {"nick": member.nickname},
-                "invalid",
-                INVALID,
-            )
-        if not member_is_of_age(member=member, on=evening_date, club=club):
-            raise Refused(
-                _("%(nick)s is under %(age)d on the evening's date.")
-                % {"nick": member.nickname, "age": club.min_age},
-                "invalid",
-                INVALID,
-            )
+        refuse_unless_may_play(member, on=evening_date, club=club)
     options = club_options(club)
-    immune = _carried_immunity(evening, {seat: m for seat, (m, _r) in seats.items()})
+    immune = carried_immunity(
+        {seat: m for seat, (m, _r) in seats.items()}, _first_out_of_previous_game(evening)
+    )
     try:
         ClubGame({seat: role for seat, (_m, role) in seats.items()}, options=options, immune=immune)
     except ProtocolError as error:

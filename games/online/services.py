@@ -22,7 +22,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
-from accounts.services import member_is_of_age, refuse_unless_active
+from accounts.services import refuse_unless_active, refuse_unless_may_play
 from club.club_settings import ClubSettings
 from club.errors import CONFLICT, FORBIDDEN, INVALID, NOT_FOUND, Refused
 from club.parsing import storable_text
@@ -92,18 +92,7 @@ def online_game_create(
     club = ClubSettings.load()
     day = timezone.localdate(starts_at, club.zone)  # the member's age on the club's date
     for member in members.values():
-        if not member.can_sign_up_for_evenings:
-            raise Refused(
-                _("%(nick)s is suspended and cannot play.") % {"nick": member.nickname},
-                "invalid",
-                INVALID,
-            )
-        if not member_is_of_age(member=member, on=day, club=club):
-            raise Refused(
-                _("%(nick)s is under the club's age.") % {"nick": member.nickname},
-                "invalid",
-                INVALID,
-            )
+        refuse_unless_may_play(member, on=day, club=club)
     rng = rng or random.SystemRandom()
     cards = [role for role, count in LINEUP.items() for _ in range(count)]
     rng.shuffle(cards)

@@ -51,8 +51,24 @@ def role_names() -> dict[str, str]:
 SORTS = ("points", "average", "games", "wins", "win_rate", "red", "black", "nick")
 
 
+class WinShare:
+    """Wins over games, for any row that counts both (a standing, a tally)."""
+
+    games: int
+    wins: int
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+    @property
+    def percent(self) -> int:
+        """The win rate as a whole percentage, as pages print it."""
+        return round(100 * self.win_rate)
+
+
 @dataclass
-class Standing:
+class Standing(WinShare):
     member_id: int
     nick: str
     games: int
@@ -63,15 +79,6 @@ class Standing:
     black: float | None = None
     rank: int = 0
     own: bool = False  # the viewer's own row (shown to them even without consent)
-
-    @property
-    def win_rate(self) -> float:
-        return self.wins / self.games if self.games else 0.0
-
-    @property
-    def percent(self) -> int:
-        """The win rate as a whole percentage, as pages print it."""
-        return round(100 * self.win_rate)
 
 
 @dataclass(frozen=True)
@@ -180,18 +187,9 @@ def _sort_key(sort: str) -> Any:
 
 
 @dataclass
-class Tally:
+class Tally(WinShare):
     games: int = 0
     wins: int = 0
-
-    @property
-    def win_rate(self) -> float:
-        return self.wins / self.games if self.games else 0.0
-
-    @property
-    def percent(self) -> int:
-        """The win rate as a whole percentage, as pages print it."""
-        return round(100 * self.win_rate)
 
 
 @dataclass(frozen=True)

@@ -213,6 +213,14 @@ def _seat_map(raw: object, key: str) -> dict[int, int]:
     return result
 
 
+def carried_immunity(seats: Mapping[int, int], first_out: Iterable[int]) -> list[int]:
+    """The seats of the new game that are immune on its day 1 and night 1: whoever left
+    first in the evening's previous game (both, when two left at once as the first).
+    `seats` maps a seat of the new game to its member, `first_out` names the members."""
+    leaving = set(first_out)
+    return sorted(seat for seat, member in seats.items() if member in leaving)
+
+
 class ClubGame(EventFold):
     """The state of one live game."""
 
@@ -291,9 +299,13 @@ class ClubGame(EventFold):
     def finished(self) -> bool:
         return self.phase == Phase.OVER
 
-    def majority(self, votes: int) -> bool:
+    @property
+    def majority_needed(self) -> int:
         """«Majority» always means more than half of the living players."""
-        return 2 * votes > len(self.alive)
+        return len(self.alive) // 2 + 1
+
+    def majority(self, votes: int) -> bool:
+        return votes >= self.majority_needed
 
     @property
     def immune_now(self) -> frozenset[int]:
@@ -403,7 +415,7 @@ class ClubGame(EventFold):
         self._require_day(Step.ROUND)
         self._require_alive(by, gettext_noop("nominator"))
         self._require_alive(target, gettext_noop("nominee"))
-        if self.n == 1 and target in self.immune:
+        if target in self.immune_now:
             raise _violation(
                 "immune",
                 gettext_noop("Seat %(target)s is immune on day 1 and cannot be nominated."),
@@ -826,7 +838,7 @@ class ClubGame(EventFold):
         """The morning: kills land unless healed, or on a seat immune on night 1."""
         casualties: dict[int, Reason] = {}
         for by, target in self.kills:
-            if target in self.heals or (self.n == 1 and target in self.immune):
+            if target in self.heals or target in self.immune_now:
                 continue
             if target not in casualties:
                 casualties[target] = Reason.SWINDLER if by == "swindler" else Reason.KILLED

@@ -124,7 +124,7 @@ def _score_night(game: ClubGame, scheme: Scheme, lines: dict[int, list[Line]]) -
         for doctor in healers:
             lines[doctor].append(Line("doctor_save", scheme.doctor_save, {"target": target}))
     for by, target in game.kills:
-        if by != "mafia" or target in game.heals or (game.n == 1 and target in game.immune):
+        if by != "mafia" or target in game.heals or target in game.immune_now:
             continue
         if game.roles[target].code in ("commissar", "doctor"):
             for seat in game.alive:

@@ -102,7 +102,7 @@ def _play_day(rng: random.Random, game: ClubGame, emit: Any) -> None:
             emit({"type": "foul", "seat": seat})
             if seat not in game.alive or game.finished:
                 continue
-        targets = [s for s in sorted(game.alive) if not (game.n == 1 and s in game.immune)]
+        targets = [s for s in sorted(game.alive) if s not in game.immune_now]
         for target in rng.sample(targets, min(len(targets), rng.choice((0, 0, 1, 1, 2)))):
             if target != seat or rng.random() < 0.1:
                 emit({"type": "nominate", "by": seat, "target": target})

@@ -267,7 +267,7 @@ def host_table(game: ClubGame, events: Sequence[Mapping[str, Any]]) -> HostTable
         "outcome": game.outcome,
         "tally": game.tally.as_dict() if game.tally and game.phase == Phase.DAY else None,
         "alive": len(game.alive),
-        "majority": len(game.alive) // 2 + 1,
+        "majority": game.majority_needed,
         "eliminated": [out.as_dict() for out in game.eliminated],
         "checks": [check.as_dict() for check in game.checks],
         "undo": bool(events),

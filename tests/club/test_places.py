@@ -1,6 +1,6 @@
 """A member's seat number and reserve position have one definition (club.models'
-SEAT_ORDER and RESERVE_ORDER, read by club.queries.Lineup), and every text uses it; the
-sign-up's SQL (club/seating.py) numbers a new sign-up the same way.
+SEAT_ORDER and RESERVE_ORDER, numbered by club.models.place_in_line for every read),
+and every text uses it; the sign-up's SQL (club/seating.py) numbers a new sign-up the same way.
 
 The hole it closes (#14): reminders numbered only the seated members who had reminders on,
 so a member after one who had turned them off read the wrong seat.
@@ -83,6 +83,8 @@ def test_the_sign_up_sql_numbers_places_as_the_lineup_does(operations) -> None:
         registration = Registration.objects.get(pk=outcome.written.registration_id)
         read = lineup.seat_of(registration) or lineup.position_of(registration)
         assert outcome.written.place == read
+        (listed,) = (p for r, p in queries.member_evenings(member) if r.evening_id == evening.pk)
+        assert listed == read
     Registration.objects.filter(evening=evening).delete()
 
 
@@ -114,3 +116,19 @@ def test_the_sign_up_sql_is_open_exactly_when_the_model_says(status, opens, star
         reserve_text="",
     )
     assert (outcome.written is not None) == (evening.signup_refusal(now) is None)
+
+
+@settings(max_examples=20, deadline=None)
+@given(capacity=st.integers(1, 4), signed_up=st.integers(0, 6))
+def test_the_upcoming_evenings_seats_left_is_the_lineups(capacity: int, signed_up: int) -> None:
+    """Its SQL twin: an admin may lower the capacity below the confirmed (never negative)."""
+    evening = make_evening(capacity=6)
+    for _ in range(signed_up):
+        services.registration_create(
+            member=make_member(), evening_id=evening.pk, source=RegistrationSource.WEB
+        )
+    evening.capacity = capacity
+    evening.save(update_fields=["capacity"])
+    listed = queries.upcoming_evenings().get(pk=evening.pk)
+    assert listed.seats_left == queries.evening_lineup(evening).seats_left(capacity)
+    Registration.objects.filter(evening=evening).delete()
