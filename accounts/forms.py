@@ -8,7 +8,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.models import MembershipStatus, User
 from accounts.services import BLOCKED, login_lock_key
-from club import throttle
+from club.kernel import throttle
 
 DATE_INPUT_FORMATS = ["%Y-%m-%d", "%d.%m.%Y"]
 
@@ -60,7 +60,7 @@ class SignUpForm(forms.Form):
 
 
 class LockedAuthenticationForm(AuthenticationForm):
-    """Django's login form behind the club's lock on failed logins (club/throttle.py), for
+    """Django's login form behind the club's lock on failed logins (club/kernel/throttle.py), for
     the site's login page and the admin's alike: ten failures lock the account at every one
     of its logins (accounts.services.login_lock_key), thirty lock the address."""
 

@@ -23,9 +23,9 @@ from accounts.validation import (
     validate_birth_date,
     validate_nickname,
 )
-from club.club_settings import ClubSettings
-from club.errors import CONFLICT, FORBIDDEN, INVALID, NOT_FOUND, Refused
-from club.queueing import queue_on_commit
+from club.kernel.club_settings import ClubSettings
+from club.kernel.errors import CONFLICT, FORBIDDEN, INVALID, NOT_FOUND, Refused
+from club.kernel.queueing import queue_on_commit
 
 # What every door tells a banned member (the login form, the API, the bot).
 BLOCKED = gettext_lazy("This account is blocked.")

@@ -13,8 +13,8 @@ from datetime import UTC, datetime
 
 from django.utils.translation import gettext as _
 
-from club.errors import Refused
-from club.parsing import storable, whole_number
+from club.kernel.errors import Refused
+from club.kernel.parsing import storable, whole_number
 
 # The fields the widget sends; anything else in the query string is not signed data.
 WIDGET_FIELDS = frozenset(

@@ -17,8 +17,8 @@ from urllib.parse import parse_qsl
 from django.utils.translation import gettext as _
 
 from accounts.telegram_login import CLOCK_SKEW_SECONDS, TelegramIdentity, signature_matches
-from club.errors import Refused
-from club.parsing import loads, whole_number
+from club.kernel.errors import Refused
+from club.kernel.parsing import loads, whole_number
 
 MAX_INIT_DATA = 4096  # Telegram's is a few hundred bytes; anything far longer is not it
 

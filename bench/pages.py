@@ -34,7 +34,7 @@ def main() -> None:
     from django.test.utils import CaptureQueriesContext
 
     from accounts.models import User
-    from club.club_settings import ClubSettings
+    from club.kernel.club_settings import ClubSettings
     from games.ratings.models import PlayerScore
     from tests.games.season import seed_history
 

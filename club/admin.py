@@ -8,11 +8,11 @@ from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from club import scheduling, services
-from club.club_settings import ClubSettings
-from club.errors import Refused
 from club.identity import identity
+from club.kernel.club_settings import ClubSettings
+from club.kernel.errors import Refused
+from club.kernel.spreadsheets import CsvWriter
 from club.models import Evening, Registration
-from club.spreadsheets import CsvWriter
 
 
 def _admin_title() -> str:

@@ -7,7 +7,7 @@ from django.conf import settings
 from django.db import transaction
 
 from club import queries, texts
-from club.club_settings import ClubSettings
+from club.kernel.club_settings import ClubSettings
 from club.models import Evening
 from notifications.models import Notification
 from notifications.services import chat_post_sync, notification_enqueue

@@ -14,10 +14,10 @@ from ninja.errors import AuthenticationError, HttpError, ValidationError
 from ninja.parser import Parser
 
 from accounts.api import router as accounts_router
-from club import parsing
 from club.api_auth import MEMBERS
 from club.api_evenings import router as evenings_router
-from club.errors import INVALID, Refused
+from club.kernel import parsing
+from club.kernel.errors import INVALID, Refused
 from games.api import router as games_router
 from games.online.api import router as online_router
 from games.ratings.api import router as published_router
@@ -27,7 +27,8 @@ logger = logging.getLogger(__name__)
 
 
 class BoundedParser(Parser):
-    """JSON bodies with a bound on nesting (club/parsing.py): deeper is a 400, not a crash."""
+    """JSON bodies with a bound on nesting (club/kernel/parsing.py): deeper is a 400, not a
+    crash."""
 
     def parse_body(self, request: HttpRequest) -> Any:
         return parsing.loads(request.body)
@@ -59,7 +60,7 @@ def on_validation_error(request: HttpRequest, exc: ValidationError) -> HttpRespo
 def on_http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
     detail, status = str(exc), exc.status_code
     # django-ninja's one English message of its own, for a body it could not parse: the
-    # reader's reason when it is ours (club/parsing.py), else "not JSON".
+    # reader's reason when it is ours (club/kernel/parsing.py), else "not JSON".
     if status == 400 and detail.startswith("Cannot parse request body"):
         reason = exc.__cause__
         if isinstance(reason, parsing.Unreadable):

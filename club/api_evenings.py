@@ -7,10 +7,10 @@ from ninja import Field, Router, Schema, Status
 from ninja.errors import HttpError
 
 from club import queries, services
+from club.kernel.parsing import Moment
+from club.kernel.schemas import ERRORS
 from club.models import Evening, RegistrationSource, RegistrationStatus
-from club.parsing import Moment
 from club.requests import ApiRequest
-from club.schemas import ERRORS
 
 router = Router(tags=["evenings"])
 

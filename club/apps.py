@@ -16,7 +16,7 @@ class ClubConfig(AppConfig):
 
 def follow_group_migration(sender: Any, *, old_chat_id: int, new_chat_id: int, **_: Any) -> None:
     """The club's group became a supergroup: its posts go to the new chat from now on."""
-    from club.club_settings import ClubSettings
+    from club.kernel.club_settings import ClubSettings
 
     club = ClubSettings.load()
     if club.telegram_group_chat_id == old_chat_id:

@@ -7,7 +7,7 @@ from django.conf import settings
 from django.urls import reverse
 
 from club import texts
-from club.parsing import whole_number
+from club.kernel.parsing import whole_number
 
 Button = dict[str, str]
 

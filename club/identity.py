@@ -18,8 +18,8 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from PIL import Image, UnidentifiedImageError
 
-from club.cache import cache_get, cache_set
-from club.club_settings import ClubSettings
+from club.kernel.cache import cache_get, cache_set
+from club.kernel.club_settings import ClubSettings
 
 # The sizes the pages and the manifest use: the tab (32), the header's mark (96, for a 48 px
 # mark on a 2× screen), Apple's touch icon (180), the manifest's two (192, 512).

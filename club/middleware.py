@@ -9,10 +9,11 @@ from django.shortcuts import render
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
-from club import bodies, csp
-from club.club_settings import ClubSettings
-from club.errors import Refused
-from club.parsing import storable_text
+from club import csp
+from club.kernel import bodies
+from club.kernel.club_settings import ClubSettings
+from club.kernel.errors import Refused
+from club.kernel.parsing import storable_text
 
 logger = logging.getLogger(__name__)
 
@@ -72,7 +73,7 @@ class MiniAppMiddleware:
 
 
 class BodyLimitMiddleware:
-    """Each door's body bound (club/bodies.py), checked before CSRF's check or a view reads
+    """Each door's body bound (club/kernel/bodies.py), checked before CSRF's check or a view reads
     the body, and refused in the door's own form."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
@@ -102,7 +103,7 @@ class BodyLimitMiddleware:
 
 
 class StorableInputMiddleware:
-    """The rule for texts (club/parsing.py) on every request's path and query: a NUL or a
+    """The rule for texts (club/kernel/parsing.py) on every request's path and query: a NUL or a
     lone surrogate there is refused with a message, before any view or the admin's filters
     hand it to the database (which would fail with an error page)."""
 

@@ -11,8 +11,8 @@ from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext_lazy as _
 
-from club.club_settings import ClubSettings, Weekday, validate_timezone  # noqa: F401
-from club.errors import CONFLICT, Refused
+from club.kernel.club_settings import ClubSettings, Weekday, validate_timezone  # noqa: F401
+from club.kernel.errors import CONFLICT, Refused
 
 
 class EveningStatus(models.TextChoices):

@@ -11,7 +11,7 @@ from django.contrib import messages
 from django.http import HttpResponse
 from django.shortcuts import redirect
 
-from club.errors import Refused
+from club.kernel.errors import Refused
 from club.requests import SiteRequest
 
 

@@ -2,7 +2,7 @@
 
 from datetime import datetime, timedelta
 
-from club.club_settings import ClubSettings
+from club.kernel.club_settings import ClubSettings
 
 
 def next_evening_start(club: ClubSettings, after: datetime) -> datetime:

@@ -19,8 +19,8 @@ from django.utils.translation import gettext as _
 from club import buttons, queries, services, texts
 from club.announcements import evening_announce_signup
 from club.calendar import EVENING_LENGTH
-from club.club_settings import ClubSettings
-from club.errors import INVALID, Refused
+from club.kernel.club_settings import ClubSettings
+from club.kernel.errors import INVALID, Refused
 from club.models import Evening, EveningStatus, Registration, RegistrationStatus
 from club.schedule import next_evening_start, signup_opens_at
 from notifications.services import notification_enqueue

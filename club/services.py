@@ -18,12 +18,12 @@ from django.utils.translation import gettext as _
 from accounts.models import User
 from accounts.services import member_is_of_age
 from club import seating, texts
-from club.club_settings import ClubSettings
-from club.errors import CONFLICT, FORBIDDEN, INVALID, NOT_FOUND, Refused
+from club.kernel.club_settings import ClubSettings
+from club.kernel.errors import CONFLICT, FORBIDDEN, INVALID, NOT_FOUND, Refused
+from club.kernel.parsing import storable_text
+from club.kernel.queueing import queue_on_commit
 from club.models import Evening, EveningStatus, Registration, RegistrationSource, RegistrationStatus
-from club.parsing import storable_text
 from club.queries import evening_lineup
-from club.queueing import queue_on_commit
 from club.schedule import signup_opens_at
 from notifications.services import notification_enqueue, notification_send_on_commit
 

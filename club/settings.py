@@ -237,7 +237,7 @@ if PRODUCTION or os.environ.get("EMAIL_HOST"):
         }
     }
 else:
-    MAILERS = {"default": {"BACKEND": "club.mail.ReadableConsoleBackend"}}
+    MAILERS = {"default": {"BACKEND": "club.kernel.mail.ReadableConsoleBackend"}}
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "club@localhost")
 
 # --- Celery -----------------------------------------------------------------------------
@@ -263,7 +263,7 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_CONNECTION_TIMEOUT = 3
 # A request that queues a task after its commit must not hang on a broker that is down: one
-# quick retry, then the failure is logged and a sweep catches up (club/queueing.py).
+# quick retry, then the failure is logged and a sweep catches up (club/kernel/queueing.py).
 CELERY_TASK_PUBLISH_RETRY_POLICY = {
     "max_retries": 1,
     "interval_start": 0,
@@ -312,7 +312,7 @@ CELERY_BEAT_SCHEDULE = {
 }
 
 # --- Cache ------------------------------------------------------------------------------
-# The throttles' counters (club/throttle.py) live here: Redis when there is one (its own
+# The throttles' counters (club/kernel/throttle.py) live here: Redis when there is one (its own
 # URL, or the broker's), shared by every process; the embedded site's one web process keeps
 # them in its memory.
 CACHE_URL = os.environ.get("CLUB_CACHE_URL", "") or (
@@ -324,14 +324,14 @@ if CACHE_URL:
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": CACHE_URL,
             "KEY_PREFIX": "club",
-            # A throttle's count or an icon is worth a second at most (club/cache.py).
+            # A throttle's count or an icon is worth a second at most (club/kernel/cache.py).
             "OPTIONS": {"socket_timeout": 1, "socket_connect_timeout": 1},
         }
     }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 BEHIND_PROXY = env_bool("DJANGO_BEHIND_PROXY", default=PRODUCTION)
-RATELIMIT_IP_META_KEY = "club.throttle.ratelimit_address"
+RATELIMIT_IP_META_KEY = "club.kernel.throttle.ratelimit_address"
 # A throttle whose cache does not answer lets the request through rather than lock
 # everyone out; the cache's failure shows in /healthz and the logs.
 RATELIMIT_FAIL_OPEN = True

@@ -9,7 +9,7 @@ from django.utils import timezone, translation
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
-from club.club_settings import ClubSettings
+from club.kernel.club_settings import ClubSettings
 from club.models import Evening
 
 

@@ -13,11 +13,12 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_POST
 
-from club import health, queries, services
+from club import queries, services
 from club.calendar import evenings_calendar
-from club.club_settings import ClubSettings
-from club.errors import Refused
 from club.identity import ICON_CACHE_SECONDS, ICON_SIZES, logo_icon_png
+from club.kernel import health
+from club.kernel.club_settings import ClubSettings
+from club.kernel.errors import Refused
 from club.models import Evening, RegistrationSource
 from club.requests import MemberRequest, SiteRequest
 from club.responses import action_answer

@@ -23,7 +23,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.utils.translation import gettext as _
 
 from accounts.models import MembershipStatus, User
-from club.errors import INVALID, Refused
+from club.kernel.errors import INVALID, Refused
 from games.models import Game, GameStatus, Ruleset, Seat
 from games.rules.online import BLACK_ROLES
 

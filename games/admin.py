@@ -13,8 +13,8 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext
 
 from accounts.models import User
-from club import bodies, parsing
-from club.errors import INVALID, Refused
+from club.kernel import bodies, parsing
+from club.kernel.errors import INVALID, Refused
 from club.models import Evening
 from club.requests import member_of
 from games import access, services

@@ -22,10 +22,10 @@ from django.utils.translation import gettext as _
 from accounts.models import User
 from accounts.services import refuse_unless_may_play
 from accounts.validation import login_key
-from club.club_settings import ClubSettings
-from club.errors import CONFIRM, CONFLICT, FORBIDDEN, INVALID, NOT_FOUND, Refused
+from club.kernel.club_settings import ClubSettings
+from club.kernel.errors import CONFIRM, CONFLICT, FORBIDDEN, INVALID, NOT_FOUND, Refused
+from club.kernel.queueing import queue_on_commit
 from club.models import Evening, EveningStatus, Registration, RegistrationStatus
-from club.queueing import queue_on_commit
 from games import access
 from games.models import Game, GameEvent, Role, Ruleset, Seat
 from games.rules import events as event_shapes

@@ -16,12 +16,12 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.csp import csp_override
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from club import parsing
-from club.club_settings import ClubSettings
-from club.errors import Refused
 from club.identity import THEME_COLOR, identity
+from club.kernel import parsing
+from club.kernel.club_settings import ClubSettings
+from club.kernel.errors import Refused
+from club.kernel.parsing import whole_number
 from club.models import Evening
-from club.parsing import whole_number
 from club.requests import MemberRequest, SiteRequest
 from games import access, host_screen, services
 from games.models import Role, Ruleset
@@ -172,7 +172,7 @@ def game_tap(request: MemberRequest, game_id: int) -> JsonResponse:
     the log as it stands, so the phone can show what the other device did)."""
     try:
         # Who may record, before a byte of the tap is read (its size was checked by the
-        # body limit middleware, club/bodies.py).
+        # body limit middleware, club/kernel/bodies.py).
         services.refuse_unless_recorder(game_id=game_id, author=request.user)
     except Refused as refusal:
         return _tap_refused(refusal)

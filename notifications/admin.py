@@ -5,7 +5,7 @@ from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from club.queueing import queue_on_commit
+from club.kernel.queueing import queue_on_commit
 from games import access
 from notifications.models import Notification, NotificationStatus
 

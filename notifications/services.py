@@ -8,7 +8,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from accounts.models import User
-from club.queueing import queue_on_commit
+from club.kernel.queueing import queue_on_commit
 from notifications.models import Notification, NotificationStatus, TelegramLinkCode
 
 _TABLE = Notification._meta.db_table

@@ -44,7 +44,7 @@ def _fast_password_hashing(settings) -> None:
 @pytest.fixture(autouse=True)
 def _fresh_club_settings() -> None:
     # Each test's database starts from the migration's row; forget what the last one cached.
-    from club.club_settings import ClubSettings
+    from club.kernel.club_settings import ClubSettings
 
     ClubSettings.forget_cached()
 
@@ -52,8 +52,8 @@ def _fresh_club_settings() -> None:
 @pytest.fixture(autouse=True)
 def _breakers_closed() -> None:
     # A breaker opened by one test's dead cache or broker must not skip the next test's.
-    from club.cache import CACHE
-    from club.queueing import BROKER
+    from club.kernel.cache import CACHE
+    from club.kernel.queueing import BROKER
 
     CACHE.reset()
     BROKER.reset()
@@ -162,8 +162,8 @@ def recording_storage(settings, tmp_path) -> None:
 
 @pytest.fixture
 def queued(monkeypatch) -> list[tuple[str, tuple]]:
-    """The tasks queued after commits (club/queueing.py), as (name, args), not sent."""
-    from club import queueing
+    """The tasks queued after commits (club/kernel/queueing.py), as (name, args), not sent."""
+    from club.kernel import queueing
 
     sent: list[tuple[str, tuple]] = []
     monkeypatch.setattr(

@@ -6,7 +6,7 @@ from datetime import date, timedelta
 from django.utils import timezone
 
 from accounts.models import User
-from club.club_settings import ClubSettings
+from club.kernel.club_settings import ClubSettings
 from club.models import Evening
 
 _numbers = itertools.count(1)

@@ -29,11 +29,7 @@ LEVELS: list[tuple[str, re.Pattern[str]]] = [
     ("rules", re.compile(r"^games\.rules(\.|$)")),
     (
         "kernel",
-        re.compile(
-            r"^club\.(errors|parsing|bodies|breaker|cache|queueing|throttle|celery|settings|schemas"
-            r"|club_settings"
-            r"|health)$|^club$"
-        ),
+        re.compile(r"^club\.kernel(\.|$)|^club\.(celery|settings)$|^club$"),
     ),
     ("accounts", re.compile(r"^accounts(\.|$)")),
     ("outbox", re.compile(r"^notifications(\.|$)")),

@@ -10,7 +10,7 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from club.errors import Refused
+from club.kernel.errors import Refused
 from tests.factories import make_evening, make_member, sign_up_many
 from tests.games.recording import TOWN_WINS, evening_with_players, make_host, record, start_game
 
@@ -125,7 +125,7 @@ def test_my_evenings_shows_the_reserve_position_the_evening_page_counts() -> Non
 
 
 def test_the_admin_edits_the_season_length_and_reads_the_outbox(admin_client_) -> None:
-    from club.club_settings import ClubSettings
+    from club.kernel.club_settings import ClubSettings
     from notifications.services import notification_enqueue
 
     settings_row = ClubSettings.load()
@@ -174,7 +174,7 @@ def test_the_password_reset_mail_reads_as_plain_text_in_the_console() -> None:
 
     from django.core import mail
 
-    from club.mail import ReadableConsoleBackend
+    from club.kernel.mail import ReadableConsoleBackend
 
     make_member(nickname="Ворон", email="raven@example.com")
     Client().post("/accounts/password/reset/", {"email": "raven@example.com"})
@@ -204,7 +204,7 @@ def test_the_players_charts_say_what_they_add_up_with_axes_and_dates(analysed) -
 
 
 def test_my_evenings_tells_a_member_their_no_shows_and_the_clubs_rule() -> None:
-    from club.club_settings import ClubSettings
+    from club.kernel.club_settings import ClubSettings
     from club.models import Evening, Registration, RegistrationStatus
 
     club = ClubSettings.load()

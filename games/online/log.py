@@ -8,7 +8,7 @@ from typing import Any
 from django.utils import timezone
 
 from accounts.models import User
-from club.errors import Refused
+from club.kernel.errors import Refused
 from games.models import Game, GameEvent, Ruleset
 from games.online.table import Table
 from games.rules import events as event_shapes

@@ -23,9 +23,9 @@ from django.utils.translation import gettext as _
 
 from accounts.models import User
 from accounts.services import refuse_unless_active, refuse_unless_may_play
-from club.club_settings import ClubSettings
-from club.errors import CONFLICT, FORBIDDEN, INVALID, NOT_FOUND, Refused
-from club.parsing import storable_text
+from club.kernel.club_settings import ClubSettings
+from club.kernel.errors import CONFLICT, FORBIDDEN, INVALID, NOT_FOUND, Refused
+from club.kernel.parsing import storable_text
 from games import access
 from games import services as games_services
 from games.models import Game, Ruleset, Seat

@@ -9,7 +9,7 @@ from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
-from club.club_settings import ClubSettings
+from club.kernel.club_settings import ClubSettings
 from club.texts import in_club_language
 from games.rules.online import MAX_VOTES_A_DAY, OnlineGame
 

@@ -17,7 +17,7 @@ from typing import Any
 from django.db import connection, transaction
 from django.utils import timezone
 
-from club.club_settings import ClubSettings
+from club.kernel.club_settings import ClubSettings
 from games.models import Game, GameStatus, Seat
 from games.ratings.models import GameAnalysis, PlayerScore, ScoringScheme
 from games.rules import rating

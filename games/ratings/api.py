@@ -12,8 +12,8 @@ from ninja.errors import HttpError
 
 from accounts.models import User
 from club.api_auth import ANYONE, OPTIONAL_SECURITY
+from club.kernel.schemas import ERRORS
 from club.requests import PublicApiRequest
-from club.schemas import ERRORS
 from games import access
 from games.queries import game_view
 from games.ratings import stats

@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from club import texts
-from club.club_settings import ClubSettings
+from club.kernel.club_settings import ClubSettings
 from games import access
 from games.access import Viewer
 from games.models import Game, Role, Seat

@@ -7,7 +7,7 @@ from django.db import transaction
 from django.db.models import Max
 
 from accounts.models import User
-from club.queueing import queue_on_commit
+from club.kernel.queueing import queue_on_commit
 from games.ratings.models import ScoringScheme
 from games.rules.scoring import Scheme
 

@@ -13,7 +13,7 @@ from django.db.models import Count, Max, Min, OuterRef, Q, Subquery, Sum
 from django.utils import timezone
 
 from accounts.models import User
-from club.club_settings import ClubSettings
+from club.kernel.club_settings import ClubSettings
 from games import access
 from games.access import Viewer
 from games.models import Game, Role

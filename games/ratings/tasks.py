@@ -1,7 +1,7 @@
 """The analysis runs in the worker, after the commit that ended (or corrected) a game.
 
 Tasks take ids and re-read everything: each is safe to run twice or late. Other rooms ask
-for them by name after their commits (club/queueing.py): "games.ratings.tasks.game_analyse"
+for them by name after their commits (club/kernel/queueing.py): "games.ratings.tasks.game_analyse"
 when a game ends, "games.ratings.tasks.member_posts_sync" when a member's consent changes.
 """
 

@@ -11,8 +11,8 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET
 
 from accounts.models import User
-from club.club_settings import ClubSettings
-from club.parsing import whole_number
+from club.kernel.club_settings import ClubSettings
+from club.kernel.parsing import whole_number
 from club.requests import SiteRequest
 from games import access
 from games.ratings import stats

@@ -30,9 +30,9 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from accounts.models import User
-from club.club_settings import ClubSettings
-from club.errors import CONFLICT, FORBIDDEN, INVALID, NOT_FOUND, Refused
-from club.queueing import queue_on_commit
+from club.kernel.club_settings import ClubSettings
+from club.kernel.errors import CONFLICT, FORBIDDEN, INVALID, NOT_FOUND, Refused
+from club.kernel.queueing import queue_on_commit
 from games import access
 from games import services as games_services
 from games.models import Game

@@ -18,9 +18,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from club.club_settings import ClubSettings
-from club.errors import CONFIRM, NOT_FOUND, Refused
-from club.parsing import parse_moment
+from club.kernel.club_settings import ClubSettings
+from club.kernel.errors import CONFIRM, NOT_FOUND, Refused
+from club.kernel.parsing import parse_moment
 from club.requests import MemberRequest, SiteRequest
 from club.responses import action_answer
 from games import access

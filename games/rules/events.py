@@ -82,7 +82,7 @@ def moment_problem(moment: datetime) -> str | None:
 # The one rule for every text from outside: what a database cannot store is refused (or,
 # where it cannot be refused, replaced by U+FFFD): NUL, which PostgreSQL's text and jsonb
 # refuse, and a lone surrogate, which JSON's "\ud800" decodes to and no UTF-8 can carry.
-# Every door applies it through club.parsing; it lives here, pure, so the engine's own
+# Every door applies it through club.kernel.parsing; it lives here, pure, so the engine's own
 # check of an event's texts is the same rule.
 UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
 

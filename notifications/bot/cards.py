@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 
 from accounts.models import User
 from club import buttons, queries, texts
-from club.club_settings import ClubSettings
+from club.kernel.club_settings import ClubSettings
 from club.models import Evening, RegistrationStatus
 from games.online.table import online_table, table_view
 

@@ -13,11 +13,12 @@ from django.utils.translation import gettext as _
 
 from accounts import services as accounts
 from accounts.models import User
-from club import buttons, queries, throttle
+from club import buttons, queries
 from club import services as club
-from club.errors import Refused
+from club.kernel import throttle
+from club.kernel.errors import Refused
+from club.kernel.parsing import whole_number
 from club.models import Evening, RegistrationSource
-from club.parsing import whole_number
 from notifications.bot.cards import (
     ONLINE_BUTTONS,
     Buttons,

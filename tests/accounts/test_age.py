@@ -34,7 +34,7 @@ def test_coming_of_age_of_a_leap_day_birth_is_the_first_of_march() -> None:
 @pytest.mark.django_db
 def test_member_is_of_age_uses_the_club_minimum(member) -> None:
     from accounts.services import member_is_of_age
-    from club.club_settings import ClubSettings
+    from club.kernel.club_settings import ClubSettings
 
     member.birth_date = date(2005, 12, 5)
     assert not member_is_of_age(member=member, on=date(2026, 12, 4))

@@ -187,7 +187,7 @@ def test_joining_needs_a_verified_launch_first() -> None:
 
 
 def test_the_app_is_throttled_per_telegram_user(monkeypatch) -> None:
-    from club import throttle
+    from club.kernel import throttle
 
     monkeypatch.setattr(throttle, "MINI_APP_PER_USER", throttle.Limit("mini-app-user-t", "3/m"))
     make_member(telegram_id=TELEGRAM_ID)

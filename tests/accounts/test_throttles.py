@@ -1,4 +1,4 @@
-"""The doors someone could hammer are throttled (club/throttle.py), with a clear message.
+"""The doors someone could hammer are throttled (club/kernel/throttle.py), with a clear message.
 
 The hole it closes (#14): 30 wrong passwords, then the right one, logged in; password
 resets, sign-ups and the bot took any number of requests. (#24): the lock held the typed

@@ -1,5 +1,5 @@
 """No body can stall a worker: the JSON nesting bound reads a body once, in time linear in
-its length, and each door refuses a body over its size before reading it (club/bodies.py).
+its length, and each door refuses a body over its size before reading it (club/kernel/bodies.py).
 
 The bound it replaced stripped strings with a regular expression that restarted at every
 quote of an unterminated string: `"` followed by `\\"` 24,000 times took 30 s."""
@@ -17,7 +17,7 @@ from django.test import Client
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from club import bodies, parsing
+from club.kernel import bodies, parsing
 from games.models import GameEvent
 from tests.games.recording import start_game
 

@@ -37,7 +37,7 @@ DEAD_CACHE = {
 def dead_cache(settings, caplog) -> pytest.LogCaptureFixture:
     settings.CACHES = DEAD_CACHE
     settings.TELEGRAM_WEBHOOK_SECRET = SECRET
-    caplog.set_level(logging.WARNING, logger="club.throttle")
+    caplog.set_level(logging.WARNING, logger="club.kernel.throttle")
     return caplog
 
 

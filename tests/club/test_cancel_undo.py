@@ -11,7 +11,7 @@ from django.test import Client
 from django.utils import timezone
 
 from club import services
-from club.errors import Refused
+from club.kernel.errors import Refused
 from club.models import Registration, RegistrationStatus
 from notifications.models import Notification
 from tests.factories import make_evening, sign_up_many
@@ -143,7 +143,7 @@ def test_the_windows_end_is_queued_as_a_task_after_the_commit(
 ) -> None:
     evening, seated, _waiting = full_evening
     with (
-        mock.patch("club.queueing.app.send_task") as send_task,
+        mock.patch("club.kernel.queueing.app.send_task") as send_task,
         django_capture_on_commit_callbacks(execute=True),
     ):
         services.registration_cancel(

@@ -20,7 +20,7 @@ def test_healthz_is_ok_when_database_and_broker_answer(client: Client) -> None:
 def test_healthz_names_the_broker_when_it_is_down(client: Client, monkeypatch) -> None:
     from kombu import Connection
 
-    from club import health
+    from club.kernel import health
 
     # A real connection attempt to a port where nothing listens.
     monkeypatch.setattr(
@@ -62,7 +62,7 @@ def test_healthz_names_the_database_when_it_is_down(client: Client, monkeypatch,
 def test_healthz_does_not_wait_for_a_part_that_hangs(client: Client, monkeypatch) -> None:
     """No timing asserted: the answer comes while the hung check still hangs (#24: the
     broker's check held the first call of a worker 11 s, 79 s under load)."""
-    from club import health
+    from club.kernel import health
 
     release, finished = threading.Event(), threading.Event()
 
@@ -111,7 +111,7 @@ def test_healthz_answers_when_redis_accepts_and_never_answers(
 ) -> None:
     from kombu import Connection
 
-    from club import health
+    from club.kernel import health
 
     monkeypatch.setattr(
         health.celery_app,

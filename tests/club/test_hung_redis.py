@@ -1,6 +1,6 @@
 """A Redis that accepts connections and never answers (stopped with SIGSTOP) holds one
 request for its socket timeout, not every request: the publish and the throttles are
-bounded, and a breaker skips the dependency for a while after it failed (club/breaker.py).
+bounded, and a breaker skips the dependency for a while after it failed (club/kernel/breaker.py).
 
 The hole it closes (found by the attack review of #24): with a hung Redis, a sign-up took
 30 s and answered 500 after its registration was saved (a publish without a socket
@@ -15,8 +15,8 @@ from kombu import Connection
 from kombu.exceptions import OperationalError
 from redis.exceptions import RedisError
 
-from club import queueing, throttle
-from club.cache import CACHE
+from club.kernel import queueing, throttle
+from club.kernel.cache import CACHE
 from tests.club.test_healthz import frozen_redis  # noqa: F401 (the fixture)
 from tests.factories import PASSWORD, make_member
 

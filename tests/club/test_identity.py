@@ -12,7 +12,7 @@ from django.forms.models import model_to_dict
 from django.test import Client, RequestFactory
 from PIL import Image
 
-from club.club_settings import ClubSettings
+from club.kernel.club_settings import ClubSettings
 
 pytestmark = pytest.mark.django_db
 

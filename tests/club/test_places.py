@@ -15,8 +15,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from club import queries, scheduling, seating, services
-from club.club_settings import ClubSettings
-from club.errors import Refused
+from club.kernel.club_settings import ClubSettings
+from club.kernel.errors import Refused
 from club.models import Registration, RegistrationSource
 from notifications.models import Notification
 from tests.factories import make_evening, make_member

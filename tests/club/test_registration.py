@@ -8,8 +8,8 @@ from django.utils import timezone
 from accounts.models import MembershipStatus
 from accounts.services import member_set_status
 from club import services
-from club.club_settings import ClubSettings
-from club.errors import Refused
+from club.kernel.club_settings import ClubSettings
+from club.kernel.errors import Refused
 from club.models import Evening, EveningStatus, Registration, RegistrationSource
 from notifications.models import Notification
 from tests.factories import make_evening, make_member, sign_up_many

@@ -3,7 +3,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from club.club_settings import ClubSettings
+from club.kernel.club_settings import ClubSettings
 from club.schedule import next_evening_start, signup_opens_at
 
 

@@ -9,7 +9,7 @@ import time_machine
 from django.utils import timezone
 
 from club import scheduling, services
-from club.club_settings import ClubSettings
+from club.kernel.club_settings import ClubSettings
 from club.models import Evening, Registration, RegistrationSource
 from notifications.models import Notification
 from tests.factories import make_member

@@ -20,7 +20,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from accounts.services import api_token_create, member_set_status
-from club.errors import Refused
+from club.kernel.errors import Refused
 from club.models import RegistrationSource
 from club.services import registration_create
 from games import services

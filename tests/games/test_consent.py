@@ -17,7 +17,7 @@ from django.test import Client
 
 from accounts.models import User
 from accounts.services import api_token_create, member_set_publication_consent
-from club.club_settings import ClubSettings
+from club.kernel.club_settings import ClubSettings
 from club.models import Evening
 from games.models import Game
 from games.ratings import publication, tasks

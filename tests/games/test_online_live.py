@@ -12,8 +12,8 @@ import time_machine
 from django.test import Client
 from django.utils import timezone
 
-from club.club_settings import ClubSettings
-from club.errors import Refused
+from club.kernel.club_settings import ClubSettings
+from club.kernel.errors import Refused
 from games.online import services as online_play
 from games.online.sweep import online_sweep
 from games.online.table import online_table

@@ -5,7 +5,7 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from club.club_settings import ClubSettings
+from club.kernel.club_settings import ClubSettings
 from games.ratings.models import PlayerScore
 from tests.games.season import seed_history
 

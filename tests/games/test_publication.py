@@ -3,7 +3,7 @@
 import pytest
 
 from accounts.services import member_set_publication_consent
-from club.club_settings import ClubSettings
+from club.kernel.club_settings import ClubSettings
 from games.ratings import analysis, publication, tasks
 from notifications.models import Notification, NotificationStatus
 from notifications.sender import notification_deliver

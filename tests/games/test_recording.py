@@ -5,7 +5,7 @@ from datetime import date
 
 import pytest
 
-from club.errors import Refused
+from club.kernel.errors import Refused
 from games import services
 from games.models import GameEvent, GameStatus
 from games.queries import game_view

@@ -8,7 +8,7 @@ import av
 import numpy as np
 import pytest
 
-from club.club_settings import ClubSettings
+from club.kernel.club_settings import ClubSettings
 from games.recordings import analysis as recording_analysis
 from games.recordings.models import RecordingStatus
 from tests.games import test_recordings

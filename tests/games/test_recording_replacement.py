@@ -13,7 +13,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.utils import timezone
 
-from club.club_settings import ClubSettings
+from club.kernel.club_settings import ClubSettings
 from games.ratings import analysis as ratings_analysis
 from games.recordings import analysis as recording_analysis
 from games.recordings import services as recordings

@@ -9,7 +9,7 @@ import pytest
 import time_machine
 from django.utils import timezone
 
-from club.errors import Refused
+from club.kernel.errors import Refused
 from games.recordings import analysis as recording_analysis
 from games.recordings import services as recordings
 from games.recordings.models import Recording, RecordingDeletion, RecordingStatus

@@ -12,7 +12,7 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from club.errors import Refused
+from club.kernel.errors import Refused
 from games.queries import game_view
 from games.ratings import analysis as ratings_analysis
 from games.ratings.publication import published_analysis

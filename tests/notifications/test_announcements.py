@@ -1,7 +1,7 @@
 import pytest
 
 from club.announcements import evening_announce_signup, evening_lineup_sync
-from club.club_settings import ClubSettings
+from club.kernel.club_settings import ClubSettings
 from notifications.models import Notification
 from tests.factories import make_evening, sign_up_many
 

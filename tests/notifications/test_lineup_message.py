@@ -11,7 +11,7 @@ import pytest
 
 from club import services
 from club.announcements import LINEUP_PAUSE
-from club.club_settings import ClubSettings
+from club.kernel.club_settings import ClubSettings
 from club.models import RegistrationSource
 from notifications.models import Notification, NotificationStatus
 from tests.factories import make_evening, make_member

@@ -6,7 +6,7 @@ import pytest
 import time_machine
 from django.utils import timezone
 
-from club.club_settings import ClubSettings
+from club.kernel.club_settings import ClubSettings
 from notifications.models import Notification
 from notifications.sender import notification_deliver, notifications_sweep
 from tests.factories import make_member

@@ -9,7 +9,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
-from club.club_settings import ClubSettings
+from club.kernel.club_settings import ClubSettings
 from club.models import Evening, EveningStatus, Registration, RegistrationSource, RegistrationStatus
 from club.schedule import next_evening_start, signup_opens_at
 from games import services as games

@@ -9,7 +9,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from telegram import Bot, Update
 
-from club import parsing
+from club.kernel import parsing
 from notifications.bot import process_update
 from notifications.telegram import process_bot
 

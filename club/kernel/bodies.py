@@ -16,8 +16,8 @@ from enum import StrEnum
 from django.http import HttpRequest
 from django.utils.translation import gettext as _
 
-from club.errors import Refused
-from club.parsing import whole_number
+from club.kernel.errors import Refused
+from club.kernel.parsing import whole_number
 
 KB = 1024
 TOO_LARGE = 413

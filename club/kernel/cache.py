@@ -10,7 +10,7 @@ from typing import Any
 from django.core.cache import cache
 from redis.exceptions import RedisError
 
-from club.breaker import Breaker
+from club.kernel.breaker import Breaker
 
 logger = logging.getLogger(__name__)
 

@@ -19,8 +19,8 @@ from django.http import HttpRequest
 from django.utils.translation import ngettext
 from django_ratelimit.core import get_usage
 
-from club.cache import CACHE, CACHE_FAILURES
-from club.errors import TOO_MANY, Refused
+from club.kernel.cache import CACHE, CACHE_FAILURES
+from club.kernel.errors import TOO_MANY, Refused
 
 logger = logging.getLogger(__name__)
 

@@ -14,13 +14,13 @@ import logging
 
 from django.db import transaction
 
-from club.breaker import Breaker
 from club.celery import app
+from club.kernel.breaker import Breaker
 
 logger = logging.getLogger(__name__)
 
 
-# The broker, as this process last found it (club/breaker.py).
+# The broker, as this process last found it (club/kernel/breaker.py).
 BROKER = Breaker("The broker")
 
 
