@@ -4,6 +4,7 @@ from collections.abc import Callable, Iterator
 import pytest
 from django.test import Client
 
+import tests.examples  # noqa: F401  (loads the Hypothesis profile for every test)
 from accounts.models import User
 from notifications.ratelimit import resume_sending
 from notifications.telegram import process_bot

@@ -13,6 +13,7 @@ from hypothesis import HealthCheck, settings
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 
 from accounts.services import api_token_create
+from tests.examples import examples
 from tests.factories import make_member
 from tests.games.recording import make_host
 
@@ -44,7 +45,7 @@ def headers(request, db: None, settings) -> Iterator[dict[str, str]]:
 
 
 @schema.parametrize()
-@settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=examples(25), deadline=None, suppress_health_check=list(HealthCheck))
 def test_the_api_keeps_its_schema(case, headers: dict[str, str]) -> None:
     # A schema-valid body may still be refused for what it says (no such member, a game
     # for ten players): the club's rules are not all in the schema, so that check is off.

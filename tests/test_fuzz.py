@@ -34,6 +34,7 @@ from games.recordings.models import Recording
 from notifications.models import Notification
 from tests.accounts.test_mini_app import TOKEN as MINI_APP_TOKEN
 from tests.accounts.test_mini_app import launch
+from tests.examples import examples
 from tests.factories import make_member
 from tests.games.recording import evening_with_players, make_host, record, start_game
 
@@ -168,7 +169,7 @@ def check(send: Callable[[], object]) -> None:
 
 
 FUZZ = settings(
-    max_examples=80,
+    max_examples=examples(80),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )

@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 from club.kernel import bodies, parsing
 from games.models import GameEvent
+from tests.examples import examples
 from tests.games.recording import start_game
 
 # The bound as it was (the quadratic one), for the property below: it must agree with
@@ -41,7 +42,7 @@ json_documents = st.recursive(
 )
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(json_documents, st.booleans())
 def test_the_bound_equals_the_old_one_on_any_json(document: object, ascii_only: bool) -> None:
     data = json.dumps(document, ensure_ascii=ascii_only).encode()

@@ -19,6 +19,7 @@ from club.kernel.club_settings import ClubSettings
 from club.kernel.errors import Refused
 from club.models import Registration, RegistrationSource
 from notifications.models import Notification
+from tests.examples import examples
 from tests.factories import make_evening, make_member
 
 pytestmark = pytest.mark.django_db
@@ -56,7 +57,9 @@ OPERATIONS = st.lists(
 
 
 @settings(
-    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=examples(40),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @given(operations=OPERATIONS)
 def test_the_sign_up_sql_numbers_places_as_the_lineup_does(operations) -> None:
@@ -92,7 +95,9 @@ MOMENTS = st.sampled_from([-3, -1, 0, 1, 3])  # days from now
 
 
 @settings(
-    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=examples(60),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @given(
     status=st.sampled_from(["scheduled", "closed", "finished", "cancelled"]),
@@ -118,7 +123,7 @@ def test_the_sign_up_sql_is_open_exactly_when_the_model_says(status, opens, star
     assert (outcome.written is not None) == (evening.signup_refusal(now) is None)
 
 
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=examples(20), deadline=None)
 @given(capacity=st.integers(1, 4), signed_up=st.integers(0, 6))
 def test_the_upcoming_evenings_seats_left_is_the_lineups(capacity: int, signed_up: int) -> None:
     """Its SQL twin: an admin may lower the capacity below the confirmed (never negative)."""

@@ -11,9 +11,12 @@ from games.rules import protocol
 from games.rules.errors import ProtocolError, RuleViolation
 from games.rules.online import BLACK_ROLES, OnlineGame, OnlineOptions
 from games.rules.simulate import random_online_game
+from tests.examples import examples
 
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
-SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(
+    max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 
 
 def states(seed: int) -> tuple[dict, list[dict], list[OnlineGame]]:
