@@ -3,6 +3,8 @@ second of it, and half a second again before the sound comes back), subnormal sa
 reach the model, and sound with a room's noise is all heard, so the figures of real
 recordings do not move."""
 
+import hashlib
+
 import numpy as np
 import pytest
 
@@ -81,3 +83,12 @@ def test_subnormal_samples_never_reach_the_model(model) -> None:
     sound[::2] = np.float32(1e-40)  # the near-silence that slows the model sixtyfold
     vad.probabilities(in_blocks(sound))
     assert model.frames and model.smallest >= np.finfo(np.float32).tiny
+
+
+def test_the_voice_model_is_the_one_the_club_measured(monkeypatch) -> None:
+    """pyproject pins silero-vad exactly; the model's hash holds it to the file measured, and
+    a different file is refused rather than run with thresholds tuned for another."""
+    assert hashlib.sha256(vad.model_path().read_bytes()).hexdigest() == vad.MODEL_SHA256
+    monkeypatch.setattr(vad, "MODEL_SHA256", "0" * 64)
+    with pytest.raises(RuntimeError, match="not the Silero model"):
+        vad.model_path()
