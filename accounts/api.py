@@ -2,8 +2,8 @@ from datetime import date
 
 from ninja import Router, Schema
 
+from club.doors.requests import ApiRequest
 from club.kernel.schemas import ERRORS
-from club.requests import ApiRequest
 
 router = Router(tags=["members"])
 

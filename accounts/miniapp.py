@@ -27,11 +27,11 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from accounts import services
 from accounts.forms import MiniAppJoinForm
 from accounts.telegram_webapp import mini_app_verify
-from club import csp
+from club.doors import csp
+from club.doors.requests import SiteRequest
 from club.kernel import throttle
 from club.kernel.errors import Refused
 from club.kernel.parsing import whole_number
-from club.requests import SiteRequest
 
 MINI_APP = "miniapp"  # the session's flag: this browser is the club's app in Telegram
 PENDING = "miniapp_pending"  # a verified Telegram user on the way to joining

@@ -3,7 +3,7 @@ from django.urls import path, reverse_lazy
 
 from accounts import views
 from accounts.forms import LoginForm
-from club import csp
+from club.doors import csp
 
 app_name = "accounts"
 

@@ -20,11 +20,11 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from accounts import services
 from accounts.forms import ApiTokenForm, MemberSettingsForm, SignUpForm
 from accounts.telegram_login import TelegramIdentity, telegram_login_verify
-from club import csp
+from club.doors import csp
+from club.doors.requests import MemberRequest, SiteRequest
+from club.doors.responses import action_answer
 from club.kernel import throttle
 from club.kernel.errors import Refused
-from club.requests import MemberRequest, SiteRequest
-from club.responses import action_answer
 
 BACKEND = "accounts.backends.NicknameOrEmailBackend"
 

@@ -7,10 +7,10 @@ from ninja import Field, Router, Schema, Status
 from ninja.errors import HttpError
 
 from club import queries, services
+from club.doors.requests import ApiRequest
 from club.kernel.parsing import Moment
 from club.kernel.schemas import ERRORS
 from club.models import Evening, RegistrationSource, RegistrationStatus
-from club.requests import ApiRequest
 
 router = Router(tags=["evenings"])
 

@@ -84,11 +84,11 @@ MIDDLEWARE = [
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
-    "club.middleware.MiniAppMiddleware",
-    "club.middleware.ClubLocaleMiddleware",
-    "club.middleware.ClubTimezoneMiddleware",
-    "club.middleware.BodyLimitMiddleware",
-    "club.middleware.StorableInputMiddleware",
+    "club.doors.middleware.MiniAppMiddleware",
+    "club.doors.middleware.ClubLocaleMiddleware",
+    "club.doors.middleware.ClubTimezoneMiddleware",
+    "club.doors.middleware.BodyLimitMiddleware",
+    "club.doors.middleware.StorableInputMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -113,7 +113,7 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.i18n",
                 "django.template.context_processors.csp",
-                "club.context_processors.club",
+                "club.doors.context_processors.club",
             ],
         },
     },
@@ -372,7 +372,7 @@ LOGGING = {
 # --- Security ----------------------------------------------------------------------------
 # Content-Security-Policy (Django's own): scripts, styles and everything else from the site
 # itself only, inline scripts only with the response's nonce, no inline styles, never framed.
-# The two pages with Telegram's login popup add telegram.org (club/csp.py).
+# The two pages with Telegram's login popup add telegram.org (club/doors/csp.py).
 SECURE_CSP = {
     "default-src": [CSP.SELF],
     "script-src": [CSP.SELF, CSP.NONCE],

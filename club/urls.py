@@ -4,7 +4,7 @@ from django.views.i18n import JavaScriptCatalog
 
 from accounts import miniapp
 from club import views
-from club.api import api
+from club.doors.api import api
 from notifications import views as notification_views
 
 urlpatterns = [

@@ -15,13 +15,13 @@ from django.views.decorators.http import require_GET, require_POST
 
 from club import queries, services
 from club.calendar import evenings_calendar
+from club.doors.requests import MemberRequest, SiteRequest
+from club.doors.responses import action_answer
 from club.identity import ICON_CACHE_SECONDS, ICON_SIZES, logo_icon_png
 from club.kernel import health
 from club.kernel.club_settings import ClubSettings
 from club.kernel.errors import Refused
 from club.models import Evening, RegistrationSource
-from club.requests import MemberRequest, SiteRequest
-from club.responses import action_answer
 from games.access import may_host
 from games.queries import recent_games
 from games.services import game_may_start

@@ -13,10 +13,10 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext
 
 from accounts.models import User
+from club.doors.requests import member_of
 from club.kernel import bodies, parsing
 from club.kernel.errors import INVALID, Refused
 from club.models import Evening
-from club.requests import member_of
 from games import access, services
 from games.models import Game, GameEvent, Role, Seat
 from games.online import services as online_services

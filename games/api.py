@@ -9,9 +9,9 @@ from ninja import Field, Router, Schema, Status
 from ninja.errors import HttpError
 
 from accounts.models import User
+from club.doors.requests import ApiRequest
 from club.kernel import parsing
 from club.kernel.schemas import ERRORS
-from club.requests import ApiRequest
 from games import access, services
 from games.models import Ruleset
 from games.queries import GameView, game_view

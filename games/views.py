@@ -16,13 +16,13 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.csp import csp_override
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from club.doors.requests import MemberRequest, SiteRequest
 from club.identity import THEME_COLOR, identity
 from club.kernel import parsing
 from club.kernel.club_settings import ClubSettings
 from club.kernel.errors import Refused
 from club.kernel.parsing import whole_number
 from club.models import Evening
-from club.requests import MemberRequest, SiteRequest
 from games import access, host_screen, services
 from games.models import Role, Ruleset
 from games.queries import GameView, game_view

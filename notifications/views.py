@@ -10,8 +10,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
+from club.doors.requests import MemberRequest, SiteRequest
 from club.kernel import parsing
-from club.requests import MemberRequest, SiteRequest
 from notifications.bot import process_update
 from notifications.services import telegram_link_code_create
 

@@ -21,8 +21,7 @@ APPS = ("accounts", "club", "games", "notifications")
 DOORS = re.compile(
     r"(\.(views|api|admin|tasks|urls|forms|apps)$|\.(management|templatetags)(\.|$)"
     r"|^notifications\.bot"
-    r"|^club\.(api|api_evenings|api_auth|wsgi|asgi|urls|middleware|context_processors|csp"
-    r"|responses)$|^notifications\.views$|^games\.host_screen$|^accounts\.miniapp$)"
+    r"|^club\.doors(\.|$)|^club\.(api_evenings|wsgi|asgi|urls)$|^notifications\.views$|^games\.host_screen$|^accounts\.miniapp$)"
 )
 # The rooms, lowest first.
 LEVELS: list[tuple[str, re.Pattern[str]]] = [

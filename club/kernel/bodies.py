@@ -2,7 +2,7 @@
 
 Django's own bound (DATA_UPLOAD_MAX_MEMORY_SIZE, 2.5 MB) keeps a body in memory; these are
 the doors' own, far smaller, so a member cannot make a worker read and parse megabytes
-where a tap needs a few hundred bytes. One middleware (club.middleware.BodyLimitMiddleware)
+where a tap needs a few hundred bytes. One middleware (club.doors.middleware.BodyLimitMiddleware)
 checks every request against this table before any view, CSRF's check included, reads the
 body; each door answers a refusal in its own form. The figures are in docs/deploy.md.
 """

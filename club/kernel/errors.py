@@ -1,9 +1,9 @@
 """The one way a service says no: `Refused`, with nothing changed.
 
 Every door turns it into its own answer with one handler: the API into JSON with the
-status (club/api.py), a page into its message (club/responses.py), the bot into a reply or
-a toast (notifications/bot/dispatch.py). The message is already in the user's language:
-services build it with gettext under the request's active language.
+status (club/doors/api.py), a page into its message (club/doors/responses.py), the bot
+into a reply or a toast (notifications/bot/dispatch.py). The message is already in the
+user's language: services build it with gettext under the request's active language.
 """
 
 from __future__ import annotations

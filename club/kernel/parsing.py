@@ -8,7 +8,7 @@ recurses without a bound; PostgreSQL refuses a NUL in text and jsonb.
 
 Texts follow one rule (games/rules/events.UNSTORABLE): what a database cannot store is
 refused. It is applied at every door: JSON bodies here (`loads`), the path and query of
-every request (club.middleware.StorableInputMiddleware), form fields by Django's own NUL
+every request (club.doors.middleware.StorableInputMiddleware), form fields by Django's own NUL
 check, and Telegram's updates, which cannot be refused, are made storable (`storable`).
 """
 

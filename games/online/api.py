@@ -13,10 +13,10 @@ from django.utils.translation import gettext as _
 from ninja import Field, Router, Schema, Status
 from ninja.errors import HttpError
 
+from club.doors.requests import ApiRequest
 from club.kernel import parsing
 from club.kernel.parsing import Moment
 from club.kernel.schemas import ERRORS
-from club.requests import ApiRequest
 from games.online import services as online_play
 from games.online.table import Table, TableView, online_table, table_view
 

@@ -19,11 +19,11 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.models import MembershipStatus, User
+from club.doors.requests import MemberRequest, SiteRequest
+from club.doors.responses import action_answer
 from club.kernel.club_settings import ClubSettings
 from club.kernel.errors import Refused
 from club.kernel.parsing import parse_moment, whole_number
-from club.requests import MemberRequest, SiteRequest
-from club.responses import action_answer
 from games import access
 from games.access import may_host
 from games.models import Game, Ruleset, Seat

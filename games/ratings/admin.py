@@ -4,7 +4,7 @@ from django import forms
 from django.contrib import admin
 from django.http import HttpRequest
 
-from club.requests import member_of
+from club.doors.requests import member_of
 from games.ratings import services
 from games.ratings.models import PlayerScore, ScoringScheme
 from games.ratings.publication import LINE_LABELS

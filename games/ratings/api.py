@@ -11,9 +11,9 @@ from ninja import Query, Router, Schema
 from ninja.errors import HttpError
 
 from accounts.models import User
-from club.api_auth import ANYONE, OPTIONAL_SECURITY
+from club.doors.api_auth import ANYONE, OPTIONAL_SECURITY
+from club.doors.requests import PublicApiRequest
 from club.kernel.schemas import ERRORS
-from club.requests import PublicApiRequest
 from games import access
 from games.queries import game_view
 from games.ratings import stats

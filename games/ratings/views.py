@@ -11,9 +11,9 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET
 
 from accounts.models import User
+from club.doors.requests import SiteRequest
 from club.kernel.club_settings import ClubSettings
 from club.kernel.parsing import whole_number
-from club.requests import SiteRequest
 from games import access
 from games.ratings import stats
 from games.ratings.charts import line_chart

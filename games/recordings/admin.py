@@ -3,8 +3,8 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
+from club.doors.requests import member_of
 from club.kernel.errors import Refused
-from club.requests import member_of
 from games import access
 from games.recordings import services as recordings
 from games.recordings.models import Recording, RecordingDeletion, RecordingStatus

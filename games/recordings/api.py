@@ -18,9 +18,9 @@ from django.utils.translation import gettext as _
 from ninja import Field, Header, Router, Schema, Status
 from ninja.errors import HttpError
 
+from club.doors.requests import ApiRequest
 from club.kernel.parsing import Moment
 from club.kernel.schemas import ERRORS
-from club.requests import ApiRequest
 from games.recordings import services as recordings
 from games.recordings.models import Recording
 

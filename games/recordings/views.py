@@ -18,11 +18,11 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from club.doors.requests import MemberRequest, SiteRequest
+from club.doors.responses import action_answer
 from club.kernel.club_settings import ClubSettings
 from club.kernel.errors import CONFIRM, NOT_FOUND, Refused
 from club.kernel.parsing import parse_moment
-from club.requests import MemberRequest, SiteRequest
-from club.responses import action_answer
 from games import access
 from games.models import Game
 from games.recordings import services as recordings

@@ -14,8 +14,8 @@ from ninja.errors import AuthenticationError, HttpError, ValidationError
 from ninja.parser import Parser
 
 from accounts.api import router as accounts_router
-from club.api_auth import MEMBERS
 from club.api_evenings import router as evenings_router
+from club.doors.api_auth import MEMBERS
 from club.kernel import parsing
 from club.kernel.errors import INVALID, Refused
 from games.api import router as games_router

@@ -11,8 +11,8 @@ from django.contrib import messages
 from django.http import HttpResponse
 from django.shortcuts import redirect
 
+from club.doors.requests import SiteRequest
 from club.kernel.errors import Refused
-from club.requests import SiteRequest
 
 
 def action_answer(

@@ -7,7 +7,7 @@ from ninja.security import HttpBearer, SessionAuth
 
 from accounts.models import User
 from accounts.services import api_token_authenticate
-from club.requests import ApiRequest
+from club.doors.requests import ApiRequest
 
 
 class BearerToken(HttpBearer):

@@ -9,7 +9,7 @@ from django.shortcuts import render
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
-from club import csp
+from club.doors import csp
 from club.kernel import bodies
 from club.kernel.club_settings import ClubSettings
 from club.kernel.errors import Refused
