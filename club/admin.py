@@ -7,7 +7,7 @@ from django.utils.functional import lazy
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
-from club import scheduling, services
+from club import services
 from club.identity import identity
 from club.kernel.club_settings import ClubSettings
 from club.kernel.errors import Refused
@@ -101,14 +101,14 @@ class EveningAdmin(admin.ModelAdmin):
             )
         if "starts_at" in form.changed_data:
             transaction.on_commit(
-                lambda: scheduling.evening_move(evening_id=obj.pk, starts_at=new_start)
+                lambda: services.evening_move(evening_id=obj.pk, starts_at=new_start)
             )
 
     @admin.action(description=_("Cancel the selected evenings (members are told)"))
     def cancel_evenings(self, request: HttpRequest, queryset: QuerySet[Evening]) -> None:
         ids = list(queryset.values_list("pk", flat=True))
         transaction.on_commit(
-            lambda: [scheduling.evening_cancel(evening_id=evening_id) for evening_id in ids]
+            lambda: [services.evening_cancel(evening_id=evening_id) for evening_id in ids]
         )
         self.message_user(
             request,

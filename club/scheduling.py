@@ -14,14 +14,12 @@ from datetime import datetime, time, timedelta
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.utils import timezone
-from django.utils.translation import gettext as _
 
 from club import buttons, queries, services, texts
 from club.announcements import evening_announce_signup
 from club.calendar import EVENING_LENGTH
 from club.kernel.club_settings import ClubSettings
-from club.kernel.errors import INVALID, Refused
-from club.models import Evening, EveningStatus, Registration, RegistrationStatus
+from club.models import Evening, EveningStatus
 from club.schedule import next_evening_start, signup_opens_at
 from notifications.services import notification_enqueue
 
@@ -142,53 +140,3 @@ def _prompt_admins(evening: Evening, club: ClubSettings) -> None:
                 member=admin,
                 text=texts.mark_no_shows(when=texts.evening_when(evening, club)),
             )
-
-
-def evening_cancel(*, evening_id: int, now: datetime | None = None) -> Evening:
-    """An admin cancels an evening: every sign-up is cancelled and its member told."""
-    now = now or timezone.now()
-    club = ClubSettings.load()
-    with transaction.atomic(durable=True):
-        evening = services.lock_evening(evening_id)
-        if evening.status == EveningStatus.CANCELLED:
-            return evening
-        evening.status = EveningStatus.CANCELLED
-        evening.save(update_fields=["status"])
-        when = texts.evening_when(evening, club)
-        for registration in (
-            Registration.objects.active().filter(evening=evening).select_related("member")
-        ):
-            registration.status = RegistrationStatus.CANCELLED
-            registration.cancelled_at = now
-            registration.save(update_fields=["status", "cancelled_at"])
-            notification_enqueue(
-                dedupe_key=f"evening-cancelled:{registration.pk}",
-                member=registration.member,
-                text=texts.evening_cancelled(when=when),
-            )
-    return evening
-
-
-def evening_move(*, evening_id: int, starts_at: datetime, now: datetime | None = None) -> Evening:
-    """An admin moves an evening: sign-ups keep their places, and their members are told."""
-    now = now or timezone.now()
-    club = ClubSettings.load()
-    if starts_at <= now:
-        raise Refused(_("An evening is moved to the future."), "past", INVALID)
-    with transaction.atomic(durable=True):
-        evening = services.lock_evening(evening_id)
-        evening.starts_at = starts_at
-        evening.opens_at = min(evening.opens_at, starts_at)
-        evening.reminders_sent_at = None
-        evening.save(update_fields=["starts_at", "opens_at", "reminders_sent_at"])
-        when = texts.evening_when(evening, club)
-        stamp = int(starts_at.timestamp())
-        for registration in (
-            Registration.objects.active().filter(evening=evening).select_related("member")
-        ):
-            notification_enqueue(
-                dedupe_key=f"evening-moved:{registration.pk}:{stamp}",
-                member=registration.member,
-                text=texts.evening_moved(when=when),
-            )
-    return evening

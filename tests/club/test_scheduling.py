@@ -150,7 +150,7 @@ def scheduled_evening_with_a_member() -> tuple[Evening, object]:
 def test_a_cancelled_evening_is_not_made_again_and_its_members_are_told() -> None:
     evening, member = scheduled_evening_with_a_member()
     with time_machine.travel(at(2026, 12, 1, 9, 0), tick=False):
-        scheduling.evening_cancel(evening_id=evening.pk)
+        services.evening_cancel(evening_id=evening.pk)
     assert Registration.objects.get(member=member).status == "cancelled"
     assert Notification.objects.get(dedupe_key__startswith="evening-cancelled:").text.startswith(
         "Вечер отменён"
@@ -162,7 +162,7 @@ def test_a_cancelled_evening_is_not_made_again_and_its_members_are_told() -> Non
 def test_a_moved_evening_keeps_its_slot_and_its_players() -> None:
     evening, member = scheduled_evening_with_a_member()
     with time_machine.travel(at(2026, 12, 1, 9, 0), tick=False):
-        scheduling.evening_move(evening_id=evening.pk, starts_at=at(2026, 12, 5, 19, 0))
+        services.evening_move(evening_id=evening.pk, starts_at=at(2026, 12, 5, 19, 0))
     assert Registration.objects.get(member=member).status == "confirmed"
     assert "перенесён" in Notification.objects.get(dedupe_key__startswith="evening-moved:").text
     sweep(at(2026, 12, 2, 12, 0))
