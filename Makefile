@@ -55,6 +55,7 @@ lint: install
 	$(UV) run ruff check .
 	$(UV) run ruff format --check .
 	$(UV) run mypy accounts club games notifications
+	$(UV) run lint-imports --no-logo
 	node_modules/.bin/tsc -p tsconfig.json
 	$(UV) run python manage.py makemigrations --check --dry-run
 
