@@ -9,6 +9,7 @@ from django.db.models import Count, Q, QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
+from django_stubs_ext import StrOrPromise
 
 from accounts import services
 from accounts.forms import AdminLoginForm
@@ -44,25 +45,25 @@ class _MemberChecks:
         return services.email_clean(self.cleaned_data["email"], exclude_member_id=self.instance.pk)
 
     def clean_birth_date(self) -> date:
-        birth_date = self.cleaned_data["birth_date"]
+        birth_date: date = self.cleaned_data["birth_date"]
         if self.instance.pk and birth_date == self.instance.birth_date:
             return birth_date
         return services.birth_date_clean(birth_date)
 
 
-class MemberCreationForm(_MemberChecks, AdminUserCreationForm):
+class MemberCreationForm(_MemberChecks, AdminUserCreationForm[User]):
     class Meta:
         model = User
         fields = ("nickname", "email", "birth_date")
 
 
-class MemberChangeForm(_MemberChecks, UserChangeForm):
+class MemberChangeForm(_MemberChecks, UserChangeForm[User]):
     class Meta:
         model = User
         fields = "__all__"
 
 
-class ApiTokenInline(admin.TabularInline):
+class ApiTokenInline(admin.TabularInline[ApiToken, User]):
     model = ApiToken
     extra = 0
     fields = ("name", "key_start", "created_at", "last_used_at")
@@ -77,7 +78,9 @@ class LookalikeFilter(admin.SimpleListFilter):
     title = _("look-alike nickname")
     parameter_name = "lookalike"
 
-    def lookups(self, request: HttpRequest, model_admin: admin.ModelAdmin) -> list[tuple]:
+    def lookups(
+        self, request: HttpRequest, model_admin: admin.ModelAdmin[User]
+    ) -> list[tuple[str, StrOrPromise]]:
         return [("yes", _("Looks like another member's"))]
 
     def queryset(self, request: HttpRequest, queryset: QuerySet[User]) -> QuerySet[User]:
@@ -87,7 +90,7 @@ class LookalikeFilter(admin.SimpleListFilter):
 
 
 @admin.register(User)
-class MemberAdmin(UserAdmin):
+class MemberAdmin(UserAdmin[User]):
     form = MemberChangeForm
     add_form = MemberCreationForm
     list_display = (
@@ -159,7 +162,7 @@ class MemberAdmin(UserAdmin):
         return int(getattr(member, "no_show_count", 0))  # annotated by get_queryset
 
     def save_model(
-        self, request: HttpRequest, obj: User, form: forms.ModelForm, change: bool
+        self, request: HttpRequest, obj: User, form: forms.ModelForm[User], change: bool
     ) -> None:
         super().save_model(request, obj, form, change)
         if change and "status" in form.changed_data:

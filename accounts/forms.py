@@ -1,5 +1,7 @@
 """Forms parse and shape input; the rules themselves live in accounts.services."""
 
+from typing import Any
+
 from django import forms
 from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth import password_validation
@@ -42,7 +44,7 @@ class SignUpForm(forms.Form):
         widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
     )
 
-    def clean(self) -> dict:
+    def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}
         password1, password2 = cleaned.get("password1"), cleaned.get("password2")
         if password1 and password2:
@@ -64,7 +66,7 @@ class LockedAuthenticationForm(AuthenticationForm):
     the site's login page and the admin's alike: ten failures lock the account at every one
     of its logins (accounts.services.login_lock_key), thirty lock the address."""
 
-    def clean(self) -> dict:
+    def clean(self) -> dict[str, Any]:
         login = self.cleaned_data.get("username") or ""
         account = login_lock_key(login)
         address = throttle.client_address(self.request) if self.request else "unknown"

@@ -85,7 +85,7 @@ class UserManager(BaseUserManager["User"]):
         return self.create_user(nickname, password, **fields)
 
 
-class NicknameDerivedField(models.CharField):
+class NicknameDerivedField(models.CharField[str, str]):
     """A column derived from the member's nickname whenever the row is written (save and
     bulk_create alike), so the two never disagree."""
 

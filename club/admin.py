@@ -1,3 +1,5 @@
+from collections.abc import Callable
+
 from django import forms
 from django.contrib import admin, messages
 from django.db import transaction
@@ -25,7 +27,7 @@ admin.site.index_title = _("The club's data")
 
 
 @admin.register(ClubSettings)
-class ClubSettingsAdmin(admin.ModelAdmin):
+class ClubSettingsAdmin(admin.ModelAdmin[ClubSettings]):
     fieldsets = (
         (None, {"fields": ("name", "logo", "venue", "weekday", "start_time", "timezone")}),
         (_("Seats"), {"fields": ("seats_per_evening", "min_players", "min_age")}),
@@ -62,7 +64,7 @@ class ClubSettingsAdmin(admin.ModelAdmin):
         return False
 
 
-class RegistrationInline(admin.TabularInline):
+class RegistrationInline(admin.TabularInline[Registration, Evening]):
     model = Registration
     extra = 0
     fields = ("member", "status", "source", "arrival", "held_back", "attendance_confirmed_at")
@@ -76,7 +78,7 @@ class RegistrationInline(admin.TabularInline):
 
 
 @admin.register(Evening)
-class EveningAdmin(admin.ModelAdmin):
+class EveningAdmin(admin.ModelAdmin[Evening]):
     list_display = ("starts_at", "venue", "capacity", "status", "opens_at")
     list_filter = ("status", "venue")
     date_hierarchy = "starts_at"
@@ -84,7 +86,7 @@ class EveningAdmin(admin.ModelAdmin):
     actions = ("export_csv", "cancel_evenings")
 
     def save_model(
-        self, request: HttpRequest, obj: Evening, form: forms.ModelForm, change: bool
+        self, request: HttpRequest, obj: Evening, form: forms.ModelForm[Evening], change: bool
     ) -> None:
         if not change:
             super().save_model(request, obj, form, change)
@@ -157,7 +159,7 @@ class EveningAdmin(admin.ModelAdmin):
 
 
 @admin.register(Registration)
-class RegistrationAdmin(admin.ModelAdmin):
+class RegistrationAdmin(admin.ModelAdmin[Registration]):
     list_display = ("member", "evening", "status", "source", "arrival", "held_back", "created_at")
     list_filter = ("status", "source", "evening")
     search_fields = ("member__nickname", "member__telegram_username")
@@ -179,7 +181,12 @@ class RegistrationAdmin(admin.ModelAdmin):
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
-    def _each(self, request: HttpRequest, queryset: QuerySet[Registration], change) -> int:
+    def _each(
+        self,
+        request: HttpRequest,
+        queryset: QuerySet[Registration],
+        change: Callable[[Registration], object],
+    ) -> int:
         done = 0
         for registration in queryset:
             try:

@@ -6,11 +6,13 @@ from datetime import timedelta
 from django.urls import reverse
 from icalendar import Calendar, Event
 
+from club.models import Evening
+
 # Three games of about an hour each, and the talk after.
 EVENING_LENGTH = timedelta(hours=4)
 
 
-def evenings_calendar(evenings: Iterable, *, site_url: str) -> bytes:
+def evenings_calendar(evenings: Iterable[Evening], *, site_url: str) -> bytes:
     calendar = Calendar()
     calendar.add("prodid", "-//Mafia club//evenings//RU")
     calendar.add("version", "2.0")
@@ -25,4 +27,5 @@ def evenings_calendar(evenings: Iterable, *, site_url: str) -> bytes:
         event.add("location", evening.venue)
         event.add("url", site_url + reverse("evening", args=[evening.pk]))
         calendar.add_component(event)
-    return calendar.to_ical()
+    ical: bytes = calendar.to_ical()
+    return ical

@@ -25,7 +25,9 @@ def _ledger(line: str) -> None:
 if LEDGER:
 
     @after_task_publish.connect(weak=False)
-    def _queued(sender: str | None = None, headers: dict | None = None, **_: object) -> None:
+    def _queued(
+        sender: str | None = None, headers: dict[str, object] | None = None, **_: object
+    ) -> None:
         _ledger(f"queued {(headers or {}).get('id')} {sender}")
 
     @task_postrun.connect(weak=False)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, TypedDict
+from typing import TYPE_CHECKING, TypedDict, cast
 
 from django.db.models import Count, F, Q, QuerySet, Value
 from django.db.models.functions import Greatest
@@ -57,12 +57,16 @@ def _place_in(line: list[Placed], registration: Registration) -> int | None:
 
 def evening_lineup(evening: Evening | int) -> Lineup:
     """One query: the evening's active registrations, each with its place."""
-    active = list(
-        Registration.objects.active()
-        .filter(evening=evening)
-        .annotate(place=place_in_line())
-        .select_related("member")
-        .order_by("place")
+    # django-stubs loses the annotation across the custom queryset's methods: say it here.
+    active = cast(
+        "list[Placed]",
+        list(
+            Registration.objects.active()
+            .filter(evening=evening)
+            .annotate(place=place_in_line())
+            .select_related("member")
+            .order_by("place")
+        ),
     )
     confirmed = [r for r in active if r.status == RegistrationStatus.CONFIRMED]
     reserve = [r for r in active if r.status == RegistrationStatus.RESERVE]

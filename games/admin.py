@@ -28,12 +28,12 @@ from games.ratings.stats import role_names
 
 
 @admin.register(Role)
-class RoleAdmin(admin.ModelAdmin):
+class RoleAdmin(admin.ModelAdmin[Role]):
     list_display = ["code", "name_ru", "name_en", "team", "night_order", "action", "check_kind"]
     ordering = ["night_order", "code"]
 
 
-class SeatInline(admin.TabularInline):
+class SeatInline(admin.TabularInline[Seat, Game]):
     model = Seat
     extra = 0
     fields = ["number", "member", "role"]
@@ -43,7 +43,7 @@ class SeatInline(admin.TabularInline):
         return False  # a played table is history; correct it through a protocol import
 
 
-class SeatAsPlayedInline(admin.TabularInline):
+class SeatAsPlayedInline(admin.TabularInline[Seat, Game]):
     """The seats of a running game to a staff member seated at it: the cards their seat
     may see (games/access.sees_seat_role), the others hidden, nothing to change."""
 
@@ -76,7 +76,7 @@ class SeatAsPlayedInline(admin.TabularInline):
         return False
 
 
-class EventInline(admin.TabularInline):
+class EventInline(admin.TabularInline[GameEvent, Game]):
     model = GameEvent
     extra = 0
     fields = ("seq", "type", "payload", "author", "created_at", "client_id")
@@ -98,7 +98,7 @@ class ImportForm(forms.Form):
 
 
 @admin.register(Game)
-class GameAdmin(admin.ModelAdmin):
+class GameAdmin(admin.ModelAdmin[Game]):
     list_display = ["__str__", "host", "status", "winner_shown", "last_seq", "started_at"]
     list_filter = ["status", "ruleset"]
     search_fields = ["host__nickname", "seats__member__nickname"]
@@ -135,7 +135,9 @@ class GameAdmin(admin.ModelAdmin):
     # A staff member seated at a running game is a player there (games/access.sees_record):
     # the page shows what their seat sees, no log, no points; nothing is changed or
     # deleted (the deletion's page would list every row of it).
-    def get_inlines(self, request: HttpRequest, obj: Game | None) -> list[type[InlineModelAdmin]]:
+    def get_inlines(
+        self, request: HttpRequest, obj: Game | None
+    ) -> list[type[InlineModelAdmin[Any, Game]]]:
         if obj is not None and not access.sees_record(request.user, obj):
             return [OnlineInline, SeatAsPlayedInline]
         return list(self.inlines)
@@ -243,7 +245,7 @@ class GameAdmin(admin.ModelAdmin):
         return render(request, "admin/games/import.html", context)
 
 
-def _import(document: object, form: dict, author: User) -> Game:
+def _import(document: object, form: dict[str, Any], author: User) -> Game:
     """An online protocol is the online room's; a club one goes into the chosen evening."""
     evening, host = form["evening"], form["host"]
     if evening is None:

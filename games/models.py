@@ -169,7 +169,8 @@ class Game(models.Model):
     @property
     def retention_from(self) -> datetime:
         """When the 3 days of its recording begin: the game's first end (RULES.md §C)."""
-        return next(getattr(self, f) for f in self.RETENTION_FROM if getattr(self, f))
+        moment: datetime = next(getattr(self, f) for f in self.RETENTION_FROM if getattr(self, f))
+        return moment
 
     def take_outcome(self, state: Any, now: datetime) -> None:
         """Copy the engine's verdict (finished or not, the winner, who left first) onto the

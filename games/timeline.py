@@ -46,8 +46,13 @@ def describe(
     """One event in a line. `nick` maps seats to the names this reader may see;
     `role_names` names who shoots ("mafia", "maniac", "swindler")."""
     kind = event.get("type")
-    s = lambda key: _seat(event.get(key), nick)  # noqa: E731
-    shooter = lambda: role_names.get(str(event.get("by")), str(event.get("by")))  # noqa: E731
+
+    def s(key: str) -> str:
+        return _seat(event.get(key), nick)
+
+    def shooter() -> str:
+        return role_names.get(str(event.get("by")), str(event.get("by")))
+
     words = {"pass": _("PASS"), "hang_all": _("hang all"), "pardon_all": _("pardon all")}
 
     def _target() -> str:

@@ -11,7 +11,7 @@ from notifications.models import Notification, NotificationStatus
 
 
 @admin.register(Notification)
-class NotificationAdmin(admin.ModelAdmin):
+class NotificationAdmin(admin.ModelAdmin[Notification]):
     list_display = (
         "created_at",
         "member",

@@ -79,7 +79,8 @@ def send_message(chat_id: int, text: str, buttons: list[list[dict[str, str]]]) -
     async def call(bot: Bot) -> Any:
         return await bot.send_message(chat_id=chat_id, text=text, reply_markup=keyboard(buttons))
 
-    return process_bot.run(call).message_id
+    message_id: int = process_bot.run(call).message_id
+    return message_id
 
 
 def edit_message(

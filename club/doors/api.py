@@ -43,7 +43,7 @@ api = NinjaAPI(
 )
 
 
-def _describe(error: dict) -> str:
+def _describe(error: dict[str, Any]) -> str:
     where = ".".join(str(part) for part in error.get("loc", ()) if part not in ("body", "payload"))
     return f"{where}: {error.get('msg', '')}" if where else str(error.get("msg", ""))
 

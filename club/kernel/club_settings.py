@@ -42,7 +42,7 @@ class Weekday(models.IntegerChoices):
 LOGO_MAX_BYTES = 1024 * 1024
 
 
-def validate_logo_size(logo: File) -> None:
+def validate_logo_size(logo: File[Any]) -> None:
     if logo.size is not None and logo.size > LOGO_MAX_BYTES:
         raise ValidationError(_("The logo may be at most 1 MB."))
 

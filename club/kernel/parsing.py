@@ -25,6 +25,8 @@ from pydantic import AfterValidator, BeforeValidator, WithJsonSchema
 # The one definition of a storable moment: the protocol's (pure, importable by anything).
 from games.rules.events import UNSTORABLE, moment_problem, storable_text
 
+__all__ = ["UNSTORABLE", "moment_problem", "storable_text"]
+
 # ASCII digits only, with an optional minus; at most 18 of them (inside a bigint).
 _WHOLE = re.compile(r"-?[0-9]{1,18}")
 BIGINT_MAX = 2**63 - 1

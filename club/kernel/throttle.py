@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 import math
 from dataclasses import dataclass
+from typing import Any
 
 from django.conf import settings
 from django.http import HttpRequest
@@ -42,16 +43,17 @@ MINI_APP_PER_USER = Limit("mini-app-user", "120/m")
 MINI_APP_PER_ADDRESS = Limit("mini-app-address", "300/15m")
 
 
-def _usage(limit: Limit, value: str, *, count: bool) -> dict | None:
+def _usage(limit: Limit, value: str, *, count: bool) -> dict[str, Any] | None:
     """The window's uses, or None (no limit) when the cache cannot be read: a throttle
     fails open, so a cache that is down locks nobody out; the log and /healthz say so."""
     if not CACHE.closed:
         return None
     try:
-        return get_usage(
+        usage: dict[str, Any] | None = get_usage(
             None, group=limit.group, key=lambda _group, _request: value, rate=limit.rate,
             increment=count,
         )  # fmt: skip
+        return usage
     except CACHE_FAILURES:
         logger.warning("Throttle %s: the cache does not answer; not counted", limit.group)
         CACHE.failed()
@@ -64,7 +66,7 @@ def count(limit: Limit, value: str) -> int:
     usage = _usage(limit, value, count=True)
     if usage is None or not usage["should_limit"]:
         return 0
-    return max(1, usage["time_left"])
+    return max(1, int(usage["time_left"]))
 
 
 def waiting(limit: Limit, value: str) -> int:
@@ -73,7 +75,7 @@ def waiting(limit: Limit, value: str) -> int:
     usage = _usage(limit, value, count=False)
     if usage is None or usage["count"] < usage["limit"]:
         return 0
-    return max(1, usage["time_left"])
+    return max(1, int(usage["time_left"]))
 
 
 def refusal(seconds: int) -> Refused:
@@ -103,11 +105,11 @@ def client_address(request: HttpRequest) -> str:
     """The client's address: behind the site's own proxy (DJANGO_BEHIND_PROXY), the one
     that proxy appended to X-Forwarded-For, which a client cannot forge; else the peer."""
     if settings.BEHIND_PROXY:
-        forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
+        forwarded = str(request.META.get("HTTP_X_FORWARDED_FOR", ""))
         hops = [hop.strip() for hop in forwarded.split(",") if hop.strip()]
         if hops:
             return hops[-1][:64]
-    return request.META.get("REMOTE_ADDR", "") or "unknown"
+    return str(request.META.get("REMOTE_ADDR", "") or "unknown")
 
 
 def ratelimit_address(request: HttpRequest) -> str:

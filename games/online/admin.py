@@ -1,10 +1,11 @@
 from django.contrib import admin
 from django.http import HttpRequest
 
+from games.models import Game
 from games.online.models import OnlineTable
 
 
-class OnlineInline(admin.StackedInline):
+class OnlineInline(admin.StackedInline[OnlineTable, Game]):
     model = OnlineTable
     extra = 0
     can_delete = False

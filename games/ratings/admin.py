@@ -5,6 +5,7 @@ from django.contrib import admin
 from django.http import HttpRequest
 
 from club.doors.requests import member_of
+from games.models import Game
 from games.ratings import services
 from games.ratings.models import PlayerScore, ScoringScheme
 from games.ratings.publication import LINE_LABELS
@@ -13,7 +14,7 @@ from games.rules.scoring import Scheme
 from games.rules_text import rules_message
 
 
-class PointsInline(admin.TabularInline):
+class PointsInline(admin.TabularInline[PlayerScore, Game]):
     model = PlayerScore
     extra = 0
     fields = ("seat", "member", "role", "won", "points", "lines", "rating_before", "rating_after")
@@ -24,7 +25,7 @@ class PointsInline(admin.TabularInline):
         return False
 
 
-class _SchemeFormBase(forms.ModelForm):
+class _SchemeFormBase(forms.ModelForm[ScoringScheme]):
     """A new version: the points of every line, starting from the current version's."""
 
     class Meta:
@@ -60,7 +61,7 @@ SchemeForm = type(
 
 
 @admin.register(ScoringScheme)
-class ScoringSchemeAdmin(admin.ModelAdmin):
+class ScoringSchemeAdmin(admin.ModelAdmin[ScoringScheme]):
     """Versions are history: an admin adds a new one (every game is scored again by it)
     and never edits or deletes one that games were scored by."""
 

@@ -11,7 +11,7 @@ from games.recordings.models import Recording, RecordingDeletion, RecordingStatu
 
 
 @admin.register(Recording)
-class RecordingAdmin(admin.ModelAdmin):
+class RecordingAdmin(admin.ModelAdmin[Recording]):
     """Recordings are personal data: admins see and delete them (with an audit row), the
     retention sweep deletes them on time; nothing is edited by hand."""
 
@@ -65,7 +65,7 @@ class RecordingAdmin(admin.ModelAdmin):
 
 
 @admin.register(RecordingDeletion)
-class RecordingDeletionAdmin(admin.ModelAdmin):
+class RecordingDeletionAdmin(admin.ModelAdmin[RecordingDeletion]):
     list_display = ["deleted_at", "reason", "game", "file_name", "size", "due_at", "by"]
     list_filter = ["reason"]
     readonly_fields = [f.name for f in RecordingDeletion._meta.fields]

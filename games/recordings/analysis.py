@@ -131,7 +131,7 @@ TRANSCRIPT_NOT_INSTALLED = "skipped:not_installed"
 TRANSCRIPT_DONE = "faster-whisper"
 
 
-def _transcribe(recording: Recording) -> tuple[dict | None, str]:
+def _transcribe(recording: Recording) -> tuple[dict[str, Any] | None, str]:
     """A transcript per speech when a local faster-whisper model is configured."""
     model_dir = settings.WHISPER_MODEL_DIR
     if not model_dir:

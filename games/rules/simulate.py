@@ -193,6 +193,10 @@ SAMPLE_TOWN_WINS: tuple[dict[str, Any], ...] = (
 # --- the online game ----------------------------------------------------------------------
 
 
+def _over(game: OnlineGame) -> bool:
+    return game.finished
+
+
 def random_online_game(
     rng: random.Random, max_days: int = 30
 ) -> tuple[dict[int, str], list[dict[str, Any]], OnlineGame]:
@@ -208,14 +212,15 @@ def random_online_game(
         events.append(event)
 
     emit({"type": "day", "n": 1})
-    while not game.finished and game.n <= max_days:
+    while game.n <= max_days:
         _online_day(rng, game, emit)
         if game.finished:
             break
         emit({"type": "night", "n": game.n})
         _online_night(rng, game, emit)
-        if not game.finished:
-            emit({"type": "day", "n": game.n + 1})
+        if _over(game):  # a call: mypy keeps `game.finished` narrowed across the night
+            break
+        emit({"type": "day", "n": game.n + 1})
     return seats, events, game
 
 

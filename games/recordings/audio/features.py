@@ -47,9 +47,8 @@ def _dct() -> np.ndarray:
     """The orthonormal DCT-II rows c1…c20 over the mel bands: (MEL_BANDS, CEPSTRA)."""
     k = np.arange(1, CEPSTRA + 1)[None, :]
     n = np.arange(MEL_BANDS)[:, None]
-    return (np.sqrt(2.0 / MEL_BANDS) * np.cos(np.pi * k * (2 * n + 1) / (2 * MEL_BANDS))).astype(
-        np.float32
-    )
+    rows: np.ndarray = np.sqrt(2.0 / MEL_BANDS) * np.cos(np.pi * k * (2 * n + 1) / (2 * MEL_BANDS))
+    return rows.astype(np.float32)
 
 
 @cache

@@ -197,8 +197,9 @@ class _Backend:
         diff = vectors[:, None, :] - self.means[None, :, :]
         scores = -0.5 * np.einsum("csd,de,cse->cs", diff, self.precision, diff)
         scores -= scores.max(axis=1, keepdims=True)
-        odds = np.exp(scores)
-        return odds / odds.sum(axis=1, keepdims=True)
+        odds: np.ndarray = np.exp(scores)
+        posteriors: np.ndarray = odds / odds.sum(axis=1, keepdims=True)
+        return posteriors
 
 
 def _inside(windows: Sequence[Window], start: float, end: float) -> Window | None:

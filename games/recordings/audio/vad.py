@@ -52,7 +52,7 @@ def model_path() -> Path:
 
 
 @cache
-def _session():
+def _session() -> Any:  # an onnxruntime.InferenceSession (the package has no types)
     import onnxruntime
 
     options = onnxruntime.SessionOptions()
