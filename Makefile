@@ -56,7 +56,7 @@ lint: install
 	$(UV) run ruff format --check .
 	$(UV) run mypy accounts club games notifications
 	$(UV) run lint-imports --no-logo
-	$(UV) run pytest -q -p no:tests.services tests/test_task_names.py
+	$(UV) run pytest -q -p no:tests.services tests/test_task_names.py tests/test_cited_paths.py
 	node_modules/.bin/tsc -p tsconfig.json
 	$(UV) run python manage.py makemigrations --check --dry-run
 

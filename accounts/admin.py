@@ -135,7 +135,8 @@ class MemberAdmin(UserAdmin[User]):
         self, request: HttpRequest, extra_context: dict[str, Any] | None = None
     ) -> HttpResponse:
         # The data check an admin sees: members whose nicknames already looked alike when
-        # the look-alike rule came in (accounts/migrations/0006), until one is renamed.
+        # the look-alike rule came in (accounts/migrations/0006_nickname_skeleton.py),
+        # until one is renamed.
         groups = User.objects.lookalike_groups()
         if groups and request.method == "GET":
             messages.warning(

@@ -71,7 +71,7 @@ def registrations_leave_due() -> int:
 
 @shared_task(ignore_result=True)
 def lineup_sync(evening_id: int) -> None:
-    """The evening's line-up in the club's group, brought up to date (club/announcements)."""
+    """The evening's line-up in the club's group, brought up to date (club/announcements.py)."""
     from club.announcements import evening_lineup_sync
 
     evening_lineup_sync(evening_id=evening_id)

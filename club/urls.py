@@ -29,7 +29,8 @@ urlpatterns = [
     # Unknown API paths answer in JSON too, never with the site's HTML 404 page.
     re_path(r"^api/", views.api_not_found),
     path("i18n/", include("django.conf.urls.i18n")),
-    # The words of the pages' scripts (the host's table screen), from locale/*/djangojs.po.
+    # The words of the pages' scripts (the host's table screen), from
+    # locale/*/LC_MESSAGES/djangojs.po.
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path("admin/", admin.site.urls),
 ]

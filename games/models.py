@@ -1,7 +1,7 @@
 """Games as the host records them: the role catalogue, games, seats and the event log.
 
 A game's state is never stored: it is the rules engine's fold over the game's effective
-events (games/log.py), so the log is the one truth and undo is just another entry in it.
+events (games/rules/log.py), so the log is the one truth and undo is just another entry in it.
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ from games.models import Game
 
 class OnlineTable(models.Model):
     """An online game's schedule: when it starts and how long each phase lasts. The sweep
-    (games/online.py) moves the game on when `deadline_at` passes."""
+    (games/online/sweep.py) moves the game on when `deadline_at` passes."""
 
     game = models.OneToOneField(
         Game, on_delete=models.CASCADE, related_name="online", verbose_name=_("game")

@@ -20,7 +20,7 @@ from games.ratings import stats
 from games.ratings.publication import published_analysis
 from games.ratings.seasons import season_parse
 
-# A season's key (games/seasons.py), or nothing for the current season.
+# A season's key (games/ratings/seasons.py), or nothing for the current season.
 SEASON_OR_EMPTY = r"^((19|2[0-9])[0-9]{2}(-Q[1-4])?)?$"
 
 router = Router(tags=["published"], auth=ANYONE)

@@ -49,8 +49,9 @@ class RecordingQuerySet(models.QuerySet["Recording"]):
 
 class Recording(models.Model):
     """The sound of one game, from the host's phone: personal data, analysed and then
-    deleted on time (games/recordings.py). The row outlives the file: it keeps the numbers
-    derived from the sound (voiced intervals), never the sound or its transcript."""
+    deleted on time (games/recordings/services.recordings_sweep). The row outlives the file:
+    it keeps the numbers derived from the sound (voiced intervals), never the sound or its
+    transcript."""
 
     game = models.ForeignKey(
         Game, on_delete=models.CASCADE, related_name="recordings", verbose_name=_("game")
