@@ -4,9 +4,10 @@ A room low in the house queues a higher room's task by its name (club/kernel/que
 and beat names the sweeps in settings, so a typo or a renamed task is no import error: the
 message waits in the broker for a task nobody runs. This reads every way the code names a
 task: the first argument of `queue_on_commit`, `publish`, `send_task` and `signature`; a
-`"task"` entry of a dict (beat's schedule); every string shaped like `<app>….tasks.<name>`,
-in code, comments, docstrings and the docs; and beat's schedule as Django loaded it. Each
-must be registered by Celery's own discovery over the installed apps.
+`"task"` entry of a dict (beat's schedule); a lookup in the registry (`app.tasks["…"]`);
+every string shaped like `<app>….tasks.<name>`, in code, comments, docstrings and the docs;
+and beat's schedule as Django loaded it. Each must be registered by Celery's own discovery
+over the installed apps.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from django.conf import settings
 ROOT = Path(__file__).resolve().parents[1]
 SOURCES = ("accounts", "club", "games", "notifications", "bench", "tests")
 # The calls whose first argument is a task's name.
-QUEUERS = {"queue_on_commit", "publish", "send_task", "signature"}
+QUEUERS = {"queue_on_commit", "publish", "send_task", "signature", "Signature"}
 # The one place a name passes through as a variable: the queueing helpers themselves.
 PASS_THROUGH = Path("club/kernel/queueing.py")
 TASK_PATH = re.compile(r"\b((?:accounts|club|games|notifications)(?:\.\w+)*\.tasks\.\w+)\b")
@@ -52,6 +53,9 @@ def named_in(path: Path, text: str) -> list[tuple[str, str]]:
                 found.append((first.value, f"{where}:{node.lineno}"))
             elif where != PASS_THROUGH:
                 found.append(("<not a literal>", f"{where}:{node.lineno}: {ast.unparse(first)}"))
+        elif isinstance(node, ast.Subscript) and getattr(node.value, "attr", "") == "tasks":
+            if isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str):
+                found.append((node.slice.value, f"{where}:{node.lineno}"))
         elif isinstance(node, ast.Dict):
             for key, value in zip(node.keys, node.values, strict=True):
                 if isinstance(key, ast.Constant) and key.value == "task":
@@ -101,6 +105,7 @@ def test_a_misspelt_or_computed_name_is_caught(tmp_path: Path) -> None:
         "queue_on_commit('games.ratings.tasks.game_analyze', 1)\n"
         "queueing.publish(f'club.tasks.{name}')\n"
         "app.send_task('notifications.tasks.notification_sned')\n"
+        "app.tasks['games.recordings.tasks.recording_analyze'].delay(1)\n"
         "BEAT = {'sweep': {'task': 'club.tasks.schedule_swep'}}\n"
         "# the hook is club.tasks.lineup_sinc\n"
     )
@@ -111,4 +116,5 @@ def test_a_misspelt_or_computed_name_is_caught(tmp_path: Path) -> None:
         "notifications.tasks.notification_sned",
         "club.tasks.schedule_swep",
         "club.tasks.lineup_sinc",
+        "games.recordings.tasks.recording_analyze",
     }
