@@ -88,13 +88,12 @@ def _cost(work: Callable[[], object]) -> float:
     "adversary", [unterminated_escapes, quotes_and_brackets, escaped_backslashes, open_brackets]
 )
 def test_the_bound_grows_linearly_with_adversarial_input(adversary) -> None:
-    # No timing is asserted: the ratio of the work for 64 KB to the work for 1 KB and 16 KB
-    # in the same run. Linear work gives 64 and 4; the old bound gave thousands and 16.
+    # No timing is asserted: the ratio of the work for 64 KB to the work for 16 KB in the
+    # same run. Linear work gives 4; the old bound gave 16. (Against 1 KB, whose work takes
+    # microseconds, the ratio followed the machine's load more than the bound: 212 once.)
     sizes = (1024, 16 * 1024, 64 * 1024)
-    bodies_ = [adversary(size) for size in sizes]
-    costs = [_cost(lambda data=data: parsing.json_nesting(data)) for data in bodies_]
-    assert costs[2] / costs[0] < 64 * 3
-    assert costs[2] / costs[1] < 4 * 2
+    costs = [_cost(lambda data=adversary(size): parsing.json_nesting(data)) for size in sizes[1:]]
+    assert costs[1] / costs[0] < 4 * 2
     # And the tokens read grow no faster than the bytes.
     steps = [parsing._nesting_scan(adversary(size))[1] for size in sizes]
     assert steps[2] <= 64 * max(steps[0], 1)
