@@ -24,7 +24,7 @@ from accounts.validation import (
     validate_nickname,
 )
 from club.kernel.club_settings import ClubSettings
-from club.kernel.errors import CONFLICT, FORBIDDEN, INVALID, NOT_FOUND, Refused
+from club.kernel.errors import RefusalCode, Refused
 from club.kernel.queueing import queue_on_commit
 
 # What every door tells a banned member (the login form, the API, the bot).
@@ -34,7 +34,7 @@ BLOCKED = gettext_lazy("This account is blocked.")
 def refuse_unless_usable(member: User) -> None:
     """A banned member's account does nothing, at any door (web, API, bot)."""
     if member.status == MembershipStatus.BANNED:
-        raise Refused(BLOCKED, "banned", FORBIDDEN)
+        raise Refused(BLOCKED, RefusalCode.BANNED)
 
 
 def refuse_unless_active(member: User) -> None:
@@ -43,7 +43,7 @@ def refuse_unless_active(member: User) -> None:
     refuse_unless_usable(member)
     if member.status == MembershipStatus.SUSPENDED:
         raise Refused(
-            _("Your membership is suspended: sign-up is not available."), "suspended", FORBIDDEN
+            _("Your membership is suspended: sign-up is not available."), RefusalCode.SUSPENDED
         )
 
 
@@ -70,15 +70,11 @@ def refuse_unless_may_play(member: User, *, on: date, club: ClubSettings) -> Non
     if not member.can_sign_up_for_evenings:
         raise Refused(
             _("%(nick)s is suspended and cannot play.") % {"nick": member.nickname},
-            "invalid",
-            INVALID,
         )
     if not member_is_of_age(member=member, on=on, club=club):
         raise Refused(
             _("%(nick)s is under %(age)d on the game's date.")
             % {"nick": member.nickname, "age": club.min_age},
-            "invalid",
-            INVALID,
         )
 
 
@@ -269,9 +265,7 @@ def telegram_signature_use_once(*, digest: str, expires_at: datetime) -> None:
         with transaction.atomic():
             UsedSignature.objects.create(digest=digest, expires_at=expires_at)
     except IntegrityError as error:
-        raise Refused(
-            _("This Telegram sign-in was already used. Please sign in again."), "replayed"
-        ) from error
+        raise Refused(_("This Telegram sign-in was already used. Please sign in again.")) from error
 
 
 def member_telegram_login(*, identity: TelegramIdentity) -> User:
@@ -284,8 +278,7 @@ def member_telegram_login(*, identity: TelegramIdentity) -> User:
                 "No member is linked to this Telegram account yet. Sign up or log in "
                 "first, then link Telegram on your profile page."
             ),
-            "not_linked",
-            NOT_FOUND,
+            RefusalCode.NOT_FOUND,
         )
     refuse_unless_usable(member)
     if member.telegram_username != identity.username:
@@ -306,14 +299,12 @@ def member_telegram_link(*, member: User, telegram_id: int, username: str = "") 
         if member.telegram_id is not None:
             raise Refused(
                 _("Your account is linked to another Telegram account. Unlink it first."),
-                "already_linked",
-                CONFLICT,
+                RefusalCode.CONFLICT,
             )
         if User.objects.filter(telegram_id=telegram_id).exists():
             raise Refused(
                 _("This Telegram account is already linked to another member."),
-                "taken",
-                CONFLICT,
+                RefusalCode.CONFLICT,
             )
         member.telegram_id = telegram_id
         member.telegram_username = username[:64]

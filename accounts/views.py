@@ -194,9 +194,7 @@ def telegram_link(request: MemberRequest) -> HttpResponse:
     refusal = None
     try:
         if not nonce or not hmac.compare_digest(nonce.encode(), given.encode()):
-            raise Refused(
-                _("This request to link Telegram has expired. Please try again."), "nonce"
-            )
+            raise Refused(_("This request to link Telegram has expired. Please try again."))
         identity = _telegram_identity(request)
         services.member_telegram_link(
             member=request.user, telegram_id=identity.telegram_id, username=identity.username

@@ -12,7 +12,7 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext_lazy as _
 
 from club.kernel.club_settings import ClubSettings, Weekday, validate_timezone  # noqa: F401
-from club.kernel.errors import CONFLICT, Refused
+from club.kernel.errors import RefusalCode, Refused
 
 
 class EveningStatus(models.TextChoices):
@@ -84,17 +84,16 @@ class Evening(models.Model):
         tests/club/test_places.py."""
         now = now or timezone.now()
         if self.status == EveningStatus.CANCELLED:
-            return Refused(_("This evening is cancelled."), "cancelled", CONFLICT)
+            return Refused(_("This evening is cancelled."), RefusalCode.CLOSED)
         if self.status == EveningStatus.FINISHED or now >= self.starts_at:
-            return Refused(_("This evening has already taken place."), "past", CONFLICT)
+            return Refused(_("This evening has already taken place."), RefusalCode.CLOSED)
         if self.status == EveningStatus.CLOSED:
-            return Refused(_("Sign-up for this evening is closed."), "closed", CONFLICT)
+            return Refused(_("Sign-up for this evening is closed."), RefusalCode.CLOSED)
         if now < self.opens_at:
             when = timezone.localtime(self.opens_at, ClubSettings.load().zone)
             return Refused(
                 _("Sign-up opens %(when)s.") % {"when": date_format(when, "j E, H:i")},
-                "not_open",
-                CONFLICT,
+                RefusalCode.NOT_OPEN,
             )
         return None
 
@@ -109,7 +108,7 @@ class Evening(models.Model):
             self.status in (EveningStatus.FINISHED, EveningStatus.CANCELLED)
             or now >= self.starts_at
         ):
-            return Refused(_("This evening has already taken place."), "past", CONFLICT)
+            return Refused(_("This evening has already taken place."), RefusalCode.CLOSED)
         return None
 
 

@@ -19,7 +19,7 @@ from accounts.models import User
 from accounts.services import member_is_of_age
 from club import seating, texts
 from club.kernel.club_settings import ClubSettings
-from club.kernel.errors import CONFLICT, FORBIDDEN, INVALID, NOT_FOUND, Refused
+from club.kernel.errors import RefusalCode, Refused
 from club.kernel.parsing import storable_text
 from club.kernel.queueing import queue_on_commit
 from club.models import Evening, EveningStatus, Registration, RegistrationSource, RegistrationStatus
@@ -49,7 +49,7 @@ def lock_evening(evening_id: int) -> Evening:
     """The evening's row, locked until the transaction ends: the lock of every seat change."""
     evening = Evening.objects.select_for_update().filter(pk=evening_id).first()
     if evening is None:
-        raise Refused(_("There is no such evening."), "not_found", NOT_FOUND)
+        raise Refused(_("There is no such evening."), RefusalCode.NOT_FOUND)
     return evening
 
 
@@ -131,11 +131,11 @@ def registration_create(
     now = now or timezone.now()
     if not member.can_sign_up_for_evenings:
         raise Refused(
-            _("Your membership is suspended: sign-up is not available."), "suspended", FORBIDDEN
+            _("Your membership is suspended: sign-up is not available."), RefusalCode.SUSPENDED
         )
     evening = Evening.objects.filter(pk=evening_id).first()
     if evening is None:
-        raise Refused(_("There is no such evening."), "not_found", NOT_FOUND)
+        raise Refused(_("There is no such evening."), RefusalCode.NOT_FOUND)
     _refuse_unless_open(evening, now)
     club = ClubSettings.load()
     evening_date = timezone.localtime(evening.starts_at, club.zone).date()
@@ -143,8 +143,7 @@ def registration_create(
         raise Refused(
             _("The club is for players aged %(age)d and over on the evening's date.")
             % {"age": club.min_age},
-            "underage",
-            FORBIDDEN,
+            RefusalCode.UNDERAGE,
         )
     held_back = _is_held_back(member, club, now)
     when = texts.evening_when(evening, club)
@@ -158,7 +157,7 @@ def registration_create(
         reserve_text=texts.in_reserve(position=seating.PLACE, when=when),
     )
     if not outcome.found:
-        raise Refused(_("There is no such evening."), "not_found", NOT_FOUND)
+        raise Refused(_("There is no such evening."), RefusalCode.NOT_FOUND)
     written = outcome.written
     if written is None:
         # An admin may have closed or resized the evening since it was read; else the
@@ -258,8 +257,7 @@ def registration_cancel_undo(
         if registration is None or not registration.may_take_back(now):
             raise Refused(
                 _("Too late to take it back: the place is given up. You can sign up again."),
-                "undo_too_late",
-                CONFLICT,
+                RefusalCode.CONFLICT,
             )
         registration.leaves_at = None
         registration.save(update_fields=["leaves_at"])
@@ -296,7 +294,7 @@ def registrations_leave_due(*, now: datetime | None = None) -> int:
 def _active_registration(evening: Evening, member: User) -> Registration:
     registration = Registration.objects.active().filter(evening=evening, member=member).first()
     if registration is None:
-        raise Refused(_("You are not signed up for this evening."), "not_registered", NOT_FOUND)
+        raise Refused(_("You are not signed up for this evening."), RefusalCode.NOT_FOUND)
     return registration
 
 
@@ -311,7 +309,7 @@ def _leave(*, member: User, evening_id: int, now: datetime, due: bool = False) -
             _refuse_if_started(evening, now)
         registration = _active_registration(evening, member)
         if due and (registration.leaves_at is None or registration.may_take_back(now)):
-            raise Refused(_("The place was taken back."), "taken_back", CONFLICT)
+            raise Refused(_("The place was taken back."), RefusalCode.CONFLICT)
         had_seat = registration.status == RegistrationStatus.CONFIRMED
         registration.status = RegistrationStatus.CANCELLED
         registration.cancelled_at = now
@@ -341,7 +339,7 @@ def registration_confirm_attendance(
         ).first()
         if registration is None:
             raise Refused(
-                _("Only a member with a seat can confirm attendance."), "no_seat", CONFLICT
+                _("Only a member with a seat can confirm attendance."), RefusalCode.CONFLICT
             )
         if registration.attendance_confirmed_at is None:
             registration.attendance_confirmed_at = now
@@ -412,8 +410,6 @@ def evening_set_capacity(*, evening_id: int, capacity: int, now: datetime | None
     if not 1 <= capacity <= MAX_CAPACITY:
         raise Refused(
             _("The capacity is a number from 1 to %(max)d.") % {"max": MAX_CAPACITY},
-            "capacity",
-            INVALID,
         )
     now = now or timezone.now()
     club = ClubSettings.load()
@@ -457,7 +453,7 @@ def evening_move(*, evening_id: int, starts_at: datetime, now: datetime | None =
     now = now or timezone.now()
     club = ClubSettings.load()
     if starts_at <= now:
-        raise Refused(_("An evening is moved to the future."), "past", INVALID)
+        raise Refused(_("An evening is moved to the future."))
     with transaction.atomic(durable=True):
         evening = lock_evening(evening_id)
         evening.starts_at = starts_at
@@ -485,15 +481,13 @@ def registration_promote(*, registration_id: int, now: datetime | None = None) -
         Registration.objects.filter(pk=registration_id).values_list("evening_id", flat=True).first()
     )
     if evening_id is None:
-        raise Refused(_("There is no such registration."), "not_found", NOT_FOUND)
+        raise Refused(_("There is no such registration."), RefusalCode.NOT_FOUND)
     with transaction.atomic(durable=True):
         evening = lock_evening(evening_id)
         _refuse_if_started(evening, now)
         registration = Registration.objects.select_related("member").get(pk=registration_id)
         if registration.status != RegistrationStatus.RESERVE:
-            raise Refused(
-                _("Only a member in the reserve can be promoted."), "not_reserve", CONFLICT
-            )
+            raise Refused(_("Only a member in the reserve can be promoted."), RefusalCode.CONFLICT)
         front = (
             Registration.objects.reserve().filter(evening=evening).values_list("arrival", flat=True)
         )
@@ -514,11 +508,11 @@ def registration_mark_attendance(
     now = now or timezone.now()
     registration = Registration.objects.select_related("evening").filter(pk=registration_id).first()
     if registration is None:
-        raise Refused(_("There is no such registration."), "not_found", NOT_FOUND)
+        raise Refused(_("There is no such registration."), RefusalCode.NOT_FOUND)
     if now < registration.evening.starts_at:
-        raise Refused(_("Attendance is marked after the evening starts."), "not_started", CONFLICT)
+        raise Refused(_("Attendance is marked after the evening starts."), RefusalCode.CONFLICT)
     if registration.status == RegistrationStatus.CANCELLED:
-        raise Refused(_("This member cancelled their sign-up."), "cancelled", CONFLICT)
+        raise Refused(_("This member cancelled their sign-up."), RefusalCode.CONFLICT)
     registration.status = RegistrationStatus.ATTENDED if attended else RegistrationStatus.NO_SHOW
     registration.save(update_fields=["status"])
     return registration
@@ -538,23 +532,21 @@ def evening_create(
     if timezone.is_naive(starts_at):
         starts_at = starts_at.replace(tzinfo=club.zone)
     if starts_at <= now:
-        raise Refused(_("An evening is created in the future."), "past", INVALID)
+        raise Refused(_("An evening is created in the future."))
     capacity = club.seats_per_evening if capacity is None else capacity
     if not 1 <= capacity <= MAX_CAPACITY:
         raise Refused(
             _("The capacity is a number from 1 to %(max)d.") % {"max": MAX_CAPACITY},
-            "capacity",
-            INVALID,
         )
     venue = (venue or club.venue).strip()
     if not venue or len(venue) > 128 or not storable_text(venue):
-        raise Refused(_("The venue is 1 to 128 characters long."), "venue", INVALID)
+        raise Refused(_("The venue is 1 to 128 characters long."))
     if opens_at is None:
         opens_at = min(signup_opens_at(club, starts_at), starts_at)
     elif timezone.is_naive(opens_at):
         opens_at = opens_at.replace(tzinfo=club.zone)
     if opens_at > starts_at:
-        raise Refused(_("Sign-up must open before the evening starts."), "opens_at", INVALID)
+        raise Refused(_("Sign-up must open before the evening starts."))
     return Evening.objects.create(
         starts_at=starts_at, capacity=capacity, venue=venue, opens_at=opens_at
     )

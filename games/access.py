@@ -23,7 +23,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.utils.translation import gettext as _
 
 from accounts.models import MembershipStatus, User
-from club.kernel.errors import INVALID, Refused
+from club.kernel.errors import Refused
 from games.models import Game, GameStatus, Ruleset, Seat
 from games.rules.online import BLACK_ROLES
 
@@ -52,8 +52,6 @@ def refuse_host_at_table(host: User, player_ids: Sequence[int]) -> None:
     if host.pk in player_ids:
         raise Refused(
             _("The host of a game cannot play in it: choose another host or another player."),
-            "host_seated",
-            INVALID,
         )
 
 

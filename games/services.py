@@ -23,7 +23,7 @@ from accounts.models import User
 from accounts.services import refuse_unless_may_play
 from accounts.validation import login_key
 from club.kernel.club_settings import ClubSettings
-from club.kernel.errors import CONFIRM, CONFLICT, FORBIDDEN, INVALID, NOT_FOUND, Refused
+from club.kernel.errors import RefusalCode, Refused
 from club.kernel.queueing import queue_on_commit
 from club.models import Evening, EveningStatus, Registration, RegistrationStatus
 from games import access
@@ -91,8 +91,6 @@ def deal(lineup: Mapping[str, int], seats: Sequence[int], rng: random.Random) ->
         raise Refused(
             _("The line-up has %(cards)d cards for %(players)d players.")
             % {"cards": len(cards), "players": len(seats)},
-            "invalid",
-            INVALID,
         )
     rng.shuffle(cards)
     return dict(zip(seats, cards, strict=True))
@@ -130,42 +128,36 @@ def game_create(
     """Start a game of the evening: `seats` maps seat number → (member id, role code)."""
     now = now or timezone.now()
     if not access.may_host(host):
-        raise Refused(_("Only the club's hosts and admins start games."), "forbidden", FORBIDDEN)
+        raise Refused(_("Only the club's hosts and admins start games."), RefusalCode.FORBIDDEN)
     evening = Evening.objects.filter(pk=evening_id).first()
     if evening is None:
-        raise Refused(_("There is no such evening."), "not_found", NOT_FOUND)
+        raise Refused(_("There is no such evening."), RefusalCode.NOT_FOUND)
     if evening.status == EveningStatus.CANCELLED:
-        raise Refused(_("This evening is cancelled."), "invalid", INVALID)
+        raise Refused(_("This evening is cancelled."))
     club = ClubSettings.load()
     if not game_may_start(evening, now):
         earliest = timezone.localtime(evening.starts_at - EARLIEST_GAME_START, club.zone)
         raise Refused(
             _("Games of this evening start on its day: from %(when)s.")
             % {"when": date_format(earliest, "DATETIME_FORMAT")},
-            "too_early",
-            INVALID,
         )
     if len(seats) < club.min_players:
         raise Refused(
             _("A game needs at least %(min)d players; %(count)d are seated.")
             % {"min": club.min_players, "count": len(seats)},
-            "invalid",
-            INVALID,
         )
     if sorted(seats) != list(range(1, len(seats) + 1)):
-        raise Refused(_("Seats are numbered from 1 without gaps."), "invalid", INVALID)
+        raise Refused(_("Seats are numbered from 1 without gaps."))
     member_ids = [member_id for member_id, _role in seats.values()]
     if len(set(member_ids)) != len(member_ids):
-        raise Refused(_("A member can take one seat only."), "invalid", INVALID)
+        raise Refused(_("A member can take one seat only."))
     access.refuse_host_at_table(host, member_ids)
     present = {member.pk: member for member in present_members(evening)}
     evening_date = timezone.localtime(evening.starts_at, club.zone).date()
     for member_id in member_ids:
         member = present.get(member_id)
         if member is None:
-            raise Refused(
-                _("Only members signed up for this evening can be seated."), "invalid", INVALID
-            )
+            raise Refused(_("Only members signed up for this evening can be seated."))
         refuse_unless_may_play(member, on=evening_date, club=club)
     options = club_options(club)
     immune = carried_immunity(
@@ -174,7 +166,7 @@ def game_create(
     try:
         ClubGame({seat: role for seat, (_m, role) in seats.items()}, options=options, immune=immune)
     except ProtocolError as error:
-        raise Refused(rules_message(error), "invalid", INVALID) from error
+        raise Refused(rules_message(error)) from error
     with transaction.atomic():
         # One game at a time per evening takes the next number.
         Evening.objects.select_for_update().filter(pk=evening.pk).first()
@@ -223,12 +215,12 @@ class Recorded:
 def _recordable(game: Game | None, author: User) -> Game:
     """The club game `author` may record taps in, or the refusal saying why not."""
     if game is None:
-        raise Refused(_("There is no such game."), "not_found", NOT_FOUND)
+        raise Refused(_("There is no such game."), RefusalCode.NOT_FOUND)
     if game.ruleset == Ruleset.ONLINE:
         # Its players act for their own seats only (games/online/services.py).
-        raise Refused(_("An online game is played through its own table."), "invalid", INVALID)
+        raise Refused(_("An online game is played through its own table."))
     if not access.runs(author, game):
-        raise Refused(_("Only the game's host records it."), "forbidden", FORBIDDEN)
+        raise Refused(_("Only the game's host records it."), RefusalCode.FORBIDDEN)
     return game
 
 
@@ -256,13 +248,13 @@ def game_record_event(
     """
     now = now or timezone.now()
     if client_id is not None and (not isinstance(client_id, str) or not 1 <= len(client_id) <= 64):
-        raise Refused(_("The client event id is 1 to 64 characters."), "invalid", INVALID)
+        raise Refused(_("The client event id is 1 to 64 characters."))
     with transaction.atomic():
         game = _recordable(Game.objects.select_for_update().filter(pk=game_id).first(), author)
         try:
             shaped = event_shapes.normalize(event)
         except ProtocolError as error:
-            raise Refused(rules_message(error), "invalid", INVALID) from error
+            raise Refused(rules_message(error)) from error
         if client_id is not None:
             earlier = GameEvent.objects.filter(game=game, client_id=client_id).first()
             if earlier is not None:
@@ -274,15 +266,14 @@ def game_record_event(
                     "Reload to see it."
                 )
                 % {"last": game.last_seq},
-                "stale",
-                CONFLICT,
+                RefusalCode.STALE,
                 seq=game.last_seq,
             )
         seats = list(game.seats.all())
         standing = game.events.effective()
         if shaped["type"] == UNDO:
             if not standing:
-                raise Refused(_("There is nothing to undo."), "invalid", INVALID)
+                raise Refused(_("There is nothing to undo."))
             if game.finished and not confirmed:
                 # One tap would reopen the game and withdraw its analysis: asked first.
                 raise Refused(
@@ -290,8 +281,7 @@ def game_record_event(
                         "This reopens the finished game: its result and analysis are "
                         "withdrawn until it ends again. Undo?"
                     ),
-                    "confirm",
-                    CONFIRM,
+                    RefusalCode.CONFIRM,
                     removes=[],
                     winner=None,
                     reopens=True,
@@ -304,9 +294,9 @@ def game_record_event(
             try:
                 outcome = judged(state, shaped)
             except (RuleViolation, ProtocolError) as error:
-                raise Refused(rules_message(error), "invalid", INVALID) from error
+                raise Refused(rules_message(error)) from error
             if not confirmed and outcome is not None:
-                raise Refused(_confirm_message(outcome), "confirm", CONFIRM, **outcome)
+                raise Refused(_confirm_message(outcome), RefusalCode.CONFIRM, **outcome)
         try:
             with transaction.atomic():
                 entry = GameEvent.objects.create(
@@ -318,7 +308,7 @@ def game_record_event(
                     client_id=client_id,
                 )
         except IntegrityError as error:  # the row lock makes this a backstop only
-            raise Refused(_("The game has changed: reload."), "stale", CONFLICT) from error
+            raise Refused(_("The game has changed: reload."), RefusalCode.STALE) from error
         game.last_seq = entry.seq
         was_finished = game.finished
         game.take_outcome(state, now)
@@ -437,7 +427,7 @@ def game_import(*, document: Any, evening_id: int, host: User, author: User) -> 
     with transaction.atomic():
         evening = Evening.objects.select_for_update().filter(pk=evening_id).first()
         if evening is None:
-            raise Refused(_("There is no such evening."), "not_found", NOT_FOUND)
+            raise Refused(_("There is no such evening."), RefusalCode.NOT_FOUND)
         number = Game.objects.filter(evening=evening).count() + 1
         return protocol_store(imported, evening=evening, number=number, host=host, author=author)
 

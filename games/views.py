@@ -20,7 +20,7 @@ from club.doors.requests import MemberRequest, SiteRequest
 from club.identity import THEME_COLOR, identity
 from club.kernel import parsing
 from club.kernel.club_settings import ClubSettings
-from club.kernel.errors import Refused
+from club.kernel.errors import RefusalCode, Refused
 from club.kernel.parsing import whole_number
 from club.models import Evening
 from games import access, host_screen, services
@@ -231,7 +231,7 @@ def game_head(request: MemberRequest, game_id: int) -> HttpResponse:
 
 def _tap_refused(refusal: Refused, game_id: int | None = None) -> JsonResponse:
     answer: dict[str, Any] = {"error": refusal.message, "code": refusal.code, **refusal.details}
-    if refusal.code == "stale" and game_id is not None:
+    if refusal.code == RefusalCode.STALE and game_id is not None:
         view = game_view(game_id)
         if view is not None:
             answer.update(seq=view.game.last_seq, log=view.log, table=host_screen.table_of(view))

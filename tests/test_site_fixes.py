@@ -10,7 +10,7 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from club.kernel.errors import Refused
+from club.kernel.errors import RefusalCode, Refused
 from tests.factories import make_evening, make_member, sign_up_many
 from tests.games.recording import TOWN_WINS, evening_with_players, make_host, record, start_game
 
@@ -77,7 +77,8 @@ def test_a_game_cannot_start_days_before_its_evening() -> None:
     players = [r.registration.member for r in sign_up_many(evening, 12)]
     with pytest.raises(Refused) as refused:
         start_game(host, evening, players)
-    assert refused.value.code == "too_early"
+    assert refused.value.code == RefusalCode.INVALID
+    assert refused.value.message.startswith("Игры этого вечера начинаются в его день")
     client = Client()
     client.force_login(host)
     assert "Новая игра" not in client.get(f"/evenings/{evening.pk}/").content.decode()

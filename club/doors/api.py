@@ -17,7 +17,7 @@ from accounts.api import router as accounts_router
 from club.api_evenings import router as evenings_router
 from club.doors.api_auth import MEMBERS
 from club.kernel import parsing
-from club.kernel.errors import INVALID, Refused
+from club.kernel.errors import RefusalCode, Refused
 from games.api import router as games_router
 from games.online.api import router as online_router
 from games.ratings.api import router as published_router
@@ -65,7 +65,9 @@ def on_http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
         reason = exc.__cause__
         if isinstance(reason, parsing.Unreadable):
             detail = reason.message
-            status = INVALID if isinstance(reason, parsing.UnstorableText) else 400
+            status = (
+                RefusalCode.INVALID.status if isinstance(reason, parsing.UnstorableText) else 400
+            )
         else:
             detail = _("The request body is not valid JSON.")
     return api.create_response(request, {"detail": detail}, status=status)

@@ -16,11 +16,10 @@ from enum import StrEnum
 from django.http import HttpRequest
 from django.utils.translation import gettext as _
 
-from club.kernel.errors import Refused
+from club.kernel.errors import RefusalCode, Refused
 from club.kernel.parsing import whole_number
 
 KB = 1024
-TOO_LARGE = 413
 
 
 class Answer(StrEnum):
@@ -72,8 +71,7 @@ def refuse_unreadable(request: HttpRequest, door: Door) -> None:
     if declared is None or declared > door.limit:
         raise Refused(
             _("The request is too large: at most %(kb)d KB.") % {"kb": door.limit // KB},
-            "too_large",
-            TOO_LARGE,
+            RefusalCode.TOO_LARGE,
         )
     if door.json:
         request.body  # noqa: B018 (kept by the request for whoever reads it next)

@@ -21,7 +21,7 @@ from django.utils.translation import ngettext
 from django_ratelimit.core import get_usage
 
 from club.kernel.cache import CACHE, CACHE_FAILURES
-from club.kernel.errors import TOO_MANY, Refused
+from club.kernel.errors import RefusalCode, Refused
 
 logger = logging.getLogger(__name__)
 
@@ -88,8 +88,7 @@ def refusal(seconds: int) -> Refused:
             minutes,
         )
         % {"minutes": minutes},
-        "throttled",
-        TOO_MANY,
+        RefusalCode.THROTTLED,
         retry_after=seconds,
     )
 

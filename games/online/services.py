@@ -24,7 +24,7 @@ from django.utils.translation import gettext as _
 from accounts.models import User
 from accounts.services import refuse_unless_active, refuse_unless_may_play
 from club.kernel.club_settings import ClubSettings
-from club.kernel.errors import CONFLICT, FORBIDDEN, INVALID, NOT_FOUND, Refused
+from club.kernel.errors import RefusalCode, Refused
 from club.kernel.parsing import storable_text
 from games import access
 from games import services as games_services
@@ -72,23 +72,23 @@ def online_game_create(
     rng: random.Random | None = None,
 ) -> Game:
     if not access.may_host(host):
-        raise Refused(_("Only the club's hosts and admins start games."), "forbidden", FORBIDDEN)
+        raise Refused(_("Only the club's hosts and admins start games."), RefusalCode.FORBIDDEN)
     if len(member_ids) != PLAYERS or len(set(member_ids)) != PLAYERS:
-        raise Refused(_("An online game is for ten different members."), "invalid", INVALID)
+        raise Refused(_("An online game is for ten different members."))
     access.refuse_host_at_table(host, member_ids)
     if not 10 <= day_minutes <= 7 * 24 * 60 or not 10 <= night_minutes <= 7 * 24 * 60:
-        raise Refused(_("A phase lasts from 10 minutes to a week."), "invalid", INVALID)
+        raise Refused(_("A phase lasts from 10 minutes to a week."))
     if fast_night_minutes not in FAST_NIGHT_MINUTES:
-        raise Refused(_("The fast night comes 5 or 10 minutes after the fast."), "invalid", INVALID)
+        raise Refused(_("The fast night comes 5 or 10 minutes after the fast."))
     try:
         readings = OnlineOptions.from_dict(options or {})
     except ProtocolError as error:
-        raise Refused(rules_message(error), "invalid", INVALID) from error
+        raise Refused(rules_message(error)) from error
     if starts_at < timezone.now() - timedelta(minutes=1):
-        raise Refused(_("The start is in the past."), "invalid", INVALID)
+        raise Refused(_("The start is in the past."))
     members = {m.pk: m for m in User.objects.filter(pk__in=member_ids, is_active=True)}
     if len(members) != PLAYERS:
-        raise Refused(_("Some of the invited are not members of the club."), "invalid", INVALID)
+        raise Refused(_("Some of the invited are not members of the club."))
     club = ClubSettings.load()
     day = timezone.localdate(starts_at, club.zone)  # the member's age on the club's date
     for member in members.values():
@@ -154,30 +154,30 @@ def online_act(*, game_id: int, user: User, event: Mapping[str, Any]) -> Acted:
     """A player's or the host's action, as a protocol event judged by the engine."""
     refuse_unless_active(user)
     if not isinstance(event, Mapping) or not isinstance(event.get("type"), str):
-        raise Refused(_("An action is an object with a type."), "invalid", INVALID)
+        raise Refused(_("An action is an object with a type."))
     kind = event["type"]
     with transaction.atomic():
         game = Game.objects.select_for_update().filter(pk=game_id, ruleset=Ruleset.ONLINE).first()
         if game is None:
-            raise Refused(_("There is no such game."), "not_found", NOT_FOUND)
+            raise Refused(_("There is no such game."), RefusalCode.NOT_FOUND)
         found = online_table(game.pk)
         assert found is not None
         shaped = dict(event)
         if kind in PLAYER_ACTIONS:
             seat = found.seat_of(user)
             if seat is None:
-                raise Refused(_("Only the game's players act in it."), "forbidden", FORBIDDEN)
+                raise Refused(_("Only the game's players act in it."), RefusalCode.FORBIDDEN)
             if kind in OWN_SEAT:
                 shaped[OWN_SEAT[kind]] = seat.number  # a player acts for their own seat only
             if kind in ("don_check", "com_check"):
                 needed = "don" if kind == "don_check" else "commissar"
                 if seat.role != needed:
-                    raise Refused(_("That check is not yours to make."), "forbidden", FORBIDDEN)
+                    raise Refused(_("That check is not yours to make."), RefusalCode.FORBIDDEN)
         elif kind in HOST_ACTIONS:
             if not found.runs(user):
-                raise Refused(_("Only the game's host moderates it."), "forbidden", FORBIDDEN)
+                raise Refused(_("Only the game's host moderates it."), RefusalCode.FORBIDDEN)
         else:
-            raise Refused(_("That is not an action of the online game."), "invalid", INVALID)
+            raise Refused(_("That is not an action of the online game."))
         _refuse_late_inactivity_modkill(found, shaped, timezone.now())
         resolutions, out_before = found.state.resolutions, len(found.state.eliminated)
         append(found, shaped, user)
@@ -214,8 +214,7 @@ def _refuse_late_inactivity_modkill(found: Table, event: Mapping[str, Any], now:
             "A modkill for inactivity comes at least 30 minutes before the night; "
             "to make an exception, give the reason."
         ),
-        "late_modkill",
-        CONFLICT,
+        RefusalCode.LATE_MODKILL,
     )
 
 
@@ -223,18 +222,16 @@ def online_mafia_say(*, game_id: int, user: User, text: str) -> None:
     refuse_unless_active(user)
     found = online_table(game_id)
     if found is None:
-        raise Refused(_("There is no such game."), "not_found", NOT_FOUND)
+        raise Refused(_("There is no such game."), RefusalCode.NOT_FOUND)
     seat = found.seat_of(user)
     if seat is None or seat.role not in BLACK_ROLES:
-        raise Refused(_("The chat is the mafia's."), "forbidden", FORBIDDEN)
+        raise Refused(_("The chat is the mafia's."), RefusalCode.FORBIDDEN)
     now = timezone.now()
     if not found.table.starts_at - MAFIA_CHAT <= now < found.table.starts_at:
-        raise Refused(
-            _("The mafia's chat is open for the 30 minutes before the start."), "invalid", INVALID
-        )
+        raise Refused(_("The mafia's chat is open for the 30 minutes before the start."))
     text = (text or "").strip()
     if not 1 <= len(text) <= 2000 or not storable_text(text):
-        raise Refused(_("A message is 1 to 2000 characters."), "invalid", INVALID)
+        raise Refused(_("A message is 1 to 2000 characters."))
     MafiaMessage.objects.create(game=found.game, seat=seat.number, text=text)
 
 

@@ -31,7 +31,7 @@ from django.utils.translation import gettext as _
 
 from accounts.models import User
 from club.kernel.club_settings import ClubSettings
-from club.kernel.errors import CONFLICT, FORBIDDEN, INVALID, NOT_FOUND, Refused
+from club.kernel.errors import RefusalCode, Refused
 from club.kernel.queueing import queue_on_commit
 from games import access
 from games import services as games_services
@@ -118,10 +118,10 @@ def recording_for(user: User, recording_id: int, *, lock: bool = False) -> Recor
     else:
         recording = Recording.objects.select_related("game").filter(pk=recording_id).first()
     if recording is None or recording.status == RecordingStatus.DELETED:
-        raise Refused(_("There is no such recording."), "not_found", NOT_FOUND)
+        raise Refused(_("There is no such recording."), RefusalCode.NOT_FOUND)
     if not access.runs(user, recording.game):
         raise Refused(
-            _("Only the game's host and admins have its recording."), "forbidden", FORBIDDEN
+            _("Only the game's host and admins have its recording."), RefusalCode.FORBIDDEN
         )
     return recording
 
@@ -134,26 +134,22 @@ def recording_start(
     its replacement."""
     game = Game.objects.filter(pk=game_id).first()
     if game is None:
-        raise Refused(_("There is no such game."), "not_found", NOT_FOUND)
+        raise Refused(_("There is no such game."), RefusalCode.NOT_FOUND)
     if not access.runs(user, game):
         raise Refused(
-            _("Only the game's host and admins upload its recording."), "forbidden", FORBIDDEN
+            _("Only the game's host and admins upload its recording."), RefusalCode.FORBIDDEN
         )
     # Everything is checked before anything is touched: a refusal changes nothing.
     if started_at is not None and moment_problem(started_at) is not None:
         raise Refused(_("The recording's start is not a time the club can store."))
     if "\x00" in name or os.path.splitext(name.lower())[1] not in FORMATS:
-        raise Refused(
-            _("Upload an m4a, ogg, opus, mp3, wav or webm recording."), "invalid", INVALID
-        )
+        raise Refused(_("Upload an m4a, ogg, opus, mp3, wav or webm recording."))
     if not 0 < size <= MAX_BYTES:
-        raise Refused(_("A recording is up to 300 MB."), "invalid", INVALID)
+        raise Refused(_("A recording is up to 300 MB."))
     if due_at(game) <= timezone.now():
         raise Refused(
             _("Recordings are kept %(days)d days after the game; this game is older.")
             % {"days": ClubSettings.load().audio_retention_days},
-            "invalid",
-            INVALID,
         )
     with transaction.atomic():
         # Two starts at once for a game with no row yet would both create one: the game's
@@ -173,8 +169,7 @@ def recording_start(
         ):
             raise Refused(
                 _("The game's recording is being analysed; try again when it is done."),
-                "conflict",
-                CONFLICT,
+                RefusalCode.CONFLICT,
             )
         for row in rows:
             # An earlier replacement, or a first upload never finished: nothing to keep.
@@ -196,26 +191,24 @@ def recording_append(*, recording_id: int, user: User, offset: int, data: bytes)
     """Append a chunk at `offset`, which must be what the server has (a conflict answers
     with the right offset, so the phone continues from there)."""
     if len(data) > CHUNK_BYTES:
-        raise Refused(_("A chunk is 2 MB at most."), "invalid", INVALID)
+        raise Refused(_("A chunk is 2 MB at most."))
     with transaction.atomic():
         recording = recording_for(user, recording_id, lock=True)
         if recording.status != RecordingStatus.UPLOADING:
             raise Refused(
                 _("This recording is uploaded already."),
-                "conflict",
-                CONFLICT,
+                RefusalCode.CONFLICT,
                 offset=recording.received,
             )
         if offset != recording.received:
             raise Refused(
                 _("The server has %(offset)d bytes of this file: continue from there.")
                 % {"offset": recording.received},
-                "conflict",
-                CONFLICT,
+                RefusalCode.CONFLICT,
                 offset=recording.received,
             )
         if not data or offset + len(data) > recording.size:
-            raise Refused(_("The chunk does not fit the file's declared size."), "invalid", INVALID)
+            raise Refused(_("The chunk does not fit the file's declared size."))
         path = _partial_path(recording)
         with open(path, "ab") as partial:
             partial.truncate(offset)  # whatever a failed earlier write left is not counted
@@ -387,7 +380,7 @@ def recording_open(*, recording_id: int, user: User) -> Download:
     """The host's or an admin's copy; nothing serves a deleted recording."""
     recording = recording_for(user, recording_id)
     if not recording.file:
-        raise Refused(_("The recording is not uploaded yet."), "not_found", NOT_FOUND)
+        raise Refused(_("The recording is not uploaded yet."), RefusalCode.NOT_FOUND)
     return Download(recording, recording.file.open("rb"))
 
 
@@ -399,10 +392,10 @@ def suggestion_decide(*, suggestion_id: int, user: User, accept: bool) -> FoulSu
         FoulSuggestion.objects.select_related("recording__game").filter(pk=suggestion_id).first()
     )
     if suggestion is None:
-        raise Refused(_("There is no such suggestion."), "not_found", NOT_FOUND)
+        raise Refused(_("There is no such suggestion."), RefusalCode.NOT_FOUND)
     game = suggestion.recording.game
     if not access.runs(user, game):
-        raise Refused(_("Only the game's host decides on its fouls."), "forbidden", FORBIDDEN)
+        raise Refused(_("Only the game's host decides on its fouls."), RefusalCode.FORBIDDEN)
     with transaction.atomic():
         decided = FoulSuggestion.objects.filter(
             pk=suggestion.pk, status=SuggestionStatus.PENDING
@@ -412,7 +405,7 @@ def suggestion_decide(*, suggestion_id: int, user: User, accept: bool) -> FoulSu
             decided_at=timezone.now(),
         )
         if not decided:
-            raise Refused(_("This suggestion is decided already."), "decided", CONFLICT)
+            raise Refused(_("This suggestion is decided already."), RefusalCode.CONFLICT)
         if accept:
             games_services.game_record_event(
                 game_id=game.pk,

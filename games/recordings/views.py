@@ -21,7 +21,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from club.doors.requests import MemberRequest, SiteRequest
 from club.doors.responses import action_answer
 from club.kernel.club_settings import ClubSettings
-from club.kernel.errors import CONFIRM, NOT_FOUND, Refused
+from club.kernel.errors import RefusalCode, Refused
 from club.kernel.parsing import parse_moment
 from games import access
 from games.models import Game
@@ -168,10 +168,10 @@ def game_recording_delete(request: MemberRequest, game_id: int) -> HttpResponse:
     refusal = None
     try:
         if recording is None:
-            raise Refused(_("There is no such recording."), "not_found", NOT_FOUND)
+            raise Refused(_("There is no such recording."), RefusalCode.NOT_FOUND)
         if request.POST.get("confirm") != "yes":
             # One tap must not destroy it: the page's button asks first.
-            raise Refused(_("Confirm that the recording is to be deleted."), "confirm", CONFIRM)
+            raise Refused(_("Confirm that the recording is to be deleted."), RefusalCode.CONFIRM)
         recordings.recording_delete(recording_id=recording.pk, user=request.user)
     except Refused as refused:
         refusal = refused

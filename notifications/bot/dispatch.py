@@ -16,7 +16,7 @@ from accounts.models import User
 from club import buttons, queries
 from club import services as club
 from club.kernel import throttle
-from club.kernel.errors import Refused
+from club.kernel.errors import RefusalCode, Refused
 from club.kernel.parsing import whole_number
 from club.models import Evening, RegistrationSource
 from notifications.bot.cards import (
@@ -69,7 +69,7 @@ class Bot:
         except Refused as refusal:
             if self.incoming.callback_id:
                 return self.toast(refusal.message)
-            if refusal.code == "throttled":
+            if refusal.code == RefusalCode.THROTTLED:
                 # One word about it a minute, not one per message: the reply is a message too.
                 minute = int(timezone.now().timestamp() // 60)
                 self.reply(refusal.message, key=f"throttled:{self.incoming.telegram_id}:{minute}")

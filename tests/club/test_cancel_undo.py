@@ -11,7 +11,7 @@ from django.test import Client
 from django.utils import timezone
 
 from club import services
-from club.kernel.errors import Refused
+from club.kernel.errors import RefusalCode, Refused
 from club.models import Registration, RegistrationStatus
 from notifications.models import Notification
 from tests.factories import make_evening, sign_up_many
@@ -77,7 +77,8 @@ def test_after_the_window_it_is_too_late_to_take_it_back(full_evening) -> None:
         services.registration_cancel_undo(
             member=seated.member, evening_id=evening.pk, now=now + services.UNDO_WINDOW
         )
-    assert refused.value.code == "undo_too_late"
+    assert refused.value.code == RefusalCode.CONFLICT
+    assert refused.value.message.startswith("Вернуть уже нельзя")
 
 
 def test_pressing_twice_keeps_the_first_window(full_evening) -> None:

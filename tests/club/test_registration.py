@@ -9,7 +9,7 @@ from accounts.models import MembershipStatus
 from accounts.services import member_set_status
 from club import services
 from club.kernel.club_settings import ClubSettings
-from club.kernel.errors import Refused
+from club.kernel.errors import RefusalCode, Refused
 from club.models import Evening, EveningStatus, Registration, RegistrationSource
 from notifications.models import Notification
 from tests.factories import make_evening, make_member, sign_up_many
@@ -123,7 +123,7 @@ def test_the_age_is_checked_on_the_evenings_date_in_the_clubs_zone() -> None:
     assert sign_up(turns_21_that_day, evening).seat == 1
     with pytest.raises(Refused) as refused:
         sign_up(turns_21_next_day, evening)
-    assert refused.value.code == "underage"
+    assert refused.value.code == RefusalCode.UNDERAGE
     assert "21" in refused.value.message
     assert not Registration.objects.filter(member=turns_21_next_day).exists()
 
@@ -131,20 +131,26 @@ def test_the_age_is_checked_on_the_evenings_date_in_the_clubs_zone() -> None:
 @pytest.mark.parametrize(
     ("evening_fields", "code", "message"),
     [
-        ({"opens_at": timezone.now() + timedelta(days=1)}, "not_open", "Запись откроется"),
-        ({"status": EveningStatus.CLOSED}, "closed", "Запись на этот вечер закрыта."),
-        ({"status": EveningStatus.CANCELLED}, "cancelled", "Этот вечер отменён."),
+        (
+            {"opens_at": timezone.now() + timedelta(days=1)},
+            RefusalCode.NOT_OPEN,
+            "Запись откроется",
+        ),
+        ({"status": EveningStatus.CLOSED}, RefusalCode.CLOSED, "Запись на этот вечер закрыта."),
+        ({"status": EveningStatus.CANCELLED}, RefusalCode.CLOSED, "Этот вечер отменён."),
         (
             {
                 "starts_at": timezone.now() - timedelta(hours=1),
                 "opens_at": timezone.now() - timedelta(days=2),
             },
-            "past",
+            RefusalCode.CLOSED,
             "Этот вечер уже прошёл.",
         ),
     ],
 )
-def test_sign_up_is_refused_outside_its_window(evening_fields, code: str, message: str) -> None:
+def test_sign_up_is_refused_outside_its_window(
+    evening_fields, code: RefusalCode, message: str
+) -> None:
     evening = make_evening(**evening_fields)
     with pytest.raises(Refused) as refused:
         sign_up(make_member(), evening)
@@ -158,14 +164,14 @@ def test_suspended_and_banned_members_cannot_sign_up() -> None:
         member = member_set_status(member=make_member(), status=status)
         with pytest.raises(Refused) as refused:
             sign_up(member, evening)
-        assert refused.value.code == "suspended"
+        assert refused.value.code == RefusalCode.SUSPENDED
     assert not Registration.objects.exists()
 
 
 def test_an_unknown_evening_is_refused() -> None:
     with pytest.raises(Refused) as refused:
         services.registration_create(member=make_member(), evening_id=999_999, source=WEB)
-    assert refused.value.code == "not_found"
+    assert refused.value.code == RefusalCode.NOT_FOUND
 
 
 def test_attendance_is_confirmed_by_a_member_with_a_seat_once() -> None:
@@ -176,7 +182,8 @@ def test_attendance_is_confirmed_by_a_member_with_a_seat_once() -> None:
     assert first.attendance_confirmed_at == again.attendance_confirmed_at is not None
     with pytest.raises(Refused) as refused:
         services.registration_confirm_attendance(member=waiting, evening_id=evening.pk)
-    assert refused.value.code == "no_seat"
+    assert refused.value.code == RefusalCode.CONFLICT
+    assert refused.value.message.startswith("Подтвердить участие может только")
 
 
 def test_unconfirmed_seats_go_to_the_reserve_at_the_deadline_when_the_club_says_so() -> None:

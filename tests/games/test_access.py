@@ -20,7 +20,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from accounts.services import api_token_create, member_set_status
-from club.kernel.errors import Refused
+from club.kernel.errors import RefusalCode, Refused
 from club.models import RegistrationSource
 from club.services import registration_create
 from games import services
@@ -182,7 +182,8 @@ def test_a_host_cannot_seat_themselves_through_any_door() -> None:
     # The service…
     with pytest.raises(Refused) as refused:
         services.game_create(host=host, evening_id=evening.pk, seats=seats)
-    assert refused.value.code == "host_seated"
+    assert refused.value.code == RefusalCode.INVALID
+    assert refused.value.message.startswith("Ведущий игры не может в ней играть")
     # …the API…
     body = {
         "evening_id": evening.pk,

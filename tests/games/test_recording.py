@@ -5,7 +5,7 @@ from datetime import date
 
 import pytest
 
-from club.kernel.errors import Refused
+from club.kernel.errors import RefusalCode, Refused
 from games import services
 from games.models import GameEvent, GameStatus
 from games.queries import game_view
@@ -56,7 +56,7 @@ def test_a_rule_violation_is_refused_with_the_engines_message_and_changes_nothin
     record(game, host, {"type": "day", "n": 1})
     with pytest.raises(Refused) as refused:
         record(game, host, {"type": "nominate", "by": 1, "target": 99})
-    assert refused.value.code == "invalid"
+    assert refused.value.code == RefusalCode.INVALID
     assert "99" in refused.value.message
     assert GameEvent.objects.filter(game=game).count() == 1
 
@@ -73,7 +73,7 @@ def test_a_stale_sequence_number_is_refused(table) -> None:
             seq=1,  # the phone had not seen entry 1
             client_id="second-phone",
         )
-    assert refused.value.code == "stale"
+    assert refused.value.code == RefusalCode.STALE
     assert refused.value.details["seq"] == 1
     assert GameEvent.objects.filter(game=game).count() == 1
 
@@ -200,13 +200,13 @@ def test_members_who_are_not_hosts_cannot_start_or_record(table) -> None:
     host, evening, players = table
     with pytest.raises(Refused) as refused:
         start_game(players[0], evening, players)
-    assert refused.value.code == "forbidden"
+    assert refused.value.code == RefusalCode.FORBIDDEN
     game = start_game(host, evening, players)
     other_host = make_host()
     for outsider in (players[0], other_host):
         with pytest.raises(Refused) as refused:
             record(game, outsider, {"type": "day", "n": 1})
-        assert refused.value.code == "forbidden"
+        assert refused.value.code == RefusalCode.FORBIDDEN
     admin = make_member(is_staff=True, is_superuser=True)
     record(game, admin, {"type": "day", "n": 1})  # an admin may take over
     assert game.last_seq == 1

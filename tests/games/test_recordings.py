@@ -9,7 +9,7 @@ import pytest
 import time_machine
 from django.utils import timezone
 
-from club.kernel.errors import Refused
+from club.kernel.errors import RefusalCode, Refused
 from games.recordings import analysis as recording_analysis
 from games.recordings import services as recordings
 from games.recordings.models import Recording, RecordingDeletion, RecordingStatus
@@ -98,7 +98,7 @@ def test_an_interrupted_upload_resumes_where_the_server_stopped(played, tmp_path
             recordings.recording_append(
                 recording_id=started.pk, user=host, offset=offset, data=data[offset : offset + 10]
             )
-        assert (refused.value.code, refused.value.details["offset"]) == ("conflict", half)
+        assert (refused.value.code, refused.value.details["offset"]) == (RefusalCode.CONFLICT, half)
     # Starting again with the same file finds the upload begun, and it goes on from `half`.
     again = recordings.recording_start(
         game_id=game.pk, user=host, name="game.wav", size=len(data), started_at=began
@@ -126,7 +126,7 @@ def test_only_the_host_and_admins_touch_the_recording(played, tmp_path, admin_me
     ):
         with pytest.raises(Refused) as refused:
             attempt()
-        assert refused.value.code == "forbidden"
+        assert refused.value.code == RefusalCode.FORBIDDEN
     assert (
         recordings.recording_open(recording_id=recording.pk, user=admin_member).file.read(4)
         == b"RIFF"

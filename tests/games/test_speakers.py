@@ -12,7 +12,7 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from club.kernel.errors import Refused
+from club.kernel.errors import RefusalCode, Refused
 from games.queries import game_view
 from games.ratings import analysis as ratings_analysis
 from games.ratings.publication import published_analysis
@@ -141,7 +141,7 @@ def test_the_host_gives_a_suggested_foul_or_dismisses_it(heard) -> None:
     first, *rest = list(recording.suggestions.order_by("start"))
     with pytest.raises(Refused) as refused:
         recordings.suggestion_decide(suggestion_id=first.pk, user=players[0], accept=True)
-    assert refused.value.code == "forbidden"
+    assert refused.value.code == RefusalCode.FORBIDDEN
     before = game_view(game.pk).state
     recordings.suggestion_decide(suggestion_id=first.pk, user=host, accept=True)
     after = game_view(game.pk).state
@@ -151,7 +151,8 @@ def test_the_host_gives_a_suggested_foul_or_dismisses_it(heard) -> None:
     assert last.payload["type"] == "foul" and "по записи" in last.payload["reason"]
     with pytest.raises(Refused) as again:
         recordings.suggestion_decide(suggestion_id=first.pk, user=host, accept=False)
-    assert again.value.code == "decided"
+    assert again.value.code == RefusalCode.CONFLICT
+    assert again.value.message == "По этому предложению уже решено."
     if rest:
         client = Client()
         client.force_login(host)
