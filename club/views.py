@@ -20,7 +20,7 @@ from club.doors.responses import action_answer
 from club.identity import ICON_CACHE_SECONDS, ICON_SIZES, logo_icon_png
 from club.kernel import health
 from club.kernel.club_settings import ClubSettings
-from club.kernel.errors import Refused
+from club.kernel.errors import RefusalCode, Refused
 from club.models import Evening, RegistrationSource
 from games.access import may_host
 from games.queries import recent_games
@@ -185,4 +185,5 @@ def healthz(request: SiteRequest) -> JsonResponse:
 
 @csrf_exempt  # answers every method with 404; a CSRF 403 would hide that
 def api_not_found(request: SiteRequest) -> JsonResponse:
-    return JsonResponse({"detail": _("No such API endpoint.")}, status=404)
+    refusal = Refused(_("No such API endpoint."), RefusalCode.NOT_FOUND)
+    return JsonResponse(refusal.body(), status=refusal.status)

@@ -413,6 +413,7 @@ def test_a_nul_in_an_event_is_refused_at_every_door(club) -> None:
     foul = {"type": "foul", "seat": 3, "reason": "a\x00b", "seq": 2}
     answer = host.post(f"/api/v1/games/{game.pk}/events", foul, content_type="application/json")
     assert answer.status_code == 422 and "NUL" in answer.json()["detail"]
+    assert answer.json()["code"] == "invalid"
     post = {"type": "post", "text": "привет\x00"}
     player = api(club["online_player"])
     answer = player.post(
@@ -485,11 +486,13 @@ def test_a_nul_is_refused_at_every_door_the_probe_named(club) -> None:
         content_type="application/json",
     )  # fmt: skip
     assert answer.status_code == 422 and "seats.2.nick" in answer.json()["detail"]
+    assert answer.json()["code"] == "invalid"
     surrogate = b'{"type": "foul", "seat": 3, "reason": "\\ud800"}'
     answer = api(host).post(
         f"/api/v1/games/{club['game'].pk}/events", surrogate, content_type="application/json"
     )
     assert answer.status_code == 422 and "reason" in answer.json()["detail"]
+    assert answer.json()["code"] == "invalid"
     document = {"format": "mafia-protocol/1", "ruleset": "club", "seats": seats, "events": []}
     upload = SimpleUploadedFile("protocol.json", json.dumps(document).encode())
     page = web(club["admin"]).post(

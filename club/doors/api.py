@@ -1,13 +1,15 @@
 """The club's HTTP API, /api/v1: django-ninja, session (with CSRF) or bearer-token auth.
 
-Every error is JSON `{"detail": "..."}` with a 4xx status; an unexpected failure is logged
-and answered as JSON too, never as an HTML page.
+Every error is JSON `{"detail": "...", "code": "...", ...details}` with its status, from one
+handler (`on_error`); an unexpected failure is logged and answered as JSON too, never as an
+HTML page.
 """
 
 import logging
 from typing import Any
 
-from django.http import HttpRequest, HttpResponse
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
 from ninja import NinjaAPI
 from ninja.errors import AuthenticationError, HttpError, ValidationError
@@ -17,7 +19,7 @@ from accounts.api import router as accounts_router
 from club.api_evenings import router as evenings_router
 from club.doors.api_auth import MEMBERS
 from club.kernel import parsing
-from club.kernel.errors import RefusalCode, Refused
+from club.kernel.errors import INTERNAL, RefusalCode, Refused, error_body
 from games.api import router as games_router
 from games.online.api import router as online_router
 from games.ratings.api import router as published_router
@@ -48,51 +50,77 @@ def _describe(error: dict[str, Any]) -> str:
     return f"{where}: {error.get('msg', '')}" if where else str(error.get("msg", ""))
 
 
-@api.exception_handler(ValidationError)
-def on_validation_error(request: HttpRequest, exc: ValidationError) -> HttpResponse:
-    details = "; ".join(_describe(error) for error in exc.errors)
-    return api.create_response(
-        request, {"detail": _("Invalid input: %(details)s") % {"details": details}}, status=422
-    )
+# The reason of an HttpError (django-ninja's own, or a door's), by its status.
+CODE_OF_STATUS: dict[int, RefusalCode] = {
+    400: RefusalCode.UNREADABLE,
+    401: RefusalCode.UNAUTHENTICATED,
+    403: RefusalCode.FORBIDDEN,
+    404: RefusalCode.NOT_FOUND,
+    409: RefusalCode.CONFLICT,
+    413: RefusalCode.TOO_LARGE,
+    422: RefusalCode.INVALID,
+    428: RefusalCode.CONFIRM,
+    429: RefusalCode.THROTTLED,
+}
 
 
-@api.exception_handler(HttpError)
-def on_http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
-    detail, status = str(exc), exc.status_code
-    # django-ninja's one English message of its own, for a body it could not parse: the
-    # reader's reason when it is ours (club/kernel/parsing.py), else "not JSON".
-    if status == 400 and detail.startswith("Cannot parse request body"):
-        reason = exc.__cause__
-        if isinstance(reason, parsing.Unreadable):
-            detail = reason.message
-            status = (
-                RefusalCode.INVALID.status if isinstance(reason, parsing.UnstorableText) else 400
+def _unreadable_body(exc: HttpError) -> Refused:
+    """django-ninja's one English message of its own, for a body it could not parse: the
+    reader's reason when it is ours (club/kernel/parsing.py), else "not JSON"."""
+    reason = exc.__cause__
+    if isinstance(reason, parsing.UnstorableText):
+        return Refused(reason.message, RefusalCode.INVALID)
+    if isinstance(reason, parsing.Unreadable):
+        return Refused(reason.message, RefusalCode.UNREADABLE)
+    return Refused(_("The request body is not valid JSON."), RefusalCode.UNREADABLE)
+
+
+def _refusal_of(exc: Exception) -> Refused | None:
+    """Every failure an endpoint can end in, as the refusal it answers; None for a bug."""
+    if isinstance(exc, Refused):
+        return exc
+    if isinstance(exc, ValidationError):
+        details = "; ".join(_describe(error) for error in exc.errors)
+        return Refused(_("Invalid input: %(details)s") % {"details": details})
+    if isinstance(exc, AuthenticationError):
+        return Refused(
+            _("Log in, or send a valid token in the header Authorization: Bearer <token>."),
+            RefusalCode.UNAUTHENTICATED,
+        )
+    if isinstance(exc, HttpError):
+        if exc.status_code == 400 and str(exc).startswith("Cannot parse request body"):
+            return _unreadable_body(exc)
+        if exc.status_code == 403 and str(exc) == "CSRF check Failed":
+            return Refused(
+                _("The page's security token is missing or old: reload the page and try again."),
+                RefusalCode.FORBIDDEN,
             )
-        else:
-            detail = _("The request body is not valid JSON.")
-    return api.create_response(request, {"detail": detail}, status=status)
+        code = CODE_OF_STATUS.get(exc.status_code)
+        return Refused(str(exc), code) if code is not None else None
+    if isinstance(exc, Http404):
+        return Refused(_("Not found."), RefusalCode.NOT_FOUND)
+    if isinstance(exc, PermissionDenied):
+        return Refused(str(exc) or _("This is not yours to do."), RefusalCode.FORBIDDEN)
+    return None
 
 
-@api.exception_handler(AuthenticationError)
-def on_authentication_error(request: HttpRequest, exc: AuthenticationError) -> HttpResponse:
-    return api.create_response(
-        request,
-        {"detail": _("Log in, or send a valid token in the header Authorization: Bearer <token>.")},
-        status=401,
-    )
-
-
-@api.exception_handler(Refused)
-def on_refused(request: HttpRequest, exc: Refused) -> HttpResponse:
-    """A service said no: its message, its status, and what the caller may need to go on
-    (the server's upload offset, the game's last sequence number)."""
-    return api.create_response(request, {"detail": exc.message, **exc.details}, status=exc.status)
-
-
+# django-ninja looks a handler up by the exception's class (its own defaults for
+# ValidationError, HttpError and Http404 included): the one function for each.
 @api.exception_handler(Exception)
-def on_unexpected_error(request: HttpRequest, exc: Exception) -> HttpResponse:
-    logger.exception("Unhandled error in %s %s", request.method, request.path)
-    return api.create_response(request, {"detail": _("Internal error.")}, status=500)
+@api.exception_handler(Refused)
+@api.exception_handler(ValidationError)
+@api.exception_handler(HttpError)
+@api.exception_handler(Http404)
+@api.exception_handler(PermissionDenied)
+def on_error(request: HttpRequest, exc: Exception) -> HttpResponse:
+    """The API's one error handler: every error is JSON `{"detail", "code", ...details}`
+    (club.kernel.errors.error_body) with the refusal's status; an unexpected failure is
+    logged and answered the same way, with the code "internal" and 500."""
+    refusal = _refusal_of(exc)
+    if refusal is None:
+        logger.error("Unhandled error in %s %s", request.method, request.path, exc_info=exc)
+        return api.create_response(request, error_body(_("Internal error."), INTERNAL), status=500)
+    return api.create_response(request, refusal.body(), status=refusal.status)
 
 
 api.add_router("/", accounts_router)

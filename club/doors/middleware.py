@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from club.doors import csp
 from club.kernel import bodies
 from club.kernel.club_settings import ClubSettings
-from club.kernel.errors import Refused
+from club.kernel.errors import RefusalCode, Refused
 from club.kernel.parsing import storable_text
 
 logger = logging.getLogger(__name__)
@@ -90,11 +90,10 @@ class BodyLimitMiddleware:
 
     @staticmethod
     def refused(request: HttpRequest, door: bodies.Door, refusal: Refused) -> HttpResponse:
-        if door.answer == bodies.Answer.API:
-            return JsonResponse({"detail": refusal.message}, status=refusal.status)
-        if door.answer == bodies.Answer.TAP:
-            answer = {"error": refusal.message, "code": refusal.code}
-            return JsonResponse(answer, status=refusal.status)
+        if door.answer in (bodies.Answer.API, bodies.Answer.TAP):
+            return JsonResponse(
+                refusal.body(tap=door.answer == bodies.Answer.TAP), status=refusal.status
+            )
         if door.answer == bodies.Answer.WEBHOOK:
             # Acknowledged, or Telegram would send the same update again and again.
             logger.warning("Telegram webhook: an update refused (%s)", refusal.code)
@@ -116,6 +115,7 @@ class StorableInputMiddleware:
         if all(storable_text(text) for text in texts):
             return self.get_response(request)
         message = _("The address holds a NUL character or a broken one, which is not allowed.")
+        refusal = Refused(message, RefusalCode.UNREADABLE)
         if request.path.startswith("/api/"):
-            return JsonResponse({"detail": message}, status=400)
-        return render(request, "400.html", {"message": message}, status=400)
+            return JsonResponse(refusal.body(), status=refusal.status)
+        return render(request, "400.html", {"message": message}, status=refusal.status)

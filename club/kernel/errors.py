@@ -12,6 +12,7 @@ list, with each code's status, is in docs/architecture.md («The one error»).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from enum import StrEnum
 from typing import Any
 
@@ -69,10 +70,10 @@ STATUS: dict[RefusalCode, int] = {
 INTERNAL = "internal"
 
 
-def error_body(detail: str, code: str, **details: Any) -> dict[str, Any]:
+def error_body(detail: str, code: str, details: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """The one error body of every JSON door (the API, the host screen's tap): the message
     in the reader's language, the code, and the refusal's details beside them."""
-    return {**details, "detail": detail, "code": str(code)}
+    return {**(details or {}), "detail": detail, "code": str(code)}
 
 
 class Refused(Exception):
@@ -95,9 +96,12 @@ class Refused(Exception):
     def status(self) -> int:
         return self.code.status
 
-    def body(self) -> dict[str, Any]:
-        """The JSON doors' answer: `{"detail", "code", ...details}`."""
-        return error_body(self.message, self.code, **self.details)
+    def body(self, *, tap: bool = False) -> dict[str, Any]:
+        """The JSON doors' answer: `{"detail", "code", ...details}`. The host screen's tap
+        door adds `error`, the same message under the name its script reads
+        (static/games/host/queue.js, dialogs.js) until the script reads `detail`."""
+        body = error_body(self.message, self.code, self.details)
+        return {**body, "error": self.message} if tap else body
 
     def __repr__(self) -> str:
         return f"Refused({self.code!r}, {self.status}, {self.message!r})"

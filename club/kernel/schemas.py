@@ -1,9 +1,18 @@
-from ninja import Schema
+from ninja import Field, Schema
+
+from club.kernel.errors import STATUS, RefusalCode
 
 
 class ErrorOut(Schema):
+    """Every error answer of the API (club/api.py's `on_error`): the message in the
+    reader's language, the reason's code, and the refusal's details beside them (a game's
+    `seq`, an upload's `offset`, a throttle's `retry_after`, ...)."""
+
+    model_config = {"extra": "allow"}
     detail: str
+    code: RefusalCode = Field(..., description="Why: its HTTP status follows from it.")
 
 
-# Every endpoint documents the error answers it can give: JSON {"detail": ...} each.
-ERRORS: dict[int, type[Schema]] = {status: ErrorOut for status in (400, 401, 403, 404, 409, 422)}
+# Every endpoint documents the error answers it can give: JSON {"detail", "code", ...} each,
+# under every status a refusal can carry.
+ERRORS: dict[int, type[Schema]] = {status: ErrorOut for status in sorted(set(STATUS.values()))}

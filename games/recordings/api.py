@@ -16,9 +16,9 @@ from django.core.exceptions import RequestDataTooBig
 from django.http import FileResponse
 from django.utils.translation import gettext as _
 from ninja import Field, Header, Router, Schema, Status
-from ninja.errors import HttpError
 
 from club.doors.requests import ApiRequest
+from club.kernel.errors import RefusalCode, Refused
 from club.kernel.parsing import Moment
 from club.kernel.schemas import ERRORS
 from games.recordings import services as recordings
@@ -94,7 +94,7 @@ CHUNK_BODY = {
 
 @router.put(
     "/recordings/{recording_id}/chunk",
-    response={200: RecordingOut, 413: ERRORS[422], **ERRORS},
+    response={200: RecordingOut, **ERRORS},
     openapi_extra=CHUNK_BODY,
 )
 def recording_chunk(
@@ -105,7 +105,7 @@ def recording_chunk(
     try:
         data = request.body
     except RequestDataTooBig as error:
-        raise HttpError(413, _("A chunk is 2 MB at most.")) from error
+        raise Refused(_("A chunk is 2 MB at most."), RefusalCode.TOO_LARGE) from error
     recording = recordings.recording_append(
         recording_id=recording_id, user=request.auth, offset=offset, data=data
     )

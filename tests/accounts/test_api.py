@@ -46,6 +46,7 @@ def test_a_missing_or_wrong_token_gets_a_json_401(headers: dict[str, str]) -> No
     assert response.status_code == 401
     assert response["Content-Type"] == "application/json; charset=utf-8"
     assert "Authorization: Bearer" in response.json()["detail"]
+    assert response.json()["code"] == "unauthenticated"
 
 
 def test_a_banned_members_token_stops_working(member: User) -> None:
@@ -54,13 +55,13 @@ def test_a_banned_members_token_stops_working(member: User) -> None:
     response = Client().get("/api/v1/me", headers=bearer(key))
     # The same words as the login form and the bot give a banned member.
     assert response.status_code == 403
-    assert response.json() == {"detail": "Этот аккаунт заблокирован."}
+    assert response.json() == {"detail": "Этот аккаунт заблокирован.", "code": "banned"}
 
 
 def test_unknown_api_paths_and_methods_answer_in_json() -> None:
     response = Client().get("/api/v1/no-such-thing")
     assert response.status_code == 404
-    assert response.json() == {"detail": "Такого адреса в API нет."}
+    assert response.json() == {"detail": "Такого адреса в API нет.", "code": "not_found"}
     response = Client().post("/api/v1/me")
     assert response.status_code == 405
 

@@ -125,7 +125,7 @@ def test_an_api_body_over_its_cap_is_refused_before_it_is_read(hosting) -> None:
     )
     answer = client.post(f"/api/v1/games/{game.pk}/events", body, content_type="application/json")
     assert answer.status_code == 413
-    assert "64 КБ" in answer.json()["detail"]
+    assert "64 КБ" in answer.json()["detail"] and answer.json()["code"] == "too_large"
     assert not GameEvent.objects.filter(game=game).exists()
     # Under the cap, the same event is recorded.
     small = client.post(
@@ -140,6 +140,7 @@ def test_an_adversarial_api_body_under_the_cap_is_a_clear_refusal(hosting) -> No
     body = unterminated_escapes(48 * 1024)
     answer = client.post(f"/api/v1/games/{game.pk}/events", body, content_type="application/json")
     assert answer.status_code == 400 and answer.json()["detail"]
+    assert answer.json()["code"] == "unreadable"
 
 
 @pytest.mark.django_db
@@ -205,6 +206,7 @@ def test_a_form_body_at_a_json_door_is_refused_not_a_500(hosting) -> None:
     token = {"X-CSRFToken": client.cookies["csrftoken"].value}
     api = client.post(f"/api/v1/games/{game.pk}/events", {"type": "day"}, headers=token)
     assert api.status_code == 400 and "JSON" in api.json()["detail"]
+    assert api.json()["code"] == "unreadable"
     tapped = client.post(f"/games/{game.pk}/tap/", {"seq": "1"}, headers=token)
     assert tapped.status_code == 422 and tapped.json()["error"]
     assert not GameEvent.objects.filter(game=game).exists()
@@ -217,7 +219,7 @@ def test_utf16_cannot_hide_brackets_from_the_bound(hosting, settings) -> None:
     game, client = hosting
     body = ('["\u5c00",' + "[" * 30000).encode("utf-16-le")[:60000]
     api = client.post(f"/api/v1/games/{game.pk}/events", body, content_type="application/json")
-    assert api.status_code == 400 and api.json()["detail"]
+    assert api.status_code == 400 and api.json()["detail"] and api.json()["code"] == "unreadable"
     settings.TELEGRAM_WEBHOOK_SECRET = "secret"
     hook = Client().post(
         "/telegram/webhook/", body, content_type="application/json",

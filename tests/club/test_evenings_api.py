@@ -46,33 +46,37 @@ def test_cancel_and_confirm() -> None:
     cancelled = client.delete(url, headers=auth)
     assert (cancelled.status_code, cancelled.json()) == (200, {"status": "cancelled"})
     again = client.delete(url, headers=auth)
-    assert (again.status_code, again.json()) == (404, {"detail": "Вы не записаны на этот вечер."})
+    assert (again.status_code, again.json()) == (
+        404,
+        {"detail": "Вы не записаны на этот вечер.", "code": "not_found"},
+    )
     refused = client.post(url + "/confirm", headers=auth)
     assert refused.status_code == 409
 
 
 @pytest.mark.parametrize(
-    ("member_fields", "evening_fields", "status"),
+    ("member_fields", "evening_fields", "status", "code"),
     [
         (
             {"birth_date": timezone.localdate().replace(year=timezone.localdate().year - 20)},
             {},
             403,
+            "underage",
         ),
-        ({"status": "suspended"}, {}, 403),
-        ({}, {"status": "closed"}, 409),
-        ({}, {"status": "cancelled"}, 409),
-        ({}, {"opens_at": timezone.now() + timedelta(days=1)}, 409),
+        ({"status": "suspended"}, {}, 403, "suspended"),
+        ({}, {"status": "closed"}, 409, "closed"),
+        ({}, {"status": "cancelled"}, 409, "closed"),
+        ({}, {"opens_at": timezone.now() + timedelta(days=1)}, 409, "not_open"),
     ],
 )
 def test_refusals_are_json_4xx_and_change_nothing(
-    member_fields, evening_fields, status: int
+    member_fields, evening_fields, status: int, code: str
 ) -> None:
     evening = make_evening(**evening_fields)
     client, auth = api(make_member(**member_fields))
     response = client.post(f"/api/v1/evenings/{evening.pk}/registration", headers=auth)
     assert response.status_code == status
-    assert isinstance(response.json()["detail"], str)
+    assert isinstance(response.json()["detail"], str) and response.json()["code"] == code
     assert not Registration.objects.exists()
 
 
@@ -80,7 +84,8 @@ def test_unknown_evening_is_404() -> None:
     client, auth = api()
     assert client.post("/api/v1/evenings/424242/registration", headers=auth).status_code == 404
     assert client.get("/api/v1/evenings/424242", headers=auth).json() == {
-        "detail": "Такого вечера нет."
+        "detail": "Такого вечера нет.",
+        "code": "not_found",
     }
 
 
@@ -137,7 +142,7 @@ def test_bad_evenings_are_422(payload) -> None:
         "/api/v1/evenings", payload, content_type="application/json", headers=auth
     )
     assert response.status_code == 422
-    assert isinstance(response.json()["detail"], str)
+    assert isinstance(response.json()["detail"], str) and response.json()["code"] == "invalid"
     assert not Evening.objects.exists()
 
 
@@ -163,5 +168,5 @@ def test_a_body_that_is_not_json_gets_a_clear_400() -> None:
     )
     assert (response.status_code, response.json()) == (
         400,
-        {"detail": "Тело запроса — не корректный JSON."},
+        {"detail": "Тело запроса — не корректный JSON.", "code": "unreadable"},
     )

@@ -190,7 +190,7 @@ def test_a_host_cannot_seat_themselves_through_any_door() -> None:
         "seats": [{"seat": n, "member_id": m, "role": r} for n, (m, r) in seats.items()],
     }
     answer = api(host).post("/api/v1/games", body, content_type="application/json")
-    assert answer.status_code == 422
+    assert answer.status_code == 422 and answer.json()["code"] == "invalid"
     assert "Ведущий игры не может в ней играть" in answer.json()["detail"]
     # …and the seating screen.
     form = {"start": "1"} | {f"member_{n}": str(m) for n, (m, _r) in seats.items()}
@@ -275,6 +275,7 @@ def test_suspended_and_banned_players_do_not_act_through_any_door(
         headers={"Authorization": f"Bearer {token}"},
     )
     assert answer.status_code == 403 and message in answer.json()["detail"]
+    assert answer.json()["code"] == status  # the refusal's code names the membership's state
     # …and the page (a banned member's session no longer logs them in).
     page = web(player).post(f"/online/{game.pk}/act/", {"type": "vote", "target": "pass"})
     assert page.status_code in (302, 403)

@@ -74,10 +74,11 @@ def test_events_through_the_api_statuses(table) -> None:
     assert post({"type": "day", "n": 1, "seq": 1, "client_id": "a"}).status_code == 200  # retry
     stale = post({"type": "foul", "seat": 2, "seq": 1, "client_id": "b"})
     assert stale.status_code == 409
-    assert "1" in stale.json()["detail"]
+    assert "1" in stale.json()["detail"] and stale.json()["code"] == "stale"
     violation = post({"type": "night", "n": 5, "seq": 2, "client_id": "c"})
     assert violation.status_code == 422
     assert violation.json()["detail"]  # the engine's message
+    assert violation.json()["code"] == "invalid"
     assert post({"type": "foul", "seat": 2, "seq": 2}, bearer(players[0])).status_code == 403
     assert post({"type": "nope", "seq": 2}).status_code == 422
     assert GameEvent.objects.filter(game=game).count() == 1

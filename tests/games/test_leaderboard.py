@@ -53,6 +53,7 @@ def test_the_api_refuses_an_unknown_sort_or_season_with_a_message(history) -> No
     assert client.get("/api/v1/leaderboard?sort=luck").status_code == 422
     answer = client.get("/api/v1/leaderboard?season=2026-Q9")
     assert answer.status_code == 422 and "season" in answer.json()["detail"]
+    assert answer.json()["code"] == "invalid"
     assert client.get("/api/v1/leaderboard?season=2026").status_code == 200
 
 

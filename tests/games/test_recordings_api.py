@@ -60,6 +60,7 @@ def test_the_phone_uploads_in_chunks_and_resumes_after_a_conflict(game, tmp_path
     assert put(host, recording["id"], 0, data[:half]).json()["received"] == half
     stale = put(host, recording["id"], 0, data[:half])  # the same chunk, retried
     assert stale.status_code == 409 and str(half) in stale.json()["detail"]
+    assert (stale.json()["code"], stale.json()["offset"]) == ("conflict", half)
     offset = host.get(f"/api/v1/recordings/{recording['id']}").json()["received"]
     done = put(host, recording["id"], offset, data[offset:])
     assert done.status_code == 200 and done.json()["status"] == RecordingStatus.QUEUED
@@ -86,6 +87,7 @@ def test_a_chunk_over_the_limit_is_refused_with_a_message(game) -> None:
     recording_id = begin(host, game, "g.m4a", 10_000_000).json()["id"]
     answer = put(host, recording_id, 0, b"\0" * (3 * 1024 * 1024))
     assert answer.status_code == 413 and answer.json()["detail"]
+    assert answer.json()["code"] == "too_large"
     assert Recording.objects.get(pk=recording_id).received == 0
 
 
