@@ -10,9 +10,8 @@ from ninja.errors import HttpError
 
 from accounts.models import User
 from club.doors.requests import ApiRequest
-from club.kernel import parsing
 from club.kernel.schemas import ERRORS
-from games import access, services
+from games import access, services, taps
 from games.models import Ruleset
 from games.queries import GameView, game_view
 from games.ratings.publication import visible_nicks
@@ -68,12 +67,15 @@ class GameOut(Schema):
 
 
 class EventIn(Schema):
-    """A protocol event (PROTOCOL.md) plus `seq`, the number it will get, and `client_id`."""
+    """A protocol event (PROTOCOL.md) plus `seq`, the number it will get, `client_id`, and
+    `confirmed` (false: an event that removes a player or ends the game is refused with
+    code "confirm" and what it would do, as the host's screen asks)."""
 
     model_config = {"extra": "allow"}
     type: str = Field(..., max_length=32)
     seq: int | None = None
     client_id: str | None = Field(None, min_length=1, max_length=64)
+    confirmed: bool = True
 
 
 def _out(request: ApiRequest, view: GameView) -> GameOut:
@@ -148,17 +150,29 @@ def game_detail(request: ApiRequest, game_id: int) -> GameOut:
     return _out(request, _view(game_id))
 
 
-@router.post("/games/{game_id}/events", response={200: GameOut, 201: GameOut, **ERRORS})
-def game_event(request: ApiRequest, game_id: int, payload: EventIn) -> Status[GameOut]:
-    # The event's own fields depend on its type (PROTOCOL.md): read them off the body as
-    # sent; the schema above has already checked that it is a JSON object with a type.
-    event = {k: v for k, v in parsing.loads(request.body).items() if k not in ("seq", "client_id")}
-    recorded = services.game_record_event(
+# The body is read by games/taps.py, as the host screen's tap is: the schema documents it.
+EVENT_BODY = {
+    "requestBody": {
+        "required": True,
+        "content": {"application/json": {"schema": EventIn.model_json_schema()}},
+    }
+}
+
+
+@router.post(
+    "/games/{game_id}/events",
+    response={200: GameOut, 201: GameOut, **ERRORS},
+    openapi_extra=EVENT_BODY,
+)
+def game_event(request: ApiRequest, game_id: int) -> Status[GameOut]:
+    """One event, read and recorded as the host screen's tap (games/taps.py): the same
+    refusals with the same body and status; recorded as sent unless `confirmed` is false."""
+    recorded = taps.tap_record(
         game_id=game_id,
         author=request.auth,
-        event=event,
-        seq=payload.seq,
-        client_id=payload.client_id,
+        raw=request.body,
+        nested=False,
+        confirmed_unless_said=True,
     )
     return Status(201 if recorded.created else 200, _out(request, _view(game_id)))
 

@@ -12,18 +12,16 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from django.views.decorators.csp import csp_override
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from club.doors.requests import MemberRequest, SiteRequest
 from club.identity import THEME_COLOR, identity
-from club.kernel import parsing
 from club.kernel.club_settings import ClubSettings
-from club.kernel.errors import RefusalCode, Refused
+from club.kernel.errors import Refused
 from club.kernel.parsing import whole_number
 from club.models import Evening
-from games import access, host_screen, services
+from games import access, host_screen, services, taps
 from games.models import Role, Ruleset
 from games.queries import GameView, game_view
 from games.ratings import stats
@@ -161,43 +159,23 @@ def game_detail(request: SiteRequest, game_id: int) -> HttpResponse:
     return render(request, "games/game.html", context)
 
 
-NOT_A_TAP = gettext_lazy("That did not look like a tap on this screen; try again.")
-
-
 @login_required
 @require_POST
 def game_tap(request: MemberRequest, game_id: int) -> JsonResponse:
-    """One tap of the host's screen, as JSON: `{"seq", "client_id", "event", "confirmed"}`.
-    The answer carries the table after it; a refusal its message (and, for a stale tap,
-    the log as it stands, so the phone can show what the other device did)."""
+    """One tap of the host's screen, as JSON: `{"seq", "client_id", "event", "confirmed"}`
+    (games/taps.py, the API's reading too). The answer carries the table after it; a
+    refusal is the API's error body (and, for a stale tap, the log as it stands, so the
+    phone can show what the other device did)."""
     try:
-        # Who may record, before a byte of the tap is read (its size was checked by the
-        # body limit middleware, club/kernel/bodies.py).
-        services.refuse_unless_recorder(game_id=game_id, author=request.user)
-    except Refused as refusal:
-        return _tap_refused(refusal)
-    try:
-        body = parsing.loads(request.body)
-    except parsing.Unreadable as unreadable:
-        return _tap_refused(Refused(unreadable.message))
-    except (ValueError, UnicodeDecodeError):
-        body = None
-    if not isinstance(body, dict) or not isinstance(body.get("event"), dict):
-        return _tap_refused(Refused(NOT_A_TAP))
-    seq, client_id = body.get("seq"), body.get("client_id")
-    if type(seq) is not int or (client_id is not None and not isinstance(client_id, str)):
-        return _tap_refused(Refused(NOT_A_TAP))
-    try:
-        recorded = services.game_record_event(
+        recorded = taps.tap_record(
             game_id=game_id,
             author=request.user,
-            event=body["event"],
-            seq=seq,
-            client_id=client_id,
-            confirmed=body.get("confirmed") is True,
+            raw=request.body,
+            nested=True,
+            confirmed_unless_said=False,
         )
     except Refused as refusal:
-        return _tap_refused(refusal, game_id)
+        return _tap_refused(refusal)
     view = game_view(game_id)
     assert view is not None
     answer: host_screen.TapRecorded = {
@@ -229,13 +207,8 @@ def game_head(request: MemberRequest, game_id: int) -> HttpResponse:
     )
 
 
-def _tap_refused(refusal: Refused, game_id: int | None = None) -> JsonResponse:
-    answer: dict[str, Any] = {"error": refusal.message, "code": refusal.code, **refusal.details}
-    if refusal.code == RefusalCode.STALE and game_id is not None:
-        view = game_view(game_id)
-        if view is not None:
-            answer.update(seq=view.game.last_seq, log=view.log, table=host_screen.table_of(view))
-    return JsonResponse(answer, status=refusal.status)
+def _tap_refused(refusal: Refused) -> JsonResponse:
+    return JsonResponse(refusal.body(tap=True), status=refusal.status)
 
 
 @require_GET

@@ -208,7 +208,8 @@ def test_a_form_body_at_a_json_door_is_refused_not_a_500(hosting) -> None:
     assert api.status_code == 400 and "JSON" in api.json()["detail"]
     assert api.json()["code"] == "unreadable"
     tapped = client.post(f"/games/{game.pk}/tap/", {"seq": "1"}, headers=token)
-    assert tapped.status_code == 422 and tapped.json()["error"]
+    assert (tapped.status_code, tapped.json()["code"]) == (400, "unreadable")
+    assert tapped.json()["detail"] == tapped.json()["error"] == api.json()["detail"]
     assert not GameEvent.objects.filter(game=game).exists()
 
 

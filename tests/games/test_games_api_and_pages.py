@@ -135,12 +135,13 @@ def test_the_host_screen_records_taps_as_json(table) -> None:
     # A stale tap from a second phone: refused with a message and the log as it stands.
     assert tap(client, game, {"type": "foul", "seat": 3}, 2, "x2").status_code == 201
     stale = tap(client, game, {"type": "foul", "seat": 4}, 2, "x3")
-    assert stale.status_code == 409
-    assert "другом устройстве" in stale.json()["error"]
+    assert (stale.status_code, stale.json()["code"]) == (409, "stale")
+    assert "другом устройстве" in stale.json()["detail"] == stale.json()["error"]
     assert [entry["type"] for entry in stale.json()["log"]] == ["day", "foul"]
     # A refusal of the rules: the message, nothing written.
     refused = tap(client, game, {"type": "nominate", "by": 1, "target": 99}, 3, "x4")
-    assert refused.status_code == 422 and "99" in refused.json()["error"]
+    assert refused.status_code == 422 and "99" in refused.json()["detail"]
+    assert refused.json()["code"] == "invalid"
     game.refresh_from_db()
     assert [e.type for e in game.events.order_by("seq")] == ["day", "foul"]
 
@@ -158,7 +159,7 @@ def test_a_tap_that_removes_a_player_is_confirmed_first(table) -> None:
     client = Client()
     client.force_login(host)
     third = tap(client, game, {"type": "foul", "seat": 3}, 4, "f3")
-    assert third.status_code == 428
+    assert (third.status_code, third.json()["code"]) == (428, "confirm")
     assert third.json()["removes"] == [3] and "Записать?" in third.json()["error"]
     assert game.events.count() == 3
     done = tap(client, game, {"type": "foul", "seat": 3}, 4, "f3", confirmed=True)
@@ -167,18 +168,61 @@ def test_a_tap_that_removes_a_player_is_confirmed_first(table) -> None:
 
 
 @pytest.mark.parametrize(
-    "body",
-    [b"", b"[]", b'{"seq": 1}', b'{"seq": "1", "event": {}}', b'{"seq": 1, "event": {"type": 7}}',
-     b'{"seq": 1, "client_id": 5, "event": {"type": "day", "n": 1}}', b"\xff", b"[" * 5000],
+    ("body", "status", "code"),
+    [(b"", 400, "unreadable"), (b"\xff", 400, "unreadable"), (b"[" * 5000, 400, "unreadable"),
+     (b"[]", 422, "invalid"), (b'{"seq": 1}', 422, "invalid"),
+     (b'{"seq": "1", "event": {}}', 422, "invalid"),
+     (b'{"seq": 1, "event": {"type": 7}}', 422, "invalid"),
+     (b'{"seq": 1, "client_id": 5, "event": {"type": "day", "n": 1}}', 422, "invalid"),
+     (b'{"seq": 1, "event": {"type": "day", "n": 1}, "confirmed": "yes"}', 422, "invalid")],
 )  # fmt: skip
-def test_a_malformed_tap_is_a_clear_refusal(table, body) -> None:
+def test_a_malformed_tap_is_a_clear_refusal(table, body, status: int, code: str) -> None:
     host, evening, players = table
     game = start_game(host, evening, players)
     client = Client()
     client.force_login(host)
     answer = client.post(f"/games/{game.pk}/tap/", body, content_type="application/json")
-    assert answer.status_code == 422 and answer.json()["error"]
+    assert (answer.status_code, answer.json()["code"]) == (status, code)
+    assert answer.json()["detail"] and answer.json()["error"] == answer.json()["detail"]
     assert game.events.count() == 0
+
+
+def test_the_tap_and_the_api_refuse_alike(table) -> None:
+    """The two doors that record an event read it and refuse it with one implementation
+    (games/taps.py): the same status and the same body, the tap's `error` aside."""
+    host, evening, players = table
+    game = start_game(host, evening, players)
+    record(
+        game,
+        host,
+        {"type": "day", "n": 1},
+        {"type": "foul", "seat": 3},
+        {"type": "foul", "seat": 3},
+    )
+    screen = Client()
+    screen.force_login(host)
+
+    def both(event: dict, **envelope) -> tuple:
+        tapped = tap(screen, game, event, **envelope)
+        api = Client().post(
+            f"/api/v1/games/{game.pk}/events", {**event, **envelope},
+            content_type="application/json", **bearer(host),
+        )  # fmt: skip
+        tap_body = tapped.json()
+        assert tap_body.pop("error") == tap_body["detail"]
+        return (tapped.status_code, tap_body), (api.status_code, api.json())
+
+    stale_tap, stale_api = both({"type": "foul", "seat": 4}, seq=2, client_id="s1")
+    assert stale_tap == stale_api and stale_tap[0] == 409
+    assert stale_tap[1]["code"] == "stale" and stale_tap[1]["seq"] == 3
+    assert [entry["type"] for entry in stale_tap[1]["log"]] == ["day", "foul", "foul"]
+    rule_tap, rule_api = both({"type": "nominate", "by": 1, "target": 99}, seq=4, client_id="r1")
+    assert rule_tap == rule_api and rule_tap[:1] == (422,) and rule_tap[1]["code"] == "invalid"
+    third = {"type": "foul", "seat": 3}
+    confirm_tap, confirm_api = both(third, seq=4, client_id="c1", confirmed=False)
+    assert confirm_tap == confirm_api and confirm_tap[0] == 428
+    assert (confirm_tap[1]["code"], confirm_tap[1]["removes"]) == ("confirm", [3])
+    assert game.events.count() == 3
 
 
 def test_members_cannot_post_taps(table) -> None:
