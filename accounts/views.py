@@ -22,7 +22,7 @@ from accounts.forms import ApiTokenForm, MemberSettingsForm, SignUpForm
 from accounts.telegram_login import TelegramIdentity, telegram_login_verify
 from club.doors import csp
 from club.doors.requests import MemberRequest, SiteRequest
-from club.doors.responses import action_answer
+from club.doors.responses import action_answer, answers_refusals
 from club.kernel import throttle
 from club.kernel.errors import Refused
 
@@ -40,7 +40,7 @@ def sign_up(request: SiteRequest) -> HttpResponse:
         except Refused as refusal:
             form.is_valid()
             form.add_error(None, refusal.message)
-            return render(request, "accounts/sign_up.html", {"form": form}, status=429)
+            return render(request, "accounts/sign_up.html", {"form": form}, status=refusal.status)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
@@ -145,7 +145,7 @@ class PasswordResetView(auth_views.PasswordResetView):
         except Refused as refusal:
             form.add_error(None, refusal.message)
             response = self.form_invalid(form)
-            response.status_code = 429
+            response.status_code = refusal.status
             return response
         return super().form_valid(form)
 
@@ -172,13 +172,11 @@ def _telegram_identity(request: SiteRequest) -> TelegramIdentity:
 
 @sensitive_post_parameters("hash")
 @require_POST
+@answers_refusals(back=lambda: reverse("accounts:login"))
 def telegram_login(request: SiteRequest) -> HttpResponse:
     """The login page's «Log in with Telegram»: logs in the member the Telegram account is
     linked to. It never links anything, whoever is logged in."""
-    try:
-        member = services.member_telegram_login(identity=_telegram_identity(request))
-    except Refused as refusal:
-        return action_answer(request, refusal=refusal, done=None, back=reverse("accounts:login"))
+    member = services.member_telegram_login(identity=_telegram_identity(request))
     login(request, member, backend=BACKEND)
     done = _("Logged in with Telegram.")
     return action_answer(request, refusal=None, done=done, back=reverse("accounts:profile"))
@@ -187,22 +185,19 @@ def telegram_login(request: SiteRequest) -> HttpResponse:
 @sensitive_post_parameters("hash")
 @login_required
 @require_POST
+@answers_refusals(back=lambda: reverse("accounts:profile"))
 def telegram_link(request: MemberRequest) -> HttpResponse:
     """The profile page's «Link Telegram»: bound to this session's single-use nonce."""
     nonce = request.session.pop(LINK_NONCE, "")
     given = request.POST.get("nonce", "")
-    refusal = None
-    try:
-        if not nonce or not hmac.compare_digest(nonce.encode(), given.encode()):
-            raise Refused(_("This request to link Telegram has expired. Please try again."))
-        identity = _telegram_identity(request)
-        services.member_telegram_link(
-            member=request.user, telegram_id=identity.telegram_id, username=identity.username
-        )
-    except Refused as refused:
-        refusal = refused
+    if not nonce or not hmac.compare_digest(nonce.encode(), given.encode()):
+        raise Refused(_("This request to link Telegram has expired. Please try again."))
+    identity = _telegram_identity(request)
+    services.member_telegram_link(
+        member=request.user, telegram_id=identity.telegram_id, username=identity.username
+    )
     done = _("Telegram is linked to your account.")
-    return action_answer(request, refusal=refusal, done=done, back=reverse("accounts:profile"))
+    return action_answer(request, refusal=None, done=done, back=reverse("accounts:profile"))
 
 
 @login_required

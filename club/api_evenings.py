@@ -4,10 +4,10 @@ from datetime import datetime
 
 from django.utils.translation import gettext as _
 from ninja import Field, Router, Schema, Status
-from ninja.errors import HttpError
 
 from club import queries, services
 from club.doors.requests import ApiRequest
+from club.kernel.errors import RefusalCode, Refused
 from club.kernel.parsing import Moment
 from club.kernel.schemas import ERRORS
 from club.models import Evening, RegistrationSource, RegistrationStatus
@@ -58,7 +58,7 @@ class AttendanceOut(Schema):
 def _evening(evening_id: int) -> Evening:
     evening = Evening.objects.filter(pk=evening_id).first()
     if evening is None:
-        raise HttpError(404, _("There is no such evening."))
+        raise Refused(_("There is no such evening."), RefusalCode.NOT_FOUND)
     return evening
 
 
@@ -77,7 +77,7 @@ def evening_list(request: ApiRequest) -> list[EveningListItem]:
 )
 def evening_create(request: ApiRequest, payload: EveningIn) -> Status[EveningOut]:
     if not request.auth.has_perm("club.add_evening"):
-        raise HttpError(403, _("Only the club's admins can create evenings."))
+        raise Refused(_("Only the club's admins can create evenings."), RefusalCode.FORBIDDEN)
     evening = services.evening_create(**payload.dict())
     return Status(201, _out(evening))
 

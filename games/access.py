@@ -23,7 +23,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.utils.translation import gettext as _
 
 from accounts.models import MembershipStatus, User
-from club.kernel.errors import Refused
+from club.kernel.errors import RefusalCode, Refused
 from games.models import Game, GameStatus, Ruleset, Seat
 from games.rules.online import BLACK_ROLES
 
@@ -45,6 +45,12 @@ def may_host(viewer: Viewer) -> bool:
         and member.status == MembershipStatus.ACTIVE
         and member.has_perm(HOST_PERMISSION)
     )
+
+
+def refuse_unless_may_host(viewer: Viewer) -> None:
+    """The one refusal of a member who may not start games, at every door."""
+    if not may_host(viewer):
+        raise Refused(_("Only the club's hosts and admins start games."), RefusalCode.FORBIDDEN)
 
 
 def refuse_host_at_table(host: User, player_ids: Sequence[int]) -> None:
@@ -131,6 +137,12 @@ def sees_table(viewer: Viewer, game: Game, seats: Sequence[Seat]) -> bool:
     """An online table is its players' and its host's; what is published of it, with every
     member's consent respected, is its analysis once it ends."""
     return seat_of(viewer, seats) is not None or runs(viewer, game, seats)
+
+
+def refuse_unless_sees_table(viewer: Viewer, game: Game, seats: Sequence[Seat]) -> None:
+    """The one refusal of an online table to whoever is not at it, at every door."""
+    if not sees_table(viewer, game, seats):
+        raise Refused(_("Only the game's players and host see its table."), RefusalCode.FORBIDDEN)
 
 
 def sees_online_role(seat: Seat, mine: Seat | None, *, over: bool, host: bool) -> bool:

@@ -6,10 +6,10 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 from ninja import Field, Router, Schema, Status
-from ninja.errors import HttpError
 
 from accounts.models import User
 from club.doors.requests import ApiRequest
+from club.kernel.errors import RefusalCode, Refused
 from club.kernel.schemas import ERRORS
 from games import access, services, taps
 from games.models import Ruleset
@@ -119,9 +119,11 @@ def _out(request: ApiRequest, view: GameView) -> GameOut:
 def _view(game_id: int) -> GameView:
     view = game_view(game_id)
     if view is None:
-        raise HttpError(404, _("There is no such game."))
+        raise Refused(_("There is no such game."), RefusalCode.NOT_FOUND)
     if view.game.ruleset == Ruleset.ONLINE:
-        raise HttpError(404, _("An online game: its table is at /api/v1/online-games/{id}."))
+        raise Refused(
+            _("An online game: its table is at /api/v1/online-games/{id}."), RefusalCode.NOT_FOUND
+        )
     return view
 
 
@@ -130,17 +132,16 @@ def _member(seat: SeatIn) -> int:
         return seat.member_id
     member = User.objects.by_nickname(seat.nick or "")
     if member is None:
-        raise HttpError(422, _("Seat %(seat)d: no member has this nickname.") % {"seat": seat.seat})
+        raise Refused(_("Seat %(seat)d: no member has this nickname.") % {"seat": seat.seat})
     return member.pk
 
 
 @router.post("/games", response={201: GameOut, **ERRORS})
 def game_create(request: ApiRequest, payload: GameIn) -> Status[GameOut]:
-    if not access.may_host(request.auth):
-        raise HttpError(403, _("Only the club's hosts and admins start games."))
+    access.refuse_unless_may_host(request.auth)
     seats = {seat.seat: (_member(seat), seat.role) for seat in payload.seats}
     if len(seats) != len(payload.seats):
-        raise HttpError(422, _("Each seat number is given once."))
+        raise Refused(_("Each seat number is given once."))
     game = services.game_create(host=request.auth, evening_id=payload.evening_id, seats=seats)
     return Status(201, _out(request, _view(game.pk)))
 
@@ -181,7 +182,7 @@ def game_event(request: ApiRequest, game_id: int) -> Status[GameOut]:
 def game_protocol(request: ApiRequest, game_id: int) -> dict[str, Any]:
     view = _view(game_id)
     if not access.sees_roles(request.auth, view.game, view.seats):
-        raise HttpError(403, _("The protocol is published when the game ends."))
+        raise Refused(_("The protocol is published when the game ends."), RefusalCode.FORBIDDEN)
     document = services.game_protocol(view.game, view.seats, view.log)
     nick = visible_nicks(view.seats, view.game, request.auth)
     for seat in document["seats"]:

@@ -127,8 +127,7 @@ def game_create(
 ) -> Game:
     """Start a game of the evening: `seats` maps seat number → (member id, role code)."""
     now = now or timezone.now()
-    if not access.may_host(host):
-        raise Refused(_("Only the club's hosts and admins start games."), RefusalCode.FORBIDDEN)
+    access.refuse_unless_may_host(host)
     evening = Evening.objects.filter(pk=evening_id).first()
     if evening is None:
         raise Refused(_("There is no such evening."), RefusalCode.NOT_FOUND)

@@ -8,7 +8,6 @@ from typing import Any
 
 from django.contrib.auth.decorators import login_required
 from django.contrib.staticfiles import finders
-from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
@@ -16,6 +15,7 @@ from django.views.decorators.csp import csp_override
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from club.doors.requests import MemberRequest, SiteRequest
+from club.doors.responses import answers_refusals
 from club.identity import THEME_COLOR, identity
 from club.kernel.club_settings import ClubSettings
 from club.kernel.errors import Refused
@@ -29,17 +29,13 @@ from games.ratings.publication import published_analysis, visible_nicks
 from games.timeline import CHECK_RESULTS, REASONS, describe, in_time_order
 
 
-def _require_host(request: SiteRequest) -> None:
-    if not access.may_host(request.user):
-        raise PermissionDenied(_("Only the club's hosts and admins start games."))
-
-
 @login_required
 @require_http_methods(["GET", "POST"])
+@answers_refusals()
 def game_new(request: MemberRequest, evening_id: int) -> HttpResponse:
     """Step 1: who plays, the line-up, random or by hand. Step 2 (`confirm`): the table,
     seat by seat, as dealt or as the host set it; starting it creates the game."""
-    _require_host(request)
+    access.refuse_unless_may_host(request.user)
     evening = get_object_or_404(Evening, pk=evening_id)
     present = services.present_members(evening)
     roles = list(Role.objects.all())
@@ -71,9 +67,9 @@ def game_new(request: MemberRequest, evening_id: int) -> HttpResponse:
             rng.shuffle(members)
         numbers = list(range(1, len(members) + 1))
         dealt = services.deal(lineup, numbers, rng) if request.POST.get("deal") != "manual" else {}
-    except Refused as refusal:
+    except Refused as refusal:  # the form shows the message in place
         context["error"] = refusal.message
-        return render(request, "games/new.html", context, status=422)
+        return render(request, "games/new.html", context, status=refusal.status)
     context["table"] = [
         {"number": n, "member": m, "role": dealt.get(n, "")}
         for n, m in zip(numbers, members, strict=True)
@@ -102,9 +98,9 @@ def _start(request: MemberRequest, evening: Evening, context: dict[str, Any]) ->
         seats[number] = (int(member.strip()), role)
     try:
         game = services.game_create(host=request.user, evening_id=evening.pk, seats=seats)
-    except Refused as refusal:
+    except Refused as refusal:  # the form shows the message in place
         context["error"] = refusal.message
-        return render(request, "games/new.html", context, status=422)
+        return render(request, "games/new.html", context, status=refusal.status)
     return redirect("game", game_id=game.pk)
 
 

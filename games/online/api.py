@@ -9,16 +9,14 @@ from __future__ import annotations
 
 from typing import Literal
 
-from django.utils.translation import gettext as _
 from ninja import Field, Router, Schema, Status
-from ninja.errors import HttpError
 
 from club.doors.requests import ApiRequest
 from club.kernel import parsing
 from club.kernel.parsing import Moment
 from club.kernel.schemas import ERRORS
 from games.online import services as online_play
-from games.online.table import Table, TableView, online_table, table_view
+from games.online.table import Table, TableView, online_table_seen, table_view
 
 router = Router(tags=["online"])
 
@@ -45,12 +43,7 @@ class ChatIn(Schema):
 
 
 def _table(request: ApiRequest, game_id: int) -> Table:
-    found = online_table(game_id)
-    if found is None:
-        raise HttpError(404, _("There is no such game."))
-    if not found.seen_by(request.auth):
-        raise HttpError(403, _("Only the game's players and host see its table."))
-    return found
+    return online_table_seen(game_id, request.auth)
 
 
 def _view(request: ApiRequest, found: Table) -> TableView:

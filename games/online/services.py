@@ -71,8 +71,7 @@ def online_game_create(
     options: Mapping[str, Any] | None = None,
     rng: random.Random | None = None,
 ) -> Game:
-    if not access.may_host(host):
-        raise Refused(_("Only the club's hosts and admins start games."), RefusalCode.FORBIDDEN)
+    access.refuse_unless_may_host(host)
     if len(member_ids) != PLAYERS or len(set(member_ids)) != PLAYERS:
         raise Refused(_("An online game is for ten different members."))
     access.refuse_host_at_table(host, member_ids)

@@ -8,6 +8,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from django.utils.translation import gettext as _
+
+from club.kernel.errors import RefusalCode, Refused
 from games import access
 from games.access import Viewer
 from games.models import Game, Ruleset, Seat
@@ -49,6 +52,15 @@ def online_table(game_id: int) -> Table | None:
     state = fold(game, seats, events)
     assert isinstance(state, OnlineGame)
     return Table(game, table, seats, events, state)
+
+
+def online_table_seen(game_id: int, viewer: Viewer) -> Table:
+    """The table for a viewer at it, or the refusal every door gives (page, API)."""
+    found = online_table(game_id)
+    if found is None:
+        raise Refused(_("There is no such game."), RefusalCode.NOT_FOUND)
+    access.refuse_unless_sees_table(viewer, found.game, found.seats)
+    return found
 
 
 @dataclass(frozen=True)

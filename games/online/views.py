@@ -9,9 +9,8 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.db.models import Q
-from django.http import Http404, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -20,9 +19,9 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from accounts.models import MembershipStatus, User
 from club.doors.requests import MemberRequest, SiteRequest
-from club.doors.responses import action_answer
+from club.doors.responses import action_answer, answers_refusals
 from club.kernel.club_settings import ClubSettings
-from club.kernel.errors import Refused
+from club.kernel.errors import RefusalCode, Refused
 from club.kernel.parsing import parse_moment, whole_number
 from games import access
 from games.access import may_host
@@ -30,7 +29,7 @@ from games.models import Game, Ruleset, Seat
 from games.online import services as online_play
 from games.online import texts
 from games.online.models import MafiaMessage
-from games.online.table import Table, TableView, online_table, table_view
+from games.online.table import Table, TableView, online_table_seen, table_view
 from games.rules.online import OnlineOptions
 
 WORDS = {"pass", "hang_all", "pardon_all"}
@@ -53,9 +52,9 @@ def online_list(request: MemberRequest) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@answers_refusals()
 def online_new(request: MemberRequest) -> HttpResponse:
-    if not may_host(request.user):
-        raise PermissionDenied(_("Only the club's hosts and admins start games."))
+    access.refuse_unless_may_host(request.user)
     # The host runs the game and may not play in it: not offered.
     members = (
         User.objects.filter(is_active=True, status=MembershipStatus.ACTIVE)
@@ -82,9 +81,9 @@ def online_new(request: MemberRequest) -> HttpResponse:
                 fast_night_minutes=_minutes(request.POST.get("fast_night_minutes"), 5),
                 options={row["name"]: row["value"] for row in context["readings"]},
             )
-        except Refused as refusal:
+        except Refused as refusal:  # the form shows the message in place
             context["error"] = refusal.message
-            return render(request, "games/online_new.html", context, status=422)
+            return render(request, "games/online_new.html", context, status=refusal.status)
         messages.success(request, _("The game is created and the roles are dealt."))
         return redirect("online_game", game_id=game.pk)
     return render(request, "games/online_new.html", context)
@@ -133,13 +132,12 @@ def _minutes(raw: str | None, default: int) -> int:
     return minutes
 
 
+def _table_page(game_id: int) -> str:
+    return reverse("online_game", args=[game_id])
+
+
 def _found(request: SiteRequest, game_id: int) -> Table:
-    found = online_table(game_id)
-    if found is None:
-        raise Http404
-    if not found.seen_by(request.user):
-        raise PermissionDenied(_("Only the game's players and host see its table."))
-    return found
+    return online_table_seen(game_id, request.user)
 
 
 def _signature(view: TableView) -> str:
@@ -170,6 +168,7 @@ def _table_context(request: SiteRequest, found: Table, **extra: Any) -> dict[str
 
 @login_required
 @require_GET
+@answers_refusals()
 def online_game(request: MemberRequest, game_id: int) -> HttpResponse:
     context = _table_context(request, _found(request, game_id))
     return render(request, "games/online.html", context)
@@ -177,6 +176,7 @@ def online_game(request: MemberRequest, game_id: int) -> HttpResponse:
 
 @login_required
 @require_GET
+@answers_refusals()
 def online_live(request: MemberRequest, game_id: int) -> HttpResponse:
     """What changed since the page's last look (its `seq`, the story lines it has, its
     forms' signature): nothing (204), or the parts that changed, each swapped in its place;
@@ -187,10 +187,9 @@ def online_live(request: MemberRequest, game_id: int) -> HttpResponse:
     # The cheap look first (no fold of the log): who may ask, and whether anything moved.
     game = Game.objects.filter(pk=game_id, ruleset=Ruleset.ONLINE).select_related("host").first()
     if game is None:
-        raise Http404
+        raise Refused(_("There is no such game."), RefusalCode.NOT_FOUND)
     seats = list(Seat.objects.filter(game=game))
-    if not access.sees_table(request.user, game, seats):
-        raise PermissionDenied(_("Only the game's players and host see its table."))
+    access.refuse_unless_sees_table(request.user, game, seats)
     mine, host = access.seat_of(request.user, seats), access.runs(request.user, game, seats)
     chat_now = (
         MafiaMessage.objects.filter(game=game).count()
@@ -225,6 +224,7 @@ def _event(post: Any) -> dict[str, Any]:
 
 @login_required
 @require_POST
+@answers_refusals(back=_table_page)
 def online_act(request: MemberRequest, game_id: int) -> HttpResponse:
     """An action from the page: htmx gets the changed parts back (the answer beside the
     forms), a plain post the answer and the page again."""
@@ -252,13 +252,9 @@ def online_act(request: MemberRequest, game_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@answers_refusals(back=_table_page)
 def online_chat(request: MemberRequest, game_id: int) -> HttpResponse:
-    refusal = None
-    try:
-        online_play.online_mafia_say(
-            game_id=game_id, user=request.user, text=request.POST.get("text", "")
-        )
-    except Refused as refused:
-        refusal = refused
-    back = reverse("online_game", args=[game_id])
-    return action_answer(request, refusal=refusal, done=None, back=back)
+    online_play.online_mafia_say(
+        game_id=game_id, user=request.user, text=request.POST.get("text", "")
+    )
+    return action_answer(request, refusal=None, done=None, back=_table_page(game_id))

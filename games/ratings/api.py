@@ -8,11 +8,11 @@ from typing import Annotated, Literal
 
 from django.utils.translation import gettext as _
 from ninja import Query, Router, Schema
-from ninja.errors import HttpError
 
 from accounts.models import User
 from club.doors.api_auth import ANYONE, OPTIONAL_SECURITY
 from club.doors.requests import PublicApiRequest
+from club.kernel.errors import RefusalCode, Refused
 from club.kernel.schemas import ERRORS
 from games import access
 from games.queries import game_view
@@ -116,10 +116,10 @@ class AnalysisOut(Schema):
 def game_analysis(request: PublicApiRequest, game_id: int) -> AnalysisOut:
     view = game_view(game_id)
     if view is None:
-        raise HttpError(404, _("There is no such game."))
+        raise Refused(_("There is no such game."), RefusalCode.NOT_FOUND)
     published = published_analysis(view, request.auth) if view.game.finished else None
     if published is None:
-        raise HttpError(404, _("This game has no analysis yet."))
+        raise Refused(_("This game has no analysis yet."), RefusalCode.NOT_FOUND)
     built = published["built"]
     return AnalysisOut(
         game_id=view.game.pk,
@@ -215,7 +215,7 @@ def _tally(tally: stats.Tally) -> TallyOut:
 def player(request: PublicApiRequest, member_id: int) -> PlayerOut:
     member = User.objects.filter(pk=member_id, is_active=True).first()
     if member is None or not access.may_see_name(member, request.auth):
-        raise HttpError(404, _("There is no such player."))
+        raise Refused(_("There is no such player."), RefusalCode.NOT_FOUND)
     found = stats.profile(member)
     return PlayerOut(
         member_id=member.pk,

@@ -35,6 +35,7 @@ from club.kernel.errors import RefusalCode, Refused
 from club.kernel.queueing import queue_on_commit
 from games import access
 from games import services as games_services
+from games.access import Viewer
 from games.models import Game
 from games.recordings.audio import decode
 from games.recordings.models import (
@@ -119,11 +120,16 @@ def recording_for(user: User, recording_id: int, *, lock: bool = False) -> Recor
         recording = Recording.objects.select_related("game").filter(pk=recording_id).first()
     if recording is None or recording.status == RecordingStatus.DELETED:
         raise Refused(_("There is no such recording."), RefusalCode.NOT_FOUND)
-    if not access.runs(user, recording.game):
+    refuse_unless_keeper(user, recording.game)
+    return recording
+
+
+def refuse_unless_keeper(user: Viewer, game: Game) -> None:
+    """A game's recording is its host's and the admins' (games/access.runs), at every door."""
+    if not access.runs(user, game):
         raise Refused(
             _("Only the game's host and admins have its recording."), RefusalCode.FORBIDDEN
         )
-    return recording
 
 
 def recording_start(

@@ -9,8 +9,7 @@ from datetime import datetime
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
-from django.http import FileResponse, Http404, HttpResponse, StreamingHttpResponse
+from django.http import FileResponse, HttpResponse, StreamingHttpResponse
 from django.http.response import HttpResponseBase
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
@@ -19,20 +18,23 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from club.doors.requests import MemberRequest, SiteRequest
-from club.doors.responses import action_answer
+from club.doors.responses import action_answer, answers_refusals
 from club.kernel.club_settings import ClubSettings
 from club.kernel.errors import RefusalCode, Refused
 from club.kernel.parsing import parse_moment
-from games import access
 from games.models import Game
 from games.recordings import services as recordings
 from games.recordings.models import Recording, RecordingStatus
 
 
+def _back(game_id: int, **_view_kwargs: object) -> str:
+    """Where a refused plain post returns to, with the message: the recording's page."""
+    return _page(game_id)
+
+
 def _recording_context(request: SiteRequest, game_id: int) -> dict[str, Any]:
     game = get_object_or_404(Game, pk=game_id)
-    if not access.runs(request.user, game):
-        raise PermissionDenied(_("Only the game's host and admins have its recording."))
+    recordings.refuse_unless_keeper(request.user, game)
     return recording_part(game)
 
 
@@ -67,6 +69,7 @@ def recording_part(game: Any) -> dict[str, Any]:
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@answers_refusals(back=_back)
 def game_recording(request: MemberRequest, game_id: int) -> HttpResponse:
     """GET: the recording's status (htmx polls it while the analysis runs). POST: the
     plain form's upload of the whole file (the page's script uploads in chunks instead)."""
@@ -75,23 +78,19 @@ def game_recording(request: MemberRequest, game_id: int) -> HttpResponse:
         if request.htmx:
             return render(request, "games/_recording.html", context)
         return render(request, "games/recording.html", context)
-    refusal = None
-    try:
-        upload = request.FILES.get("file")
-        if upload is None:
-            raise Refused(_("Choose the recording's file."))
-        stored = recordings.recording_store_whole(
-            game_id=game_id,
-            user=request.user,
-            upload=upload,
-            started_at=_started_at(request.POST.get("started_at")),
-        )
-        if stored.status == RecordingStatus.FAILED:
-            raise Refused(stored.error)  # unreadable or too long: the upload says why
-    except Refused as refused:
-        refusal = refused
+    upload = request.FILES.get("file")
+    if upload is None:
+        raise Refused(_("Choose the recording's file."))
+    stored = recordings.recording_store_whole(
+        game_id=game_id,
+        user=request.user,
+        upload=upload,
+        started_at=_started_at(request.POST.get("started_at")),
+    )
+    if stored.status == RecordingStatus.FAILED:
+        raise Refused(stored.error)  # unreadable or too long: the upload says why
     done = _("The recording is uploaded; its analysis follows.")
-    return action_answer(request, refusal=refusal, done=done, back=_page(game_id))
+    return action_answer(request, refusal=None, done=done, back=_page(game_id))
 
 
 def _started_at(raw: str | None) -> datetime | None:
@@ -106,14 +105,12 @@ def _started_at(raw: str | None) -> datetime | None:
 
 @login_required
 @require_GET
+@answers_refusals()
 def game_recording_file(request: MemberRequest, game_id: int) -> HttpResponseBase:
     recording = _recording_context(request, game_id)["recording"]
     if recording is None:
-        raise Http404
-    try:
-        download = recordings.recording_open(recording_id=recording.pk, user=request.user)
-    except Refused as refusal:
-        raise Http404(refusal.message) from refusal
+        raise Refused(_("There is no such recording."), RefusalCode.NOT_FOUND)
+    download = recordings.recording_open(recording_id=recording.pk, user=request.user)
     return _ranged(
         request, download.file, download.recording.size, download.recording.original_name
     )
@@ -163,24 +160,22 @@ def _ranged(request: SiteRequest, file: Any, size: int, name: str) -> HttpRespon
 
 @login_required
 @require_POST
+@answers_refusals(back=_back)
 def game_recording_delete(request: MemberRequest, game_id: int) -> HttpResponse:
     recording = _recording_context(request, game_id)["recording"]
-    refusal = None
-    try:
-        if recording is None:
-            raise Refused(_("There is no such recording."), RefusalCode.NOT_FOUND)
-        if request.POST.get("confirm") != "yes":
-            # One tap must not destroy it: the page's button asks first.
-            raise Refused(_("Confirm that the recording is to be deleted."), RefusalCode.CONFIRM)
-        recordings.recording_delete(recording_id=recording.pk, user=request.user)
-    except Refused as refused:
-        refusal = refused
+    if recording is None:
+        raise Refused(_("There is no such recording."), RefusalCode.NOT_FOUND)
+    if request.POST.get("confirm") != "yes":
+        # One tap must not destroy it: the page's button asks first.
+        raise Refused(_("Confirm that the recording is to be deleted."), RefusalCode.CONFIRM)
+    recordings.recording_delete(recording_id=recording.pk, user=request.user)
     done = _("The recording is deleted.")
-    return action_answer(request, refusal=refusal, done=done, back=_page(game_id))
+    return action_answer(request, refusal=None, done=done, back=_page(game_id))
 
 
 @login_required
 @require_POST
+@answers_refusals(back=_back)
 def game_recording_suggestion(
     request: MemberRequest, game_id: int, suggestion_id: int
 ) -> HttpResponse:

@@ -417,3 +417,24 @@ def test_undoing_a_finished_game_asks_first(table) -> None:
     assert done.status_code == 201
     game.refresh_from_db()
     assert not game.finished
+
+
+def test_a_refused_page_answers_with_the_refusals_own_status_and_message(table) -> None:
+    """club.responses.answers_refusals: a GET says the refusal with its status (403, 404,
+    428 are not forced to one status); a refused plain post returns with the message."""
+    host, evening, players = table
+    game = start_game(host, evening, players)
+    member = Client()
+    member.force_login(players[0])
+    new_game = member.get(f"/evenings/{evening.pk}/games/new/")
+    assert new_game.status_code == 403
+    assert "Игры начинают только ведущие и администраторы клуба." in new_game.content.decode()
+    screen = Client()
+    screen.force_login(host)
+    missing = screen.get(f"/games/{game.pk}/recording/file")
+    assert missing.status_code == 404 and "Такой записи нет." in missing.content.decode()
+    not_theirs = member.get(f"/games/{game.pk}/recording/")
+    assert not_theirs.status_code == 403
+    deleted = screen.post(f"/games/{game.pk}/recording/delete/", follow=True)
+    assert deleted.redirect_chain == [(f"/games/{game.pk}/recording/", 302)]
+    assert "Такой записи нет." in deleted.content.decode()
