@@ -1,3 +1,4 @@
+from collections.abc import Callable
 from datetime import date
 from typing import Any
 
@@ -15,11 +16,20 @@ from accounts import services
 from accounts.forms import AdminLoginForm
 from accounts.lookalikes import lookalikes_report
 from accounts.models import ApiToken, MembershipStatus, User
+from club.kernel.errors import Refused
 from club.models import RegistrationStatus
 
 # The admin's own login page is a door to every staff account: the same lock on failed
 # logins as the site's login page (accounts.forms.LockedAuthenticationForm).
 admin.site.login_form = AdminLoginForm
+
+
+def _field[T](clean: Callable[[], T]) -> T:
+    """A service's refusal of a field, as the admin form's error beside it."""
+    try:
+        return clean()
+    except Refused as refusal:
+        raise forms.ValidationError(refusal.message) from refusal
 
 
 class _MemberChecks:
@@ -35,20 +45,23 @@ class _MemberChecks:
             # Unchanged, even a look-alike kept from before the rule: editing anything else
             # (a ban, say) does not wait for a rename.
             return str(nickname)
-        nickname = services.nickname_clean(nickname, exclude_member_id=self.instance.pk)
+        nickname = _field(
+            lambda: services.nickname_clean(nickname, exclude_member_id=self.instance.pk)
+        )
         self.instance.lookalike_kept = False  # a new nickname is held to the rule
         return nickname
 
     def clean_email(self) -> str:
         # The sign-up's rule: Django's own form would take «ırina@…» beside «irina@…»,
         # which the database then matches to both (found by the attack review).
-        return services.email_clean(self.cleaned_data["email"], exclude_member_id=self.instance.pk)
+        email = self.cleaned_data["email"]
+        return _field(lambda: services.email_clean(email, exclude_member_id=self.instance.pk))
 
     def clean_birth_date(self) -> date:
         birth_date: date = self.cleaned_data["birth_date"]
         if self.instance.pk and birth_date == self.instance.birth_date:
             return birth_date
-        return services.birth_date_clean(birth_date)
+        return _field(lambda: services.birth_date_clean(birth_date))
 
 
 class MemberCreationForm(_MemberChecks, AdminUserCreationForm[User]):

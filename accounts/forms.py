@@ -9,10 +9,20 @@ from django.contrib.auth.forms import AuthenticationForm
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import MembershipStatus, User
-from accounts.services import BLOCKED, login_lock_key
+from accounts.services import BLOCKED, login_lock_key, refusal_fields
 from club.kernel import throttle
+from club.kernel.errors import Refused
 
 DATE_INPUT_FORMATS = ["%Y-%m-%d", "%d.%m.%Y"]
+
+
+def add_refusal(form: forms.Form, refusal: Refused) -> None:
+    """A service's refusal on a form: each refused field's message beside its input (the
+    refusal's `fields`), the rest above the form."""
+    fields = refusal_fields(refusal) or {"": [refusal.message]}
+    for field, problems in fields.items():
+        for problem in problems:
+            form.add_error(field if field in form.fields else None, problem)
 
 
 class SignUpForm(forms.Form):

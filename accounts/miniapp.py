@@ -15,7 +15,6 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.contrib.auth import login
-from django.core.exceptions import ValidationError
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -25,7 +24,7 @@ from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts import services
-from accounts.forms import MiniAppJoinForm
+from accounts.forms import MiniAppJoinForm, add_refusal
 from accounts.telegram_webapp import mini_app_verify
 from club.doors import csp
 from club.doors.requests import SiteRequest
@@ -112,12 +111,8 @@ def mini_app_join(request: SiteRequest) -> HttpResponse:
                 telegram_id=pending["telegram_id"],
                 telegram_username=pending["username"],
             )
-        except ValidationError as error:
-            for field, problems in error.message_dict.items():
-                for problem in problems:
-                    form.add_error(field if field in form.fields else None, problem)
         except Refused as refusal:
-            form.add_error(None, refusal.message)
+            add_refusal(form, refusal)
         else:
             next_page = pending["next"]
             login(request, member, backend=BACKEND)

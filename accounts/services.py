@@ -1,6 +1,6 @@
 """Writes on members: sign-up, status changes, API tokens, Telegram linking."""
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
@@ -78,15 +78,36 @@ def refuse_unless_may_play(member: User, *, on: date, club: ClubSettings) -> Non
         )
 
 
+def _fields_refused(problems: Mapping[str, list[str]]) -> Refused:
+    """A refusal of a form's fields: every message, and each under its field (`fields`), so a
+    form shows each beside its input and the bot or the API says them all."""
+    messages = [message for field in problems.values() for message in field]
+    return Refused(" ".join(messages), fields=dict(problems))
+
+
+def _field_refused(field: str, error: ValidationError) -> Refused:
+    """A validator's ValidationError (accounts/validation.py) as the service's refusal."""
+    return _fields_refused({field: list(error.messages)})
+
+
+def refusal_fields(refusal: Refused) -> dict[str, list[str]]:
+    """The refused fields' messages, for a form that shows each beside its input."""
+    fields = refusal.details.get("fields")
+    return dict(fields) if isinstance(fields, dict) else {}
+
+
 def nickname_clean(raw: str, *, exclude_member_id: int | None = None) -> str:
-    """The normalized nickname, or ValidationError if it is malformed, taken, or looks like
-    a member's nickname (accounts.lookalikes): the one rule of every door that names a
-    member (the sign-up page, the bot, the Mini App, the admin)."""
+    """The normalized nickname, or a refusal (its `fields` name "nickname") if it is
+    malformed, taken, or looks like a member's nickname (accounts.lookalikes): the one rule
+    of every door that names a member (the sign-up page, the bot, the Mini App, the admin)."""
     nickname = normalize_nickname(raw)
-    validate_nickname(nickname)
+    try:
+        validate_nickname(nickname)
+    except ValidationError as error:
+        raise _field_refused("nickname", error) from error
     others = User.objects.exclude(pk=exclude_member_id) if exclude_member_id else User.objects
     if others.filter(nickname_key=login_key(nickname)).exists():
-        raise ValidationError(_("This nickname is taken."), code="nickname_taken")
+        raise _fields_refused({"nickname": [_("This nickname is taken.")]})
     lookalike = (
         others.filter(nickname_skeleton=lookalike_key(nickname))
         .order_by("date_joined", "pk")
@@ -94,14 +115,10 @@ def nickname_clean(raw: str, *, exclude_member_id: int | None = None) -> str:
         .first()
     )
     if lookalike is not None:
-        raise ValidationError(
-            _(
-                "This nickname looks like «%(nickname)s», a member's nickname: "
-                "please choose another."
-            )
-            % {"nickname": lookalike},
-            code="nickname_lookalike",
+        looks_like = _(
+            "This nickname looks like «%(nickname)s», a member's nickname: please choose another."
         )
+        raise _fields_refused({"nickname": [looks_like % {"nickname": lookalike}]})
     return nickname
 
 
@@ -113,21 +130,23 @@ def email_clean(raw: str, *, exclude_member_id: int | None = None) -> str:
     if exclude_member_id is not None:
         taken = taken.exclude(pk=exclude_member_id)
     if taken.exists():
-        raise ValidationError(_("A member with this email already exists."), code="email_taken")
+        raise _fields_refused({"email": [_("A member with this email already exists.")]})
     return email
 
 
 def birth_date_clean(birth_date: date, *, club: ClubSettings | None = None) -> date:
     """The birth date of someone old enough today, in the club's time zone."""
     club = club or ClubSettings.load()
-    validate_birth_date(birth_date, today=club.today(), minimum_age=club.min_age)
+    try:
+        validate_birth_date(birth_date, today=club.today(), minimum_age=club.min_age)
+    except ValidationError as error:
+        raise _field_refused("birth_date", error) from error
     return birth_date
 
 
 def _names_clean(*, nickname: str, email: str) -> dict[str, str]:
-    """The nickname and the email, cleaned; one ValidationError naming every field that
-    fails."""
-    errors: dict[str, list[ValidationError]] = {}
+    """The nickname and the email, cleaned; one refusal naming every field that fails."""
+    errors: dict[str, list[str]] = {}
     cleaned: dict[str, str] = {}
     checks: tuple[tuple[str, Callable[[], str]], ...] = (
         ("nickname", lambda: nickname_clean(nickname)),
@@ -136,10 +155,10 @@ def _names_clean(*, nickname: str, email: str) -> dict[str, str]:
     for field, clean in checks:
         try:
             cleaned[field] = clean()
-        except ValidationError as error:
-            errors[field] = error.error_list
+        except Refused as refusal:
+            errors.update(refusal_fields(refusal))
     if errors:
-        raise ValidationError(errors)
+        raise _fields_refused(errors)
     return cleaned
 
 
@@ -155,18 +174,18 @@ def member_sign_up(
 ) -> User:
     """Create a member after every check; nothing is stored when one fails."""
     club = ClubSettings.load()
-    errors: dict[str, list[ValidationError]] = {}
+    errors: dict[str, list[str]] = {}
     cleaned: dict[str, str] = {}
     try:
         cleaned = _names_clean(nickname=nickname, email=email)
-    except ValidationError as error:
-        errors.update(error.error_dict)
+    except Refused as refusal:
+        errors.update(refusal_fields(refusal))
     try:
         birth_date_clean(birth_date, club=club)
-    except ValidationError as error:
-        errors["birth_date"] = error.error_list
+    except Refused as refusal:
+        errors.update(refusal_fields(refusal))
     if errors:
-        raise ValidationError(errors)
+        raise _fields_refused(errors)
     member = User(
         nickname=cleaned["nickname"],
         email=cleaned["email"],
@@ -183,7 +202,7 @@ def member_sign_up(
     except IntegrityError as error:
         # The rival has committed by now: the checks, run again, say what it took.
         _names_clean(nickname=nickname, email=email)
-        raise ValidationError({"nickname": [_("This nickname is taken.")]}) from error
+        raise _fields_refused({"nickname": [_("This nickname is taken.")]}) from error
     return member
 
 

@@ -8,7 +8,6 @@ from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import PasswordResetForm
-from django.core.exceptions import ValidationError
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse, reverse_lazy
@@ -18,7 +17,7 @@ from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts import services
-from accounts.forms import ApiTokenForm, MemberSettingsForm, SignUpForm
+from accounts.forms import ApiTokenForm, MemberSettingsForm, SignUpForm, add_refusal
 from accounts.telegram_login import TelegramIdentity, telegram_login_verify
 from club.doors import csp
 from club.doors.requests import MemberRequest, SiteRequest
@@ -50,8 +49,8 @@ def sign_up(request: SiteRequest) -> HttpResponse:
                 birth_date=data["birth_date"],
                 password=data["password1"],
             )
-        except ValidationError as error:
-            form.add_error(None, error)
+        except Refused as refusal:
+            add_refusal(form, refusal)
         else:
             login(request, member, backend=BACKEND)
             messages.success(request, _("Welcome to the club, %(nick)s!") % {"nick": member})

@@ -6,7 +6,6 @@ from __future__ import annotations
 from datetime import date, datetime
 from typing import Any
 
-from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -342,8 +341,8 @@ class Bot:
         if conversation.state == "nickname":
             try:
                 nickname = accounts.nickname_clean(text)
-            except ValidationError as error:
-                self.reply(" ".join(error.messages))
+            except Refused as refusal:
+                self.reply(refusal.message)
                 return
             conversation.state, conversation.data = "birth_date", {"nickname": nickname}
             conversation.save()
@@ -365,9 +364,9 @@ class Bot:
                 telegram_id=self.incoming.telegram_id,
                 telegram_username=self.incoming.username,
             )
-        except ValidationError as error:
-            self.reply(" ".join(error.messages))
-            if "nickname" in error.message_dict:
+        except Refused as refusal:
+            self.reply(refusal.message)
+            if "nickname" in accounts.refusal_fields(refusal):
                 conversation.state, conversation.data = "nickname", {}
                 conversation.save()
             return

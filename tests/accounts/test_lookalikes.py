@@ -9,7 +9,6 @@ from datetime import date
 from io import StringIO
 
 import pytest
-from django.core.exceptions import ValidationError
 from django.core.management import call_command
 from django.db import IntegrityError, connection, transaction
 from django.db.migrations.executor import MigrationExecutor
@@ -20,6 +19,7 @@ from accounts import services
 from accounts.lookalikes import lookalike_key, mixed_script_word
 from accounts.models import User
 from accounts.validation import normalize_nickname
+from club.kernel.errors import RefusalCode, Refused
 from tests.accounts.test_admin import NO_TOKENS
 from tests.accounts.test_mini_app import TOKEN, launch, open_app
 from tests.factories import PASSWORD, make_member
@@ -180,9 +180,10 @@ def test_a_look_alike_sign_up_racing_another_is_refused_by_the_database(monkeypa
         return normalize_nickname(raw) if len(calls) == 1 else real_clean(raw)
 
     monkeypatch.setattr(services, "nickname_clean", checked_before_the_rival_committed)
-    with pytest.raises(ValidationError) as refused:
+    with pytest.raises(Refused) as refused:
         services.member_sign_up(nickname="Cyxo", birth_date=date(1990, 1, 1), password=PASSWORD)
-    assert "«Сухо»" in refused.value.message_dict["nickname"][0]
+    assert refused.value.code == RefusalCode.INVALID
+    assert "«Сухо»" in services.refusal_fields(refused.value)["nickname"][0]
     assert not User.objects.filter(nickname="Cyxo").exists()
 
 

@@ -8,12 +8,12 @@ import subprocess
 import sys
 
 import pytest
-from django.core.exceptions import ValidationError
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 from django.test import Client
 
-from accounts.services import member_sign_up
+from accounts.services import member_sign_up, refusal_fields
+from club.kernel.errors import Refused
 from tests.club.test_embedded_stack import ROOT, embedded_env  # noqa: F401
 from tests.factories import PASSWORD, make_member
 
@@ -22,9 +22,9 @@ pytestmark = pytest.mark.django_db
 
 def test_a_nickname_is_taken_in_any_letter_case() -> None:
     make_member(nickname="Лиса")
-    with pytest.raises(ValidationError) as refused:
+    with pytest.raises(Refused) as refused:
         member_sign_up(nickname="ЛИСА", birth_date=make_member().birth_date, password=PASSWORD)
-    assert "nickname" in refused.value.message_dict
+    assert "nickname" in refusal_fields(refused.value)
 
 
 @pytest.mark.parametrize("typed", ["ВОРОН", "ворон", " Ворон "])
@@ -37,14 +37,15 @@ def test_a_member_logs_in_in_any_letter_case(typed: str) -> None:
 
 SQLITE_CHECK = """
 from django.contrib.auth import authenticate
-from django.core.exceptions import ValidationError
-from accounts.services import member_sign_up
+from club.kernel.errors import Refused
+from accounts.services import member_sign_up, refusal_fields
+from club.kernel.errors import Refused
 from datetime import date
 member_sign_up(nickname="Лиса", birth_date=date(1990, 1, 1), password="correct-horse-battery")
 try:
     member_sign_up(nickname="ЛИСА", birth_date=date(1990, 1, 1), password="correct-horse-battery")
     print("both registered")
-except ValidationError:
+except Refused:
     print("refused")
 print("login", authenticate(username="лИСА", password="correct-horse-battery") is not None)
 """

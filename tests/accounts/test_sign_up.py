@@ -113,13 +113,12 @@ def test_the_page_speaks_english_on_request(client: Client) -> None:
 def test_the_service_refuses_underage_members_from_any_door() -> None:
     from datetime import date
 
-    from django.core.exceptions import ValidationError
+    from accounts.services import member_sign_up, refusal_fields
+    from club.kernel.errors import Refused
 
-    from accounts.services import member_sign_up
-
-    with pytest.raises(ValidationError) as caught:
+    with pytest.raises(Refused) as caught:
         member_sign_up(nickname="Юнга", birth_date=date.today(), password=None)
-    assert "birth_date" in caught.value.message_dict
+    assert "birth_date" in refusal_fields(caught.value)
     assert not User.objects.exists()
 
 
