@@ -1,6 +1,6 @@
 """The one answer of a page to a refusal, and of a page's action, refused or done.
 
-`answers_refusals` is the pages' handler, as `club.api.on_error` is the API's: a `Refused`
+`answers_refusals` is the pages' handler, as `club.doors.api.on_error` is the API's: a `Refused`
 that leaves a view becomes a page with the refusal's message and ITS status (403, 404,
 409, 428, ...), or, for a plain form post that names where it came from, the message and a
 redirect back. `action_answer` is an action's answer: htmx gets its part again, with the

@@ -4,7 +4,7 @@ from club.kernel.errors import STATUS, RefusalCode
 
 
 class ErrorOut(Schema):
-    """Every error answer of the API (club/api.py's `on_error`): the message in the
+    """Every error answer of the API (club/doors/api.py's `on_error`): the message in the
     reader's language, the reason's code, and the refusal's details beside them (a game's
     `seq`, an upload's `offset`, a throttle's `retry_after`, ...)."""
 

@@ -7,7 +7,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from club.api import on_error
+from club.doors.api import on_error
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.test import Client, RequestFactory
@@ -91,7 +91,7 @@ def test_every_other_failure_has_the_same_shape(failure, status: int, code: str)
 
 
 def test_a_bug_is_logged_and_answered_as_json_with_code_internal(caplog) -> None:
-    with caplog.at_level(logging.ERROR, logger="club.api"):
+    with caplog.at_level(logging.ERROR, logger="club.doors.api"):
         status, body = _answer(ZeroDivisionError("a bug"))
     assert (status, body["code"]) == (500, "internal")
     assert "ZeroDivisionError" in caplog.text

@@ -420,7 +420,7 @@ def test_undoing_a_finished_game_asks_first(table) -> None:
 
 
 def test_a_refused_page_answers_with_the_refusals_own_status_and_message(table) -> None:
-    """club.responses.answers_refusals: a GET says the refusal with its status (403, 404,
+    """club.doors.responses.answers_refusals: a GET says the refusal with its status (403, 404,
     428 are not forced to one status); a refused plain post returns with the message."""
     host, evening, players = table
     game = start_game(host, evening, players)
