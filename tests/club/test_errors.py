@@ -7,13 +7,13 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from club.doors.api import on_error
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.test import Client, RequestFactory
 from mypy import api as mypy_api
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 
+from club.doors.api import on_error
 from club.kernel import parsing
 from club.kernel.errors import STATUS, RefusalCode, Refused
 
