@@ -85,6 +85,14 @@ class HostScreen:
     def bar(self, label: str) -> Any:
         return self.page.locator("#host-actions button, #host-actions a").filter(has_text=label)
 
+    def act(self, name: str) -> Any:
+        """A button of the bar by what it does (`data-act`), in either language."""
+        return self.page.locator(f'#host-actions [data-act="{name}"]')
+
+    def counting(self) -> bool:
+        """Whether the vote is entered as counts (the keypad is shown)."""
+        return bool(self.page.locator("#host-prompt .host-keypad").count())
+
     def touch(self, locator: Any) -> None:
         self.assert_inside(locator)
         locator.tap()
@@ -190,8 +198,8 @@ def hands(
             plan = {**plan, rest_to: len(voters) - sum(plan.values())}
         counts(screen, plan, confirm=confirm)
         return
-    if screen.page.locator(".host-counts").count():
-        screen.touch(screen.bar("Руки касанием"))
+    if screen.counting():
+        screen.touch(screen.act("mode"))
     for target, count in plan.items():
         chip = screen.page.locator(f'#host-prompt .host-chip[data-target="{target}"]')
         if chip.get_attribute("aria-pressed") != "true":
@@ -209,26 +217,28 @@ def hands(
 def counts(
     screen: HostScreen, plan: dict[Any, int], *, confirm: bool = False, records: bool = True
 ) -> None:
-    """The typed-counts fallback: one chip per candidate (or "for")."""
-    if not screen.page.locator(".host-counts").count():
-        screen.touch(screen.bar("Числом"))
+    """The typed counts: one keypad, 0 … voters, for the chosen candidate's chip; the keypad
+    moves on by itself to the next candidate without a number."""
+    if not screen.counting():
+        screen.touch(screen.act("mode"))
 
-    def chip(target: Any, count: int) -> Any:
-        return screen.page.get_by_role("button", name=f"{target}: {count}", exact=True)
+    def chip(target: Any) -> Any:
+        return screen.page.locator(f'#host-prompt .host-chip[data-target="{target}"]')
 
     # The first full set of numbers records the vote by itself; a correction needs «Записать».
     correcting = any(
-        screen.page.locator(
-            f'.host-count-row[data-target="{target}"] [aria-pressed="true"]'
-        ).count()
+        not chip(target).locator(".host-chip-count").inner_text().endswith("?")
         for target in plan
     )
     before = screen.seq()
     for target, count in plan.items():
-        if chip(target, count).get_attribute("aria-pressed") != "true":
-            screen.touch(chip(target, count))
+        if chip(target).get_attribute("aria-pressed") != "true":
+            screen.touch(chip(target))
+        key = screen.page.locator(f'#host-prompt .host-keypad [data-count="{count}"]')
+        if key.get_attribute("aria-pressed") != "true":
+            screen.touch(key)
     if correcting:
-        screen.touch(screen.bar("Записать"))
+        screen.touch(screen.act("record"))
     if confirm:
         screen.confirm()
     if records:

@@ -48,3 +48,43 @@ test("a yes/no question counts the hands for", () => {
   assert.equal(form.toggleCounts(), true);
   assert.deepEqual(form.event(question), { type: "expel_both", for: 0 });
 });
+
+const four = { type: "hands", among: [3, 7, 9, 12], voters: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15], about: [], round: 1, dropped: [] };
+
+test("one keypad: each key types the chosen candidate's number and moves on to the next without one", () => {
+  const form = VoteForm.follow(null, table(four), 1, () => true);
+  assert.equal(form.current, 3, "the first candidate is chosen at once");
+  assert.equal(form.type(four, 5), false);
+  assert.equal(form.current, 7);
+  form.current = 12; // a tap on the chip of 12
+  assert.equal(form.type(four, 2), false);
+  assert.equal(form.current, 7, "on to the next still without a number, from the start again");
+  assert.equal(form.type(four, 4), false);
+  assert.equal(form.current, 9);
+  assert.equal(form.type(four, 3), true, "the last number records the vote");
+  assert.equal(form.current, 9, "nothing left without a number: the choice stays");
+  assert.deepEqual([form.countFor(3), form.countFor(7), form.countFor(9), form.countFor(12)], [5, 4, 3, 2]);
+  assert.equal(form.left(four), 1);
+  form.current = 3;
+  assert.equal(form.type(four, 6), false, "a correction waits for «Записать»");
+  assert.deepEqual(form.event(four), { type: "hands", counts: { 3: 6, 7: 4, 9: 3, 12: 2 } });
+});
+
+test("with counts a candidate's seat chooses it for the keypad and no other seat does anything", () => {
+  const form = VoteForm.follow(null, table(four), 1, () => true);
+  assert.equal(form.tapSeat(four, 9), "chose");
+  assert.equal(form.current, 9);
+  assert.equal(form.tapSeat(four, 1), "ignored");
+  assert.deepEqual(form.hands, {}, "no hand was raised");
+  assert.notEqual(form.counts, null, "still counting");
+  assert.equal(form.toggleCounts(), false, "the remembered mode switches back");
+  assert.equal(form.tapSeat(four, 1), "hand");
+  assert.deepEqual(form.hands, { 1: 9 });
+  assert.equal(form.left(four), 14);
+});
+
+test("more numbers than voters are shown as a negative rest (the engine refuses them)", () => {
+  const form = VoteForm.follow(null, table(four), 1, () => true);
+  for (const count of [15, 15, 0, 0]) form.type(four, count);
+  assert.equal(form.left(four), -15);
+});

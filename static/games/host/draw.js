@@ -1,14 +1,21 @@
 // @ts-check
 // Drawing the screen from what it shows now: the header, the prompt (clock, what happens,
-// the morning, the vote's chips), the seats and the bar. Nothing here keeps state: each
-// control calls what `Controls` says, and the main module redraws after every change.
-/** @import { HostTable, Morning, TableSeat, Vote } from "./table.js" */
+// the morning, the vote's chips and keypad), the seats and the bar. Nothing here keeps the
+// game's state: each control calls what `Controls` says, and the main module redraws after
+// every change. The one thing kept between draws is the seats' gesture, bound once to their
+// container (a press outlives the redraws it causes: gestures.js).
+//
+// Secrecy: nothing drawn differs by role unless the cards are shown (👁 held, or the game
+// is over). A seat's role, team colour and the checks' answers are not even in the page
+// otherwise, so no style of the site can set one seat apart from another.
+/** @import { HostTable, Morning, TableSeat, Vote, CheckDict } from "./table.js" */
 /** @import { Clock } from "./clock.js" */
 /** @import { VoteForm, Target } from "./vote.js" */
 /** @import { TapEvent } from "./queue.js" */
 /** @import { Words } from "./words.js" */
+/** @import { SeatGestures } from "./gestures.js" */
 import { span } from "./clock.js";
-import { bindPress } from "./gestures.js";
+import { bindSeatGestures, watchTouchEnd } from "./gestures.js";
 import { VoteForm as Form } from "./vote.js";
 import { _ } from "./words.js";
 
@@ -23,19 +30,25 @@ import { _ } from "./words.js";
  * @property {Clock | null} clock
  * @property {VoteForm | null} vote
  * @property {boolean} foulNext «Фол…» armed: the next seat tapped gets a foul
+ * @property {boolean} cards 👁 is held: the cards and the checks' answers show
  */
 /**
  * @typedef {object} Controls what the screen's controls do
  * @property {(event: TapEvent) => unknown} send
  * @property {(seat: TableSeat) => unknown} seatTap
  * @property {(seat: TableSeat) => unknown} seatHold
- * @property {(target: Target) => void} choose a candidate whose hands are tapped
- * @property {(target: Target, count: number) => void} count
+ * @property {(target: Target) => void} choose a candidate whose hands are tapped or counted
+ * @property {(target: Target, count: number) => void} count a key of the keypad
  * @property {(target: Target) => void} restTo
  * @property {() => void} toggleCounts
  * @property {() => void} toggleFoul
  * @property {() => void} startRound
  */
+
+// What a night's slot leaves on the seat it aims at (words.slot says it in words).
+/** @type {Record<string, string>} */
+const SLOT_MARKS = { kill: "🎯", heal: "✚", check: "🔍", action: "✦" };
+const MOST_COLUMNS = 5;
 
 /** @param {string} id */
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
@@ -71,6 +84,30 @@ function button(label, onclick, attrs = {}) {
   return el("button", { type: "button", ...attrs, onclick }, label);
 }
 
+/** @type {{ table: HostTable, act: Controls } | null} the last draw's, for the seats' gesture */
+let drawn = null;
+/** @type {SeatGestures | null} */
+let gestures = null;
+
+/** The seats' gesture, bound once: it finds the seat by number in the table drawn last. */
+function seatGestures() {
+  if (!gestures) {
+    /** @param {number} no */
+    const seat = (no) => (drawn ? drawn.table.seats.find((each) => each.no === no) : undefined);
+    gestures = bindSeatGestures($("host-seats"), {
+      tap(no) {
+        const found = seat(no);
+        if (found && drawn) drawn.act.seatTap(found);
+      },
+      hold(no) {
+        const found = seat(no);
+        if (found && drawn) drawn.act.seatHold(found);
+      },
+    });
+  }
+  return gestures;
+}
+
 /**
  * @param {View} view
  * @param {Controls} act
@@ -78,9 +115,11 @@ function button(label, onclick, attrs = {}) {
  */
 export function draw(view, act, words) {
   const table = view.table;
+  drawn = { table, act };
   $("host-title").textContent = `${_("Game %(number)s", { number: view.number })} · ${words.phase(table)}`;
   /** @type {HTMLButtonElement} */ ($("host-undo")).disabled = !table.undo;
   $("host").classList.toggle("over", table.over);
+  $("host").classList.toggle("show-cards", view.cards);
   const net = $("host-net");
   net.textContent = view.online
     ? view.waiting
@@ -94,8 +133,10 @@ export function draw(view, act, words) {
   document.documentElement.dataset.seq = String(view.seq);
   document.documentElement.dataset.queued = String(view.waiting);
   drawPrompt(view, act, words);
-  drawSeats(view, act, words);
+  drawSeats(view, words);
   drawBar(view, act);
+  drawNightMenu(view, words);
+  fitSeats();
 }
 
 /**
@@ -112,10 +153,10 @@ function drawPrompt(view, act, words) {
   }
   if (table.over) {
     prompt.append(el("p", { class: "host-line host-winner" }, words.winner(table.winner)));
-    if (table.morning) prompt.append(morningBlock(table.morning, words));
+    if (table.morning) prompt.append(morningBlock(table.morning, true, words));
     return;
   }
-  const line = el("div", { class: "host-line" });
+  const line = el("div", { class: clock ? "host-line" : "host-line compact" });
   if (clock) {
     line.append(
       el("output", {
@@ -129,8 +170,13 @@ function drawPrompt(view, act, words) {
   }
   line.append(el("span", { class: "host-what" }, promptText(view, words)));
   prompt.append(line);
-  if (table.morning && table.phase === "day") prompt.append(morningBlock(table.morning, words));
+  if (table.morning && table.phase === "day") prompt.append(morningBlock(table.morning, view.cards, words));
+  if (table.phase === "night") {
+    const checks = tonightsChecks(table);
+    if (checks.length) prompt.append(checksBlock(checks, view.cards, words));
+  }
   if (view.vote && table.vote) prompt.append(voteStrip(view.vote, table.vote, table.majority, act, words));
+  else if (table.tally && table.phase === "day") prompt.append(el("p", { class: "host-tally" }, words.tally(table.tally)));
 }
 
 /**
@@ -140,7 +186,7 @@ function drawPrompt(view, act, words) {
 function promptText({ table, clock, vote }, words) {
   if (table.phase === "setup") return _("Seats taken: start day 1 when the table is ready.");
   if (table.phase === "night") {
-    return table.night ? words.wake(table.night) : _("The night's actions are done: morning.");
+    return table.night ? words.wake(table.night) : _("Every role has acted or passed: morning.");
   }
   if (clock && clock.kind === "balagan") return _("Free talk");
   const seat = clock && clock.seat !== undefined ? words.seat(clock.seat) : "";
@@ -152,16 +198,39 @@ function promptText({ table, clock, vote }, words) {
 }
 
 /**
- * @param {Morning} morning
+ * The checks made tonight: the last ones of the game, as many as the seats' marks of a
+ * check's slot (a check's answer stays until the morning, shown only under 👁).
+ * @param {HostTable} table
+ * @returns {CheckDict[]}
+ */
+export function tonightsChecks(table) {
+  const made = table.seats.reduce((sum, seat) => sum + seat.targeted.filter((slot) => slot.startsWith("check:")).length, 0);
+  return made ? table.checks.slice(-made) : [];
+}
+
+/**
+ * @param {CheckDict[]} checks
+ * @param {boolean} cards
  * @param {Words} words
  */
-function morningBlock(morning, words) {
-  const lines = words.morning(morning).map((line) => el("li", {}, line));
+function checksBlock(checks, cards, words) {
+  if (!cards) return el("p", { class: "host-note host-secret" }, _("The check's answer: hold 👁."));
+  return el("ul", { class: "host-morning host-secret" }, checks.map((check) => el("li", {}, words.check(check))));
+}
+
+/**
+ * @param {Morning} morning
+ * @param {boolean} cards
+ * @param {Words} words
+ */
+function morningBlock(morning, cards, words) {
+  const lines = words.morning(morning, cards).map((line) => el("li", {}, line));
   return el("ul", { class: "host-morning", "aria-label": _("Morning after night %(n)s", { n: morning.night }) }, lines);
 }
 
 /**
- * The candidates' chips with their hands, and the typed counts when the host counts.
+ * The candidates' chips with their hands (tapped) or their numbers (counted), and with
+ * counts one keypad for the chosen candidate: 0 … the voters, whatever the candidates.
  * @param {VoteForm} form
  * @param {Vote} vote
  * @param {number} majority
@@ -170,62 +239,116 @@ function morningBlock(morning, words) {
  */
 function voteStrip(form, vote, majority, act, words) {
   const strip = el("div", { class: "host-vote" });
+  const chips = el("div", { class: "host-chips" });
   for (const target of Form.targets(vote)) {
-    const label = target === "for" ? _("For: %(count)s", { count: form.handsFor("for") }) : `${words.seat(target)} · ${form.handsFor(target)}`;
+    const count = form.counts ? form.countFor(target) : form.handsFor(target);
+    const shown = count === undefined ? "?" : String(count);
+    const name = target === "for" ? _("For") : String(target);
     const chosen = form.current === target;
-    strip.append(button(label, () => act.choose(target), { class: `host-chip${chosen ? "" : " outline"}`, "aria-pressed": String(chosen), "data-target": target }));
+    const label = target === "for" ? _("For: %(count)s", { count: shown }) : _("%(seat)s: %(count)s", { seat: words.seat(target), count: shown });
+    chips.append(
+      el(
+        "button",
+        {
+          type: "button",
+          class: `host-chip${chosen ? "" : " outline"}`,
+          "aria-pressed": String(chosen),
+          "aria-label": label,
+          "data-target": target,
+          onclick: () => act.choose(target),
+        },
+        el("b", {}, name),
+        el("span", { class: "host-chip-count" }, form.counts ? `=${shown}` : `✋${shown}`),
+      ),
+    );
   }
-  const left = form.handsLeft(vote);
-  strip.append(
-    el("span", { class: "host-left" }, vote.among.length ? _("hands left: %(count)s", { count: left }) : _("majority: %(count)s", { count: majority })),
+  const left = form.left(vote);
+  chips.append(
+    el(
+      "span",
+      { class: `host-left${left < 0 ? " over" : ""}` },
+      vote.among.length ? _("hands left: %(count)s", { count: left }) : _("majority: %(count)s", { count: majority }),
+    ),
   );
-  if (form.counts) strip.append(countPad(form.counts, vote, act));
+  strip.append(chips);
+  if (form.counts) strip.append(keypad(form, vote, act, words));
   return strip;
 }
 
 /**
- * Typed counts, as chips: the fallback when the hands were counted, not tapped.
- * @param {Record<string, number>} counts
+ * One keypad, 0 … the voters, for the chosen candidate.
+ * @param {VoteForm} form
  * @param {Vote} vote
  * @param {Controls} act
+ * @param {Words} words
  */
-function countPad(counts, vote, act) {
-  const pad = el("div", { class: "host-counts" });
-  for (const target of Form.targets(vote)) {
-    const row = el("div", { class: "host-count-row", "data-target": target }, el("span", {}, target === "for" ? _("For") : String(target)));
-    for (let count = 0; count <= vote.voters.length; count += 1) {
-      const chosen = counts[target] === count;
-      row.append(button(String(count), () => act.count(target, count), { class: `host-count${chosen ? "" : " outline secondary"}`, "aria-pressed": String(chosen), "aria-label": `${target}: ${count}` }));
-    }
-    pad.append(row);
+function keypad(form, vote, act, words) {
+  const target = form.current;
+  const typed = form.countFor(target);
+  const name = target === "for" ? _("Hands for") : _("Hands for %(seat)s", { seat: words.seat(target) });
+  // A fieldset names the keys' group for a screen reader (Pico draws a role="group" as one
+  // joined bar of buttons).
+  const pad = el("fieldset", { class: "host-keypad", "data-target": target }, el("legend", { class: "visually-hidden" }, name));
+  for (let count = 0; count <= vote.voters.length; count += 1) {
+    const chosen = typed === count;
+    pad.append(
+      button(String(count), () => act.count(target, count), {
+        class: `host-key${chosen ? "" : " outline secondary"}`,
+        "aria-pressed": String(chosen),
+        "data-count": count,
+      }),
+    );
   }
   return pad;
 }
 
 /**
+ * The seats: the same for every role unless the cards are shown.
  * @param {View} view
- * @param {Controls} act
  * @param {Words} words
  */
-function drawSeats({ table, vote }, act, words) {
+function drawSeats({ table, vote, cards }, words) {
   const grid = $("host-seats");
+  const press = seatGestures();
+  const shown = cards || table.over;
+  /** @param {number} no */
+  const roleOf = (no) => table.seats.find((seat) => seat.no === no)?.role || "";
   grid.replaceChildren();
   grid.dataset.count = String(table.seats.length);
   for (const seat of table.seats) {
+    /** @type {(string | HTMLElement)[]} */
     const marks = [];
+    const status = [];
     if (seat.immune) marks.push("🛡");
-    if (seat.fouls) marks.push("●".repeat(seat.fouls));
+    if (seat.fouls) {
+      marks.push("●".repeat(seat.fouls));
+      status.push(_("fouls: %(count)s", { count: seat.fouls }));
+    }
+    // A nomination is an arrow to the seat nominated; a hand is a raised hand: never the same mark.
+    if (seat.nominates.length) {
+      marks.push(seat.nominates.map((target) => `→${target}`).join(" "));
+      status.push(_("nominates %(seats)s", { seats: seat.nominates.join(", ") }));
+    }
     const hand = vote ? vote.hands[seat.no] : undefined;
-    const classes = ["host-seat", `team-${seat.team}`];
+    if (hand !== undefined) {
+      marks.push(hand === "for" ? "✋" : `✋${hand}`);
+      status.push(hand === "for" ? _("hand up") : _("hand for %(seat)s", { seat: hand }));
+    }
+    for (const slot of seat.targeted) {
+      const kind = slot.split(":")[0];
+      marks.push(el("span", { class: `slot slot-${kind}` }, SLOT_MARKS[kind] || "•"));
+      status.push(words.slot(slot, roleOf));
+    }
+    const classes = ["host-seat"];
+    if (shown) classes.push(`card-${seat.team}`);
     if (!seat.alive) classes.push("out");
     if (seat.nominated) classes.push("nominated");
     if (seat.candidate) classes.push("candidate");
     if (seat.speaking) classes.push("speaking");
+    if (seat.targeted.length) classes.push("targeted");
     if (hand !== undefined) classes.push("hand");
-    const status = [];
-    if (seat.out) status.push(words.reason(seat.out));
-    if (seat.nominated) status.push(_("nominated"));
-    if (hand !== undefined) status.push(hand === "for" ? _("hand up") : _("hand for %(seat)s", { seat: hand }));
+    if (seat.out) status.unshift(words.reason(seat.out));
+    if (seat.nominated) status.unshift(_("nominated"));
     const node = el(
       "button",
       {
@@ -235,18 +358,51 @@ function drawSeats({ table, vote }, act, words) {
         disabled: !seat.alive && !table.over,
       },
       el("span", { class: "no" }, String(seat.no)),
-      el("span", { class: "nick" }, words.nick(seat.no)),
-      el("span", { class: "role" }, words.role(seat.role)),
-      el("span", { class: "marks" }, marks.join(" "), hand !== undefined ? ` ✋${hand === "for" ? "" : "→" + hand}` : "", seat.nominates.length ? ` →${seat.nominates.join(",")}` : ""),
+      el("span", { class: "nick", translate: "no" }, words.nick(seat.no)),
+      shown ? el("span", { class: "role" }, words.role(seat.role)) : null,
+      el("span", { class: "marks", "aria-hidden": "true" }, marks.flatMap((mark, at) => (at ? [" ", mark] : [mark]))),
       status.length ? el("span", { class: "visually-hidden" }, `, ${status.join(", ")}`) : null,
     );
-    bindPress(node, { tap: () => act.seatTap(seat), hold: () => act.seatHold(seat) });
+    watchTouchEnd(node, press);
     grid.append(node);
   }
 }
 
 /**
- * The bar: only what the rules allow now, the main action wide and blue.
+ * As many columns as the seats need to fit beside the prompt (3 when there is room, up
+ * to 5 when the vote's keypad takes the space): every seat stays a 48 px target, and
+ * nothing scrolls.
+ */
+function fitSeats() {
+  const grid = $("host-seats");
+  for (let columns = 3; columns <= MOST_COLUMNS; columns += 1) {
+    grid.style.setProperty("--columns", String(columns));
+    if (grid.scrollHeight <= grid.clientHeight + 1) return;
+  }
+}
+
+/**
+ * The ☰ menu's list of the night's marks: who aims at whom tonight (not the answers).
+ * @param {View} view
+ * @param {Words} words
+ */
+function drawNightMenu({ table }, words) {
+  const item = document.getElementById("host-night-marks");
+  if (!item) return;
+  /** @param {number} no */
+  const roleOf = (no) => table.seats.find((seat) => seat.no === no)?.role || "";
+  const aimed = table.phase === "night" ? table.seats.filter((seat) => seat.targeted.length) : [];
+  item.hidden = table.phase !== "night";
+  const list = aimed.map((seat) => el("li", {}, `${words.seat(seat.no)}: ${seat.targeted.map((slot) => words.slot(slot, roleOf)).join(", ")}`));
+  item.replaceChildren(
+    el("strong", {}, _("Tonight")),
+    list.length ? el("ul", {}, list) : el("p", {}, _("Nobody is aimed at yet.")),
+  );
+}
+
+/**
+ * The bar: only what the rules allow now, the main action wide and blue. Each button says
+ * what it does in `data-act` too (the browser tests drive it in either language).
  * @param {View} view
  * @param {Controls} act
  */
@@ -254,43 +410,48 @@ function drawBar({ table, clock, vote, foulNext }, act) {
   const bar = $("host-actions");
   bar.replaceChildren();
   /**
+   * @param {string} name
    * @param {string} label
    * @param {() => unknown} onclick
    * @param {boolean} [primary]
    * @param {Record<string, unknown>} [attrs]
    */
-  const add = (label, onclick, primary = false, attrs = {}) => bar.append(button(label, onclick, { class: primary ? "" : "secondary", ...attrs }));
+  const add = (name, label, onclick, primary = false, attrs = {}) =>
+    bar.append(button(label, onclick, { class: primary ? "" : "secondary", "data-act": name, ...attrs }));
   if (table.over) {
-    bar.append(el("a", { role: "button", class: "secondary", href: `${location.pathname}?public=1` }, _("Public page")));
+    bar.append(el("a", { role: "button", class: "secondary", "data-act": "public", href: `${location.pathname}?public=1` }, _("Public page")));
     return;
   }
-  if (table.phase === "setup") return add(_("Start day 1"), () => act.send({ type: "day", n: 1 }), true);
-  if (clock && clock.kind === "balagan") return add(_("Start the round"), act.startRound, true);
+  if (table.phase === "setup") return add("day", _("Start day 1"), () => act.send({ type: "day", n: 1 }), true);
+  if (clock && clock.kind === "balagan") return add("round", _("Start the round"), act.startRound, true);
   if (clock && clock.kind === "last_word") {
-    return add(_("Last word over"), () => act.send({ type: "last_word", seat: clock.seat, ...span(clock) }), true);
+    return add("last-word", _("Last word over"), () => act.send({ type: "last_word", seat: clock.seat, ...span(clock) }), true);
   }
   if (table.phase === "night") {
+    // «Утро» only once every living role has acted or been passed: a pass is one tap here.
     const night = table.night;
-    if (night) add(night.kind === "kill" ? _("Miss") : _("Nobody"), () => act.send({ ...night.event, target: null }));
-    add(_("Morning"), () => act.send({ type: "day", n: table.n + 1 }), !night);
+    if (night) {
+      const miss = night.kind === "kill";
+      add(miss ? "miss" : "nobody", miss ? _("Miss") : _("Nobody"), () => act.send({ ...night.event, target: null }));
+    } else add("morning", _("Morning"), () => act.send({ type: "day", n: table.n + 1 }), true);
     return undefined;
   }
   if (clock && (clock.kind === "speech" || clock.kind === "defence")) {
-    add(_("+30 s under a foul"), () => act.send({ type: "extension", seat: clock.seat }));
-    add(foulNext ? _("Tap the seat") : _("Foul…"), act.toggleFoul, false, { "aria-pressed": String(foulNext) });
-    add(_("Next"), () => act.send({ type: "speech", seat: clock.seat, limit: clock.seconds, ...span(clock) }), true);
+    add("extension", _("+30 s under a foul"), () => act.send({ type: "extension", seat: clock.seat }));
+    add("foul", foulNext ? _("Tap the seat") : _("Foul…"), act.toggleFoul, false, { "aria-pressed": String(foulNext) });
+    add("next", _("Next"), () => act.send({ type: "speech", seat: clock.seat, limit: clock.seconds, ...span(clock) }), true);
     return undefined;
   }
   if (vote && table.vote) {
     const shown = table.vote;
     if (shown.among.length && !vote.counts) {
       const last = vote.current;
-      add(_("Rest → %(seat)s", { seat: last }), () => act.restTo(last));
+      add("rest", _("Rest → %(seat)s", { seat: last }), () => act.restTo(last));
     }
-    add(vote.counts ? _("Tap hands") : _("Counts"), act.toggleCounts);
-    add(_("Record"), () => act.send(vote.event(shown)), true);
+    add("mode", vote.counts ? _("Tap hands") : _("Counts"), act.toggleCounts);
+    add("record", _("Record"), () => act.send(vote.event(shown)), true);
     return undefined;
   }
-  if (table.legal.includes("night")) add(_("Night falls"), () => act.send({ type: "night", n: table.n }), true);
+  if (table.legal.includes("night")) add("night", _("Night falls"), () => act.send({ type: "night", n: table.n }), true);
   return undefined;
 }

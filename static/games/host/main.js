@@ -29,6 +29,7 @@ let engine = null;
 /** @type {VoteForm | null} the show of hands being entered */
 let vote = null;
 let foulNext = false; // the bar's «Фол…» arms one foul on the next seat tapped
+let cards = false; // 👁 held: the cards and the checks' answers are drawn
 
 /** @type {Io} */
 const io = {
@@ -41,12 +42,8 @@ const ui = {
   redraw: render,
   say,
   confirm: (outcome) => ask(words.consequence(outcome)),
-  accepted(answer) {
-    hideError(); // the next tap went through
-    if (answer.entry.type === "check") {
-      const check = answer.table.checks.at(-1);
-      if (check) say(words.check(check), "info");
-    }
+  accepted() {
+    hideError(); // the next tap went through; a check's answer stays in sight under 👁
   },
   conflict: (answer, waiting) => conflict(answer, waiting, words),
   tapping() {
@@ -112,6 +109,7 @@ function render() {
     clock: clocks.current(table),
     vote,
     foulNext,
+    cards,
   };
   draw(view, controls, words);
   tick();
@@ -132,8 +130,10 @@ function seatTap(seat) {
   if (!what) return say(_("A tap on a seat does nothing now; hold it for a foul."), "info");
   if (what.kind === "nominate") return queue.send({ type: "nominate", by: what.by, target: seat.no });
   if (what.kind === "night") return queue.send({ ...what.event, target: seat.no });
-  if (what.kind === "hand" && vote) {
-    vote.toggleHand(seat.no);
+  if (what.kind === "hand" && vote && queue.table.vote) {
+    if (vote.tapSeat(queue.table.vote, seat.no) === "ignored") {
+      return say(_("Counting: type the number on the keypad, or switch to tapped hands."), "info");
+    }
     return render();
   }
   return undefined;
@@ -155,7 +155,11 @@ function bindHeader() {
   $("host-undo").addEventListener("click", () => queue.send({ type: "undo" }));
   const eye = $("host-eye");
   /** @param {boolean} on */
-  const show = (on) => $("host").classList.toggle("show-cards", on);
+  const show = (on) => {
+    if (cards === on) return;
+    cards = on; // drawn only while held: a glance at the phone shows nothing of the cards
+    render();
+  };
   eye.addEventListener("pointerdown", () => show(true));
   for (const end of ["pointerup", "pointerleave", "pointercancel", "blur"]) eye.addEventListener(end, () => show(false));
   eye.addEventListener("keydown", (event) => event.key === " " && show(true));
@@ -187,6 +191,7 @@ startEngine(page, (loaded) => {
   if (!queue.online) render();
 });
 if (queue.online) queue.flush();
-// Read-only, for the browser tests and the benchmark: the table the screen shows.
-window.hostScreen = { table: () => structuredClone(queue.table), queued: () => queue.taps.length };
+// For the browser tests and the benchmark: the table the screen shows (read-only), and a
+// redraw (a tap must stay one tap whatever is redrawn under the finger).
+window.hostScreen = { table: () => structuredClone(queue.table), queued: () => queue.taps.length, redraw: render };
 document.documentElement.dataset.hostReady = "1";

@@ -60,7 +60,24 @@ export class VoteForm {
   toggleHand(seat) {
     if (this.hands[seat] === this.current) delete this.hands[seat];
     else this.hands[seat] = this.current;
-    this.counts = null;
+  }
+
+  /**
+   * A tap on a seat during the vote: with tapped hands it raises or lowers that voter's
+   * hand; with counts a candidate's seat chooses that candidate for the keypad, and any
+   * other seat does nothing ("ignored", for the screen to say so).
+   * @param {Vote} vote
+   * @param {number} seat
+   * @returns {"hand" | "chose" | "ignored"}
+   */
+  tapSeat(vote, seat) {
+    if (!this.counts) {
+      this.toggleHand(seat);
+      return "hand";
+    }
+    if (!vote.among.includes(seat)) return "ignored";
+    this.current = seat;
+    return "chose";
   }
 
   /**
@@ -81,10 +98,42 @@ export class VoteForm {
    */
   setCount(vote, target, count) {
     const counts = this.counts || (this.counts = {});
-    const complete = () => VoteForm.targets(vote).every((each) => each in counts);
+    const targets = VoteForm.targets(vote);
+    const complete = () => targets.every((each) => each in counts);
     const first = !complete();
     counts[target] = count;
+    // The keypad moves on to the next candidate still without a number, after this one.
+    const from = targets.indexOf(target);
+    const next = [...targets.slice(from + 1), ...targets.slice(0, from)].find((each) => !(each in counts));
+    if (next !== undefined) this.current = next;
     return first && complete();
+  }
+
+  /**
+   * A key of the keypad: the count of the chosen candidate (see `setCount`).
+   * @param {Vote} vote
+   * @param {number} count
+   */
+  type(vote, count) {
+    return this.setCount(vote, this.current, count);
+  }
+
+  /**
+   * The count typed for a candidate, if any.
+   * @param {Target} target
+   * @returns {number | undefined}
+   */
+  countFor(target) {
+    return this.counts ? this.counts[target] : undefined;
+  }
+
+  /**
+   * The hands not yet given to anyone: tapped or typed.
+   * @param {Vote} vote
+   */
+  left(vote) {
+    if (!this.counts) return this.handsLeft(vote);
+    return vote.voters.length - Object.values(this.counts).reduce((sum, count) => sum + count, 0);
   }
 
   /** Between tapped hands and typed counts; true when counting now. */

@@ -2,7 +2,7 @@
 // The screen's words: the page's gettext catalogue (/jsi18n/, loaded before the modules)
 // and the names the page carries (nicknames, role names, the engine's refusal templates).
 // Every user-facing string of the screen is here or in a `_()` call beside its control.
-/** @import { HostPage, HostTable, NightStep, Morning, CheckDict, Reason, Vote, Refusal } from "./table.js" */
+/** @import { HostPage, HostTable, NightStep, NightWaiting, Morning, CheckDict, Reason, Vote, Refusal, TallyDict, Consequence } from "./table.js" */
 
 const django = globalThis.django;
 const gettext = django ? django.gettext : (/** @type {string} */ text) => text;
@@ -126,8 +126,14 @@ export class Words {
     return _("Check %(by)s → %(target)s: %(result)s", { by: check.by, target: check.target, result });
   }
 
-  /** @param {Morning} morning */
-  morning(morning) {
+  /**
+   * The morning summary. A check's answer names two roles (the checker's seat and the
+   * answer), so the checks are in it only while the cards are shown (👁 held, or the end);
+   * otherwise one line, the same every morning, says where they are.
+   * @param {Morning} morning
+   * @param {boolean} cards
+   */
+  morning(morning, cards) {
     const lines = [];
     for (const shot of morning.shots) {
       const saved = morning.healed.includes(shot.target);
@@ -138,18 +144,74 @@ export class Words {
       );
     }
     if (!morning.shots.length) lines.push(_("Nobody was shot."));
-    for (const check of morning.checks) lines.push(this.check(check));
+    if (cards) for (const check of morning.checks) lines.push(this.check(check));
+    else lines.push(_("The checks: hold 👁."));
     const left = morning.left.map((out) => this.seat(out.seat));
     lines.push(left.length ? _("Leaves: %(seats)s", { seats: left.join(", ") }) : _("Nobody leaves."));
     return lines;
   }
 
-  /** @param {Vote} vote */
+  /**
+   * What the show of hands decides: the runoff says its round and who dropped out, the
+   * questions name the candidates they are about.
+   * @param {Vote} vote
+   */
   voteTitle(vote) {
+    const about = vote.about.map((seat) => this.seat(seat)).join(", ");
     if (vote.type === "votes") return _("Votes on the nominees");
-    if (vote.type === "hands") return _("Hands to expel");
-    if (vote.type === "first_day_expel") return _("Expel anyone at all?");
-    return _("Expel both?");
+    if (vote.type === "first_day_expel") return _("Expel anyone of %(seats)s at all?", { seats: about });
+    if (vote.type === "expel_both") return _("Expel both: %(seats)s?", { seats: about });
+    if (vote.round > 1) {
+      const dropped = vote.dropped.map((seat) => this.seat(seat)).join(", ");
+      return dropped
+        ? _("Hands again, round %(round)s: %(seats)s dropped out", { round: vote.round, seats: dropped })
+        : _("Hands again, round %(round)s", { round: vote.round });
+    }
+    return _("Hands to expel");
+  }
+
+  /**
+   * The day's last vote as recorded, and what it did: the host sees the count the engine
+   * took, not only what follows from it.
+   * @param {TallyDict} tally
+   */
+  tally(tally) {
+    const parts = [];
+    if (tally.counts) {
+      const counts = Object.entries(tally.counts).map(([seat, count]) => _("%(seat)s: %(count)s", { seat, count }));
+      parts.push(_("Counted: %(counts)s.", { counts: counts.join(", ") }));
+    }
+    if (tally.for !== null) parts.push(_("Hands for: %(count)s.", { count: tally.for }));
+    if (tally.dropped.length) {
+      parts.push(_("Drops out: %(seats)s.", { seats: tally.dropped.map((seat) => this.seat(seat)).join(", ") }));
+    }
+    if (tally.expelled.length) {
+      parts.push(_("Leaves: %(seats)s.", { seats: tally.expelled.map((seat) => this.seat(seat)).join(", ") }));
+    } else if (tally.outcome && OUTCOMES[tally.outcome]) {
+      parts.push(OUTCOMES[tally.outcome]());
+    }
+    return parts.join(" ");
+  }
+
+  /**
+   * Who aims at a seat tonight, by the night's slot ("kill:mafia", "heal", "check:boss"…).
+   * @param {string} slot
+   * @param {(seat: number) => string} roleOf the role code of a seat, for an action's slot
+   */
+  slot(slot, roleOf) {
+    const [kind, who] = slot.split(":");
+    if (kind === "kill") return who === "mafia" ? _("the mafia's shot") : _("%(role)s's shot", { role: this.role(who) });
+    if (kind === "heal") return _("the doctor's heal");
+    if (kind === "check") return _("%(role)s's check", { role: this.role(who) });
+    return _("%(role)s's action", { role: this.role(roleOf(Number(who))) });
+  }
+
+  /**
+   * A waiting role of the night, by its code ("mafia" for the joint kill).
+   * @param {NightWaiting} waiting
+   */
+  waiting(waiting) {
+    return waiting.role === "mafia" ? _("the mafia") : this.role(waiting.role);
   }
 
   /**
@@ -170,13 +232,25 @@ export class Words {
   }
 
   /**
-   * The question before a tap that removes a player or ends the game.
-   * @param {{ removes?: number[], winner?: string | null }} outcome
+   * The question before a tap that removes a player or ends the game, or a morning before
+   * every role has acted: it says who leaves and why, and who has not acted.
+   * @param {Partial<Consequence> & { reopens?: boolean }} outcome
    */
   consequence(outcome) {
+    if (outcome.reopens) {
+      return _("This reopens the finished game: its result and analysis are withdrawn until it ends again. Undo?");
+    }
     const parts = [];
-    if (outcome.removes && outcome.removes.length) {
-      parts.push(_("Leaves the table: %(seats)s.", { seats: outcome.removes.map((seat) => this.seat(seat)).join(", ") }));
+    if (outcome.waiting && outcome.waiting.length) {
+      parts.push(_("Not acted tonight: %(roles)s.", { roles: outcome.waiting.map((each) => this.waiting(each)).join(", ") }));
+    }
+    for (const seat of outcome.removes || []) {
+      const reason = outcome.reasons ? outcome.reasons[String(seat)] : undefined;
+      parts.push(
+        reason
+          ? _("%(seat)s leaves the table: %(why)s.", { seat: this.seat(seat), why: this.reason(reason) })
+          : _("Leaves the table: %(seats)s.", { seats: this.seat(seat) }),
+      );
     }
     if (outcome.winner) parts.push(_("The game ends: %(winner)s.", { winner: this.winner(outcome.winner) }));
     parts.push(_("Record it?"));

@@ -1,0 +1,75 @@
+// The host screen's words (static/games/host/words.js) with a stand-in for Django's
+// catalogue (the English source strings): what the host reads after a vote, before a
+// removal or an early morning, and what stays hidden unless the cards are shown.
+import assert from "node:assert/strict";
+import test from "node:test";
+
+globalThis.django = {
+  gettext: (text) => text,
+  interpolate: (format, values) => format.replace(/%\((\w+)\)s/g, (_match, name) => String(values[name])),
+};
+const { Words } = await import("../../static/games/host/words.js");
+const { tonightsChecks } = await import("../../static/games/host/draw.js");
+
+const words = new Words({
+  nicks: { 3: "Ворон", 5: "Сова", 7: "Тень", 9: "Лис" },
+  roleNames: { commissar: "Commissar", boss: "Boss", maniac: "Maniac", doctor: "Doctor" },
+  messages: {},
+});
+
+const vote = (fields) => ({ type: "hands", among: [], voters: [1, 2, 3], about: [], round: 1, dropped: [], ...fields });
+
+test("the questions name the candidates they are about; the runoff its round and who dropped", () => {
+  assert.equal(words.voteTitle(vote({ type: "expel_both", about: [3, 7] })), "Expel both: 3 Ворон, 7 Тень?");
+  assert.equal(words.voteTitle(vote({ type: "first_day_expel", about: [5, 9] })), "Expel anyone of 5 Сова, 9 Лис at all?");
+  assert.equal(words.voteTitle(vote({ among: [3, 5, 7] })), "Hands to expel");
+  assert.equal(words.voteTitle(vote({ among: [3, 5], round: 2, dropped: [7] })), "Hands again, round 2: 7 Тень dropped out");
+});
+
+test("after «Записать» the host reads the count taken and what it did", () => {
+  const runoff = { type: "hands", counts: { 3: 4, 5: 3, 7: 1 }, for: null, dropped: [7], expelled: [], outcome: null };
+  assert.equal(words.tally(runoff), "Counted: 3: 4, 5: 3, 7: 1. Drops out: 7 Тень.");
+  const out = { type: "expel_both", counts: null, for: 8, dropped: [], expelled: [3, 5], outcome: "car_crash" };
+  assert.equal(words.tally(out), "Hands for: 8. Leaves: 3 Ворон, 5 Сова.");
+  const kept = { type: "first_day_expel", counts: null, for: 2, dropped: [], expelled: [], outcome: "first_day_kept" };
+  assert.equal(words.tally(kept), "Hands for: 2. The table keeps everyone today.");
+});
+
+test("a removal's question says why the player leaves; an early morning, who has not acted", () => {
+  assert.equal(
+    words.consequence({ removes: [5], winner: null, reasons: { 5: "fouls" } }),
+    "5 Сова leaves the table: three fouls. Record it?",
+  );
+  assert.equal(
+    words.consequence({ removes: [], winner: null, reasons: {}, waiting: [{ slot: "kill:mafia", role: "mafia" }, { slot: "heal", role: "doctor" }] }),
+    "Not acted tonight: the mafia, Doctor. Record it?",
+  );
+  assert.match(words.consequence({ removes: [9], winner: "red", reasons: { 9: "voted" } }), /9 Лис leaves the table: voted out\. The game ends: .*\. Record it\?/);
+  assert.match(words.consequence({ removes: [], winner: null, reopens: true }), /reopens the finished game.*Undo\?$/);
+});
+
+test("the morning names no check's answer unless the cards are shown", () => {
+  const morning = { night: 1, shots: [{ by: "mafia", target: 3 }], healed: [3], checks: [{ by: 7, target: 5, result: "commissar" }], left: [] };
+  const hidden = words.morning(morning, false);
+  assert.ok(!hidden.some((line) => line.includes("7") || line.includes("commissar")), hidden.join(" | "));
+  assert.ok(hidden.includes("The checks: hold 👁."));
+  assert.ok(words.morning(morning, true).includes("Check 7 → 5: the commissar"));
+  const quiet = words.morning({ ...morning, checks: [] }, false);
+  assert.equal(quiet.length, hidden.length, "the same lines whether or not anyone checked");
+});
+
+test("a night's mark says whose it is in words", () => {
+  const roleOf = () => "maniac";
+  assert.equal(words.slot("kill:mafia", roleOf), "the mafia's shot");
+  assert.equal(words.slot("kill:maniac", roleOf), "Maniac's shot");
+  assert.equal(words.slot("check:boss", roleOf), "Boss's check");
+  assert.equal(words.slot("heal", roleOf), "the doctor's heal");
+  assert.equal(words.slot("action:4", roleOf), "Maniac's action");
+});
+
+test("tonight's checks are the game's last ones, as many as the seats' check marks", () => {
+  const seat = (targeted) => ({ targeted });
+  const checks = [{ by: 1, target: 2, result: "red" }, { by: 4, target: 5, result: "commissar" }, { by: 1, target: 6, result: "black" }];
+  assert.deepEqual(tonightsChecks({ seats: [seat([]), seat(["kill:mafia"])], checks }), []);
+  assert.deepEqual(tonightsChecks({ seats: [seat(["check:boss", "heal"]), seat(["check:commissar"])], checks }), checks.slice(1));
+});
