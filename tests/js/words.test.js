@@ -60,10 +60,10 @@ test("the morning names no check's answer unless the cards are shown", () => {
 
 test("a night's mark says whose it is in words", () => {
   const roleOf = () => "maniac";
-  assert.equal(words.slot("kill:mafia", roleOf), "the mafia's shot");
+  assert.equal(words.slot("kill:mafia", roleOf), "The mafia's shot");
   assert.equal(words.slot("kill:maniac", roleOf), "Maniac's shot");
   assert.equal(words.slot("check:boss", roleOf), "Boss's check");
-  assert.equal(words.slot("heal", roleOf), "the doctor's heal");
+  assert.equal(words.slot("heal", roleOf), "The doctor's heal");
   assert.equal(words.slot("action:4", roleOf), "Maniac's action");
 });
 

@@ -49,6 +49,7 @@ import { _ } from "./words.js";
 /** @type {Record<string, string>} */
 const SLOT_MARKS = { kill: "🎯", heal: "✚", check: "🔍", action: "✦" };
 const MOST_COLUMNS = 5;
+const TIGHT_SEAT_PX = 56; // below this a seat shows its number and marks, not the nickname
 
 /** @param {string} id */
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
@@ -245,7 +246,6 @@ function voteStrip(form, vote, majority, act, words) {
     const shown = count === undefined ? "?" : String(count);
     const name = target === "for" ? _("For") : String(target);
     const chosen = form.current === target;
-    const label = target === "for" ? _("For: %(count)s", { count: shown }) : _("%(seat)s: %(count)s", { seat: words.seat(target), count: shown });
     chips.append(
       el(
         "button",
@@ -253,11 +253,12 @@ function voteStrip(form, vote, majority, act, words) {
           type: "button",
           class: `host-chip${chosen ? "" : " outline"}`,
           "aria-pressed": String(chosen),
-          "aria-label": label,
           "data-target": target,
           onclick: () => act.choose(target),
         },
         el("b", {}, name),
+        // The nickname for a screen reader: the chip's name holds what it shows.
+        target === "for" ? null : el("span", { class: "visually-hidden", translate: "no" }, ` ${words.nick(target)}`),
         el("span", { class: "host-chip-count" }, form.counts ? `=${shown}` : `✋${shown}`),
       ),
     );
@@ -329,7 +330,12 @@ function drawSeats({ table, vote, cards }, words) {
       marks.push(seat.nominates.map((target) => `→${target}`).join(" "));
       status.push(_("nominates %(seats)s", { seats: seat.nominates.join(", ") }));
     }
-    const hand = vote ? vote.hands[seat.no] : undefined;
+    const hand = vote && !vote.counts ? vote.hands[seat.no] : undefined;
+    // With counts a candidate's seat shows the number typed for it, and chooses it.
+    const counting = Boolean(vote && vote.counts && table.vote && table.vote.among.includes(seat.no));
+    const counted = counting && vote ? vote.countFor(seat.no) : undefined;
+    const chosen = counting && vote !== null && vote.current === seat.no;
+    if (counting) marks.push(`=${counted === undefined ? "?" : counted}`);
     if (hand !== undefined) {
       marks.push(hand === "for" ? "✋" : `✋${hand}`);
       status.push(hand === "for" ? _("hand up") : _("hand for %(seat)s", { seat: hand }));
@@ -347,6 +353,7 @@ function drawSeats({ table, vote, cards }, words) {
     if (seat.speaking) classes.push("speaking");
     if (seat.targeted.length) classes.push("targeted");
     if (hand !== undefined) classes.push("hand");
+    if (chosen) classes.push("chosen");
     if (seat.out) status.unshift(words.reason(seat.out));
     if (seat.nominated) status.unshift(_("nominated"));
     const node = el(
@@ -369,16 +376,31 @@ function drawSeats({ table, vote, cards }, words) {
 }
 
 /**
- * As many columns as the seats need to fit beside the prompt (3 when there is room, up
- * to 5 when the vote's keypad takes the space): every seat stays a 48 px target, and
- * nothing scrolls.
+ * The seats fit beside the prompt, every one a 48 px target, and nothing scrolls: as many
+ * columns as they need (3 when there is room, up to 5 when a vote's keypad takes the
+ * space); with counts over very many nominees the chips fold away (each candidate's seat
+ * shows its number and chooses it); a seat too short for its nickname shows its number
+ * and marks (the nickname stays for a screen reader).
  */
 function fitSeats() {
   const grid = $("host-seats");
-  for (let columns = 3; columns <= MOST_COLUMNS; columns += 1) {
-    grid.style.setProperty("--columns", String(columns));
-    if (grid.scrollHeight <= grid.clientHeight + 1) return;
+  const prompt = $("host-prompt");
+  const fits = () => grid.scrollHeight <= grid.clientHeight + 1;
+  const widen = () => {
+    for (let columns = 3; columns <= MOST_COLUMNS; columns += 1) {
+      grid.style.setProperty("--columns", String(columns));
+      if (fits()) return true;
+    }
+    return false;
+  };
+  prompt.classList.remove("folded");
+  grid.classList.remove("tight");
+  if (!widen() && prompt.querySelector(".host-keypad")) {
+    prompt.classList.add("folded");
+    widen();
   }
+  const seat = /** @type {HTMLElement | null} */ (grid.querySelector(".host-seat"));
+  grid.classList.toggle("tight", Boolean(seat && seat.offsetHeight < TIGHT_SEAT_PX));
 }
 
 /**

@@ -200,8 +200,8 @@ export class Words {
    */
   slot(slot, roleOf) {
     const [kind, who] = slot.split(":");
-    if (kind === "kill") return who === "mafia" ? _("the mafia's shot") : _("%(role)s's shot", { role: this.role(who) });
-    if (kind === "heal") return _("the doctor's heal");
+    if (kind === "kill") return who === "mafia" ? _("The mafia's shot") : _("%(role)s's shot", { role: this.role(who) });
+    if (kind === "heal") return _("The doctor's heal");
     if (kind === "check") return _("%(role)s's check", { role: this.role(who) });
     return _("%(role)s's action", { role: this.role(roleOf(Number(who))) });
   }
