@@ -227,8 +227,7 @@ def counts(
 
     # The first full set of numbers records the vote by itself; a correction needs «Записать».
     correcting = any(
-        not chip(target).locator(".host-chip-count").inner_text().endswith("?")
-        for target in plan
+        not chip(target).locator(".host-chip-count").inner_text().endswith("?") for target in plan
     )
     before = screen.seq()
     for target, count in plan.items():

@@ -59,9 +59,11 @@ CONTROLS_JS = """(selector) => {
     if (!box.width) continue;
     const name = node.dataset.act || (node.dataset.seat && 'seat ' + node.dataset.seat)
       || node.dataset.count && 'key ' + node.dataset.count || node.textContent.trim().slice(0, 24);
-    const where = `${Math.round(box.left)},${Math.round(box.top)} ${Math.round(box.width)}x${Math.round(box.height)}`;
-    if (box.left < -0.5 || box.top < -0.5 || box.right > innerWidth + 0.5 || box.bottom > innerHeight + 0.5)
-      wrong.push(`${name} outside the viewport at ${where}`);
+    const [x, y, w, h] = [box.left, box.top, box.width, box.height].map(Math.round);
+    const where = `${x},${y} ${w}x${h}`;
+    const outside = box.left < -0.5 || box.top < -0.5
+      || box.right > innerWidth + 0.5 || box.bottom > innerHeight + 0.5;
+    if (outside) wrong.push(`${name} outside the viewport at ${where}`);
     if (box.width < 47.5 || box.height < 47.5) wrong.push(`${name} under 48 px: ${where}`);
     if (node.dataset.seat && (box.top < seats.top - 0.5 || box.bottom > seats.bottom + 0.5))
       wrong.push(`${name} cut off by the seats' box at ${where}`);
@@ -270,7 +272,8 @@ class TouchGame:
 
     def last_words(self) -> None:
         while (now := self.speaker()) and now[0] == "last_word":
-            self.gesture(lambda: self.tap(self.act("last-word")), {"type": "last_word", "seat": now[1]})
+            expected = {"type": "last_word", "seat": now[1]}
+            self.gesture(lambda: self.tap(self.act("last-word")), expected)
 
     def start_round(self) -> None:
         if self.act("round").count():
@@ -339,7 +342,8 @@ class TouchGame:
             shown = self.page.locator("#host-prompt .host-tally")
             if shown.count():  # shown until the next vote opens
                 text = shown.inner_text()
-                assert all(f"{seat}: {count}" in text for seat, count in plan.items() if seat != "for")
+                counted = [f"{seat}: {count}" for seat, count in plan.items() if seat != "for"]
+                assert all(each in text for each in counted), text
 
     def switch_modes(self) -> None:
         """The remembered mode switches back and forth from the bar, recording nothing."""
@@ -351,7 +355,7 @@ class TouchGame:
         assert self.screen.counting() is counting
 
 
-def play(g: TouchGame) -> None:  # noqa: PLR0915 (one game, step by step)
+def play(g: TouchGame) -> None:
     """Day 1: four nominees, the first-day question, four candidates' hands, two runoffs
     and «выгнать обоих?» (both mafia leave); night 1 with a long press at the mafia's turn,
     a miss, a pass and the maniac's shot at the boss; day 2: the third foul by a long

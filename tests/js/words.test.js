@@ -73,3 +73,9 @@ test("tonight's checks are the game's last ones, as many as the seats' check mar
   assert.deepEqual(tonightsChecks({ seats: [seat([]), seat(["kill:mafia"])], checks }), []);
   assert.deepEqual(tonightsChecks({ seats: [seat(["check:boss", "heal"]), seat(["check:commissar"])], checks }), checks.slice(1));
 });
+
+test("a night's wake line names the role, never the seat that wakes", () => {
+  const step = { slot: "action:9", kind: "action", role: "instigator", actor: 9, event: { type: "action", by: 9, kind: "instigator" } };
+  assert.equal(words.wake(step), "instigator acts");
+  assert.equal(words.wake({ ...step, slot: "check:boss", kind: "check", role: "boss", actor: 2 }), "The boss checks: is it the commissar?");
+});

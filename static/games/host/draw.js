@@ -385,11 +385,16 @@ function drawSeats({ table, vote, cards }, words) {
 function fitSeats() {
   const grid = $("host-seats");
   const prompt = $("host-prompt");
+  const seat = /** @type {HTMLElement | null} */ (grid.querySelector(".host-seat"));
   const fits = () => grid.scrollHeight <= grid.clientHeight + 1;
+  const roomy = () => !seat || seat.offsetHeight >= TIGHT_SEAT_PX;
+  // The fewest columns whose seats keep their nicknames; else the fewest that fit at all.
   const widen = () => {
-    for (let columns = 3; columns <= MOST_COLUMNS; columns += 1) {
-      grid.style.setProperty("--columns", String(columns));
-      if (fits()) return true;
+    for (const wanted of [() => fits() && roomy(), fits]) {
+      for (let columns = 3; columns <= MOST_COLUMNS; columns += 1) {
+        grid.style.setProperty("--columns", String(columns));
+        if (wanted()) return true;
+      }
     }
     return false;
   };
@@ -399,8 +404,7 @@ function fitSeats() {
     prompt.classList.add("folded");
     widen();
   }
-  const seat = /** @type {HTMLElement | null} */ (grid.querySelector(".host-seat"));
-  grid.classList.toggle("tight", Boolean(seat && seat.offsetHeight < TIGHT_SEAT_PX));
+  grid.classList.toggle("tight", !roomy());
 }
 
 /**

@@ -92,7 +92,8 @@ export class Words {
     if (known) return known();
     if (night.kind === "kill") return _("%(role)s shoots", { role: this.role(night.role) });
     if (night.kind === "check") return _("%(role)s checks", { role: this.role(night.role) });
-    return _("%(role)s (seat %(seat)s) acts", { role: this.role(night.role), seat: night.actor });
+    // Never the actor's seat: the line is on the screen for anyone to glance at.
+    return _("%(role)s acts", { role: this.role(night.role) });
   }
 
   /** @param {string | null} winner */
