@@ -230,10 +230,14 @@ def counts(
         not chip(target).locator(".host-chip-count").inner_text().endswith("?") for target in plan
     )
     before = screen.seq()
-    for target, count in plan.items():
+    # In the chips' order, as a host types: the keypad moves on by itself.
+    shown = screen.page.locator("#host-prompt .host-chip").evaluate_all(
+        "(chips) => chips.map((chip) => chip.dataset.target)"
+    )
+    for target in sorted(plan, key=lambda each: shown.index(str(each))):
         if chip(target).get_attribute("aria-pressed") != "true":
             screen.touch(chip(target))
-        key = screen.page.locator(f'#host-prompt .host-keypad [data-count="{count}"]')
+        key = screen.page.locator(f'#host-prompt .host-keypad [data-count="{plan[target]}"]')
         if key.get_attribute("aria-pressed") != "true":
             screen.touch(key)
     if correcting:

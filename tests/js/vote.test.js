@@ -62,11 +62,12 @@ test("one keypad: each key types the chosen candidate's number and moves on to t
   assert.equal(form.type(four, 4), false);
   assert.equal(form.current, 9);
   assert.equal(form.type(four, 3), true, "the last number records the vote");
-  assert.equal(form.current, 9, "nothing left without a number: the choice stays");
+  assert.equal(form.current, 12, "every one has a number: on to the next, for a correction");
   assert.deepEqual([form.countFor(3), form.countFor(7), form.countFor(9), form.countFor(12)], [5, 4, 3, 2]);
   assert.equal(form.left(four), 1);
   form.current = 3;
   assert.equal(form.type(four, 6), false, "a correction waits for «Записать»");
+  assert.equal(form.current, 7);
   assert.deepEqual(form.event(four), { type: "hands", counts: { 3: 6, 7: 4, 9: 3, 12: 2 } });
 });
 

@@ -102,9 +102,11 @@ export class VoteForm {
     const complete = () => targets.every((each) => each in counts);
     const first = !complete();
     counts[target] = count;
-    // The keypad moves on to the next candidate still without a number, after this one.
+    // The keypad moves on to the next candidate still without a number, after this one;
+    // once every one has a number, to the next one (a correction goes round in order).
     const from = targets.indexOf(target);
-    const next = [...targets.slice(from + 1), ...targets.slice(0, from)].find((each) => !(each in counts));
+    const after = [...targets.slice(from + 1), ...targets.slice(0, from)];
+    const next = after.find((each) => !(each in counts)) ?? after[0];
     if (next !== undefined) this.current = next;
     return first && complete();
   }
