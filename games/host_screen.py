@@ -95,7 +95,7 @@ def _engine_templates() -> tuple[str, ...]:
     """The literal first arguments of gettext_noop(...) in games/rules, read from the
     source (the same strings makemessages collects)."""
     found: list[str] = []
-    for path in sorted(RULES_DIR.glob("*.py")):
+    for path in sorted(RULES_DIR.rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if (
                 isinstance(node, ast.Call)
@@ -116,6 +116,6 @@ def engine_zip() -> bytes:
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
         archive.writestr("games/__init__.py", "")
-        for path in sorted(RULES_DIR.glob("*.py")):
-            archive.write(path, f"games/rules/{path.name}")
+        for path in sorted(RULES_DIR.rglob("*.py")):  # the engines' packages too
+            archive.write(path, f"games/rules/{path.relative_to(RULES_DIR).as_posix()}")
     return buffer.getvalue()

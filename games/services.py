@@ -97,7 +97,7 @@ def deal(lineup: Mapping[str, int], seats: Sequence[int], rng: random.Random) ->
 
 
 def _first_out_of_previous_game(evening: Evening) -> list[int]:
-    """The members who left first in the evening's previous game (games/rules/club.py's
+    """The members who left first in the evening's previous game (games/rules/club/state.py's
     carried_immunity says what that gives them)."""
     previous = Game.objects.filter(evening=evening).order_by("-number").first()
     if previous is None or not previous.first_eliminated:

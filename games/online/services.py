@@ -4,7 +4,7 @@ game, the host only moderates.
 A host creates a game for ten members; the roles are dealt at once and told privately (the
 mafia learn each other and get a chat for the 30 minutes before the start). Every action,
 a player's or the host's, is a protocol event appended to the game's log under the game's
-row lock and judged by the online engine (games/rules/online.py, through log.append); what
+row lock and judged by the online engine (games/rules/online/, through log.append); what
 follows it, and the schedule, is sweep.py's; what the players are told, announce.py's; what
 each may see, table.py's.
 """

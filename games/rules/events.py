@@ -35,7 +35,7 @@ FIELDS: dict[str, set[str]] = {
     "last_word": {"seat", "start", "end"},
     UNDO: set(),
 }
-# The online ruleset's events (PROTOCOL.md), judged by games/rules/online.py.
+# The online ruleset's events (PROTOCOL.md), judged by games/rules/online/.
 ONLINE_FIELDS: dict[str, set[str]] = {
     "day": {"n"},
     "night": {"n"},

@@ -3,11 +3,16 @@ at each point of a game, the same JSON the phone's engine computes offline."""
 
 from __future__ import annotations
 
+import io
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
 from typing import Any
 
 from django.utils import translation
 
-from games.host_screen import engine_messages
+from games.host_screen import engine_messages, engine_zip
 from games.rules.club import LAST_WORD_SECONDS, ClubGame
 from games.rules.simulate import SAMPLE_LINEUP, SAMPLE_OPENING
 from games.rules.table import build, host_table, offline_tap, table_for
@@ -193,3 +198,31 @@ def test_undoing_the_end_asks_on_the_phone_as_on_the_server() -> None:
     undone = offline_tap(SEATS, None, [], list(SAMPLE_TOWN_WINS), {"type": "undo"})
     assert undone["ok"] and undone["consequence"]["reopens"] is True
     assert not undone["table"]["over"]
+
+
+def test_the_phone_engine_zip_holds_every_module_of_the_rules_and_runs_on_the_stdlib_alone(
+    tmp_path: Path,
+) -> None:
+    """The phone unpacks /games/engine.zip and imports `games.rules.table` from it: every
+    module of games/rules is in it, the engines' packages (club/, online/) included, and
+    it runs with nothing but the standard library (`-S`: no site-packages, as Pyodide)."""
+    rules = Path(__file__).resolve().parents[2] / "games" / "rules"
+    modules = {f"games/rules/{path.relative_to(rules).as_posix()}" for path in rules.rglob("*.py")}
+    assert {"games/rules/club/vote.py", "games/rules/online/night.py"} <= modules
+    archive = zipfile.ZipFile(io.BytesIO(engine_zip()))
+    assert set(archive.namelist()) == modules | {"games/__init__.py"}
+    archive.extractall(tmp_path)
+    script = (
+        "import sys; sys.path.insert(0, sys.argv[1]); from games.rules import table; "
+        "from games.rules.simulate import SAMPLE_LINEUP; "
+        "shown = table.table_for(dict(enumerate(SAMPLE_LINEUP, 1)), None, [], "
+        "[{'type': 'day', 'n': 1}]); print(shown['timer']['seat'])"
+    )
+    ran = subprocess.run(
+        [sys.executable, "-S", "-c", script, str(tmp_path)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert ran.returncode == 0, ran.stderr
+    assert ran.stdout.strip() == "1"

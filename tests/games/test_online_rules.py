@@ -1,4 +1,4 @@
-"""Every rule of RULES.md §D through the online engine (games/rules/online.py) and the
+"""Every rule of RULES.md §D through the online engine (games/rules/online/) and the
 protocol. The table: 1 don, 2 and 3 mafia, 4 commissar, 5–10 civilians."""
 
 import pytest

@@ -21,7 +21,7 @@ PARAM = re.compile(r"%\((\w+)\)s")
 
 def templates() -> list[str]:
     found = []
-    for path in RULES.glob("*.py"):
+    for path in RULES.rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text())):
             if (
                 isinstance(node, ast.Call)
