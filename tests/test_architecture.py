@@ -62,7 +62,7 @@ def test_the_contracts_hold() -> None:
         [LINT_IMPORTS, "--no-cache", "--no-logo"], cwd=ROOT, capture_output=True, text=True
     )
     assert run.returncode == 0, run.stdout + run.stderr
-    assert "Contracts: 4 kept, 0 broken." in run.stdout
+    assert "Contracts: 5 kept, 0 broken." in run.stdout
 
 
 def test_every_module_is_in_one_room_or_is_a_door() -> None:
@@ -111,7 +111,7 @@ def test_a_relative_backward_import_breaks_the_rooms(tmp_path: Path) -> None:
     run = planted(tmp_path, "games/recordings/services.py", "from ..ratings import stats")
     assert run.returncode == 1
     assert "games.recordings.services -> games.ratings.stats" in run.stdout
-    assert "Contracts: 2 kept, 2 broken." in run.stdout  # the rooms, and the siblings via stats
+    assert "Contracts: 3 kept, 2 broken." in run.stdout  # the rooms, and the siblings via stats
 
 
 def test_a_room_importing_a_door_breaks_the_doors(tmp_path: Path) -> None:
@@ -125,6 +125,14 @@ def test_the_engines_importing_django_break_the_rules(tmp_path: Path) -> None:
     run = planted(tmp_path, "games/rules/roles.py", "from django.conf import settings")
     assert run.returncode == 1
     assert "games.rules.roles -> django" in run.stdout
+
+
+def test_a_phase_importing_one_above_it_breaks_the_phases(tmp_path: Path) -> None:
+    """An engine's end knows nothing of its vote (the vote ends in eliminations)."""
+    run = planted(tmp_path, "games/rules/club/end.py", "from games.rules.club.vote import ClubVote")
+    assert run.returncode == 1
+    assert "games.rules.club.end -> games.rules.club.vote" in run.stdout
+    assert "a phase builds on the phases below it BROKEN" in run.stdout
 
 
 def imports(path: Path, module: str) -> set[str]:

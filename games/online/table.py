@@ -85,7 +85,7 @@ class Line:
 
 @dataclass(frozen=True)
 class StoryLine:
-    """A line of the game's story (games/rules/online.Story) as the thread shows it: the
+    """A line of the game's story (games/rules/online/state.Story) as the thread shows it: the
     seats with their nicknames, a post's text and the moment it was written."""
 
     position: int  # its place in the story, from 0: the page's id of the line
