@@ -1,4 +1,6 @@
-"""Delivering one outbox row: claim it, respect Telegram's limits, send, record the outcome.
+"""Delivering one outbox row: claim it, respect Telegram's limits, send, record the outcome
+(`notification_deliver`: `_claim`, `_prepare`, `_send`, then `_finish` or `_finish_failed`,
+which reads Telegram's refusal through `notifications.telegram.failure_of`).
 
 The row is claimed with a conditional UPDATE (pending → sending), so two workers, or a task
 delivered twice, never send it twice; it is marked sent right after Telegram answers. A
@@ -20,7 +22,7 @@ from datetime import timedelta
 from django.conf import settings
 from django.db.models import F, Q
 from django.utils import timezone
-from telegram import error as tg
+from telegram.error import TelegramError
 
 from notifications import telegram
 from notifications.models import Notification, NotificationStatus
@@ -87,6 +89,29 @@ def _chat_is_busy(chat_id: int) -> float | None:
 
 
 def notification_deliver(notification_id: int) -> Outcome:
+    """Claim the row, send it once it may go, and finish it with what Telegram answered."""
+    notification = _claim(notification_id)
+    if isinstance(notification, Outcome):
+        return notification  # another worker has it, or its time has not come
+    call = _prepare(notification)
+    if isinstance(call, Outcome):
+        return call  # skipped, written to the console, or held back for now
+    try:
+        message_id = _send(notification, call)
+    except TelegramError as error:
+        return _finish_failed(notification, call.chat_id, telegram.failure_of(error))
+    return _finish(
+        notification_id,
+        NotificationStatus.SENT,
+        sent_at=timezone.now(),
+        message_id=message_id,
+        last_error="",
+    )
+
+
+def _claim(notification_id: int) -> Notification | Outcome:
+    """pending → sending with a conditional UPDATE, so one worker wins; the row as claimed,
+    or the outcome for a row that is not (yet) to be sent."""
     now = timezone.now()
     claimed = Notification.objects.filter(
         Q(next_attempt_at__isnull=True) | Q(next_attempt_at__lte=now),
@@ -108,7 +133,20 @@ def notification_deliver(notification_id: int) -> Outcome:
         if due is not None and due > now:
             return Outcome(NotificationStatus.PENDING, retry_in=(due - now).total_seconds())
         return Outcome("not_due")
-    notification = Notification.objects.select_related("member").get(pk=notification_id)
+    return Notification.objects.select_related("member").get(pk=notification_id)
+
+
+@dataclass(frozen=True)
+class _Call:
+    chat_id: int
+    edits: int | None  # the message an edit rewrites; None for a new message
+
+
+def _prepare(notification: Notification) -> _Call | Outcome:
+    """Where a claimed row goes and whether it may go now: nowhere (skipped), to the
+    console, or after the chat's pace, its post (an edit waits for the message it edits)
+    and the bot's pause allow."""
+    notification_id = notification.pk
     member = notification.member
     chat_id = notification.chat_id or (member.telegram_id if member else None)
     if chat_id is None or (member is not None and member.telegram_blocked_at is not None):
@@ -122,72 +160,65 @@ def notification_deliver(notification_id: int) -> Outcome:
     wait = _chat_is_busy(chat_id)
     if wait is not None:
         return _release(notification_id, wait)
-    editing = None
+    edits = None
     if notification.edit_of_id is not None:
-        editing = Notification.objects.filter(pk=notification.edit_of_id).values_list(
+        edits = Notification.objects.filter(pk=notification.edit_of_id).values_list(
             "message_id", flat=True
         )[0]
-        if editing is None:  # the post itself is not out yet: edit it when it is
+        if edits is None:  # the post itself is not out yet: edit it when it is
             if notification.attempts >= MAX_ATTEMPTS:
                 return _finish(notification_id, NotificationStatus.FAILED, last_error="No post.")
             return _release(notification_id, 5.0 * notification.attempts)
     paused = wait_for_send_slot()
     if paused:  # another message's 429: the whole bot waits, this one with it
         return _release(notification_id, paused, "Telegram paused the bot (429).", attempted=False)
-    Notification.objects.filter(pk=notification_id).update(call_started_at=timezone.now())
-    try:
-        if editing is not None:
-            message_id = _edit(chat_id, editing, notification.text, notification.buttons)
-        else:
-            message_id = telegram.send_message(chat_id, notification.text, notification.buttons)
-    except tg.RetryAfter as flood:
-        # Telegram's limit is the bot's, not this message's: every sender stops until then.
-        retry_after = flood.retry_after
-        seconds = retry_after.total_seconds() if isinstance(retry_after, timedelta) else retry_after
-        paused = pause_sending(float(seconds))
-        return _release(notification_id, paused, str(flood), attempted=False)
-    except tg.ChatMigrated as migrated:
-        # The group became a supergroup: everything waiting for it goes to the new chat, and
-        # this row is sent there at once (healthchecks' Telegram transport does the same).
-        moved_to = migrated.new_chat_id
-        Notification.objects.filter(
-            chat_id=chat_id,
-            status__in=[NotificationStatus.PENDING, NotificationStatus.SENDING],
-        ).update(chat_id=moved_to)
-        chat_migrated.send(Notification, old_chat_id=chat_id, new_chat_id=moved_to)
-        return _release(notification_id, 0.0, str(migrated))
-    except tg.Forbidden as blocked:
-        if member is not None:
-            type(member).objects.filter(pk=member.pk).update(telegram_blocked_at=timezone.now())
-        return _finish(notification_id, NotificationStatus.FAILED, last_error=str(blocked)[:1000])
-    except (tg.BadRequest, tg.InvalidToken, tg.EndPointNotFound) as permanent:
-        # Chat not found, a malformed message, a wrong token: trying again cannot help.
-        return _finish(notification_id, NotificationStatus.FAILED, last_error=str(permanent)[:1000])
-    except tg.TelegramError as transient:  # network errors, timeouts and 5xx answers
-        if notification.attempts >= MAX_ATTEMPTS:
-            return _finish(
-                notification_id, NotificationStatus.FAILED, last_error=str(transient)[:1000]
-            )
-        # 0.5 s, 1 s, 2 s, …: a passing 5xx is usually gone by the first retry.
-        backoff = min(MAX_BACKOFF_SECONDS, 0.5 * 2 ** (notification.attempts - 1))
-        return _release(notification_id, backoff, str(transient))
-    return _finish(
-        notification_id,
-        NotificationStatus.SENT,
-        sent_at=timezone.now(),
-        message_id=message_id,
-        last_error="",
-    )
+    return _Call(chat_id, edits)
 
 
-def _edit(chat_id: int, message_id: int, text: str, buttons: list[list[dict[str, str]]]) -> int:
-    try:
-        telegram.edit_message(chat_id, message_id, text, buttons)
-    except tg.BadRequest as error:
-        # The message reads so already (an edit sent twice): nothing is left to do.
-        if "not modified" not in str(error).lower():
-            raise
-    return message_id
+def _send(notification: Notification, call: _Call) -> int:
+    """The Bot API call, marked begun first (a worker killed from here leaves the row in
+    doubt); the id of the message sent or edited. Raises telegram.error.* on failure."""
+    Notification.objects.filter(pk=notification.pk).update(call_started_at=timezone.now())
+    if call.edits is None:
+        return telegram.send_message(call.chat_id, notification.text, notification.buttons)
+    telegram.edit_message(call.chat_id, call.edits, notification.text, notification.buttons)
+    return call.edits
+
+
+def _finish_failed(notification: Notification, chat_id: int, failure: telegram.Failure) -> Outcome:
+    """The row after Telegram refused it, as `telegram.failure_of` reads the refusal."""
+    notification_id = notification.pk
+    match failure.kind:
+        case telegram.FailureKind.RETRY_AFTER:
+            # Telegram's limit is the bot's, not this message's: every sender stops until then.
+            paused = pause_sending(failure.retry_after)
+            return _release(notification_id, paused, failure.message, attempted=False)
+        case telegram.FailureKind.CHAT_MIGRATED:
+            # The group became a supergroup: everything waiting for it goes to the new chat,
+            # and this row is sent there at once (healthchecks' Telegram transport does so).
+            Notification.objects.filter(
+                chat_id=chat_id,
+                status__in=[NotificationStatus.PENDING, NotificationStatus.SENDING],
+            ).update(chat_id=failure.new_chat_id)
+            chat_migrated.send(Notification, old_chat_id=chat_id, new_chat_id=failure.new_chat_id)
+            return _release(notification_id, 0.0, failure.message)
+        case telegram.FailureKind.BLOCKED:
+            member = notification.member
+            if member is not None:
+                type(member).objects.filter(pk=member.pk).update(telegram_blocked_at=timezone.now())
+            return _failed(notification_id, failure)
+        case telegram.FailureKind.PERMANENT:  # trying again cannot help
+            return _failed(notification_id, failure)
+        case telegram.FailureKind.TRANSIENT:
+            if notification.attempts >= MAX_ATTEMPTS:
+                return _failed(notification_id, failure)
+            # 0.5 s, 1 s, 2 s, …: a passing 5xx is usually gone by the first retry.
+            backoff = min(MAX_BACKOFF_SECONDS, 0.5 * 2 ** (notification.attempts - 1))
+            return _release(notification_id, backoff, failure.message)
+
+
+def _failed(notification_id: int, failure: telegram.Failure) -> Outcome:
+    return _finish(notification_id, NotificationStatus.FAILED, last_error=failure.message[:1000])
 
 
 def notifications_sweep() -> tuple[int, list[int]]:

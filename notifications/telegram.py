@@ -1,4 +1,5 @@
-"""The Bot API client: python-telegram-bot makes every call.
+"""The Bot API client: python-telegram-bot makes every call, and `failure_of` says what
+each of its errors means for a message (the one place that reads them).
 
 A `Bot` holds an httpx client bound to the event loop it was first used on, so each process
 keeps its own loop and its own Bot (a Celery prefork worker forks after import: the pid
@@ -10,13 +11,50 @@ from __future__ import annotations
 import asyncio
 import os
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from datetime import timedelta
+from enum import StrEnum
 from typing import Any, TypeVar
 
 from django.conf import settings
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
+from telegram import error as tg
 from telegram.request import HTTPXRequest
 
 T = TypeVar("T")
+
+
+class FailureKind(StrEnum):
+    RETRY_AFTER = "retry_after"  # 429: the bot's flood limit; everything waits `retry_after`
+    CHAT_MIGRATED = "chat_migrated"  # the group became a supergroup: `new_chat_id`
+    BLOCKED = "blocked"  # 403: the member blocked the bot (or never started it)
+    PERMANENT = "permanent"  # chat not found, a malformed message, a wrong token
+    TRANSIENT = "transient"  # network errors, timeouts and 5xx answers: try again
+
+
+@dataclass(frozen=True)
+class Failure:
+    kind: FailureKind
+    message: str  # the error as Telegram (or the network) put it
+    retry_after: float = 0.0  # seconds, for RETRY_AFTER
+    new_chat_id: int = 0  # for CHAT_MIGRATED
+
+
+def failure_of(error: tg.TelegramError) -> Failure:
+    """What an error of python-telegram-bot means for a message. BadRequest is a
+    NetworkError in its hierarchy, so the permanent ones are named before the rest."""
+    message = str(error)
+    if isinstance(error, tg.RetryAfter):
+        retry_after = error.retry_after
+        seconds = retry_after.total_seconds() if isinstance(retry_after, timedelta) else retry_after
+        return Failure(FailureKind.RETRY_AFTER, message, retry_after=float(seconds))
+    if isinstance(error, tg.ChatMigrated):
+        return Failure(FailureKind.CHAT_MIGRATED, message, new_chat_id=error.new_chat_id)
+    if isinstance(error, tg.Forbidden):
+        return Failure(FailureKind.BLOCKED, message)
+    if isinstance(error, tg.BadRequest | tg.InvalidToken | tg.EndPointNotFound):
+        return Failure(FailureKind.PERMANENT, message)
+    return Failure(FailureKind.TRANSIENT, message)
 
 
 def api_base_url() -> str:
@@ -87,11 +125,16 @@ def edit_message(
     chat_id: int, message_id: int, text: str, buttons: list[list[dict[str, str]]] | None = None
 ) -> None:
     """Replace the text of a message the bot sent, keeping its buttons (an edit without
-    them would remove them). Raises telegram.error.* on failure."""
+    them would remove them). An edit the message already reads as (one sent twice) is
+    done. Raises telegram.error.* on failure."""
 
     async def call(bot: Bot) -> Any:
         return await bot.edit_message_text(
             text=text, chat_id=chat_id, message_id=message_id, reply_markup=keyboard(buttons or [])
         )
 
-    process_bot.run(call)
+    try:
+        process_bot.run(call)
+    except tg.BadRequest as error:
+        if "not modified" not in str(error).lower():
+            raise

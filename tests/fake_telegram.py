@@ -77,7 +77,8 @@ class FakeTelegram:
         self.migrated[old] = new
 
     def fail_next(self, status: int, **extra: Any) -> None:
-        """The next call answers with this error (429 takes retry_after=...)."""
+        """The next call answers with this error (429 takes retry_after=...; any status a
+        description=... other than its usual one)."""
         self._forced.append((status, extra))
 
     def flood(self, start: float, seconds: float, retry_after: int) -> None:
@@ -197,7 +198,7 @@ class FakeTelegram:
         payload: dict[str, Any] = {
             "ok": False,
             "error_code": status,
-            "description": descriptions.get(status, "Error"),
+            "description": extra.get("description") or descriptions.get(status, "Error"),
         }
         if status == 429:
             payload["parameters"] = {"retry_after": extra.get("retry_after", 1)}
