@@ -169,54 +169,7 @@ def table_view(found: Table, viewer: Viewer) -> TableView:
     over = game.finished
     host = found.runs(viewer)
     nick = {s.number: s.member.nickname for s in found.seats}
-
-    def role_of(seat: Seat) -> str | None:
-        return seat.role if access.sees_online_role(seat, mine, over=over, host=host) else None
-
-    def name(seat: Any) -> str:
-        return nick.get(seat, "") if isinstance(seat, int) else ""
-
-    def moment(event: dict[str, Any]) -> datetime | None:
-        at = event.get("at")
-        try:
-            return datetime.fromisoformat(at) if isinstance(at, str) else None
-        except ValueError:
-            return None
-
-    story = [
-        StoryLine(
-            position=position,
-            index=line.index,
-            kind=line.kind,
-            phase=line.phase,
-            n=line.n,
-            seat=line.seat,
-            nick=name(line.seat),
-            target=line.target,
-            target_nick=name(line.target),
-            seats=[(seat, name(seat)) for seat in line.seats],
-            detail=line.detail,
-            text=str(found.events[line.index].get("text", "")),
-            at=moment(found.events[line.index]),
-        )
-        for position, line in enumerate(state.story)
-    ]
-    by_target: dict[Any, list[tuple[int, str]]] = {}
-    for voter, target in sorted(state.votes.items()):
-        by_target.setdefault(target, []).append((voter, name(voter)))
-    ballots = sorted(
-        (Ballot(target, name(target), voters) for target, voters in by_target.items()),
-        key=lambda ballot: (ballot.target == "pass", -len(ballot.voters), str(ballot.target)),
-    )
-    day_open = state.phase.value == "day" and state.open and state.catastrophe is None
-    fast_night = state.ended_by_fast and state.phase.value == "day" and not state.open
-
-    chat = None
-    if access.sees_mafia_chat(mine, host=host):
-        chat = [
-            Line(m.seat, nick.get(m.seat, ""), m.text, m.created_at)
-            for m in MafiaMessage.objects.filter(game=game)
-        ]
+    cast = state.vote_count.get(mine.number, 0) if mine else 0
     return TableView(
         game_id=game.pk,
         number=game.number,
@@ -228,48 +181,139 @@ def table_view(found: Table, viewer: Viewer) -> TableView:
         outcome=state.outcome,
         starts_at=found.table.starts_at,
         deadline_at=found.table.deadline_at,
-        seats=[
-            SeatLine(
-                seat=s.number,
-                nick=nick[s.number],
-                alive=s.number in state.alive,
-                warnings=state.warnings.get(s.number, 0),
-                role=(role := role_of(s)),
-                role_name=online_role(role) if role else "",
-            )
-            for s in found.seats
-        ],
+        seats=_seat_lines(found, mine, over=over, host=host),
         votes={str(voter): target for voter, target in state.votes.items()},
         tally={str(key): count for key, count in state.tally().items()},
         fasted=sorted(state.fasted),
         catastrophe=prompt["catastrophe"],
         eliminated=[e.as_dict(over) for e in state.eliminated],
-        thread=[
-            Line(e["seat"], nick.get(e["seat"], ""), e.get("text", ""), e.get("at"))
-            for e in found.events
-            if e.get("type") == "post"
-        ],
+        thread=_thread(found.events, nick),
         my_seat=mine.number if mine else None,
         my_role=mine.role if mine else None,
-        my_checks=[
-            {**c.as_dict(), "answer": check_answer(c.result)}
-            for c in state.checks
-            if access.sees_check(c.by, mine, over=over, host=host)
-        ],
+        my_checks=_own_checks(state, mine, over=over, host=host),
         host=host,
         legal=prompt["legal"] if (mine or host) and not over else [],
         my_actions=list(state.actions_for(mine.number)) if mine else [],
-        mafia_chat=chat,
-        story=story,
-        ballots=ballots,
-        silent=sorted(state.alive - set(state.votes)) if day_open else [],
+        mafia_chat=_mafia_chat(game, mine, nick, host=host),
+        story=_story(found, nick),
+        ballots=_ballots(state, nick),
+        silent=_silent(state),
         my_vote=state.votes.get(mine.number) if mine else None,
-        my_votes_cast=(cast := state.vote_count.get(mine.number, 0) if mine else 0),
+        my_votes_cast=cast,
         my_next_vote_final=cast == MAX_VOTES_A_DAY - 1,
         my_vote_final=cast >= MAX_VOTES_A_DAY,
-        fast_night_at=found.table.deadline_at if fast_night else None,
+        fast_night_at=_fast_night_at(found),
         my_shot=_own_shot(state, mine.number) if mine else None,
     )
+
+
+def _name(nick: dict[int, str], seat: Any) -> str:
+    """A seat's nickname; "" for what is not a seat (PASS, a vote's word, nobody)."""
+    return nick.get(seat, "") if isinstance(seat, int) else ""
+
+
+def _moment(event: dict[str, Any]) -> datetime | None:
+    at = event.get("at")
+    try:
+        return datetime.fromisoformat(at) if isinstance(at, str) else None
+    except ValueError:
+        return None
+
+
+def _thread(events: list[dict[str, Any]], nick: dict[int, str]) -> list[Line]:
+    return [
+        Line(e["seat"], nick.get(e["seat"], ""), e.get("text", ""), e.get("at"))
+        for e in events
+        if e.get("type") == "post"
+    ]
+
+
+def _own_checks(
+    state: OnlineGame, mine: Seat | None, *, over: bool, host: bool
+) -> list[dict[str, Any]]:
+    """The checks this viewer may read the answers of: their own (the host's: all)."""
+    return [
+        {**c.as_dict(), "answer": check_answer(c.result)}
+        for c in state.checks
+        if access.sees_check(c.by, mine, over=over, host=host)
+    ]
+
+
+def _seat_lines(found: Table, mine: Seat | None, *, over: bool, host: bool) -> list[SeatLine]:
+    """Every seat, with its role where this viewer may see it."""
+    state = found.state
+    lines = []
+    for seat in found.seats:
+        sees = access.sees_online_role(seat, mine, over=over, host=host)
+        role = seat.role if sees else None
+        lines.append(
+            SeatLine(
+                seat=seat.number,
+                nick=seat.member.nickname,
+                alive=seat.number in state.alive,
+                warnings=state.warnings.get(seat.number, 0),
+                role=role,
+                role_name=online_role(role) if role else "",
+            )
+        )
+    return lines
+
+
+def _story(found: Table, nick: dict[int, str]) -> list[StoryLine]:
+    return [
+        StoryLine(
+            position=position,
+            index=line.index,
+            kind=line.kind,
+            phase=line.phase,
+            n=line.n,
+            seat=line.seat,
+            nick=_name(nick, line.seat),
+            target=line.target,
+            target_nick=_name(nick, line.target),
+            seats=[(seat, _name(nick, seat)) for seat in line.seats],
+            detail=line.detail,
+            text=str(found.events[line.index].get("text", "")),
+            at=_moment(found.events[line.index]),
+        )
+        for position, line in enumerate(found.state.story)
+    ]
+
+
+def _ballots(state: OnlineGame, nick: dict[int, str]) -> list[Ballot]:
+    """The day's votes by choice, the most voted first and PASS last."""
+    by_target: dict[Any, list[tuple[int, str]]] = {}
+    for voter, target in sorted(state.votes.items()):
+        by_target.setdefault(target, []).append((voter, _name(nick, voter)))
+    return sorted(
+        (Ballot(target, _name(nick, target), voters) for target, voters in by_target.items()),
+        key=lambda ballot: (ballot.target == "pass", -len(ballot.voters), str(ballot.target)),
+    )
+
+
+def _mafia_chat(
+    game: Game, mine: Seat | None, nick: dict[int, str], *, host: bool
+) -> list[Line] | None:
+    """The mafia's chat, or None where this viewer may not read it."""
+    if not access.sees_mafia_chat(mine, host=host):
+        return None
+    return [
+        Line(m.seat, nick.get(m.seat, ""), m.text, m.created_at)
+        for m in MafiaMessage.objects.filter(game=game)
+    ]
+
+
+def _silent(state: OnlineGame) -> list[int]:
+    """On an open day (no catastrophe round): the living players who have not voted."""
+    day_open = state.phase.value == "day" and state.open and state.catastrophe is None
+    return sorted(state.alive - set(state.votes)) if day_open else []
+
+
+def _fast_night_at(found: Table) -> datetime | None:
+    """Everyone fasted and the day closed: the fast night comes at the schedule's deadline."""
+    state = found.state
+    fast_night = state.ended_by_fast and state.phase.value == "day" and not state.open
+    return found.table.deadline_at if fast_night else None
 
 
 def _own_shot(state: OnlineGame, seat: int) -> dict[str, Any] | None:
