@@ -9,7 +9,7 @@ actions, and every event of an imported or replayed protocol.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -148,16 +148,9 @@ def normalize(raw: object, ruleset: str = "club") -> Event:
     known = ONLINE_FIELDS if ruleset == "online" else FIELDS
     kind = raw.get("type")
     if not isinstance(kind, str) or kind not in known:
-        shown = kind if isinstance(kind, str | int | None) else type(kind).__name__
-        if isinstance(shown, str):
-            shown = shown.replace("\x00", "\\0")[:40]
-        raise ProtocolError(gettext_noop("Unknown event type: %(shown)s."), shown=repr(shown))
+        raise _unknown_type(kind)
     if not raw.keys() <= known[kind] | COMMON:
-        unknown = {str(key) for key in raw} - known[kind] - COMMON
-        names = ", ".join(sorted(name.replace("\x00", "\\0")[:40] for name in unknown))
-        raise ProtocolError(
-            gettext_noop("Unknown fields in `%(kind)s`: %(names)s."), kind=kind, names=names
-        )
+        raise _unknown_fields(kind, raw.keys(), known[kind] | COMMON)
     event = dict(raw)
     _clean_values([(value, str(key)) for key, value in event.items()])
     for key in ("note", "reason", "kind", "override"):
@@ -171,6 +164,12 @@ def normalize(raw: object, ruleset: str = "club") -> Event:
         raise ProtocolError(gettext_noop("`inactivity` is true or false."))
     if "text" in event and (not isinstance(event["text"], str) or len(event["text"]) > POST_MAX):
         raise ProtocolError(gettext_noop("A post's text is up to 4000 characters."))
+    _check_times(event, kind)
+    return event
+
+
+def _check_times(event: Event, kind: str) -> None:
+    """A moment, a speech's start and end (and a speech's limit) as the protocol has them."""
     if "at" in event:
         _time(event["at"], "at")
     if "start" in event or "end" in event or kind == "speech":
@@ -185,4 +184,18 @@ def normalize(raw: object, ruleset: str = "club") -> Event:
             raise ProtocolError(
                 gettext_noop("Field `limit` is the seconds allowed for the speech (1–600).")
             )
-    return event
+
+
+def _unknown_type(kind: object) -> ProtocolError:
+    shown = kind if isinstance(kind, str | int | None) else type(kind).__name__
+    if isinstance(shown, str):
+        shown = shown.replace("\x00", "\\0")[:40]
+    return ProtocolError(gettext_noop("Unknown event type: %(shown)s."), shown=repr(shown))
+
+
+def _unknown_fields(kind: str, keys: Iterable[object], allowed: set[str]) -> ProtocolError:
+    unknown = {str(key) for key in keys} - allowed
+    names = ", ".join(sorted(name.replace("\x00", "\\0")[:40] for name in unknown))
+    return ProtocolError(
+        gettext_noop("Unknown fields in `%(kind)s`: %(names)s."), kind=kind, names=names
+    )

@@ -15,6 +15,7 @@ from typing import Any
 from games.rules.club import ClubGame, Phase, Reason
 from games.rules.errors import ProtocolError, gettext_noop
 from games.rules.online import BLACK_ROLES, OnlineGame
+from games.rules.online import Elimination as OnlineElimination
 from games.rules.roles import Team
 
 
@@ -145,41 +146,63 @@ def score_online(
     as `score` reads the club's: the same lines where the games share them, and for the
     day's vote, a red player's vote standing on a black player when the day closes."""
     lines: dict[int, list[Line]] = {seat: [] for seat in game.order}
-
-    def black(seat: int) -> bool:
-        return game.roles[seat] in BLACK_ROLES
-
     for event in events:
-        day_open = game.phase == "day" and game.open and game.catastrophe is None
+        day_open = _online_day_open(game)
         standing = dict(game.votes) if day_open else {}
         checks_before, out_before = len(game.checks), len(game.eliminated)
         game.apply(event)
-        if day_open and not (game.phase == "day" and game.open and game.catastrophe is None):
-            for voter, target in standing.items():
-                if target != "pass" and not black(voter) and black(target):
-                    lines[voter].append(
-                        Line("red_votes_black", scheme.red_votes_black, {"target": target})
-                    )
+        if day_open and not _online_day_open(game):
+            _score_standing_votes(game, standing, scheme, lines)
         for check in game.checks[checks_before:]:
             if check.kind == "commissar" and check.result == "black":
                 lines[check.by].append(
                     Line("check_found_black", scheme.check_found_black, {"target": check.target})
                 )
-        for out in game.eliminated[out_before:]:
-            if out.reason == "killed" and game.roles[out.seat] == "commissar":
-                for seat in game.black_alive:
-                    lines[seat].append(
-                        Line(
-                            "black_kills_key_red", scheme.black_kills_key_red, {"target": out.seat}
-                        )
-                    )
-            if out.reason in ("warnings", "modkill"):
-                lines[out.seat].append(Line("removal", scheme.removal))
+        _score_online_departures(game, game.eliminated[out_before:], scheme, lines)
     if game.winner is not None:
-        for seat in game.order:
-            team = "black" if black(seat) else "red"
-            if team == game.winner:
-                lines[seat].append(Line("win", scheme.win, {"role": game.roles[seat]}))
-                if seat in game.alive:
-                    lines[seat].append(Line("winner_survives", scheme.winner_survives))
+        _score_online_win(game, scheme, lines)
     return lines
+
+
+def _online_day_open(game: OnlineGame) -> bool:
+    """The day's vote is open (no catastrophe round): votes still stand to be counted."""
+    return game.phase == "day" and game.open and game.catastrophe is None
+
+
+def _black(game: OnlineGame, seat: int) -> bool:
+    return game.roles[seat] in BLACK_ROLES
+
+
+def _score_standing_votes(
+    game: OnlineGame, standing: Mapping[int, Any], scheme: Scheme, lines: dict[int, list[Line]]
+) -> None:
+    """The day's vote closed: a red player's vote standing on a black player scores."""
+    for voter, target in standing.items():
+        if target != "pass" and not _black(game, voter) and _black(game, target):
+            lines[voter].append(Line("red_votes_black", scheme.red_votes_black, {"target": target}))
+
+
+def _score_online_departures(
+    game: OnlineGame,
+    departed: Sequence[OnlineElimination],
+    scheme: Scheme,
+    lines: dict[int, list[Line]],
+) -> None:
+    """The commissar shot dead scores for the living black; a removal costs its player."""
+    for out in departed:
+        if out.reason == "killed" and game.roles[out.seat] == "commissar":
+            for seat in game.black_alive:
+                lines[seat].append(
+                    Line("black_kills_key_red", scheme.black_kills_key_red, {"target": out.seat})
+                )
+        if out.reason in ("warnings", "modkill"):
+            lines[out.seat].append(Line("removal", scheme.removal))
+
+
+def _score_online_win(game: OnlineGame, scheme: Scheme, lines: dict[int, list[Line]]) -> None:
+    for seat in game.order:
+        team = "black" if _black(game, seat) else "red"
+        if team == game.winner:
+            lines[seat].append(Line("win", scheme.win, {"role": game.roles[seat]}))
+            if seat in game.alive:
+                lines[seat].append(Line("winner_survives", scheme.winner_survives))

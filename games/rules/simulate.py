@@ -93,22 +93,36 @@ def _play_day(rng: random.Random, game: ClubGame, emit: Any) -> None:
     for seat in game.round_order():
         if game.finished or seat not in game.alive:
             continue
-        for _ in range(rng.choice((0, 0, 0, 0, 1, 2))):
-            if seat in game.alive and not game.finished:
-                emit({"type": "extension", "seat": seat})
-        if seat not in game.alive or game.finished:
-            continue
-        if rng.random() < 0.05:
-            emit({"type": "foul", "seat": seat})
-            if seat not in game.alive or game.finished:
-                continue
-        targets = [s for s in sorted(game.alive) if s not in game.immune_now]
-        for target in rng.sample(targets, min(len(targets), rng.choice((0, 0, 1, 1, 2)))):
-            if target != seat or rng.random() < 0.1:
-                emit({"type": "nominate", "by": seat, "target": target})
-        emit({"type": "speech", "seat": seat, **_next_half_minute(game), "limit": 30})
+        _play_turn(rng, game, emit, seat)
     if game.finished or game.step != Step.ROUND or not game.nominees:
         return
+    _play_vote(rng, game, emit)
+    for seat in sorted(game.last_words_due):
+        if not game.finished and rng.random() < 0.7:
+            emit({"type": "last_word", "seat": seat})
+
+
+def _play_turn(rng: random.Random, game: ClubGame, emit: Any, seat: int) -> None:
+    """A seat's turn in the round: «под фол» perhaps, a foul perhaps, nominations, the
+    speech; a turn ends early when the seat (or the game) does."""
+    for _ in range(rng.choice((0, 0, 0, 0, 1, 2))):
+        if seat in game.alive and not game.finished:
+            emit({"type": "extension", "seat": seat})
+    if seat not in game.alive or game.finished:
+        return
+    if rng.random() < 0.05:
+        emit({"type": "foul", "seat": seat})
+        if seat not in game.alive or game.finished:
+            return
+    targets = [s for s in sorted(game.alive) if s not in game.immune_now]
+    for target in rng.sample(targets, min(len(targets), rng.choice((0, 0, 1, 1, 2)))):
+        if target != seat or rng.random() < 0.1:
+            emit({"type": "nominate", "by": seat, "target": target})
+    emit({"type": "speech", "seat": seat, **_next_half_minute(game), "limit": 30})
+
+
+def _play_vote(rng: random.Random, game: ClubGame, emit: Any) -> None:
+    """The count, then each question the day asks until it is done."""
     emit({"type": "votes", **_tally(rng, game, list(game.nominees))})
     while not game.finished and (step := _step(game)) != Step.DONE:
         living = len(game.alive)
@@ -118,9 +132,6 @@ def _play_day(rng: random.Random, game: ClubGame, emit: Any) -> None:
             emit({"type": "hands", **_tally(rng, game, list(game.candidates))})
         elif step == Step.EXPEL_BOTH:
             emit({"type": "expel_both", "for": rng.randint(0, living)})
-    for seat in sorted(game.last_words_due):
-        if not game.finished and rng.random() < 0.7:
-            emit({"type": "last_word", "seat": seat})
 
 
 GAME_START = datetime(2026, 12, 6, 18, 0, tzinfo=timezone(timedelta(hours=3)))
@@ -231,15 +242,8 @@ def _online_day(rng: random.Random, game: OnlineGame, emit: Any) -> None:
         emit({"type": "warning", "seat": rng.choice(living)})
     if rng.random() < 0.03 and not game.finished:
         emit({"type": "modkill", "seat": rng.choice(sorted(game.alive))})
-    for voter in sorted(game.alive):
-        if game.finished or not game.open:
-            return
-        if rng.random() < 0.8:
-            target = rng.choice([*favourites, "pass"]) if rng.random() < 0.9 else "pass"
-            if target == "pass" or target in game.alive:
-                emit({"type": "vote", "voter": voter, "target": target})
-        if rng.random() < 0.1 and voter in game.alive and game.open:
-            emit({"type": "post", "seat": voter, "text": "…"})
+    if not _online_votes(rng, game, emit, favourites):
+        return
     if rng.random() < 0.3:  # everyone fasts
         for voter in sorted(game.alive):
             if not game.open or game.finished:
@@ -247,6 +251,25 @@ def _online_day(rng: random.Random, game: OnlineGame, emit: Any) -> None:
             emit({"type": "fast", "voter": voter})
     if game.open and not game.finished:
         emit({"type": "day_end"})
+    _online_catastrophe(rng, game, emit)
+
+
+def _online_votes(rng: random.Random, game: OnlineGame, emit: Any, favourites: list[int]) -> bool:
+    """Each living player votes (mostly for a favourite) and may post; False when the day
+    closed (or the game ended) on the way."""
+    for voter in sorted(game.alive):
+        if game.finished or not game.open:
+            return False
+        if rng.random() < 0.8:
+            target = rng.choice([*favourites, "pass"]) if rng.random() < 0.9 else "pass"
+            if target == "pass" or target in game.alive:
+                emit({"type": "vote", "voter": voter, "target": target})
+        if rng.random() < 0.1 and voter in game.alive and game.open:
+            emit({"type": "post", "seat": voter, "text": "…"})
+    return True
+
+
+def _online_catastrophe(rng: random.Random, game: OnlineGame, emit: Any) -> None:
     rounds = 0
     while game.catastrophe is not None and not game.finished:
         # A round closes itself once everyone has posted or voted, or the host closes it;
