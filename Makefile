@@ -56,6 +56,8 @@ lint: install
 	$(UV) run ruff format --check .
 	$(UV) run mypy accounts club games notifications
 	$(UV) run lint-imports --no-logo
+	@complex="$$($(UV) run radon cc --min D --show-complexity accounts club games notifications)"; \
+	  if [ -n "$$complex" ]; then echo "Above cyclomatic complexity 20:"; echo "$$complex"; exit 1; fi
 	$(UV) run pytest -q -p no:tests.services tests/test_task_names.py tests/test_cited_paths.py
 	node_modules/.bin/tsc -p tsconfig.json
 	$(UV) run python manage.py makemigrations --check --dry-run

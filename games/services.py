@@ -32,7 +32,7 @@ from games.rules import events as event_shapes
 from games.rules import protocol
 from games.rules.club import ClubGame, carried_immunity
 from games.rules.errors import ProtocolError, RuleViolation
-from games.rules.log import UNDO, effective_events
+from games.rules.log import UNDO, Event, effective_events
 from games.rules.online import OnlineGame, OnlineOptions
 from games.rules.options import ClubOptions
 from games.rules.table import Consequence, judged
@@ -296,25 +296,40 @@ def game_record_event(
                 raise Refused(rules_message(error)) from error
             if not confirmed and outcome is not None:
                 raise Refused(_confirm_message(outcome), RefusalCode.CONFIRM, **outcome)
-        try:
-            with transaction.atomic():
-                entry = GameEvent.objects.create(
-                    game=game,
-                    seq=game.last_seq + 1,
-                    type=str(shaped["type"]),
-                    payload=shaped,
-                    author=author,
-                    client_id=client_id,
-                )
-        except IntegrityError as error:  # the row lock makes this a backstop only
-            raise Refused(_("The game has changed: reload."), RefusalCode.STALE) from error
-        game.last_seq = entry.seq
-        was_finished = game.finished
-        game.take_outcome(state, now)
-        game.save(update_fields=["last_seq", *Game.OUTCOME_FIELDS])
-        if game.finished or was_finished:  # the end, or an undo after it
-            game_analyse_on_commit(game.pk)
+        entry = _append(game, shaped, author=author, client_id=client_id, state=state, now=now)
     return Recorded(entry, created=True)
+
+
+def _append(
+    game: Game,
+    shaped: Event,
+    *,
+    author: User,
+    client_id: str | None,
+    state: Engine,
+    now: datetime,
+) -> GameEvent:
+    """The judged entry written under the game's row lock, and the game's outcome taken
+    from the state after it (an end, or an undo after one, is analysed after the commit)."""
+    try:
+        with transaction.atomic():
+            entry = GameEvent.objects.create(
+                game=game,
+                seq=game.last_seq + 1,
+                type=str(shaped["type"]),
+                payload=shaped,
+                author=author,
+                client_id=client_id,
+            )
+    except IntegrityError as error:  # the row lock makes this a backstop only
+        raise Refused(_("The game has changed: reload."), RefusalCode.STALE) from error
+    game.last_seq = entry.seq
+    was_finished = game.finished
+    game.take_outcome(state, now)
+    game.save(update_fields=["last_seq", *Game.OUTCOME_FIELDS])
+    if game.finished or was_finished:  # the end, or an undo after it
+        game_analyse_on_commit(game.pk)
+    return entry
 
 
 def _confirm_message(outcome: Consequence) -> str:

@@ -119,22 +119,29 @@ def online_game_create(
             fast_night_minutes=fast_night_minutes,
             deadline_at=starts_at,
         )
-        mafia = [s for s in seats if s.role in BLACK_ROLES]
-        for seat in seats:
-            partners = [f"{s.number}. {members[s.member_id].nickname}" for s in mafia if s != seat]
-            announce.tell(
-                game,
-                seat.member,
-                f"deal:{seat.number}",
-                texts.online_dealt(
-                    number=game.number,
-                    seat=seat.number,
-                    role=seat.role,
-                    starts_at=starts_at,
-                    partners=partners if seat.role in BLACK_ROLES else [],
-                ),
-            )
+        _tell_the_deal(game, seats, members, starts_at)
     return game
+
+
+def _tell_the_deal(
+    game: Game, seats: list[Seat], members: dict[int, User], starts_at: datetime
+) -> None:
+    """Each player's card, in private; a mafioso's with the seats of their partners."""
+    mafia = [s for s in seats if s.role in BLACK_ROLES]
+    for seat in seats:
+        partners = [f"{s.number}. {members[s.member_id].nickname}" for s in mafia if s != seat]
+        announce.tell(
+            game,
+            seat.member,
+            f"deal:{seat.number}",
+            texts.online_dealt(
+                number=game.number,
+                seat=seat.number,
+                role=seat.role,
+                starts_at=starts_at,
+                partners=partners if seat.role in BLACK_ROLES else [],
+            ),
+        )
 
 
 # --- acting --------------------------------------------------------------------------------

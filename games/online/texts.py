@@ -141,19 +141,25 @@ def online_removed(*, names: list[str]) -> str:
     return _("The host removes %(names)s from the game.") % {"names": ", ".join(names)}
 
 
+def _choice_name(seat: object, nick: Mapping[int, str]) -> str:
+    """A vote's or an action's choice in words: a seat with its nickname, PASS, «hang all»
+    or «pardon all», or nobody."""
+    if seat == "pass":
+        return _("PASS")
+    if seat in ("hang_all", "pardon_all"):
+        return _("hang all") if seat == "hang_all" else _("pardon all")
+    if seat is None:
+        return _("nobody")
+    return f"{seat}. {nick.get(seat, '')}".strip() if isinstance(seat, int) else str(seat)
+
+
 def online_answer(state: OnlineGame, event: Mapping[str, Any], nick: Mapping[int, str]) -> str:
     """What an action did and what remains, in the reader's language: the page shows it
     beside the control, the bot as the button's answer. Read off the state after it."""
     kind = event.get("type")
 
     def who(seat: object) -> str:
-        if seat == "pass":
-            return _("PASS")
-        if seat in ("hang_all", "pardon_all"):
-            return _("hang all") if seat == "hang_all" else _("pardon all")
-        if seat is None:
-            return _("nobody")
-        return f"{seat}. {nick.get(seat, '')}".strip() if isinstance(seat, int) else str(seat)
+        return _choice_name(seat, nick)
 
     target = event.get("target")
     if kind == "vote":
@@ -169,12 +175,7 @@ def online_answer(state: OnlineGame, event: Mapping[str, Any], nick: Mapping[int
     if kind == "unfast":
         return _("Your fast is withdrawn.")
     if kind == "post":
-        seat = event.get("seat")
-        if any(line.kind == "last_word" and line.seat == seat for line in state.story[-1:]):
-            return _("Your last word is posted.")
-        if any(line.kind == "round_post" and line.seat == seat for line in state.story[-1:]):
-            return _("Your post in the catastrophe is posted: it was your one post there.")
-        return _("Your post is in the thread.")
+        return _post_answer(state, event.get("seat"))
     if kind == "shot":
         if state.phase.value == "day":
             return _("Your shot for the coming night is left in advance: %(target)s.") % {
@@ -206,6 +207,15 @@ def online_answer(state: OnlineGame, event: Mapping[str, Any], nick: Mapping[int
             "minutes": event.get("minutes")
         }
     return _("Done.")
+
+
+def _post_answer(state: OnlineGame, seat: object) -> str:
+    """A post: a last word, the one post of a catastrophe round, or the thread's."""
+    if any(line.kind == "last_word" and line.seat == seat for line in state.story[-1:]):
+        return _("Your last word is posted.")
+    if any(line.kind == "round_post" and line.seat == seat for line in state.story[-1:]):
+        return _("Your post in the catastrophe is posted: it was your one post there.")
+    return _("Your post is in the thread.")
 
 
 def reading_labels() -> dict[str, str]:

@@ -177,12 +177,7 @@ def recording_start(
                 _("The game's recording is being analysed; try again when it is done."),
                 RefusalCode.CONFLICT,
             )
-        for row in rows:
-            # An earlier replacement, or a first upload never finished: nothing to keep.
-            if row.replacement or row.status == RecordingStatus.UPLOADING:
-                _discard(row, reason="replaced", by=user)
-                if row is current:
-                    current = None
+        current = _discard_unfinished(rows, current, user)
         return Recording.objects.create(
             game=game,
             uploaded_by=user,
@@ -191,6 +186,19 @@ def recording_start(
             started_at=started_at or game.started_at,
             replacement=current is not None,
         )
+
+
+def _discard_unfinished(
+    rows: list[Recording], current: Recording | None, user: User
+) -> Recording | None:
+    """A new upload begins: an earlier replacement, or a first upload never finished, has
+    nothing to keep. The recording the new one replaces, if one is left."""
+    for row in rows:
+        if row.replacement or row.status == RecordingStatus.UPLOADING:
+            _discard(row, reason="replaced", by=user)
+            if row is current:
+                current = None
+    return current
 
 
 def recording_append(*, recording_id: int, user: User, offset: int, data: bytes) -> Recording:

@@ -13,7 +13,7 @@ from accounts.models import User
 from club import buttons, queries, texts
 from club.kernel.club_settings import ClubSettings
 from club.models import Evening, RegistrationStatus
-from games.online.table import online_table, table_view
+from games.online.table import TableView, online_table, table_view
 
 Buttons = list[list[dict[str, str]]]
 
@@ -91,6 +91,11 @@ def online_card(game_id: int, member: User) -> tuple[str, Buttons]:
     found = online_table(game_id)
     assert found is not None
     view = table_view(found, member)
+    return "\n".join(_online_lines(view)), _online_buttons(view, game_id)
+
+
+def _online_lines(view: TableView) -> list[str]:
+    """Where the game stands: the phase, a catastrophe, the live tally, who has not voted."""
     lines = [
         _("Online game %(number)d · seat %(seat)s · %(role)s")
         % {"number": view.number, "seat": view.my_seat, "role": view.my_role_name},
@@ -109,6 +114,11 @@ def online_card(game_id: int, member: User) -> tuple[str, Buttons]:
         lines.append(_("Not voted yet: %(seats)s") % {"seats": ", ".join(map(str, view.silent))})
     if view.my_next_vote_final:
         lines.append(_("Your next vote is final: it is your one change today."))
+    return lines
+
+
+def _online_buttons(view: TableView, game_id: int) -> Buttons:
+    """A row of buttons for each thing the engine says the member may do now."""
     alive = [seat.seat for seat in view.alive]
     actions = set(view.my_actions)
     keys: Buttons = []
@@ -152,4 +162,4 @@ def online_card(game_id: int, member: User) -> tuple[str, Buttons]:
         row("od", alive, lambda t: f"🔎 {t}")
     if "com_check" in actions:
         row("oc", alive, lambda t: f"🔎 {t}")
-    return "\n".join(lines), keys
+    return keys

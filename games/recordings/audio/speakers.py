@@ -242,17 +242,45 @@ def attribute(
     if len(modelled) < 2:
         return Attribution([], {}, [], modelled, 0.0)
     enrolled &= np.isin(labels, modelled)
+    backend = _trained(vectors, labels, enrolled, len(modelled), threshold)
+    posteriors = _smoothed(backend.posteriors(vectors), chunks)
+    attributed = _attributed(chunks, where, posteriors, backend, nights, threshold)
+    stretches = _merged(attributed)
+    return Attribution(
+        stretches,
+        _figures(stretches),
+        _suggestions(stretches, windows, nights),
+        modelled,
+        round(sum(s.seconds for s in stretches if s.seat is None), 2),
+    )
+
+
+def _trained(
+    vectors: np.ndarray, labels: np.ndarray, enrolled: np.ndarray, seats: int, threshold: float
+) -> _Backend:
+    """The seats' voices from their enrolled chunks, in two passes: the second without the
+    windows' chunks that confidently sound like someone else (the interruptions and
+    overlaps inside a speech are not the speaker's voice)."""
     backend = _Backend(vectors[enrolled], labels[enrolled])
-    # A second pass without the windows' chunks that confidently sound like someone else:
-    # the interruptions and overlaps inside a speech are not the speaker's voice.
     first = backend.posteriors(vectors[enrolled])
     own = np.searchsorted(backend.seats, labels[enrolled])
     kept = first[np.arange(len(own)), own] >= 1 - threshold
-    if kept.sum() >= 2 * len(modelled):
+    if kept.sum() >= 2 * seats:
         keep = np.flatnonzero(enrolled)[kept]
         backend = _Backend(vectors[keep], labels[keep])
+    return backend
 
-    posteriors = _smoothed(backend.posteriors(vectors), chunks)
+
+def _attributed(
+    chunks: Sequence[_Chunk],
+    where: Sequence[Window | None],
+    posteriors: np.ndarray,
+    backend: _Backend,
+    nights: Sequence[Interval],
+    threshold: float,
+) -> list[Stretch]:
+    """Each chunk to its most likely seat, or to nobody below the threshold; inside a
+    speech, to the speaker unless another seat is sure."""
     best = posteriors.argmax(axis=1)
     attributed: list[Stretch] = []
     for index, chunk in enumerate(chunks):
@@ -274,14 +302,7 @@ def attribute(
                 _at_night(nights, chunk.start, chunk.end),
             )
         )
-    stretches = _merged(attributed)
-    return Attribution(
-        stretches,
-        _figures(stretches),
-        _suggestions(stretches, windows, nights),
-        modelled,
-        round(sum(s.seconds for s in stretches if s.seat is None), 2),
-    )
+    return attributed
 
 
 def _merged(chunks: list[Stretch]) -> list[Stretch]:
