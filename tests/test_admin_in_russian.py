@@ -13,6 +13,8 @@ from django.core.management import call_command
 from django.test import Client, RequestFactory
 
 from accounts.models import User
+from tests.factories import make_member
+from tests.games.recording import TOWN_WINS, evening_with_players, make_host, record, start_game
 
 pytestmark = pytest.mark.django_db
 # The admin's chrome: where the page speaks, not where it shows data.
@@ -64,3 +66,35 @@ def test_every_admin_page_speaks_russian() -> None:
             if words := chrome_words(answer.content.decode()):
                 problems.append(f"{url}: {sorted(words)}")
     assert problems == [], "\n".join(problems)
+
+
+def test_the_admin_edits_the_season_length_and_reads_the_outbox(admin_client_) -> None:
+    from club.kernel.club_settings import ClubSettings
+    from notifications.services import notification_enqueue
+
+    settings_row = ClubSettings.load()
+    page = admin_client_.get(f"/admin/club/clubsettings/{settings_row.pk}/change/").content
+    assert b'name="season_length"' in page
+    notification_enqueue(
+        dedupe_key="t", text="Ваше место за столом подтверждено.", chat_id=5, member=make_member()
+    )
+    outbox = admin_client_.get("/admin/notifications/notification/").content.decode()
+    assert "Ваше место за столом подтверждено." in outbox
+
+
+def test_the_admin_reads_in_russian_grammar(admin_client_) -> None:
+    changelist = admin_client_.get("/admin/games/game/").content.decode()
+    assert "Выбор для изменения: игра" in changelist and "Выберите игра" not in changelist
+    assert "Паджинация" not in changelist
+    add = admin_client_.get("/admin/club/evening/add/").content.decode()
+    assert "Добавить: вечер" in add and "Select an option" not in add
+
+
+def test_the_admin_names_teams_actions_and_winners_in_russian(admin_client_) -> None:
+    host = make_host()
+    evening, players = evening_with_players()
+    record(start_game(host, evening, players), host, *TOWN_WINS)
+    roles = admin_client_.get("/admin/games/role/").content.decode()
+    assert "убивает" in roles and "одиночка" in roles and ">kill<" not in roles
+    games = admin_client_.get("/admin/games/game/").content.decode()
+    assert "красные (город)" in games and ">red<" not in games

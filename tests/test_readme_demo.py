@@ -151,3 +151,12 @@ def test_the_makefile_recipe_is_read_as_written() -> None:
     assert ("admin", "admin", "admin-demo") in [
         (who.split()[0], nick, pw) for who, nick, pw in demo_logins()
     ]
+
+
+def test_the_embedded_stack_links_to_the_port_it_runs_on(monkeypatch) -> None:
+    from club.management.commands.run_stack import site_environment
+
+    monkeypatch.delenv("SITE_URL", raising=False)
+    assert site_environment(8080) == {"SITE_URL": "http://127.0.0.1:8080"}
+    monkeypatch.setenv("SITE_URL", "https://club.example")
+    assert site_environment(8080) == {"SITE_URL": "https://club.example"}

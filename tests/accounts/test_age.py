@@ -1,6 +1,10 @@
-from datetime import date
+from __future__ import annotations
+
+from datetime import date, timedelta
 
 import pytest
+from django.test import Client
+from django.utils import timezone
 
 from accounts.age import age_on, coming_of_age, is_of_age
 
@@ -43,3 +47,20 @@ def test_member_is_of_age_uses_the_club_minimum(member) -> None:
     club.min_age = 18
     club.save()
     assert member_is_of_age(member=member, on=date(2026, 12, 4))
+
+
+@pytest.mark.django_db
+def test_the_under_age_refusal_ends_with_one_full_stop() -> None:
+    too_young = (timezone.localdate() - timedelta(days=365 * 20)).isoformat()
+    answer = Client().post(
+        "/accounts/signup/",
+        {
+            "nickname": "Юный",
+            "email": "young@example.com",
+            "birth_date": too_young,
+            "password1": "a-long-passphrase-9",
+            "password2": "a-long-passphrase-9",
+        },
+    )
+    text = answer.content.decode()
+    assert "Будем рады вам с" in text and "г.." not in text

@@ -1,10 +1,15 @@
 """The evening page: buttons by htmx and by plain form posts, lists for members only."""
 
+from __future__ import annotations
+
+from datetime import timedelta
+
 import pytest
 from django.test import Client
+from django.utils import timezone
 
 from club.models import Registration
-from tests.factories import make_evening, sign_up_many
+from tests.factories import make_evening, make_member, sign_up_many
 
 pytestmark = pytest.mark.django_db
 HTMX = {"hx-request": "true"}
@@ -89,3 +94,83 @@ def test_the_home_page_lists_upcoming_evenings_with_seats_taken(client: Client) 
     sign_up_many(evening, 3)
     body = client.get("/").content.decode()
     assert f"/evenings/{evening.pk}/" in body and "Свободно 12 мест из 15" in body
+
+
+def test_a_full_evening_says_the_button_joins_the_reserve_and_where() -> None:
+    evening = make_evening(capacity=2)
+    sign_up_many(evening, 3)  # two seats, one in the reserve
+    client = Client()
+    client.force_login(make_member())
+    page = client.get(f"/evenings/{evening.pk}/").content.decode()
+    assert "Встать в резерв (позиция 2)" in page and "Ок, играем" not in page
+
+
+def test_an_evening_with_seats_left_offers_ok_im_playing() -> None:
+    evening = make_evening(capacity=5)
+    client = Client()
+    client.force_login(make_member())
+    assert "Ок, играем" in client.get(f"/evenings/{evening.pk}/").content.decode()
+
+
+def test_my_evenings_shows_the_reserve_position_the_evening_page_counts() -> None:
+    from club.models import Registration
+    from club.queries import evening_lineup, member_evenings
+
+    evening = make_evening(capacity=1)
+    results = sign_up_many(evening, 4)  # one seat, three in the reserve
+    first_reserve = results[1].registration
+    Registration.objects.filter(pk=first_reserve.pk).update(held_back=True)  # now last
+    lineup = evening_lineup(evening)
+    for result in results[1:]:
+        member = result.registration.member
+        mine = next(p for r, p in member_evenings(member) if r.evening_id == evening.pk)
+        assert mine == lineup.position_of(lineup.by_member[member.pk])
+        client = Client()
+        client.force_login(member)
+        page = client.get("/evenings/mine/").content.decode()
+        assert f"резерв, позиция {mine}" in page
+    assert member_evenings(first_reserve.member)[0][1] == 3
+
+
+def test_i_cant_make_it_asks_before_it_gives_the_seat_away() -> None:
+    evening = make_evening(capacity=5)
+    member = sign_up_many(evening, 1)[0].registration.member
+    client = Client()
+    client.force_login(member)
+    page = client.get(f"/evenings/{evening.pk}/").content.decode()
+    assert (
+        'hx-confirm="Отказаться от места? 30 секунд его можно вернуть, потом оно перейдёт '
+        'первому из резерва."'
+    ) in page
+
+
+def test_joining_the_reserve_says_so_once() -> None:
+    evening = make_evening(capacity=1)
+    sign_up_many(evening, 1)
+    client = Client()
+    client.force_login(make_member())
+    answer = client.post(f"/evenings/{evening.pk}/signup/", headers={"HX-Request": "true"})
+    text = answer.content.decode()
+    assert text.count("позиция 1") == 1, text
+
+
+def test_my_evenings_tells_a_member_their_no_shows_and_the_clubs_rule() -> None:
+    from club.kernel.club_settings import ClubSettings
+    from club.models import Evening, Registration, RegistrationStatus
+
+    club = ClubSettings.load()
+    club.noshow_penalty_count, club.noshow_penalty_window = 2, 5
+    club.save()
+    member = make_member()
+    for days in (14, 7):
+        starts_at = timezone.now() - timedelta(days=days)
+        past = make_evening(starts_at=starts_at, opens_at=starts_at - timedelta(days=5))
+        Registration.objects.create(
+            member=member, evening=past, status=RegistrationStatus.NO_SHOW, source="web", arrival=1
+        )
+    assert Evening.objects.count() == 2
+    client = Client()
+    client.force_login(member)
+    page = client.get("/evenings/mine/").content.decode()
+    assert "Неявок за ваши последние вечера (5): 2." in page
+    assert "после 2 неявок" in page

@@ -1,7 +1,7 @@
 """The phone's engine under Pyodide in Chromium judges the round's order as the server does:
 every case of tests/games/speech_order.py through the same `offline_tap`, in the worker the
 host's screen starts (static/games/engine-worker.js), with the answers compared to the
-server's own (tests/games/test_speech_order.py runs them there)."""
+server's own (tests/games/rules/test_speech_order.py runs them there)."""
 
 from __future__ import annotations
 

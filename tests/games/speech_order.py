@@ -1,4 +1,4 @@
-"""The round's order as cases, run on the server's engine (tests/games/test_speech_order.py)
+"""The round's order as cases, run on the server's engine (tests/games/rules/test_speech_order.py)
 and on the phone's, under Pyodide in Chromium (tests/e2e/test_host_screen.py), through the
 same `games.rules.table.offline_tap`: each case is a log, one more tap, and what the engine
 must say of it (accepted, with who speaks next; or refused, with the refusal's code).

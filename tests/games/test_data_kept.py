@@ -24,7 +24,7 @@ from games.recordings.models import Recording, RecordingStatus
 from tests.factories import make_member
 from tests.games import test_recordings
 from tests.games.recording import TOWN_WINS, make_host, record, start_game
-from tests.games.test_recordings import sound_file, upload
+from tests.games.recordings.test_recordings import sound_file, upload
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("recording_storage")]
 played = test_recordings.played  # a finished game with timed speeches

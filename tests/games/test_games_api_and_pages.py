@@ -1,22 +1,28 @@
 """The doors of game recording: the API (statuses, permissions, the sequence check), the
 host's screen's JSON taps, and the pages' fixed query counts."""
 
+from __future__ import annotations
+
 import io
 import json
 import zipfile
+from datetime import timedelta
 
 import pytest
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
 from accounts.services import api_token_create
+from club.kernel.errors import RefusalCode, Refused
 from games.models import Game, GameEvent
-from tests.factories import make_member
+from tests.factories import make_evening, make_member, sign_up_many
 from tests.games.recording import (
     LINEUP,
     OPENING,
     TOWN_WINS,
+    make_host,
     record,
     start_game,
 )
@@ -438,3 +444,19 @@ def test_a_refused_page_answers_with_the_refusals_own_status_and_message(table) 
     deleted = screen.post(f"/games/{game.pk}/recording/delete/", follow=True)
     assert deleted.redirect_chain == [(f"/games/{game.pk}/recording/", 302)]
     assert "Такой записи нет." in deleted.content.decode()
+
+
+def test_a_game_cannot_start_days_before_its_evening() -> None:
+    host = make_host()
+    evening = make_evening(starts_at=timezone.now() + timedelta(days=3))
+    players = [r.registration.member for r in sign_up_many(evening, 12)]
+    with pytest.raises(Refused) as refused:
+        start_game(host, evening, players)
+    assert refused.value.code == RefusalCode.INVALID
+    assert refused.value.message.startswith("Игры этого вечера начинаются в его день")
+    client = Client()
+    client.force_login(host)
+    assert "Новая игра" not in client.get(f"/evenings/{evening.pk}/").content.decode()
+    evening.starts_at = timezone.now() + timedelta(hours=2)
+    evening.save()
+    assert start_game(host, evening, players).number == 1

@@ -12,7 +12,7 @@ from django.core.management import call_command
 
 from games.rules import protocol
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 ROLES = [
     "boss",
     "mafia",

@@ -15,7 +15,7 @@ from games.rules.errors import RuleViolation
 from games.rules.simulate import SAMPLE_LINEUP
 from games.rules_text import rules_message
 
-RULES = Path(__file__).resolve().parents[2] / "games" / "rules"
+RULES = Path(__file__).resolve().parents[3] / "games" / "rules"
 PARAM = re.compile(r"%\((\w+)\)s")
 
 

@@ -12,7 +12,7 @@ from club.kernel.club_settings import ClubSettings
 from games.recordings import analysis as recording_analysis
 from games.recordings.models import RecordingStatus
 from tests.games import test_recordings
-from tests.games.test_recordings import upload
+from tests.games.recordings.test_recordings import upload
 from tests.sound import quiet, write
 
 played = test_recordings.played  # a finished game with timed speeches

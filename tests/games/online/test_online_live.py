@@ -18,8 +18,8 @@ from games.online import services as online_play
 from games.online.sweep import online_sweep
 from games.online.table import online_table
 from tests.factories import make_member
+from tests.games.online.test_online_play import Player, by_role, online  # noqa: F401 (the fixture)
 from tests.games.recording import make_host
-from tests.games.test_online_play import Player, by_role, online  # noqa: F401 (the fixture)
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HX-Request": "true"}

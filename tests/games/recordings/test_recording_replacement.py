@@ -19,8 +19,8 @@ from games.recordings import analysis as recording_analysis
 from games.recordings import services as recordings
 from games.recordings.models import Recording, RecordingDeletion, RecordingStatus
 from tests.games import test_recordings
-from tests.games.test_recordings import sound_file, upload
-from tests.games.test_recordings_api import bearer, begin, put
+from tests.games.recordings.test_recordings import sound_file, upload
+from tests.games.recordings.test_recordings_api import bearer, begin, put
 from tests.sound import quiet, write
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("recording_storage")]

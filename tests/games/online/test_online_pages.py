@@ -1,6 +1,8 @@
 """The online game's pages: the host creates a game, players act by plain posts and htmx,
 outsiders see nothing, the mafia's chat is the mafia's."""
 
+from __future__ import annotations
+
 from datetime import timedelta
 
 import pytest
@@ -77,3 +79,16 @@ def test_an_eliminated_player_has_a_last_word_on_the_page() -> None:
         assert "Ваше последнее слово" in player.get(f"/online/{game.pk}/").content.decode()
         player.post(f"/online/{game.pk}/act/", {"type": "post", "text": "Прощайте"})
         assert "Ваше последнее слово" not in player.get(f"/online/{game.pk}/").content.decode()
+
+
+def test_the_online_page_says_its_don_is_the_live_games_boss() -> None:
+    from django.core.management import call_command
+
+    from games.models import Game
+
+    call_command("demo_data", stdout=open("/dev/null", "w"))  # noqa: SIM115
+    online = Game.objects.get(ruleset="online")
+    client = Client()
+    client.force_login(online.seats.first().member)
+    page = client.get(f"/online/{online.pk}/").content.decode()
+    assert "главарь мафии здесь — Дон, в живой игре эта карта зовётся Босс" in page

@@ -206,7 +206,7 @@ def test_the_phone_engine_zip_holds_every_module_of_the_rules_and_runs_on_the_st
     """The phone unpacks /games/engine.zip and imports `games.rules.table` from it: every
     module of games/rules is in it, the engines' packages (club/, online/) included, and
     it runs with nothing but the standard library (`-S`: no site-packages, as Pyodide)."""
-    rules = Path(__file__).resolve().parents[2] / "games" / "rules"
+    rules = Path(__file__).resolve().parents[3] / "games" / "rules"
     modules = {f"games/rules/{path.relative_to(rules).as_posix()}" for path in rules.rglob("*.py")}
     assert {"games/rules/club/vote.py", "games/rules/online/night.py"} <= modules
     archive = zipfile.ZipFile(io.BytesIO(engine_zip()))

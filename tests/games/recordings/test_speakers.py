@@ -22,7 +22,7 @@ from games.recordings.audio import features, speakers, vad
 from games.recordings.models import FoulSuggestion, SuggestionStatus
 from tests.factories import make_member
 from tests.games.recording import TOWN_WINS, record, start_game
-from tests.games.test_recordings import upload
+from tests.games.recordings.test_recordings import upload
 from tests.sound import write
 from tests.table_sound import ScriptedGame, scripted_game
 
