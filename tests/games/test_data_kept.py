@@ -22,8 +22,8 @@ from games.online.sweep import online_sweep
 from games.recordings import services as recordings
 from games.recordings.models import Recording, RecordingStatus
 from tests.factories import make_member
-from tests.games import test_recordings
 from tests.games.recording import TOWN_WINS, make_host, record, start_game
+from tests.games.recordings import test_recordings
 from tests.games.recordings.test_recordings import sound_file, upload
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("recording_storage")]

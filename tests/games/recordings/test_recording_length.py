@@ -11,7 +11,7 @@ import pytest
 from club.kernel.club_settings import ClubSettings
 from games.recordings import analysis as recording_analysis
 from games.recordings.models import RecordingStatus
-from tests.games import test_recordings
+from tests.games.recordings import test_recordings
 from tests.games.recordings.test_recordings import upload
 from tests.sound import quiet, write
 

@@ -18,7 +18,7 @@ from games.ratings import analysis as ratings_analysis
 from games.recordings import analysis as recording_analysis
 from games.recordings import services as recordings
 from games.recordings.models import Recording, RecordingDeletion, RecordingStatus
-from tests.games import test_recordings
+from tests.games.recordings import test_recordings
 from tests.games.recordings.test_recordings import sound_file, upload
 from tests.games.recordings.test_recordings_api import bearer, begin, put
 from tests.sound import quiet, write
