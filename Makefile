@@ -20,22 +20,28 @@ install: $(if $(filter var/tools/bin/uv,$(UV)),var/tools/bin/uv) vendor
 ## registry into static/vendor: htmx and Pico for every page, Pyodide for the host's offline
 ## screen, axe-core for the accessibility checks. The pages never load anything from a CDN. TypeScript, the host
 ## screen's type checker, stays in node_modules.
+## Pyodide's standard library is not copied as it comes (Python sources, compiled again at
+## every start of the phone's engine): tools/engine-stdlib.mjs writes the part the engine
+## needs as bytecode, again whenever games/rules changes.
 NODE_MODULES := node_modules/.package-lock.json
 VENDOR := static/vendor/pyodide/pyodide.asm.wasm static/vendor/axe-core/axe.min.js \
 	static/vendor/htmx/htmx.min.js static/vendor/pico/pico.min.css
-vendor: $(VENDOR)
+ENGINE_STDLIB := static/vendor/pyodide/engine_stdlib.zip
+vendor: $(VENDOR) $(ENGINE_STDLIB)
 $(NODE_MODULES): package.json package-lock.json
 	npm ci --no-audit --no-fund --silent
 $(VENDOR): $(NODE_MODULES)
 	rm -rf static/vendor/pyodide static/vendor/axe-core static/vendor/htmx static/vendor/pico
 	mkdir -p static/vendor/pyodide static/vendor/axe-core static/vendor/htmx static/vendor/pico
 	cp node_modules/pyodide/pyodide.mjs node_modules/pyodide/pyodide.asm.mjs \
-	   node_modules/pyodide/pyodide.asm.wasm node_modules/pyodide/python_stdlib.zip \
-	   node_modules/pyodide/pyodide-lock.json static/vendor/pyodide/
+	   node_modules/pyodide/pyodide.asm.wasm node_modules/pyodide/pyodide-lock.json \
+	   static/vendor/pyodide/
 	cp node_modules/axe-core/axe.min.js static/vendor/axe-core/
 	cp node_modules/htmx.org/dist/htmx.min.js static/vendor/htmx/
 	cp node_modules/@picocss/pico/css/pico.min.css static/vendor/pico/
 	touch $(VENDOR)
+$(ENGINE_STDLIB): $(VENDOR) tools/engine-stdlib.mjs $(shell find games/rules -name "*.py")
+	node tools/engine-stdlib.mjs
 
 ## make run: the club site on the embedded defaults (SQLite, a SQLite Celery broker, console
 ## bot): web, Celery worker and beat together (a crashed one restarts); Ctrl-C stops all three.

@@ -34,6 +34,7 @@ class HostPage(TypedDict):
     game: int
     number: int
     tapUrl: str
+    headUrl: str  # the log's head, polled while the game runs (a second phone follows)
     engineUrl: str
     workerUrl: str
     pyodideUrl: str
@@ -65,6 +66,7 @@ def page_data(view: GameView, viewer: Any) -> HostPage:
         "game": game.pk,
         "number": game.number,
         "tapUrl": reverse("game_tap", args=[game.pk]),
+        "headUrl": reverse("game_head", args=[game.pk]),
         "engineUrl": reverse("game_engine"),
         "workerUrl": reverse("game_engine_worker"),
         "pyodideUrl": static("vendor/pyodide/"),

@@ -223,9 +223,10 @@ def _recordable(game: Game | None, author: User) -> Game:
     return game
 
 
-def refuse_unless_recorder(*, game_id: int, author: User) -> None:
-    """The same check as recording a tap, for a door to make before it reads the tap."""
-    _recordable(Game.objects.filter(pk=game_id).first(), author)
+def refuse_unless_recorder(*, game_id: int, author: User) -> Game:
+    """The same check as recording a tap, for a door to make before it reads the tap; the
+    game as it read it."""
+    return _recordable(Game.objects.filter(pk=game_id).first(), author)
 
 
 def game_record_event(

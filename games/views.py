@@ -190,14 +190,15 @@ def game_head(request: MemberRequest, game_id: int) -> HttpResponse:
     follows the first without a tap: 204 while `seq` is the game's last; else the log and
     the table as they stand (the stale tap's answer)."""
     try:
-        services.refuse_unless_recorder(game_id=game_id, author=request.user)
+        game = services.refuse_unless_recorder(game_id=game_id, author=request.user)
     except Refused as refusal:
         return _tap_refused(refusal)
     known = whole_number(request.GET.get("seq", ""))
+    # Polled every few seconds by every open screen: «nothing new» reads no log.
+    if known == game.last_seq:
+        return HttpResponse(status=204)
     view = game_view(game_id)
     assert view is not None  # the check above found it
-    if known == view.game.last_seq:
-        return HttpResponse(status=204)
     return JsonResponse(
         {"seq": view.game.last_seq, "log": view.log, "table": host_screen.table_of(view)}
     )

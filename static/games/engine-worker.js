@@ -1,15 +1,25 @@
 // The rules engine on the phone: games/rules (the server's own module, zipped by
 // /games/engine.zip) under Pyodide, for the host's screen while the network is down.
 // Served by a view with its own Content-Security-Policy, which allows WebAssembly here only.
+//
+// What makes it start fast (docs/benchmarks.md, bench/phone_engine.py): the page starts
+// this worker before anything else; Pyodide runs on engine_stdlib.zip, the part of the
+// standard library the engine and Pyodide's own start import, precompiled to bytecode
+// (tools/engine-stdlib.mjs; the stock library is sources, compiled again at every start);
+// the engine's zip is fetched while Pyodide starts.
 let engine = null;
 
 async function start({ pyodideUrl, engineUrl }) {
   const began = performance.now();
+  const archive = fetch(engineUrl).then((response) => {
+    if (!response.ok) throw new Error(`${engineUrl}: ${response.status}`);
+    return response.arrayBuffer();
+  });
+  archive.catch(() => {}); // awaited below; a failure is reported there
   const { loadPyodide } = await import(`${pyodideUrl}pyodide.mjs`);
-  const pyodide = await loadPyodide({ indexURL: pyodideUrl });
+  const pyodide = await loadPyodide({ indexURL: pyodideUrl, stdLibURL: `${pyodideUrl}engine_stdlib.zip` });
   const loaded = performance.now();
-  const archive = await (await fetch(engineUrl)).arrayBuffer();
-  pyodide.unpackArchive(archive, "zip", { extractDir: "/engine" });
+  pyodide.unpackArchive(await archive, "zip", { extractDir: "/engine" });
   pyodide.runPython("import sys, json; sys.path.insert(0, '/engine'); from games.rules import table");
   const ready = performance.now();
   engine = pyodide;

@@ -1,13 +1,23 @@
 // The service worker of the host's table screen: it keeps the game pages a host opened,
 // the site's scripts and styles, and the phone's engine (Pyodide and games/rules), so the
 // screen opens and follows the game without network. Nothing else of the site is kept.
-const CACHE = "mafia-host-v1";
+const CACHE = "mafia-host-v2"; // static/games/host/offline.js names it too
 const KEPT = [/^\/games\/\d+\/$/, /^\/static\//, /^\/games\/engine/, /^\/jsi18n\//, /^\/manifest\.webmanifest$/];
-const BIG = /^\/static\/vendor\/pyodide\//; // 13 MB that never change under one name
+// Pyodide's own files, 12 MB that never change under one name: from the cache first. Not
+// engine_stdlib.zip, rebuilt with games/rules (tools/engine-stdlib.mjs): it follows the
+// engine's zip, from the network first.
+const BIG = /^\/static\/vendor\/pyodide\/(?!engine_stdlib\.zip$)/;
 const NETWORK_WAIT_MS = 4000;
 
 self.addEventListener("install", () => self.skipWaiting());
-self.addEventListener("activate", (event) => event.waitUntil(self.clients.claim()));
+self.addEventListener("activate", (event) => event.waitUntil(dropOldCaches().then(() => self.clients.claim())));
+
+// An earlier version's cache (v1 kept Pyodide's stock library, 2.5 MB the engine no longer loads).
+async function dropOldCaches() {
+  for (const name of await caches.keys()) {
+    if (name.startsWith("mafia-host-") && name !== CACHE) await caches.delete(name);
+  }
+}
 
 function fromNetwork(request) {
   return new Promise((resolve, reject) => {

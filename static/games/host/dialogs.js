@@ -1,8 +1,7 @@
 // @ts-check
 // What the screen says back: the toast above the bar, «are you sure?» before a removal or
 // the game's end, and the choice over waiting taps that another device overtook.
-/** @import { Tap, TapRefusal } from "./queue.js" */
-/** @import { Words } from "./words.js" */
+/** @import { LogEntry, Tap, TapRefusal } from "./queue.js" */
 import { el } from "./draw.js";
 import { _ } from "./words.js";
 
@@ -56,36 +55,38 @@ export function ask(message) {
 }
 
 /**
- * The server took another device's taps first (stale) or refuses a waiting tap: the host
- * reviews the waiting taps, sends them anyway or discards them.
+ * Another device recorded taps first (the server refused a waiting tap as stale): the
+ * dialog says, in words, what the other device recorded and which of this phone's taps
+ * wait, and the host chooses. Sending them is the main button: nothing is lost, and the
+ * server judges each again on top of the other device's taps (refusing what no longer
+ * fits). Discarding them is the secondary one.
  * @param {TapRefusal} answer
  * @param {Tap[]} waiting
- * @param {Words} words
+ * @param {LogEntry[]} recorded the other device's entries
+ * @param {(event: Record<string, unknown>) => string} describe a tap in words
  * @returns {Promise<"send" | "discard">}
  */
-export function conflict(answer, waiting, words) {
+export function conflict(answer, waiting, recorded, describe) {
   const box = dialog("host-conflict");
-  $("host-conflict-text").textContent =
-    answer.code === "stale"
-      ? _("While this phone was offline another device recorded taps. %(count)s of your taps are still waiting.", { count: waiting.length })
-      : _("The server refused a waiting tap: %(error)s %(count)s taps are waiting.", { error: answer.error || "", count: waiting.length });
-  const list = $("host-conflict-taps");
-  list.replaceChildren(...waiting.map((tap) => el("li", {}, words.tap(tap.event))));
-  list.hidden = true;
+  $("host-conflict-text").textContent = recorded.length
+    ? _("The other phone recorded: %(taps)s.", { taps: recorded.map(describe).join(", ") })
+    : answer.error || _("Another device recorded this game first.");
+  $("host-conflict-waiting").textContent = _("Your taps that wait (%(count)s), each judged again if you send them:", { count: waiting.length });
+  $("host-conflict-taps").replaceChildren(...waiting.map((tap) => el("li", {}, describe(tap.event))));
   return new Promise((resolve) => {
     /** @param {Event} event */
     const choose = (event) => {
       const value = /** @type {HTMLElement} */ (event.target).closest("button")?.value;
-      if (!value) return;
-      if (value === "review") {
-        list.hidden = !list.hidden;
-        return;
-      }
+      if (value !== "send" && value !== "discard") return;
       box.removeEventListener("click", choose);
+      box.removeEventListener("cancel", stay);
       box.close();
-      resolve(value === "discard" ? "discard" : "send");
+      resolve(value);
     };
+    /** @param {Event} event */
+    const stay = (event) => event.preventDefault(); // Esc: the taps need an answer
     box.addEventListener("click", choose);
+    box.addEventListener("cancel", stay);
     if (!box.open) box.showModal();
   });
 }

@@ -3,10 +3,12 @@
 // JSON and turns taps into the protocol events that JSON names; it holds no rule of its
 // own. This module wires the others (docs/host-screen.md, «The code»): the record and its
 // queue (queue.js), the clocks (clock.js), the vote form (vote.js), drawing (draw.js), the
-// dialogs (dialogs.js), the phone's engine (engine.js) and the offline copy (offline.js).
+// dialogs (dialogs.js), the phone's engine (engine.js), the offline copy (offline.js) and
+// the talk with the server without a tap (sync.js). The engine's worker starts first of
+// all: the screen is drawn meanwhile, from the page or the device (the last known state).
 // What it keeps itself is only the screen's own: the vote form and «Фол…» armed.
 /** @import { HostPage, TableSeat } from "./table.js" */
-/** @import { Engine } from "./engine.js" */
+/** @import { Engine, EngineState } from "./engine.js" */
 /** @import { Controls } from "./draw.js" */
 /** @import { Io, Ui } from "./queue.js" */
 import { Clocks, tick } from "./clock.js";
@@ -14,18 +16,34 @@ import { ask, conflict, hideError, say } from "./dialogs.js";
 import { draw } from "./draw.js";
 import { startEngine } from "./engine.js";
 import { keepOffline } from "./offline.js";
-import { TapQueue, restore, serverTransport } from "./queue.js";
+import { TapQueue, headTransport, restore, serverTransport } from "./queue.js";
 import { openStore } from "./store.js";
+import { netLine, startSync } from "./sync.js";
 import { VoteForm } from "./vote.js";
-import { Words, _ } from "./words.js";
+import { Words, _, describeTap } from "./words.js";
 
 const page = /** @type {HostPage} */ (JSON.parse(/** @type {HTMLElement} */ (document.getElementById("host-data")).textContent || ""));
+/** @type {Engine | null} the phone's engine, once Pyodide has loaded */
+let engine = null;
+/** @type {{ state: EngineState }} the phone's engine: loading, ready or failed */
+const phone = { state: "loading" };
+/** @type {TapQueue | undefined} */
+let waitingForEngine; // the queue, once it exists: the engine judges its unjudged taps
+const engineSettled = startEngine(
+  page,
+  (loaded) => {
+    engine = loaded;
+    phone.state = "ready";
+    if (waitingForEngine) waitingForEngine.engineReady().then(render);
+  },
+  () => {
+    phone.state = "failed";
+    if (waitingForEngine) render();
+  },
+);
 const words = new Words(page);
 const store = await openStore(page.game);
 const VOTES_BY = "mafia-host-votes"; // how the host enters hands (tapped seats or counts) lasts
-
-/** @type {Engine | null} the phone's engine, once Pyodide has loaded */
-let engine = null;
 /** @type {VoteForm | null} the show of hands being entered */
 let vote = null;
 let foulNext = false; // the bar's «Фол…» arms one foul on the next seat tapped
@@ -34,6 +52,7 @@ let cards = false; // 👁 held: the cards and the checks' answers are drawn
 /** @type {Io} */
 const io = {
   post: serverTransport(page.tapUrl),
+  head: headTransport(page.headUrl),
   judge: async (log, event) => (engine ? engine.offlineTap(log, event) : null),
   save: (snapshot) => store.put("snapshot", snapshot),
 };
@@ -45,7 +64,8 @@ const ui = {
   accepted() {
     hideError(); // the next tap went through; a check's answer stays in sight under 👁
   },
-  conflict: (answer, waiting) => conflict(answer, waiting, words),
+  conflict: (answer, waiting, recorded) => conflict(answer, waiting, recorded, describe),
+  describe,
   tapping() {
     foulNext = false;
   },
@@ -56,6 +76,8 @@ const clocks = new Clocks(
   (name, value) => store.put(name, value),
 );
 const queue = new TapQueue(restore(page, saved), navigator.onLine, io, ui, words);
+waitingForEngine = queue;
+if (phone.state === "ready") queue.engineReady();
 
 /** @type {Controls} */
 const controls = {
@@ -105,14 +127,21 @@ function render() {
     seq: queue.seq,
     waiting: queue.taps.length,
     online: queue.online,
-    engineReady: engine !== null,
+    engineReady: phone.state === "ready",
     clock: clocks.current(table),
     vote,
     foulNext,
     cards,
   };
   draw(view, controls, words);
+  const net = /** @type {HTMLElement} */ (document.getElementById("host-net"));
+  net.textContent = netLine({ online: queue.online, waiting: queue.taps.length, unjudged: queue.unjudged, engine: phone.state });
   tick();
+}
+
+/** @param {Record<string, unknown>} event */
+function describe(event) {
+  return describeTap(event, words, page.seats);
 }
 
 /**
@@ -177,20 +206,15 @@ async function keepAwake() {
   }
 }
 
-window.addEventListener("online", () => queue.setOnline(true));
-window.addEventListener("offline", () => queue.setOnline(false));
 document.addEventListener("visibilitychange", () => document.visibilityState === "visible" && keepAwake());
 
 bindHeader();
 render();
+performance.mark("host-drawn");
 setInterval(tick, 250);
 keepAwake();
-keepOffline(page);
-startEngine(page, (loaded) => {
-  engine = loaded;
-  if (!queue.online) render();
-});
-if (queue.online) queue.flush();
+keepOffline(page, engineSettled);
+startSync(queue);
 // For the browser tests and the benchmark: the table the screen shows (read-only), and a
 // redraw (a tap must stay one tap whatever is redrawn under the finger).
 window.hostScreen = { table: () => structuredClone(queue.table), queued: () => queue.taps.length, redraw: render };

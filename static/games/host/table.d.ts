@@ -7,6 +7,7 @@ export interface HostPage {
   game: number;
   number: number;
   tapUrl: string;
+  headUrl: string;
   engineUrl: string;
   workerUrl: string;
   pyodideUrl: string;

@@ -258,3 +258,60 @@ export class Words {
     return parts.join(" ");
   }
 }
+
+/**
+ * A tap in words, for the host to review (the waiting taps, what another device recorded,
+ * a tap that was not recorded): «речь 5», «фол: 7», «5 выставляет 8», «Мафия стреляет в 3».
+ * A night's check or action is named by the role that made it, never by its seat, so the
+ * words give no card away.
+ * @param {Record<string, unknown>} event
+ * @param {Words} words
+ * @param {Record<string, string>} [seats] seat → role code, to name a seat's night action by its role
+ * @returns {string}
+ */
+export function describeTap(event, words, seats = {}) {
+  /** @param {string} key */
+  const seat = (key) => (event[key] === null || event[key] === undefined ? _("nobody") : String(event[key]));
+  /** @param {string} key */
+  const roleOf = (key) => words.role(seats[String(event[key])] || "");
+  /** @param {unknown} given {seat: count} or {voter: seat} */
+  const tally = (given, byVoter = false) => {
+    /** @type {Record<string, number>} */
+    const counts = {};
+    for (const [key, value] of Object.entries(/** @type {Record<string, unknown>} */ (given || {}))) {
+      if (byVoter) counts[String(value)] = (counts[String(value)] || 0) + 1;
+      else counts[key] = Number(value);
+    }
+    return Object.entries(counts)
+      .map(([target, count]) => `${target}: ${count}`)
+      .join(", ");
+  };
+  const counted = () => (event.voters ? tally(event.voters, true) : tally(event.counts));
+  const target = event.target;
+  const missed = target === null || target === undefined;
+  /** @type {Record<string, () => string>} */
+  const known = {
+    day: () => _("day %(n)s", { n: event.n }),
+    night: () => _("night %(n)s", { n: event.n }),
+    speech: () => _("speech of %(seat)s", { seat: seat("seat") }),
+    last_word: () => _("last word of %(seat)s", { seat: seat("seat") }),
+    nominate: () => _("%(by)s nominates %(target)s", { by: seat("by"), target: seat("target") }),
+    foul: () => _("foul: %(seat)s", { seat: seat("seat") }),
+    extension: () => _("+30 s: %(seat)s", { seat: seat("seat") }),
+    votes: () => _("votes: %(counts)s", { counts: counted() }),
+    hands: () => _("hands: %(counts)s", { counts: counted() }),
+    first_day_expel: () => _("hands to expel anyone: %(count)s", { count: event.for }),
+    expel_both: () => _("hands to expel both: %(count)s", { count: event.for }),
+    kill: () => {
+      if (event.by === "mafia") return missed ? _("the mafia: a miss") : _("the mafia shoots %(target)s", { target });
+      const who = words.role(String(event.by));
+      return missed ? _("%(who)s: a miss", { who }) : _("%(who)s shoots %(target)s", { who, target });
+    },
+    check: () =>
+      missed ? _("%(role)s checks nobody", { role: roleOf("by") }) : _("%(role)s checks %(target)s", { role: roleOf("by"), target }),
+    heal: () => (missed ? _("the doctor heals nobody") : _("the doctor heals %(target)s", { target })),
+    action: () => _("%(role)s acts on %(target)s", { role: roleOf("by"), target: seat("target") }),
+    undo: () => _("undo"),
+  };
+  return (known[String(event.type)] || (() => String(event.type)))();
+}

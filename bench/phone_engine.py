@@ -1,0 +1,126 @@
+"""The phone's engine (games/rules under Pyodide, in the worker the host's screen starts):
+how long after the page's navigation the screen is drawn and the engine is ready, on the
+phone's viewport (Chromium 360×640, touch, scale 2), against gunicorn on PostgreSQL.
+
+Three loads of the same game page in one browser context:
+- `first`: nothing on the phone (no service worker, empty caches), as a host's first visit;
+- `cached`: a reload once the service worker controls the page and has kept the engine;
+- `offline`: the same reload with the network cut (the page and everything from the cache).
+Each gives `drawn_ms` (the screen drawn from the page or the device), `engine_ms` (the engine
+ready to judge a tap) and the worker's own split (`pyodide_ms` to Pyodide loaded,
+`rules_ms` to games.rules imported), all from the navigation's start. Prints one JSON line.
+BENCH_CPU_SLOWDOWN=4 emulates a slower phone's processor (Chrome's CPU throttling).
+Run: uv run python bench/phone_engine.py
+"""
+
+import json
+import os
+import statistics
+import subprocess
+import sys
+
+from common import ROOT, django_env, gunicorn, log, scratch_database, setup_django
+
+CHROMIUM = "/usr/bin/chromium"
+PHONE = {"width": 360, "height": 640}
+RUNS = int(os.environ.get("BENCH_RUNS", "3"))
+CPU_SLOWDOWN = float(os.environ.get("BENCH_CPU_SLOWDOWN", "1"))
+
+# The marks main.js and engine.js leave, from the navigation's start (performance.now()).
+MARKS = """() => {
+  const at = (name) => {
+    const mark = performance.getEntriesByName(name)[0];
+    return mark ? Math.round(mark.startTime) : null;
+  };
+  const figures = window.hostEngineFigures || {};
+  return {
+    drawn_ms: at("host-drawn"),
+    engine_ms: at("host-engine-ready"),
+    worker_started_ms: at("host-engine-start"),
+    pyodide_ms: figures.load_ms ?? null,
+    rules_ms: figures.engine_ms ?? null,
+    wasm_heap_mb: figures.wasm_heap_mb ?? null,
+    controlled: navigator.serviceWorker.controller !== null,
+  };
+}"""
+KEPT = """async () => {
+  const cache = await caches.open("mafia-host-v2");
+  return (await cache.keys()).map((request) => new URL(request.url).pathname);
+}"""
+
+
+def main() -> None:
+    database_url = scratch_database("mafia_bench_phone_engine")
+    env = django_env(database_url, DJANGO_DEBUG="0")
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--no-input", "-v0"], cwd=ROOT, env=env, check=True
+    )
+    setup_django(database_url, DJANGO_DEBUG="0")
+    from django.conf import settings
+    from django.test import Client
+    from playwright.sync_api import sync_playwright
+
+    from tests.e2e.host_driver import HostScreen
+    from tests.e2e.test_host_screen import kept_offline
+    from tests.games.recording import evening_with_players, make_host, record, start_game
+
+    host = make_host(nickname="Ведущая")
+    client = Client()
+    client.force_login(host)
+    session = client.cookies[settings.SESSION_COOKIE_NAME].value
+    evening, players = evening_with_players(12)
+    game = start_game(host, evening, players)
+    record(game, host, {"type": "day", "n": 1})
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+
+    runs: dict[str, list[dict]] = {"first": [], "cached": [], "offline": []}
+    with gunicorn(env, workers=2) as (url, _times), sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        for run in range(RUNS):
+            context = browser.new_context(
+                viewport=PHONE, has_touch=True, is_mobile=True, device_scale_factor=2
+            )
+            context.add_cookies(
+                [
+                    {"name": settings.SESSION_COOKIE_NAME, "value": session, "url": url},
+                    {"name": settings.LANGUAGE_COOKIE_NAME, "value": "ru", "url": url},
+                ]
+            )
+            page = context.new_page()
+            if CPU_SLOWDOWN > 1:
+                cdp = context.new_cdp_session(page)
+                cdp.send("Emulation.setCPUThrottlingRate", {"rate": CPU_SLOWDOWN})
+            page.set_default_timeout(180_000)
+            for kind in ("first", "cached", "offline"):
+                if kind == "first":
+                    page.goto(f"{url}/games/{game.pk}/")
+                else:
+                    context.set_offline(kind == "offline")
+                    page.reload()
+                page.wait_for_function("() => document.documentElement.dataset.engine")
+                assert page.evaluate("() => document.documentElement.dataset.engine") == "ready"
+                figures = page.evaluate(MARKS)
+                log(f"run {run + 1} {kind}: {figures}")
+                runs[kind].append(figures)
+                if kind == "first":
+                    # The service worker takes the page and keeps everything it needs.
+                    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+                    kept_offline(HostScreen(page))
+            kept = page.evaluate(KEPT)
+            context.close()
+        browser.close()
+
+    result: dict[str, object] = {"runs": RUNS, "cpu_slowdown": CPU_SLOWDOWN}
+    for kind, figures in runs.items():
+        for name in ("drawn_ms", "engine_ms", "pyodide_ms", "rules_ms"):
+            values = [f[name] for f in figures if f[name] is not None]
+            if values:
+                result[f"{kind}_{name}"] = round(statistics.median(values))
+        assert all(f["controlled"] for f in figures) or kind == "first"
+    result["wasm_heap_mb"] = runs["first"][-1]["wasm_heap_mb"]
+    result["kept_files"] = len(kept)
+    print(json.dumps(result))
+
+
+if __name__ == "__main__":
+    main()

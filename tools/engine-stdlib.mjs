@@ -1,0 +1,88 @@
+// The Python standard library the phone's engine runs on, precompiled (make vendor).
+//
+// Pyodide ships its standard library as Python sources (python_stdlib.zip, 2.5 MB), so each
+// start of the phone's engine compiled some 150 modules again (asyncio, typing, inspect, …
+// which Pyodide's own start imports): most of the engine's load on the phone. This writes
+// static/vendor/pyodide/engine_stdlib.zip instead: only the modules Pyodide's start and
+// games/rules import (and a few that error paths import late), as bytecode. It is built
+// by Pyodide itself under Node, so the bytecode is its Python's, and then checked: a
+// fresh Pyodide starts on it and judges taps of random games with games/rules.
+//
+// Run: node tools/engine-stdlib.mjs   (make vendor runs it)
+import { readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
+const PYODIDE = join(ROOT, "node_modules", "pyodide");
+const RULES = join(ROOT, "games", "rules");
+const OUT = join(ROOT, "static", "vendor", "pyodide", "engine_stdlib.zip");
+
+// Imported late, on paths a random game may not take (an error's traceback, a text's
+// encoding): kept whether or not the run below imported them.
+const ALSO = ["encodings", "traceback", "linecache", "tokenize", "token", "textwrap", "string", "copy", "pprint", "reprlib", "numbers", "decimal", "fractions", "statistics", "calendar", "_strptime", "locale", "gettext", "zoneinfo", "difflib", "unicodedata"];
+
+// Every module of games/rules imported, and taps of random games judged as the phone does.
+const EXERCISE = `
+import importlib, json, pkgutil, random, sys
+sys.path.insert(0, "/engine")
+import games.rules
+for module in pkgutil.iter_modules(games.rules.__path__):
+    importlib.import_module(f"games.rules.{module.name}")
+from games.rules import simulate, table
+for seed in range(12):
+    generated = simulate.random_game(random.Random(seed))
+    seats = {str(seat): role for seat, role in generated.seats.items()}
+    events = generated.events
+    for cut in range(0, len(events), max(1, len(events) // 8)):
+        json.dumps(table.offline_tap(seats, None, generated.immune, events[:cut], events[cut]))
+    json.dumps(table.offline_tap(seats, None, [], events, {"type": "undo"}))
+    json.dumps(table.offline_tap(seats, None, [], events[:1], {"type": "speech", "seat": 99}))
+    json.dumps(table.offline_tap(seats, None, [], [], {"type": "nonsense"}))
+`;
+
+/** games/rules into Pyodide's file system, as the engine's zip lays it out. */
+function mountRules(pyodide) {
+  pyodide.FS.mkdirTree("/engine/games/rules");
+  pyodide.FS.writeFile("/engine/games/__init__.py", "");
+  for (const name of readdirSync(RULES).filter((file) => file.endsWith(".py"))) {
+    pyodide.FS.writeFile(`/engine/games/rules/${name}`, readFileSync(join(RULES, name)));
+  }
+}
+
+const { loadPyodide } = await import(join(PYODIDE, "pyodide.mjs"));
+const pyodide = await loadPyodide({ indexURL: PYODIDE + "/" });
+mountRules(pyodide);
+pyodide.runPython(EXERCISE);
+pyodide.globals.set("also", pyodide.toPy(ALSO));
+const kept = pyodide.runPython(`
+import importlib._bootstrap_external as bootstrap, io, sys, zipfile
+STDLIB = "/lib/python314.zip"
+used = {name for name, module in list(sys.modules.items()) if (getattr(module, "__file__", None) or "").startswith(STDLIB)}
+def wanted(name):
+    return name in used or any(name == root or name.startswith(root + ".") for root in also)
+out = io.BytesIO()
+kept = 0
+with zipfile.ZipFile(STDLIB) as source, zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as target:
+    for info in source.infolist():
+        if not info.filename.endswith(".py"):
+            continue
+        module = info.filename[:-3].replace("/", ".").removesuffix(".__init__")
+        if not wanted(module):
+            continue
+        code = compile(source.read(info), info.filename, "exec", dont_inherit=True)
+        # A bytecode file without its source: zipimport loads it as it is.
+        target.writestr(info.filename + "c", bootstrap._code_to_timestamp_pyc(code, 0, 0))
+        kept += 1
+with open("/tmp/engine_stdlib.zip", "wb") as file:
+    file.write(out.getvalue())
+kept
+`);
+writeFileSync(OUT, pyodide.FS.readFile("/tmp/engine_stdlib.zip"));
+
+// The check: a fresh Pyodide on the new library alone starts and judges the same taps.
+const checked = await loadPyodide({ indexURL: PYODIDE + "/", stdLibURL: OUT });
+mountRules(checked);
+checked.runPython(EXERCISE);
+const size = readFileSync(OUT).length;
+console.log(`${OUT}: ${kept} modules as bytecode, ${(size / 1048576).toFixed(2)} MB; Pyodide starts on it and judges taps`);
