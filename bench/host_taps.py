@@ -67,7 +67,10 @@ def main() -> None:
             page = context.new_page()
             page.goto(f"{url}/games/{game.pk}/")
             page.wait_for_selector("html[data-host-ready]")
-            page.wait_for_function("() => document.documentElement.dataset.engine", timeout=120_000)
+            page.wait_for_function(
+                "() => ['ready', 'failed'].includes(document.documentElement.dataset.engine)",
+                timeout=120_000,
+            )
             engine = page.evaluate("() => window.hostEngineFigures || null")
             screen = HostScreen(page, check_targets=False, votes_by=votes_by)
             cast = Cast({seat.number: seat.role for seat in game.seats.all()})

@@ -41,6 +41,14 @@ for seed in range(12):
     json.dumps(table.offline_tap(seats, None, [], [], {"type": "nonsense"}))
 `;
 
+// What the worker does before it imports games.rules (static/games/engine-worker.js).
+const ENGINE_BYTECODE = `
+import sys, zipfile
+sys.pycache_prefix = "/pycache"
+with zipfile.ZipFile(next(path for path in sys.path if path.endswith(".zip"))) as stdlib:
+    stdlib.extractall("/", [name for name in stdlib.namelist() if name.startswith("pycache/")])
+`;
+
 /** games/rules into Pyodide's file system, as the engine's zip lays it out. */
 function mountRules(pyodide) {
   pyodide.FS.mkdirTree("/engine/games/rules");
@@ -56,7 +64,7 @@ mountRules(pyodide);
 pyodide.runPython(EXERCISE);
 pyodide.globals.set("also", pyodide.toPy(ALSO));
 const kept = pyodide.runPython(`
-import importlib._bootstrap_external as bootstrap, io, sys, zipfile
+import importlib._bootstrap_external as bootstrap, importlib.util, io, pathlib, sys, zipfile
 STDLIB = "/lib/python314.zip"
 used = {name for name, module in list(sys.modules.items()) if (getattr(module, "__file__", None) or "").startswith(STDLIB)}
 def wanted(name):
@@ -74,6 +82,18 @@ with zipfile.ZipFile(STDLIB) as source, zipfile.ZipFile(out, "w", zipfile.ZIP_DE
         # A bytecode file without its source: zipimport loads it as it is.
         target.writestr(info.filename + "c", bootstrap._code_to_timestamp_pyc(code, 0, 0))
         kept += 1
+    # The engine's own modules as bytecode too, under pycache/ as sys.pycache_prefix lays
+    # them out, checked by hash against their source: the worker imports the server's zip
+    # (/engine) with sys.pycache_prefix = "/pycache" and these in it, so each module is
+    # read from here while its source matches and compiled from the source when it does
+    # not (a build older than the server's rules is slower, never wrong).
+    sys.pycache_prefix = "/pycache"
+    for path in sorted(pathlib.Path("/engine/games").rglob("*.py")):
+        source = path.read_bytes()
+        code = compile(source, str(path), "exec", dont_inherit=True)
+        pyc = bootstrap._code_to_hash_pyc(code, importlib.util.source_hash(source), checked=True)
+        target.writestr(importlib.util.cache_from_source(str(path)).lstrip("/"), pyc)
+    sys.pycache_prefix = None
 with open("/tmp/engine_stdlib.zip", "wb") as file:
     file.write(out.getvalue())
 kept
@@ -83,6 +103,17 @@ writeFileSync(OUT, pyodide.FS.readFile("/tmp/engine_stdlib.zip"));
 // The check: a fresh Pyodide on the new library alone starts and judges the same taps.
 const checked = await loadPyodide({ indexURL: PYODIDE + "/", stdLibURL: OUT });
 mountRules(checked);
+checked.runPython(ENGINE_BYTECODE);
 checked.runPython(EXERCISE);
+const fresh = checked.runPython(`
+import importlib.util, pathlib
+stale = []
+for path in pathlib.Path("/engine/games").rglob("*.py"):
+    with open(importlib.util.cache_from_source(str(path)), "rb") as pyc:
+        if pyc.read(16)[8:] != importlib.util.source_hash(path.read_bytes()):
+            stale.append(str(path))
+stale
+`).toJs();
+if (fresh.length) throw new Error(`the engine's bytecode does not match its source: ${fresh}`);
 const size = readFileSync(OUT).length;
-console.log(`${OUT}: ${kept} modules as bytecode, ${(size / 1048576).toFixed(2)} MB; Pyodide starts on it and judges taps`);
+console.log(`${OUT}: ${kept} modules and the engine's as bytecode, ${(size / 1048576).toFixed(2)} MB; Pyodide starts on it and judges taps`);

@@ -5,9 +5,20 @@
 // What makes it start fast (docs/benchmarks.md, bench/phone_engine.py): the page starts
 // this worker before anything else; Pyodide runs on engine_stdlib.zip, the part of the
 // standard library the engine and Pyodide's own start import, precompiled to bytecode
-// (tools/engine-stdlib.mjs; the stock library is sources, compiled again at every start);
-// the engine's zip is fetched while Pyodide starts.
+// (tools/engine-stdlib.mjs; the stock library is sources, compiled again at every start),
+// with the engine's own bytecode beside it; the engine's zip is fetched while Pyodide starts.
 let engine = null;
+
+// games.rules from the server's zip (/engine), its bytecode from engine_stdlib.zip's
+// pycache/ (checked by hash against each source: a module whose source differs is compiled).
+const IMPORT_THE_ENGINE = `
+import json, sys, zipfile
+sys.pycache_prefix = "/pycache"
+with zipfile.ZipFile(next(path for path in sys.path if path.endswith(".zip"))) as stdlib:
+    stdlib.extractall("/", [name for name in stdlib.namelist() if name.startswith("pycache/")])
+sys.path.insert(0, "/engine")
+from games.rules import table
+`;
 
 async function start({ pyodideUrl, engineUrl }) {
   const began = performance.now();
@@ -20,7 +31,7 @@ async function start({ pyodideUrl, engineUrl }) {
   const pyodide = await loadPyodide({ indexURL: pyodideUrl, stdLibURL: `${pyodideUrl}engine_stdlib.zip` });
   const loaded = performance.now();
   pyodide.unpackArchive(await archive, "zip", { extractDir: "/engine" });
-  pyodide.runPython("import sys, json; sys.path.insert(0, '/engine'); from games.rules import table");
+  pyodide.runPython(IMPORT_THE_ENGINE);
   const ready = performance.now();
   engine = pyodide;
   const figures = {

@@ -74,9 +74,9 @@ def to_the_second_speaker_then_offline_reload(live_server, browser):
     screen.page.wait_for_selector("html[data-host-ready]")
     drawn = time.monotonic() - started
     # At once, from the device: the last known state, while the rules load.
-    assert screen.page.evaluate("() => document.documentElement.dataset.engine") == "loading"
     assert screen.table()["speaker"] == 2 and screen.seq() == 2
     assert "правила загружаются" in screen.page.locator("#host-net").inner_text()
+    assert screen.page.evaluate("() => document.documentElement.dataset.engine") == "loading"
     assert drawn < 5, f"the screen took {drawn:.1f} s to be drawn from the device"
     screen.shot("offline-reload-rules-loading")
 
