@@ -10,7 +10,7 @@
 //
 // Run: node tools/engine-stdlib.mjs   (make vendor runs it)
 import { readFileSync, readdirSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -27,8 +27,8 @@ const EXERCISE = `
 import importlib, json, pkgutil, random, sys
 sys.path.insert(0, "/engine")
 import games.rules
-for module in pkgutil.iter_modules(games.rules.__path__):
-    importlib.import_module(f"games.rules.{module.name}")
+for module in pkgutil.walk_packages(games.rules.__path__, "games.rules."):
+    importlib.import_module(module.name)
 from games.rules import simulate, table
 for seed in range(12):
     generated = simulate.random_game(random.Random(seed))
@@ -49,12 +49,15 @@ with zipfile.ZipFile(next(path for path in sys.path if path.endswith(".zip"))) a
     stdlib.extractall("/", [name for name in stdlib.namelist() if name.startswith("pycache/")])
 `;
 
-/** games/rules into Pyodide's file system, as the engine's zip lays it out. */
+/** games/rules (its packages too) into Pyodide's file system, as the engine's zip lays it out. */
 function mountRules(pyodide) {
   pyodide.FS.mkdirTree("/engine/games/rules");
   pyodide.FS.writeFile("/engine/games/__init__.py", "");
-  for (const name of readdirSync(RULES).filter((file) => file.endsWith(".py"))) {
-    pyodide.FS.writeFile(`/engine/games/rules/${name}`, readFileSync(join(RULES, name)));
+  for (const entry of readdirSync(RULES, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile() || !entry.name.endsWith(".py")) continue;
+    const path = relative(RULES, join(entry.parentPath ?? entry.path, entry.name));
+    pyodide.FS.mkdirTree(dirname(`/engine/games/rules/${path}`));
+    pyodide.FS.writeFile(`/engine/games/rules/${path}`, readFileSync(join(RULES, path)));
   }
 }
 

@@ -34,11 +34,11 @@ const engineSettled = startEngine(
   (loaded) => {
     engine = loaded;
     phone.state = "ready";
-    if (waitingForEngine) waitingForEngine.engineReady().then(render);
+    if (waitingForEngine) waitingForEngine.engineReady().then(() => engineShown() && render());
   },
   () => {
     phone.state = "failed";
-    if (waitingForEngine) render();
+    if (engineShown()) render();
   },
 );
 const words = new Words(page);
@@ -137,6 +137,15 @@ function render() {
   const net = /** @type {HTMLElement} */ (document.getElementById("host-net"));
   net.textContent = netLine({ online: queue.online, waiting: queue.taps.length, unjudged: queue.unjudged, engine: phone.state });
   tick();
+}
+
+/**
+ * Whether the screen says anything of the phone's engine now (the header's «правила
+ * загружаются», the note over the last known state): only then does its loading redraw
+ * the screen (a redraw under a finger is never needed).
+ */
+function engineShown() {
+  return waitingForEngine !== undefined && (!waitingForEngine.online || waitingForEngine.taps.length > 0);
 }
 
 /** @param {Record<string, unknown>} event */
