@@ -257,6 +257,7 @@ def test_waiting_taps_that_another_phone_overtook_are_the_hosts_to_keep_or_disca
     send = dialog.get_by_role("button", name="Всё равно отправить")
     assert "secondary" in (discard.get_attribute("class") or "")
     assert "secondary" not in (send.get_attribute("class") or "")
+    assert page.evaluate("() => document.activeElement.value") == "send", "Enter never discards"
     screen.assert_inside(discard)
     screen.assert_inside(send)
     screen.shot("offline-conflict")
