@@ -525,9 +525,9 @@ def play(g: TouchGame) -> None:
     g.shot("the-end", axe=True)
 
 
-@pytest.mark.parametrize(
-    ("mode", "language"), [("hands", "ru"), ("counts", "ru"), ("hands", "en"), ("counts", "en")]
-)
+# Each entry mode once and each language once: the four pairings took 7.7 minutes for what
+# two prove (the gestures do not depend on the language, the words do not on the mode).
+@pytest.mark.parametrize(("mode", "language"), [("hands", "ru"), ("counts", "en")])
 def test_every_gesture_records_exactly_its_event(live_server, browser, mode, language) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     for old in SHOTS.glob(f"{language}-{mode}-*.png"):
