@@ -4,6 +4,7 @@ gettext in the reader's language (games/rules_text.py), so both catalogues hold 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 
@@ -36,3 +37,11 @@ class ProtocolError(_Refusal):
 
     def __init__(self, template: str, /, **params: Any) -> None:
         super().__init__("malformed", template, **params)
+
+
+def seat_field(event: Mapping[str, Any], key: str) -> int:
+    """An event's field that names a seat, for either engine (a bool is not a seat)."""
+    value = event.get(key)
+    if type(value) is not int:
+        raise ProtocolError(gettext_noop("Field `%(key)s` must be a seat number."), key=key)
+    return value

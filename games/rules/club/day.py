@@ -14,10 +14,8 @@ from games.rules.club.state import (
     Reason,
     Step,
     _count_field,
-    _seat_field,
-    _violation,
 )
-from games.rules.errors import gettext_noop
+from games.rules.errors import RuleViolation, gettext_noop, seat_field
 
 MAX_EXTENSIONS = 2
 FOULS_TO_REMOVAL = 3
@@ -30,9 +28,9 @@ class ClubDay(ClubNight):
         n = _count_field(event, "n")
         if self.phase == Phase.SETUP:
             if n != 1:
-                raise _violation("phase_order", gettext_noop("The game opens with day 1."))
+                raise RuleViolation("phase_order", gettext_noop("The game opens with day 1."))
         elif self.phase != Phase.NIGHT or n != self.n + 1:
-            raise _violation("phase_order", gettext_noop("Day %(n)s cannot start now."), n=n)
+            raise RuleViolation("phase_order", gettext_noop("Day %(n)s cannot start now."), n=n)
         if self.phase == Phase.NIGHT:
             self._resolve_night()  # may end the game: the day then never starts
             if self.finished:
@@ -68,18 +66,18 @@ class ClubDay(ClubNight):
             self.round_opener = later[0] if later else living[0]
 
     def _on_foul(self, event: Mapping[str, Any]) -> None:
-        seat = _seat_field(event, "seat")
+        seat = seat_field(event, "seat")
         if self.finished:
             # A foul heard after the end (the recording's suggestion, accepted by the host):
             # it counts in the record and changes nothing of the finished game.
             if seat not in self.roles:
-                raise _violation(
+                raise RuleViolation(
                     "no_such_seat", gettext_noop("There is no seat %(seat)s."), seat=seat
                 )
             self.fouls[seat] = self.fouls.get(seat, 0) + 1
             return
         if self.phase not in (Phase.DAY, Phase.NIGHT):
-            raise _violation("not_started", gettext_noop("The game has not started."))
+            raise RuleViolation("not_started", gettext_noop("The game has not started."))
         self._require_alive(seat)
         self._add_foul(seat)
 
@@ -89,12 +87,12 @@ class ClubDay(ClubNight):
             self._eliminate([(seat, Reason.FOULS)])
 
     def _on_extension(self, event: Mapping[str, Any]) -> None:
-        seat = _seat_field(event, "seat")
+        seat = seat_field(event, "seat")
         self._require_day()
         self._require_alive(seat)
         speaker = self.speaker_due()
         if self.options.speeches_checked and seat != speaker:
-            raise _violation(
+            raise RuleViolation(
                 "not_speaking",
                 gettext_noop("«Под фол» is the speaker's: seat %(seat)s is not speaking now."),
                 seat=seat,
@@ -105,13 +103,15 @@ class ClubDay(ClubNight):
             else self.extensions_total.get(seat, 0)
         )
         if taken >= MAX_EXTENSIONS:
-            raise _violation("extension_limit", gettext_noop("«Под фол» is allowed twice at most."))
+            raise RuleViolation(
+                "extension_limit", gettext_noop("«Под фол» is allowed twice at most.")
+            )
         self.extensions[seat] = self.extensions.get(seat, 0) + 1
         self.extensions_total[seat] = self.extensions_total.get(seat, 0) + 1
         self._add_foul(seat)  # each extension is a foul; the third foul removes the player
 
     def _on_speech(self, event: Mapping[str, Any]) -> None:
-        seat = _seat_field(event, "seat")
+        seat = seat_field(event, "seat")
         self._require_day()
         if self.options.speeches_checked:
             self._require_speaker(seat)
@@ -127,10 +127,10 @@ class ClubDay(ClubNight):
         self.extensions.pop(seat, None)  # the next speech starts a fresh «под фол» count
 
     def _on_last_word(self, event: Mapping[str, Any]) -> None:
-        seat = _seat_field(event, "seat")
+        seat = seat_field(event, "seat")
         self._require_seat(seat)
         if seat not in self.last_words_due:
-            raise _violation(
+            raise RuleViolation(
                 "no_last_word", gettext_noop("Seat %(seat)s has no last word now."), seat=seat
             )
         if self.options.speeches_checked:
@@ -145,10 +145,12 @@ class ClubDay(ClubNight):
         if seat == due:
             return
         if (seat in self.spoken and self.step == Step.ROUND) or seat in self.defended:
-            raise _violation("spoken", gettext_noop("Seat %(seat)s has already spoken."), seat=seat)
+            raise RuleViolation(
+                "spoken", gettext_noop("Seat %(seat)s has already spoken."), seat=seat
+            )
         if due is None:
-            raise _violation("no_speech_due", gettext_noop("No speech is due now."))
-        raise _violation(
+            raise RuleViolation("no_speech_due", gettext_noop("No speech is due now."))
+        raise RuleViolation(
             "speech_order",
             gettext_noop("Seat %(due)s speaks now, not seat %(seat)s."),
             due=due,
@@ -163,7 +165,7 @@ class ClubDay(ClubNight):
         start = datetime.fromisoformat(event["start"])
         end = datetime.fromisoformat(event["end"])
         if self.speeches_end is not None and start < self.speeches_end:
-            raise _violation(
+            raise RuleViolation(
                 "speech_overlap",
                 gettext_noop(
                     "This speech starts at %(start)s, before the one before it ended (%(end)s)."

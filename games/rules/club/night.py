@@ -14,11 +14,9 @@ from games.rules.club.state import (
     Reason,
     Step,
     _count_field,
-    _seat_field,
     _target_field,
-    _violation,
 )
-from games.rules.errors import ProtocolError, gettext_noop
+from games.rules.errors import ProtocolError, RuleViolation, gettext_noop, seat_field
 from games.rules.roles import MAFIA_KILL_ORDER, Action, CheckKind, Role, Team
 
 
@@ -28,13 +26,13 @@ class ClubNight(ClubEnd):
     def _on_night(self, event: Mapping[str, Any]) -> None:
         n = _count_field(event, "n")
         if self.phase != Phase.DAY or n != self.n:
-            raise _violation("phase_order", gettext_noop("Night %(n)s cannot start now."), n=n)
+            raise RuleViolation("phase_order", gettext_noop("Night %(n)s cannot start now."), n=n)
         if self.step == Step.ROUND and self.nominees:
-            raise _violation(
+            raise RuleViolation(
                 "vote_pending", gettext_noop("Players are nominated: the vote comes first.")
             )
         if self.step not in (Step.ROUND, Step.DONE):
-            raise _violation("vote_pending", gettext_noop("The day's vote is not finished."))
+            raise RuleViolation("vote_pending", gettext_noop("The day's vote is not finished."))
         self.phase = Phase.NIGHT
         self.night_checks_from = len(self.checks)
         self.night_order_reached = -1
@@ -46,15 +44,17 @@ class ClubNight(ClubEnd):
 
     def _require_night(self) -> None:
         if self.phase != Phase.NIGHT:
-            raise _violation("not_night", gettext_noop("This happens at night only."))
+            raise RuleViolation("not_night", gettext_noop("This happens at night only."))
 
     def _take_night_slot(self, order: int, slot: str) -> None:
         """Check that a role may act now, in the night order, once; then mark it as acted.
         Callers check everything else first: nothing after this may refuse the event."""
         if slot in self.acted:
-            raise _violation("already_acted", gettext_noop("This role has already acted tonight."))
+            raise RuleViolation(
+                "already_acted", gettext_noop("This role has already acted tonight.")
+            )
         if order < self.night_order_reached:
-            raise _violation(
+            raise RuleViolation(
                 "night_order", gettext_noop("Night actions are recorded in the night order.")
             )
         self.acted.add(slot)
@@ -64,13 +64,13 @@ class ClubNight(ClubEnd):
         self._require_alive(seat, gettext_noop("actor"))
         role = self.roles[seat]
         if role.action != action or role.night_order is None:
-            raise _violation(
+            raise RuleViolation(
                 "wrong_role", gettext_noop("Seat %(seat)s cannot do this at night."), seat=seat
             )
         return role
 
     def _on_check(self, event: Mapping[str, Any]) -> None:
-        by, target = _seat_field(event, "by"), _target_field(event)
+        by, target = seat_field(event, "by"), _target_field(event)
         self._require_night()
         role = self._seat_role_acting(by, Action.CHECK)
         if target is not None:
@@ -92,7 +92,7 @@ class ClubNight(ClubEnd):
     def _killers(self, by: str) -> tuple[int, list[int]]:
         """The night order of a kill by `by` and the living seats who make it."""
         if by == "swindler" and not self.options.swindler_kills:
-            raise _violation(
+            raise RuleViolation(
                 "no_such_kill", gettext_noop("Under these rules the swindler does not kill.")
             )
         shooters = [
@@ -108,7 +108,9 @@ class ClubNight(ClubEnd):
             and (order := self.roles[seat].night_order) is not None
         ]
         if not shooters:
-            raise _violation("no_killer", gettext_noop("Nobody alive shoots as `%(by)s`."), by=by)
+            raise RuleViolation(
+                "no_killer", gettext_noop("Nobody alive shoots as `%(by)s`."), by=by
+            )
         order = MAFIA_KILL_ORDER if by == "mafia" else min(orders, default=MAFIA_KILL_ORDER)
         return order, shooters
 
@@ -119,7 +121,7 @@ class ClubNight(ClubEnd):
             raise ProtocolError(gettext_noop("Field `by` names who shoots."))
         self._require_night()
         if self.n == 1 and not self.options.night_one_kills:
-            raise _violation(
+            raise RuleViolation(
                 "no_kills_night_one", gettext_noop("No kills on night 1 under these rules.")
             )
         order, _shooters = self._killers(by)
@@ -136,7 +138,7 @@ class ClubNight(ClubEnd):
         self._require_night()
         healers = [s for s in self.alive if self.roles[s].action == Action.HEAL]
         if not healers:
-            raise _violation("no_healer", gettext_noop("There is no doctor at the table."))
+            raise RuleViolation("no_healer", gettext_noop("There is no doctor at the table."))
         if target is not None:
             self._require_alive(target, gettext_noop("target"))
         order = min(self.roles[s].night_order or 0 for s in healers)
@@ -146,7 +148,7 @@ class ClubNight(ClubEnd):
             self._aimed(target, "heal")
 
     def _on_action(self, event: Mapping[str, Any]) -> None:
-        by, target = _seat_field(event, "by"), _target_field(event)
+        by, target = seat_field(event, "by"), _target_field(event)
         kind = event.get("kind")
         if not isinstance(kind, str) or not kind:
             raise ProtocolError(gettext_noop("Field `kind` names the action."))

@@ -14,7 +14,7 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any, TypedDict
 
-from games.rules.errors import ProtocolError, RuleViolation, gettext_noop
+from games.rules.errors import ProtocolError, RuleViolation, gettext_noop, seat_field
 from games.rules.fold import EventFold
 from games.rules.options import ClubOptions
 from games.rules.roles import Role
@@ -136,22 +136,11 @@ class Tally:
         }
 
 
-def _violation(code: str, template: str, /, **params: Any) -> RuleViolation:
-    return RuleViolation(code, template, **params)
-
-
-def _seat_field(event: Mapping[str, Any], key: str) -> int:
-    value = event.get(key)
-    if type(value) is not int:
-        raise ProtocolError(gettext_noop("Field `%(key)s` must be a seat number."), key=key)
-    return value
-
-
 def _target_field(event: Mapping[str, Any]) -> int | None:
     """A night action's target: a seat, or null for a role that woke and did nothing."""
     if event.get("target") is None:
         return None
-    return _seat_field(event, "target")
+    return seat_field(event, "target")
 
 
 def _count_field(event: Mapping[str, Any], key: str) -> int:
@@ -292,20 +281,22 @@ class ClubState(EventFold):
 
     def _require_day(self, *steps: Step) -> None:
         if self.phase != Phase.DAY:
-            raise _violation("not_day", gettext_noop("This happens by day only."))
+            raise RuleViolation("not_day", gettext_noop("This happens by day only."))
         if steps and self.step not in steps:
-            raise _violation(
+            raise RuleViolation(
                 "wrong_step", gettext_noop("This cannot happen at this point of the day.")
             )
 
     def _require_seat(self, seat: int) -> None:
         if seat not in self.roles:
-            raise _violation("no_such_seat", gettext_noop("There is no seat %(seat)s."), seat=seat)
+            raise RuleViolation(
+                "no_such_seat", gettext_noop("There is no seat %(seat)s."), seat=seat
+            )
 
     def _require_alive(self, seat: int, who: str = gettext_noop("player")) -> None:
         self._require_seat(seat)
         if seat not in self.alive:
-            raise _violation(
+            raise RuleViolation(
                 "seat_out",
                 gettext_noop("Seat %(seat)s (%(who)s) has already left the table."),
                 seat=seat,

@@ -14,11 +14,9 @@ from games.rules.club.state import (
     Step,
     Tally,
     _count_field,
-    _seat_field,
     _seat_map,
-    _violation,
 )
-from games.rules.errors import gettext_noop
+from games.rules.errors import RuleViolation, gettext_noop, seat_field
 
 MAX_CANDIDATES = 4
 
@@ -27,26 +25,26 @@ class ClubVote(ClubEnd):
     """From the first nomination to the day's outcome."""
 
     def _on_nominate(self, event: Mapping[str, Any]) -> None:
-        by, target = _seat_field(event, "by"), _seat_field(event, "target")
+        by, target = seat_field(event, "by"), seat_field(event, "target")
         self._require_day(Step.ROUND)
         self._require_alive(by, gettext_noop("nominator"))
         self._require_alive(target, gettext_noop("nominee"))
         if target in self.immune_now:
-            raise _violation(
+            raise RuleViolation(
                 "immune",
                 gettext_noop("Seat %(target)s is immune on day 1 and cannot be nominated."),
                 target=target,
             )
         made = self.nominations_by.get(by, [])
         if target in made:
-            raise _violation(
+            raise RuleViolation(
                 "duplicate_nomination",
                 gettext_noop("Seat %(by)s has already nominated seat %(target)s."),
                 by=by,
                 target=target,
             )
         if len(made) >= 2:
-            raise _violation(
+            raise RuleViolation(
                 "too_many_nominations",
                 gettext_noop("Seat %(by)s has already nominated two players."),
                 by=by,
@@ -63,7 +61,7 @@ class ClubVote(ClubEnd):
             for voter, target in voters.items():
                 self._require_alive(voter, gettext_noop("voter"))
                 if target not in counts:
-                    raise _violation(
+                    raise RuleViolation(
                         "not_a_candidate",
                         gettext_noop("Seat %(target)s is not a %(what)s."),
                         target=target,
@@ -74,14 +72,14 @@ class ClubVote(ClubEnd):
         counts = _seat_map(event.get("counts"), "counts")
         for seat in counts:
             if seat not in allowed:
-                raise _violation(
+                raise RuleViolation(
                     "not_a_candidate",
                     gettext_noop("Seat %(seat)s is not a %(what)s."),
                     seat=seat,
                     what=what,
                 )
         if sum(counts.values()) > len(self.alive):
-            raise _violation(
+            raise RuleViolation(
                 "too_many_votes",
                 gettext_noop("More votes than living players (%(living)s)."),
                 living=len(self.alive),
@@ -91,7 +89,9 @@ class ClubVote(ClubEnd):
     def _on_votes(self, event: Mapping[str, Any]) -> None:
         self._require_day(Step.ROUND)
         if not self.nominees:
-            raise _violation("no_nominees", gettext_noop("Nobody is nominated: there is no vote."))
+            raise RuleViolation(
+                "no_nominees", gettext_noop("Nobody is nominated: there is no vote.")
+            )
         counts = self._counts(event, self.nominees, gettext_noop("nominated player"))
         candidates = self._defence_candidates(counts)
         with self._tallied("votes", counts=counts):
@@ -162,7 +162,7 @@ class ClubVote(ClubEnd):
 
     def _check_hands_total(self, hands: int) -> None:
         if hands > len(self.alive):
-            raise _violation(
+            raise RuleViolation(
                 "too_many_votes",
                 gettext_noop("More hands than living players (%(living)s)."),
                 living=len(self.alive),

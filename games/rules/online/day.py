@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from games.rules.errors import ProtocolError, gettext_noop
+from games.rules.errors import ProtocolError, RuleViolation, gettext_noop, seat_field
 from games.rules.online.night import OnlineNight
-from games.rules.online.state import Phase, _seat, _violation
+from games.rules.online.state import Phase
 
 
 class OnlineDay(OnlineNight):
@@ -18,7 +18,7 @@ class OnlineDay(OnlineNight):
         n = event.get("n")
         expected = 1 if self.phase == Phase.SETUP else self.n + 1
         if self.phase not in (Phase.SETUP, Phase.NIGHT) or n != expected:
-            raise _violation("phase_order", gettext_noop("Day %(n)s cannot start now."), n=n)
+            raise RuleViolation("phase_order", gettext_noop("Day %(n)s cannot start now."), n=n)
         if self.phase == Phase.NIGHT and self.open:
             self._resolve_night()
             if self.finished:
@@ -42,10 +42,10 @@ class OnlineDay(OnlineNight):
         if type(minutes) is not int or not 1 <= minutes <= 24 * 60:
             raise ProtocolError(gettext_noop("`minutes` is 1 to 1440."))
         if not self.open:
-            raise _violation("wrong_phase", gettext_noop("There is no open phase to extend."))
+            raise RuleViolation("wrong_phase", gettext_noop("There is no open phase to extend."))
 
     def _on_post(self, event: Mapping[str, Any]) -> None:
-        seat = _seat(event, "seat")
+        seat = seat_field(event, "seat")
         if "text" in event and (not isinstance(event["text"], str) or len(event["text"]) > 4000):
             raise ProtocolError(gettext_noop("A post's text is up to 4000 characters."))
         if seat in self.last_words_due:
@@ -54,15 +54,15 @@ class OnlineDay(OnlineNight):
             return
         self._living(seat)
         if self.phase != Phase.DAY:
-            raise _violation("wrong_phase", gettext_noop("Posts are written by day."))
+            raise RuleViolation("wrong_phase", gettext_noop("Posts are written by day."))
         round_ = self.catastrophe
         if round_ is not None:
             if seat not in round_.tied:
-                raise _violation(
+                raise RuleViolation(
                     "catastrophe", gettext_noop("In a catastrophe only the tied players post.")
                 )
             if seat in round_.posted:
-                raise _violation("catastrophe", gettext_noop("One post in a catastrophe."))
+                raise RuleViolation("catastrophe", gettext_noop("One post in a catastrophe."))
             round_.posted.add(seat)
             self.posts.append((self.n, seat))
             self._tell("round_post", seat=seat)

@@ -6,15 +6,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from games.rules.errors import gettext_noop
+from games.rules.errors import RuleViolation, gettext_noop, seat_field
 from games.rules.online.state import (
     PASS,
     Elimination,
     OnlineState,
     Phase,
     Reason,
-    _seat,
-    _violation,
 )
 
 
@@ -22,10 +20,10 @@ class OnlineEnd(OnlineState):
     """The host's removals, eliminations and the winner."""
 
     def _on_warning(self, event: Mapping[str, Any]) -> None:
-        seat = _seat(event, "seat")
+        seat = seat_field(event, "seat")
         self._living(seat)
         if self.phase == Phase.SETUP:
-            raise _violation("wrong_phase", gettext_noop("The game has not started."))
+            raise RuleViolation("wrong_phase", gettext_noop("The game has not started."))
         self._warn(seat)
 
     def _warn(self, seat: int) -> None:
@@ -36,10 +34,10 @@ class OnlineEnd(OnlineState):
             self._host_removal(seat, Reason.WARNINGS)
 
     def _on_modkill(self, event: Mapping[str, Any]) -> None:
-        seat = _seat(event, "seat")
+        seat = seat_field(event, "seat")
         self._living(seat)
         if self.phase == Phase.SETUP:
-            raise _violation("wrong_phase", gettext_noop("The game has not started."))
+            raise RuleViolation("wrong_phase", gettext_noop("The game has not started."))
         self._tell("modkill", seat=seat)
         self._host_removal(seat, Reason.MODKILL)
 

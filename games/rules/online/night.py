@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from games.rules.errors import ProtocolError, gettext_noop
-from games.rules.online.state import BLACK_ROLES, Check, Phase, Reason, _seat, _violation
+from games.rules.errors import ProtocolError, RuleViolation, gettext_noop, seat_field
+from games.rules.online.state import BLACK_ROLES, Check, Phase, Reason
 from games.rules.online.vote import OnlineVote
 
 
@@ -18,10 +18,10 @@ class OnlineNight(OnlineVote):
     def _on_night(self, event: Mapping[str, Any]) -> None:
         n = event.get("n")
         if self.phase != Phase.DAY or n != self.n:
-            raise _violation("phase_order", gettext_noop("Night %(n)s cannot start now."), n=n)
+            raise RuleViolation("phase_order", gettext_noop("Night %(n)s cannot start now."), n=n)
         if self.open:
             if self.catastrophe is not None or self._would_tie():
-                raise _violation(
+                raise RuleViolation(
                     "vote_pending",
                     gettext_noop(
                         "The leaders are tied: the catastrophe comes first (close the day)."
@@ -41,10 +41,10 @@ class OnlineNight(OnlineVote):
         self._resolve_night()
 
     def _on_shot(self, event: Mapping[str, Any]) -> None:
-        by = _seat(event, "by")
+        by = seat_field(event, "by")
         self._living(by)
         if self.roles[by] not in BLACK_ROLES:
-            raise _violation("not_mafia", gettext_noop("Only the mafia shoot."))
+            raise RuleViolation("not_mafia", gettext_noop("Only the mafia shoot."))
         target = event.get("target")
         if target is not None:
             if type(target) is not int:
@@ -52,28 +52,28 @@ class OnlineNight(OnlineVote):
             self._living(target)
         if self.phase == Phase.NIGHT and self.open:
             if by in self.shots and not self.options.shot_changeable:
-                raise _violation("acted", gettext_noop("This night's shot is made already."))
+                raise RuleViolation("acted", gettext_noop("This night's shot is made already."))
             self.shots[by] = target
         elif self.phase == Phase.DAY:
             self.advance_shots[by] = target  # left in advance for the coming night
         else:
-            raise _violation("wrong_phase", gettext_noop("No shots now."))
+            raise RuleViolation("wrong_phase", gettext_noop("No shots now."))
 
     def _check(self, event: Mapping[str, Any], kind: str) -> None:
         self._require_open(Phase.NIGHT)
         role = "don" if kind == "don" else "commissar"
         by = next((s for s in self.alive if self.roles[s] == role), None)
         if by is None:
-            raise _violation("no_checker", gettext_noop("Nobody is left to check."))
+            raise RuleViolation("no_checker", gettext_noop("Nobody is left to check."))
         if kind in self.checked:
-            raise _violation("acted", gettext_noop("This night's check is made already."))
-        target = _seat(event, "target")
+            raise RuleViolation("acted", gettext_noop("This night's check is made already."))
+        target = seat_field(event, "target")
         if target not in self.roles:
-            raise _violation(
+            raise RuleViolation(
                 "not_alive", gettext_noop("There is no seat %(target)s."), target=target
             )
         if target not in self.alive and not self.options.check_departed:
-            raise _violation(
+            raise RuleViolation(
                 "not_alive", gettext_noop("Player %(seat)s is not in the game."), seat=target
             )
         if kind == "don":

@@ -116,17 +116,6 @@ class Story:
         }
 
 
-def _violation(code: str, template: str, /, **params: Any) -> RuleViolation:
-    return RuleViolation(code, template, **params)
-
-
-def _seat(event: Mapping[str, Any], key: str) -> int:
-    value = event.get(key)
-    if type(value) is not int:
-        raise ProtocolError(gettext_noop("Field `%(key)s` must be a seat number."), key=key)
-    return value
-
-
 class OnlineState(EventFold):
     """The state of one online game, as every phase reads and changes it."""
 
@@ -233,13 +222,13 @@ class OnlineState(EventFold):
 
     def _living(self, seat: int) -> None:
         if seat not in self.alive:
-            raise _violation(
+            raise RuleViolation(
                 "not_alive", gettext_noop("Player %(seat)s is not in the game."), seat=seat
             )
 
     def _require_open(self, phase: Phase) -> None:
         if self.phase != phase or not self.open:
-            raise _violation(
+            raise RuleViolation(
                 "wrong_phase",
                 gettext_noop("Not now: it belongs to an open day.")
                 if phase == Phase.DAY

@@ -8,7 +8,7 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from games.rules.errors import ProtocolError, gettext_noop
+from games.rules.errors import ProtocolError, RuleViolation, gettext_noop, seat_field
 from games.rules.online.end import OnlineEnd
 from games.rules.online.state import (
     HANG_ALL,
@@ -18,8 +18,6 @@ from games.rules.online.state import (
     Catastrophe,
     Phase,
     Reason,
-    _seat,
-    _violation,
 )
 
 
@@ -28,7 +26,7 @@ class OnlineVote(OnlineEnd):
 
     def _on_vote(self, event: Mapping[str, Any]) -> None:
         self._require_open(Phase.DAY)
-        voter = _seat(event, "voter")
+        voter = seat_field(event, "voter")
         self._living(voter)
         target = event.get("target")
         if target != PASS:
@@ -36,11 +34,11 @@ class OnlineVote(OnlineEnd):
                 raise ProtocolError(gettext_noop("A vote is for a seat or `pass`."))
             self._living(target)
         if self.catastrophe is not None:
-            raise _violation(
+            raise RuleViolation(
                 "catastrophe", gettext_noop("A catastrophe is on: vote in the revote.")
             )
         if self.vote_count.get(voter, 0) >= MAX_VOTES_A_DAY:
-            raise _violation(
+            raise RuleViolation(
                 "vote_final",
                 gettext_noop("The vote was changed once already: the second vote is final."),
             )
@@ -52,17 +50,17 @@ class OnlineVote(OnlineEnd):
 
     def _on_fast(self, event: Mapping[str, Any]) -> None:
         self._require_open(Phase.DAY)
-        voter = _seat(event, "voter")
+        voter = seat_field(event, "voter")
         self._living(voter)
         if self.catastrophe is not None:
-            raise _violation("catastrophe", gettext_noop("No fast during a catastrophe."))
+            raise RuleViolation("catastrophe", gettext_noop("No fast during a catastrophe."))
         self.fasted.add(voter)
         self._tell("fast", seat=voter)
         self._maybe_fast_night()
 
     def _on_unfast(self, event: Mapping[str, Any]) -> None:
         self._require_open(Phase.DAY)
-        voter = _seat(event, "voter")
+        voter = seat_field(event, "voter")
         self._living(voter)
         self.fasted.discard(voter)
         self._tell("unfast", seat=voter)
@@ -81,33 +79,35 @@ class OnlineVote(OnlineEnd):
 
     def _on_revote(self, event: Mapping[str, Any]) -> None:
         self._require_open(Phase.DAY)
-        voter = _seat(event, "voter")
+        voter = seat_field(event, "voter")
         self._living(voter)
         target = event.get("target")
         round_ = self.catastrophe
         if round_ is None:  # left in advance: only «hang all / pardon all» can be
             if target not in (HANG_ALL, PARDON_ALL):
-                raise _violation(
+                raise RuleViolation(
                     "no_catastrophe",
                     gettext_noop("Only «hang all / pardon all» can be left in advance."),
                 )
             self.held[voter] = target
             return
         if voter in round_.tied:
-            raise _violation(
+            raise RuleViolation(
                 "catastrophe", gettext_noop("The tied players do not vote in the catastrophe.")
             )
         if voter in round_.excluded:
-            raise _violation(
+            raise RuleViolation(
                 "catastrophe",
                 gettext_noop("You were in the tie: you do not vote in its follow-up round."),
             )
         replacing = voter in round_.advance and self.options.advance_vote_replaceable
         if voter in round_.votes and not replacing:
-            raise _violation("vote_final", gettext_noop("One vote in the catastrophe."))
+            raise RuleViolation("vote_final", gettext_noop("One vote in the catastrophe."))
         allowed = (HANG_ALL, PARDON_ALL) if round_.question else tuple(round_.tied)
         if target not in allowed:
-            raise _violation("bad_target", gettext_noop("That vote is not on offer in this round."))
+            raise RuleViolation(
+                "bad_target", gettext_noop("That vote is not on offer in this round.")
+            )
         round_.votes[voter] = target
         round_.advance.discard(voter)
         self._tell("revote", seat=voter, target=target, detail="changed" if replacing else "")
