@@ -9,6 +9,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import psycopg
@@ -45,6 +46,27 @@ def setup_django(database_url: str, **extra: str) -> None:
     import django
 
     django.setup()
+
+
+def host_site(name: str) -> tuple[dict[str, str], Any, str]:
+    """The host's screen benches' start: a scratch database `name`, migrated, Django set up
+    in this process, and a host logged in. Returns the server's environment, the host and
+    their session cookie's value (the cookie's name is settings.SESSION_COOKIE_NAME)."""
+    database_url = scratch_database(name)
+    env = django_env(database_url, DJANGO_DEBUG="0")
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--no-input", "-v0"], cwd=ROOT, env=env, check=True
+    )
+    setup_django(database_url, DJANGO_DEBUG="0")
+    from django.conf import settings
+    from django.test import Client
+
+    from tests.games.recording import make_host
+
+    host = make_host(nickname="Ведущая")
+    client = Client()
+    client.force_login(host)
+    return env, host, client.cookies[settings.SESSION_COOKIE_NAME].value
 
 
 def free_port() -> int:

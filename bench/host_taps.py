@@ -11,36 +11,24 @@ Run: uv run python bench/host_taps.py
 
 import json
 import os
-import subprocess
-import sys
 import time
 
-from common import ROOT, django_env, gunicorn, log, scratch_database, setup_django
+from common import gunicorn, host_site, log
 
 CHROMIUM = "/usr/bin/chromium"
 LINEUP = ["boss", "mafia", "mafia", "commissar", "doctor", "maniac"] + ["civilian"] * 7
 
 
 def main() -> None:
-    database_url = scratch_database("mafia_bench_host_taps")
-    env = django_env(database_url, DJANGO_DEBUG="0")
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--no-input", "-v0"], cwd=ROOT, env=env, check=True
-    )
-    setup_django(database_url, DJANGO_DEBUG="0")
+    env, host, session = host_site("mafia_bench_host_taps")
     import random
 
     from django.conf import settings
-    from django.test import Client
     from playwright.sync_api import sync_playwright
 
     from tests.e2e.host_driver import PHONE, Cast, HostScreen, play_scripted_game
-    from tests.games.recording import evening_with_players, make_host, start_game
+    from tests.games.recording import evening_with_players, start_game
 
-    host = make_host(nickname="Ведущая")
-    client = Client()
-    client.force_login(host)
-    session = client.cookies[settings.SESSION_COOKIE_NAME].value
     games = {}
     for votes_by in ("hands", "counts"):
         evening, players = evening_with_players(13)

@@ -17,10 +17,8 @@ Run: uv run python bench/phone_engine.py
 import json
 import os
 import statistics
-import subprocess
-import sys
 
-from common import ROOT, django_env, gunicorn, log, scratch_database, setup_django
+from common import gunicorn, host_site, log
 
 CHROMIUM = "/usr/bin/chromium"
 PHONE = {"width": 360, "height": 640}
@@ -50,24 +48,14 @@ KEPT = """async () => {
 
 
 def main() -> None:
-    database_url = scratch_database("mafia_bench_phone_engine")
-    env = django_env(database_url, DJANGO_DEBUG="0")
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--no-input", "-v0"], cwd=ROOT, env=env, check=True
-    )
-    setup_django(database_url, DJANGO_DEBUG="0")
+    env, host, session = host_site("mafia_bench_phone_engine")
     from django.conf import settings
-    from django.test import Client
     from playwright.sync_api import sync_playwright
 
     from tests.e2e.host_driver import HostScreen
     from tests.e2e.test_host_screen import kept_offline
-    from tests.games.recording import evening_with_players, make_host, record, start_game
+    from tests.games.recording import evening_with_players, record, start_game
 
-    host = make_host(nickname="Ведущая")
-    client = Client()
-    client.force_login(host)
-    session = client.cookies[settings.SESSION_COOKIE_NAME].value
     evening, players = evening_with_players(12)
     game = start_game(host, evening, players)
     record(game, host, {"type": "day", "n": 1})
