@@ -3,6 +3,7 @@ from collections.abc import Callable, Iterator
 
 import pytest
 from django.test import Client
+from pytest_django.plugin import blocking_manager_key
 
 import tests.examples  # noqa: F401  (loads the Hypothesis profile for every test)
 from accounts.models import User
@@ -125,10 +126,9 @@ def fake_telegram(settings) -> Iterator[FakeTelegram]:
     server.stop()
 
 
-@pytest.fixture
-def migration_rows() -> None:
-    """Transactional tests flush the database, taking the rows the data migrations made
-    (the Hosts group, the role catalogue, scoring scheme v1): make them again as they do."""
+def seed_migration_rows() -> None:
+    """Make the rows the data migrations made (the Hosts group, the role catalogue, scoring
+    scheme v1) again, as they do: a transactional test's flush takes them."""
     import importlib
 
     from django.apps import apps
@@ -152,6 +152,35 @@ def migration_rows() -> None:
 
     for module, function in seeds.items():
         getattr(importlib.import_module(module), function)(Current(), None)
+
+
+@pytest.fixture
+def migration_rows() -> None:
+    """The data migrations' rows, for a transactional test that needs them from its start."""
+    seed_migration_rows()
+
+
+def _flushes(item: pytest.Item) -> bool:
+    marker = item.get_closest_marker("django_db")
+    fixtures = getattr(item, "fixturenames", ())
+    return bool(
+        (marker and marker.kwargs.get("transaction"))
+        or "transactional_db" in fixtures
+        or "live_server" in fixtures
+    )
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
+    """After a transactional test's flush, the data migrations' rows again: under
+    pytest-xdist a process runs the files it is sent in any order, so a plain test may follow
+    a transactional one (alone, pytest-django runs the transactional tests last)."""
+    result = yield
+    if nextitem is not None and _flushes(item):
+        # The database is closed to code outside a test's fixtures; this is such code.
+        with item.config.stash[blocking_manager_key].unblock():
+            seed_migration_rows()
+    return result
 
 
 @pytest.fixture

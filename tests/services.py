@@ -17,6 +17,21 @@ os.environ.setdefault("DATABASE_URL", DEFAULT_DATABASE_URL)
 os.environ.setdefault("CELERY_BROKER_URL", DEFAULT_BROKER_URL)
 os.environ.setdefault("CLUB_CACHE_URL", DEFAULT_CACHE_URL)
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "club.settings")
+
+
+def _own_redis_database(variable: str, worker: int) -> None:
+    """Under pytest-xdist each process gets Redis databases of its own (gw0 the given ones,
+    gw1 the two below them, ...): every test clears its cache and purges its broker, which
+    must not empty the other process's. PostgreSQL needs nothing: pytest-django gives each
+    process its own test database."""
+    parts = urlsplit(os.environ[variable])
+    database = (int(parts.path.strip("/") or 0) - 2 * worker) % 16
+    os.environ[variable] = parts._replace(path=f"/{database}").geturl()
+
+
+if (xdist_worker := os.environ.get("PYTEST_XDIST_WORKER", "")).startswith("gw"):
+    for name in ("CELERY_BROKER_URL", "CLUB_CACHE_URL"):
+        _own_redis_database(name, int(xdist_worker.removeprefix("gw")))
 # Settings read in tests must not depend on the developer's shell.
 os.environ.pop("DJANGO_ENV", None)
 os.environ.pop("TELEGRAM_BOT_TOKEN", None)
