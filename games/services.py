@@ -32,7 +32,8 @@ from games.rules import events as event_shapes
 from games.rules import protocol
 from games.rules.club import ClubGame, carried_immunity
 from games.rules.errors import ProtocolError, RuleViolation
-from games.rules.log import UNDO, Event, effective_events
+from games.rules.event_types import ClubEntry, OnlineEvent
+from games.rules.log import UNDO, effective_events
 from games.rules.online import OnlineGame, OnlineOptions
 from games.rules.options import ClubOptions
 from games.rules.table import Consequence, judged
@@ -199,7 +200,7 @@ def engine_for(game: Game, seats: Sequence[Seat]) -> Engine:
     )
 
 
-def fold(game: Game, seats: Sequence[Seat], events: Sequence[Mapping[str, Any]]) -> Engine:
+def fold(game: Game, seats: Sequence[Seat], events: Sequence[Mapping[str, object]]) -> Engine:
     state = engine_for(game, seats)
     state.apply_all(events)
     return state
@@ -303,7 +304,7 @@ def game_record_event(
 
 def _append(
     game: Game,
-    shaped: Event,
+    shaped: ClubEntry,
     *,
     author: User,
     client_id: str | None,
@@ -357,7 +358,7 @@ def game_analyse_on_commit(game_id: int) -> None:
 
 
 def game_protocol(
-    game: Game, seats: Sequence[Seat], log: Sequence[Mapping[str, Any]]
+    game: Game, seats: Sequence[Seat], log: Sequence[Mapping[str, object]]
 ) -> dict[str, Any]:
     """PROTOCOL.md's document: the options the game was played with and the effective
     events (the undone ones are not exported)."""
@@ -381,7 +382,7 @@ class Imported:
     parsed: protocol.Protocol
     state: Engine
     members: dict[str, User]
-    events: list[dict[str, Any]]
+    events: list[ClubEntry | OnlineEvent]
 
 
 def protocol_read(document: Any, *, host: User) -> Imported:

@@ -39,7 +39,7 @@ class ProtocolError(_Refusal):
         super().__init__("malformed", template, **params)
 
 
-def seat_field(event: Mapping[str, Any], key: str) -> int:
+def seat_field(event: Mapping[str, object], key: str) -> int:
     """An event's field that names a seat, for either engine (a bool is not a seat)."""
     value = event.get(key)
     if type(value) is not int:

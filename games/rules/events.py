@@ -9,52 +9,38 @@ actions, and every event of an imported or replayed protocol.
 from __future__ import annotations
 
 import re
+import types
+import typing
 from collections.abc import Iterable, Mapping
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Literal, cast, overload
 
 from games.rules.errors import ProtocolError, gettext_noop
-from games.rules.log import UNDO, Event
+from games.rules.event_types import ClubEntry, EventCommon, OnlineEvent
 
-COMMON = {"type", "at", "note"}
-FIELDS: dict[str, set[str]] = {
-    "day": {"n"},
-    "night": {"n"},
-    "nominate": {"by", "target"},
-    "votes": {"counts", "voters"},
-    "first_day_expel": {"for"},
-    "hands": {"counts", "voters"},
-    "expel_both": {"for"},
-    "foul": {"seat", "reason"},
-    "extension": {"seat"},
-    "check": {"by", "target"},
-    "kill": {"by", "target"},
-    "heal": {"target"},
-    "action": {"by", "target", "kind"},
-    "speech": {"seat", "start", "end", "limit"},
-    "last_word": {"seat", "start", "end"},
-    UNDO: set(),
-}
+
+def _fields(union: typing.TypeAliasType) -> dict[str, set[str]]:
+    """Each kind's own field names (the common ones apart), from the TypedDicts of a
+    ruleset's union (games/rules/event_types.py): the shape is written there once."""
+    fields: dict[str, set[str]] = {}
+    pending: list[object] = [union]
+    while pending:
+        hint = pending.pop(0)
+        if isinstance(hint, typing.TypeAliasType):
+            pending[:0] = [hint.__value__]
+        elif typing.get_origin(hint) in (typing.Union, types.UnionType):
+            pending[:0] = typing.get_args(hint)
+        else:
+            hints = typing.get_type_hints(hint)
+            (kind,) = typing.get_args(hints["type"])
+            fields[kind] = set(hints) - COMMON
+    return fields
+
+
+COMMON = {"type", *typing.get_type_hints(EventCommon)}
+FIELDS = _fields(ClubEntry)  # the undo's included: the host's log holds it
 # The online ruleset's events (PROTOCOL.md), judged by games/rules/online/.
-ONLINE_FIELDS: dict[str, set[str]] = {
-    "day": {"n"},
-    "night": {"n"},
-    "vote": {"voter", "target"},
-    "fast": {"voter"},
-    "unfast": {"voter"},
-    "shot": {"by", "target"},
-    "don_check": {"target"},
-    "com_check": {"target"},
-    "warning": {"seat", "reason"},
-    # `inactivity`: a removal for silence, which the site takes up to 30 minutes before the
-    # night, or later with the host's `override` (why).
-    "modkill": {"seat", "reason", "inactivity", "override"},
-    "revote": {"voter", "target"},
-    "post": {"seat", "text"},
-    "extend": {"minutes"},
-    "day_end": set(),
-    "night_end": set(),
-}
+ONLINE_FIELDS = _fields(OnlineEvent)
 TEXT_MAX = 200
 POST_MAX = 4000
 MAX_SPEECH_SECONDS = 600
@@ -94,7 +80,7 @@ def storable_text(text: str) -> bool:
     return text.isascii() or UNSTORABLE.search(text) is None
 
 
-def _time(value: Any, key: str) -> datetime:
+def _time(value: object, key: str) -> datetime:
     moment = None
     if isinstance(value, str) and len(value) <= 64:
         try:
@@ -141,8 +127,20 @@ def _clean_values(pending: list[tuple[object, str]]) -> None:
             )
 
 
-def normalize(raw: object, ruleset: str = "club") -> Event:
-    """The event as it will be stored, or ProtocolError saying what is wrong with it."""
+@overload
+def normalize(raw: object, ruleset: Literal["club"] = "club") -> ClubEntry: ...
+@overload
+def normalize(raw: object, ruleset: Literal["online"]) -> OnlineEvent: ...
+@overload
+def normalize(raw: object, ruleset: str) -> ClubEntry | OnlineEvent: ...
+
+
+def normalize(raw: object, ruleset: str = "club") -> ClubEntry | OnlineEvent:
+    """The event as it will be stored, or ProtocolError saying what is wrong with it.
+
+    Its type is its ruleset's union of kinds: every field is one its kind knows, its texts
+    and times storable; the values of the rest (seats, counts) the engine judges as it
+    reads them (games/rules/event_types.py)."""
     if not isinstance(raw, dict) and not isinstance(raw, Mapping):  # dict: the ABC is slow
         raise ProtocolError(gettext_noop("An event must be an object."))
     known = ONLINE_FIELDS if ruleset == "online" else FIELDS
@@ -165,10 +163,10 @@ def normalize(raw: object, ruleset: str = "club") -> Event:
     if "text" in event and (not isinstance(event["text"], str) or len(event["text"]) > POST_MAX):
         raise ProtocolError(gettext_noop("A post's text is up to 4000 characters."))
     _check_times(event, kind)
-    return event
+    return cast("ClubEntry | OnlineEvent", event)
 
 
-def _check_times(event: Event, kind: str) -> None:
+def _check_times(event: Mapping[str, object], kind: str) -> None:
     """A moment, a speech's start and end (and a speech's limit) as the protocol has them."""
     if "at" in event:
         _time(event["at"], "at")

@@ -12,8 +12,11 @@ from games.rules.errors import ProtocolError, RuleViolation, gettext_noop
 
 class EventFold:
     # Each engine maps its event types to its handlers; a handler checks everything first
-    # and changes the state only after, so a refusal changes nothing.
-    _handlers: ClassVar[dict[str, Callable[[Any, Mapping[str, Any]], None]]]
+    # and changes the state only after, so a refusal changes nothing. A handler takes its
+    # own kind of event, the TypedDict of games/rules/event_types.py whose `type` is its key
+    # here: a table of many kinds cannot say so in a type (tests/games/rules/
+    # test_event_types.py checks each entry against its kind instead).
+    _handlers: ClassVar[dict[str, Callable[[Any, Any], None]]]
     # Event types still taken once the game is over (the club's: a foul heard later).
     after_end: ClassVar[frozenset[str]] = frozenset()
     events_applied: int
@@ -22,8 +25,11 @@ class EventFold:
     def finished(self) -> bool:
         raise NotImplementedError
 
-    def apply(self, event: Mapping[str, Any]) -> None:
-        """Apply one event, or raise RuleViolation / ProtocolError changing nothing."""
+    def apply(self, event: Mapping[str, object]) -> None:
+        """Apply one event, or raise RuleViolation / ProtocolError changing nothing.
+
+        Any mapping is judged, not only a typed event: the engine is fed from the log, from
+        documents and by the tests too, and its handlers check each value they read."""
         if not isinstance(event, Mapping):
             raise ProtocolError(gettext_noop("An event must be an object."))
         kind = event.get("type")
@@ -35,7 +41,7 @@ class EventFold:
         handler(self, event)
         self.events_applied += 1
 
-    def apply_all(self, events: Iterable[Mapping[str, Any]]) -> None:
+    def apply_all(self, events: Iterable[Mapping[str, object]]) -> None:
         for event in events:
             self.apply(event)
 

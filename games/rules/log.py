@@ -1,14 +1,10 @@
 """The effective events of a game's log: each undo cancels the last effective event."""
 
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, Final
 
-UNDO = "undo"
-
-# An event as the log stores it (games/rules/events.normalize made it): its type and the
-# fields that type knows, JSON values each.
-type JSONValue = str | int | float | bool | list[JSONValue] | dict[str, JSONValue] | None
-Event = dict[str, JSONValue]
+# The host's undo (games/rules/event_types.UndoEvent): in the log, never in the protocol.
+UNDO: Final = "undo"
 
 
 def effective_events(entries: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:

@@ -13,6 +13,7 @@ from typing import Any
 from games.rules import events
 from games.rules.club import ClubGame
 from games.rules.errors import ProtocolError, RuleViolation, gettext_noop
+from games.rules.event_types import ClubEntry, OnlineEvent
 from games.rules.online import OnlineGame, OnlineOptions
 from games.rules.options import ClubOptions
 
@@ -35,7 +36,7 @@ class Protocol:
     options: ClubOptions | OnlineOptions
     seats: tuple[Seat, ...]
     immune: tuple[int, ...]
-    events: tuple[Mapping[str, Any], ...]
+    events: tuple[Mapping[str, object], ...]
 
     def new_game(self) -> Game:
         table = {seat.seat: seat.role for seat in self.seats}
@@ -149,7 +150,7 @@ def replay(protocol: Protocol) -> tuple[Game, ReplayFailure | None]:
     return game, None
 
 
-def normalized_events(protocol: Protocol) -> list[dict[str, Any]]:
+def normalized_events(protocol: Protocol) -> list[ClubEntry | OnlineEvent]:
     """The document's events as the log stores them (after a replay without failure)."""
     return [events.normalize(event, protocol.ruleset) for event in protocol.events]
 
@@ -157,7 +158,7 @@ def normalized_events(protocol: Protocol) -> list[dict[str, Any]]:
 def export(
     *,
     seats: Sequence[Seat],
-    events: Sequence[Mapping[str, Any]],
+    events: Sequence[Mapping[str, object]],
     options: ClubOptions | OnlineOptions | None = None,
     immune: Sequence[int] = (),
 ) -> dict[str, Any]:

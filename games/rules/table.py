@@ -30,6 +30,7 @@ from games.rules.club import (
     TallyDict,
 )
 from games.rules.errors import ProtocolError, RuleViolation, gettext_noop
+from games.rules.event_types import ActionEvent, CheckEvent, HealEvent, KillEvent
 from games.rules.log import UNDO, effective_events
 from games.rules.options import ClubOptions
 from games.rules.roles import Action, Team
@@ -72,28 +73,8 @@ class Vote(TypedDict):
     dropped: list[int]  # who the show of hands before this one dropped
 
 
-class NightCheck(TypedDict):
-    type: Literal["check"]
-    by: int
-
-
-class NightKill(TypedDict):
-    type: Literal["kill"]
-    by: str  # who shoots: "mafia" or a role's code
-
-
-class NightHeal(TypedDict):
-    type: Literal["heal"]
-
-
-class NightAction(TypedDict):
-    type: Literal["action"]
-    by: int
-    kind: str
-
-
 # The event a night step's tap records, its target added by the screen.
-type NightEvent = NightCheck | NightKill | NightHeal | NightAction
+type NightStepEvent = CheckEvent | KillEvent | HealEvent | ActionEvent
 
 
 class NightWaiting(TypedDict):
@@ -106,12 +87,12 @@ class NightStep(TypedDict):
     kind: Literal["check", "kill", "heal", "action"]
     role: str
     actor: int | None  # None for a joint kill
-    event: NightEvent
+    event: NightStepEvent
 
 
 class NightTap(TypedDict):
     kind: Literal["night"]
-    event: NightEvent
+    event: NightStepEvent
 
 
 class HandTap(TypedDict):
@@ -354,7 +335,7 @@ def _night_step(game: ClubGame) -> NightStep | None:
     kind, _colon, who = slot.partition(":")
     living = sorted(game.alive)
     actor: int | None
-    event: NightEvent
+    event: NightStepEvent
     role = _slot_role(game, slot)
     if kind == "check":
         actor = next(s for s in living if game.roles[s].code == who)

@@ -4,9 +4,7 @@ fouls that a player collects by day or by night (three remove them)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from datetime import datetime
-from typing import Any
 
 from games.rules.club.night import ClubNight
 from games.rules.club.state import (
@@ -16,6 +14,7 @@ from games.rules.club.state import (
     _count_field,
 )
 from games.rules.errors import RuleViolation, gettext_noop, seat_field
+from games.rules.event_types import DayEvent, ExtensionEvent, FoulEvent, LastWordEvent, SpeechEvent
 
 MAX_EXTENSIONS = 2
 FOULS_TO_REMOVAL = 3
@@ -24,7 +23,7 @@ FOULS_TO_REMOVAL = 3
 class ClubDay(ClubNight):
     """The day opens, its speeches and fouls; the night's handlers below it."""
 
-    def _on_day(self, event: Mapping[str, Any]) -> None:
+    def _on_day(self, event: DayEvent) -> None:
         n = _count_field(event, "n")
         if self.phase == Phase.SETUP:
             if n != 1:
@@ -65,7 +64,7 @@ class ClubDay(ClubNight):
             later = [seat for seat in living if seat > self.round_opener]
             self.round_opener = later[0] if later else living[0]
 
-    def _on_foul(self, event: Mapping[str, Any]) -> None:
+    def _on_foul(self, event: FoulEvent) -> None:
         seat = seat_field(event, "seat")
         if self.finished:
             # A foul heard after the end (the recording's suggestion, accepted by the host):
@@ -86,7 +85,7 @@ class ClubDay(ClubNight):
         if self.fouls[seat] >= FOULS_TO_REMOVAL:
             self._eliminate([(seat, Reason.FOULS)])
 
-    def _on_extension(self, event: Mapping[str, Any]) -> None:
+    def _on_extension(self, event: ExtensionEvent) -> None:
         seat = seat_field(event, "seat")
         self._require_day()
         self._require_alive(seat)
@@ -110,7 +109,7 @@ class ClubDay(ClubNight):
         self.extensions_total[seat] = self.extensions_total.get(seat, 0) + 1
         self._add_foul(seat)  # each extension is a foul; the third foul removes the player
 
-    def _on_speech(self, event: Mapping[str, Any]) -> None:
+    def _on_speech(self, event: SpeechEvent) -> None:
         seat = seat_field(event, "seat")
         self._require_day()
         if self.options.speeches_checked:
@@ -126,7 +125,7 @@ class ClubDay(ClubNight):
             self.defended.add(seat)
         self.extensions.pop(seat, None)  # the next speech starts a fresh «под фол» count
 
-    def _on_last_word(self, event: Mapping[str, Any]) -> None:
+    def _on_last_word(self, event: LastWordEvent) -> None:
         seat = seat_field(event, "seat")
         self._require_seat(seat)
         if seat not in self.last_words_due:
@@ -157,7 +156,7 @@ class ClubDay(ClubNight):
             seat=seat,
         )
 
-    def _require_after_the_last(self, event: Mapping[str, Any]) -> datetime | None:
+    def _require_after_the_last(self, event: SpeechEvent | LastWordEvent) -> datetime | None:
         """A speech or last word starts no earlier than the one before it ended (the
         recording's analysis reads who spoke when from these); returns the new end."""
         if "start" not in event:

@@ -4,9 +4,6 @@ day 1's immunity holds through night 1, the kamikaze takes the maniac)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from games.rules.club.end import ClubEnd
 from games.rules.club.state import (
     Check,
@@ -17,13 +14,14 @@ from games.rules.club.state import (
     _target_field,
 )
 from games.rules.errors import ProtocolError, RuleViolation, gettext_noop, seat_field
+from games.rules.event_types import ActionEvent, CheckEvent, HealEvent, KillEvent, NightEvent
 from games.rules.roles import MAFIA_KILL_ORDER, Action, CheckKind, Role, Team
 
 
 class ClubNight(ClubEnd):
     """From the night's start to the morning."""
 
-    def _on_night(self, event: Mapping[str, Any]) -> None:
+    def _on_night(self, event: NightEvent) -> None:
         n = _count_field(event, "n")
         if self.phase != Phase.DAY or n != self.n:
             raise RuleViolation("phase_order", gettext_noop("Night %(n)s cannot start now."), n=n)
@@ -69,7 +67,7 @@ class ClubNight(ClubEnd):
             )
         return role
 
-    def _on_check(self, event: Mapping[str, Any]) -> None:
+    def _on_check(self, event: CheckEvent) -> None:
         by, target = seat_field(event, "by"), _target_field(event)
         self._require_night()
         role = self._seat_role_acting(by, Action.CHECK)
@@ -114,7 +112,7 @@ class ClubNight(ClubEnd):
         order = MAFIA_KILL_ORDER if by == "mafia" else min(orders, default=MAFIA_KILL_ORDER)
         return order, shooters
 
-    def _on_kill(self, event: Mapping[str, Any]) -> None:
+    def _on_kill(self, event: KillEvent) -> None:
         by = event.get("by")
         target = _target_field(event)
         if not isinstance(by, str):
@@ -133,7 +131,7 @@ class ClubNight(ClubEnd):
             self.kills.append((by, target))
             self._aimed(target, slot)
 
-    def _on_heal(self, event: Mapping[str, Any]) -> None:
+    def _on_heal(self, event: HealEvent) -> None:
         target = _target_field(event)
         self._require_night()
         healers = [s for s in self.alive if self.roles[s].action == Action.HEAL]
@@ -147,7 +145,7 @@ class ClubNight(ClubEnd):
             self.heals.add(target)
             self._aimed(target, "heal")
 
-    def _on_action(self, event: Mapping[str, Any]) -> None:
+    def _on_action(self, event: ActionEvent) -> None:
         by, target = seat_field(event, "by"), _target_field(event)
         kind = event.get("kind")
         if not isinstance(kind, str) or not kind:

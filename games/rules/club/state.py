@@ -136,14 +136,14 @@ class Tally:
         }
 
 
-def _target_field(event: Mapping[str, Any]) -> int | None:
+def _target_field(event: Mapping[str, object]) -> int | None:
     """A night action's target: a seat, or null for a role that woke and did nothing."""
     if event.get("target") is None:
         return None
     return seat_field(event, "target")
 
 
-def _count_field(event: Mapping[str, Any], key: str) -> int:
+def _count_field(event: Mapping[str, object], key: str) -> int:
     value = event.get(key)
     if type(value) is not int or value < 0:
         raise ProtocolError(gettext_noop("Field `%(key)s` must be a non-negative number."), key=key)

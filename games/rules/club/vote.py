@@ -4,9 +4,8 @@ and second places), day 1's «expel anyone?», the show of hands and its runoffs
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from typing import Any
 
 from games.rules.club.end import ClubEnd
 from games.rules.club.state import (
@@ -17,6 +16,13 @@ from games.rules.club.state import (
     _seat_map,
 )
 from games.rules.errors import RuleViolation, gettext_noop, seat_field
+from games.rules.event_types import (
+    ExpelBothEvent,
+    FirstDayExpelEvent,
+    HandsEvent,
+    NominateEvent,
+    VotesEvent,
+)
 
 MAX_CANDIDATES = 4
 
@@ -24,7 +30,7 @@ MAX_CANDIDATES = 4
 class ClubVote(ClubEnd):
     """From the first nomination to the day's outcome."""
 
-    def _on_nominate(self, event: Mapping[str, Any]) -> None:
+    def _on_nominate(self, event: NominateEvent) -> None:
         by, target = seat_field(event, "by"), seat_field(event, "target")
         self._require_day(Step.ROUND)
         self._require_alive(by, gettext_noop("nominator"))
@@ -53,7 +59,9 @@ class ClubVote(ClubEnd):
         if target not in self.nominees:
             self.nominees.append(target)
 
-    def _counts(self, event: Mapping[str, Any], allowed: list[int], what: str) -> dict[int, int]:
+    def _counts(
+        self, event: VotesEvent | HandsEvent, allowed: list[int], what: str
+    ) -> dict[int, int]:
         """Counts from `counts` or from `voters`; each living player counts once at most."""
         if "voters" in event:
             voters = _seat_map(event["voters"], "voters")
@@ -86,7 +94,7 @@ class ClubVote(ClubEnd):
             )
         return {seat: counts.get(seat, 0) for seat in allowed}
 
-    def _on_votes(self, event: Mapping[str, Any]) -> None:
+    def _on_votes(self, event: VotesEvent) -> None:
         self._require_day(Step.ROUND)
         if not self.nominees:
             raise RuleViolation(
@@ -147,7 +155,7 @@ class ClubVote(ClubEnd):
             threshold = positive[0] if leaders >= 2 or len(positive) == 1 else positive[1]
         return sorted(seat for seat, c in counts.items() if c >= threshold and c > 0)
 
-    def _on_first_day_expel(self, event: Mapping[str, Any]) -> None:
+    def _on_first_day_expel(self, event: FirstDayExpelEvent) -> None:
         votes_for = _count_field(event, "for")
         self._require_day(Step.FIRST_DAY_QUESTION)
         self._check_hands_total(votes_for)
@@ -168,7 +176,7 @@ class ClubVote(ClubEnd):
                 living=len(self.alive),
             )
 
-    def _on_hands(self, event: Mapping[str, Any]) -> None:
+    def _on_hands(self, event: HandsEvent) -> None:
         self._require_day(Step.HANDS)
         counts = self._counts(event, self.candidates, gettext_noop("candidate"))
         dropped = self._runoff_drops(counts)
@@ -204,7 +212,7 @@ class ClubVote(ClubEnd):
             self.hands_round += 1
             self.dropped = dropped
 
-    def _on_expel_both(self, event: Mapping[str, Any]) -> None:
+    def _on_expel_both(self, event: ExpelBothEvent) -> None:
         votes_for = _count_field(event, "for")
         self._require_day(Step.EXPEL_BOTH)
         self._check_hands_total(votes_for)

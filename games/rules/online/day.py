@@ -3,10 +3,8 @@ words, the host's close of the day, and an extension of whichever phase is open.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from games.rules.errors import ProtocolError, RuleViolation, gettext_noop, seat_field
+from games.rules.event_types import DayEndEvent, DayEvent, ExtendEvent, PostEvent
 from games.rules.online.night import OnlineNight
 from games.rules.online.state import Phase
 
@@ -14,7 +12,7 @@ from games.rules.online.state import Phase
 class OnlineDay(OnlineNight):
     """The day's start and talk; the night's and the vote's handlers below it."""
 
-    def _on_day(self, event: Mapping[str, Any]) -> None:
+    def _on_day(self, event: DayEvent) -> None:
         n = event.get("n")
         expected = 1 if self.phase == Phase.SETUP else self.n + 1
         if self.phase not in (Phase.SETUP, Phase.NIGHT) or n != expected:
@@ -33,18 +31,18 @@ class OnlineDay(OnlineNight):
         self.outcome = None
         self._tell("phase")
 
-    def _on_day_end(self, event: Mapping[str, Any]) -> None:
+    def _on_day_end(self, event: DayEndEvent) -> None:
         self._require_open(Phase.DAY)
         self._resolve_day()
 
-    def _on_extend(self, event: Mapping[str, Any]) -> None:
+    def _on_extend(self, event: ExtendEvent) -> None:
         minutes = event.get("minutes")
         if type(minutes) is not int or not 1 <= minutes <= 24 * 60:
             raise ProtocolError(gettext_noop("`minutes` is 1 to 1440."))
         if not self.open:
             raise RuleViolation("wrong_phase", gettext_noop("There is no open phase to extend."))
 
-    def _on_post(self, event: Mapping[str, Any]) -> None:
+    def _on_post(self, event: PostEvent) -> None:
         seat = seat_field(event, "seat")
         if "text" in event and (not isinstance(event["text"], str) or len(event["text"]) > 4000):
             raise ProtocolError(gettext_noop("A post's text is up to 4000 characters."))

@@ -3,10 +3,8 @@ elimination (the last word it gives, the votes and shots it voids), and the winn
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from games.rules.errors import RuleViolation, gettext_noop, seat_field
+from games.rules.event_types import ModkillEvent, WarningEvent
 from games.rules.online.state import (
     PASS,
     Elimination,
@@ -19,7 +17,7 @@ from games.rules.online.state import (
 class OnlineEnd(OnlineState):
     """The host's removals, eliminations and the winner."""
 
-    def _on_warning(self, event: Mapping[str, Any]) -> None:
+    def _on_warning(self, event: WarningEvent) -> None:
         seat = seat_field(event, "seat")
         self._living(seat)
         if self.phase == Phase.SETUP:
@@ -33,7 +31,7 @@ class OnlineEnd(OnlineState):
             self._tell("removed", seat=seat)
             self._host_removal(seat, Reason.WARNINGS)
 
-    def _on_modkill(self, event: Mapping[str, Any]) -> None:
+    def _on_modkill(self, event: ModkillEvent) -> None:
         seat = seat_field(event, "seat")
         self._living(seat)
         if self.phase == Phase.SETUP:

@@ -4,10 +4,14 @@ agreed target dies, anything else misfires (three in a row and the town wins).""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from games.rules.errors import ProtocolError, RuleViolation, gettext_noop, seat_field
+from games.rules.event_types import (
+    ComCheckEvent,
+    DonCheckEvent,
+    NightEndEvent,
+    NightEvent,
+    ShotEvent,
+)
 from games.rules.online.state import BLACK_ROLES, Check, Phase, Reason
 from games.rules.online.vote import OnlineVote
 
@@ -15,7 +19,7 @@ from games.rules.online.vote import OnlineVote
 class OnlineNight(OnlineVote):
     """From the night's start to the morning."""
 
-    def _on_night(self, event: Mapping[str, Any]) -> None:
+    def _on_night(self, event: NightEvent) -> None:
         n = event.get("n")
         if self.phase != Phase.DAY or n != self.n:
             raise RuleViolation("phase_order", gettext_noop("Night %(n)s cannot start now."), n=n)
@@ -36,11 +40,11 @@ class OnlineNight(OnlineVote):
         self.outcome, self.ended_by_fast = None, False
         self._tell("phase")
 
-    def _on_night_end(self, event: Mapping[str, Any]) -> None:
+    def _on_night_end(self, event: NightEndEvent) -> None:
         self._require_open(Phase.NIGHT)
         self._resolve_night()
 
-    def _on_shot(self, event: Mapping[str, Any]) -> None:
+    def _on_shot(self, event: ShotEvent) -> None:
         by = seat_field(event, "by")
         self._living(by)
         if self.roles[by] not in BLACK_ROLES:
@@ -59,7 +63,7 @@ class OnlineNight(OnlineVote):
         else:
             raise RuleViolation("wrong_phase", gettext_noop("No shots now."))
 
-    def _check(self, event: Mapping[str, Any], kind: str) -> None:
+    def _check(self, event: DonCheckEvent | ComCheckEvent, kind: str) -> None:
         self._require_open(Phase.NIGHT)
         role = "don" if kind == "don" else "commissar"
         by = next((s for s in self.alive if self.roles[s] == role), None)
@@ -83,10 +87,10 @@ class OnlineNight(OnlineVote):
         self.checked.add(kind)
         self.checks.append(Check(by, kind, target, result))
 
-    def _on_don_check(self, event: Mapping[str, Any]) -> None:
+    def _on_don_check(self, event: DonCheckEvent) -> None:
         self._check(event, "don")
 
-    def _on_com_check(self, event: Mapping[str, Any]) -> None:
+    def _on_com_check(self, event: ComCheckEvent) -> None:
         self._check(event, "commissar")
 
     def _resolve_night(self) -> None:

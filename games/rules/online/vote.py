@@ -5,10 +5,9 @@ all», never more than two leave) and how the day resolves."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
-from typing import Any
 
 from games.rules.errors import ProtocolError, RuleViolation, gettext_noop, seat_field
+from games.rules.event_types import FastEvent, RevoteEvent, UnfastEvent, VoteEvent
 from games.rules.online.end import OnlineEnd
 from games.rules.online.state import (
     HANG_ALL,
@@ -24,7 +23,7 @@ from games.rules.online.state import (
 class OnlineVote(OnlineEnd):
     """From the day's first vote to its outcome."""
 
-    def _on_vote(self, event: Mapping[str, Any]) -> None:
+    def _on_vote(self, event: VoteEvent) -> None:
         self._require_open(Phase.DAY)
         voter = seat_field(event, "voter")
         self._living(voter)
@@ -48,7 +47,7 @@ class OnlineVote(OnlineEnd):
         self._tell("vote", seat=voter, target=target, detail="final" if final else "")
         self._maybe_fast_night()
 
-    def _on_fast(self, event: Mapping[str, Any]) -> None:
+    def _on_fast(self, event: FastEvent) -> None:
         self._require_open(Phase.DAY)
         voter = seat_field(event, "voter")
         self._living(voter)
@@ -58,7 +57,7 @@ class OnlineVote(OnlineEnd):
         self._tell("fast", seat=voter)
         self._maybe_fast_night()
 
-    def _on_unfast(self, event: Mapping[str, Any]) -> None:
+    def _on_unfast(self, event: UnfastEvent) -> None:
         self._require_open(Phase.DAY)
         voter = seat_field(event, "voter")
         self._living(voter)
@@ -77,7 +76,7 @@ class OnlineVote(OnlineEnd):
             self.ended_by_fast = True
             self._resolve_day(fast=True)
 
-    def _on_revote(self, event: Mapping[str, Any]) -> None:
+    def _on_revote(self, event: RevoteEvent) -> None:
         self._require_open(Phase.DAY)
         voter = seat_field(event, "voter")
         self._living(voter)
