@@ -14,7 +14,7 @@ import io
 import zipfile
 from functools import cache
 from pathlib import Path
-from typing import Any, TypedDict
+from typing import Any, TypedDict, cast
 
 from django.templatetags.static import static
 from django.urls import reverse
@@ -23,6 +23,7 @@ from django.utils.translation import gettext
 from games.queries import GameView
 from games.ratings import stats
 from games.ratings.publication import visible_nicks
+from games.rules.event_types import ClubEntry
 from games.rules.table import HostTable, host_table
 
 RULES_DIR = Path(__file__).resolve().parent / "rules"
@@ -39,7 +40,7 @@ class HostPage(TypedDict):
     workerUrl: str
     pyodideUrl: str
     seq: int
-    log: list[dict[str, Any]]  # every entry, undos included
+    log: list[ClubEntry]  # every entry, undos included
     seats: dict[str, str]  # seat → role code, the engine's input
     options: dict[str, Any] | None
     immune: list[int]
@@ -53,7 +54,7 @@ class TapRecorded(TypedDict):
     """The answer to a tap the server recorded (or had recorded: `created` is false)."""
 
     seq: int
-    entry: dict[str, Any]
+    entry: ClubEntry
     created: bool
     table: HostTable
 
@@ -71,7 +72,8 @@ def page_data(view: GameView, viewer: Any) -> HostPage:
         "workerUrl": reverse("game_engine_worker"),
         "pyodideUrl": static("vendor/pyodide/"),
         "seq": game.last_seq,
-        "log": view.log,
+        # Every entry was shaped by events.normalize before it was stored (services).
+        "log": cast("list[ClubEntry]", view.log),
         "seats": {str(seat.number): seat.role for seat in view.seats},
         "options": game.options or None,
         "immune": list(game.immune),

@@ -6,12 +6,10 @@
 /** @import { HostTable, Timer } from "./table.js" */
 
 /**
- * @typedef {object} Clock
- * @property {string} key
- * @property {"balagan" | Timer["kind"]} kind
- * @property {number} seconds
- * @property {number} [seat]
- * @property {number} started when it started (ms)
+ * The balagan's clock (no seat: the free talk is everyone's), or a speech's, a defence's or
+ * a last word's, which names its seat.
+ * @typedef {{ key: string, kind: "balagan", seconds: number, started: number }
+ *   | { key: string, kind: Timer["kind"], seconds: number, seat: number, started: number }} Clock
  */
 
 /**

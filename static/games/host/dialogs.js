@@ -1,7 +1,7 @@
 // @ts-check
 // What the screen says back: the toast above the bar, «are you sure?» before a removal or
 // the game's end, and the choice over waiting taps that another device overtook.
-/** @import { LogEntry, Tap, TapRefusal } from "./queue.js" */
+/** @import { LogEntry, Tap, TapEvent, TapRefusal } from "./queue.js" */
 import { el } from "./draw.js";
 import { _ } from "./words.js";
 
@@ -63,7 +63,7 @@ export function ask(message) {
  * @param {TapRefusal} answer
  * @param {Tap[]} waiting
  * @param {LogEntry[]} recorded the other device's entries
- * @param {(event: Record<string, unknown>) => string} describe a tap in words
+ * @param {(event: TapEvent) => string} describe a tap in words
  * @returns {Promise<"send" | "discard">}
  */
 export function conflict(answer, waiting, recorded, describe) {

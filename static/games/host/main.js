@@ -10,7 +10,7 @@
 /** @import { HostPage, TableSeat } from "./table.js" */
 /** @import { Engine, EngineState } from "./engine.js" */
 /** @import { Controls } from "./draw.js" */
-/** @import { Io, Ui } from "./queue.js" */
+/** @import { Io, TapEvent, Ui } from "./queue.js" */
 import { Clocks, tick } from "./clock.js";
 import { ask, conflict, hideError, say } from "./dialogs.js";
 import { draw } from "./draw.js";
@@ -148,7 +148,7 @@ function engineShown() {
   return waitingForEngine !== undefined && (!waitingForEngine.online || waitingForEngine.taps.length > 0);
 }
 
-/** @param {Record<string, unknown>} event */
+/** @param {TapEvent} event */
 function describe(event) {
   return describeTap(event, words, page.seats);
 }

@@ -19,12 +19,16 @@
 //
 // No DOM here: the page gives the transport, the engine, the device's memory, the dialogs
 // and the timers (tests/js/queue.test.js gives fakes).
-/** @import { HostPage, HostTable, OfflineTap, Consequence, TapRecorded } from "./table.js" */
+/** @import { ClubEntry, HostPage, HostTable, OfflineTap, Consequence, TapRecorded } from "./table.js" */
 /** @import { Words } from "./words.js" */
 import { _ } from "./words.js";
 
-/** @typedef {{ type: string, at?: string, [field: string]: unknown }} TapEvent */
-/** @typedef {Record<string, unknown>} LogEntry */
+/**
+ * A tap's event: a protocol event or an undo, as games/rules/event_types.py shapes them
+ * (table.d.ts is written from it), so every event the screen builds is type-checked.
+ * @typedef {ClubEntry} TapEvent
+ */
+/** @typedef {ClubEntry} LogEntry an entry the server recorded: an event or an undo */
 /**
  * A tap not yet taken by the server. `judged` is false while the phone's engine has not
  * judged it (it had not loaded): the table shown does not include it yet.
@@ -58,7 +62,7 @@ import { _ } from "./words.js";
  * @property {(answer: TapRecorded) => void} accepted the server took a tap
  * @property {(answer: TapRefusal, waiting: Tap[], recorded: LogEntry[]) => Promise<"send" | "discard">} conflict
  *   another device recorded `recorded` first; the host chooses what happens to `waiting`
- * @property {(event: Record<string, unknown>) => string} describe a tap in words («речь 5», «фол: 7»)
+ * @property {(event: TapEvent) => string} describe a tap in words («речь 5», «фол: 7»)
  * @property {() => void} tapping a tap's turn has come
  */
 /** @typedef {{ set: (run: () => void, ms: number) => unknown, clear: (handle: unknown) => void }} Timers */

@@ -13,7 +13,7 @@ export interface HostPage {
   workerUrl: string;
   pyodideUrl: string;
   seq: number;
-  log: Record<string, unknown>[];
+  log: ClubEntry[];
   seats: Record<string, string>;
   options: Record<string, unknown> | null;
   immune: number[];
@@ -21,6 +21,113 @@ export interface HostPage {
   roleNames: Record<string, string>;
   table: HostTable;
   messages: Record<string, string>;
+}
+
+export type ClubEntry = ClubEvent | UndoEvent;
+
+export type ClubEvent = DayEvent | NightEvent | NominateEvent | VotesEvent | FirstDayExpelEvent | HandsEvent | ExpelBothEvent | FoulEvent | ExtensionEvent | CheckEvent | KillEvent | HealEvent | ActionEvent | SpeechEvent | LastWordEvent;
+
+export interface DayEvent extends EventCommon {
+  type: "day";
+  n: number;
+}
+
+/** What any event may carry: when it happened (ISO 8601 with a time zone) and a note. */
+export interface EventCommon {
+  at?: string;
+  note?: string;
+}
+
+export interface NightEvent extends EventCommon {
+  type: "night";
+  n: number;
+}
+
+export interface NominateEvent extends EventCommon {
+  type: "nominate";
+  by: number;
+  target: number;
+}
+
+/** The count on the nominees: `counts` (seat → votes) or `voters` (voter → seat). */
+export interface VotesEvent extends EventCommon {
+  type: "votes";
+  counts?: Record<string, number>;
+  voters?: Record<string, number>;
+}
+
+export interface FirstDayExpelEvent extends EventCommon, HandsFor {
+  type: "first_day_expel";
+}
+
+export interface HandsFor {
+  for: number;
+}
+
+/** A show of hands over the candidates: `counts` or `voters`, as for `votes`. */
+export interface HandsEvent extends EventCommon {
+  type: "hands";
+  counts?: Record<string, number>;
+  voters?: Record<string, number>;
+}
+
+export interface ExpelBothEvent extends EventCommon, HandsFor {
+  type: "expel_both";
+}
+
+export interface FoulEvent extends EventCommon {
+  type: "foul";
+  seat: number;
+  reason?: string;
+}
+
+export interface ExtensionEvent extends EventCommon {
+  type: "extension";
+  seat: number;
+}
+
+export interface CheckEvent extends EventCommon {
+  type: "check";
+  by: number;
+  target?: number | null;
+}
+
+export interface KillEvent extends EventCommon {
+  type: "kill";
+  by: string;
+  target?: number | null;
+}
+
+export interface HealEvent extends EventCommon {
+  type: "heal";
+  target?: number | null;
+}
+
+export interface ActionEvent extends EventCommon {
+  type: "action";
+  by: number;
+  target?: number | null;
+  kind: string;
+}
+
+export interface SpeechEvent extends EventCommon {
+  type: "speech";
+  seat: number;
+  start: string;
+  end: string;
+  limit: number;
+}
+
+export interface LastWordEvent extends EventCommon {
+  type: "last_word";
+  seat: number;
+  start?: string;
+  end?: string;
+}
+
+/** The host's undo: the log keeps it, the protocol does not (games/rules/log.py). */
+export interface UndoEvent extends EventCommon {
+  type: "undo";
 }
 
 /** Everything the host's screen shows. */
@@ -89,36 +196,6 @@ export interface NightTap {
 }
 
 export type NightStepEvent = CheckEvent | KillEvent | HealEvent | ActionEvent;
-
-export interface CheckEvent extends EventCommon {
-  type: "check";
-  by: number;
-  target?: number | null;
-}
-
-/** What any event may carry: when it happened (ISO 8601 with a time zone) and a note. */
-export interface EventCommon {
-  at?: string;
-  note?: string;
-}
-
-export interface KillEvent extends EventCommon {
-  type: "kill";
-  by: string;
-  target?: number | null;
-}
-
-export interface HealEvent extends EventCommon {
-  type: "heal";
-  target?: number | null;
-}
-
-export interface ActionEvent extends EventCommon {
-  type: "action";
-  by: number;
-  target?: number | null;
-  kind: string;
-}
 
 export interface HandTap {
   kind: "hand";
@@ -192,7 +269,7 @@ export interface TallyDict {
 /** The answer to a tap the server recorded (or had recorded: `created` is false). */
 export interface TapRecorded {
   seq: number;
-  entry: Record<string, unknown>;
+  entry: ClubEntry;
   created: boolean;
   table: HostTable;
 }
@@ -222,81 +299,4 @@ export interface Refusal {
   code: string;
   template: string;
   params: Record<string, unknown>;
-}
-
-export type ClubEntry = ClubEvent | UndoEvent;
-
-export type ClubEvent = DayEvent | NightEvent | NominateEvent | VotesEvent | FirstDayExpelEvent | HandsEvent | ExpelBothEvent | FoulEvent | ExtensionEvent | CheckEvent | KillEvent | HealEvent | ActionEvent | SpeechEvent | LastWordEvent;
-
-export interface DayEvent extends EventCommon {
-  type: "day";
-  n: number;
-}
-
-export interface NightEvent extends EventCommon {
-  type: "night";
-  n: number;
-}
-
-export interface NominateEvent extends EventCommon {
-  type: "nominate";
-  by: number;
-  target: number;
-}
-
-/** The count on the nominees: `counts` (seat → votes) or `voters` (voter → seat). */
-export interface VotesEvent extends EventCommon {
-  type: "votes";
-  counts?: Record<string, number>;
-  voters?: Record<string, number>;
-}
-
-export interface FirstDayExpelEvent extends EventCommon, HandsFor {
-  type: "first_day_expel";
-}
-
-export interface HandsFor {
-  for: number;
-}
-
-/** A show of hands over the candidates: `counts` or `voters`, as for `votes`. */
-export interface HandsEvent extends EventCommon {
-  type: "hands";
-  counts?: Record<string, number>;
-  voters?: Record<string, number>;
-}
-
-export interface ExpelBothEvent extends EventCommon, HandsFor {
-  type: "expel_both";
-}
-
-export interface FoulEvent extends EventCommon {
-  type: "foul";
-  seat: number;
-  reason?: string;
-}
-
-export interface ExtensionEvent extends EventCommon {
-  type: "extension";
-  seat: number;
-}
-
-export interface SpeechEvent extends EventCommon {
-  type: "speech";
-  seat: number;
-  start: string;
-  end: string;
-  limit: number;
-}
-
-export interface LastWordEvent extends EventCommon {
-  type: "last_word";
-  seat: number;
-  start?: string;
-  end?: string;
-}
-
-/** The host's undo: the log keeps it, the protocol does not (games/rules/log.py). */
-export interface UndoEvent extends EventCommon {
-  type: "undo";
 }

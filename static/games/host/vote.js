@@ -2,7 +2,7 @@
 // The show of hands being entered: for whom each tapped hand is up, or the typed counts,
 // until «Записать» turns it into the vote's event. One form per vote of the table: a new
 // vote (or any tap recorded meanwhile) starts a fresh form.
-/** @import { HostTable, Vote } from "./table.js" */
+/** @import { ClubEvent, HostTable, Vote } from "./table.js" */
 
 /** @typedef {number | "for"} Target a candidate's seat, or "for" in a yes/no question */
 
@@ -145,21 +145,26 @@ export class VoteForm {
   }
 
   /**
-   * The vote's protocol event from what was entered.
+   * The vote's protocol event from what was entered. A yes/no question (its `among` is
+   * empty) counts the hands for; a count or a show of hands, each candidate's.
    * @param {Vote} vote
+   * @returns {ClubEvent}
    */
   event(vote) {
+    const type = vote.type;
+    if (type === "first_day_expel" || type === "expel_both") {
+      return { type, for: this.counts ? (this.counts.for ?? 0) : this.handsFor("for") };
+    }
     if (this.counts) {
-      if (!vote.among.length) return { type: vote.type, for: this.counts.for ?? 0 };
       /** @type {Record<string, number>} */
       const counts = {};
       for (const target of vote.among) counts[String(target)] = this.counts[target] ?? 0;
-      return { type: vote.type, counts };
+      return { type, counts };
     }
-    if (!vote.among.length) return { type: vote.type, for: this.handsFor("for") };
-    /** @type {Record<string, Target>} */
+    /** @type {Record<string, number>} */
     const voters = {};
-    for (const [voter, target] of Object.entries(this.hands)) voters[voter] = target;
-    return { type: vote.type, voters };
+    // Over candidates every hand is up for a seat ("for" is a question's).
+    for (const [voter, target] of Object.entries(this.hands)) if (target !== "for") voters[voter] = target;
+    return { type, voters };
   }
 }

@@ -3,6 +3,7 @@
 // and the names the page carries (nicknames, role names, the engine's refusal templates).
 // Every user-facing string of the screen is here or in a `_()` call beside its control.
 /** @import { HostPage, HostTable, NightStep, NightWaiting, Morning, CheckDict, Reason, Vote, Refusal, TallyDict, Consequence } from "./table.js" */
+/** @import { TapEvent } from "./queue.js" */
 
 const django = globalThis.django;
 const gettext = django ? django.gettext : (/** @type {string} */ text) => text;
@@ -264,12 +265,15 @@ export class Words {
  * a tap that was not recorded): «речь 5», «фол: 7», «5 выставляет 8», «Мафия стреляет в 3».
  * A night's check or action is named by the role that made it, never by its seat, so the
  * words give no card away.
- * @param {Record<string, unknown>} event
+ * @param {TapEvent} tap
  * @param {Words} words
  * @param {Record<string, string>} [seats] seat → role code, to name a seat's night action by its role
  * @returns {string}
  */
-export function describeTap(event, words, seats = {}) {
+export function describeTap(tap, words, seats = {}) {
+  // Read field by field whatever the kind (a field its kind lacks reads as missing).
+  /** @type {Record<string, unknown>} */
+  const event = { ...tap };
   /** @param {string} key */
   const seat = (key) => (event[key] === null || event[key] === undefined ? _("nobody") : String(event[key]));
   /** @param {string} key */
