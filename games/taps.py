@@ -12,7 +12,6 @@ error body, `{"detail", "code", ...details}`; a stale one also carries the log a
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -30,7 +29,7 @@ ENVELOPE = ("seq", "client_id", "confirmed")
 
 @dataclass(frozen=True)
 class Tap:
-    event: dict[str, Any]
+    event: dict[str, object]  # as it came: events.normalize shapes it (games/services.py)
     seq: int | None
     client_id: str | None
     confirmed: bool

@@ -2,10 +2,12 @@
 
 from collections.abc import Mapping, Sequence
 from datetime import datetime
-from typing import Any
+from typing import cast
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
+
+from games.rules.event_types import HandsEvent, VotesEvent
 
 # Why a seat left, and what a check found, in words.
 REASONS = {
@@ -24,13 +26,13 @@ CHECK_RESULTS = {
 }
 
 
-def _seat(number: Any, nick: Mapping[int, str]) -> str:
+def _seat(number: object, nick: Mapping[int, str]) -> str:
     if isinstance(number, int) and number in nick:
         return f"{number} ({nick[number]})"
     return str(number)
 
 
-def _tally(event: Mapping[str, Any], nick: Mapping[int, str]) -> str:
+def _tally(event: VotesEvent | HandsEvent, nick: Mapping[int, str]) -> str:
     if "voters" in event:
         counts: dict[int, int] = {}
         for target in event["voters"].values():
@@ -41,11 +43,14 @@ def _tally(event: Mapping[str, Any], nick: Mapping[int, str]) -> str:
 
 
 def describe(
-    event: Mapping[str, Any], nick: Mapping[int, str], role_names: Mapping[str, str]
+    event: Mapping[str, object], nick: Mapping[int, str], role_names: Mapping[str, str]
 ) -> str:
     """One event in a line. `nick` maps seats to the names this reader may see;
-    `role_names` names who shoots ("mafia", "maniac", "swindler")."""
+    `role_names` names who shoots ("mafia", "maniac", "swindler"). The event is one of
+    the log (of either ruleset), read field by field: a field its kind lacks reads as None."""
     kind = event.get("type")
+    # The log holds what normalize shaped and the engine took: a count is one.
+    counted = cast("VotesEvent | HandsEvent", event)
 
     def s(key: str) -> str:
         return _seat(event.get(key), nick)
@@ -57,7 +62,7 @@ def describe(
 
     def _target() -> str:
         target = event.get("target")
-        return str(words[target]) if target in words else s("target")
+        return str(words[target]) if isinstance(target, str) and target in words else s("target")
 
     texts = {
         "day": lambda: _("Day %(n)s") % {"n": event.get("n")},
@@ -65,8 +70,8 @@ def describe(
         "nominate": lambda: (
             _("%(by)s nominates %(target)s") % {"by": s("by"), "target": s("target")}
         ),
-        "votes": lambda: _("Votes: %(tally)s") % {"tally": _tally(event, nick)},
-        "hands": lambda: _("Hands: %(tally)s") % {"tally": _tally(event, nick)},
+        "votes": lambda: _("Votes: %(tally)s") % {"tally": _tally(counted, nick)},
+        "hands": lambda: _("Hands: %(tally)s") % {"tally": _tally(counted, nick)},
         "first_day_expel": lambda: (
             _("Expel anyone at all? %(for)s for") % {"for": event.get("for")}
         ),
@@ -122,7 +127,7 @@ def describe(
     return text() if text else str(kind)
 
 
-def _moment(event: Mapping[str, Any]) -> datetime | None:
+def _moment(event: Mapping[str, object]) -> datetime | None:
     at = event.get("at")
     try:
         return datetime.fromisoformat(at) if isinstance(at, str) else None
@@ -130,12 +135,12 @@ def _moment(event: Mapping[str, Any]) -> datetime | None:
         return None
 
 
-def in_time_order(events: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+def in_time_order[E: Mapping[str, object]](events: Sequence[E]) -> list[E]:
     """The log's events where they happened. An event recorded after the fact (a foul the
     recording suggested, given once the game was over) carries the moment it describes in
     `at`, earlier than the events before it in the log: it is placed at that moment, in
     the day or night it belongs to. Every other event keeps the log's order."""
-    placed: list[Mapping[str, Any]] = []
+    placed: list[E] = []
     latest: datetime | None = None
     for event in events:
         moment = _moment(event)

@@ -3,8 +3,6 @@ then written (the caller holds the game's row lock)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.utils import timezone
 
 from accounts.models import User
@@ -17,11 +15,11 @@ from games.rules_text import rules_message
 from games.services import game_analyse_on_commit
 
 
-def append(found: Table, event: dict[str, Any], author: User | None) -> None:
+def append(found: Table, event: dict[str, object], author: User | None) -> None:
     """Judge the event on the current state and append it (the caller holds the lock)."""
     game = found.game
     try:
-        shaped = event_shapes.normalize(event, Ruleset.ONLINE)
+        shaped = event_shapes.normalize(event, Ruleset.ONLINE.value)
     except ProtocolError as error:
         raise Refused(rules_message(error)) from error
     shaped.setdefault("at", timezone.now().isoformat())
@@ -39,4 +37,4 @@ def append(found: Table, event: dict[str, Any], author: User | None) -> None:
     if game.finished and not was_finished:
         game_analyse_on_commit(game.pk)
     game.save(update_fields=["last_seq", *Game.OUTCOME_FIELDS])
-    found.events.append(shaped)
+    found.events.append(dict(shaped))  # as the log's JSON reads back

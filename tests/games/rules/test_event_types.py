@@ -61,7 +61,7 @@ def test_the_allowed_fields_are_the_typed_dicts_keys() -> None:
         }
     assert events.FIELDS["first_day_expel"] == {"for"}
     assert events.ONLINE_FIELDS["modkill"] == {"seat", "reason", "inactivity", "override"}
-    assert events.COMMON == {"type", "at", "note"}
+    assert {"type", "at", "note"} == events.COMMON
 
 
 def test_normalize_keeps_an_event_as_its_kind_says() -> None:
