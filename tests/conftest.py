@@ -1,8 +1,13 @@
 import threading
 from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
 
 import pytest
+from celery import Task
+from django.db.models import Model
 from django.test import Client
+from pytest_django import Settings
 from pytest_django.plugin import blocking_manager_key
 
 import tests.examples  # noqa: F401  (loads the Hypothesis profile for every test)
@@ -38,7 +43,7 @@ def admin_client_(admin_member: User) -> Client:
 
 
 @pytest.fixture(autouse=True)
-def _fast_password_hashing(settings) -> None:
+def _fast_password_hashing(settings: Settings) -> None:
     # PBKDF2's real cost is a security feature, not something the tests need to pay for.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
@@ -93,7 +98,9 @@ def task_done() -> Iterator[Callable[[str, object], threading.Event]]:
     def watch(name: str, first_arg: object = None) -> threading.Event:
         event = threading.Event()
 
-        def on_done(sender=None, args=(), **kwargs) -> None:
+        def on_done(
+            sender: Task[Any, Any] | None = None, args: tuple[object, ...] = (), **kwargs: object
+        ) -> None:
             if (
                 sender is not None
                 and sender.name == name
@@ -111,7 +118,7 @@ def task_done() -> Iterator[Callable[[str, object], threading.Event]]:
 
 
 @pytest.fixture
-def fake_telegram(settings) -> Iterator[FakeTelegram]:
+def fake_telegram(settings: Settings) -> Iterator[FakeTelegram]:
     """The bot pointed at a fake Bot API server on this machine, for the test's length; no
     429 pause of an earlier test's server carries over."""
     server = FakeTelegram().start()
@@ -144,10 +151,10 @@ def seed_migration_rows() -> None:
 
         moved = {("games", "scoringscheme"): ("ratings", "ScoringScheme")}
 
-        def get_model(self, app: str, name: str):
+        def get_model(self, app: str, name: str) -> type[Model]:
             return apps.get_model(*self.moved.get((app, name.lower()), (app, name)))
 
-        def __getattr__(self, name: str):
+        def __getattr__(self, name: str) -> object:
             return getattr(apps, name)  # the rest of the registry's API
 
     for module, function in seeds.items():
@@ -175,28 +182,27 @@ def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> 
     """After a transactional test's flush, the data migrations' rows again: under
     pytest-xdist a process runs the files it is sent in any order, so a plain test may follow
     a transactional one (alone, pytest-django runs the transactional tests last)."""
-    result = yield
+    yield
     if nextitem is not None and _flushes(item):
         # The database is closed to code outside a test's fixtures; this is such code.
         with item.config.stash[blocking_manager_key].unblock():
             seed_migration_rows()
-    return result
 
 
 @pytest.fixture
-def recording_storage(settings, tmp_path) -> None:
+def recording_storage(settings: Settings, tmp_path: Path) -> None:
     """Recordings stored and uploaded under the test's own folder."""
     settings.MEDIA_ROOT = tmp_path / "media"
     settings.RECORDING_UPLOAD_DIR = tmp_path / "uploads"
 
 
 @pytest.fixture
-def queued(monkeypatch) -> list[tuple[str, tuple]]:
+def queued(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, tuple[object, ...]]]:
     """The tasks queued after commits (club/kernel/queueing.py), as (name, args), not sent."""
-    from club.kernel import queueing
+    from club.celery import app  # the app club/kernel/queueing.py sends with
 
-    sent: list[tuple[str, tuple]] = []
+    sent: list[tuple[str, tuple[object, ...]]] = []
     monkeypatch.setattr(
-        queueing.app, "send_task", lambda name, args=(), **options: sent.append((name, args))
+        app, "send_task", lambda name, args=(), **options: sent.append((name, args))
     )
     return sent

@@ -1,37 +1,66 @@
 """Plain factory functions: enough for our models without another dependency."""
 
 import itertools
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
+from typing import TypedDict, Unpack
 
 from django.utils import timezone
 
 from accounts.models import User
 from club.kernel.club_settings import ClubSettings
 from club.models import Evening
+from club.services import SignUp
 
 _numbers = itertools.count(1)
 PASSWORD = "correct-horse-battery"
 
 
-def make_member(**fields: object) -> User:
+class MemberFields(TypedDict, total=False):
+    """The member's fields a test may set (a misspelt one fails mypy, not a test run)."""
+
+    nickname: str
+    birth_date: date
+    email: str
+    telegram_id: int | None
+    telegram_username: str
+    publication_consent: bool
+    reminders: bool
+    lookalike_kept: bool
+    status: str
+    is_staff: bool
+    is_superuser: bool
+
+
+class EveningFields(TypedDict, total=False):
+    """The evening's fields a test may set."""
+
+    starts_at: datetime
+    opens_at: datetime
+    venue: str
+    capacity: int
+    status: str
+
+
+def make_member(*, password: str = PASSWORD, **fields: Unpack[MemberFields]) -> User:
     number = next(_numbers)
     fields.setdefault("nickname", f"Игрок {number}")
     fields.setdefault("birth_date", date(1990, 1, 1))
     fields.setdefault("email", f"member{number}@example.com")
-    password = fields.pop("password", PASSWORD)
     return User.objects.create_user(password=password, **fields)
 
 
-def make_evening(**fields: object) -> Evening:
+def make_evening(**fields: Unpack[EveningFields]) -> Evening:
     club = ClubSettings.load()
-    starts_at = fields.pop("starts_at", timezone.now() + timedelta(days=3))
+    fields.setdefault("starts_at", timezone.now() + timedelta(days=3))
     fields.setdefault("venue", club.venue)
     fields.setdefault("capacity", club.seats_per_evening)
     fields.setdefault("opens_at", timezone.now() - timedelta(days=1))
-    return Evening.objects.create(starts_at=starts_at, **fields)
+    return Evening.objects.create(**fields)
 
 
-def sign_up_many(evening: Evening, count: int, **member_fields: object) -> list:
+def sign_up_many(
+    evening: Evening, count: int, **member_fields: Unpack[MemberFields]
+) -> list[SignUp]:
     """`count` new members signed up for `evening` in order (through the service)."""
     from club.models import RegistrationSource
     from club.services import registration_create

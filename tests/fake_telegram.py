@@ -120,7 +120,8 @@ class FakeTelegram:
         if not body:
             return {}
         if "json" in content_type:
-            return json.loads(body)
+            decoded: dict[str, Any] = json.loads(body)
+            return decoded
         params: dict[str, Any] = {}
         for key, value in parse_qsl(body):
             try:

@@ -66,7 +66,8 @@ def _syllable(
     phase = np.cumsum(f0 * (1 + 0.02 * np.sin(2 * np.pi * 5.5 * t)) / RATE) % 1.0
     breath = voice.breath if voice else 0.02
     source = phase - 0.5 + rng.normal(0, breath, n)  # a sawtooth: the voice's harmonics
-    first, last = VOWELS[rng.integers(len(VOWELS))], VOWELS[rng.integers(len(VOWELS))]
+    first: tuple[float, ...] = VOWELS[rng.integers(len(VOWELS))]
+    last: tuple[float, ...] = VOWELS[rng.integers(len(VOWELS))]
     if voice is not None:
         first = tuple(f / voice.tract for f in first)
         last = tuple(f / voice.tract for f in last)
@@ -74,7 +75,7 @@ def _syllable(
     shape = np.hanning(window)
     freqs = np.fft.rfftfreq(window, 1 / RATE)
     out = np.zeros(n)
-    tilt = 1.0
+    tilt: float | np.ndarray = 1.0
     if voice is not None and voice.tilt:
         tilt = 10 ** (voice.tilt * np.log2(np.maximum(freqs, 1000) / 1000) / 20)
     for i in range(0, n - window, hop):
@@ -95,7 +96,8 @@ def _syllable(
 def speech(rng: np.random.Generator, seconds: float, voice: Voice | None = None) -> np.ndarray:
     """`seconds` of speech-like sound: syllables with an occasional short breath, in
     `voice` (a random pitch when none)."""
-    parts, total = [], 0.0
+    parts: list[np.ndarray] = []
+    total = 0.0
     pitch = voice.pitch if voice else rng.uniform(100, 200)
     while total < seconds:
         part = _syllable(rng, rng.uniform(0.12, 0.3), pitch, voice)
@@ -106,7 +108,8 @@ def speech(rng: np.random.Generator, seconds: float, voice: Voice | None = None)
             parts.append(np.zeros(int(gap * RATE)))
             total += gap
     out = np.concatenate(parts)[: int(seconds * RATE)]
-    return (0.4 * out / np.abs(out).max()).astype(np.float32)
+    peak = float(np.abs(out).max())
+    return (0.4 * out / peak).astype(np.float32)
 
 
 def quiet(rng: np.random.Generator, seconds: float, level: float = 0.003) -> np.ndarray:
@@ -147,6 +150,7 @@ def _encode(target: str | _Stream, samples: np.ndarray, kind: str) -> None:
     container_format, codec, rate = FORMATS[kind]
     with av.open(target, "w", format=container_format) as container:
         stream = container.add_stream(codec, rate=rate, layout="mono")
+        assert isinstance(stream, av.AudioStream)  # for mypy: an audio codec's stream
         resampler = av.AudioResampler(format=stream.format.name, layout="mono", rate=rate)
         pcm = (samples * 32767).clip(-32768, 32767).astype(np.int16)
         step = RATE  # a second at a time

@@ -68,7 +68,7 @@ def test_every_admin_page_speaks_russian() -> None:
     assert problems == [], "\n".join(problems)
 
 
-def test_the_admin_edits_the_season_length_and_reads_the_outbox(admin_client_) -> None:
+def test_the_admin_edits_the_season_length_and_reads_the_outbox(admin_client_: Client) -> None:
     from club.kernel.club_settings import ClubSettings
     from notifications.services import notification_enqueue
 
@@ -82,7 +82,7 @@ def test_the_admin_edits_the_season_length_and_reads_the_outbox(admin_client_) -
     assert "Ваше место за столом подтверждено." in outbox
 
 
-def test_the_admin_reads_in_russian_grammar(admin_client_) -> None:
+def test_the_admin_reads_in_russian_grammar(admin_client_: Client) -> None:
     changelist = admin_client_.get("/admin/games/game/").content.decode()
     assert "Выбор для изменения: игра" in changelist and "Выберите игра" not in changelist
     assert "Паджинация" not in changelist
@@ -90,7 +90,7 @@ def test_the_admin_reads_in_russian_grammar(admin_client_) -> None:
     assert "Добавить: вечер" in add and "Select an option" not in add
 
 
-def test_the_admin_names_teams_actions_and_winners_in_russian(admin_client_) -> None:
+def test_the_admin_names_teams_actions_and_winners_in_russian(admin_client_: Client) -> None:
     host = make_host()
     evening, players = evening_with_players()
     record(start_game(host, evening, players), host, *TOWN_WINS)

@@ -10,6 +10,8 @@ from django.core.signals import request_finished, request_started
 from django.core.wsgi import get_wsgi_application
 from django.db import close_old_connections
 from hypothesis import HealthCheck, settings
+from pytest_django import Settings
+from schemathesis import Case
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 
 from accounts.services import api_token_create
@@ -33,7 +35,9 @@ def _caller(role: str) -> dict[str, str]:
 
 
 @pytest.fixture(params=["visitor", "member", "host", "admin"])
-def headers(request, db: None, settings) -> Iterator[dict[str, str]]:
+def headers(
+    request: pytest.FixtureRequest, db: None, settings: Settings
+) -> Iterator[dict[str, str]]:
     settings.RATELIMIT_ENABLE = False
     # As Django's test client does: keep the test's connection (and its transaction) open
     # across the requests instead of closing it when each one finishes.
@@ -46,7 +50,7 @@ def headers(request, db: None, settings) -> Iterator[dict[str, str]]:
 
 @schema.parametrize()
 @settings(max_examples=examples(25), deadline=None, suppress_health_check=list(HealthCheck))
-def test_the_api_keeps_its_schema(case, headers: dict[str, str]) -> None:
+def test_the_api_keeps_its_schema(case: Case, headers: dict[str, str]) -> None:
     # A schema-valid body may still be refused for what it says (no such member, a game
     # for ten players): the club's rules are not all in the schema, so that check is off.
     case.call_and_validate(headers=headers, excluded_checks=[positive_data_acceptance])

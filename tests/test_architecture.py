@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ast
 import re
+from typing import Any
 import shutil
 import subprocess
 import sys
@@ -36,7 +37,7 @@ CONTAINERS = {
 }
 
 
-def contracts() -> dict[str, dict]:
+def contracts() -> dict[str, dict[str, Any]]:
     config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]
     return {contract["id"]: contract for contract in config["contracts"]}
 

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from datetime import timedelta
+from typing import Protocol
 from urllib.parse import urlencode
 
 import pytest
@@ -22,6 +24,7 @@ from django.test import Client
 from django.utils import timezone
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from pytest_django import Settings
 
 from accounts.models import User
 from accounts.services import api_token_create
@@ -105,15 +108,35 @@ def form(fields: list[str]) -> st.SearchStrategy[dict[str, object]]:
     )
 
 
-def json_body(fields: dict[str, st.SearchStrategy]) -> st.SearchStrategy[dict]:
+def json_body(
+    fields: dict[str, st.SearchStrategy[object]],
+) -> st.SearchStrategy[dict[str, object]]:
     return st.fixed_dictionaries({}, optional={**fields, "extra": json_values})
 
 
 # --- the club under test --------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class FuzzClub:
+    """The club under test: its members by part, an evening and a live game at it, and a
+    running online game."""
+
+    host: User
+    admin: User
+    player: User
+    online_player: User
+    evening: Evening
+    game: Game
+    online: Game
+
+    def member(self, who: str) -> User:
+        members = {"host": self.host, "admin": self.admin, "player": self.player}
+        return {**members, "online_player": self.online_player}[who]
+
+
 @pytest.fixture
-def club(settings) -> dict[str, object]:
+def club(settings: Settings) -> FuzzClub:
     settings.RATELIMIT_ENABLE = False  # the throttles would answer 429 before the checks
     settings.TELEGRAM_WEBHOOK_SECRET = "fuzz-secret"
     host = make_host(nickname="Ведущий фаззинга")
@@ -128,15 +151,17 @@ def club(settings) -> dict[str, object]:
     )
     with time_machine.travel(starts + timedelta(seconds=1)):
         online_sweep()
-    return {
-        "host": host,
-        "admin": admin,
-        "player": players[0],
-        "evening": evening,
-        "game": game,
-        "online": online,
-        "online_player": Seat.objects.filter(game=online).first().member,
-    }
+    online_seat = Seat.objects.filter(game=online).first()
+    assert online_seat is not None
+    return FuzzClub(
+        host=host,
+        admin=admin,
+        player=players[0],
+        evening=evening,
+        game=game,
+        online=online,
+        online_player=online_seat.member,
+    )
 
 
 def web(user: User | None) -> Client:
@@ -160,7 +185,14 @@ def snapshot() -> tuple[int, ...]:
     )
 
 
-def check(send: Callable[[], object]) -> None:
+class Answer(Protocol):
+    """What `check` reads of a test client's response."""
+
+    status_code: int
+    content: bytes
+
+
+def check(send: Callable[[], Answer]) -> None:
     before = snapshot()
     response = send()
     assert response.status_code < 500, response.content[:500]
@@ -185,37 +217,39 @@ SEATING_FIELDS = [
 
 @FUZZ
 @given(data=st.data())
-def test_the_forms_take_anything_without_a_5xx(club, data) -> None:
+def test_the_forms_take_anything_without_a_5xx(club: FuzzClub, data: st.DataObject) -> None:
     posts = [
         (None, "/accounts/signup/", ["nickname", "email", "birth_date", "password1", "password2"]),
         (None, "/accounts/login/", ["username", "password"]),
         (None, "/accounts/password/reset/", ["email"]),
         ("player", "/accounts/settings/", ["publication_consent"]),
         ("player", "/accounts/tokens/", ["name"]),
-        ("player", f"/evenings/{club['evening'].pk}/signup/", []),
-        ("player", f"/evenings/{club['evening'].pk}/cancel/", []),
-        ("player", f"/evenings/{club['evening'].pk}/confirm/", []),
-        ("host", f"/evenings/{club['evening'].pk}/games/new/", SEATING_FIELDS),
+        ("player", f"/evenings/{club.evening.pk}/signup/", []),
+        ("player", f"/evenings/{club.evening.pk}/cancel/", []),
+        ("player", f"/evenings/{club.evening.pk}/confirm/", []),
+        ("host", f"/evenings/{club.evening.pk}/games/new/", SEATING_FIELDS),
         ("host", "/online/new/", ["members", "starts_at", "day_minutes", "night_minutes"]),
         (
             "online_player",
-            f"/online/{club['online'].pk}/act/",
+            f"/online/{club.online.pk}/act/",
             ["type", "target", "seat", "minutes", "text", "reason"],
         ),
-        ("host", f"/online/{club['online'].pk}/act/", ["type", "seat", "minutes", "reason"]),
-        ("online_player", f"/online/{club['online'].pk}/chat/", ["text"]),
+        ("host", f"/online/{club.online.pk}/act/", ["type", "seat", "minutes", "reason"]),
+        ("online_player", f"/online/{club.online.pk}/chat/", ["text"]),
     ]
     who, url, fields = data.draw(st.sampled_from(posts))
     body = data.draw(form(fields))
-    client = web(club[who] if who else None)
+    client = web(club.member(who) if who else None)
     headers = {"HX-Request": "true"} if data.draw(st.booleans()) else {}
     check(lambda: client.post(url, body, headers=headers))
 
 
 @FUZZ
 @given(data=st.data())
-def test_the_recording_form_and_the_protocol_import_take_anything(club, data) -> None:
-    host, admin, game = club["host"], club["admin"], club["game"]
+def test_the_recording_form_and_the_protocol_import_take_anything(
+    club: FuzzClub, data: st.DataObject
+) -> None:
+    host, admin, game = club.host, club.admin, club.game
     if data.draw(st.booleans()):
         started = data.draw(form_values)
         upload = SimpleUploadedFile(data.draw(texts) + ".wav", b"RIFF" + b"\x00" * 40)
@@ -241,7 +275,7 @@ def test_the_recording_form_and_the_protocol_import_take_anything(club, data) ->
         )
     )
     upload = SimpleUploadedFile("protocol.json", json.dumps(document).encode())
-    evening = data.draw(st.sampled_from([str(club["evening"].pk), "", "²", "99999999999"]))
+    evening = data.draw(st.sampled_from([str(club.evening.pk), "", "²", "99999999999"]))
     check(
         lambda: web(admin).post(
             "/admin/games/game/import/",
@@ -277,11 +311,14 @@ init_data = st.one_of(
 
 @FUZZ
 @given(data=st.data())
-def test_the_telegram_sign_in_doors_take_anything_without_a_5xx(club, data, settings) -> None:
+def test_the_telegram_sign_in_doors_take_anything_without_a_5xx(
+    club: FuzzClub, data: st.DataObject, settings: Settings
+) -> None:
     """The login widget's post, the Mini App's launch and its joining form."""
     settings.TELEGRAM_BOT_TOKEN = MINI_APP_TOKEN
     client = Client()
     door = data.draw(st.sampled_from(["widget", "launch", "join"]))
+    body: Mapping[str, object]
     if door == "widget":
         body = data.draw(widget_posts)
         check(lambda: client.post("/accounts/telegram/login/", body))
@@ -335,8 +372,8 @@ ONLINE_ACTION = {
 
 @FUZZ
 @given(data=st.data())
-def test_the_api_bodies_take_anything_without_a_5xx(club, data) -> None:
-    game, online, evening = club["game"], club["online"], club["evening"]
+def test_the_api_bodies_take_anything_without_a_5xx(club: FuzzClub, data: st.DataObject) -> None:
+    game, online, evening = club.game, club.online, club.evening
     calls = [
         ("admin", "/api/v1/evenings", {
             "starts_at": texts, "capacity": numbers, "venue": texts, "opens_at": texts,
@@ -359,13 +396,15 @@ def test_the_api_bodies_take_anything_without_a_5xx(club, data) -> None:
     ]  # fmt: skip
     who, url, fields = data.draw(st.sampled_from(calls))
     body = data.draw(st.one_of(json_body(fields), json_values))
-    client = api(club[who])
+    client = api(club.member(who))
     check(lambda: client.post(url, json.dumps(body), content_type="application/json"))
 
 
 @FUZZ
 @given(data=st.data())
-def test_the_host_screens_taps_take_anything_without_a_5xx(club, data) -> None:
+def test_the_host_screens_taps_take_anything_without_a_5xx(
+    club: FuzzClub, data: st.DataObject
+) -> None:
     tap = {
         "seq": st.one_of(numbers, st.integers(min_value=0, max_value=5)),
         "client_id": scalars,
@@ -373,8 +412,8 @@ def test_the_host_screens_taps_take_anything_without_a_5xx(club, data) -> None:
         "confirmed": scalars,
     }
     body = data.draw(st.one_of(json_body(tap), json_values))
-    client = web(club["host"])
-    url = f"/games/{club['game'].pk}/tap/"
+    client = web(club.host)
+    url = f"/games/{club.game.pk}/tap/"
     check(lambda: client.post(url, json.dumps(body), content_type="application/json"))
 
 
@@ -392,7 +431,9 @@ def test_the_host_screens_taps_take_anything_without_a_5xx(club, data) -> None:
         "from": st.fixed_dictionaries({"id": numbers}),
     }),
 })))  # fmt: skip
-def test_the_webhook_takes_any_update(club, update, caplog) -> None:
+def test_the_webhook_takes_any_update(
+    club: FuzzClub, update: object, caplog: pytest.LogCaptureFixture
+) -> None:
     caplog.clear()
     with caplog.at_level(logging.ERROR):
         response = Client().post(
@@ -405,34 +446,34 @@ def test_the_webhook_takes_any_update(club, update, caplog) -> None:
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR], caplog.text
 
 
-def test_a_nul_in_an_event_is_refused_at_every_door(club) -> None:
+def test_a_nul_in_an_event_is_refused_at_every_door(club: FuzzClub) -> None:
     """The cases the issue names, one by one."""
-    game, online = club["game"], club["online"]
-    host = api(club["host"])
+    game, online = club.game, club.online
+    host = api(club.host)
     before = snapshot()
     foul = {"type": "foul", "seat": 3, "reason": "a\x00b", "seq": 2}
     answer = host.post(f"/api/v1/games/{game.pk}/events", foul, content_type="application/json")
     assert answer.status_code == 422 and "NUL" in answer.json()["detail"]
     assert answer.json()["code"] == "invalid"
     post = {"type": "post", "text": "привет\x00"}
-    player = api(club["online_player"])
+    player = api(club.online_player)
     answer = player.post(
         f"/api/v1/online-games/{online.pk}/actions", post, content_type="application/json"
     )
     assert answer.status_code == 422
-    page = web(club["online_player"]).post(f"/online/{online.pk}/act/", post)
+    page = web(club.online_player).post(f"/online/{online.pk}/act/", post)
     assert page.status_code < 500
     for minutes in ("²", "٣٠"):
-        page = web(club["host"]).post("/online/new/", {"day_minutes": minutes})
+        page = web(club.host).post("/online/new/", {"day_minutes": minutes})
         assert page.status_code == 422
     for offset in ("+16:00", "-23:59"):
-        answer = api(club["admin"]).post(
+        answer = api(club.admin).post(
             "/api/v1/evenings",
             {"starts_at": f"2030-01-06T18:00:00{offset}", "capacity": 15},
             content_type="application/json",
         )
         assert answer.status_code == 422
-    answer = api(club["admin"]).post(
+    answer = api(club.admin).post(
         "/api/v1/evenings",
         {"starts_at": "9999-12-31T23:59:59-23:59", "capacity": 15},
         content_type="application/json",
@@ -450,9 +491,9 @@ def test_a_nul_in_an_event_is_refused_at_every_door(club) -> None:
 
 @FUZZ
 @given(data=st.data())
-def test_every_query_takes_anything_without_a_5xx(club, data) -> None:
+def test_every_query_takes_anything_without_a_5xx(club: FuzzClub, data: st.DataObject) -> None:
     """The path and query of pages, the API and the admin's lists with their filters."""
-    game, evening = club["game"], club["evening"]
+    game, evening = club.game, club.evening
     pages = [
         (None, "/"), (None, "/leaderboard/"), (None, f"/games/{game.pk}/"),
         ("player", f"/evenings/{evening.pk}/"), ("player", "/evenings/mine/"),
@@ -465,17 +506,22 @@ def test_every_query_takes_anything_without_a_5xx(club, data) -> None:
         texts, st.sampled_from(["q", "nickname", "status", "role", "season", "evening__id__exact"])
     )
     query = data.draw(st.dictionaries(keys, form_values, max_size=3))
-    client = api(club[who]) if url.startswith("/api/") else web(club[who] if who else None)
+    if who is None:
+        client = web(None)
+    elif url.startswith("/api/"):
+        client = api(club.member(who))
+    else:
+        client = web(club.member(who))
     check(lambda: client.get(url, query))
 
 
-def test_a_nul_is_refused_at_every_door_the_probe_named(club) -> None:
+def test_a_nul_is_refused_at_every_door_the_probe_named(club: FuzzClub) -> None:
     """#24: NUL in `seats[].nick` of POST /api/v1/games and in the admin import's seat
     nicknames answered 500; `/start ab\u0000cd` in the bot was a database error answered
     200 with silence; an admin list's filter with a NUL answered 500."""
     host, evening, players = (
-        club["host"],
-        club["evening"],
+        club.host,
+        club.evening,
         User.objects.filter(registrations__isnull=False).distinct()[:12],
     )
     before = snapshot()
@@ -489,21 +535,21 @@ def test_a_nul_is_refused_at_every_door_the_probe_named(club) -> None:
     assert answer.json()["code"] == "invalid"
     surrogate = b'{"type": "foul", "seat": 3, "reason": "\\ud800"}'
     answer = api(host).post(
-        f"/api/v1/games/{club['game'].pk}/events", surrogate, content_type="application/json"
+        f"/api/v1/games/{club.game.pk}/events", surrogate, content_type="application/json"
     )
     assert answer.status_code == 422 and "reason" in answer.json()["detail"]
     assert answer.json()["code"] == "invalid"
     document = {"format": "mafia-protocol/1", "ruleset": "club", "seats": seats, "events": []}
     upload = SimpleUploadedFile("protocol.json", json.dumps(document).encode())
-    page = web(club["admin"]).post(
+    page = web(club.admin).post(
         "/admin/games/game/import/",
         {"protocol": upload, "evening": str(evening.pk), "host": str(host.pk)},
     )
     assert page.status_code == 200 and "NUL" in page.content.decode()
-    listing = web(club["admin"]).get("/admin/accounts/user/", {"nickname": "a\x00b"})
+    listing = web(club.admin).get("/admin/accounts/user/", {"nickname": "a\x00b"})
     assert listing.status_code == 400 and "NUL" in listing.content.decode()
     assert snapshot() == before
-    member = club["online_player"]
+    member = club.online_player
     update = {
         "update_id": 9_000_001,
         "message": {

@@ -7,12 +7,14 @@ from datetime import date, timedelta
 import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
+from django.db.migrations.state import StateApps
 from django.utils import timezone
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-BEFORE = [
-    ("games", "0006_game_first_ended_at"),
+GAMES_BEFORE = ("games", "0006_game_first_ended_at")
+BEFORE: list[tuple[str, str | None]] = [
+    GAMES_BEFORE,
     ("online", None),
     ("recordings", None),
     ("ratings", None),
@@ -24,18 +26,19 @@ MOVED = {
 }
 
 
-def migrate(targets, state_of=None):
-    """Migrate to `targets`; the models as they stood there (at `state_of`, if given)."""
+def migrate(targets: list[tuple[str, str | None]], state_of: list[tuple[str, str]]) -> StateApps:
+    """Migrate to `targets` (a None name: before the app's first migration); the models as
+    they stood at `state_of`."""
     executor = MigrationExecutor(connection)
     executor.loader.build_graph()
     executor.migrate(targets)
     executor.loader.build_graph()
-    return executor.loader.project_state(state_of or targets).apps
+    return executor.loader.project_state(state_of).apps
 
 
 def test_the_moved_models_keep_their_rows_tables_and_content_types() -> None:
     accounts = ("accounts", "0005_nickname_key")  # the members' table as it stood then
-    old = migrate([*BEFORE, accounts], state_of=[BEFORE[0], accounts])
+    old = migrate([*BEFORE, accounts], state_of=[GAMES_BEFORE, accounts])
     User = old.get_model("accounts", "User")
     Game = old.get_model("games", "Game")
     ContentType = old.get_model("contenttypes", "ContentType")
@@ -69,7 +72,8 @@ def test_the_moved_models_keep_their_rows_tables_and_content_types() -> None:
         for model in models
     }
 
-    new = migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
+    leaves = MigrationExecutor(connection).loader.graph.leaf_nodes()
+    new = migrate(list(leaves), state_of=leaves)
     for app, models in MOVED.items():
         for model in models:
             moved = new.get_model(app, model)

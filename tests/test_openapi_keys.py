@@ -9,7 +9,7 @@ from django.test import Client
 def test_the_schema_has_no_duplicated_keys() -> None:
     duplicated: list[str] = []
 
-    def pairs(items: list[tuple[str, object]]) -> dict:
+    def pairs(items: list[tuple[str, object]]) -> dict[str, object]:
         keys = [key for key, _value in items]
         duplicated.extend(key for key in set(keys) if keys.count(key) > 1)
         return dict(items)

@@ -14,6 +14,7 @@ import subprocess
 import sys
 import urllib.parse
 import urllib.request
+from collections.abc import Iterator
 
 import pytest
 
@@ -32,6 +33,13 @@ def run_commands() -> list[list[str]]:
         words = line.split("python manage.py ", 1)[1].split()
         commands.append([word.replace("$(PORT)", "{port}") for word in words])
     return commands
+
+
+def found(pattern: str, text: str) -> str:
+    """The first group of `pattern`'s first match in `text`, which must have one."""
+    match = re.search(pattern, text)
+    assert match is not None, f"{pattern!r} is not found"
+    return match.group(1)
 
 
 def demo_logins() -> list[tuple[str, str, str]]:
@@ -59,7 +67,7 @@ class Browser:
 
     def get(self, path: str) -> str:
         with self.opener.open(self.base + path, timeout=20) as response:
-            return response.read().decode()
+            return str(response.read().decode())
 
     def log_in(self, nickname: str, password: str) -> str:
         self.get("/accounts/login/")
@@ -71,11 +79,11 @@ class Browser:
             self.base + "/accounts/login/", body, headers={"Referer": self.base + "/"}
         )
         with self.opener.open(request, timeout=20) as response:
-            return response.read().decode()
+            return str(response.read().decode())
 
 
 @pytest.fixture
-def demo_site(embedded_env):  # noqa: F811
+def demo_site(embedded_env: dict[str, str]) -> Iterator[str]:  # noqa: F811
     """`make run`'s commands, the last (the stack) left running until the test ends."""
     *setup, stack_command = run_commands()
     port = embedded_env["PORT"]
@@ -117,22 +125,22 @@ def test_the_readme_demo_is_what_make_run_gives(demo_site: str) -> None:
     home = visitor.get("/")
     assert re.search(r"<h3>Воскресенье, \d+ \w+</h3>\s*<p>18:00", home)
     assert "запись открыта" in home
-    game_path = re.search(r'<a href="(/games/\d+/)">\d+ \w+ · Игра 1</a>', home).group(1)
+    game_path = found(r'<a href="(/games/\d+/)">\d+ \w+ · Игра 1</a>', home)
     game = visitor.get(game_path)
     assert "Победитель: красные (город)" in game and "Разбор" in game
     board = visitor.get("/leaderboard/")
-    player_path = re.search(r'<a href="(/players/\d+/)"', board).group(1)
+    player_path = found(r'<a href="(/players/\d+/)"', board)
     assert "Лучшие игры" in visitor.get(player_path)
 
     # The online game: the ten members the README names sit at it, and it starts two
     # minutes after the demo was loaded.
-    named = re.search(r"an online game among the first ten members \(([^)]*)\)", README)
-    members = [" ".join(name.split()) for name in named.group(1).split(",")]
+    named = found(r"an online game among the first ten members \(([^)]*)\)", README)
+    members = [" ".join(name.split()) for name in named.split(",")]
     assert len(members) == 10
     player = Browser(demo_site)
     player.log_in(members[-1], "mafia-demo")
     online = player.get("/online/")
-    online_path = re.search(r'<a href="(/online/\d+/)">', online).group(1)
+    online_path = found(r'<a href="(/online/\d+/)">', online)
     table = player.get(online_path)
     for name in members:
         assert name in table, f"{name} is not at the demo's online game"
@@ -153,7 +161,7 @@ def test_the_makefile_recipe_is_read_as_written() -> None:
     ]
 
 
-def test_the_embedded_stack_links_to_the_port_it_runs_on(monkeypatch) -> None:
+def test_the_embedded_stack_links_to_the_port_it_runs_on(monkeypatch: pytest.MonkeyPatch) -> None:
     from club.management.commands.run_stack import site_environment
 
     monkeypatch.delenv("SITE_URL", raising=False)

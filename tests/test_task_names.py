@@ -16,7 +16,6 @@ import ast
 import re
 from pathlib import Path
 
-from celery.loaders.base import autodiscover_tasks
 from django.apps import apps
 from django.conf import settings
 
@@ -32,7 +31,7 @@ TASK_PATH = re.compile(r"\b((?:accounts|club|games|notifications)(?:\.\w+)*\.tas
 def registered() -> set[str]:
     from club.celery import app
 
-    autodiscover_tasks([config.name for config in apps.get_app_configs()])
+    app.loader.autodiscover_tasks([config.name for config in apps.get_app_configs()])
     return set(app.tasks)
 
 
@@ -75,7 +74,7 @@ def names_in_the_house() -> list[tuple[str, str]]:
     for path in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]:
         found += [(name, f"{path.name}: {name!r}") for name in TASK_PATH.findall(path.read_text())]
     found += [
-        (entry["task"], f"CELERY_BEAT_SCHEDULE[{key!r}]")
+        (str(entry["task"]), f"CELERY_BEAT_SCHEDULE[{key!r}]")
         for key, entry in settings.CELERY_BEAT_SCHEDULE.items()
     ]
     return found

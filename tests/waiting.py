@@ -1,5 +1,10 @@
+import threading
 import time
 from collections.abc import Callable
+
+# The `task_done` fixture (tests/conftest.py): task_done(name, first_arg) → an Event set when
+# that task finishes with that argument.
+type TaskDone = Callable[[str, object], threading.Event]
 
 
 def wait_for(condition: Callable[[], bool], *, timeout: float, interval: float = 0.2) -> bool:

@@ -7,6 +7,7 @@ from django.test import Client
 from django.utils import timezone
 
 from accounts.age import age_on, coming_of_age, is_of_age
+from accounts.models import User
 
 
 @pytest.mark.parametrize(
@@ -36,7 +37,7 @@ def test_coming_of_age_of_a_leap_day_birth_is_the_first_of_march() -> None:
 
 
 @pytest.mark.django_db
-def test_member_is_of_age_uses_the_club_minimum(member) -> None:
+def test_member_is_of_age_uses_the_club_minimum(member: User) -> None:
     from accounts.services import member_is_of_age
     from club.kernel.club_settings import ClubSettings
 

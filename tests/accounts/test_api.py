@@ -1,7 +1,7 @@
 import pytest
 from django.test import Client
 
-from accounts.models import User
+from accounts.models import MembershipStatus, User
 from accounts.services import api_token_create, member_set_status
 from tests.factories import make_member
 
@@ -51,7 +51,7 @@ def test_a_missing_or_wrong_token_gets_a_json_401(headers: dict[str, str]) -> No
 
 def test_a_banned_members_token_stops_working(member: User) -> None:
     key = api_token_create(member=member).key
-    member_set_status(member=member, status="banned")
+    member_set_status(member=member, status=MembershipStatus.BANNED)
     response = Client().get("/api/v1/me", headers=bearer(key))
     # The same words as the login form and the bot give a banned member.
     assert response.status_code == 403

@@ -53,7 +53,7 @@ def test_password_reset_sends_a_link_that_sets_a_new_password(client: Client) ->
     response = client.post("/accounts/password/reset/", {"email": "lisa@example.com"})
     assert response.status_code == 302
     assert len(mail.outbox) == 1
-    link = re.search(r"http://\S+/accounts/password/reset/\S+/\S+/", mail.outbox[0].body)
+    link = re.search(r"http://\S+/accounts/password/reset/\S+/\S+/", str(mail.outbox[0].body))
     assert link is not None
     response = client.get(link.group(0), follow=True)
     assert response.status_code == 200

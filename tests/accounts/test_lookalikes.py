@@ -14,6 +14,7 @@ from django.db import IntegrityError, connection, transaction
 from django.db.migrations.executor import MigrationExecutor
 from django.forms import MultiWidget
 from django.test import Client
+from pytest_django import Settings
 
 from accounts import services
 from accounts.lookalikes import lookalike_key, mixed_script_word
@@ -105,7 +106,7 @@ def test_a_look_alike_in_capitals_is_refused_at_the_sign_up_page() -> None:
     assert status == 200 and "похож на «Ворон»" in page
 
 
-def test_the_bot_refuses_look_alikes_in_its_sign_up(settings) -> None:
+def test_the_bot_refuses_look_alikes_in_its_sign_up(settings: Settings) -> None:
     settings.TELEGRAM_WEBHOOK_SECRET = SECRET
     make_member(nickname="Сухо")
     post(button("join"))
@@ -116,7 +117,7 @@ def test_the_bot_refuses_look_alikes_in_its_sign_up(settings) -> None:
     assert not User.objects.filter(telegram_id=777).exists()
 
 
-def test_the_mini_app_refuses_look_alikes_when_joining(settings) -> None:
+def test_the_mini_app_refuses_look_alikes_when_joining(settings: Settings) -> None:
     settings.TELEGRAM_BOT_TOKEN = TOKEN
     settings.TELEGRAM_MINI_APP_MAX_AGE_SECONDS = 3600
     make_member(nickname="Сухо")
@@ -135,7 +136,9 @@ def change_form_post(client: Client, member: User, **changes: object) -> int:
     for field in form:
         value = field.value()
         if isinstance(field.field.widget, MultiWidget):
-            for n, part in enumerate(field.field.widget.decompress(value)):
+            parts = field.field.widget.decompress(value)
+            assert parts is not None  # the club's multi-widgets always split a value
+            for n, part in enumerate(parts):
                 data[f"{field.html_name}_{n}"] = "" if part is None else part
         elif isinstance(value, bool):
             if value:
@@ -168,7 +171,9 @@ def test_the_admin_refuses_look_alikes_when_adding_or_renaming(admin_client_: Cl
     assert change_form_post(admin_client_, lisa, nickname="Лиса Алиса") == 302
 
 
-def test_a_look_alike_sign_up_racing_another_is_refused_by_the_database(monkeypatch) -> None:
+def test_a_look_alike_sign_up_racing_another_is_refused_by_the_database(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """Our checks ran before the rival's sign-up committed: the unique skeleton refuses
     ours at the insert, and the checks, run again, name the rival."""
     make_member(nickname="Сухо")  # the rival, committed after our checks

@@ -9,11 +9,14 @@ import hashlib
 import hmac
 import json
 import time
+from collections.abc import Callable
 from datetime import date
+from typing import Any
 from urllib.parse import urlencode
 
 import pytest
 from django.test import Client
+from pytest_django import Settings
 
 from accounts.models import MembershipStatus, User
 from tests.factories import make_evening, make_member
@@ -24,13 +27,13 @@ TELEGRAM_ID = 555001
 
 
 @pytest.fixture(autouse=True)
-def _bot(settings) -> None:
+def _bot(settings: Settings) -> None:
     settings.TELEGRAM_BOT_TOKEN = TOKEN
     settings.TELEGRAM_BOT_USERNAME = "club_bot"
     settings.TELEGRAM_MINI_APP_MAX_AGE_SECONDS = 3600
 
 
-def user_json(user: dict) -> str:
+def user_json(user: dict[str, object]) -> str:
     """As Telegram writes it: UTF-8, and what UTF-8 cannot carry (a lone surrogate) as an
     escape."""
     text = json.dumps(user, separators=(",", ":"), ensure_ascii=False)
@@ -46,8 +49,8 @@ def launch(
     telegram_id: int = TELEGRAM_ID,
     auth_date: int | None = None,
     token: str = TOKEN,
-    user_fields: dict | None = None,
-    **extra,
+    user_fields: dict[str, object] | None = None,
+    **extra: str,
 ) -> str:
     """initData as Telegram signs it (core.telegram.org/bots/webapps): the key is
     HMAC-SHA256("WebAppData", bot token); the hash, HMAC-SHA256 of the sorted key=value
@@ -66,7 +69,7 @@ def launch(
     return urlencode(fields)
 
 
-def open_app(client: Client, init_data: str, **extra) -> tuple[int, dict]:
+def open_app(client: Client, init_data: str, **extra: str) -> tuple[int, dict[str, Any]]:
     answer = client.post("/tg/auth/", {"init_data": init_data, **extra})
     return answer.status_code, answer.json()
 
@@ -100,7 +103,7 @@ def test_a_genuine_launch_opens_the_app_as_its_member() -> None:
         (lambda data: "a" * 5000, "из Telegram"),
     ],
 )
-def test_tampered_launch_data_is_refused(tamper, message) -> None:
+def test_tampered_launch_data_is_refused(tamper: Callable[[str], str], message: str) -> None:
     make_member(telegram_id=TELEGRAM_ID)
     client = Client()
     status, answer = open_app(client, tamper(launch()))
@@ -186,7 +189,7 @@ def test_joining_needs_a_verified_launch_first() -> None:
     assert not User.objects.filter(nickname="Кто-то").exists()
 
 
-def test_the_app_is_throttled_per_telegram_user(monkeypatch) -> None:
+def test_the_app_is_throttled_per_telegram_user(monkeypatch: pytest.MonkeyPatch) -> None:
     from club.kernel import throttle
 
     monkeypatch.setattr(throttle, "MINI_APP_PER_USER", throttle.Limit("mini-app-user-t", "3/m"))

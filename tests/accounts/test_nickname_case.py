@@ -51,7 +51,7 @@ print("login", authenticate(username="лИСА", password="correct-horse-battery
 """
 
 
-def test_on_sqlite_too(embedded_env) -> None:  # noqa: F811
+def test_on_sqlite_too(embedded_env: dict[str, str]) -> None:  # noqa: F811
     def manage(*args: str) -> str:
         return subprocess.run(
             [sys.executable, "manage.py", *args],

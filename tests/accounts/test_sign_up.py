@@ -8,6 +8,7 @@ from django.test import Client
 
 from accounts.models import User
 from tests.factories import make_member
+from tests.responses import Response
 
 pytestmark = pytest.mark.django_db
 
@@ -15,7 +16,7 @@ pytestmark = pytest.mark.django_db
 LATE_EVENING_UTC = datetime(2026, 12, 2, 22, 30, tzinfo=UTC)
 
 
-def sign_up(client: Client, **overrides: str):
+def sign_up(client: Client, **overrides: str) -> Response:
     data = {
         "nickname": "Ворон",
         "email": "voron@example.com",
@@ -122,7 +123,7 @@ def test_the_service_refuses_underage_members_from_any_door() -> None:
     assert not User.objects.exists()
 
 
-def test_an_email_that_folds_to_a_members_is_refused_at_every_door(admin_client_) -> None:
+def test_an_email_that_folds_to_a_members_is_refused_at_every_door(admin_client_: Client) -> None:
     """The attack review: the admin's form took «ırina@…» (a dotless «ı») beside
     «irina@…», which the database matches to both, so her email logged into the other
     account; and «İRINA@…» (a dotted capital «İ») at the sign-up page hit the database's

@@ -9,6 +9,7 @@ linked to their account, and the attacker could then log in as them.
 import hashlib
 import hmac
 import time
+from collections.abc import Callable, Iterator
 
 import pytest
 from django.test import Client, override_settings
@@ -24,7 +25,7 @@ LINK, UNLINK = "/accounts/telegram/link/", "/accounts/telegram/unlink/"
 
 
 @pytest.fixture
-def bot_token():
+def bot_token() -> Iterator[None]:
     with override_settings(TELEGRAM_BOT_TOKEN=BOT_TOKEN, TELEGRAM_BOT_USERNAME="club_bot"):
         yield
 
@@ -50,7 +51,14 @@ def link_nonce(client: Client) -> str:
     """The nonce the profile page puts in its «Link Telegram» form."""
     page = client.get("/accounts/profile/")
     assert page.status_code == 200
-    return page.context["telegram_link_nonce"]
+    nonce: str = page.context["telegram_link_nonce"]
+    return nonce
+
+
+def telegram_of(member: User) -> tuple[int | None, str]:
+    """The member's Telegram account as the database has it now."""
+    member.refresh_from_db()
+    return member.telegram_id, member.telegram_username
 
 
 def logged_in_as(client: Client) -> int | None:
@@ -124,7 +132,9 @@ def test_an_unknown_telegram_account_is_told_to_sign_up_first(client: Client) ->
         ),
     ],
 )
-def test_forged_data_is_refused(client: Client, tamper, message: str) -> None:
+def test_forged_data_is_refused(
+    client: Client, tamper: Callable[[dict[str, str]], dict[str, str]], message: str
+) -> None:
     make_member(telegram_id=777)
     response = client.post(LOGIN, tamper(widget_data()), follow=True)
     assert message in response.content.decode()
@@ -226,7 +236,9 @@ def test_an_existing_link_is_never_replaced(member_client: Client) -> None:
     assert victim.telegram_id == 111
 
 
-def test_telegram_linked_to_another_member_is_not_moved(member_client: Client, member) -> None:
+def test_telegram_linked_to_another_member_is_not_moved(
+    member_client: Client, member: User
+) -> None:
     make_member(nickname="Другой", telegram_id=777)
     nonce = link_nonce(member_client)
     response = member_client.post(LINK, {**widget_data(777), "nonce": nonce}, follow=True)
@@ -235,7 +247,9 @@ def test_telegram_linked_to_another_member_is_not_moved(member_client: Client, m
     assert member.telegram_id is None
 
 
-def test_a_payload_used_to_log_in_cannot_be_linked_again(member_client, member) -> None:
+def test_a_payload_used_to_log_in_cannot_be_linked_again(
+    member_client: Client, member: User
+) -> None:
     make_member(nickname="Владелец", telegram_id=777)
     data = widget_data(777)
     Client().post(LOGIN, data)
@@ -243,12 +257,11 @@ def test_a_payload_used_to_log_in_cannot_be_linked_again(member_client, member) 
     assert "уже использован" in response.content.decode()
 
 
-def test_unlinking_frees_the_account_for_a_new_link(member_client: Client, member) -> None:
+def test_unlinking_frees_the_account_for_a_new_link(member_client: Client, member: User) -> None:
     member.telegram_id, member.telegram_username = 555, "old"
     member.save()
     member_client.post(UNLINK)
-    member.refresh_from_db()
-    assert (member.telegram_id, member.telegram_username) == (None, "")
+    assert telegram_of(member) == (None, "")
     member_client.post(LINK, {**widget_data(556), "nonce": link_nonce(member_client)})
     member.refresh_from_db()
     assert member.telegram_id == 556

@@ -13,16 +13,18 @@ import pytest
 import time_machine
 from django.core import mail
 from django.test import Client
+from pytest_django import Settings
 
 from accounts.models import User
 from notifications.models import Notification
 from tests.factories import PASSWORD, make_member
 from tests.notifications.test_webhook import SECRET, button, message, post
+from tests.responses import Response
 
 pytestmark = pytest.mark.django_db
 
 
-def log_in(nickname: str, password: str, *, address: str = "10.0.0.1"):
+def log_in(nickname: str, password: str, *, address: str = "10.0.0.1") -> tuple[Client, Response]:
     client = Client(REMOTE_ADDR=address)
     response = client.post("/accounts/login/", {"username": nickname, "password": password})
     return client, response
@@ -149,7 +151,7 @@ def test_sign_ups_are_throttled_per_address() -> None:
 
 
 @pytest.fixture
-def _webhook(settings) -> None:
+def _webhook(settings: Settings) -> None:
     settings.TELEGRAM_WEBHOOK_SECRET = SECRET
 
 

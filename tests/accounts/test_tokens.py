@@ -43,7 +43,7 @@ def test_a_member_revokes_their_token_but_not_anothers(member_client: Client, me
     assert not ApiToken.objects.filter(pk=mine.pk).exists()
 
 
-def test_the_command_prints_a_token_per_member(capsys) -> None:
+def test_the_command_prints_a_token_per_member(capsys: pytest.CaptureFixture[str]) -> None:
     make_member(nickname="Ворон")
     make_member(nickname="Лиса")
     call_command("api_token", "ворон", "Лиса")

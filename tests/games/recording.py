@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import timedelta
+from typing import Any, Unpack
 
 from django.contrib.auth.models import Group
 from django.utils import timezone
@@ -11,15 +13,18 @@ from accounts.models import User
 from club.models import Evening
 from games import services
 from games.models import Game
+from games.queries import GameView, game_view
 from games.rules.simulate import SAMPLE_LINEUP, SAMPLE_OPENING, SAMPLE_TOWN_WINS
-from tests.factories import make_evening, make_member, sign_up_many
+from tests.factories import MemberFields, make_evening, make_member, sign_up_many
 
 LINEUP = list(SAMPLE_LINEUP)
 OPENING = list(SAMPLE_OPENING)  # to day 2: seat 6 killed on night 1
 TOWN_WINS = list(SAMPLE_TOWN_WINS)  # the town wins on day 4
+# The games' tests' `table` fixture (tests/games/conftest.py): a host, an evening, its players.
+type Table = tuple[User, Evening, list[User]]
 
 
-def make_host(**fields: object) -> User:
+def make_host(**fields: Unpack[MemberFields]) -> User:
     host = make_member(**fields)
     host.groups.add(Group.objects.get(name="Hosts"))
     return User.objects.get(pk=host.pk)  # a fresh instance: no stale permission cache
@@ -41,10 +46,17 @@ def start_game(
     return services.game_create(host=host, evening_id=evening.pk, seats=seats)
 
 
-def record(game: Game, host: User, *events: dict) -> None:
+def record(game: Game, host: User, *events: Mapping[str, Any]) -> None:
     for event in events:
         game.refresh_from_db()
         services.game_record_event(
             game_id=game.pk, author=host, event=event, seq=game.last_seq + 1, client_id=None
         )
     game.refresh_from_db()
+
+
+def view_of(game_id: int) -> GameView:
+    """The game's view: a game the test made, so it is there."""
+    view = game_view(game_id)
+    assert view is not None, f"no game {game_id}"
+    return view
