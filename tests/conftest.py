@@ -1,5 +1,5 @@
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +16,7 @@ from notifications.ratelimit import resume_sending
 from notifications.telegram import process_bot
 from tests.factories import make_member
 from tests.fake_telegram import FakeTelegram
+from tests.waiting import TaskDone
 
 
 @pytest.fixture
@@ -89,7 +90,7 @@ def celery_worker_on_redis() -> Iterator[None]:
 
 
 @pytest.fixture
-def task_done() -> Iterator[Callable[[str, object], threading.Event]]:
+def task_done() -> Iterator[TaskDone]:
     """task_done(name, first_arg) → an Event set when that task finishes with that argument."""
     from celery.signals import task_postrun
 

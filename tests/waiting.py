@@ -1,10 +1,14 @@
 import threading
 import time
 from collections.abc import Callable
+from typing import Protocol
 
-# The `task_done` fixture (tests/conftest.py): task_done(name, first_arg) → an Event set when
-# that task finishes with that argument.
-type TaskDone = Callable[[str, object], threading.Event]
+
+class TaskDone(Protocol):
+    """The `task_done` fixture (tests/conftest.py): task_done(name, first_arg) → an Event
+    set when that task finishes (with that first argument, if one is given)."""
+
+    def __call__(self, name: str, first_arg: object = None) -> threading.Event: ...
 
 
 def wait_for(condition: Callable[[], bool], *, timeout: float, interval: float = 0.2) -> bool:

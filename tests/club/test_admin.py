@@ -5,6 +5,7 @@ from datetime import timedelta
 import pytest
 from django.test import Client
 from django.utils import timezone
+from pytest_django import DjangoCaptureOnCommitCallbacks
 
 from club.models import Evening, Registration, RegistrationSource
 from club.services import registration_create
@@ -14,7 +15,7 @@ pytestmark = pytest.mark.django_db
 
 
 def test_raising_the_capacity_in_admin_promotes_from_the_reserve(
-    admin_client_: Client, django_capture_on_commit_callbacks
+    admin_client_: Client, django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks
 ) -> None:
     evening = make_evening(capacity=1)
     sign_up_many(evening, 3)
@@ -104,7 +105,7 @@ def test_admin_promotes_a_member_to_the_front_of_the_reserve(admin_client_: Clie
 
 
 def test_admin_cancels_an_evening_and_everyone_is_told(
-    admin_client_: Client, django_capture_on_commit_callbacks
+    admin_client_: Client, django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks
 ) -> None:
     from notifications.models import Notification
 

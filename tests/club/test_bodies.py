@@ -6,6 +6,7 @@ quote of an unterminated string: `"` followed by `\\"` 24,000 times took 30 s.""
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import time
@@ -16,11 +17,12 @@ import pytest
 from django.test import Client
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from pytest_django import Settings
 
 from club.kernel import bodies, parsing
-from games.models import GameEvent
+from games.models import Game, GameEvent
 from tests.examples import examples
-from tests.games.recording import start_game
+from tests.games.recording import Table, start_game
 
 # The bound as it was (the quadratic one), for the property below: it must agree with
 # the new one on every JSON document.
@@ -58,6 +60,13 @@ def test_brackets_inside_strings_do_not_count(text: str, depth: int) -> None:
     assert parsing.json_nesting(text) == depth
 
 
+def limit_of(path: str) -> int:
+    """The cap of the door `path` comes in by."""
+    door = bodies.door_of(path)
+    assert door is not None, path
+    return door.limit
+
+
 def unterminated_escapes(size: int) -> bytes:
     return (b'"' + b'\\"' * size)[:size]
 
@@ -88,13 +97,15 @@ def _cost(work: Callable[[], object]) -> float:
 @pytest.mark.parametrize(
     "adversary", [unterminated_escapes, quotes_and_brackets, escaped_backslashes, open_brackets]
 )
-def test_the_bound_grows_linearly_with_adversarial_input(adversary) -> None:
+def test_the_bound_grows_linearly_with_adversarial_input(
+    adversary: Callable[[int], bytes],
+) -> None:
     # No timing is asserted: the ratio of the work for 64 KB to the work for 16 KB in the
     # same run. Linear work gives 4; the old bound gave 16. (Against 1 KB, whose work takes
     # microseconds, the ratio followed the machine's load more than the bound: 212 once.)
     sizes = (1024, 16 * 1024, 64 * 1024)
     bodies_ = [adversary(size) for size in sizes[1:]]
-    costs = [_cost(lambda data=data: parsing.json_nesting(data)) for data in bodies_]
+    costs = [_cost(functools.partial(parsing.json_nesting, data)) for data in bodies_]
     assert costs[1] / costs[0] < 4 * 2
     # And the tokens read grow no faster than the bytes.
     steps = [parsing._nesting_scan(adversary(size))[1] for size in sizes]
@@ -117,13 +128,9 @@ def test_a_deep_body_stops_the_scan_at_the_bound() -> None:
 
 
 @pytest.mark.django_db
-def test_an_api_body_over_its_cap_is_refused_before_it_is_read(hosting) -> None:
+def test_an_api_body_over_its_cap_is_refused_before_it_is_read(hosting: Hosting) -> None:
     game, client = hosting
-    body = (
-        b'{"type": "day", "n": 1, "pad": "'
-        + b"x" * bodies.door_of("/api/v1/games/1/events").limit
-        + b'"}'
-    )
+    body = b'{"type": "day", "n": 1, "pad": "' + b"x" * limit_of("/api/v1/games/1/events") + b'"}'
     answer = client.post(f"/api/v1/games/{game.pk}/events", body, content_type="application/json")
     assert answer.status_code == 413
     assert "64 КБ" in answer.json()["detail"] and answer.json()["code"] == "too_large"
@@ -136,7 +143,7 @@ def test_an_api_body_over_its_cap_is_refused_before_it_is_read(hosting) -> None:
 
 
 @pytest.mark.django_db
-def test_an_adversarial_api_body_under_the_cap_is_a_clear_refusal(hosting) -> None:
+def test_an_adversarial_api_body_under_the_cap_is_a_clear_refusal(hosting: Hosting) -> None:
     game, client = hosting
     body = unterminated_escapes(48 * 1024)
     answer = client.post(f"/api/v1/games/{game.pk}/events", body, content_type="application/json")
@@ -145,9 +152,9 @@ def test_an_adversarial_api_body_under_the_cap_is_a_clear_refusal(hosting) -> No
 
 
 @pytest.mark.django_db
-def test_a_tap_over_its_cap_is_refused(hosting) -> None:
+def test_a_tap_over_its_cap_is_refused(hosting: Hosting) -> None:
     game, client = hosting
-    event = {"type": "day", "n": 1, "pad": "x" * bodies.door_of("/games/1/tap/").limit}
+    event = {"type": "day", "n": 1, "pad": "x" * limit_of("/games/1/tap/")}
     answer = client.post(
         f"/games/{game.pk}/tap/", {"seq": 1, "event": event}, content_type="application/json"
     )
@@ -156,7 +163,9 @@ def test_a_tap_over_its_cap_is_refused(hosting) -> None:
 
 
 @pytest.mark.django_db
-def test_a_tap_from_someone_else_is_refused_before_its_body_is_parsed(table, monkeypatch) -> None:
+def test_a_tap_from_someone_else_is_refused_before_its_body_is_parsed(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
     host, evening, players = table
     game = start_game(host, evening, players)
     parsed: list[object] = []
@@ -167,15 +176,19 @@ def test_a_tap_from_someone_else_is_refused_before_its_body_is_parsed(table, mon
     assert answer.status_code == 403 and parsed == []
 
 
+# A live game and its host's logged-in client.
+type Hosting = tuple[Game, Client]
+
+
 @pytest.fixture
-def table(db: None):
+def table(db: None) -> Table:
     from tests.games.recording import evening_with_players, make_host
 
     return make_host(), *evening_with_players()
 
 
 @pytest.fixture
-def hosting(table):
+def hosting(table: Table) -> Hosting:
     """A game and its host's logged-in client."""
     host, evening, players = table
     client = Client()
@@ -184,11 +197,13 @@ def hosting(table):
 
 
 @pytest.mark.django_db
-def test_a_webhook_update_over_its_cap_is_acknowledged_and_not_handled(settings) -> None:
+def test_a_webhook_update_over_its_cap_is_acknowledged_and_not_handled(
+    settings: Settings,
+) -> None:
     from notifications.models import TelegramUpdate
 
     settings.TELEGRAM_WEBHOOK_SECRET = "secret"
-    update = {"update_id": 5, "message": {"text": "x" * bodies.door_of("/telegram/webhook/").limit}}
+    update = {"update_id": 5, "message": {"text": "x" * limit_of("/telegram/webhook/")}}
     answer = Client().post(
         "/telegram/webhook/", update, content_type="application/json",
         headers={"x-telegram-bot-api-secret-token": "secret"},
@@ -198,7 +213,7 @@ def test_a_webhook_update_over_its_cap_is_acknowledged_and_not_handled(settings)
 
 
 @pytest.mark.django_db
-def test_a_form_body_at_a_json_door_is_refused_not_a_500(hosting) -> None:
+def test_a_form_body_at_a_json_door_is_refused_not_a_500(hosting: Hosting) -> None:
     """A multipart body was parsed as a form by CSRF's check (a session's POST), and reading
     it again as JSON raised RawPostDataException: 500 on the API and the tap."""
     game, client = hosting
@@ -215,7 +230,7 @@ def test_a_form_body_at_a_json_door_is_refused_not_a_500(hosting) -> None:
 
 
 @pytest.mark.django_db
-def test_utf16_cannot_hide_brackets_from_the_bound(hosting, settings) -> None:
+def test_utf16_cannot_hide_brackets_from_the_bound(hosting: Hosting, settings: Settings) -> None:
     """U+5C00 in UTF-16 is the bytes 00 5C: read as bytes, a backslash that hid the
     brackets after it, and json.loads (which guesses UTF-16) recursed: a 500."""
     game, client = hosting
@@ -235,7 +250,7 @@ def test_utf16_cannot_hide_brackets_from_the_bound(hosting, settings) -> None:
 
 
 @pytest.mark.django_db
-def test_a_protocol_file_over_its_cap_is_refused_before_it_is_read(admin_client_) -> None:
+def test_a_protocol_file_over_its_cap_is_refused_before_it_is_read(admin_client_: Client) -> None:
     from django.core.files.uploadedfile import SimpleUploadedFile
 
     upload = SimpleUploadedFile("p.json", b" " * 2_100_000)

@@ -22,17 +22,18 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @pytest.fixture
-def broker_down(monkeypatch) -> Iterator[None]:
+def broker_down(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """The Celery app's connections go to a port where nothing listens (a real attempt)."""
-    real_pool, real_producers = app.pool, app.amqp.producer_pool
     monkeypatch.setattr(app, "connection_for_write", lambda: Connection("redis://127.0.0.1:9/0"))
-    app._pool, app.amqp._producer_pool = None, None
+    monkeypatch.setattr(app, "_pool", None)
+    monkeypatch.setattr(app.amqp, "_producer_pool", None)
     yield
-    app._pool, app.amqp._producer_pool = real_pool, real_producers
 
 
 @pytest.mark.usefixtures("migration_rows", "broker_down")
-def test_a_sign_up_succeeds_and_its_message_waits_for_the_sweep(caplog) -> None:
+def test_a_sign_up_succeeds_and_its_message_waits_for_the_sweep(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
     member = make_member()
     evening = make_evening()
     client = Client()

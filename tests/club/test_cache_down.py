@@ -9,13 +9,15 @@ with no reply while its id was recorded, so Telegram never sent it again."""
 from __future__ import annotations
 
 import logging
+from typing import NoReturn
 
 import pytest
 from django.core import mail
 from django.test import Client
+from pytest_django import Settings
 
 from accounts.models import User
-from notifications import bot
+from notifications.bot.dispatch import Bot
 from notifications.models import Notification, TelegramUpdate
 from tests.accounts.test_mini_app import TELEGRAM_ID, launch, open_app
 from tests.accounts.test_telegram_login import LOGIN, bot_token, widget_data  # noqa: F401
@@ -34,7 +36,7 @@ DEAD_CACHE = {
 
 
 @pytest.fixture(autouse=True)
-def dead_cache(settings, caplog) -> pytest.LogCaptureFixture:
+def dead_cache(settings: Settings, caplog: pytest.LogCaptureFixture) -> pytest.LogCaptureFixture:
     settings.CACHES = DEAD_CACHE
     settings.TELEGRAM_WEBHOOK_SECRET = SECRET
     caplog.set_level(logging.WARNING, logger="club.kernel.throttle")
@@ -45,7 +47,9 @@ def warned(caplog: pytest.LogCaptureFixture) -> bool:
     return any("cache does not answer" in record.getMessage() for record in caplog.records)
 
 
-def test_the_login_lets_the_right_password_in_and_refuses_a_wrong_one(dead_cache) -> None:
+def test_the_login_lets_the_right_password_in_and_refuses_a_wrong_one(
+    dead_cache: pytest.LogCaptureFixture,
+) -> None:
     make_member(nickname="Ворон")
     wrong = Client().post("/accounts/login/", {"username": "Ворон", "password": "nope"})
     assert wrong.status_code == 200 and "_auth_user_id" not in wrong.wsgi_request.session
@@ -55,7 +59,7 @@ def test_the_login_lets_the_right_password_in_and_refuses_a_wrong_one(dead_cache
     assert warned(dead_cache)
 
 
-def test_a_newcomer_signs_up(dead_cache) -> None:
+def test_a_newcomer_signs_up(dead_cache: pytest.LogCaptureFixture) -> None:
     answer = Client().post(
         "/accounts/signup/",
         {
@@ -71,14 +75,14 @@ def test_a_newcomer_signs_up(dead_cache) -> None:
     assert warned(dead_cache)
 
 
-def test_a_password_reset_is_sent(dead_cache) -> None:
+def test_a_password_reset_is_sent(dead_cache: pytest.LogCaptureFixture) -> None:
     make_member(email="vera@example.com")
     answer = Client().post("/accounts/password/reset/", {"email": "vera@example.com"})
     assert answer.status_code == 302 and len(mail.outbox) == 1
     assert warned(dead_cache)
 
 
-def test_the_mini_app_opens(dead_cache, settings) -> None:
+def test_the_mini_app_opens(dead_cache: pytest.LogCaptureFixture, settings: Settings) -> None:
     settings.TELEGRAM_BOT_TOKEN = "7777777:mini-app-test-token"
     settings.TELEGRAM_MINI_APP_MAX_AGE_SECONDS = 3600
     make_member(telegram_id=TELEGRAM_ID)
@@ -86,14 +90,14 @@ def test_the_mini_app_opens(dead_cache, settings) -> None:
     assert warned(dead_cache)
 
 
-def test_the_telegram_login_works(dead_cache, bot_token) -> None:  # noqa: F811
+def test_the_telegram_login_works(dead_cache: pytest.LogCaptureFixture, bot_token: None) -> None:  # noqa: F811
     member = make_member(telegram_id=777)
     client = Client()
     answer = client.post(LOGIN, widget_data(777))
     assert answer.status_code == 302 and client.session["_auth_user_id"] == str(member.pk)
 
 
-def test_the_bot_answers_the_member(dead_cache) -> None:
+def test_the_bot_answers_the_member(dead_cache: pytest.LogCaptureFixture) -> None:
     make_member(telegram_id=777)
     update = message("/help")
     assert post(update).status_code == 200
@@ -103,20 +107,20 @@ def test_the_bot_answers_the_member(dead_cache) -> None:
 
 
 def test_an_update_that_fails_is_not_recorded_and_is_handled_when_sent_again(
-    monkeypatch,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     make_member(telegram_id=777)
     update = message("/help")
-    handle = bot.Bot.handle
+    handle = Bot.handle
 
-    def broken(self):
+    def broken(self: Bot) -> NoReturn:
         raise ConnectionError("the database went away")
 
-    monkeypatch.setattr(bot.Bot, "handle", broken)
+    monkeypatch.setattr(Bot, "handle", broken)
     failed = post(update)
     assert failed.status_code == 503  # Telegram delivers it again
     assert not TelegramUpdate.objects.filter(update_id=update["update_id"]).exists()
-    monkeypatch.setattr(bot.Bot, "handle", handle)
+    monkeypatch.setattr(Bot, "handle", handle)
     assert post(update).status_code == 200
     assert Notification.objects.filter(chat_id=777).count() == 1
     assert post(update).status_code == 200  # a third delivery is a repeat: ignored

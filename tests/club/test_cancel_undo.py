@@ -9,10 +9,11 @@ from unittest import mock
 import pytest
 from django.test import Client
 from django.utils import timezone
+from pytest_django import DjangoCaptureOnCommitCallbacks, Settings
 
 from club import services
 from club.kernel.errors import RefusalCode, Refused
-from club.models import Registration, RegistrationStatus
+from club.models import Evening, Registration, RegistrationStatus
 from notifications.models import Notification
 from tests.factories import make_evening, sign_up_many
 from tests.notifications.test_webhook import button, post, replies
@@ -21,8 +22,12 @@ pytestmark = pytest.mark.django_db
 HTMX = {"HX-Request": "true"}
 
 
+# An evening, its member in the one seat and the member waiting in the reserve.
+type FullEvening = tuple[Evening, Registration, Registration]
+
+
 @pytest.fixture
-def full_evening():
+def full_evening() -> FullEvening:
     """One seat, taken, and one member waiting in the reserve."""
     evening = make_evening(capacity=1)
     seated, waiting = (result.registration for result in sign_up_many(evening, 2))
@@ -34,7 +39,9 @@ def status(registration: Registration) -> str:
     return registration.status
 
 
-def test_the_place_is_kept_through_the_window_and_goes_at_its_end(full_evening) -> None:
+def test_the_place_is_kept_through_the_window_and_goes_at_its_end(
+    full_evening: FullEvening,
+) -> None:
     evening, seated, waiting = full_evening
     now = timezone.now()
     services.registration_cancel(
@@ -52,7 +59,7 @@ def test_the_place_is_kept_through_the_window_and_goes_at_its_end(full_evening) 
     assert not services.registration_leave(registration_id=seated.pk, now=now + timedelta(1))
 
 
-def test_taking_it_back_keeps_the_place_as_it_was(full_evening) -> None:
+def test_taking_it_back_keeps_the_place_as_it_was(full_evening: FullEvening) -> None:
     evening, seated, waiting = full_evening
     now = timezone.now()
     services.registration_cancel(
@@ -67,7 +74,7 @@ def test_taking_it_back_keeps_the_place_as_it_was(full_evening) -> None:
     assert not Notification.objects.filter(dedupe_key__startswith="cancelled")
 
 
-def test_after_the_window_it_is_too_late_to_take_it_back(full_evening) -> None:
+def test_after_the_window_it_is_too_late_to_take_it_back(full_evening: FullEvening) -> None:
     evening, seated, _waiting = full_evening
     now = timezone.now()
     services.registration_cancel(
@@ -81,7 +88,7 @@ def test_after_the_window_it_is_too_late_to_take_it_back(full_evening) -> None:
     assert refused.value.message.startswith("Вернуть уже нельзя")
 
 
-def test_pressing_twice_keeps_the_first_window(full_evening) -> None:
+def test_pressing_twice_keeps_the_first_window(full_evening: FullEvening) -> None:
     evening, seated, _waiting = full_evening
     now = timezone.now()
     for later in (0, 20):
@@ -95,13 +102,13 @@ def test_pressing_twice_keeps_the_first_window(full_evening) -> None:
     assert seated.leaves_at == now + services.UNDO_WINDOW
 
 
-def test_the_api_gives_the_place_up_at_once(full_evening) -> None:
+def test_the_api_gives_the_place_up_at_once(full_evening: FullEvening) -> None:
     evening, seated, waiting = full_evening
     services.registration_cancel(member=seated.member, evening_id=evening.pk)
     assert (status(seated), status(waiting)) == ("cancelled", "confirmed")
 
 
-def test_the_page_offers_to_take_it_back_and_does(full_evening) -> None:
+def test_the_page_offers_to_take_it_back_and_does(full_evening: FullEvening) -> None:
     evening, seated, waiting = full_evening
     client = Client()
     client.force_login(seated.member)
@@ -114,7 +121,7 @@ def test_the_page_offers_to_take_it_back_and_does(full_evening) -> None:
     assert (status(seated), status(waiting)) == ("confirmed", "reserve")
 
 
-def test_a_late_undo_on_the_page_is_refused_in_words(full_evening) -> None:
+def test_a_late_undo_on_the_page_is_refused_in_words(full_evening: FullEvening) -> None:
     evening, seated, _waiting = full_evening
     services.registration_cancel(member=seated.member, evening_id=evening.pk)
     client = Client()
@@ -124,7 +131,9 @@ def test_a_late_undo_on_the_page_is_refused_in_words(full_evening) -> None:
     assert "Вернуть уже нельзя: место отдано." in answer.content.decode()
 
 
-def test_the_bot_offers_the_undo_button_and_takes_it_back(full_evening, settings) -> None:
+def test_the_bot_offers_the_undo_button_and_takes_it_back(
+    full_evening: FullEvening, settings: Settings
+) -> None:
     settings.TELEGRAM_WEBHOOK_SECRET = "webhook-secret-1"
     evening, seated, waiting = full_evening
     seated.member.telegram_id = 777
@@ -140,7 +149,7 @@ def test_the_bot_offers_the_undo_button_and_takes_it_back(full_evening, settings
 
 
 def test_the_windows_end_is_queued_as_a_task_after_the_commit(
-    full_evening, django_capture_on_commit_callbacks
+    full_evening: FullEvening, django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks
 ) -> None:
     evening, seated, _waiting = full_evening
     with (

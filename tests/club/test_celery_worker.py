@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from club.celery import app
 from club.tasks import clear_expired_sessions
+from tests.waiting import TaskDone
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -20,7 +21,7 @@ def test_the_app_uses_the_redis_broker() -> None:
 
 
 @pytest.mark.usefixtures("celery_worker_on_redis")
-def test_a_worker_on_redis_clears_expired_sessions(task_done) -> None:
+def test_a_worker_on_redis_clears_expired_sessions(task_done: TaskDone) -> None:
     fresh = SessionStore()
     fresh.create()
     expired = SessionStore()

@@ -9,6 +9,7 @@ import urllib.request
 
 import pytest
 from django.db import connection
+from pytest_django.live_server_helper import LiveServer
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("migration_rows")]
 
@@ -16,7 +17,8 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("
 def status(url: str) -> int:
     try:
         with urllib.request.urlopen(url, timeout=10) as response:  # noqa: S310 (http only)
-            return response.status
+            status: int = response.status
+            return status
     except urllib.error.HTTPError as error:
         return error.code
 
@@ -28,10 +30,12 @@ def cut_every_other_connection() -> int:
             "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
             " WHERE datname = current_database() AND pid <> pg_backend_pid()"
         )
-        return cursor.fetchone()[0]
+        row = cursor.fetchone()
+        assert row is not None
+        return int(row[0])
 
 
-def test_requests_after_the_connections_are_cut_all_succeed(live_server) -> None:
+def test_requests_after_the_connections_are_cut_all_succeed(live_server: LiveServer) -> None:
     for _ in range(10):  # the server's pool holds live connections now
         assert status(live_server.url + "/") == 200
     assert cut_every_other_connection() >= 1

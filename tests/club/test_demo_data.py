@@ -1,6 +1,7 @@
 import pytest
 from django.core.management import call_command
 from django.utils import timezone
+from pytest_django import Settings
 
 from accounts.models import User
 from club.models import Evening
@@ -8,7 +9,7 @@ from club.models import Evening
 pytestmark = pytest.mark.django_db
 
 
-def test_demo_data_loads_the_club_once(capsys) -> None:
+def test_demo_data_loads_the_club_once(capsys: pytest.CaptureFixture[str]) -> None:
     call_command("demo_data")
     first = capsys.readouterr().out
     assert "admin / admin-demo" in first
@@ -27,6 +28,7 @@ def test_demo_data_loads_the_club_once(capsys) -> None:
     assert played.status == "finished" and played.winner == "red"
     assert timezone.localtime(evening.starts_at).strftime("%w %H:%M") == "0 18:00"
     # Last week's evening was a club evening too: a Sunday at 18:00, over by now.
+    assert played.evening is not None
     past = timezone.localtime(played.evening.starts_at)
     assert past.strftime("%w %H:%M") == "0 18:00" and past < timezone.localtime()
 
@@ -36,7 +38,7 @@ def test_demo_data_loads_the_club_once(capsys) -> None:
     assert Evening.objects.count() == 2
 
 
-def test_demo_data_is_refused_in_production(settings) -> None:
+def test_demo_data_is_refused_in_production(settings: Settings) -> None:
     from django.core.management import CommandError
 
     settings.PRODUCTION = True

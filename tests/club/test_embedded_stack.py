@@ -22,7 +22,8 @@ BIN = Path(sys.executable).parent
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+        port: int = sock.getsockname()[1]
+        return port
 
 
 @pytest.fixture
@@ -55,7 +56,7 @@ def manage(env: dict[str, str], *args: str) -> str:
 def healthz(port: str) -> bool:
     try:
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2) as response:
-            return response.status == 200
+            return bool(response.status == 200)
     except OSError:
         return False
 
@@ -91,7 +92,8 @@ def test_web_worker_and_beat_run_on_the_embedded_defaults(embedded_env: dict[str
 
         def sessions_left() -> int:
             with sqlite3.connect(database) as db:
-                return db.execute("SELECT count(*) FROM django_session").fetchone()[0]
+                count: int = db.execute("SELECT count(*) FROM django_session").fetchone()[0]
+                return count
 
         assert wait_for(lambda: sessions_left() == 0, timeout=60), "the worker ran nothing"
 

@@ -5,6 +5,7 @@ import json
 import logging
 import textwrap
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.core.exceptions import PermissionDenied
@@ -32,7 +33,7 @@ def test_a_refusal_is_invalid_unless_it_says_otherwise() -> None:
     assert (Refused("No.").code, Refused("No.").status) == (RefusalCode.INVALID, 422)
 
 
-def _answer(exc: Exception) -> tuple[int, dict]:
+def _answer(exc: Exception) -> tuple[int, dict[str, Any]]:
     response = on_error(RequestFactory().post("/api/v1/anything"), exc)
     return response.status_code, json.loads(response.content)
 
@@ -83,14 +84,16 @@ def _unstorable() -> HttpError:
         (PermissionDenied(), 403, "forbidden"),
     ],
 )
-def test_every_other_failure_has_the_same_shape(failure, status: int, code: str) -> None:
+def test_every_other_failure_has_the_same_shape(failure: Exception, status: int, code: str) -> None:
     answer_status, body = _answer(failure)
     assert (answer_status, body["code"]) == (status, code)
     assert isinstance(body["detail"], str) and body["detail"]
     assert "Cannot parse" not in body["detail"] and "CSRF check Failed" not in body["detail"]
 
 
-def test_a_bug_is_logged_and_answered_as_json_with_code_internal(caplog) -> None:
+def test_a_bug_is_logged_and_answered_as_json_with_code_internal(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
     with caplog.at_level(logging.ERROR, logger="club.doors.api"):
         status, body = _answer(ZeroDivisionError("a bug"))
     assert (status, body["code"]) == (500, "internal")

@@ -8,6 +8,7 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
+from accounts.models import User
 from club.models import Registration
 from tests.factories import make_evening, make_member, sign_up_many
 
@@ -15,7 +16,9 @@ pytestmark = pytest.mark.django_db
 HTMX = {"hx-request": "true"}
 
 
-def test_a_member_signs_up_confirms_and_cancels_with_htmx(member_client: Client, member) -> None:
+def test_a_member_signs_up_confirms_and_cancels_with_htmx(
+    member_client: Client, member: User
+) -> None:
     evening = make_evening(capacity=15)
     page = member_client.get(f"/evenings/{evening.pk}/").content.decode()
     assert "Ок, играем" in page and "Свободно 15 мест из 15" in page
@@ -35,7 +38,7 @@ def test_a_member_signs_up_confirms_and_cancels_with_htmx(member_client: Client,
     assert Registration.objects.get(member=member).leaves_at is not None
 
 
-def test_every_button_also_works_as_a_plain_form_post(member_client: Client, member) -> None:
+def test_every_button_also_works_as_a_plain_form_post(member_client: Client, member: User) -> None:
     evening = make_evening(capacity=1)
     sign_up_many(evening, 1)
     response = member_client.post(f"/evenings/{evening.pk}/signup/")
@@ -45,7 +48,7 @@ def test_every_button_also_works_as_a_plain_form_post(member_client: Client, mem
     assert "Вы в резерве, позиция 1." in page
 
 
-def test_a_refusal_is_shown_and_changes_nothing(member_client: Client, member) -> None:
+def test_a_refusal_is_shown_and_changes_nothing(member_client: Client, member: User) -> None:
     evening = make_evening(status="closed")
     body = member_client.post(f"/evenings/{evening.pk}/signup/", headers=HTMX).content.decode()
     assert "Запись на этот вечер закрыта." in body
@@ -69,7 +72,7 @@ def test_anonymous_visitors_are_sent_to_log_in(client: Client) -> None:
     assert client.get("/evenings/999999/").status_code == 404
 
 
-def test_a_post_without_the_csrf_token_is_refused(member) -> None:
+def test_a_post_without_the_csrf_token_is_refused(member: User) -> None:
     evening = make_evening()
     client = Client(enforce_csrf_checks=True)
     client.force_login(member)
@@ -77,7 +80,7 @@ def test_a_post_without_the_csrf_token_is_refused(member) -> None:
     assert not Registration.objects.exists()
 
 
-def test_my_evenings_and_the_calendar_feed(member_client: Client, member) -> None:
+def test_my_evenings_and_the_calendar_feed(member_client: Client, member: User) -> None:
     evening = make_evening(venue="GrandDaddy")
     member_client.post(f"/evenings/{evening.pk}/signup/")
     mine = member_client.get("/evenings/mine/").content.decode()

@@ -5,14 +5,15 @@ from django.contrib.auth.models import Permission
 from django.test import Client
 from django.utils import timezone
 
+from accounts.models import User
 from accounts.services import api_token_create
 from club.models import Evening, Registration
-from tests.factories import make_evening, make_member, sign_up_many
+from tests.factories import EveningFields, MemberFields, make_evening, make_member, sign_up_many
 
 pytestmark = pytest.mark.django_db
 
 
-def api(member=None) -> tuple[Client, dict[str, str]]:
+def api(member: User | None = None) -> tuple[Client, dict[str, str]]:
     member = member or make_member()
     return Client(), {"authorization": f"Bearer {api_token_create(member=member).key}"}
 
@@ -70,7 +71,7 @@ def test_cancel_and_confirm() -> None:
     ],
 )
 def test_refusals_are_json_4xx_and_change_nothing(
-    member_fields, evening_fields, status: int, code: str
+    member_fields: MemberFields, evening_fields: EveningFields, status: int, code: str
 ) -> None:
     evening = make_evening(**evening_fields)
     client, auth = api(make_member(**member_fields))
@@ -135,7 +136,7 @@ def test_only_admins_create_evenings() -> None:
         {"capacity": 15},
     ],
 )
-def test_bad_evenings_are_422(payload) -> None:
+def test_bad_evenings_are_422(payload: dict[str, object]) -> None:
     admin = make_member(is_superuser=True)
     client, auth = api(admin)
     response = client.post(
@@ -146,7 +147,7 @@ def test_bad_evenings_are_422(payload) -> None:
     assert not Evening.objects.exists()
 
 
-def test_the_session_needs_the_csrf_token_for_writes(member) -> None:
+def test_the_session_needs_the_csrf_token_for_writes(member: User) -> None:
     evening = make_evening()
     client = Client(enforce_csrf_checks=True)
     client.force_login(member)

@@ -4,9 +4,11 @@ import socket
 import subprocess
 import threading
 from collections.abc import Iterator
+from typing import NoReturn
 
 import pytest
 from django.test import Client
+from pytest_django import Settings
 
 pytestmark = pytest.mark.django_db
 
@@ -17,14 +19,16 @@ def test_healthz_is_ok_when_database_and_broker_answer(client: Client) -> None:
     assert response.json() == {"database": "ok", "broker": "ok", "cache": "ok", "status": "ok"}
 
 
-def test_healthz_names_the_broker_when_it_is_down(client: Client, monkeypatch) -> None:
+def test_healthz_names_the_broker_when_it_is_down(
+    client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from kombu import Connection
 
-    from club.kernel import health
+    from club.celery import app as celery_app  # the app club/kernel/health.py checks
 
     # A real connection attempt to a port where nothing listens.
     monkeypatch.setattr(
-        health.celery_app,
+        celery_app,
         "connection_for_write",
         lambda **options: Connection("redis://127.0.0.1:9/0", **options),
     )
@@ -42,9 +46,11 @@ def test_healthz_names_the_broker_when_it_is_down(client: Client, monkeypatch) -
     assert "9" not in response.content.decode()
 
 
-def test_healthz_names_the_database_when_it_is_down(client: Client, monkeypatch, caplog) -> None:
+def test_healthz_names_the_database_when_it_is_down(
+    client: Client, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
 
-    def broken_cursor(*args, **kwargs):
+    def broken_cursor(*args: object, **kwargs: object) -> NoReturn:
         raise OSError("connection to 10.1.2.3:5432 refused (secret-db-host)")
 
     # On the class: the check runs in a thread of its own, with its own connection.
@@ -59,7 +65,9 @@ def test_healthz_names_the_database_when_it_is_down(client: Client, monkeypatch,
     assert "secret-db-host" in caplog.text
 
 
-def test_healthz_does_not_wait_for_a_part_that_hangs(client: Client, monkeypatch) -> None:
+def test_healthz_does_not_wait_for_a_part_that_hangs(
+    client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """No timing asserted: the answer comes while the hung check still hangs (#24: the
     broker's check held the first call of a worker 11 s, 79 s under load)."""
     from club.kernel import health
@@ -107,14 +115,14 @@ def frozen_redis() -> Iterator[str]:
 
 
 def test_healthz_answers_when_redis_accepts_and_never_answers(
-    client: Client, monkeypatch, settings, frozen_redis: str
+    client: Client, monkeypatch: pytest.MonkeyPatch, settings: Settings, frozen_redis: str
 ) -> None:
     from kombu import Connection
 
-    from club.kernel import health
+    from club.celery import app as celery_app  # the app club/kernel/health.py checks
 
     monkeypatch.setattr(
-        health.celery_app,
+        celery_app,
         "connection_for_write",
         lambda **options: Connection(frozen_redis, **options),
     )

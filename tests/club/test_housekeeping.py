@@ -2,10 +2,12 @@
 
 import sqlite3
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 from django.utils import timezone
 from kombu import Connection
+from pytest_django import Settings
 
 from accounts.models import UsedSignature
 from club.tasks import housekeeping, tidy_embedded_broker
@@ -21,7 +23,7 @@ def test_expired_signatures_are_forgotten() -> None:
     assert list(UsedSignature.objects.values_list("digest", flat=True)) == ["fresh"]
 
 
-def test_the_embedded_broker_drops_delivered_messages(settings, tmp_path) -> None:
+def test_the_embedded_broker_drops_delivered_messages(settings: Settings, tmp_path: Path) -> None:
     """Through kombu's own SQLAlchemy transport, as the embedded site runs it."""
     broker = tmp_path / "broker.sqlite3"
     settings.BROKER_DATABASE = broker

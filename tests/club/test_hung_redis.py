@@ -8,13 +8,17 @@ timeout), the webhook too; each login paid 2 s per throttle call."""
 
 from __future__ import annotations
 
+from typing import NoReturn
+
 import pytest
 from django.conf import settings as django_settings
 from django.test import Client
 from kombu import Connection
 from kombu.exceptions import OperationalError
+from pytest_django import Settings
 from redis.exceptions import RedisError
 
+from club.celery import app as celery_app
 from club.kernel import queueing, throttle
 from club.kernel.cache import CACHE
 from tests.club.test_healthz import frozen_redis  # noqa: F401 (the fixture)
@@ -23,7 +27,7 @@ from tests.factories import PASSWORD, make_member
 pytestmark = pytest.mark.django_db
 
 
-def test_the_brokers_socket_timeouts_bound_a_publish_to_a_hung_redis(frozen_redis) -> None:  # noqa: F811
+def test_the_brokers_socket_timeouts_bound_a_publish_to_a_hung_redis(frozen_redis: str) -> None:  # noqa: F811
     options = {"socket_timeout": 1, "socket_connect_timeout": 1}
     assert set(options) <= set(django_settings.CELERY_BROKER_TRANSPORT_OPTIONS)
     hung = Connection(frozen_redis, transport_options=options)
@@ -31,23 +35,23 @@ def test_the_brokers_socket_timeouts_bound_a_publish_to_a_hung_redis(frozen_redi
         connection.SimpleQueue("hung").put({"x": 1}, retry=False)
 
 
-def test_after_a_failed_publish_the_next_ones_do_not_wait(monkeypatch) -> None:
+def test_after_a_failed_publish_the_next_ones_do_not_wait(monkeypatch: pytest.MonkeyPatch) -> None:
     calls: list[str] = []
 
-    def hangs(name, **kwargs):
+    def hangs(name: str, **kwargs: object) -> NoReturn:
         calls.append(name)
         raise TimeoutError("the broker did not answer")
 
-    monkeypatch.setattr(queueing.app, "send_task", hangs)
+    monkeypatch.setattr(celery_app, "send_task", hangs)  # the app queueing sends with
     assert queueing.publish("club.tasks.schedule_sweep") is False
     assert queueing.publish("club.tasks.schedule_sweep") is False
     assert calls == ["club.tasks.schedule_sweep"]  # the second was not tried
 
 
 def test_a_hung_cache_costs_one_login_its_timeout_and_the_next_nothing(
-    settings,
-    frozen_redis,  # noqa: F811
-    monkeypatch,
+    settings: Settings,
+    frozen_redis: str,  # noqa: F811
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     settings.CACHES = {
         "default": {

@@ -4,13 +4,17 @@ header's mark, the tab's icon, the home-screen icon and the manifest's icons."""
 from __future__ import annotations
 
 import io
+from pathlib import Path
 
 import pytest
 from django.contrib import admin
-from django.core.files.uploadedfile import SimpleUploadedFile
+from django.core.files.uploadedfile import SimpleUploadedFile, UploadedFile
+from django.forms import ModelForm
 from django.forms.models import model_to_dict
 from django.test import Client, RequestFactory
+from django.utils.datastructures import MultiValueDict
 from PIL import Image
+from pytest_django import Settings
 
 from club.kernel.club_settings import ClubSettings
 
@@ -23,7 +27,14 @@ def png(width: int, height: int) -> bytes:
     return out.getvalue()
 
 
-def admin_form(files: dict, **changes):
+def pixel(picture: Image.Image, x: int, y: int) -> tuple[int, ...]:
+    """The colour channels of a picture with several (PNG's RGB or RGBA)."""
+    channels = picture.getpixel((x, y))
+    assert isinstance(channels, tuple)
+    return channels
+
+
+def admin_form(files: dict[str, UploadedFile[bytes]], **changes: object) -> ModelForm[ClubSettings]:
     """The club settings' form as the admin shows it, bound to the row with `changes`."""
     row = ClubSettings.load()
     model_admin = admin.site._registry[ClubSettings]
@@ -31,7 +42,7 @@ def admin_form(files: dict, **changes):
     form_class = model_admin.get_form(request, row)
     data = {k: v for k, v in model_to_dict(row).items() if v is not None and k != "logo"}
     data.update(changes)
-    return form_class(data, files, instance=row)
+    return form_class(data, MultiValueDict({k: [v] for k, v in files.items()}), instance=row)
 
 
 def test_without_a_name_or_logo_the_club_is_the_mafia_club_with_its_hat(client: Client) -> None:
@@ -47,7 +58,9 @@ def test_without_a_name_or_logo_the_club_is_the_mafia_club_with_its_hat(client: 
     ]
 
 
-def test_the_clubs_name_and_logo_make_its_face(client: Client, tmp_path, settings) -> None:
+def test_the_clubs_name_and_logo_make_its_face(
+    client: Client, tmp_path: Path, settings: Settings
+) -> None:
     settings.MEDIA_ROOT = tmp_path
     form = admin_form(
         {"logo": SimpleUploadedFile("hat.png", png(300, 200), "image/png")}, name="Чёрная роза"
@@ -66,7 +79,7 @@ def test_the_clubs_name_and_logo_make_its_face(client: Client, tmp_path, setting
     assert answer["Content-Type"] == "image/png" and "max-age" in answer["Cache-Control"]
     picture = Image.open(io.BytesIO(answer.content))
     assert picture.size == (96, 96)  # the 3:2 logo kept whole on a clear square
-    assert picture.getpixel((48, 48))[:3] == (180, 20, 30) and picture.getpixel((0, 0))[3] == 0
+    assert pixel(picture, 48, 48)[:3] == (180, 20, 30) and pixel(picture, 0, 0)[3] == 0
     manifest = client.get("/manifest.webmanifest").json()
     assert manifest["name"] == "Чёрная роза"
     assert manifest["icons"][0]["src"].startswith("/club/icon-192.png?v=")
@@ -80,7 +93,9 @@ def test_the_clubs_name_and_logo_make_its_face(client: Client, tmp_path, setting
         ("logo.png", png(10, 10) + b"\0" * (1024 * 1024), "не больше 1 МБ"),
     ],
 )
-def test_a_logo_that_is_not_a_small_picture_is_refused(name, content, error, settings, tmp_path):
+def test_a_logo_that_is_not_a_small_picture_is_refused(
+    name: str, content: bytes, error: str, settings: Settings, tmp_path: Path
+) -> None:
     settings.MEDIA_ROOT = tmp_path
     form = admin_form({"logo": SimpleUploadedFile(name, content, "image/png")})
     assert not form.is_valid()

@@ -1,25 +1,25 @@
 """The rules of registration, through the services every door calls."""
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import pytest
 from django.utils import timezone
 
-from accounts.models import MembershipStatus
+from accounts.models import MembershipStatus, User
 from accounts.services import member_set_status
 from club import services
 from club.kernel.club_settings import ClubSettings
 from club.kernel.errors import RefusalCode, Refused
 from club.models import Evening, EveningStatus, Registration, RegistrationSource
 from notifications.models import Notification
-from tests.factories import make_evening, make_member, sign_up_many
+from tests.factories import EveningFields, make_evening, make_member, sign_up_many
 
 pytestmark = pytest.mark.django_db
 WEB = RegistrationSource.WEB
 
 
-def sign_up(member, evening: Evening, **kwargs) -> services.SignUp:
-    return services.registration_create(member=member, evening_id=evening.pk, source=WEB, **kwargs)
+def sign_up(member: User, evening: Evening, now: datetime | None = None) -> services.SignUp:
+    return services.registration_create(member=member, evening_id=evening.pk, source=WEB, now=now)
 
 
 def statuses(evening: Evening) -> dict[str, str]:
@@ -28,7 +28,7 @@ def statuses(evening: Evening) -> dict[str, str]:
     )
 
 
-def notes(member) -> list[str]:
+def notes(member: User) -> list[str]:
     return list(
         Notification.objects.filter(member=member)
         .order_by("id")
@@ -149,7 +149,7 @@ def test_the_age_is_checked_on_the_evenings_date_in_the_clubs_zone() -> None:
     ],
 )
 def test_sign_up_is_refused_outside_its_window(
-    evening_fields, code: RefusalCode, message: str
+    evening_fields: EveningFields, code: RefusalCode, message: str
 ) -> None:
     evening = make_evening(**evening_fields)
     with pytest.raises(Refused) as refused:

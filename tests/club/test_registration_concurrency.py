@@ -10,10 +10,12 @@ import psycopg
 import pytest
 from django.conf import settings
 from django.db import connection
+from psycopg.rows import TupleRow
+from pytest_django.live_server_helper import LiveServer
 
 from accounts.services import api_token_create
 from club import seating, services
-from club.models import Evening, Registration, RegistrationSource
+from club.models import Registration, RegistrationSource
 from notifications.models import Notification
 from tests.factories import make_evening, make_member
 
@@ -32,7 +34,7 @@ def api_token_member(key: str) -> int:
 
 
 def fire(
-    live_server, requests: list[tuple[str, str, str]], *, in_flight: int = IN_FLIGHT
+    live_server: LiveServer, requests: list[tuple[str, str, str]], *, in_flight: int = IN_FLIGHT
 ) -> list[httpx.Response]:
     """Send (method, path, token) requests with `in_flight` of them at once."""
     limits = httpx.Limits(max_connections=in_flight, max_keepalive_connections=in_flight)
@@ -44,6 +46,14 @@ def fire(
 
         with ThreadPoolExecutor(max_workers=in_flight) as pool:
             return list(pool.map(send, requests))
+
+
+def _count(
+    conn: psycopg.Connection[TupleRow], query: str, params: list[object] | None = None
+) -> int:
+    row = conn.execute(query, params).fetchone()
+    assert row is not None  # count(*) answers one row
+    return int(row[0])
 
 
 class Watch:
@@ -61,14 +71,15 @@ class Watch:
         params.pop("cursor_factory", None)
         with psycopg.connect(**params, autocommit=True) as conn:
             while not self._stop.is_set():
-                confirmed = conn.execute(
+                confirmed = _count(
+                    conn,
                     "SELECT count(*) FROM club_registration"
                     " WHERE evening_id = %s AND status = 'confirmed'",
                     [self.evening_id],
-                ).fetchone()[0]
-                connections = conn.execute(
-                    "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
-                ).fetchone()[0]
+                )
+                connections = _count(
+                    conn, "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+                )
                 self.max_confirmed = max(self.max_confirmed, confirmed)
                 self.max_connections = max(self.max_connections, connections)
 
@@ -82,11 +93,13 @@ class Watch:
 
 
 @pytest.fixture
-def watch() -> Iterator[Callable[[Evening], Watch]]:
+def watch() -> Iterator[Callable[[int], Watch]]:
     yield Watch
 
 
-def test_200_concurrent_sign_ups_fill_15_seats_exactly(live_server, watch) -> None:
+def test_200_concurrent_sign_ups_fill_15_seats_exactly(
+    live_server: LiveServer, watch: Callable[[int], Watch]
+) -> None:
     evening = make_evening(capacity=15)
     keys = tokens(200)
     path = f"/api/v1/evenings/{evening.pk}/registration"
@@ -115,7 +128,9 @@ def test_200_concurrent_sign_ups_fill_15_seats_exactly(live_server, watch) -> No
     assert Notification.objects.count() == 200
 
 
-def test_concurrent_cancels_and_sign_ups_keep_the_invariant(live_server, watch) -> None:
+def test_concurrent_cancels_and_sign_ups_keep_the_invariant(
+    live_server: LiveServer, watch: Callable[[int], Watch]
+) -> None:
     evening = make_evening(capacity=15)
     members = [make_member() for _ in range(35)]
     for member in members:
@@ -144,7 +159,9 @@ def test_concurrent_cancels_and_sign_ups_keep_the_invariant(live_server, watch) 
     assert set(promoted.values_list("member_id", flat=True)) == {m.pk for m in members[15:25]}
 
 
-def test_without_the_lock_the_same_burst_overbooks(live_server, monkeypatch) -> None:
+def test_without_the_lock_the_same_burst_overbooks(
+    live_server: LiveServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The control: read the evening instead of locking its row, and the table is
     overbooked, because sign-ups count the free seats side by side."""
     unlocked = "SELECT arrivals, capacity, status FROM club_evening WHERE id = %(evening)s"

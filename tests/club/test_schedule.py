@@ -1,4 +1,5 @@
 from datetime import UTC, datetime, time
+from typing import Any
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -7,7 +8,7 @@ from club.kernel.club_settings import ClubSettings
 from club.schedule import next_evening_start, signup_opens_at
 
 
-def club(**fields) -> ClubSettings:
+def club(**fields: Any) -> ClubSettings:
     return ClubSettings(**fields)
 
 

@@ -8,6 +8,7 @@ import pytest
 import time_machine
 from django.utils import timezone
 
+from accounts.models import User
 from club import scheduling, services
 from club.kernel.club_settings import ClubSettings
 from club.models import Evening, Registration, RegistrationSource
@@ -18,8 +19,10 @@ pytestmark = pytest.mark.django_db
 MOSCOW = ZoneInfo("Europe/Moscow")
 
 
-def at(*args: int, zone: ZoneInfo = MOSCOW) -> datetime:
-    return datetime(*args, tzinfo=zone)
+def at(
+    year: int, month: int, day: int, hour: int = 0, minute: int = 0, *, zone: ZoneInfo = MOSCOW
+) -> datetime:
+    return datetime(year, month, day, hour, minute, tzinfo=zone)
 
 
 def sweep(moment: datetime) -> scheduling.SweepReport:
@@ -62,6 +65,7 @@ def test_a_normal_week() -> None:
     assert sweep(at(2026, 12, 6, 11, 0)).reminded == []
     assert notes("reminder:") == 2  # the member who switched reminders off gets none
     reminder = Notification.objects.filter(dedupe_key__startswith="reminder:").first()
+    assert reminder is not None
     assert reminder.text.startswith("Сегодня вечер игры!")
     assert [b["callback_data"] for b in reminder.buttons[0]] == [
         f"cf:{evening.pk}",
@@ -80,7 +84,9 @@ def test_a_normal_week() -> None:
     assert Evening.objects.filter(starts_at=at(2026, 12, 13, 18, 0)).exists()
 
 
-def test_unconfirmed_seats_are_released_at_the_deadline_when_the_club_says_so(club_group) -> None:
+def test_unconfirmed_seats_are_released_at_the_deadline_when_the_club_says_so(
+    club_group: ClubSettings,
+) -> None:
     club_group.release_unconfirmed_seats = True
     club_group.save()
     sweep(at(2026, 11, 30, 12, 0))
@@ -117,7 +123,7 @@ def test_a_week_of_beat_downtime_catches_up_once_and_nothing_stale() -> None:
     assert sweep(at(2026, 12, 14, 12, 1)) == scheduling.SweepReport()
 
 
-def test_daylight_saving_keeps_the_local_start(club_group) -> None:
+def test_daylight_saving_keeps_the_local_start(club_group: ClubSettings) -> None:
     club_group.timezone = "Europe/Berlin"
     club_group.start_time = time(19, 0)
     club_group.save()
@@ -135,7 +141,7 @@ def test_year_end() -> None:
     assert Evening.objects.get().starts_at == at(2027, 1, 3, 18, 0)
 
 
-def scheduled_evening_with_a_member() -> tuple[Evening, object]:
+def scheduled_evening_with_a_member() -> tuple[Evening, User]:
     """The evening the schedule makes on Monday, and a member signed up for it on Tuesday."""
     sweep(at(2026, 11, 30, 12, 0))
     evening = Evening.objects.get()
