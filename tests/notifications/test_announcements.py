@@ -1,4 +1,5 @@
 import pytest
+from pytest_django import Settings
 
 from club.announcements import evening_announce_signup, evening_lineup_sync
 from club.kernel.club_settings import ClubSettings
@@ -9,7 +10,7 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def group(settings) -> int:
+def group(settings: Settings) -> int:
     settings.TELEGRAM_BOT_USERNAME = "club_bot"
     club = ClubSettings.load()
     club.telegram_group_chat_id = -100123

@@ -2,11 +2,14 @@ import io
 
 import pytest
 from django.core.management import CommandError, call_command
+from pytest_django import Settings
+
+from tests.fake_telegram import FakeTelegram
 
 
 @pytest.mark.django_db
 def test_telegram_setup_sets_the_webhook_with_its_secret_and_the_commands(
-    fake_telegram, settings
+    fake_telegram: FakeTelegram, settings: Settings
 ) -> None:
     settings.TELEGRAM_WEBHOOK_SECRET = "setup-secret"
     settings.SITE_URL = "https://club.example.org"
@@ -31,13 +34,13 @@ def test_telegram_setup_sets_the_webhook_with_its_secret_and_the_commands(
     assert "the menu button opens the club's app" in out.getvalue()
 
 
-def test_telegram_setup_needs_the_token_and_the_secret(settings) -> None:
+def test_telegram_setup_needs_the_token_and_the_secret(settings: Settings) -> None:
     settings.TELEGRAM_BOT_TOKEN = ""
     with pytest.raises(CommandError):
         call_command("telegram_setup")
 
 
-def help_update(update_id: int, chat: int) -> dict:
+def help_update(update_id: int, chat: int) -> dict[str, object]:
     return {
         "update_id": update_id,
         "message": {
@@ -51,7 +54,7 @@ def help_update(update_id: int, chat: int) -> dict:
 
 
 @pytest.mark.django_db
-def test_telegram_poll_long_polls_with_the_same_handlers(fake_telegram) -> None:
+def test_telegram_poll_long_polls_with_the_same_handlers(fake_telegram: FakeTelegram) -> None:
     from notifications.models import Notification
 
     fake_telegram.updates.append(help_update(31337, 606))
@@ -63,18 +66,18 @@ def test_telegram_poll_long_polls_with_the_same_handlers(fake_telegram) -> None:
 
 @pytest.mark.django_db
 def test_telegram_poll_fetches_an_update_again_until_it_is_handled(
-    fake_telegram, monkeypatch
+    fake_telegram: FakeTelegram, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from notifications import bot
+    from notifications.bot.dispatch import Bot
     from notifications.management.commands import telegram_poll
     from notifications.models import Notification
 
     fake_telegram.updates.append(help_update(4242, 607))
-    handle = bot.Bot.handle
-    monkeypatch.setattr(bot.Bot, "handle", lambda self: 1 / 0)
+    handle = Bot.handle
+    monkeypatch.setattr(Bot, "handle", lambda self: 1 / 0)
     monkeypatch.setattr(telegram_poll, "RETRY_SECONDS", 0)
     call_command("telegram_poll", "--once")
     assert not Notification.objects.filter(chat_id=607).exists()
-    monkeypatch.setattr(bot.Bot, "handle", handle)
+    monkeypatch.setattr(Bot, "handle", handle)
     call_command("telegram_poll", "--once")
     assert Notification.objects.filter(chat_id=607).count() == 1

@@ -4,16 +4,21 @@ outbox row, and a real Celery worker on the real Redis broker delivers the messa
 
 import pytest
 from django.test import Client
+from pytest_django import Settings
 
 from club.models import Registration
 from notifications.models import Notification
 from tests.factories import make_evening, make_member
+from tests.fake_telegram import FakeTelegram
+from tests.waiting import TaskDone
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @pytest.mark.usefixtures("celery_worker_on_redis")
-def test_a_button_press_is_delivered_by_the_worker(fake_telegram, settings, task_done) -> None:
+def test_a_button_press_is_delivered_by_the_worker(
+    fake_telegram: FakeTelegram, settings: Settings, task_done: TaskDone
+) -> None:
     settings.TELEGRAM_WEBHOOK_SECRET = "e2e-secret"
     member = make_member(telegram_id=4242)
     evening = make_evening(capacity=15)

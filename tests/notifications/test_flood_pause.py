@@ -12,6 +12,7 @@ import pytest
 import time_machine
 from django.db import connection
 from django.utils import timezone
+from pytest_django import Settings
 
 from notifications.models import Notification
 from notifications.ratelimit import PROBE_SECONDS, pause_sending
@@ -26,14 +27,17 @@ def row(chat_id: int) -> Notification:
 
 
 @pytest.mark.django_db
-def test_a_429_pauses_every_message_of_the_bot_until_retry_after(fake_telegram) -> None:
+def test_a_429_pauses_every_message_of_the_bot_until_retry_after(
+    fake_telegram: FakeTelegram,
+) -> None:
     first, second, third = row(6001), row(6002), row(6003)
     fake_telegram.fail_next(429, retry_after=30)
     assert notification_deliver(first.pk).status == "pending"
     # The other messages wait out the same pause, without a call to Telegram.
     for other in (second, third):
         outcome = notification_deliver(other.pk)
-        assert outcome.status == "pending" and 29 < outcome.retry_in <= 30
+        assert outcome.status == "pending" and outcome.retry_in is not None
+        assert 29 < outcome.retry_in <= 30
     assert [call.status for call in fake_telegram.send_calls()] == [429]
     with time_machine.travel(timezone.now() + timedelta(seconds=29)):
         Notification.objects.update(next_attempt_at=None)  # even a task that came early
@@ -50,7 +54,7 @@ def test_a_429_pauses_every_message_of_the_bot_until_retry_after(fake_telegram) 
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_pause_stops_the_senders_of_every_worker_process(fake_telegram) -> None:
+def test_a_pause_stops_the_senders_of_every_worker_process(fake_telegram: FakeTelegram) -> None:
     """The pause lives in Redis: a sender in another process makes no call either."""
     first, second = row(6011), row(6012)
     fake_telegram.fail_next(429, retry_after=60)
@@ -79,11 +83,12 @@ def test_a_pause_stops_the_senders_of_every_worker_process(fake_telegram) -> Non
     assert (second.status, second.attempts) == ("pending", 0)
     # Put back until the pause ends, a minute after the 429 (not after the other process,
     # which may take seconds to start on a loaded machine).
+    assert second.next_attempt_at is not None
     assert second.next_attempt_at > paused_at + timedelta(seconds=50)
 
 
 @pytest.mark.django_db
-def test_429s_never_use_up_a_messages_attempts(fake_telegram) -> None:
+def test_429s_never_use_up_a_messages_attempts(fake_telegram: FakeTelegram) -> None:
     """Seven 500s and any number of 429s: the message is still delivered on its eighth try."""
     note = row(6021)
     for _ in range(MAX_ATTEMPTS - 1):
@@ -96,7 +101,7 @@ def test_429s_never_use_up_a_messages_attempts(fake_telegram) -> None:
 
 
 @pytest.mark.django_db
-def test_mixed_429_and_500_answers_deliver_every_message_once(fake_telegram) -> None:
+def test_mixed_429_and_500_answers_deliver_every_message_once(fake_telegram: FakeTelegram) -> None:
     notes = [row(6100 + n) for n in range(6)]
     for _ in range(12):
         fake_telegram.fail_next(429, retry_after=3)
@@ -126,7 +131,9 @@ def deliver_until_settled(fake: FakeTelegram, ids: list[int]) -> list[tuple[date
             now = timezone.now()
             due = [n for n in waiting if n.next_attempt_at is None or n.next_attempt_at <= now]
             if not due:
-                clock.move_to(min(n.next_attempt_at for n in waiting) + timedelta(seconds=0.01))
+                # None of them is due, so every one has its time.
+                times = [n.next_attempt_at for n in waiting if n.next_attempt_at is not None]
+                clock.move_to(min(times) + timedelta(seconds=0.01))
                 continue
             for note in due:
                 before = len(fake.send_calls())
@@ -137,7 +144,9 @@ def deliver_until_settled(fake: FakeTelegram, ids: list[int]) -> list[tuple[date
 
 
 @pytest.mark.django_db
-def test_without_redis_the_pause_holds_in_the_process(fake_telegram, settings, tmp_path) -> None:
+def test_without_redis_the_pause_holds_in_the_process(
+    fake_telegram: FakeTelegram, settings: Settings, tmp_path: Path
+) -> None:
     """The embedded site (`make run`: SQLite broker, no Redis) keeps the pause in memory."""
     settings.CELERY_BROKER_URL = f"sqla+sqlite:///{tmp_path / 'broker.sqlite3'}"
     first, second = row(6031), row(6032)
@@ -149,7 +158,9 @@ def test_without_redis_the_pause_holds_in_the_process(fake_telegram, settings, t
         assert [notification_deliver(n.pk).status for n in (first, second)] == ["sent", "sent"]
 
 
-def test_a_pause_redis_cannot_record_still_makes_the_message_wait(settings, caplog) -> None:
+def test_a_pause_redis_cannot_record_still_makes_the_message_wait(
+    settings: Settings, caplog: pytest.LogCaptureFixture
+) -> None:
     """After a 429 the message's fate is known: a Redis that fails then must not leave it
     "sending", to be reported in doubt."""
     settings.CELERY_BROKER_URL = "redis://127.0.0.1:1/0"  # nothing listens there

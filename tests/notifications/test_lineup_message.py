@@ -8,13 +8,16 @@ from __future__ import annotations
 import itertools
 
 import pytest
+from pytest_django import Settings
 
+from accounts.models import User
 from club import services
 from club.announcements import LINEUP_PAUSE
 from club.kernel.club_settings import ClubSettings
 from club.models import RegistrationSource
 from notifications.models import Notification, NotificationStatus
 from tests.factories import make_evening, make_member
+from tests.fake_telegram import Call, FakeTelegram
 from tests.waiting import wait_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -23,7 +26,7 @@ GROUP = -1001234
 
 @pytest.mark.usefixtures("celery_worker_on_redis", "migration_rows")
 def test_a_burst_of_sign_ups_edits_one_message_within_the_group_limit(
-    fake_telegram, settings
+    fake_telegram: FakeTelegram, settings: Settings
 ) -> None:
     settings.TELEGRAM_BOT_USERNAME = "club_bot"
     club = ClubSettings.load()  # made afresh: a transactional test's flush took the row
@@ -33,13 +36,13 @@ def test_a_burst_of_sign_ups_edits_one_message_within_the_group_limit(
     members = [make_member() for _ in range(100)]
     last = members[-1].nickname
 
-    def sign_up(batch: list) -> None:
+    def sign_up(batch: list[User]) -> None:
         for member in batch:
             services.registration_create(
                 member=member, evening_id=evening.pk, source=RegistrationSource.WEB
             )
 
-    def to_group(method: str) -> list:
+    def to_group(method: str) -> list[Call]:
         return [
             c
             for c in fake_telegram.calls
@@ -58,9 +61,9 @@ def test_a_burst_of_sign_ups_edits_one_message_within_the_group_limit(
     # first sign-up posts it; the next wave arrives while it is out, and is an edit; the
     # rest arrive while that edit waits its turn, and make one more.
     sign_up(members[:1])
-    assert wait_for(lambda: to_group("sendMessage"), timeout=30)
+    assert wait_for(lambda: bool(to_group("sendMessage")), timeout=30)
     sign_up(members[1:50])
-    assert wait_for(lambda: to_group("editMessageText"), timeout=30)
+    assert wait_for(lambda: bool(to_group("editMessageText")), timeout=30)
     sign_up(members[50:])
     assert wait_for(settled, timeout=60), [c.method for c in fake_telegram.calls]
 

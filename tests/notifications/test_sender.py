@@ -1,26 +1,32 @@
 """Delivering outbox rows to the (fake) Bot API: every answer Telegram can give."""
 
 from datetime import timedelta
+from typing import Any, NoReturn
 
 import pytest
 import time_machine
+from django.test import Client
 from django.utils import timezone
+from pytest_django import Settings
 
 from club.kernel.club_settings import ClubSettings
 from notifications.models import Notification
 from notifications.sender import notification_deliver, notifications_sweep
 from tests.factories import make_member
+from tests.fake_telegram import FakeTelegram
 
 pytestmark = pytest.mark.django_db
 
 
-def row(**fields) -> Notification:
+def row(**fields: Any) -> Notification:
     fields.setdefault("dedupe_key", f"test:{Notification.objects.count()}")
     fields.setdefault("text", "Вы в игре!")
     return Notification.objects.create(**fields)
 
 
-def test_a_message_is_sent_once_with_its_buttons_and_message_id(fake_telegram) -> None:
+def test_a_message_is_sent_once_with_its_buttons_and_message_id(
+    fake_telegram: FakeTelegram,
+) -> None:
     member = make_member(telegram_id=5001)
     buttons = [[{"text": "Ок, играем", "callback_data": "su:7"}]]
     note = row(member=member, buttons=buttons)
@@ -33,22 +39,24 @@ def test_a_message_is_sent_once_with_its_buttons_and_message_id(fake_telegram) -
     assert (note.status, note.message_id, note.chat_id, note.attempts) == ("sent", 1, 5001, 1)
 
 
-def test_429_waits_the_time_telegram_names(fake_telegram) -> None:
+def test_429_waits_the_time_telegram_names(fake_telegram: FakeTelegram) -> None:
     note = row(chat_id=5002)
     fake_telegram.fail_next(429, retry_after=7)
     outcome = notification_deliver(note.pk)
     assert (outcome.status, outcome.retry_in) == ("pending", 7.0)
     note.refresh_from_db()
+    assert note.next_attempt_at is not None
     assert note.next_attempt_at > timezone.now() + timedelta(seconds=6)
     early = notification_deliver(note.pk)  # not before its time, and not dropped either
-    assert early.status == "pending" and 6 < early.retry_in <= 7
+    assert early.status == "pending" and early.retry_in is not None
+    assert 6 < early.retry_in <= 7
     with time_machine.travel(timezone.now() + timedelta(seconds=8)):
         assert notification_deliver(note.pk).status == "sent"
     note.refresh_from_db()
     assert note.attempts == 1  # the 429 was a wait, not a failed attempt
 
 
-def test_403_marks_the_member_unreachable_and_stops(fake_telegram) -> None:
+def test_403_marks_the_member_unreachable_and_stops(fake_telegram: FakeTelegram) -> None:
     member = make_member(telegram_id=5003)
     note = row(member=member)
     fake_telegram.fail_next(403)
@@ -60,7 +68,7 @@ def test_403_marks_the_member_unreachable_and_stops(fake_telegram) -> None:
     assert fake_telegram.sent() == []
 
 
-def test_chat_not_found_stops_with_the_error_recorded(fake_telegram) -> None:
+def test_chat_not_found_stops_with_the_error_recorded(fake_telegram: FakeTelegram) -> None:
     note = row(chat_id=5004)
     fake_telegram.fail_next(400)
     assert notification_deliver(note.pk).status == "failed"
@@ -68,7 +76,7 @@ def test_chat_not_found_stops_with_the_error_recorded(fake_telegram) -> None:
     assert "chat not found" in note.last_error.lower()
 
 
-def test_5xx_retries_with_backoff_up_to_a_limit(fake_telegram) -> None:
+def test_5xx_retries_with_backoff_up_to_a_limit(fake_telegram: FakeTelegram) -> None:
     note = row(chat_id=5005)
     fake_telegram.fail_next(500)
     outcome = notification_deliver(note.pk)
@@ -78,19 +86,22 @@ def test_5xx_retries_with_backoff_up_to_a_limit(fake_telegram) -> None:
     assert notification_deliver(note.pk).status == "failed"
 
 
-def test_a_member_without_telegram_is_skipped(fake_telegram) -> None:
+def test_a_member_without_telegram_is_skipped(fake_telegram: FakeTelegram) -> None:
     note = row(member=make_member())
     assert notification_deliver(note.pk).status == "skipped"
 
 
-def test_a_private_chat_gets_a_short_burst_then_waits(fake_telegram) -> None:
+def test_a_private_chat_gets_a_short_burst_then_waits(fake_telegram: FakeTelegram) -> None:
     notes = [row(chat_id=5006) for _ in range(4)]
     outcomes = [notification_deliver(n.pk) for n in notes]
     assert [o.status for o in outcomes] == ["sent", "sent", "sent", "pending"]
-    assert 0 < outcomes[-1].retry_in <= 3
+    retry_in = outcomes[-1].retry_in
+    assert retry_in is not None and 0 < retry_in <= 3
 
 
-def test_console_mode_logs_and_sends_nothing(settings, caplog) -> None:
+def test_console_mode_logs_and_sends_nothing(
+    settings: Settings, caplog: pytest.LogCaptureFixture
+) -> None:
     settings.TELEGRAM_CONSOLE_MODE = True
     note = row(chat_id=5007, text="Привет из консоли")
     with caplog.at_level("INFO"):
@@ -113,7 +124,7 @@ def test_the_sweep_reports_rows_stuck_in_sending_and_requeues_due_ones() -> None
     assert fresh.pk not in ids
 
 
-def test_admin_sends_failed_rows_again(admin_client_) -> None:
+def test_admin_sends_failed_rows_again(admin_client_: Client) -> None:
     failed = row(chat_id=5008, status="failed", attempts=8, last_error="boom")
     sent = row(chat_id=5009, status="sent")
     admin_client_.post(
@@ -130,7 +141,9 @@ def test_admin_sends_failed_rows_again(admin_client_) -> None:
     assert "test:0" in body
 
 
-def test_the_catch_up_task_requeues_and_forgets_what_is_old(monkeypatch) -> None:
+def test_the_catch_up_task_requeues_and_forgets_what_is_old(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     from notifications import tasks
     from notifications.models import BotConversation, TelegramUpdate
 
@@ -154,7 +167,7 @@ class WorkerKilled(BaseException):
 
 
 def test_a_worker_killed_before_the_call_leaves_a_row_that_is_sent_again(
-    fake_telegram, monkeypatch
+    fake_telegram: FakeTelegram, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The hole it closes (#14): such a row was reported "may or may not have been
     delivered" although no call was made, and waited for an admin for ever."""
@@ -176,10 +189,12 @@ def test_a_worker_killed_before_the_call_leaves_a_row_that_is_sent_again(
     assert len(fake_telegram.sent()) == 1
 
 
-def test_a_worker_killed_during_the_call_leaves_a_row_in_doubt(fake_telegram, monkeypatch):
+def test_a_worker_killed_during_the_call_leaves_a_row_in_doubt(
+    fake_telegram: FakeTelegram, monkeypatch: pytest.MonkeyPatch
+) -> None:
     note = row(chat_id=5011)
 
-    def killed(*args, **kwargs) -> None:
+    def killed(*args: object, **kwargs: object) -> NoReturn:
         raise WorkerKilled
 
     monkeypatch.setattr("notifications.telegram.send_message", killed)
@@ -192,7 +207,9 @@ def test_a_worker_killed_during_the_call_leaves_a_row_in_doubt(fake_telegram, mo
     assert note.status == "failed" and "may or may not" in note.last_error
 
 
-def test_a_group_upgraded_to_a_supergroup_keeps_getting_the_clubs_posts(fake_telegram) -> None:
+def test_a_group_upgraded_to_a_supergroup_keeps_getting_the_clubs_posts(
+    fake_telegram: FakeTelegram,
+) -> None:
     """The hole it closes (#14): ChatMigrated was a permanent failure, so the club's group
     posts stopped for ever."""
     club = ClubSettings.load()

@@ -9,6 +9,7 @@ from telegram import error as tg
 from notifications.models import Notification
 from notifications.sender import notification_deliver
 from notifications.telegram import FailureKind, failure_of
+from tests.fake_telegram import FakeTelegram
 
 
 @pytest.mark.parametrize(
@@ -26,7 +27,9 @@ from notifications.telegram import FailureKind, failure_of
         (tg.Conflict("Conflict: terminated by other getUpdates request"), FailureKind.TRANSIENT),
     ],
 )
-def test_each_error_of_the_bot_api_means_one_thing_for_a_message(error, kind) -> None:
+def test_each_error_of_the_bot_api_means_one_thing_for_a_message(
+    error: tg.TelegramError, kind: FailureKind
+) -> None:
     failure = failure_of(error)
     assert failure.kind == kind and failure.message == str(error)
 
@@ -38,7 +41,7 @@ def test_a_429_names_its_wait_in_seconds_and_a_migration_its_new_chat() -> None:
 
 
 @pytest.mark.django_db
-def test_an_edit_the_message_already_reads_as_is_done(fake_telegram) -> None:
+def test_an_edit_the_message_already_reads_as_is_done(fake_telegram: FakeTelegram) -> None:
     """An edit sent twice: Telegram answers 400 «message is not modified», which is no
     failure (any other 400 on an edit is)."""
     post = Notification.objects.create(

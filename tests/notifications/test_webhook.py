@@ -2,15 +2,19 @@
 
 import itertools
 from datetime import timedelta
+from typing import Any
 
 import pytest
 from django.test import Client
 from django.utils import timezone
+from pytest_django import Settings
 
 from accounts.models import User
 from club.models import Registration
 from notifications.models import BotConversation, Notification, TelegramLinkCode
-from tests.factories import make_evening, make_member
+from tests.accounts.test_telegram_login import telegram_of
+from tests.factories import EveningFields, MemberFields, make_evening, make_member
+from tests.responses import Response
 
 pytestmark = pytest.mark.django_db
 SECRET = "webhook-secret-1"
@@ -18,12 +22,12 @@ _ids = itertools.count(10_000)
 
 
 @pytest.fixture(autouse=True)
-def _webhook_secret(settings) -> None:
+def _webhook_secret(settings: Settings) -> None:
     settings.TELEGRAM_WEBHOOK_SECRET = SECRET
     settings.TELEGRAM_BOT_USERNAME = "club_bot"
 
 
-def post(body, *, secret: str = SECRET, raw: bytes | None = None):
+def post(body: object, *, secret: str = SECRET, raw: bytes | None = None) -> Response:
     headers = {"x-telegram-bot-api-secret-token": secret} if secret else {}
     if raw is not None:
         return Client().post(
@@ -34,7 +38,7 @@ def post(body, *, secret: str = SECRET, raw: bytes | None = None):
     )
 
 
-def message(text: str, *, user_id: int = 777, update_id: int | None = None) -> dict:
+def message(text: str, *, user_id: int = 777, update_id: int | None = None) -> dict[str, Any]:
     return {
         "update_id": update_id or next(_ids),
         "message": {
@@ -52,7 +56,7 @@ def message(text: str, *, user_id: int = 777, update_id: int | None = None) -> d
     }
 
 
-def button(data: str, *, user_id: int = 777) -> dict:
+def button(data: str, *, user_id: int = 777) -> dict[str, Any]:
     return {
         "update_id": next(_ids),
         "callback_query": {
@@ -124,8 +128,7 @@ def test_start_with_a_link_code_links_the_account() -> None:
     ask = replies()[0]
     assert "«Вера»" in ask.text
     post(button(ask.buttons[0][0]["callback_data"]))
-    member.refresh_from_db()
-    assert (member.telegram_id, member.telegram_username) == (777, "vera_tg")
+    assert telegram_of(member) == (777, "vera_tg")
     assert "Telegram привязан к Вера" in replies()[1].text
     # Single use: the same code again links nothing.
     post(message(f"/start {code}", user_id=888))
@@ -212,8 +215,11 @@ def test_a_full_evening_answers_with_the_reserve_position() -> None:
         ({}, {"status": "closed"}, "Запись на этот вечер закрыта."),
     ],
 )
-def test_refusals_are_clear_and_change_nothing(member_fields, evening_fields, expected) -> None:
-    make_member(telegram_id=777, **member_fields)
+def test_refusals_are_clear_and_change_nothing(
+    member_fields: MemberFields, evening_fields: EveningFields, expected: str
+) -> None:
+    fields: MemberFields = {**member_fields, "telegram_id": 777}
+    make_member(**fields)
     evening = make_evening(**evening_fields)
     assert expected in post(button(f"su:{evening.pk}")).json()["text"]
     assert not Registration.objects.exists()
@@ -279,7 +285,7 @@ def test_help_and_unknown_text() -> None:
     assert all("/evening" in reply.text for reply in replies())
 
 
-def test_the_evening_card_opens_the_club_app_on_an_https_site(settings) -> None:
+def test_the_evening_card_opens_the_club_app_on_an_https_site(settings: Settings) -> None:
     settings.SITE_URL = "https://club.example.org"
     make_member(telegram_id=777)
     evening = make_evening(capacity=15)
