@@ -4,6 +4,7 @@ formats the phones make, encoded by PyAV."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -117,7 +118,7 @@ def quiet(rng: np.random.Generator, seconds: float, level: float = 0.003) -> np.
     return rng.normal(0, level, int(seconds * RATE)).astype(np.float32)
 
 
-def script(rng: np.random.Generator, parts: list[tuple[str, float]]) -> np.ndarray:
+def script(rng: np.random.Generator, parts: Sequence[tuple[str, float]]) -> np.ndarray:
     """Sound from ("speech" | "quiet", seconds) parts, in order."""
     return np.concatenate(
         [speech(rng, s) if kind == "speech" else quiet(rng, s) for kind, s in parts]

@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import Any
 import shutil
 import subprocess
 import sys
 import tomllib
 from pathlib import Path
+from typing import Any
 
 import grimp
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from games.rules.simulate import SAMPLE_LINEUP
 
-SEATS = {str(seat): role for seat, role in enumerate(SAMPLE_LINEUP, start=1)}
+SEATS: dict[int | str, str] = {str(seat): role for seat, role in enumerate(SAMPLE_LINEUP, start=1)}
 
 
 def _at(second: int) -> str:

@@ -17,8 +17,9 @@ import pytest
 import time_machine
 from django.test import Client
 from django.utils import timezone
+from pytest_django import Settings
 
-from accounts.models import User
+from accounts.models import MembershipStatus, User
 from accounts.services import api_token_create, member_set_status
 from club.kernel.errors import RefusalCode, Refused
 from club.models import RegistrationSource
@@ -30,6 +31,7 @@ from games.online.sweep import online_sweep
 from games.recordings.models import Recording
 from games.rules.simulate import SAMPLE_LINEUP, SAMPLE_OPENING, SAMPLE_TOWN_WINS
 from notifications.models import Notification
+from tests.checks import present
 from tests.factories import make_member
 from tests.games.recording import evening_with_players, make_host, record, start_game
 from tests.notifications.test_webhook import SECRET, button, post
@@ -48,7 +50,7 @@ def api(user: User) -> Client:
 
 
 @pytest.fixture
-def admin_at_the_table():
+def admin_at_the_table() -> tuple[Game, User, User]:
     """A live game whose seat 1 is an admin playing, hosted by someone else."""
     host = make_host(nickname="Ведущий")
     evening, players = evening_with_players(11)
@@ -59,7 +61,9 @@ def admin_at_the_table():
     return game, host, admin
 
 
-def test_a_seated_admin_sees_no_card_and_gets_no_host_powers(admin_at_the_table) -> None:
+def test_a_seated_admin_sees_no_card_and_gets_no_host_powers(
+    admin_at_the_table: tuple[Game, User, User],
+) -> None:
     game, _host, admin = admin_at_the_table
     answer = api(admin).get(f"/api/v1/games/{game.pk}").json()
     assert all(seat["role"] is None for seat in answer["seats"])
@@ -82,7 +86,9 @@ def test_a_seated_admin_sees_no_card_and_gets_no_host_powers(admin_at_the_table)
     assert GameEvent.objects.filter(game=game).count() == 1
 
 
-def test_an_admin_who_is_not_seated_keeps_the_hosts_view(admin_at_the_table) -> None:
+def test_an_admin_who_is_not_seated_keeps_the_hosts_view(
+    admin_at_the_table: tuple[Game, User, User],
+) -> None:
     game, _host, _admin = admin_at_the_table
     other_admin = make_member(nickname="Второй админ", is_staff=True, is_superuser=True)
     answer = api(other_admin).get(f"/api/v1/games/{game.pk}").json()
@@ -94,7 +100,9 @@ def admin_cells(page: str, field: str) -> list[str]:
     return re.findall(rf'<td class="field-{field}">\s*<p>(.*?)</p>', page, re.S)
 
 
-def test_a_seated_admin_sees_in_django_admin_only_what_their_seat_sees(admin_at_the_table):
+def test_a_seated_admin_sees_in_django_admin_only_what_their_seat_sees(
+    admin_at_the_table: tuple[Game, User, User],
+) -> None:
     game, host, admin = admin_at_the_table
     record(game, host, *SAMPLE_OPENING[1:])  # a night: checks, a shot, a heal
     page = web(admin).get(f"/admin/games/game/{game.pk}/change/").content.decode()
@@ -133,7 +141,7 @@ def test_a_seated_admin_sees_in_django_admin_only_what_their_seat_sees(admin_at_
     assert [seat["role"] for seat in exported.json()["seats"]] == list(SAMPLE_LINEUP)
 
 
-def test_an_admin_playing_an_online_game_sees_in_admin_only_their_seats_cards():
+def test_an_admin_playing_an_online_game_sees_in_admin_only_their_seats_cards() -> None:
     admin = make_member(nickname="Админ", is_staff=True, is_superuser=True)
     members = [admin, *(make_member() for _ in range(9))]
     game = online_play.online_game_create(
@@ -163,7 +171,7 @@ def test_an_admin_playing_an_online_game_sees_in_admin_only_their_seats_cards():
     assert all(f"online:{game.pk}:deal:{s.number}:" in listed for s in others)
     # The bot's answer to another player's /online names their card: keyed by the update,
     # to their chat, with no member (the attack review found it listed).
-    player = others.first().member
+    player = present(others.first()).member
     User.objects.filter(pk=player.pk).update(telegram_id=424242)
     Notification.objects.create(
         dedupe_key="reply:91:1", chat_id=424242, text="Онлайн-игра · место 2 · Комиссар"
@@ -240,7 +248,7 @@ def test_a_host_seated_in_their_own_online_game_sees_only_their_seat() -> None:
 
 
 @pytest.fixture
-def online_day():
+def online_day() -> tuple[Game, list[Seat]]:
     members = [make_member(telegram_id=60_000 + n) for n in range(10)]
     starts = timezone.now() + timedelta(minutes=1)
     game = online_play.online_game_create(
@@ -253,10 +261,13 @@ def online_day():
 
 @pytest.mark.parametrize(
     ("status", "message"),
-    [("suspended", "Ваше членство приостановлено"), ("banned", "Этот аккаунт заблокирован.")],
+    [
+        (MembershipStatus.SUSPENDED, "Ваше членство приостановлено"),
+        (MembershipStatus.BANNED, "Этот аккаунт заблокирован."),
+    ],
 )
 def test_suspended_and_banned_players_do_not_act_through_any_door(
-    online_day, settings, status, message
+    online_day: tuple[Game, list[Seat]], settings: Settings, status: MembershipStatus, message: str
 ) -> None:
     settings.TELEGRAM_WEBHOOK_SECRET = SECRET
     game, seats = online_day
@@ -265,7 +276,7 @@ def test_suspended_and_banned_players_do_not_act_through_any_door(
     member_set_status(member=player, status=status)
     before = GameEvent.objects.filter(game=game).count()
     # The bot…
-    toast = post(button(f"ov:{game.pk}:pass", user_id=player.telegram_id)).json()
+    toast = post(button(f"ov:{game.pk}:pass", user_id=present(player.telegram_id))).json()
     assert message in toast["text"]
     # …the API…
     answer = Client().post(

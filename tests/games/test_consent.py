@@ -11,6 +11,7 @@ The hole the hosts close (#24): the game pages printed the host's nickname to an
 
 import re
 from collections import deque
+from typing import Any
 
 import pytest
 from django.test import Client
@@ -25,7 +26,7 @@ from games.ratings.models import PlayerScore
 from games.ratings.seasons import season_of
 from notifications.models import Notification
 from tests.games.recording import make_host
-from tests.games.season import seed_history
+from tests.games.season import History, seed_history
 from tests.pages import demo_club, pages
 
 pytestmark = pytest.mark.django_db
@@ -35,7 +36,7 @@ NOT_PUBLISHED = ("/admin/", "/accounts/", "/i18n/", "/telegram/", "/static/", "/
 
 
 @pytest.fixture
-def season():
+def season() -> tuple[History, list[str]]:
     club = ClubSettings.load()
     club.telegram_group_chat_id = GROUP
     club.save()
@@ -91,7 +92,9 @@ def assert_hidden(text: str, names: list[str], where: str) -> None:
         assert name not in text, f"{name} is named in {where}"
 
 
-def walk(client: Client, starts: list[str], names: list[str], *, skip=()) -> set[str]:
+def walk(
+    client: Client, starts: list[str], names: list[str], *, skip: tuple[str, ...] = ()
+) -> set[str]:
     seen: set[str] = set()
     queue = deque(starts)
     while queue:
@@ -108,7 +111,7 @@ def walk(client: Client, starts: list[str], names: list[str], *, skip=()) -> set
     return seen
 
 
-def published_urls(history) -> list[str]:
+def published_urls(history: History) -> list[str]:
     club = ClubSettings.load()
     seasons = {season_of(s.played_on, club.season_length).key for s in PlayerScore.objects.all()}
     sorts = ("points", "average", "games", "wins", "win_rate", "red", "black", "nick")
@@ -120,7 +123,7 @@ def published_urls(history) -> list[str]:
     return urls
 
 
-def api_urls(history) -> list[str]:
+def api_urls(history: History) -> list[str]:
     urls = [
         f"/api/v1/games/{g.pk}/{part}" for g in history.games for part in ("analysis", "protocol")
     ]
@@ -135,7 +138,7 @@ def api_urls(history) -> list[str]:
     return urls
 
 
-def test_no_page_names_a_member_who_refused_publication(season) -> None:
+def test_no_page_names_a_member_who_refused_publication(season: tuple[History, list[str]]) -> None:
     history, names = season
     visited = walk(Client(), published_urls(history), names)
     assert {f"/games/{g.pk}/" for g in history.games} <= visited
@@ -147,7 +150,7 @@ def test_no_page_names_a_member_who_refused_publication(season) -> None:
     walk(other, published_urls(history), names, skip=("/evenings/",))
 
 
-def test_no_api_answer_names_them(season) -> None:
+def test_no_api_answer_names_them(season: tuple[History, list[str]]) -> None:
     history, names = season
     token = api_token_create(member=history.members[-1]).key
     answered = 0
@@ -161,7 +164,7 @@ def test_no_api_answer_names_them(season) -> None:
     assert answered > 100
 
 
-def test_no_group_post_names_them_after_the_edits(season) -> None:
+def test_no_group_post_names_them_after_the_edits(season: tuple[History, list[str]]) -> None:
     _history, names = season
     posts = Notification.objects.filter(chat_id=GROUP, edit_of=None)
     assert posts.count() == Game.objects.count()
@@ -170,7 +173,7 @@ def test_no_group_post_names_them_after_the_edits(season) -> None:
         assert_hidden(latest.text, names, post.dedupe_key)
 
 
-def test_they_still_see_their_own_scores(season) -> None:
+def test_they_still_see_their_own_scores(season: tuple[History, list[str]]) -> None:
     _history, names = season
     own = Client()
     own.force_login(User.objects.get(nickname=names[0]))
@@ -186,7 +189,7 @@ LETTERS = "АБВГДЕЖЗИКЛМНОПРСТУФХЦЧШЭЮЯ"
 
 
 @pytest.fixture
-def crawl():
+def crawl() -> dict[str, Any]:
     """The browser tests' club in which every member but the admin, the hosts included,
     refused publication, under names no page could show by accident (all of one length,
     so none is inside another)."""
@@ -199,7 +202,7 @@ def crawl():
     return club
 
 
-def may_name(role: str, path: str, club, viewer: User | None) -> set[int]:
+def may_name(role: str, path: str, club: dict[str, Any], viewer: User | None) -> set[int]:
     """Whom a page may name although they refused publication (RULES.md §C): the reader
     themselves; a table to its players (the online table) and its host (the running
     game's pages); everyone on the lists for members (the host's seating screens)."""
@@ -216,7 +219,9 @@ def may_name(role: str, path: str, club, viewer: User | None) -> set[int]:
     return named
 
 
-def test_no_page_of_the_browser_crawl_names_a_member_who_refused_publication(crawl) -> None:
+def test_no_page_of_the_browser_crawl_names_a_member_who_refused_publication(
+    crawl: dict[str, Any],
+) -> None:
     who = {"visitor": None, "member": crawl["online"].seats.first().member, "host": crawl["host"]}
     hidden = dict(User.objects.filter(publication_consent=False).values_list("pk", "nickname"))
     read = 0

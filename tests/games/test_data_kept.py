@@ -5,6 +5,7 @@ imports of online protocols crashed, and imported events skipped the shape check
 import json
 from datetime import timedelta
 from pathlib import Path
+from typing import NoReturn
 
 import pytest
 import time_machine
@@ -12,6 +13,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import IntegrityError
 from django.test import Client
 from django.utils import timezone
+from pytest_django import DjangoCaptureOnCommitCallbacks
 
 from accounts.services import api_token_create
 from club.models import Evening
@@ -21,10 +23,11 @@ from games.online import services as online_play
 from games.online.sweep import online_sweep
 from games.recordings import services as recordings
 from games.recordings.models import Recording, RecordingStatus
+from tests.checks import present
 from tests.factories import make_member
-from tests.games.recording import TOWN_WINS, make_host, record, start_game
+from tests.games.recording import TOWN_WINS, Table, make_host, record, start_game
 from tests.games.recordings import test_recordings
-from tests.games.recordings.test_recordings import sound_file, upload
+from tests.games.recordings.test_recordings import Played, sound_file, upload
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("recording_storage")]
 played = test_recordings.played  # a finished game with timed speeches
@@ -34,7 +37,9 @@ def stored(game: Game) -> Path:
     return Path(Recording.objects.get(game=game).file.path)
 
 
-def test_a_refused_recording_request_keeps_the_stored_recording(played, tmp_path) -> None:
+def test_a_refused_recording_request_keeps_the_stored_recording(
+    played: Played, tmp_path: Path
+) -> None:
     host, game, began = played
     upload(host, game, sound_file(tmp_path, "wav"), began)
     Recording.objects.filter(game=game).update(status=RecordingStatus.ANALYSED)
@@ -53,17 +58,17 @@ def test_a_refused_recording_request_keeps_the_stored_recording(played, tmp_path
 
 
 def test_a_replacement_that_fails_after_the_old_row_went_keeps_its_file(
-    played,
-    tmp_path,
-    monkeypatch,
-    django_capture_on_commit_callbacks,
+    played: Played,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
 ) -> None:
     host, game, began = played
     upload(host, game, sound_file(tmp_path, "wav"), began)
     Recording.objects.filter(game=game).update(status=RecordingStatus.ANALYSED)
     kept = stored(game)
 
-    def broken(**fields):
+    def broken(**fields: object) -> NoReturn:
         raise IntegrityError("the database refused the new row")
 
     monkeypatch.setattr(Recording.objects, "create", broken)
@@ -73,17 +78,19 @@ def test_a_replacement_that_fails_after_the_old_row_went_keeps_its_file(
     assert Recording.objects.get(game=game).status == RecordingStatus.ANALYSED
 
 
-def test_undo_and_redo_of_the_last_tap_do_not_move_the_deletion(played, tmp_path) -> None:
+def test_undo_and_redo_of_the_last_tap_do_not_move_the_deletion(
+    played: Played, tmp_path: Path
+) -> None:
     host, game, began = played
     game.refresh_from_db()
-    first_end = game.ended_at
+    first_end = present(game.ended_at)
     upload(host, game, sound_file(tmp_path, "wav"), began)
-    last = dict(game.events.order_by("-seq").first().payload)
+    last = dict(present(game.events.order_by("-seq").first()).payload)
     last.pop("at", None)
     with time_machine.travel(first_end + timedelta(days=2)):
         record(game, host, {"type": "undo"}, last)
     game.refresh_from_db()
-    assert game.ended_at > first_end + timedelta(days=1)  # the end as last recorded
+    assert present(game.ended_at) > first_end + timedelta(days=1)  # the end as last recorded
     assert game.first_ended_at == first_end
     assert recordings.due_at(game) == first_end + timedelta(days=3)
     with time_machine.travel(first_end + timedelta(days=3, minutes=1)):
@@ -119,7 +126,7 @@ def test_an_online_protocol_is_imported_in_admin() -> None:
     assert client.get(f"/games/{imported.pk}/").status_code == 200
 
 
-def test_an_imported_event_is_checked_as_a_live_one(table) -> None:
+def test_an_imported_event_is_checked_as_a_live_one(table: Table) -> None:
     host, evening, players = table
     game = start_game(host, evening, players)
     record(game, host, *TOWN_WINS)

@@ -7,13 +7,16 @@ import io
 import json
 import zipfile
 from datetime import timedelta
+from typing import Any
 
 import pytest
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
+from pytest_django import DjangoAssertNumQueries
 
+from accounts.models import User
 from accounts.services import api_token_create
 from club.kernel.errors import RefusalCode, Refused
 from games.models import Game, GameEvent
@@ -22,19 +25,21 @@ from tests.games.recording import (
     LINEUP,
     OPENING,
     TOWN_WINS,
+    Table,
     make_host,
     record,
     start_game,
 )
+from tests.responses import Response
 
 pytestmark = pytest.mark.django_db
 
 
-def bearer(member) -> dict[str, str]:
-    return {"HTTP_AUTHORIZATION": f"Bearer {api_token_create(member=member).key}"}
+def bearer(member: User) -> dict[str, str]:
+    return {"Authorization": f"Bearer {api_token_create(member=member).key}"}
 
 
-def test_a_host_starts_a_game_through_the_api(table) -> None:
+def test_a_host_starts_a_game_through_the_api(table: Table) -> None:
     host, evening, players = table
     roles = LINEUP
     body = {
@@ -44,7 +49,9 @@ def test_a_host_starts_a_game_through_the_api(table) -> None:
             for n, (p, r) in enumerate(zip(players, roles, strict=True), 1)
         ],
     }
-    response = Client().post("/api/v1/games", body, content_type="application/json", **bearer(host))
+    response = Client().post(
+        "/api/v1/games", body, content_type="application/json", headers=bearer(host)
+    )
     assert response.status_code == 201, response.content
     data = response.json()
     assert data["status"] == "running" and data["seq"] == 0
@@ -52,12 +59,12 @@ def test_a_host_starts_a_game_through_the_api(table) -> None:
     assert [s["role"] for s in data["seats"]] == roles  # the host sees the cards
 
 
-def test_the_api_refuses_members_who_are_not_hosts_and_anonymous_callers(table) -> None:
+def test_the_api_refuses_members_who_are_not_hosts_and_anonymous_callers(table: Table) -> None:
     host, evening, players = table
     seat = {"seat": 1, "member_id": players[0].pk, "role": "boss"}
     body = {"evening_id": evening.pk, "seats": [seat]}
     response = Client().post(
-        "/api/v1/games", body, content_type="application/json", **bearer(players[0])
+        "/api/v1/games", body, content_type="application/json", headers=bearer(players[0])
     )
     assert response.status_code == 403
     assert Client().post("/api/v1/games", body, content_type="application/json").status_code == 401
@@ -65,14 +72,14 @@ def test_the_api_refuses_members_who_are_not_hosts_and_anonymous_callers(table) 
     assert Client().get(f"/api/v1/games/{game.pk}").status_code == 401
 
 
-def test_events_through_the_api_statuses(table) -> None:
+def test_events_through_the_api_statuses(table: Table) -> None:
     host, evening, players = table
     game = start_game(host, evening, players)
     client, auth = Client(), bearer(host)
     url = f"/api/v1/games/{game.pk}/events"
 
-    def post(body: dict, who: dict = auth):
-        return client.post(url, body, content_type="application/json", **who)
+    def post(body: dict[str, object], who: dict[str, str] = auth) -> Response:
+        return client.post(url, body, content_type="application/json", headers=who)
 
     first = post({"type": "day", "n": 1, "seq": 1, "client_id": "a"})
     assert first.status_code == 201, first.content.decode()
@@ -90,19 +97,19 @@ def test_events_through_the_api_statuses(table) -> None:
     assert GameEvent.objects.filter(game=game).count() == 1
 
 
-def test_roles_and_the_protocol_are_the_hosts_until_the_end(table) -> None:
+def test_roles_and_the_protocol_are_the_hosts_until_the_end(table: Table) -> None:
     host, evening, players = table
     game = start_game(host, evening, players)
     member = bearer(players[3])
-    seen = Client().get(f"/api/v1/games/{game.pk}", **member).json()
+    seen = Client().get(f"/api/v1/games/{game.pk}", headers=member).json()
     assert {s["role"] for s in seen["seats"]} == {None}
-    assert Client().get(f"/api/v1/games/{game.pk}/protocol", **member).status_code == 403
-    host_view = Client().get(f"/api/v1/games/{game.pk}/protocol", **bearer(host))
+    assert Client().get(f"/api/v1/games/{game.pk}/protocol", headers=member).status_code == 403
+    host_view = Client().get(f"/api/v1/games/{game.pk}/protocol", headers=bearer(host))
     assert host_view.status_code == 200
     assert host_view.json()["format"] == "mafia-protocol/1"
 
 
-def test_the_game_page_hides_the_cards_from_everyone_but_the_host(table) -> None:
+def test_the_game_page_hides_the_cards_from_everyone_but_the_host(table: Table) -> None:
     host, evening, players = table
     game = start_game(host, evening, players)
     anonymous = Client().get(f"/games/{game.pk}/").content.decode()
@@ -121,12 +128,19 @@ def test_the_game_page_hides_the_cards_from_everyone_but_the_host(table) -> None
     assert "Босс" in host_client.get(f"/games/{game.pk}/?public=1").content.decode()
 
 
-def tap(client, game, event, seq, client_id=None, **extra):
+def tap(
+    client: Client,
+    game: Game,
+    event: dict[str, object],
+    seq: int,
+    client_id: str | None = None,
+    **extra: object,
+) -> Response:
     body = {"seq": seq, "client_id": client_id, "event": event, **extra}
     return client.post(f"/games/{game.pk}/tap/", body, content_type="application/json")
 
 
-def test_the_host_screen_records_taps_as_json(table) -> None:
+def test_the_host_screen_records_taps_as_json(table: Table) -> None:
     host, evening, players = table
     game = start_game(host, evening, players)
     client = Client()
@@ -152,7 +166,7 @@ def test_the_host_screen_records_taps_as_json(table) -> None:
     assert [e.type for e in game.events.order_by("seq")] == ["day", "foul"]
 
 
-def test_a_tap_that_removes_a_player_is_confirmed_first(table) -> None:
+def test_a_tap_that_removes_a_player_is_confirmed_first(table: Table) -> None:
     host, evening, players = table
     game = start_game(host, evening, players)
     record(
@@ -182,7 +196,9 @@ def test_a_tap_that_removes_a_player_is_confirmed_first(table) -> None:
      (b'{"seq": 1, "client_id": 5, "event": {"type": "day", "n": 1}}', 422, "invalid"),
      (b'{"seq": 1, "event": {"type": "day", "n": 1}, "confirmed": "yes"}', 422, "invalid")],
 )  # fmt: skip
-def test_a_malformed_tap_is_a_clear_refusal(table, body, status: int, code: str) -> None:
+def test_a_malformed_tap_is_a_clear_refusal(
+    table: Table, body: bytes, status: int, code: str
+) -> None:
     host, evening, players = table
     game = start_game(host, evening, players)
     client = Client()
@@ -193,7 +209,7 @@ def test_a_malformed_tap_is_a_clear_refusal(table, body, status: int, code: str)
     assert game.events.count() == 0
 
 
-def test_the_tap_and_the_api_refuse_alike(table) -> None:
+def test_the_tap_and_the_api_refuse_alike(table: Table) -> None:
     """The two doors that record an event read it and refuse it with one implementation
     (games/taps.py): the same status and the same body, the tap's `error` aside."""
     host, evening, players = table
@@ -208,11 +224,16 @@ def test_the_tap_and_the_api_refuse_alike(table) -> None:
     screen = Client()
     screen.force_login(host)
 
-    def both(event: dict, **envelope) -> tuple:
-        tapped = tap(screen, game, event, **envelope)
+    type Answer = tuple[int, dict[str, Any]]
+
+    def both(
+        event: dict[str, object], seq: int, client_id: str, **extra: object
+    ) -> tuple[Answer, Answer]:
+        tapped = tap(screen, game, event, seq, client_id, **extra)
+        envelope = {"seq": seq, "client_id": client_id, **extra}
         api = Client().post(
             f"/api/v1/games/{game.pk}/events", {**event, **envelope},
-            content_type="application/json", **bearer(host),
+            content_type="application/json", headers=bearer(host),
         )  # fmt: skip
         tap_body = tapped.json()
         assert tap_body.pop("error") == tap_body["detail"]
@@ -231,7 +252,7 @@ def test_the_tap_and_the_api_refuse_alike(table) -> None:
     assert game.events.count() == 3
 
 
-def test_members_cannot_post_taps(table) -> None:
+def test_members_cannot_post_taps(table: Table) -> None:
     host, evening, players = table
     game = start_game(host, evening, players)
     client = Client()
@@ -241,7 +262,7 @@ def test_members_cannot_post_taps(table) -> None:
     assert game.events.count() == 0
 
 
-def test_the_engine_the_worker_and_the_manifest_are_served(table) -> None:
+def test_the_engine_the_worker_and_the_manifest_are_served(table: Table) -> None:
     client = Client()
     engine = client.get("/games/engine.zip")
     assert engine.status_code == 200 and engine["Content-Type"] == "application/zip"
@@ -255,7 +276,7 @@ def test_the_engine_the_worker_and_the_manifest_are_served(table) -> None:
     assert manifest["display"] == "standalone" and len(manifest["icons"]) == 2
 
 
-def test_the_new_game_screen_is_for_hosts_and_starts_a_game(table) -> None:
+def test_the_new_game_screen_is_for_hosts_and_starts_a_game(table: Table) -> None:
     host, evening, players = table
     member_client = Client()
     member_client.force_login(players[0])
@@ -292,13 +313,13 @@ def test_the_new_game_screen_is_for_hosts_and_starts_a_game(table) -> None:
     )
 
 
-def test_the_new_game_screen_tells_the_host_when_players_are_too_few(table) -> None:
+def test_the_new_game_screen_tells_the_host_when_players_are_too_few(table: Table) -> None:
     host, evening, players = table
     client = Client()
     client.force_login(host)
     form = {"start": "1"}
     for n, player in enumerate(players[:10], 1):
-        form[f"member_{n}"] = player.pk
+        form[f"member_{n}"] = str(player.pk)
         form[f"role_at_{n}"] = "civilian"
     response = client.post(f"/evenings/{evening.pk}/games/new/", form)
     assert response.status_code == 422
@@ -307,7 +328,7 @@ def test_the_new_game_screen_tells_the_host_when_players_are_too_few(table) -> N
 
 
 @pytest.mark.parametrize("length", [10, 300])
-def test_the_game_screen_runs_a_fixed_number_of_queries(table, length: int) -> None:
+def test_the_game_screen_runs_a_fixed_number_of_queries(table: Table, length: int) -> None:
     host, evening, players = table
     game = start_game(host, evening, players)
     # A long log: fouls each taken back by an undo.
@@ -328,7 +349,7 @@ def test_the_game_screen_runs_a_fixed_number_of_queries(table, length: int) -> N
     assert len(queries) == 8, [q["sql"] for q in queries]
 
 
-def test_an_admin_exports_and_imports_a_protocol(table) -> None:
+def test_an_admin_exports_and_imports_a_protocol(table: Table) -> None:
     host, evening, players = table
     game = start_game(host, evening, players)
     record(game, host, *OPENING)
@@ -354,7 +375,7 @@ def test_an_admin_exports_and_imports_a_protocol(table) -> None:
     assert refused.status_code == 200 and Game.objects.count() == 2
 
 
-def test_a_member_who_refused_publication_is_player_n_to_everyone_else(table) -> None:
+def test_a_member_who_refused_publication_is_player_n_to_everyone_else(table: Table) -> None:
     host, evening, players = table
     shy = players[5]
     type(shy).objects.filter(pk=shy.pk).update(nickname="Тень", publication_consent=False)
@@ -363,19 +384,21 @@ def test_a_member_who_refused_publication_is_player_n_to_everyone_else(table) ->
     page = Client().get(f"/games/{game.pk}/").content.decode()
     assert "Тень" not in page and "Игрок 6" in page
     other = bearer(players[0])
-    api = Client().get(f"/api/v1/games/{game.pk}", **other).json()
+    api = Client().get(f"/api/v1/games/{game.pk}", headers=other).json()
     assert [s["nick"] for s in api["seats"]][5] == "Игрок 6"
-    document = Client().get(f"/api/v1/games/{game.pk}/protocol", **other).content.decode()
+    document = Client().get(f"/api/v1/games/{game.pk}/protocol", headers=other).content.decode()
     assert "Тень" not in document
     # The member and the host still see the name.
-    own = Client().get(f"/api/v1/games/{game.pk}", **bearer(shy)).json()
+    own = Client().get(f"/api/v1/games/{game.pk}", headers=bearer(shy)).json()
     assert own["seats"][5]["nick"] == "Тень"
     host_client = Client()
     host_client.force_login(host)
     assert "Тень" in host_client.get(f"/games/{game.pk}/?public=1").content.decode()
 
 
-def test_a_second_phone_follows_the_log_by_its_head(table, django_assert_max_num_queries) -> None:
+def test_a_second_phone_follows_the_log_by_its_head(
+    table: Table, django_assert_max_num_queries: DjangoAssertNumQueries
+) -> None:
     host, evening, players = table
     game = start_game(host, evening, players)
     client = Client()
@@ -394,7 +417,7 @@ def test_a_second_phone_follows_the_log_by_its_head(table, django_assert_max_num
     assert member.get(f"/games/{game.pk}/head/?seq=0").status_code == 403
 
 
-def test_the_questions_before_a_tap_say_why(table) -> None:
+def test_the_questions_before_a_tap_say_why(table: Table) -> None:
     host, evening, players = table
     game = start_game(host, evening, players)
     record(game, host, {"type": "day", "n": 1}, {"type": "night", "n": 1},
@@ -412,7 +435,7 @@ def test_the_questions_before_a_tap_say_why(table) -> None:
     assert third.status_code == 428 and "Место 9 покидает стол: три фола." in third.json()["error"]
 
 
-def test_undoing_a_finished_game_asks_first(table) -> None:
+def test_undoing_a_finished_game_asks_first(table: Table) -> None:
     host, evening, players = table
     game = start_game(host, evening, players)
     record(game, host, *TOWN_WINS)
@@ -428,7 +451,7 @@ def test_undoing_a_finished_game_asks_first(table) -> None:
     assert not game.finished
 
 
-def test_a_refused_page_answers_with_the_refusals_own_status_and_message(table) -> None:
+def test_a_refused_page_answers_with_the_refusals_own_status_and_message(table: Table) -> None:
     """club.doors.responses.answers_refusals: a GET says the refusal with its status (403, 404,
     428 are not forced to one status); a refused plain post returns with the message."""
     host, evening, players = table

@@ -9,23 +9,26 @@ themselves and for staff: a staff member who was not the host saw a link beside
 
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.apps import apps
 from django.conf import settings
 from django.test import Client
 
+from accounts.models import User
 from accounts.services import api_token_create
+from games.models import Game
 from games.ratings import analysis
 from tests.factories import make_member
-from tests.games.recording import TOWN_WINS, record, start_game
+from tests.games.recording import TOWN_WINS, Table, record, start_game
 from tests.games.test_consent import finished_online_game
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def shy_game(table):
+def shy_game(table: Table) -> tuple[Game, User, User]:
     host, evening, players = table
     shy = players[0]
     shy.publication_consent = False
@@ -37,13 +40,16 @@ def shy_game(table):
     return game, host, shy
 
 
-def row_of_seat_one(viewer, game) -> dict:
+def row_of_seat_one(viewer: User | None, game: Game) -> dict[str, Any]:
     headers = {"Authorization": f"Bearer {api_token_create(member=viewer).key}"} if viewer else {}
     answer = Client(headers=headers).get(f"/api/v1/games/{game.pk}/analysis")
-    return next(row for row in answer.json()["scores"] if row["seat"] == 1)
+    row: dict[str, Any] = next(r for r in answer.json()["scores"] if r["seat"] == 1)
+    return row
 
 
-def test_each_viewer_sees_the_name_and_the_link_by_one_rule(shy_game) -> None:
+def test_each_viewer_sees_the_name_and_the_link_by_one_rule(
+    shy_game: tuple[Game, User, User],
+) -> None:
     game, host, shy = shy_game
     staff = make_member(nickname="Сотрудник", is_staff=True)
     stranger = make_member(nickname="Прохожий")
@@ -71,7 +77,7 @@ def test_each_viewer_sees_the_name_and_the_link_by_one_rule(shy_game) -> None:
     assert page.get(f"/players/{shy.pk}/").status_code == 404
 
 
-def test_a_host_who_refused_publication_is_named_by_the_same_rule(table) -> None:
+def test_a_host_who_refused_publication_is_named_by_the_same_rule(table: Table) -> None:
     host, evening, players = table
     type(host).objects.filter(pk=host.pk).update(nickname="Тихий", publication_consent=False)
     host.refresh_from_db()
@@ -92,7 +98,7 @@ def test_a_host_who_refused_publication_is_named_by_the_same_rule(table) -> None
     assert "Тихий" in Client().get(f"/games/{game.pk}/").content.decode()
 
 
-def test_the_lists_for_members_keep_every_name(table) -> None:
+def test_the_lists_for_members_keep_every_name(table: Table) -> None:
     """An evening's sign-up list and the host's seating screens are not publications
     (RULES.md §C): they name a member who refused publication to members, and the member
     sees their own name in the menu."""
@@ -107,7 +113,7 @@ def test_the_lists_for_members_keep_every_name(table) -> None:
     assert "Скромный" in web(shy).get("/accounts/profile/").content.decode()
 
 
-def web(viewer) -> Client:
+def web(viewer: User | None) -> Client:
     client = Client()
     if viewer is not None:
         client.force_login(viewer)
@@ -129,7 +135,9 @@ def club_templates() -> list[Path]:
     """Every template of the club's own: the project's folder and its apps' (not Django's
     admin, which is staff's and names everyone to staff)."""
     root = Path(settings.BASE_DIR)
-    folders = [Path(folder) for folder in settings.TEMPLATES[0]["DIRS"]]
+    dirs = settings.TEMPLATES[0]["DIRS"]
+    assert isinstance(dirs, list)
+    folders = [Path(folder) for folder in dirs]
     folders += [
         Path(app.path) / "templates"
         for app in apps.get_app_configs()

@@ -5,6 +5,7 @@ the API and the sweep with a catastrophe whose revote ties three leaders twice."
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from datetime import date, timedelta
 
 import pytest
@@ -12,27 +13,33 @@ import time_machine
 from django.test import Client
 from django.utils import timezone
 
+from accounts.models import User
 from club.kernel.club_settings import ClubSettings
 from club.kernel.errors import Refused
+from games.models import Game
 from games.online import services as online_play
 from games.online.sweep import online_sweep
-from games.online.table import online_table
 from tests.factories import make_member
-from tests.games.online.test_online_play import Player, by_role, online  # noqa: F401 (the fixture)
+from tests.games.online.tables import catastrophe_of, deadline_of, table_of
+from tests.games.online.test_online_play import Online, Player, by_role, online  # noqa: F401 (the fixture)
 from tests.games.recording import make_host
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HX-Request": "true"}
 
 
-def site(member) -> Client:
+def site(member: User) -> Client:
     client = Client()
     client.force_login(member)
     return client
 
 
+# A running online game on day 1: it, its host, its seats' members and roles by number.
+type DayOne = tuple[Game, User, dict[int, User], dict[int, str]]
+
+
 @pytest.fixture
-def day_one():
+def day_one() -> Iterator[DayOne]:
     """A running online game on day 1, its host and its seats' members by number."""
     host = make_host()
     members = [make_member() for _ in range(10)]
@@ -43,7 +50,7 @@ def day_one():
     traveller = time_machine.travel(starts + timedelta(seconds=5), tick=False)
     traveller.start()
     online_sweep()
-    found = online_table(game.pk)
+    found = table_of(game.pk)
     yield (
         game,
         host,
@@ -55,12 +62,14 @@ def day_one():
 
 def live(client: Client, game_id: int, page: str) -> tuple[int, str]:
     """Ask /live as the page would, with the knowledge the page's poller carries."""
-    url = re.search(r'hx-get="(/online/\d+/live/[^"]+)"', page).group(1).replace("&amp;", "&")
+    found = re.search(r'hx-get="(/online/\d+/live/[^"]+)"', page)
+    assert found is not None, "the page polls nothing"
+    url = found.group(1).replace("&amp;", "&")
     answer = client.get(url, headers=HTMX)
     return answer.status_code, answer.content.decode()
 
 
-def test_live_answers_nothing_until_something_changes_then_only_the_parts(day_one) -> None:
+def test_live_answers_nothing_until_something_changes_then_only_the_parts(day_one: DayOne) -> None:
     game, _host, members, _roles = day_one
     me = site(members[1])
     page = me.get(f"/online/{game.pk}/").content.decode()
@@ -84,7 +93,9 @@ def test_live_answers_nothing_until_something_changes_then_only_the_parts(day_on
     assert live(me, game.pk, parts)[0] == 204
 
 
-def test_live_is_the_tables_own_and_the_mafias_chat_does_not_wake_the_others(day_one) -> None:
+def test_live_is_the_tables_own_and_the_mafias_chat_does_not_wake_the_others(
+    day_one: DayOne,
+) -> None:
     from games.online.models import MafiaMessage
 
     game, _host, members, roles = day_one
@@ -97,7 +108,7 @@ def test_live_is_the_tables_own_and_the_mafias_chat_does_not_wake_the_others(day
     assert live(outsider, game.pk, page)[0] == 403  # not even "nothing new"
 
 
-def test_the_forms_come_again_only_when_the_players_choices_change(day_one) -> None:
+def test_the_forms_come_again_only_when_the_players_choices_change(day_one: DayOne) -> None:
     game, host, members, _roles = day_one
     me = site(members[1])
     page = me.get(f"/online/{game.pk}/").content.decode()
@@ -108,7 +119,9 @@ def test_the_forms_come_again_only_when_the_players_choices_change(day_one) -> N
     assert status == 200 and 'id="online-actions"' in parts  # seat 9 is no longer a choice
 
 
-def test_a_vote_is_answered_with_what_remains_and_the_change_with_its_finality(day_one) -> None:
+def test_a_vote_is_answered_with_what_remains_and_the_change_with_its_finality(
+    day_one: DayOne,
+) -> None:
     game, _host, members, _roles = day_one
     me = site(members[1])
     first = me.post(
@@ -125,7 +138,7 @@ def test_a_vote_is_answered_with_what_remains_and_the_change_with_its_finality(d
     assert third.status_code == 422 and "окончательный" in third.content.decode()
 
 
-def test_a_post_and_a_shot_are_answered(day_one) -> None:
+def test_a_post_and_a_shot_are_answered(day_one: DayOne) -> None:
     game, _host, members, roles = day_one
     poster = site(members[1])
     answer = poster.post(
@@ -141,22 +154,22 @@ def test_a_post_and_a_shot_are_answered(day_one) -> None:
     assert "Выстрел на ближайшую ночь, оставленный заранее:" in body  # kept on the page
 
 
-def test_a_modkill_for_inactivity_late_in_the_day_needs_a_reason(day_one) -> None:
+def test_a_modkill_for_inactivity_late_in_the_day_needs_a_reason(day_one: DayOne) -> None:
     game, host, _members, _roles = day_one
-    late = online_table(game.pk).table.deadline_at - timedelta(minutes=20)
+    late = deadline_of(game.pk) - timedelta(minutes=20)
     with time_machine.travel(late, tick=False):
         with pytest.raises(Refused) as refused:
             online_play.online_act(
                 game_id=game.pk, user=host, event={"type": "modkill", "seat": 4, "inactivity": True}
             )
         assert refused.value.code == "late_modkill"
-        assert 4 in online_table(game.pk).state.alive
+        assert 4 in table_of(game.pk).state.alive
         online_play.online_act(
             game_id=game.pk,
             user=host,
             event={"type": "modkill", "seat": 4, "inactivity": True, "override": "ушёл надолго"},
         )
-        assert 4 not in online_table(game.pk).state.alive
+        assert 4 not in table_of(game.pk).state.alive
     # Early in the day no reason is needed.
     online_play.online_act(
         game_id=game.pk, user=host, event={"type": "modkill", "seat": 5, "inactivity": True}
@@ -179,13 +192,13 @@ def test_the_fast_night_comes_ten_minutes_after_the_fast_when_so_chosen() -> Non
     )
     assert created.status_code == 201, created.content
     game_id = created.json()["game_id"]
-    found = online_table(game_id)
+    found = table_of(game_id)
     assert found.game.options["revote_tie_limit"] == 3 and found.table.fast_night_minutes == 10
     with time_machine.travel(starts + timedelta(seconds=5), tick=False):
         online_sweep()
         for member in players:
             online_play.online_act(game_id=game_id, user=member, event={"type": "fast"})
-        table = online_table(game_id)
+        table = table_of(game_id)
         assert not table.state.open and table.state.ended_by_fast
         assert table.table.deadline_at == timezone.now() + timedelta(minutes=10)
         page = site(players[0]).get(f"/online/{game_id}/").content.decode()
@@ -213,7 +226,7 @@ def test_the_hosts_form_offers_the_readings_with_their_defaults() -> None:
          "check_departed": "0", "two_leave_limit": "day"},
     )  # fmt: skip
     assert made.status_code == 302
-    game = online_table(int(made["Location"].strip("/").split("/")[-1])).game
+    game = table_of(int(made["Location"].strip("/").split("/")[-1])).game
     assert game.options["check_departed"] is False and game.options["two_leave_limit"] == "day"
     assert game.options["revote_tie_limit"] == 0
 
@@ -235,7 +248,7 @@ def test_a_members_age_is_counted_on_the_clubs_date() -> None:
     assert game.seats.count() == 10
 
 
-def test_the_bots_online_card_shows_who_votes_whom(day_one) -> None:
+def test_the_bots_online_card_shows_who_votes_whom(day_one: DayOne) -> None:
     from notifications.bot.cards import online_card
 
     game, _host, members, _roles = day_one
@@ -250,19 +263,19 @@ def test_the_bots_online_card_shows_who_votes_whom(day_one) -> None:
     assert "Ваш следующий голос — окончательный: это ваша единственная смена за день." in text
 
 
-def test_ten_players_through_the_site_the_api_and_the_sweep_tie_three_twice(online) -> None:  # noqa: F811
+def test_ten_players_through_the_site_the_api_and_the_sweep_tie_three_twice(online: Online) -> None:  # noqa: F811
     """«Если лидеров 3 то заново»: a tie of three at ten alive is revoted; the revote ties
     the three again twice (once closed by the host, once by the round's deadline), then the
     third revote, complete, closes itself and hangs one; the night follows."""
     host, _players, seats, game_id, starts = online
     by_site = {n: site(p.member) for n, (_r, p) in seats.items() if n % 2}  # odd seats: the site
 
-    def act(seat: int, **event) -> None:
+    def act(seat: int, **event: object) -> None:
         if seat in by_site:
             answer = by_site[seat].post(f"/online/{game_id}/act/", event, headers=HTMX)
             assert answer.status_code == 200, answer.content.decode()[:400]
         else:
-            seats[seat][1].act(game_id, **event)
+            seats[seat][1].act(game_id, 200, **event)
 
     civilians = [n for n, _p in by_role(seats, "civilian")]
     x, y, z = civilians[:3]
@@ -276,7 +289,7 @@ def test_ten_players_through_the_site_the_api_and_the_sweep_tie_three_twice(onli
         host_site = site(host.member)
         closed = host_site.post(f"/online/{game_id}/act/", {"type": "day_end"}, headers=HTMX)
         assert closed.status_code == 200
-        assert online_table(game_id).state.catastrophe.tied == [x, y, z]
+        assert catastrophe_of(table_of(game_id).state).tied == [x, y, z]
 
         def split_round() -> None:
             """The tied post; six voters split two, two, two; the seventh is silent."""
@@ -291,13 +304,13 @@ def test_ten_players_through_the_site_the_api_and_the_sweep_tie_three_twice(onli
             "question": False,
         }
 
-    round_deadline = online_table(game_id).table.deadline_at
+    round_deadline = deadline_of(game_id)
     with time_machine.travel(round_deadline - timedelta(minutes=1), tick=False):
         split_round()
     with time_machine.travel(round_deadline + timedelta(seconds=1), tick=False):
         assert online_sweep() == 1  # the round's deadline: tied again, a third round
-        state = online_table(game_id).state
-        assert state.catastrophe.tied == [x, y, z] and not state.eliminated
+        state = table_of(game_id).state
+        assert catastrophe_of(state).tied == [x, y, z] and not state.eliminated
         act(x, type="post", text="Последний шанс")
         act(y, type="post", text="…")
         act(z, type="post", text="…")

@@ -10,17 +10,18 @@ import time_machine
 from django.test import Client
 from django.utils import timezone
 
+from accounts.models import User
 from games.models import Game, Seat
 from games.online import services as online_play
 from games.online.sweep import online_sweep
-from games.online.table import online_table
 from tests.factories import make_member
+from tests.games.online.tables import table_of
 from tests.games.recording import make_host
 
 pytestmark = pytest.mark.django_db
 
 
-def logged_in(user) -> Client:
+def logged_in(user: User) -> Client:
     client = Client()
     client.force_login(user)
     return client
@@ -40,11 +41,12 @@ def test_a_host_creates_a_game_on_the_site_and_players_vote_there() -> None:
     with time_machine.travel(timezone.now() + timedelta(minutes=6)):
         online_sweep()
         seat = Seat.objects.filter(game=game).select_related("member").first()
+        assert seat is not None
         player = logged_in(seat.member)
         page = player.get(f"/online/{game.pk}/").content.decode()
         assert "День 1" in page and 'value="fast"' in page
         player.post(f"/online/{game.pk}/act/", {"type": "vote", "target": "pass"})
-        assert online_table(game.pk).state.votes == {seat.number: "pass"}
+        assert table_of(game.pk).state.votes == {seat.number: "pass"}
         partial = player.post(
             f"/online/{game.pk}/act/",
             {"type": "com_check", "target": "1"},
@@ -66,6 +68,7 @@ def test_an_eliminated_player_has_a_last_word_on_the_page() -> None:
     with time_machine.travel(starts + timedelta(seconds=5)):
         online_sweep()
         seat = Seat.objects.filter(game=game, role="civilian").select_related("member").first()
+        assert seat is not None
         online_play.online_act(
             game_id=game.pk, user=host, event={"type": "warning", "seat": seat.number}
         )
@@ -89,6 +92,8 @@ def test_the_online_page_says_its_don_is_the_live_games_boss() -> None:
     call_command("demo_data", stdout=open("/dev/null", "w"))  # noqa: SIM115
     online = Game.objects.get(ruleset="online")
     client = Client()
-    client.force_login(online.seats.first().member)
+    seat = online.seats.first()
+    assert seat is not None
+    client.force_login(seat.member)
     page = client.get(f"/online/{online.pk}/").content.decode()
     assert "главарь мафии здесь — Дон, в живой игре эта карта зовётся Босс" in page

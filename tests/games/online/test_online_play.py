@@ -2,13 +2,15 @@
 to the town's win: a catastrophe on day 1, a misfire night, a fast night, a kill, and the
 host's moderation; then the same analysis as a live game."""
 
-from datetime import timedelta
+from datetime import datetime, timedelta
+from typing import Any
 
 import pytest
 import time_machine
 from django.test import Client
 from django.utils import timezone
 
+from accounts.models import User
 from accounts.services import api_token_create
 from games.models import Game, Seat
 from games.online.sweep import online_sweep
@@ -17,30 +19,36 @@ from games.ratings.models import GameAnalysis
 from notifications.models import Notification
 from tests.factories import make_member
 from tests.games.recording import make_host
+from tests.responses import Response
 
 pytestmark = pytest.mark.django_db
 
 
 class Player:
-    def __init__(self, member) -> None:
+    def __init__(self, member: User) -> None:
         self.member = member
         self.api = Client(
             headers={"Authorization": f"Bearer {api_token_create(member=member).key}"}
         )
 
-    def act(self, game_id: int, expect: int = 200, **event):
+    def act(self, game_id: int, expect: int = 200, **event: object) -> Any:
         answer = self.api.post(
             f"/api/v1/online-games/{game_id}/actions", event, content_type="application/json"
         )
         assert answer.status_code == expect, answer.content
         return answer.json()
 
-    def view(self, game_id: int) -> dict:
-        return self.api.get(f"/api/v1/online-games/{game_id}").json()
+    def view(self, game_id: int) -> dict[str, Any]:
+        seen: dict[str, Any] = self.api.get(f"/api/v1/online-games/{game_id}").json()
+        return seen
+
+
+# The host, the ten players, the seats (number: role and player), the game's id and start.
+type Online = tuple[Player, list[Player], dict[int, tuple[str, Player]], int, datetime]
 
 
 @pytest.fixture
-def online():
+def online() -> Online:
     host = Player(make_host())
     players = [Player(make_member()) for _ in range(10)]
     starts = timezone.now() + timedelta(minutes=40)
@@ -63,11 +71,11 @@ def online():
     return host, players, seats, game_id, starts
 
 
-def by_role(seats, role):
+def by_role(seats: dict[int, tuple[str, Player]], role: str) -> list[tuple[int, Player]]:
     return [(n, p) for n, (r, p) in sorted(seats.items()) if r == role]
 
 
-def test_an_online_game_from_the_deal_to_the_towns_win(online) -> None:
+def test_an_online_game_from_the_deal_to_the_towns_win(online: Online) -> None:
     host, _players, seats, game_id, starts = online
     ((don_seat, don),) = by_role(seats, "don")
     mafia = by_role(seats, "mafia")
@@ -87,11 +95,13 @@ def test_an_online_game_from_the_deal_to_the_towns_win(online) -> None:
     assert Player(make_member()).api.get(f"/api/v1/online-games/{game_id}").status_code == 403
 
     # The mafia's chat opens 30 minutes before the start.
-    chat = lambda who: who.api.post(  # noqa: E731
-        f"/api/v1/online-games/{game_id}/mafia-chat",
-        {"text": "Стреляем в 7"},
-        content_type="application/json",
-    )
+    def chat(who: Player) -> Response:
+        return who.api.post(
+            f"/api/v1/online-games/{game_id}/mafia-chat",
+            {"text": "Стреляем в 7"},
+            content_type="application/json",
+        )
+
     assert chat(don).status_code == 422  # 40 minutes before: not yet
     with time_machine.travel(starts - timedelta(minutes=10)):
         assert chat(don).status_code == 200
@@ -217,12 +227,12 @@ def test_an_online_game_from_the_deal_to_the_towns_win(online) -> None:
     assert record.status_code in (404, 422)
 
 
-def test_a_running_online_games_public_page_leads_to_its_table(online) -> None:
+def test_a_running_online_games_public_page_leads_to_its_table(online: Online) -> None:
     _host, _players, seats, game_id, _starts = online
     player = seats[1][1].member
     client = Client()
     client.force_login(player)
-    assert client.get(f"/games/{game_id}/").url == f"/online/{game_id}/"
+    assert client.get(f"/games/{game_id}/")["Location"] == f"/online/{game_id}/"
 
 
 def test_only_hosts_create_online_games_and_for_ten_members() -> None:

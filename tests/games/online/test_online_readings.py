@@ -14,9 +14,11 @@ import pytest
 from games.rules import protocol
 from games.rules.errors import ProtocolError, RuleViolation
 from games.rules.online import OnlineGame, OnlineOptions
+from tests.games.online.tables import catastrophe_of
 
 TABLE = {1: "don", 2: "mafia", 3: "mafia", 4: "commissar"} | {s: "civilian" for s in range(5, 11)}
-DAY1, END = {"type": "day", "n": 1}, {"type": "day_end"}
+DAY1: dict[str, Any] = {"type": "day", "n": 1}
+END: dict[str, Any] = {"type": "day_end"}
 VIA = "engine"
 
 
@@ -41,10 +43,11 @@ def game(*events: dict[str, Any], **options: Any) -> OnlineGame:
         "seats": [{"seat": s, "nick": f"Игрок {s}", "role": r} for s, r in TABLE.items()],
         "events": list(events),
     }
-    state, failure = protocol.replay(protocol.loads(json.dumps(document)))
+    replayed, failure = protocol.replay(protocol.loads(json.dumps(document)))
     if failure is not None:
         raise failure.error
-    return state
+    assert isinstance(replayed, OnlineGame)
+    return replayed
 
 
 def refused(*events: dict[str, Any], code: str, **options: Any) -> None:
@@ -96,7 +99,7 @@ def test_a_three_way_tie_that_repeats_is_revoted_until_it_breaks_or_the_limit() 
     again = revotes({1: 5, 2: 6, 3: 7})
     events = [*THREE_TIED, *again, END, *again, END, *again, END]
     unlimited = game(*events)
-    assert unlimited.catastrophe.tied == [5, 6, 7] and not unlimited.eliminated
+    assert catastrophe_of(unlimited).tied == [5, 6, 7] and not unlimited.eliminated
     broken = game(*events, *revotes({1: 6, 2: 6, 3: 5}), END)
     assert out(broken) == [(6, "voted")]
     limited = game(*THREE_TIED, *again, END, *again, END, revote_tie_limit=2)
@@ -109,7 +112,7 @@ def test_a_repeated_tie_at_an_odd_count_revotes_again_or_stops_at_the_limit() ->
         DAY1, *votes({1: 10, 2: 10}), END, *night(1),
         *votes({1: 5, 2: 6}), END, *revotes({1: 5, 2: 6}), END,
     ]  # fmt: skip
-    assert game(*day_two).catastrophe.tied == [5, 6]
+    assert catastrophe_of(game(*day_two)).tied == [5, 6]
     stopped = game(*day_two, revote_tie_limit=1)
     assert stopped.outcome == "tie_again" and out(stopped) == [(10, "voted")]
 
@@ -118,7 +121,7 @@ def test_the_third_player_no_longer_tied_votes_in_the_follow_up_or_not() -> None
     # The revote leaves 5 and 6 leading: the question «hang both / keep both» follows.
     to_two = [*THREE_TIED, *revotes({1: 5, 2: 5, 3: 6, 4: 6, 8: 7}), END]
     follow_up = game(*to_two)
-    assert follow_up.catastrophe.tied == [5, 6] and follow_up.catastrophe.question
+    assert catastrophe_of(follow_up).tied == [5, 6] and catastrophe_of(follow_up).question
     assert "revote" in follow_up.actions_for(7)
     hanged = game(*to_two, *revotes({7: "hang_all", 1: "hang_all"}), END)
     assert out(hanged) == [(5, "voted"), (6, "voted")]
@@ -128,9 +131,9 @@ def test_the_third_player_no_longer_tied_votes_in_the_follow_up_or_not() -> None
 
 def test_a_vote_left_in_advance_may_be_replaced_once_in_the_round_or_stands() -> None:
     tie = [DAY1, *revotes({1: "hang_all"}), *votes({2: 5, 3: 6}), END]
-    assert game(*tie).catastrophe.votes == {1: "hang_all"}
+    assert catastrophe_of(game(*tie)).votes == {1: "hang_all"}
     replaced = game(*tie, *revotes({1: "pardon_all"}))
-    assert replaced.catastrophe.votes[1] == "pardon_all"
+    assert catastrophe_of(replaced).votes[1] == "pardon_all"
     refused(*tie, *revotes({1: "pardon_all"}), *revotes({1: "hang_all"}), code="vote_final")
     refused(*tie, *revotes({1: "pardon_all"}), code="vote_final", advance_vote_replaceable=False)
 

@@ -1,17 +1,21 @@
 """The analysis of a finished game: scores stored with their lines, Elo across games,
 rebuilt idempotently, withdrawn when an undo reopens the game, rescored by a new scheme."""
 
+from typing import Any
+
 import pytest
 
+from games.models import Game
 from games.ratings import analysis
 from games.ratings.models import GameAnalysis, PlayerScore, ScoringScheme
 from games.rules import rating
-from tests.games.recording import TOWN_WINS, record, start_game
+from tests.checks import present
+from tests.games.recording import TOWN_WINS, Table, record, start_game
 
 pytestmark = pytest.mark.django_db
 
 
-def finished_game(table):
+def finished_game(table: Table) -> Game:
     host, evening, players = table
     game = start_game(host, evening, players)
     record(game, host, *TOWN_WINS)
@@ -19,13 +23,13 @@ def finished_game(table):
     return game
 
 
-def built(game) -> dict:
+def built(game: Game) -> dict[str, Any]:
     analysis.game_analysis_build(game_id=game.pk)
     analysis.ratings_replay()
     return snapshot(game)
 
 
-def snapshot(game) -> dict:
+def snapshot(game: Game) -> dict[str, Any]:
     found = GameAnalysis.objects.get(game=game)
     scores = PlayerScore.objects.filter(game=game).order_by("seat")
     return {
@@ -35,7 +39,7 @@ def snapshot(game) -> dict:
     }
 
 
-def test_each_seat_gets_its_points_with_the_lines_that_make_them(table) -> None:
+def test_each_seat_gets_its_points_with_the_lines_that_make_them(table: Table) -> None:
     game = finished_game(table)
     built(game)
     commissar = PlayerScore.objects.get(game=game, seat=4)
@@ -54,7 +58,7 @@ def test_each_seat_gets_its_points_with_the_lines_that_make_them(table) -> None:
     assert PlayerScore.objects.filter(game=game).count() == 12
 
 
-def test_building_twice_gives_the_same_analysis_and_changes_nothing(table) -> None:
+def test_building_twice_gives_the_same_analysis_and_changes_nothing(table: Table) -> None:
     game = finished_game(table)
     first = built(game)
     assert analysis.game_analysis_build(game_id=game.pk) is False
@@ -62,7 +66,7 @@ def test_building_twice_gives_the_same_analysis_and_changes_nothing(table) -> No
     assert snapshot(game) == first
 
 
-def test_the_timeline_is_grouped_by_day_and_night(table) -> None:
+def test_the_timeline_is_grouped_by_day_and_night(table: Table) -> None:
     game = finished_game(table)
     sections = built(game)["sections"]
     assert [(s["phase"], s["n"]) for s in sections] == [
@@ -79,7 +83,7 @@ def test_the_timeline_is_grouped_by_day_and_night(table) -> None:
 
 
 def test_an_undo_after_the_end_withdraws_the_analysis_and_the_next_end_rebuilds_it(
-    table,
+    table: Table,
 ) -> None:
     host = table[0]
     game = finished_game(table)
@@ -93,18 +97,18 @@ def test_an_undo_after_the_end_withdraws_the_analysis_and_the_next_end_rebuilds_
     assert built(game)["scores"] == first["scores"]
 
 
-def test_the_first_game_moves_ratings_from_the_initial_value(table) -> None:
+def test_the_first_game_moves_ratings_from_the_initial_value(table: Table) -> None:
     game = finished_game(table)
     built(game)
-    red = PlayerScore.objects.filter(game=game, track="red").first()
-    black = PlayerScore.objects.filter(game=game, track="black").first()
+    red = present(PlayerScore.objects.filter(game=game, track="red").first())
+    black = present(PlayerScore.objects.filter(game=game, track="black").first())
     assert red.rating_before == black.rating_before == rating.INITIAL
     # Equal teams at 1500: expected 0.5 each, so the winners gain K/2 and the losers lose it.
     assert red.rating_after == pytest.approx(rating.INITIAL + rating.K / 2)
     assert black.rating_after == pytest.approx(rating.INITIAL - rating.K / 2)
 
 
-def test_a_new_scheme_version_rescores_every_game(table) -> None:
+def test_a_new_scheme_version_rescores_every_game(table: Table) -> None:
     game = finished_game(table)
     built(game)
     ScoringScheme.objects.create(version=2, points={"win": 2.0})
@@ -113,7 +117,7 @@ def test_a_new_scheme_version_rescores_every_game(table) -> None:
     assert GameAnalysis.objects.get(game=game).scheme.version == 2
 
 
-def test_ratings_follow_the_order_games_ended_in(table) -> None:
+def test_ratings_follow_the_order_games_ended_in(table: Table) -> None:
     """Two games with the same players: the second starts from the first's ratings."""
     host, evening, players = table
     first = finished_game(table)

@@ -1,10 +1,14 @@
 """The analysis is built by a real worker on Redis, after the commit that ends the game."""
 
+from pathlib import Path
+
 import pytest
 
 from games.ratings.models import GameAnalysis, PlayerScore
 from games.ratings.tasks import game_analyse
+from tests.checks import present
 from tests.games.recording import TOWN_WINS, evening_with_players, make_host, record, start_game
+from tests.waiting import TaskDone
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -12,7 +16,7 @@ pytestmark = [
 ]
 
 
-def test_the_last_tap_of_a_game_has_the_worker_build_its_analysis(task_done) -> None:
+def test_the_last_tap_of_a_game_has_the_worker_build_its_analysis(task_done: TaskDone) -> None:
     host = make_host()
     evening, players = evening_with_players()
     game = start_game(host, evening, players)
@@ -27,7 +31,9 @@ def test_the_last_tap_of_a_game_has_the_worker_build_its_analysis(task_done) -> 
 
 
 @pytest.mark.usefixtures("recording_storage")
-def test_the_last_chunk_of_a_recording_has_the_worker_analyse_it(task_done, tmp_path) -> None:
+def test_the_last_chunk_of_a_recording_has_the_worker_analyse_it(
+    task_done: TaskDone, tmp_path: Path
+) -> None:
     import numpy as np
 
     from games.recordings import services as recordings
@@ -47,5 +53,5 @@ def test_the_last_chunk_of_a_recording_has_the_worker_analyse_it(task_done, tmp_
     assert analysed.wait(timeout=60), "the worker did not analyse the recording"
     recording = Recording.objects.get(pk=begun.pk)
     assert (recording.status, recording.progress) == (RecordingStatus.ANALYSED, 100)
-    ((start, end),) = recording.voiced
+    ((start, end),) = present(recording.voiced)
     assert abs(start - 1) < 0.5 and abs(end - 5) < 0.5

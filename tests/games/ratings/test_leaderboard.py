@@ -6,21 +6,21 @@ from django.test import Client
 from accounts.models import User
 from games.ratings import stats
 from games.ratings.seasons import Season, season_of, season_parse, seasons_between
-from tests.games.season import seed_history
+from tests.games.season import History, seed_history
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def history():
+def history() -> History:
     return seed_history(games=30, members=20, seed=3)
 
 
-def board(sort: str = "points", viewer=None) -> stats.Leaderboard:
+def board(sort: str = "points", viewer: User | None = None) -> stats.Leaderboard:
     return stats.leaderboard(stats.current_season(), sort, viewer)
 
 
-def test_rows_sum_the_seasons_scores_and_sort_by_any_column(history) -> None:
+def test_rows_sum_the_seasons_scores_and_sort_by_any_column(history: History) -> None:
     by_points = board().rows
     assert [r.rank for r in by_points] == list(range(1, len(by_points) + 1))
     assert [r.points for r in by_points] == sorted((r.points for r in by_points), reverse=True)
@@ -33,13 +33,13 @@ def test_rows_sum_the_seasons_scores_and_sort_by_any_column(history) -> None:
         assert row.red is not None or row.black is not None
 
 
-def test_the_page_sorts_by_the_chosen_column_and_links_the_others(history) -> None:
+def test_the_page_sorts_by_the_chosen_column_and_links_the_others(history: History) -> None:
     page = Client().get("/leaderboard/?sort=wins").content.decode()
     assert "?season=" in page and "sort=points" in page
     assert Client().get("/leaderboard/?sort=nonsense&season=bad").status_code == 200
 
 
-def test_a_member_without_consent_sees_their_own_row_and_nobody_else_does(history) -> None:
+def test_a_member_without_consent_sees_their_own_row_and_nobody_else_does(history: History) -> None:
     shy = history.members[0]
     User.objects.filter(pk=shy.pk).update(publication_consent=False)
     shy.refresh_from_db()
@@ -48,7 +48,7 @@ def test_a_member_without_consent_sees_their_own_row_and_nobody_else_does(histor
     assert len(own) == 1 and own[0].own
 
 
-def test_the_api_refuses_an_unknown_sort_or_season_with_a_message(history) -> None:
+def test_the_api_refuses_an_unknown_sort_or_season_with_a_message(history: History) -> None:
     client = Client()
     assert client.get("/api/v1/leaderboard?sort=luck").status_code == 422
     answer = client.get("/api/v1/leaderboard?season=2026-Q9")

@@ -1,13 +1,18 @@
 """The club group's post about each analysed game, and its edits when consent changes."""
 
 import pytest
+from pytest_django import DjangoCaptureOnCommitCallbacks
 
+from accounts.models import User
 from accounts.services import member_set_publication_consent
 from club.kernel.club_settings import ClubSettings
+from games.models import Game
 from games.ratings import analysis, publication, tasks
 from notifications.models import Notification, NotificationStatus
 from notifications.sender import notification_deliver
-from tests.games.recording import TOWN_WINS, record, start_game
+from tests.checks import present
+from tests.fake_telegram import FakeTelegram
+from tests.games.recording import TOWN_WINS, Table, record, start_game
 
 pytestmark = pytest.mark.django_db
 GROUP = -100123
@@ -21,7 +26,7 @@ def group() -> int:
     return GROUP
 
 
-def analysed(table):
+def analysed(table: Table) -> tuple[Game, list[User]]:
     host, evening, players = table
     game = start_game(host, evening, players)
     record(game, host, *TOWN_WINS)
@@ -30,9 +35,11 @@ def analysed(table):
     return game, players
 
 
-def test_the_group_gets_the_analysis_with_nicks_roles_points_and_a_link(table, group) -> None:
+def test_the_group_gets_the_analysis_with_nicks_roles_points_and_a_link(
+    table: Table, group: int
+) -> None:
     game, players = analysed(table)
-    post_id = publication.game_post_sync(game_id=game.pk)
+    post_id = present(publication.game_post_sync(game_id=game.pk))
     post = Notification.objects.get(pk=post_id)
     assert (post.chat_id, post.dedupe_key) == (GROUP, f"analysis:{game.pk}")
     assert f"4. {players[3].nickname} · Комиссар · +2.00" in post.text
@@ -43,25 +50,27 @@ def test_the_group_gets_the_analysis_with_nicks_roles_points_and_a_link(table, g
     assert Notification.objects.filter(chat_id=GROUP).count() == 1
 
 
-def test_no_group_set_means_no_post(table) -> None:
+def test_no_group_set_means_no_post(table: Table) -> None:
     game, _players = analysed(table)
     assert publication.game_post_sync(game_id=game.pk) is None
     assert not Notification.objects.filter(dedupe_key__startswith="analysis:").exists()
 
 
-def test_a_member_who_refused_publication_is_their_seat_in_the_post(table, group) -> None:
+def test_a_member_who_refused_publication_is_their_seat_in_the_post(
+    table: Table, group: int
+) -> None:
     game, players = analysed(table)
     type(players[3]).objects.filter(pk=players[3].pk).update(publication_consent=False)
-    post = Notification.objects.get(pk=publication.game_post_sync(game_id=game.pk))
+    post = Notification.objects.get(pk=present(publication.game_post_sync(game_id=game.pk)))
     assert players[3].nickname not in post.text
     assert "4. Игрок 4 · Комиссар" in post.text
 
 
 def test_switching_off_edits_the_sent_post_and_switching_on_edits_it_back(
-    table, group, fake_telegram
+    table: Table, group: int, fake_telegram: FakeTelegram
 ) -> None:
     game, players = analysed(table)
-    post = Notification.objects.get(pk=publication.game_post_sync(game_id=game.pk))
+    post = Notification.objects.get(pk=present(publication.game_post_sync(game_id=game.pk)))
     assert notification_deliver(post.pk).status == NotificationStatus.SENT
     post.refresh_from_db()
     shy = players[3]
@@ -79,13 +88,13 @@ def test_switching_off_edits_the_sent_post_and_switching_on_edits_it_back(
 
     member_set_publication_consent(member=shy, consent=True)
     tasks.member_posts_sync(shy.pk)
-    latest = Notification.objects.filter(edit_of=post).order_by("-pk").first()
+    latest = present(Notification.objects.filter(edit_of=post).order_by("-pk").first())
     assert latest.pk != edit.pk and shy.nickname in latest.text
 
 
-def test_a_post_not_yet_sent_is_rewritten_in_place(table, group) -> None:
+def test_a_post_not_yet_sent_is_rewritten_in_place(table: Table, group: int) -> None:
     game, players = analysed(table)
-    post_id = publication.game_post_sync(game_id=game.pk)
+    post_id = present(publication.game_post_sync(game_id=game.pk))
     member_set_publication_consent(member=players[3], consent=False)
     tasks.member_posts_sync(players[3].pk)
     post = Notification.objects.get(pk=post_id)
@@ -93,9 +102,11 @@ def test_a_post_not_yet_sent_is_rewritten_in_place(table, group) -> None:
     assert not Notification.objects.filter(edit_of=post).exists()
 
 
-def test_an_edit_waits_for_its_post_to_be_sent(table, group, fake_telegram) -> None:
+def test_an_edit_waits_for_its_post_to_be_sent(
+    table: Table, group: int, fake_telegram: FakeTelegram
+) -> None:
     game, players = analysed(table)
-    post = Notification.objects.get(pk=publication.game_post_sync(game_id=game.pk))
+    post = Notification.objects.get(pk=present(publication.game_post_sync(game_id=game.pk)))
     Notification.objects.filter(pk=post.pk).update(status=NotificationStatus.SENDING)
     member_set_publication_consent(member=players[3], consent=False)
     tasks.member_posts_sync(players[3].pk)
@@ -106,7 +117,9 @@ def test_an_edit_waits_for_its_post_to_be_sent(table, group, fake_telegram) -> N
 
 
 def test_consent_switched_in_a_transaction_asks_the_worker_after_the_commit(
-    table, django_capture_on_commit_callbacks, queued
+    table: Table,
+    django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
+    queued: list[tuple[str, tuple[object, ...]]],
 ) -> None:
     member = table[2][0]
     asked = [("games.ratings.tasks.member_posts_sync", (member.pk,))]

@@ -9,13 +9,23 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from tests.games.recording import TOWN_WINS, evening_with_players, make_host, record, start_game
+from accounts.models import User
+from club.models import Evening
+from games.models import Game
+from tests.games.recording import (
+    TOWN_WINS,
+    Table,
+    evening_with_players,
+    make_host,
+    record,
+    start_game,
+)
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def analysed():
+def analysed() -> tuple[Game, Evening, list[User]]:
     """A game the town won, analysed: (game, evening, players)."""
     from games.ratings.tasks import game_analyse
 
@@ -36,7 +46,7 @@ def test_the_player_pages_title_is_the_nickname_only() -> None:
     assert title == players[0].nickname
 
 
-def test_a_team_win_names_the_team_and_the_season_has_a_human_name(analysed) -> None:
+def test_a_team_win_names_the_team_and_the_season_has_a_human_name(analysed: Table) -> None:
     game, _evening, _players = analysed
     page = Client().get(f"/games/{game.pk}/").content.decode()
     assert "победа красных (города)" in page and "победа команды (" not in page
@@ -45,7 +55,7 @@ def test_a_team_win_names_the_team_and_the_season_has_a_human_name(analysed) -> 
     assert names and all("-Q" not in name for name in names), names
 
 
-def test_points_and_ratings_read_the_same_way_on_every_page(analysed) -> None:
+def test_points_and_ratings_read_the_same_way_on_every_page(analysed: Table) -> None:
     game, _evening, _players = analysed
     page = Client().get(f"/games/{game.pk}/").content.decode()
     assert re.search(r"\+1,00", page) and not re.search(r"[+−]\d+\.\d\d", page)
@@ -54,7 +64,7 @@ def test_points_and_ratings_read_the_same_way_on_every_page(analysed) -> None:
     assert ratings and all(rating.isdigit() for rating in ratings), ratings
 
 
-def test_the_players_charts_say_what_they_add_up_with_axes_and_dates(analysed) -> None:
+def test_the_players_charts_say_what_they_add_up_with_axes_and_dates(analysed: Table) -> None:
     from django.utils.formats import date_format
 
     _game, evening, players = analysed
@@ -65,12 +75,17 @@ def test_the_players_charts_say_what_they_add_up_with_axes_and_dates(analysed) -
     assert 'class="axis"' in chart and day in chart and "за 1 игру" in chart
 
 
-def test_the_leaderboard_filters_by_team_role_and_games_and_states_its_sort(analysed) -> None:
+def test_the_leaderboard_filters_by_team_role_and_games_and_states_its_sort(
+    analysed: Table,
+) -> None:
     _game, _evening, players = analysed
     everyone = Client().get("/leaderboard/").content.decode()
     assert "Сортировка: Очки." in everyone
     black = Client().get("/leaderboard/?team=black").content.decode()
-    rows = lambda page: re.findall(r'<a href="/players/(\d+)/"', page)  # noqa: E731
+
+    def rows(page: str) -> list[str]:
+        return re.findall(r'<a href="/players/(\d+)/"', page)
+
     assert len(rows(black)) == 3 and len(rows(everyone)) == 12
     doctors = Client().get("/leaderboard/?role=doctor").content.decode()
     assert rows(doctors) == [str(players[4].pk)]
@@ -83,7 +98,7 @@ def test_the_leaderboard_filters_by_team_role_and_games_and_states_its_sort(anal
     assert nul.status_code == 400 and "NUL" in nul.content.decode()
 
 
-def test_a_player_page_shows_streaks_and_the_seasons_played(analysed) -> None:
+def test_a_player_page_shows_streaks_and_the_seasons_played(analysed: Table) -> None:
     _game, _evening, players = analysed
     winner = Client().get(f"/players/{players[3].pk}/").content.decode()  # the commissar
     assert "Лучшая серия</dt><dd>1 <small>сейчас 1</small>" in winner

@@ -1,7 +1,10 @@
 """Admins change the scoring by adding a version in Django admin; every game is rescored."""
 
 import pytest
+from django.test import Client
+from pytest_django import DjangoCaptureOnCommitCallbacks
 
+from accounts.models import User
 from games.ratings.models import ScoringScheme
 from games.rules.scoring import Scheme
 
@@ -9,12 +12,15 @@ pytestmark = pytest.mark.django_db
 ADD = "/admin/ratings/scoringscheme/add/"
 
 
-def form(**points: float) -> dict:
+def form(**points: float) -> dict[str, object]:
     return {"note": "Saves matter more", **(Scheme().to_dict() | points)}
 
 
 def test_a_new_version_is_stored_and_every_game_is_rescored_after_the_commit(
-    admin_client_, admin_member, django_capture_on_commit_callbacks, queued
+    admin_client_: Client,
+    admin_member: User,
+    django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
+    queued: list[tuple[str, tuple[object, ...]]],
 ) -> None:
     page = admin_client_.get(ADD)
     assert page.status_code == 200
@@ -28,14 +34,14 @@ def test_a_new_version_is_stored_and_every_game_is_rescored_after_the_commit(
     assert queued == [("games.ratings.tasks.games_rescore", ())]
 
 
-def test_points_out_of_range_are_refused_and_nothing_changes(admin_client_) -> None:
+def test_points_out_of_range_are_refused_and_nothing_changes(admin_client_: Client) -> None:
     response = admin_client_.post(ADD, form(win=50))
     assert response.status_code == 200
     assert "errornote" in response.content.decode()
     assert ScoringScheme.objects.count() == 1
 
 
-def test_a_version_games_were_scored_by_cannot_be_edited_or_deleted(admin_client_) -> None:
+def test_a_version_games_were_scored_by_cannot_be_edited_or_deleted(admin_client_: Client) -> None:
     v1 = ScoringScheme.objects.get(version=1)
     change = f"/admin/ratings/scoringscheme/{v1.pk}/change/"
     assert admin_client_.get(change).status_code == 200  # shown, read-only

@@ -8,22 +8,23 @@ import pytest
 from club.kernel.errors import RefusalCode, Refused
 from games import services
 from games.models import GameEvent, GameStatus
-from games.queries import game_view
 from games.rules import protocol
 from tests.factories import make_member
 from tests.games.recording import (
     LINEUP,
     TOWN_WINS,
+    Table,
     evening_with_players,
     make_host,
     record,
     start_game,
+    view_of,
 )
 
 pytestmark = pytest.mark.django_db
 
 
-def test_a_game_is_recorded_to_the_end_and_the_engine_names_the_winner(table) -> None:
+def test_a_game_is_recorded_to_the_end_and_the_engine_names_the_winner(table: Table) -> None:
     host, evening, players = table
     game = start_game(host, evening, players)
     record(game, host, *TOWN_WINS)
@@ -32,15 +33,15 @@ def test_a_game_is_recorded_to_the_end_and_the_engine_names_the_winner(table) ->
     assert game.winner == "red"
     assert game.ended_at is not None
     assert game.first_eliminated == [6]
-    view = game_view(game.pk)
+    view = view_of(game.pk)
     assert [e.seat for e in view.state.eliminated] == [6, 2, 8, 3, 9, 1]
 
 
-def test_the_protocol_replays_to_the_same_result(table) -> None:
+def test_the_protocol_replays_to_the_same_result(table: Table) -> None:
     host, evening, players = table
     game = start_game(host, evening, players)
     record(game, host, *TOWN_WINS)
-    view = game_view(game.pk)
+    view = view_of(game.pk)
     document = services.game_protocol(view.game, view.seats, view.log)
 
     assert document["format"] == "mafia-protocol/1"
@@ -50,7 +51,9 @@ def test_the_protocol_replays_to_the_same_result(table) -> None:
     assert replayed.summary() == view.state.summary()
 
 
-def test_a_rule_violation_is_refused_with_the_engines_message_and_changes_nothing(table) -> None:
+def test_a_rule_violation_is_refused_with_the_engines_message_and_changes_nothing(
+    table: Table,
+) -> None:
     host, evening, players = table
     game = start_game(host, evening, players)
     record(game, host, {"type": "day", "n": 1})
@@ -61,7 +64,7 @@ def test_a_rule_violation_is_refused_with_the_engines_message_and_changes_nothin
     assert GameEvent.objects.filter(game=game).count() == 1
 
 
-def test_a_stale_sequence_number_is_refused(table) -> None:
+def test_a_stale_sequence_number_is_refused(table: Table) -> None:
     host, evening, players = table
     game = start_game(host, evening, players)
     record(game, host, {"type": "day", "n": 1})
@@ -78,7 +81,7 @@ def test_a_stale_sequence_number_is_refused(table) -> None:
     assert GameEvent.objects.filter(game=game).count() == 1
 
 
-def test_a_retried_tap_with_the_same_client_id_is_not_doubled(table) -> None:
+def test_a_retried_tap_with_the_same_client_id_is_not_doubled(table: Table) -> None:
     host, evening, players = table
     game = start_game(host, evening, players)
     record(game, host, {"type": "day", "n": 1})
@@ -90,10 +93,10 @@ def test_a_retried_tap_with_the_same_client_id_is_not_doubled(table) -> None:
     )
     assert first.created and not again.created
     assert again.entry.pk == first.entry.pk
-    assert game_view(game.pk).state.fouls == {3: 1}
+    assert view_of(game.pk).club_state.fouls == {3: 1}
 
 
-def test_undo_cancels_the_last_effective_event_and_is_kept_in_the_log(table) -> None:
+def test_undo_cancels_the_last_effective_event_and_is_kept_in_the_log(table: Table) -> None:
     host, evening, players = table
     game = start_game(host, evening, players)
     record(
@@ -105,15 +108,15 @@ def test_undo_cancels_the_last_effective_event_and_is_kept_in_the_log(table) -> 
         {"type": "undo"},
         {"type": "undo"},
     )
-    view = game_view(game.pk)
-    assert view.state.fouls == {}
+    view = view_of(game.pk)
+    assert view.club_state.fouls == {}
     assert [e["type"] for e in view.events] == ["day"]
     assert [e["type"] for e in view.log] == ["day", "foul", "foul", "undo", "undo"]
     document = services.game_protocol(view.game, view.seats, view.log)
     assert [e["type"] for e in document["events"]] == ["day"]
 
 
-def test_undo_reopens_a_finished_game(table) -> None:
+def test_undo_reopens_a_finished_game(table: Table) -> None:
     host, evening, players = table
     game = start_game(host, evening, players)
     record(game, host, *TOWN_WINS, {"type": "undo"})
@@ -122,14 +125,14 @@ def test_undo_reopens_a_finished_game(table) -> None:
     assert game.ended_at is None
 
 
-def test_nothing_to_undo_is_refused(table) -> None:
+def test_nothing_to_undo_is_refused(table: Table) -> None:
     host, evening, players = table
     game = start_game(host, evening, players)
     with pytest.raises(Refused):
         record(game, host, {"type": "undo"})
 
 
-def test_a_malformed_event_is_refused(table) -> None:
+def test_a_malformed_event_is_refused(table: Table) -> None:
     host, evening, players = table
     game = start_game(host, evening, players)
     for bad in (
@@ -145,7 +148,7 @@ def test_a_malformed_event_is_refused(table) -> None:
     assert not GameEvent.objects.filter(game=game).exists()
 
 
-def test_the_next_game_of_the_evening_carries_the_first_eliminated_as_immune(table) -> None:
+def test_the_next_game_of_the_evening_carries_the_first_eliminated_as_immune(table: Table) -> None:
     host, evening, players = table
     first = start_game(host, evening, players)
     record(first, host, *TOWN_WINS)
@@ -190,13 +193,13 @@ def test_only_members_present_and_of_age_are_seated() -> None:
     assert "21" in refused.value.message
 
 
-def test_a_line_up_that_decides_the_game_is_refused(table) -> None:
+def test_a_line_up_that_decides_the_game_is_refused(table: Table) -> None:
     host, evening, players = table
     with pytest.raises(Refused):
         start_game(host, evening, players, ["mafia"] * 6 + ["civilian"] * 6)
 
 
-def test_members_who_are_not_hosts_cannot_start_or_record(table) -> None:
+def test_members_who_are_not_hosts_cannot_start_or_record(table: Table) -> None:
     host, evening, players = table
     with pytest.raises(Refused) as refused:
         start_game(players[0], evening, players)
@@ -212,17 +215,17 @@ def test_members_who_are_not_hosts_cannot_start_or_record(table) -> None:
     assert game.last_seq == 1
 
 
-def test_import_rebuilds_a_game_from_its_protocol(table) -> None:
+def test_import_rebuilds_a_game_from_its_protocol(table: Table) -> None:
     host, evening, players = table
     game = start_game(host, evening, players)
     record(game, host, *TOWN_WINS)
-    view = game_view(game.pk)
+    view = view_of(game.pk)
     document = services.game_protocol(view.game, view.seats, view.log)
     imported = services.game_import(
         document=document, evening_id=evening.pk, host=host, author=host
     )
     assert imported.status == GameStatus.FINISHED and imported.winner == "red"
-    again = game_view(imported.pk)
+    again = view_of(imported.pk)
     assert again.state.summary() == view.state.summary()
     document["events"].append({"type": "day", "n": 9})  # after the end: refused
     with pytest.raises(Refused) as refused:

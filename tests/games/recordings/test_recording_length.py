@@ -7,12 +7,13 @@ from pathlib import Path
 import av
 import numpy as np
 import pytest
+from django.test import Client
 
 from club.kernel.club_settings import ClubSettings
 from games.recordings import analysis as recording_analysis
 from games.recordings.models import RecordingStatus
 from tests.games.recordings import test_recordings
-from tests.games.recordings.test_recordings import upload
+from tests.games.recordings.test_recordings import Played, upload
 from tests.sound import quiet, write
 
 played = test_recordings.played  # a finished game with timed speeches
@@ -32,7 +33,7 @@ def seventy_seconds(tmp_path: Path, kind: str, *, streamed: bool = False) -> Pat
 @pytest.mark.usefixtures("recording_storage")
 @pytest.mark.parametrize("kind", ["m4a", "ogg"])
 def test_a_recording_longer_than_the_club_takes_is_refused_before_its_analysis(
-    played, tmp_path, queued, kind
+    played: Played, tmp_path: Path, queued: list[tuple[str, tuple[object, ...]]], kind: str
 ) -> None:
     host, game, began = played
     longest_minutes(1)
@@ -44,7 +45,9 @@ def test_a_recording_longer_than_the_club_takes_is_refused_before_its_analysis(
 
 @pytest.mark.django_db
 @pytest.mark.usefixtures("recording_storage")
-def test_a_recording_within_the_limit_is_taken(played, tmp_path, queued) -> None:
+def test_a_recording_within_the_limit_is_taken(
+    played: Played, tmp_path: Path, queued: list[tuple[str, tuple[object, ...]]]
+) -> None:
     host, game, began = played
     longest_minutes(2)
     taken = upload(host, game, seventy_seconds(tmp_path, "ogg"), began)
@@ -54,7 +57,9 @@ def test_a_recording_within_the_limit_is_taken(played, tmp_path, queued) -> None
 
 @pytest.mark.django_db
 @pytest.mark.usefixtures("recording_storage")
-def test_a_header_without_a_length_is_answered_by_the_packets(played, tmp_path) -> None:
+def test_a_header_without_a_length_is_answered_by_the_packets(
+    played: Played, tmp_path: Path
+) -> None:
     host, game, began = played
     path = seventy_seconds(tmp_path, "webm", streamed=True)
     with av.open(str(path)) as container:  # as a browser's recorder writes it
@@ -67,7 +72,9 @@ def test_a_header_without_a_length_is_answered_by_the_packets(played, tmp_path) 
 
 @pytest.mark.django_db
 @pytest.mark.usefixtures("recording_storage")
-def test_the_analysis_stops_at_the_limit_whatever_the_header_said(played, tmp_path) -> None:
+def test_the_analysis_stops_at_the_limit_whatever_the_header_said(
+    played: Played, tmp_path: Path
+) -> None:
     host, game, began = played
     taken = upload(host, game, seventy_seconds(tmp_path, "wav"), began)
     assert taken.status == RecordingStatus.QUEUED
@@ -80,7 +87,7 @@ def test_the_analysis_stops_at_the_limit_whatever_the_header_said(played, tmp_pa
 
 
 @pytest.mark.django_db
-def test_the_limit_is_a_setting_in_the_admin(admin_client_) -> None:
+def test_the_limit_is_a_setting_in_the_admin(admin_client_: Client) -> None:
     page = admin_client_.get("/admin/club/clubsettings/1/change/").content.decode()
     assert 'name="max_recording_minutes"' in page and 'value="300"' in page
     assert "самая длинная запись (минут)" in page.lower()

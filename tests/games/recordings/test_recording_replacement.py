@@ -12,14 +12,17 @@ import time_machine
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.utils import timezone
+from pytest_django import DjangoCaptureOnCommitCallbacks
 
+from accounts.models import User
 from club.kernel.club_settings import ClubSettings
+from games.models import Game
 from games.ratings import analysis as ratings_analysis
 from games.recordings import analysis as recording_analysis
 from games.recordings import services as recordings
 from games.recordings.models import Recording, RecordingDeletion, RecordingStatus
 from tests.games.recordings import test_recordings
-from tests.games.recordings.test_recordings import sound_file, upload
+from tests.games.recordings.test_recordings import Played, sound_file, upload
 from tests.games.recordings.test_recordings_api import bearer, begin, put
 from tests.sound import quiet, write
 
@@ -28,16 +31,17 @@ played = test_recordings.played  # a finished game with timed speeches
 
 
 @pytest.fixture
-def analysed(played, tmp_path):
+def analysed(played: Played, tmp_path: Path) -> tuple[User, Game, Recording]:
     """The game's recording, analysed, and its analysis published."""
     host, game, began = played
     recording = upload(host, game, sound_file(tmp_path, "wav"), began)
-    recording = recording_analysis.recording_analyse(recording_id=recording.pk)
+    analysed = recording_analysis.recording_analyse(recording_id=recording.pk)
+    assert analysed is not None
     ratings_analysis.game_analysis_build(game_id=game.pk)
-    return host, game, recording
+    return host, game, analysed
 
 
-def assert_kept(game, recording: Recording) -> None:
+def assert_kept(game: Game, recording: Recording) -> None:
     """The game's recording is the one it had: its row, its file, its figures, and the
     figures published on the game's page and in the API."""
     current = Recording.objects.get(pk=recording.pk)
@@ -51,7 +55,9 @@ def assert_kept(game, recording: Recording) -> None:
     assert site.get(f"/games/{game.pk}/recording/file").status_code == 200
 
 
-def test_beginning_a_replacement_keeps_the_analysed_recording(analysed) -> None:
+def test_beginning_a_replacement_keeps_the_analysed_recording(
+    analysed: tuple[User, Game, Recording],
+) -> None:
     host, game, recording = analysed
     begun = begin(bearer(host), game, "again.ogg", 10_000)
     assert begun.status_code == 201
@@ -61,7 +67,9 @@ def test_beginning_a_replacement_keeps_the_analysed_recording(analysed) -> None:
 
 
 def test_the_replacement_takes_the_place_once_complete_and_readable(
-    analysed, tmp_path, django_capture_on_commit_callbacks
+    analysed: tuple[User, Game, Recording],
+    tmp_path: Path,
+    django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
 ) -> None:
     host, game, recording = analysed
     old_file = Path(recording.file.path)
@@ -82,7 +90,9 @@ def test_the_replacement_takes_the_place_once_complete_and_readable(
     assert RecordingDeletion.objects.get(recording_id=recording.pk).reason == "replaced"
 
 
-def test_an_unreadable_replacement_changes_nothing_and_says_why(analysed) -> None:
+def test_an_unreadable_replacement_changes_nothing_and_says_why(
+    analysed: tuple[User, Game, Recording],
+) -> None:
     host, game, recording = analysed
     junk = b"not a recording at all " * 100
     api = bearer(host)
@@ -98,7 +108,9 @@ def test_an_unreadable_replacement_changes_nothing_and_says_why(analysed) -> Non
     assert "не принята" in page and done.json()["error"] in page
 
 
-def test_a_replacement_longer_than_the_club_takes_changes_nothing(analysed, tmp_path) -> None:
+def test_a_replacement_longer_than_the_club_takes_changes_nothing(
+    analysed: tuple[User, Game, Recording], tmp_path: Path
+) -> None:
     host, game, recording = analysed
     ClubSettings.objects.filter(pk=1).update(max_recording_minutes=1)
     ClubSettings.forget_cached()
@@ -112,7 +124,8 @@ def test_a_replacement_longer_than_the_club_takes_changes_nothing(analysed, tmp_
 
 
 def test_an_abandoned_replacement_expires_and_changes_nothing(
-    analysed, django_capture_on_commit_callbacks
+    analysed: tuple[User, Game, Recording],
+    django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
 ) -> None:
     host, game, recording = analysed
     api = bearer(host)
@@ -133,7 +146,9 @@ def test_an_abandoned_replacement_expires_and_changes_nothing(
     assert_kept(game, recording)
 
 
-def test_the_pages_form_keeps_the_recording_when_the_new_file_is_unreadable(analysed) -> None:
+def test_the_pages_form_keeps_the_recording_when_the_new_file_is_unreadable(
+    analysed: tuple[User, Game, Recording],
+) -> None:
     host, game, recording = analysed
     site = Client()
     site.force_login(host)

@@ -4,6 +4,7 @@ reach the model, and sound with a room's noise is all heard, so the figures of r
 recordings do not move."""
 
 import hashlib
+from typing import Any
 
 import numpy as np
 import pytest
@@ -16,12 +17,12 @@ class CountingModel:
     """Silero's session, counting the frames it is given and the smallest non-zero
     sample among them."""
 
-    def __init__(self, session) -> None:
+    def __init__(self, session: Any) -> None:  # an onnxruntime.InferenceSession (untyped)
         self.session = session
         self.frames = 0
         self.smallest = np.inf
 
-    def run(self, names, feeds):
+    def run(self, names: list[str], feeds: dict[str, np.ndarray]) -> Any:
         given = feeds["input"]
         self.frames += len(given)
         nonzero = np.abs(given[given != 0])
@@ -31,7 +32,7 @@ class CountingModel:
 
 
 @pytest.fixture
-def model(monkeypatch) -> CountingModel:
+def model(monkeypatch: pytest.MonkeyPatch) -> CountingModel:
     counting = CountingModel(vad._session())
     monkeypatch.setattr(vad, "_session", lambda: counting)
     return counting
@@ -41,7 +42,7 @@ def in_blocks(sound: np.ndarray) -> list[np.ndarray]:
     return [sound[i : i + vad.BLOCK_SAMPLES] for i in range(0, sound.size, vad.BLOCK_SAMPLES)]
 
 
-def test_digital_silence_costs_the_model_nothing(model) -> None:
+def test_digital_silence_costs_the_model_nothing(model: CountingModel) -> None:
     rng = np.random.default_rng(6)
     silence = np.zeros(10 * 60 * RATE, dtype=np.float32)
     voice = speech(rng, 20) + quiet(rng, 20)  # speech over room noise
@@ -53,7 +54,7 @@ def test_digital_silence_costs_the_model_nothing(model) -> None:
     assert (start, end) == pytest.approx((600, 620), abs=0.5)
 
 
-def test_speech_between_digital_silences_is_found_as_it_is(model) -> None:
+def test_speech_between_digital_silences_is_found_as_it_is(model: CountingModel) -> None:
     """Silences short and long, some across the model's blocks (~16 s): every speech is
     found within half a second, each after its silence's warm-up."""
     rng = np.random.default_rng(9)
@@ -70,14 +71,14 @@ def test_speech_between_digital_silences_is_found_as_it_is(model) -> None:
     assert model.frames < 0.4 * len(probs)
 
 
-def test_sound_with_room_noise_is_all_heard(model) -> None:
+def test_sound_with_room_noise_is_all_heard(model: CountingModel) -> None:
     rng = np.random.default_rng(7)
     sound = np.concatenate([quiet(rng, 30), speech(rng, 10), np.zeros(RATE // 2), quiet(rng, 30)])
     probs = vad.probabilities(in_blocks(sound.astype(np.float32)))
     assert model.frames == len(probs)  # nothing skipped: the benches' figures cannot move
 
 
-def test_subnormal_samples_never_reach_the_model(model) -> None:
+def test_subnormal_samples_never_reach_the_model(model: CountingModel) -> None:
     rng = np.random.default_rng(8)
     sound = quiet(rng, 20)
     sound[::2] = np.float32(1e-40)  # the near-silence that slows the model sixtyfold
@@ -85,7 +86,7 @@ def test_subnormal_samples_never_reach_the_model(model) -> None:
     assert model.frames and model.smallest >= np.finfo(np.float32).tiny
 
 
-def test_the_voice_model_is_the_one_the_club_measured(monkeypatch) -> None:
+def test_the_voice_model_is_the_one_the_club_measured(monkeypatch: pytest.MonkeyPatch) -> None:
     """pyproject pins silero-vad exactly; the model's hash holds it to the file measured, and
     a different file is refused rather than run with thresholds tuned for another."""
     assert hashlib.sha256(vad.model_path().read_bytes()).hexdigest() == vad.MODEL_SHA256

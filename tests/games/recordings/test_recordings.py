@@ -1,20 +1,24 @@
 """A game's recording: resumable upload, the analysis of its sound against the host's
 timer, permissions, and deletion on time."""
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import numpy as np
 import pytest
 import time_machine
+from django.test import Client
 from django.utils import timezone
+from pytest_django import DjangoCaptureOnCommitCallbacks
 
+from accounts.models import User
 from club.kernel.errors import RefusalCode, Refused
+from games.models import Game
 from games.recordings import analysis as recording_analysis
 from games.recordings import services as recordings
 from games.recordings.models import Recording, RecordingDeletion, RecordingStatus
 from tests.factories import make_member
-from tests.games.recording import TOWN_WINS, record, start_game
+from tests.games.recording import TOWN_WINS, Table, record, start_game
 from tests.sound import FORMATS, script, write
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("recording_storage")]
@@ -33,8 +37,12 @@ TRUTH = {  # talk, silence, over, after
 }
 
 
+# A finished game whose day 1 opened with timed speeches: its host, it, and when it began.
+type Played = tuple[User, Game, datetime]
+
+
 @pytest.fixture
-def played(table):
+def played(table: Table) -> Played:
     """A finished game whose day 1 opened with three timed speeches."""
     host, evening, players = table
     game = start_game(host, evening, players)
@@ -53,11 +61,18 @@ def played(table):
     return host, game, began
 
 
+def ended_at(game: Game) -> datetime:
+    assert game.ended_at is not None, "the game is still running"
+    return game.ended_at
+
+
 def sound_file(tmp_path: Path, kind: str) -> Path:
     return write(tmp_path / f"game.{kind}", script(np.random.default_rng(3), SOUND), kind)
 
 
-def upload(host, game, path: Path, began, chunk: int = 64 * 1024) -> Recording:
+def upload(
+    host: User, game: Game, path: Path, began: datetime, chunk: int = 64 * 1024
+) -> Recording:
     data = path.read_bytes()
     recording = recordings.recording_start(
         game_id=game.pk, user=host, name=path.name, size=len(data), started_at=began
@@ -70,13 +85,17 @@ def upload(host, game, path: Path, began, chunk: int = 64 * 1024) -> Recording:
 
 
 @pytest.mark.parametrize("kind", sorted(FORMATS))
-def test_the_figures_of_each_speech_are_within_half_a_second(played, tmp_path, kind) -> None:
+def test_the_figures_of_each_speech_are_within_half_a_second(
+    played: Played, tmp_path: Path, kind: str
+) -> None:
     host, game, began = played
     recording = upload(host, game, sound_file(tmp_path, kind), began)
     assert recording.status == RecordingStatus.QUEUED
     analysed = recording_analysis.recording_analyse(recording_id=recording.pk)
+    assert analysed is not None
     assert analysed.status == RecordingStatus.ANALYSED and analysed.progress == 100
     alignment = recording_analysis.recording_alignment(analysed)
+    assert alignment is not None
     assert [s.seat for s in alignment.speeches] == [1, 2, 3]
     for speech in alignment.speeches:
         measured = (speech.talk, speech.silence, speech.over, speech.after)
@@ -84,7 +103,9 @@ def test_the_figures_of_each_speech_are_within_half_a_second(played, tmp_path, k
     assert alignment.outside == pytest.approx(3, abs=0.5)  # the 3 s after seat 2's slot
 
 
-def test_an_interrupted_upload_resumes_where_the_server_stopped(played, tmp_path) -> None:
+def test_an_interrupted_upload_resumes_where_the_server_stopped(
+    played: Played, tmp_path: Path
+) -> None:
     host, game, began = played
     data = sound_file(tmp_path, "wav").read_bytes()
     started = recordings.recording_start(
@@ -115,7 +136,9 @@ def test_an_interrupted_upload_resumes_where_the_server_stopped(played, tmp_path
     assert Path(done.file.path).read_bytes() == data
 
 
-def test_only_the_host_and_admins_touch_the_recording(played, tmp_path, admin_member) -> None:
+def test_only_the_host_and_admins_touch_the_recording(
+    played: Played, tmp_path: Path, admin_member: User
+) -> None:
     host, game, began = played
     recording = upload(host, game, sound_file(tmp_path, "wav"), began)
     stranger = make_member()
@@ -137,14 +160,16 @@ def test_only_the_host_and_admins_touch_the_recording(played, tmp_path, admin_me
     ("name", "size"),
     [("game.exe", 100), ("game.m4a", 0), ("game.m4a", recordings.MAX_BYTES + 1)],
 )
-def test_wrong_files_are_refused_before_a_byte_is_sent(played, name, size) -> None:
+def test_wrong_files_are_refused_before_a_byte_is_sent(
+    played: Played, name: str, size: int
+) -> None:
     host, game, _began = played
     with pytest.raises(Refused):
         recordings.recording_start(game_id=game.pk, user=host, name=name, size=size)
     assert not Recording.objects.exists()
 
 
-def test_a_file_that_is_not_sound_fails_with_a_message_and_is_not_kept(played) -> None:
+def test_a_file_that_is_not_sound_fails_with_a_message_and_is_not_kept(played: Played) -> None:
     host, game, _began = played
     junk = b"not a recording at all " * 100
     started = recordings.recording_start(game_id=game.pk, user=host, name="x.mp3", size=len(junk))
@@ -154,17 +179,20 @@ def test_a_file_that_is_not_sound_fails_with_a_message_and_is_not_kept(played) -
 
 
 def test_the_sweep_deletes_what_is_due_and_keeps_what_is_not(
-    played, tmp_path, table, django_capture_on_commit_callbacks
+    played: Played,
+    tmp_path: Path,
+    table: Table,
+    django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
 ) -> None:
     host, game, began = played
     recording = upload(host, game, sound_file(tmp_path, "wav"), began)
     recording_analysis.recording_analyse(recording_id=recording.pk)
     stored = Path(Recording.objects.get(pk=recording.pk).file.path)
     assert recordings.recordings_sweep() == 0
-    with time_machine.travel(game.ended_at + timedelta(days=3) - timedelta(minutes=1)):
+    with time_machine.travel(ended_at(game) + timedelta(days=3) - timedelta(minutes=1)):
         assert recordings.recordings_sweep() == 0
     with (
-        time_machine.travel(game.ended_at + timedelta(days=3, minutes=1)),
+        time_machine.travel(ended_at(game) + timedelta(days=3, minutes=1)),
         django_capture_on_commit_callbacks(execute=True),  # the files go after the commit
     ):
         assert recordings.recordings_sweep() == 1
@@ -180,7 +208,7 @@ def test_the_sweep_deletes_what_is_due_and_keeps_what_is_not(
 
 
 def test_after_a_week_of_downtime_every_overdue_recording_goes_at_the_next_run(
-    table, tmp_path
+    table: Table, tmp_path: Path
 ) -> None:
     host, evening, players = table
     ages = [10, 6, 4, 2, 1]  # days since each game ended, when the sweep runs again
@@ -195,7 +223,7 @@ def test_after_a_week_of_downtime_every_overdue_recording_goes_at_the_next_run(
             tmp_path / f"g{game.pk}.wav", script(np.random.default_rng(1), [("speech", 1)]), "wav"
         )
         data = path.read_bytes()
-        with time_machine.travel(game.ended_at + timedelta(minutes=5)):
+        with time_machine.travel(ended_at(game) + timedelta(minutes=5)):
             started = recordings.recording_start(
                 game_id=game.pk, user=host, name=path.name, size=len(data)
             )
@@ -207,13 +235,15 @@ def test_after_a_week_of_downtime_every_overdue_recording_goes_at_the_next_run(
     assert RecordingDeletion.objects.count() == 3
 
 
-def test_a_game_past_its_retention_takes_no_recording(played) -> None:
+def test_a_game_past_its_retention_takes_no_recording(played: Played) -> None:
     host, game, _began = played
-    with time_machine.travel(game.ended_at + timedelta(days=4)), pytest.raises(Refused):
+    with time_machine.travel(ended_at(game) + timedelta(days=4)), pytest.raises(Refused):
         recordings.recording_start(game_id=game.pk, user=host, name="a.m4a", size=100)
 
 
-def test_the_figures_join_the_published_analysis_with_its_timeline(played, tmp_path) -> None:
+def test_the_figures_join_the_published_analysis_with_its_timeline(
+    played: Played, tmp_path: Path
+) -> None:
     from django.test import Client
 
     from games.ratings import analysis
@@ -232,7 +262,7 @@ def test_the_figures_join_the_published_analysis_with_its_timeline(played, tmp_p
 
 
 def test_an_admin_deletes_a_recording_from_admin_with_an_audit_row(
-    played, tmp_path, admin_client_
+    played: Played, tmp_path: Path, admin_client_: Client
 ) -> None:
     host, game, began = played
     recording = upload(host, game, sound_file(tmp_path, "wav"), began)
@@ -247,11 +277,14 @@ def test_an_admin_deletes_a_recording_from_admin_with_an_audit_row(
     assert admin_client_.get("/admin/recordings/recordingdeletion/").status_code == 200
 
 
-def test_the_stored_file_keeps_the_recordings_format_whatever_its_name(played, tmp_path) -> None:
+def test_the_stored_file_keeps_the_recordings_format_whatever_its_name(
+    played: Played, tmp_path: Path
+) -> None:
     host, game, began = played
     path = sound_file(tmp_path, "ogg")
     renamed = path.rename(tmp_path / "..%2F..%2Fзапись игры.OGG")
     recording = upload(host, game, renamed, began)
+    assert recording.file.name is not None
     assert recording.file.name.startswith("recordings/game-") and recording.file.name.endswith(
         ".ogg"
     )

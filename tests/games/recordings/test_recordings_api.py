@@ -4,26 +4,37 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from django.http import HttpResponseBase, StreamingHttpResponse
 from django.test import Client
 
+from accounts.models import User
 from accounts.services import api_token_create
+from games.models import Game
 from games.recordings.models import Recording, RecordingStatus
 from tests.factories import make_member
-from tests.games.recording import TOWN_WINS, record, start_game
+from tests.games.recording import TOWN_WINS, Table, record, start_game
+from tests.responses import Response
 from tests.sound import script, write
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("recording_storage")]
 
 
 @pytest.fixture
-def game(table):
+def game(table: Table) -> Game:
     host, evening, players = table
     game = start_game(host, evening, players)
     record(game, host, *TOWN_WINS)
     return game
 
 
-def bearer(user) -> Client:
+def streamed(response: HttpResponseBase) -> bytes:
+    """The body of a file the site streams (the test client's response is typed without
+    it: it is there on a FileResponse)."""
+    assert isinstance(response, StreamingHttpResponse)
+    return b"".join(response)
+
+
+def bearer(user: User) -> Client:
     return Client(headers={"Authorization": f"Bearer {api_token_create(member=user).key}"})
 
 
@@ -32,7 +43,7 @@ def sound(tmp_path: Path) -> bytes:
     return write(tmp_path / "g.ogg", samples, "ogg").read_bytes()
 
 
-def begin(client: Client, game, name: str, size: int):
+def begin(client: Client, game: Game, name: str, size: int) -> Response:
     return client.post(
         f"/api/v1/games/{game.pk}/recording",
         {"name": name, "size": size},
@@ -40,7 +51,7 @@ def begin(client: Client, game, name: str, size: int):
     )
 
 
-def put(client: Client, recording_id: int, offset: int, data: bytes):
+def put(client: Client, recording_id: int, offset: int, data: bytes) -> Response:
     return client.put(
         f"/api/v1/recordings/{recording_id}/chunk",
         data,
@@ -49,7 +60,9 @@ def put(client: Client, recording_id: int, offset: int, data: bytes):
     )
 
 
-def test_the_phone_uploads_in_chunks_and_resumes_after_a_conflict(game, tmp_path) -> None:
+def test_the_phone_uploads_in_chunks_and_resumes_after_a_conflict(
+    game: Game, tmp_path: Path
+) -> None:
     data = sound(tmp_path)
     host = bearer(game.host)
     begun = begin(host, game, "g.ogg", len(data))
@@ -65,10 +78,10 @@ def test_the_phone_uploads_in_chunks_and_resumes_after_a_conflict(game, tmp_path
     done = put(host, recording["id"], offset, data[offset:])
     assert done.status_code == 200 and done.json()["status"] == RecordingStatus.QUEUED
     download = host.get(f"/api/v1/recordings/{recording['id']}/file")
-    assert b"".join(download.streaming_content) == data
+    assert streamed(download) == data
 
 
-def test_strangers_and_visitors_get_no_recording(game, tmp_path) -> None:
+def test_strangers_and_visitors_get_no_recording(game: Game, tmp_path: Path) -> None:
     data = sound(tmp_path)
     host = bearer(game.host)
     recording_id = begin(host, game, "g.ogg", len(data)).json()["id"]
@@ -82,7 +95,7 @@ def test_strangers_and_visitors_get_no_recording(game, tmp_path) -> None:
     assert "recording/file" not in page
 
 
-def test_a_chunk_over_the_limit_is_refused_with_a_message(game) -> None:
+def test_a_chunk_over_the_limit_is_refused_with_a_message(game: Game) -> None:
     host = bearer(game.host)
     recording_id = begin(host, game, "g.m4a", 10_000_000).json()["id"]
     answer = put(host, recording_id, 0, b"\0" * (3 * 1024 * 1024))
@@ -91,7 +104,9 @@ def test_a_chunk_over_the_limit_is_refused_with_a_message(game) -> None:
     assert Recording.objects.get(pk=recording_id).received == 0
 
 
-def test_the_host_uploads_by_the_plain_form_too_and_sees_the_progress(game, tmp_path) -> None:
+def test_the_host_uploads_by_the_plain_form_too_and_sees_the_progress(
+    game: Game, tmp_path: Path
+) -> None:
     from django.core.files.uploadedfile import SimpleUploadedFile
 
     client = Client()
@@ -108,7 +123,7 @@ def test_the_host_uploads_by_the_plain_form_too_and_sees_the_progress(game, tmp_
     assert 'hx-trigger="every 2s"' in part.content.decode()  # polls while it waits
 
 
-def test_the_hosts_player_can_seek_with_byte_ranges(game, tmp_path) -> None:
+def test_the_hosts_player_can_seek_with_byte_ranges(game: Game, tmp_path: Path) -> None:
     data = sound(tmp_path)
     host = bearer(game.host)
     recording_id = begin(host, game, "g.ogg", len(data)).json()["id"]
@@ -118,10 +133,10 @@ def test_the_hosts_player_can_seek_with_byte_ranges(game, tmp_path) -> None:
     url = f"/games/{game.pk}/recording/file"
     part = site.get(url, headers={"Range": "bytes=100-199"})
     assert part.status_code == 206 and part["Content-Range"] == f"bytes 100-199/{len(data)}"
-    assert b"".join(part.streaming_content) == data[100:200]
+    assert streamed(part) == data[100:200]
     tail = site.get(url, headers={"Range": "bytes=-50"})
-    assert b"".join(tail.streaming_content) == data[-50:]
+    assert streamed(tail) == data[-50:]
     assert site.get(url, headers={"Range": f"bytes={len(data)}-"}).status_code == 416
     whole = site.get(url)
     assert whole.status_code == 200 and whole["Accept-Ranges"] == "bytes"
-    assert b"".join(whole.streaming_content) == data
+    assert streamed(whole) == data

@@ -6,22 +6,26 @@ under the consent rules."""
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
 from django.test import Client
 from django.utils import timezone
 
+from accounts.models import User
 from club.kernel.errors import RefusalCode, Refused
-from games.queries import game_view
+from games.models import Game
+from games.queries import GameView
 from games.ratings import analysis as ratings_analysis
 from games.ratings.publication import published_analysis
 from games.recordings import analysis as recording_analysis
 from games.recordings import services as recordings
 from games.recordings.audio import features, speakers, vad
-from games.recordings.models import FoulSuggestion, SuggestionStatus
+from games.recordings.models import FoulSuggestion, Recording, SuggestionStatus
 from tests.factories import make_member
-from tests.games.recording import TOWN_WINS, record, start_game
+from tests.games.recording import TOWN_WINS, Table, record, start_game, view_of
 from tests.games.recordings.test_recordings import upload
 from tests.sound import write
 from tests.table_sound import ScriptedGame, scripted_game
@@ -37,7 +41,15 @@ def seconds(game: ScriptedGame, moment: str) -> float:
     return (datetime.fromisoformat(moment) - game.started_at).total_seconds()
 
 
-def attribute(game: ScriptedGame, **kwargs) -> speakers.Attribution:
+def audio_of(view: GameView, viewer: User) -> dict[str, Any]:
+    """The published analysis's audio part: the game has been analysed."""
+    published = published_analysis(view, viewer)
+    assert published is not None, "no analysis is published"
+    audio: dict[str, Any] = published["audio"]
+    return audio
+
+
+def attribute(game: ScriptedGame) -> speakers.Attribution:
     blocks = [
         game.samples[i : i + vad.BLOCK_SAMPLES]
         for i in range(0, game.samples.size, vad.BLOCK_SAMPLES)
@@ -50,7 +62,7 @@ def attribute(game: ScriptedGame, **kwargs) -> speakers.Attribution:
     ]
     night = next(e for e in game.events if e["type"] == "night")
     nights = [(seconds(game, night["at"]), game.samples.size / 16_000)]
-    return speakers.attribute(features.frames_mfcc(blocks), voiced, windows, nights, **kwargs)
+    return speakers.attribute(features.frames_mfcc(blocks), voiced, windows, nights)
 
 
 def heard_as(found: speakers.Attribution, start: float, end: float) -> int | None:
@@ -63,7 +75,7 @@ def heard_as(found: speakers.Attribution, start: float, end: float) -> int | Non
     return max(share, key=share.__getitem__) if share else None
 
 
-def test_each_planted_stretch_is_attributed_to_its_seat(table_sound) -> None:
+def test_each_planted_stretch_is_attributed_to_its_seat(table_sound: ScriptedGame) -> None:
     found = attribute(table_sound)
     assert found.modelled == list(range(1, 13))
     kinds = {p.kind for p in table_sound.planted}
@@ -72,7 +84,7 @@ def test_each_planted_stretch_is_attributed_to_its_seat(table_sound) -> None:
         assert heard_as(found, planted.start, planted.end) == planted.seat, planted
 
 
-def test_the_fouls_suggested_are_the_planted_ones_and_no_other(table_sound) -> None:
+def test_the_fouls_suggested_are_the_planted_ones_and_no_other(table_sound: ScriptedGame) -> None:
     found = attribute(table_sound)
     planted = {(p.seat, p.during) for p in table_sound.planted if p.kind != "aside"}
     suggested = {(s.seat, s.during) for s in found.suggestions}
@@ -101,8 +113,14 @@ def test_below_the_threshold_a_voice_is_unknown() -> None:
 # --- through the worker, the host and the published pages --------------------------------
 
 
+# The host, the game, its analysed recording and the players.
+type Heard = tuple[User, Game, Recording, list[User]]
+
+
 @pytest.fixture
-def heard(table, table_sound, tmp_path, recording_storage):
+def heard(
+    table: Table, table_sound: ScriptedGame, tmp_path: Path, recording_storage: None
+) -> Heard:
     """The scripted game's speeches recorded into a real game (day 1) that the town then
     wins, its sound uploaded and analysed by the worker's function."""
     host, evening, players = table
@@ -122,12 +140,16 @@ def heard(table, table_sound, tmp_path, recording_storage):
     path = write(tmp_path / "table.wav", table_sound.samples, "wav")
     recording = upload(host, game, path, began)
     analysed = recording_analysis.recording_analyse(recording_id=recording.pk)
+    assert analysed is not None
     return host, game, analysed, players
 
 
 @pytest.mark.django_db
-def test_the_worker_stores_who_spoke_and_the_suggestions(heard, table_sound) -> None:
+def test_the_worker_stores_who_spoke_and_the_suggestions(
+    heard: Heard, table_sound: ScriptedGame
+) -> None:
     _host, _game, recording, _players = heard
+    assert recording.speakers is not None
     assert recording.speakers["modelled"] == list(range(1, 13))
     suggested = {(s.seat, s.during) for s in FoulSuggestion.objects.filter(recording=recording)}
     interruptions = {(p.seat, p.during) for p in table_sound.planted if p.kind == "interruption"}
@@ -136,18 +158,19 @@ def test_the_worker_stores_who_spoke_and_the_suggestions(heard, table_sound) -> 
 
 
 @pytest.mark.django_db
-def test_the_host_gives_a_suggested_foul_or_dismisses_it(heard) -> None:
+def test_the_host_gives_a_suggested_foul_or_dismisses_it(heard: Heard) -> None:
     host, game, recording, players = heard
     first, *rest = list(recording.suggestions.order_by("start"))
     with pytest.raises(Refused) as refused:
         recordings.suggestion_decide(suggestion_id=first.pk, user=players[0], accept=True)
     assert refused.value.code == RefusalCode.FORBIDDEN
-    before = game_view(game.pk).state
+    before = view_of(game.pk).club_state
     recordings.suggestion_decide(suggestion_id=first.pk, user=host, accept=True)
-    after = game_view(game.pk).state
+    after = view_of(game.pk).club_state
     assert after.fouls.get(first.seat, 0) == before.fouls.get(first.seat, 0) + 1
     assert (after.winner, sorted(after.alive)) == (before.winner, sorted(before.alive))
     last = game.events.order_by("-seq").first()
+    assert last is not None
     assert last.payload["type"] == "foul" and "по записи" in last.payload["reason"]
     with pytest.raises(Refused) as again:
         recordings.suggestion_decide(suggestion_id=first.pk, user=host, accept=False)
@@ -166,27 +189,26 @@ def test_the_host_gives_a_suggested_foul_or_dismisses_it(heard) -> None:
         assert rest[0].status == SuggestionStatus.DISMISSED
     # An analysis run again keeps the decisions and does not ask twice.
     decided = FoulSuggestion.objects.exclude(status=SuggestionStatus.PENDING).count()
+    assert recording.speakers is not None
     stored = [speakers.Suggestion(**s) for s in recording.speakers["suggestions"]]
     recording_analysis._suggest(recording, speakers.Attribution([], {}, stored, [], 0.0))
     assert FoulSuggestion.objects.exclude(status=SuggestionStatus.PENDING).count() == decided
 
 
 @pytest.mark.django_db
-def test_the_figures_are_published_under_the_consent_rules(heard) -> None:
+def test_the_figures_are_published_under_the_consent_rules(heard: Heard) -> None:
     host, game, _recording, players = heard
     ratings_analysis.game_analysis_build(game_id=game.pk)
     shy = players[2]  # seat 3
     shy.publication_consent = False
     shy.save(update_fields=["publication_consent"])
-    view = game_view(game.pk)
-    public = published_analysis(view, make_member())["audio"]["speakers"]
+    view = view_of(game.pk)
+    public = audio_of(view, make_member())["speakers"]
     seats = {row["seat"] for row in public["seats"]}
     assert 3 not in seats and {1, 2, 4} <= seats
     assert all(bar.seat != 3 for bar in public["picture"].bars)
-    assert 3 not in {
-        row["seat"] for row in published_analysis(view, make_member())["audio"]["speeches"]
-    }
-    hosts = {row["seat"] for row in published_analysis(view, host)["audio"]["speakers"]["seats"]}
+    assert 3 not in {row["seat"] for row in audio_of(view, make_member())["speeches"]}
+    hosts = {row["seat"] for row in audio_of(view, host)["speakers"]["seats"]}
     assert 3 in hosts
     page = Client().get(f"/games/{game.pk}/").content.decode()
     assert "Кто говорил когда" in page and 'class="voice seat-1' in page
@@ -195,21 +217,24 @@ def test_the_figures_are_published_under_the_consent_rules(heard) -> None:
 
 
 @pytest.mark.django_db
-def test_a_foul_from_the_recording_is_heard_first_and_placed_at_its_moment(heard) -> None:
+def test_a_foul_from_the_recording_is_heard_first_and_placed_at_its_moment(heard: Heard) -> None:
     """#25: the host read «с 260-й секунды» with nothing to play, and a foul given from the
     recording was drawn at the end of the timeline."""
     host, game, recording, _players = heard
     first = recording.suggestions.order_by("start").first()
+    assert first is not None
     client = Client()
     client.force_login(host)
     page = client.get(f"/games/{game.pk}/recording/").content.decode()
     listen_from = max(0, int(first.start) - 1)
     assert f'/recording/file/#t={listen_from}"' in page or f"#t={listen_from}" in page
     recordings.suggestion_decide(suggestion_id=first.pk, user=host, accept=True)
-    foul = game.events.order_by("-seq").first().payload
+    last = game.events.order_by("-seq").first()
+    assert last is not None
+    foul = last.payload
     moment = recording.started_at + timedelta(seconds=first.start)
     assert datetime.fromisoformat(foul["at"]) == moment
-    timeline = game_view(game.pk).events
+    timeline = view_of(game.pk).events
     from games.timeline import in_time_order
 
     placed = [event["type"] for event in in_time_order(timeline)]
@@ -219,7 +244,7 @@ def test_a_foul_from_the_recording_is_heard_first_and_placed_at_its_moment(heard
 
 
 @pytest.mark.django_db
-def test_deleting_a_recording_asks_first(heard) -> None:
+def test_deleting_a_recording_asks_first(heard: Heard) -> None:
     host, game, recording, _players = heard
     client = Client()
     client.force_login(host)

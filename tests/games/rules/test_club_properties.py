@@ -2,6 +2,7 @@
 
 import json
 import random
+from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -19,7 +20,7 @@ SETTINGS = settings(
 )
 
 
-def replayed(seed: int) -> tuple[list[dict], ClubGame, list[ClubGame]]:
+def replayed(seed: int) -> tuple[list[dict[str, Any]], ClubGame, list[ClubGame]]:
     """A random game, and its replay from scratch with the state after every event."""
     generated = random_game(random.Random(seed))
     game = ClubGame(generated.seats, immune=generated.immune)

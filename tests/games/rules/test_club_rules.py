@@ -1,7 +1,7 @@
 """Every rule of RULES.md §B, through the engine's API (the protocol has its own tests)."""
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import pytest
@@ -47,7 +47,10 @@ def via(request: pytest.FixtureRequest) -> Iterator[None]:
 
 
 def game(
-    *events: dict[str, Any], table: dict[int, str] | None = None, immune=(), **options: Any
+    *events: dict[str, Any],
+    table: dict[int, str] | None = None,
+    immune: Sequence[int] = (),
+    **options: Any,
 ) -> ClubGame:
     table = table or TABLE
     if VIA == "engine":
@@ -64,9 +67,11 @@ def game(
         "immune": list(immune),
         "events": list(events),
     }
-    g, failure = protocol.replay(protocol.loads(json.dumps(doc)))
+    replayed, failure = protocol.replay(protocol.loads(json.dumps(doc)))
     if failure is not None:
         raise failure.error
+    assert isinstance(replayed, ClubGame)
+    g = replayed
     _DOCUMENTS[id(g)] = doc
     return g
 
@@ -101,7 +106,10 @@ _CLOCK = iter(range(10**6))
 def speech(seat: int, **extra: Any) -> dict[str, Any]:
     """A speech of 20 s, each after the last one made: speeches follow one another."""
     second = next(_CLOCK) * 30
-    at = lambda s: f"2026-12-06T{18 + s // 3600:02d}:{s // 60 % 60:02d}:{s % 60:02d}+03:00"  # noqa: E731
+
+    def at(s: int) -> str:
+        return f"2026-12-06T{18 + s // 3600:02d}:{s // 60 % 60:02d}:{s % 60:02d}+03:00"
+
     return {"type": "speech", "seat": seat, "start": at(second), "end": at(second + 20),
             "limit": 30, **extra}  # fmt: skip
 
@@ -145,7 +153,9 @@ def day2(*events: dict[str, Any], table: dict[int, str] | None = None, **options
         ({"s6": 5, "s7": 3, "s8": 1}, [6, 7]),
     ],
 )
-def test_defence_candidates_share_first_and_second_place(counts, candidates) -> None:
+def test_defence_candidates_share_first_and_second_place(
+    counts: dict[str, int], candidates: list[int]
+) -> None:
     g = day2(*nominated(6, 7, 8), votes(**counts), table=TABLE15)
     assert g.candidates == candidates and g.step == "hands"
 
@@ -638,13 +648,14 @@ def test_the_same_events_give_the_same_state() -> None:
 
 def test_unknown_and_malformed_events_are_protocol_errors() -> None:
     g = game(day(1), nominate(6, 7))
-    for event in (
+    malformed: list[Any] = [
         {"type": "dance"},
         {"n": 1},
         [1, 2],
         {"type": "nominate", "by": "6", "target": 7},
         {"type": "foul", "seat": True},
         {"type": "votes", "counts": [1, 2]},
-    ):
+    ]
+    for event in malformed:
         with pytest.raises(ProtocolError):
             g.apply(event)

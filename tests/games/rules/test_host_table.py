@@ -15,12 +15,25 @@ from django.utils import translation
 from games.host_screen import engine_messages, engine_zip
 from games.rules.club import LAST_WORD_SECONDS, ClubGame
 from games.rules.simulate import SAMPLE_LINEUP, SAMPLE_OPENING
-from games.rules.table import build, host_table, offline_tap, table_for
+from games.rules.table import (
+    Consequence,
+    HostTable,
+    OfflineTap,
+    Refusal,
+    TapJudged,
+    build,
+    host_table,
+    offline_tap,
+    table_for,
+)
+from tests.checks import present
 
-SEATS = dict(enumerate(SAMPLE_LINEUP, start=1))  # 1 boss, 2–3 mafia, 4 commissar, 5 doctor
+BY_NUMBER = dict(enumerate(SAMPLE_LINEUP, start=1))  # 1 boss, 2–3 mafia, 4 commissar, 5 doctor
+# As the phone's engine takes them: a seat's key may be its number or its text.
+SEATS: dict[int | str, str] = {n: role for n, role in BY_NUMBER.items()}
 
 
-def table(log: list[dict[str, Any]]) -> dict[str, Any]:
+def table(log: list[dict[str, Any]]) -> HostTable:
     return table_for(SEATS, None, [], log)
 
 
@@ -42,21 +55,21 @@ def test_the_vote_comes_after_the_round_then_the_defence_and_the_first_day_quest
     log += [{"type": "nominate", "by": 1, "target": 6}, {"type": "nominate", "by": 1, "target": 7}]
     log += [speak(seat) for seat in range(1, 13)]
     shown = table(log)
-    assert shown["vote"]["type"] == "votes" and shown["vote"]["among"] == [6, 7]
-    assert shown["tap"] == {"kind": "hand"} and len(shown["vote"]["voters"]) == 12
+    assert present(shown["vote"])["type"] == "votes" and present(shown["vote"])["among"] == [6, 7]
+    assert shown["tap"] == {"kind": "hand"} and len(present(shown["vote"])["voters"]) == 12
     log.append({"type": "votes", "counts": {"6": 5, "7": 5}})
     shown = table(log)
     assert shown["timer"] == {"kind": "defence", "seat": 6, "seconds": 30, "turn": 12}
     assert shown["vote"] is None and not shown["seats"][5]["nominated"]
     assert shown["seats"][5]["candidate"]
     shown = table([*log, speak(6), speak(7)])
-    assert shown["vote"]["type"] == "first_day_expel" and shown["majority"] == 7
+    assert present(shown["vote"])["type"] == "first_day_expel" and shown["majority"] == 7
 
 
 def test_a_night_step_names_its_actor_and_may_target_nobody() -> None:
     log = [{"type": "day", "n": 1}, {"type": "night", "n": 1}]
     shown = table(log)
-    assert shown["night"]["slot"] == "check:boss" and shown["night"]["actor"] == 1
+    assert present(shown["night"])["slot"] == "check:boss" and present(shown["night"])["actor"] == 1
     assert shown["tap"] == {"kind": "night", "event": {"type": "check", "by": 1}}
     log += [
         {"type": "check", "by": 1, "target": None},
@@ -72,7 +85,7 @@ def test_a_night_step_names_its_actor_and_may_target_nobody() -> None:
 
 def test_the_morning_says_what_the_night_did_and_its_last_word_opens_the_day() -> None:
     shown = table(list(SAMPLE_OPENING))
-    morning = shown["morning"]
+    morning = present(shown["morning"])
     assert morning["shots"] == [{"by": "mafia", "target": 6}] and morning["healed"] == [7]
     assert [c["result"] for c in morning["checks"]] == ["commissar", "black"]
     assert [out["seat"] for out in morning["left"]] == [6]
@@ -85,7 +98,9 @@ def test_a_player_fouled_out_mid_round_speaks_after_the_speech_under_way() -> No
     fouls = [{"type": "foul", "seat": 9}] * 3
     shown = table([{"type": "day", "n": 1}, *fouls])
     assert shown["seats"][8]["out"] == "fouls" and shown["last_words"] == [9]
-    assert shown["timer"]["kind"] == "speech" and shown["tap"]["kind"] == "nominate"
+    assert (
+        present(shown["timer"])["kind"] == "speech" and present(shown["tap"])["kind"] == "nominate"
+    )
 
 
 def test_an_offline_tap_is_judged_words_its_refusal_and_names_a_removal() -> None:
@@ -108,7 +123,7 @@ def test_an_offline_tap_is_judged_words_its_refusal_and_names_a_removal() -> Non
     undone = offline_tap(SEATS, None, [], log, {"type": "undo"})
     assert undone["ok"] and undone["table"]["seats"][8]["fouls"] == 1
     nothing = offline_tap(SEATS, None, [], [], {"type": "undo"})
-    assert nothing["refusal"]["code"] == "nothing_to_undo"
+    assert refusal_of(nothing)["code"] == "nothing_to_undo"
 
 
 def test_the_page_carries_every_refusal_of_the_engine_in_the_readers_language() -> None:
@@ -122,15 +137,35 @@ def test_the_page_carries_every_refusal_of_the_engine_in_the_readers_language() 
 def test_the_table_is_json_and_shows_no_more_than_the_engine_allows() -> None:
     import json
 
-    game = ClubGame(SEATS)
+    game = ClubGame(BY_NUMBER)
     shown = host_table(game, [])
     assert json.loads(json.dumps(shown)) == shown
     assert shown["legal"] == ["day"] and shown["undo"] is False and shown["tap"] is None
 
 
+def judged(tap: OfflineTap) -> TapJudged:
+    assert tap["ok"], tap
+    return tap
+
+
+def consequence_of(tap: OfflineTap) -> Consequence:
+    """What a tap the engine took does to the table: this one has a consequence."""
+    consequence = judged(tap).get("consequence")
+    assert consequence is not None, tap
+    return consequence
+
+
+def refusal_of(tap: OfflineTap) -> Refusal:
+    assert not tap["ok"], tap
+    return tap["refusal"]
+
+
 def speeches_from(first: int, *seats: int) -> list[dict[str, Any]]:
     """Speeches in turn, each after the last: a minute apart from `first` minutes on."""
-    at = lambda minute, second: f"2026-12-06T18:{minute:02d}:{second:02d}+03:00"  # noqa: E731
+
+    def at(minute: int, second: int) -> str:
+        return f"2026-12-06T18:{minute:02d}:{second:02d}+03:00"
+
     return [
         {"type": "speech", "seat": s, "start": at(first + i, 0), "end": at(first + i, 30),
          "limit": 30}
@@ -141,15 +176,20 @@ def speeches_from(first: int, *seats: int) -> list[dict[str, Any]]:
 def test_the_night_says_who_has_not_acted_and_marks_the_targets() -> None:
     log = [{"type": "day", "n": 1}, {"type": "night", "n": 1}]
     shown = table(log)
-    assert [w["role"] for w in shown["night_waiting"]] == ["boss", "mafia", "commissar", "doctor"]
+    assert [w["role"] for w in present(shown["night_waiting"])] == [
+        "boss",
+        "mafia",
+        "commissar",
+        "doctor",
+    ]
     log += [{"type": "check", "by": 1, "target": 4}, {"type": "kill", "by": "mafia", "target": 6}]
     shown = table(log)
-    assert [w["slot"] for w in shown["night_waiting"]] == ["check:commissar", "heal"]
+    assert [w["slot"] for w in present(shown["night_waiting"])] == ["check:commissar", "heal"]
     assert shown["seats"][5]["targeted"] == ["kill:mafia"]
     assert shown["seats"][3]["targeted"] == ["check:boss"]
     # A morning now asks first, naming who has not acted.
     early = offline_tap(SEATS, None, [], log, {"type": "day", "n": 2})
-    assert early["ok"] and early["consequence"]["waiting"] == [
+    assert consequence_of(early)["waiting"] == [
         {"slot": "check:commissar", "role": "commissar"},
         {"slot": "heal", "role": "doctor"},
     ]
@@ -175,18 +215,24 @@ def test_the_host_sees_each_vote_and_what_it_did() -> None:
                               "dropped": [], "expelled": [], "outcome": None}  # fmt: skip
     log += speeches_from(20, 7, 8, 9)
     shown = table(log)
-    assert shown["vote"]["type"] == "hands" and shown["vote"]["round"] == 1
+    assert present(shown["vote"])["type"] == "hands" and present(shown["vote"])["round"] == 1
     log.append({"type": "hands", "counts": {"7": 5, "8": 5, "9": 1}})
     shown = table(log)
-    assert shown["tally"]["dropped"] == [9] and shown["tally"]["expelled"] == []
+    assert present(shown["tally"])["dropped"] == [9] and present(shown["tally"])["expelled"] == []
     log += speeches_from(30, 7, 8)
     shown = table(log)
-    assert (shown["vote"]["round"], shown["vote"]["dropped"]) == (2, [9])  # the runoff says so
+    assert (present(shown["vote"])["round"], present(shown["vote"])["dropped"]) == (
+        2,
+        [9],
+    )  # the runoff says so
     log.append({"type": "hands", "counts": {"7": 5, "8": 5}})
     shown = table(log)
-    assert shown["vote"]["type"] == "expel_both" and shown["vote"]["about"] == [7, 8]
+    assert present(shown["vote"])["type"] == "expel_both" and present(shown["vote"])["about"] == [
+        7,
+        8,
+    ]
     both = offline_tap(SEATS, None, [], log, {"type": "expel_both", "for": 7})
-    assert both["consequence"]["reasons"] == {"7": "car_crash", "8": "car_crash"}
+    assert consequence_of(both)["reasons"] == {"7": "car_crash", "8": "car_crash"}
     kept = table([*log, {"type": "expel_both", "for": 2}])
     assert kept["tally"] == {"type": "expel_both", "counts": None, "for": 2, "dropped": [],
                              "expelled": [], "outcome": "both_kept"}  # fmt: skip
@@ -196,8 +242,8 @@ def test_undoing_the_end_asks_on_the_phone_as_on_the_server() -> None:
     from games.rules.simulate import SAMPLE_TOWN_WINS
 
     undone = offline_tap(SEATS, None, [], list(SAMPLE_TOWN_WINS), {"type": "undo"})
-    assert undone["ok"] and undone["consequence"]["reopens"] is True
-    assert not undone["table"]["over"]
+    assert consequence_of(undone)["reopens"] is True
+    assert not judged(undone)["table"]["over"]
 
 
 def test_the_phone_engine_zip_holds_every_module_of_the_rules_and_runs_on_the_stdlib_alone(

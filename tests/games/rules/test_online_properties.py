@@ -3,6 +3,7 @@
 import json
 import random
 from collections import Counter
+from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -19,7 +20,9 @@ SETTINGS = settings(
 )
 
 
-def states(seed: int) -> tuple[dict, list[dict], list[OnlineGame]]:
+def states(
+    seed: int,
+) -> tuple[dict[int, str], list[dict[str, Any]], list[OnlineGame]]:
     seats, events, _end = random_online_game(random.Random(seed))
     game = OnlineGame(seats)
     after = []

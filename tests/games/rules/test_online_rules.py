@@ -1,27 +1,31 @@
 """Every rule of RULES.md §D through the online engine (games/rules/online/) and the
 protocol. The table: 1 don, 2 and 3 mafia, 4 commissar, 5–10 civilians."""
 
+from collections.abc import Sequence
+from typing import Any
+
 import pytest
 
 from games.rules import protocol
 from games.rules.errors import ProtocolError, RuleViolation
 from games.rules.online import OnlineGame, OnlineOptions
+from tests.games.online.tables import catastrophe_of
 
 TABLE = {1: "don", 2: "mafia", 3: "mafia", 4: "commissar"} | {s: "civilian" for s in range(5, 11)}
-DAY1 = {"type": "day", "n": 1}
+DAY1: dict[str, Any] = {"type": "day", "n": 1}
 
 
-def game(*events, **options) -> OnlineGame:
+def game(*events: dict[str, Any], **options: Any) -> OnlineGame:
     state = OnlineGame(TABLE, options=OnlineOptions(**options))
     state.apply_all(events)
     return state
 
 
-def votes(pairs: dict[int, object]) -> list[dict]:
+def votes(pairs: dict[int, object]) -> list[dict[str, Any]]:
     return [{"type": "vote", "voter": v, "target": t} for v, t in pairs.items()]
 
 
-def refused(state: OnlineGame, event: dict, code: str | None = None) -> None:
+def refused(state: OnlineGame, event: dict[str, Any], code: str | None = None) -> None:
     before = state.summary(), state.prompt()
     with pytest.raises(RuleViolation) as error:
         state.apply(event)
@@ -30,7 +34,7 @@ def refused(state: OnlineGame, event: dict, code: str | None = None) -> None:
     assert (state.summary(), state.prompt()) == before  # nothing changed
 
 
-def kill(target: int, n: int, shooters=(1, 2, 3)) -> list[dict]:
+def kill(target: int, n: int, shooters: Sequence[int] = (1, 2, 3)) -> list[dict[str, Any]]:
     return [{"type": "shot", "by": s, "target": target} for s in shooters] + [{"type": "night_end"}]
 
 
@@ -249,14 +253,14 @@ def test_a_fasted_mafioso_without_a_shot_is_a_skipped_shot_and_shots_can_be_left
     assert offline.outcome == "misfire"  # 3 left no shot
 
 
-def tie(*seats: int, voters: list[int]) -> list[dict]:
+def tie(*seats: int, voters: list[int]) -> list[dict[str, Any]]:
     """Votes splitting `voters` evenly over `seats`."""
     return votes({v: seats[i % len(seats)] for i, v in enumerate(voters)})
 
 
 def test_a_tie_at_an_even_count_asks_hang_all_or_pardon_all() -> None:
     state = game(DAY1, *tie(5, 6, voters=[1, 2, 3, 4]), {"type": "day_end"})
-    assert state.catastrophe.tied == [5, 6] and state.catastrophe.question
+    assert catastrophe_of(state).tied == [5, 6] and catastrophe_of(state).question
     state.apply_all([{"type": "post", "seat": 5, "text": "не я"}, {"type": "post", "seat": 6}])
     refused(state, {"type": "post", "seat": 5}, "catastrophe")
     refused(state, {"type": "post", "seat": 8}, "catastrophe")
@@ -301,7 +305,7 @@ def test_at_an_odd_count_the_tied_are_revoted_and_one_leaves() -> None:
         *tie(5, 6, voters=[1, 2, 3, 4]),
         {"type": "day_end"},
     )
-    assert len(state.alive) == 9 and not state.catastrophe.question
+    assert len(state.alive) == 9 and not catastrophe_of(state).question
     refused(state, {"type": "revote", "voter": 1, "target": "hang_all"}, "bad_target")
     refused(state, {"type": "revote", "voter": 1, "target": 7}, "bad_target")
     state.apply_all([{"type": "revote", "voter": v, "target": 6} for v in (1, 2, 3)])
@@ -313,7 +317,7 @@ def test_at_an_odd_count_the_tied_are_revoted_and_one_leaves() -> None:
 
 def test_three_tied_at_an_even_count_revote_and_two_leaders_get_the_question() -> None:
     state = game(DAY1, *tie(5, 6, 7, voters=[1, 2, 3, 4, 8, 9]), {"type": "day_end"})
-    assert state.catastrophe.tied == [5, 6, 7] and not state.catastrophe.question
+    assert catastrophe_of(state).tied == [5, 6, 7] and not catastrophe_of(state).question
     state.apply_all(
         [
             {"type": "revote", "voter": v, "target": t}
@@ -321,7 +325,7 @@ def test_three_tied_at_an_even_count_revote_and_two_leaders_get_the_question() -
         ]
     )
     state.apply({"type": "day_end"})
-    assert state.catastrophe.tied == [5, 6] and state.catastrophe.question
+    assert catastrophe_of(state).tied == [5, 6] and catastrophe_of(state).question
     state.apply_all([{"type": "revote", "voter": v, "target": "pardon_all"} for v in (1, 2, 3)])
     state.apply({"type": "day_end"})
     assert not state.eliminated
@@ -334,7 +338,7 @@ def test_three_leaders_again_mean_another_revote_as_written() -> None:
         DAY1, *tie(5, 6, 7, voters=[1, 2, 3, 4, 8, 9]), {"type": "day_end"}, *again,
         {"type": "day_end"}, *again, {"type": "day_end"},
     )  # fmt: skip
-    assert state.catastrophe.tied == [5, 6, 7] and state.open and not state.eliminated
+    assert catastrophe_of(state).tied == [5, 6, 7] and state.open and not state.eliminated
     state.apply_all([{"type": "revote", "voter": v, "target": 6} for v in (1, 2, 3, 4)])
     state.apply({"type": "day_end"})
     assert [e.seat for e in state.eliminated] == [6]
@@ -430,6 +434,6 @@ def test_an_online_protocol_replays_and_exports() -> None:
     assert [e["seat"] for e in state.summary()["eliminated"]] == [7, 8]
     bad = {**document, "events": [*events, {"type": "vote", "voter": 7, "target": 5}]}
     _state, failure = protocol.replay(protocol.parse(bad))
-    assert failure.index == len(events)
+    assert failure is not None and failure.index == len(events)
     with pytest.raises(ProtocolError):
         protocol.parse({**document, "immune": [1]})

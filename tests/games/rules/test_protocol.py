@@ -43,7 +43,7 @@ def document(*events: dict[str, Any], **fields: Any) -> dict[str, Any]:
     }
 
 
-A_GAME = [
+A_GAME: list[dict[str, Any]] = [
     {"type": "day", "n": 1, "at": "2026-12-06T18:05:00+03:00"},
     {"type": "nominate", "by": 6, "target": 4},
     {"type": "nominate", "by": 7, "target": 2},
@@ -76,6 +76,7 @@ def replay(doc: Any, *, raw: str | None = None, lang: str = "ru") -> tuple[int, 
         call_command("replay_protocol", "-", lang=lang, stdout=out)
         code = 0
     except SystemExit as exit_:
+        assert isinstance(exit_.code, int), exit_.code
         code = exit_.code
     finally:
         sys.stdin = stdin
@@ -179,7 +180,7 @@ def test_a_forbidden_event_stops_the_replay_with_its_index() -> None:
         ),
     ],
 )
-def test_forbidden_events_exit_2(events, index: int) -> None:
+def test_forbidden_events_exit_2(events: list[dict[str, Any]], index: int) -> None:
     code, output = replay(document(*events))
     assert code == 2 and output["event"] == index and output["error"]
 

@@ -14,13 +14,14 @@ from games.rules.club import ClubGame
 from games.rules.errors import RuleViolation
 from games.rules.simulate import SAMPLE_LINEUP
 from games.rules_text import rules_message
+from tests.games.recording import Table
 
 RULES = Path(__file__).resolve().parents[3] / "games" / "rules"
 PARAM = re.compile(r"%\((\w+)\)s")
 
 
 def templates() -> list[str]:
-    found = []
+    found: list[str] = []
     for path in RULES.rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text())):
             if (
@@ -28,6 +29,7 @@ def templates() -> list[str]:
                 and isinstance(node.func, ast.Name)
                 and node.func.id == "gettext_noop"
                 and isinstance(node.args[0], ast.Constant)
+                and isinstance(node.args[0].value, str)
             ):
                 found.append(node.args[0].value)
     return found
@@ -57,7 +59,7 @@ def test_a_violation_reads_in_the_readers_language() -> None:
 
 
 @pytest.mark.django_db
-def test_the_api_answers_in_the_callers_language(table) -> None:
+def test_the_api_answers_in_the_callers_language(table: Table) -> None:
     from accounts.services import api_token_create
     from tests.games.recording import record, start_game
 

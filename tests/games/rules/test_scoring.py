@@ -1,10 +1,13 @@
 """Each scoring line on hand-worked games (docs/scoring.md)."""
 
+from collections.abc import Mapping, Sequence
+from typing import Any
+
 import pytest
 
 from games.rules.club import ClubGame
 from games.rules.errors import ProtocolError
-from games.rules.scoring import Scheme, score, total
+from games.rules.scoring import Line, Scheme, score, total
 from games.rules.simulate import SAMPLE_LINEUP, SAMPLE_TOWN_WINS
 
 TABLE = dict(enumerate(SAMPLE_LINEUP, start=1))
@@ -14,11 +17,13 @@ RED_WINS = SAMPLE_TOWN_WINS
 DEFAULTS = Scheme()
 
 
-def lines_of(events, scheme=DEFAULTS):
+def lines_of(
+    events: Sequence[Mapping[str, Any]], scheme: Scheme = DEFAULTS
+) -> dict[int, list[Line]]:
     return score(ClubGame(TABLE), events, scheme)
 
 
-def codes(lines):
+def codes(lines: list[Line]) -> list[str]:
     return sorted(line.code for line in lines)
 
 
@@ -73,7 +78,7 @@ def test_a_scheme_changes_the_points_not_the_lines() -> None:
 
 
 @pytest.mark.parametrize("bad", [{"bonus": 1}, {"win": "1"}, {"win": True}, {"win": 50}])
-def test_a_bad_scheme_is_refused(bad) -> None:
+def test_a_bad_scheme_is_refused(bad: dict[str, object]) -> None:
     with pytest.raises(ProtocolError):
         Scheme.from_dict(bad)
 

@@ -3,10 +3,13 @@ through `offline_tap`, the function the phone's engine runs too."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from games.rules.errors import RuleViolation
 from games.rules.table import offline_tap
+from tests.games.recording import Table, view_of
 from tests.games.speech_order import CASES, SEATS, Case
 
 
@@ -21,7 +24,7 @@ def test_the_round_order(case: Case) -> None:
 
 
 @pytest.mark.django_db
-def test_a_game_recorded_before_the_check_keeps_its_speeches(table) -> None:
+def test_a_game_recorded_before_the_check_keeps_its_speeches(table: Table) -> None:
     """Games in the database before the check are marked by the migration: their logs,
     with speeches out of turn, fold as they did (their pages would fail otherwise)."""
     import importlib
@@ -29,19 +32,21 @@ def test_a_game_recorded_before_the_check_keeps_its_speeches(table) -> None:
     from django.apps import apps
 
     from games.models import GameEvent
-    from games.queries import game_view
     from tests.games.recording import start_game
 
     host, evening, players = table
     game = start_game(host, evening, players)
     at = {"start": "2026-12-06T15:00:00+00:00", "end": "2026-12-06T15:00:30+00:00"}
-    log = [{"type": "day", "n": 1}, *({"type": "speech", "seat": 5, "limit": 30, **at},) * 3]
+    log: list[dict[str, Any]] = [
+        {"type": "day", "n": 1},
+        *({"type": "speech", "seat": 5, "limit": 30, **at},) * 3,
+    ]
     GameEvent.objects.bulk_create(
         GameEvent(game=game, seq=n, type=e["type"], payload=e) for n, e in enumerate(log, 1)
     )
     with pytest.raises(RuleViolation):
-        game_view(game.pk)
+        view_of(game.pk)
     migration = importlib.import_module("games.migrations.0009_speeches_checked")
     migration.recorded_before_the_check(apps, None)
-    view = game_view(game.pk)
+    view = view_of(game.pk)
     assert view is not None and view.club_state.spoken == {5}
