@@ -11,15 +11,30 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Literal
+from weakref import WeakKeyDictionary
 
 import pytest
 from django.conf import settings
 from django.test import Client
+from pytest_django.live_server_helper import LiveServer
+
+from accounts.models import User
+
+if TYPE_CHECKING:  # Playwright is imported when the browser starts (the fixture below)
+    from playwright.sync_api import (
+        Browser,
+        BrowserContext,
+        ConsoleMessage,
+        Page,
+        Response,
+        ViewportSize,
+    )
 
 CHROMIUM = "/usr/bin/chromium"
 ARTIFACTS = Path(settings.BASE_DIR) / "var" / "test-artifacts" / "e2e"
-PHONE = {"width": 360, "height": 640}
-DESKTOP = {"width": 1280, "height": 800}
+PHONE: ViewportSize = {"width": 360, "height": 640}
+DESKTOP: ViewportSize = {"width": 1280, "height": 800}
 ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -42,7 +57,7 @@ FAKE_TELEGRAM_WIDGET = "window.Telegram = {Login: {auth(options, callback) {}}};
 
 
 @pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
+def browser() -> Iterator[Browser]:
     """One Chromium per test module: Playwright's sync API keeps an event loop running in
     this thread while it lives, which later (non-browser) tests need free."""
     if not Path(CHROMIUM).exists():
@@ -67,19 +82,20 @@ class Watch:
     console_errors: list[str] = field(default_factory=list)
     failed: list[str] = field(default_factory=list)
 
-    def csp_violations(self, page) -> list[str]:
-        return page.evaluate("window.__cspViolations || []")
+    def csp_violations(self, page: Page) -> list[str]:
+        violations: list[str] = page.evaluate("window.__cspViolations || []")
+        return violations
 
 
 def new_context(
-    browser,
-    live_server,
+    browser: Browser,
+    live_server: LiveServer,
     *,
-    user=None,
-    viewport=PHONE,
+    user: User | None = None,
+    viewport: ViewportSize = PHONE,
     language: str = "ru",
-    color_scheme: str = "light",
-):
+    color_scheme: Literal["dark", "light", "no-preference"] = "light",
+) -> BrowserContext:
     """A browser context (a phone by default), logged in as `user`, watched by a Watch."""
     mobile = viewport == PHONE
     context = browser.new_context(
@@ -94,33 +110,41 @@ def new_context(
         "https://telegram.org/**",
         lambda route: route.fulfill(body=FAKE_TELEGRAM_WIDGET, content_type="text/javascript"),
     )
-    cookies = [{"name": settings.LANGUAGE_COOKIE_NAME, "value": language, "url": live_server.url}]
+    language_cookie = settings.LANGUAGE_COOKIE_NAME
+    context.add_cookies([{"name": language_cookie, "value": language, "url": live_server.url}])
     if user is not None:
         client = Client()
         client.force_login(user)
         session = client.cookies[settings.SESSION_COOKIE_NAME].value
-        cookies.append(
-            {"name": settings.SESSION_COOKIE_NAME, "value": session, "url": live_server.url}
+        context.add_cookies(
+            [{"name": settings.SESSION_COOKIE_NAME, "value": session, "url": live_server.url}]
         )
-    context.add_cookies(cookies)
     watch = Watch()
 
-    def on_console(message) -> None:
+    def on_console(message: ConsoleMessage) -> None:
         if message.type == "error":
             watch.console_errors.append(message.text)
 
-    def on_response(response) -> None:
+    def on_response(response: Response) -> None:
         if response.url.startswith(live_server.url) and response.status >= 400:
             watch.failed.append(f"{response.status} {response.url}")
 
     context.on("console", on_console)
     context.on("response", on_response)
-    context.watch = watch
+    WATCHES[context] = watch
     return context
 
 
+# Each context's Watch (new_context), for as long as the context lives.
+WATCHES: WeakKeyDictionary[BrowserContext, Watch] = WeakKeyDictionary()
+
+
+def watch_of(context: BrowserContext) -> Watch:
+    return WATCHES[context]
+
+
 @pytest.fixture
-def browser_page(browser, live_server) -> Iterator[object]:
+def browser_page(browser: Browser, live_server: LiveServer) -> Iterator[BrowserContext]:
     """A phone-sized context for the older tests, which log in with `logged_in`."""
     for old in ARTIFACTS.glob("*.png"):
         old.unlink()
@@ -129,7 +153,7 @@ def browser_page(browser, live_server) -> Iterator[object]:
     context.close()
 
 
-def logged_in(context, live_server, user):
+def logged_in(context: BrowserContext, live_server: LiveServer, user: User) -> BrowserContext:
     """The browser context with the user's session cookie."""
     client = Client()
     client.force_login(user)
@@ -175,12 +199,13 @@ LATIN_NAMES = {"GrandDaddy", "Telegram", "iCalendar", "API", "PNG", "JPEG", "Web
 LATIN_NAMES |= {"ogg", "opus", "wav", "webm"}  # the recordings' file formats
 
 
-def untranslated(page, language: str, data: list[str]) -> list[str]:
+def untranslated(page: Page, language: str, data: list[str]) -> list[str]:
     """The visible strings of the page that are in the other language: Cyrillic on an
     English page, English words on a Russian one. `data` (nicknames, venues, posts) is taken
     out first: it is the members' words, shown as they wrote them."""
-    found = []
-    for text in page.evaluate(VISIBLE_WORDS):
+    found: list[str] = []
+    texts: list[str] = page.evaluate(VISIBLE_WORDS)
+    for text in texts:
         for value in data:
             text = text.replace(value, " ")
         text = ADDRESS.sub(" ", text)

@@ -37,7 +37,8 @@ class HostScreen:
     # --- looking ------------------------------------------------------------------------
 
     def table(self) -> dict[str, Any]:
-        return self.page.evaluate("() => window.hostScreen.table()")
+        shown: dict[str, Any] = self.page.evaluate("() => window.hostScreen.table()")
+        return shown
 
     def seq(self) -> int:
         return int(self.page.evaluate("() => document.documentElement.dataset.seq"))
@@ -67,7 +68,8 @@ class HostScreen:
         )
 
     def small_targets(self) -> list[str]:
-        return self.page.evaluate(SMALL_TARGETS_JS, TARGETS)
+        small: list[str] = self.page.evaluate(SMALL_TARGETS_JS, TARGETS)
+        return small
 
     def shot(self, name: str) -> None:
         if self.check_targets:
@@ -132,7 +134,7 @@ class HostScreen:
         toast = self.page.locator("#host-toast.error")
         toast.wait_for(state="visible")
         self.assert_inside(toast)
-        return toast.inner_text()
+        return str(toast.inner_text())
 
 
 # --- the scripted game ------------------------------------------------------------------
@@ -302,7 +304,7 @@ def play_scripted_game(
     screen.shot("morning-2")
     last_words(screen)
 
-    fouled = []
+    fouled: list[int] = []
 
     def foul_c5(speaker: int) -> None:
         if not fouled and speaker != c5:

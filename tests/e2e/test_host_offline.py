@@ -12,6 +12,8 @@ import re
 import time
 
 import pytest
+from playwright.sync_api import Browser, BrowserContext
+from pytest_django.live_server_helper import LiveServer
 
 from games.models import Game
 from tests.e2e.conftest import ARTIFACTS, new_context
@@ -38,7 +40,9 @@ window.Worker = class extends RealWorker {
 THE_SERVER = re.compile(r"/games/\d+/(tap|head)/")
 
 
-def open_screen(context, live_server, game: Game, *, engine: bool = True) -> HostScreen:
+def open_screen(
+    context: BrowserContext, live_server: LiveServer, game: Game, *, engine: bool = True
+) -> HostScreen:
     page = context.new_page()
     page.goto(f"{live_server.url}/games/{game.pk}/")
     page.wait_for_selector("html[data-host-ready]")
@@ -56,7 +60,9 @@ def events(game: Game) -> list[str]:
     ]
 
 
-def to_the_second_speaker_then_offline_reload(live_server, browser):
+def to_the_second_speaker_then_offline_reload(
+    live_server: LiveServer, browser: Browser
+) -> tuple[Game, BrowserContext, HostScreen]:
     """Day 1, seat 1's speech recorded online; then the network goes, the page is reloaded
     with the phone's engine held back: (game, context, screen)."""
     host, game = day_one()
@@ -90,7 +96,7 @@ def to_the_second_speaker_then_offline_reload(live_server, browser):
 
 
 def test_taps_before_the_engine_loads_are_judged_when_it_has_one_speech_by_the_right_seat(
-    live_server, browser
+    live_server: LiveServer, browser: Browser
 ) -> None:
     game, context, screen = to_the_second_speaker_then_offline_reload(live_server, browser)
     page = screen.page
@@ -110,7 +116,7 @@ def test_taps_before_the_engine_loads_are_judged_when_it_has_one_speech_by_the_r
 
 
 def test_taps_before_the_engine_that_reach_the_server_first_are_judged_there(
-    live_server, browser
+    live_server: LiveServer, browser: Browser
 ) -> None:
     game, context, screen = to_the_second_speaker_then_offline_reload(live_server, browser)
     page = screen.page
@@ -129,7 +135,7 @@ def test_taps_before_the_engine_that_reach_the_server_first_are_judged_there(
 
 
 def test_taps_reach_a_server_that_was_unreachable_while_the_browser_said_online(
-    live_server, browser
+    live_server: LiveServer, browser: Browser
 ) -> None:
     host, game = day_one()
     context = new_context(browser, live_server, user=host)
@@ -166,7 +172,9 @@ def test_taps_reach_a_server_that_was_unreachable_while_the_browser_said_online(
     context.close()
 
 
-def test_a_second_phone_follows_the_first_without_a_tap(live_server, browser) -> None:
+def test_a_second_phone_follows_the_first_without_a_tap(
+    live_server: LiveServer, browser: Browser
+) -> None:
     host, game = day_one()
     first_context = new_context(browser, live_server, user=host)
     second_context = new_context(browser, live_server, user=host)

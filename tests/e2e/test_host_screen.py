@@ -14,20 +14,23 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
+from playwright.sync_api import Browser, Page
+from pytest_django.live_server_helper import LiveServer
 
+from accounts.models import User
 from games.models import Game
-from games.queries import game_view
 from games.rules import protocol
 from games.services import game_protocol
-from tests.e2e.conftest import ARTIFACTS, PHONE, new_context
+from tests.checks import present
+from tests.e2e.conftest import ARTIFACTS, PHONE, new_context, watch_of
 from tests.e2e.host_driver import Cast, HostScreen, play_scripted_game
-from tests.games.recording import evening_with_players, make_host, record, start_game
+from tests.games.recording import evening_with_players, make_host, record, start_game, view_of
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("migration_rows")]
 AXE = "/static/vendor/axe-core/axe.min.js"
 
 
-def day_one() -> tuple:
+def day_one() -> tuple[User, Game]:
     """A 12-seat game of a host's, on day 1: (the host, the game)."""
     host = make_host(nickname="Ведущая")
     evening, players = evening_with_players(12)
@@ -56,11 +59,11 @@ def kept_offline(screen: HostScreen) -> None:
         screen.page.wait_for_timeout(250)
 
 
-def axe_violations(page, live_server) -> list[str]:
+def axe_violations(page: Page, live_server: LiveServer) -> list[str]:
     """Serious and critical findings of axe-core on the page as it is now."""
     if not page.evaluate("() => Boolean(window.axe)"):
         page.add_script_tag(url=live_server.url + AXE)
-    found = page.evaluate(
+    found: list[str] = page.evaluate(
         """async () => (await axe.run(document, {resultTypes: ["violations"]})).violations
             .filter((v) => v.impact === "serious" || v.impact === "critical")
             .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)"""
@@ -68,7 +71,9 @@ def axe_violations(page, live_server) -> list[str]:
     return found
 
 
-def test_a_host_records_a_whole_game_with_one_thumb(live_server, browser) -> None:
+def test_a_host_records_a_whole_game_with_one_thumb(
+    live_server: LiveServer, browser: Browser
+) -> None:
     assert Path(settings.BASE_DIR, "static", AXE.removeprefix("/static/")).exists(), "make vendor"
     host = make_host(nickname="Ведущая")
     evening, _players = evening_with_players(13)
@@ -97,7 +102,7 @@ def test_a_host_records_a_whole_game_with_one_thumb(live_server, browser) -> Non
     page.get_by_role("button", name="Дальше: стол").tap()
     # The table: whole names and cards at 360 px.
     first = page.locator('select[name="member_1"]')
-    assert first.bounding_box()["width"] > 160  # a seat a row: the player, then the card
+    assert present(first.bounding_box())["width"] > 160  # a seat a row: the player, then the card
     assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
     assert axe_violations(page, live_server) == []
     page.screenshot(path=ARTIFACTS / "host-00-table.png", full_page=True)
@@ -133,8 +138,8 @@ def test_a_host_records_a_whole_game_with_one_thumb(live_server, browser) -> Non
 
     # Undo after the end asks, then reopens the game; the last vote again ends it.
     screen.tap(page.locator("#host-undo"), confirm=True)
-    game.refresh_from_db()
-    assert not game.finished and screen.table()["vote"]["type"] == "votes"
+    reopened = Game.objects.get(pk=game.pk)  # read afresh: the game above was finished
+    assert not reopened.finished and screen.table()["vote"]["type"] == "votes"
     screen.shot("undone-after-the-end")
     from tests.e2e.host_driver import hands
 
@@ -145,12 +150,12 @@ def test_a_host_records_a_whole_game_with_one_thumb(live_server, browser) -> Non
     assert problems == [], problems
     # The only answers under 200 were the «are you sure» (428) and the one refusal (422).
     expected = ("status of 428", "status of 422")
-    assert [e for e in context.watch.console_errors if not any(x in e for x in expected)] == []
-    assert {f.split()[0] for f in context.watch.failed} == {"428", "422"}
-    assert all(f.endswith("/tap/") for f in context.watch.failed)
-    assert context.watch.csp_violations(page) == []
+    assert [e for e in watch_of(context).console_errors if not any(x in e for x in expected)] == []
+    assert {f.split()[0] for f in watch_of(context).failed} == {"428", "422"}
+    assert all(f.endswith("/tap/") for f in watch_of(context).failed)
+    assert watch_of(context).csp_violations(page) == []
     # The log replays to the same result under the engine (PROTOCOL.md).
-    view = game_view(game.pk)
+    view = view_of(game.pk)
     assert view is not None
     document = game_protocol(view.game, view.seats, view.log)
     replayed, failure = protocol.replay(protocol.parse(document))
@@ -158,7 +163,9 @@ def test_a_host_records_a_whole_game_with_one_thumb(live_server, browser) -> Non
     context.close()
 
 
-def test_taps_made_offline_reach_the_server_once_and_in_order(live_server, browser) -> None:
+def test_taps_made_offline_reach_the_server_once_and_in_order(
+    live_server: LiveServer, browser: Browser
+) -> None:
     host, game = day_one()
     context = new_context(browser, live_server, user=host)
     page = context.new_page()
@@ -221,7 +228,7 @@ def test_taps_made_offline_reach_the_server_once_and_in_order(live_server, brows
 
 
 def test_waiting_taps_that_another_phone_overtook_are_the_hosts_to_keep_or_discard(
-    live_server, browser
+    live_server: LiveServer, browser: Browser
 ) -> None:
     host, game = day_one()
     first = new_context(browser, live_server, user=host)
@@ -273,7 +280,9 @@ def test_waiting_taps_that_another_phone_overtook_are_the_hosts_to_keep_or_disca
     second.close()
 
 
-def test_without_the_phones_engine_offline_taps_still_wait_and_arrive(live_server, browser) -> None:
+def test_without_the_phones_engine_offline_taps_still_wait_and_arrive(
+    live_server: LiveServer, browser: Browser
+) -> None:
     """Where Pyodide cannot load, the screen keeps the last state it knew, says so, and the
     taps wait on the device and reach the server, judged there, when the network returns."""
     host, game = day_one()

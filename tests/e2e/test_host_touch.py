@@ -20,15 +20,18 @@ var/test-artifacts/e2e/touch/, and axe-core runs on each kind of screen.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
+from playwright.sync_api import Browser, Locator
+from pytest_django.live_server_helper import LiveServer
 
 from games.models import Game, GameEvent
-from tests.e2e.conftest import ARTIFACTS, new_context, untranslated
+from tests.e2e.conftest import ARTIFACTS, new_context, untranslated, watch_of
 from tests.e2e.host_driver import TARGETS, HostScreen
 from tests.e2e.test_host_screen import axe_violations
 from tests.games.recording import evening_with_players, make_host, record, start_game
@@ -131,11 +134,12 @@ class TouchGame:
     # --- what the server holds --------------------------------------------------------
 
     def rows(self) -> list[dict[str, Any]]:
-        return list(
-            GameEvent.objects.filter(game_id=self.game.pk)
+        return [
+            dict(row)
+            for row in GameEvent.objects.filter(game_id=self.game.pk)
             .order_by("seq")
             .values("seq", "type", "payload")
-        )
+        ]
 
     def gesture(
         self,
@@ -198,10 +202,10 @@ class TouchGame:
         return self.screen.act(name)
 
     def prompt(self) -> str:
-        return self.page.locator("#host-prompt").inner_text()
+        return str(self.page.locator("#host-prompt").inner_text())
 
     def marks(self, seat: int) -> str:
-        return self.seat(seat).locator(".marks").inner_text()
+        return str(self.seat(seat).locator(".marks").inner_text())
 
     def controls(self) -> None:
         """Every control the host needs now is inside the 360×640 viewport, 48 px or
@@ -313,7 +317,7 @@ class TouchGame:
                 last = n == len(targets) - 1 and len(targets) == len(vote["among"] or ["for"])
                 # The last number records the vote by itself.
                 expected = [{"type": kind}] if last else []
-                self.gesture(lambda key=key: self.tap(key), *expected, confirm=confirm and last)
+                self.gesture(functools.partial(self.tap, key), *expected, confirm=confirm and last)
         else:
             assert not self.screen.counting(), "the tapped hands are the default"
             voters = list(vote["voters"])
@@ -323,7 +327,7 @@ class TouchGame:
                 self.choose(target)
                 for _ in range(count):
                     voter = voters.pop(0)
-                    self.gesture(lambda voter=voter: self.tap(self.seat(voter)), settle=120)
+                    self.gesture(functools.partial(self.tap, self.seat(voter)), settle=120)
                     hand = f"✋{'' if target == 'for' else target}"
                     assert hand in self.marks(voter), self.marks(voter)
             if rest is not None:
@@ -489,7 +493,7 @@ def play(g: TouchGame) -> None:
         for target in (4, 9):
             if target not in nominated and speaker != target:
                 g.gesture(
-                    lambda target=target: g.tap(g.seat(target)),
+                    functools.partial(g.tap, g.seat(target)),
                     {"type": "nominate", "by": speaker, "target": target},
                 )
                 nominated.append(target)
@@ -528,7 +532,9 @@ def play(g: TouchGame) -> None:
 # Each entry mode once and each language once: the four pairings took 7.7 minutes for what
 # two prove (the gestures do not depend on the language, the words do not on the mode).
 @pytest.mark.parametrize(("mode", "language"), [("hands", "ru"), ("counts", "en")])
-def test_every_gesture_records_exactly_its_event(live_server, browser, mode, language) -> None:
+def test_every_gesture_records_exactly_its_event(
+    live_server: LiveServer, browser: Browser, mode: str, language: str
+) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     for old in SHOTS.glob(f"{language}-{mode}-*.png"):
         old.unlink()
@@ -545,10 +551,10 @@ def test_every_gesture_records_exactly_its_event(live_server, browser, mode, lan
     play(touch)
     assert touch.problems == [], "\n".join(touch.problems)
     # Every answer under 200 was an «are you sure» (428); nothing was refused.
-    assert {failed.split()[0] for failed in context.watch.failed} <= {"428"}
+    assert {failed.split()[0] for failed in watch_of(context).failed} <= {"428"}
     expected = "status of 428"
-    assert [e for e in context.watch.console_errors if expected not in e] == []
-    assert context.watch.csp_violations(page) == []
+    assert [e for e in watch_of(context).console_errors if expected not in e] == []
+    assert watch_of(context).csp_violations(page) == []
     game.refresh_from_db()
     assert game.finished and game.winner == "red"
     context.close()
@@ -556,7 +562,7 @@ def test_every_gesture_records_exactly_its_event(live_server, browser, mode, lan
 
 @pytest.mark.parametrize("nominees", [4, 14])
 def test_the_vote_fits_the_phone_in_both_modes_whatever_the_nominees(
-    live_server, browser, nominees
+    live_server: LiveServer, browser: Browser, nominees: int
 ) -> None:
     """The preliminary vote over 4 nominees, and over 14 (every seat but one, the most 15
     seats allow): the chips, the keypad 0…15, the seats and the bar inside 360×640 in both
@@ -594,7 +600,10 @@ def test_the_vote_fits_the_phone_in_both_modes_whatever_the_nominees(
     g.gesture(lambda: g.tap(g.seat(last) if folded else g.chip(last)))
     assert "chosen" in (g.seat(last).get_attribute("class") or "")
     plan = dict.fromkeys(among, 0) | {last: 3}
-    key = lambda count: page.locator(f'#host-prompt .host-keypad [data-count="{count}"]')  # noqa: E731
+
+    def key(count: int) -> Locator:
+        return page.locator(f'#host-prompt .host-keypad [data-count="{count}"]')
+
     g.gesture(lambda: g.tap(key(3)))
     assert "=3" in g.marks(last)
     for n, _seat in enumerate(among[:-1]):

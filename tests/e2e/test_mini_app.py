@@ -10,11 +10,14 @@ from __future__ import annotations
 import json
 
 import pytest
+from playwright.sync_api import Browser, BrowserContext, Page
+from pytest_django import Settings
+from pytest_django.live_server_helper import LiveServer
 
 from accounts.models import User
 from club.models import Registration
 from tests.accounts.test_mini_app import launch
-from tests.e2e.conftest import ARTIFACTS, new_context
+from tests.e2e.conftest import ARTIFACTS, new_context, watch_of
 from tests.e2e.test_host_screen import axe_violations
 from tests.factories import make_evening, make_member
 
@@ -55,7 +58,7 @@ const app = Object.assign({json.dumps(app)}, {{
 window.Telegram = Object.assign(window.Telegram || {{}}, {{WebApp: app}});"""
 
 
-def app_context(browser, live_server, init_data: str):
+def app_context(browser: Browser, live_server: LiveServer, init_data: str) -> BrowserContext:
     context = new_context(browser, live_server)
     context.route(
         "https://telegram.org/js/telegram-web-app.js*",
@@ -64,7 +67,7 @@ def app_context(browser, live_server, init_data: str):
     return context
 
 
-def check(page, context, live_server, name: str) -> None:
+def check(page: Page, context: BrowserContext, live_server: LiveServer, name: str) -> None:
     """The screen as Telegram shows it: the theme's colours, the tabs, nothing sideways,
     axe-clean; kept as a picture."""
     assert (
@@ -74,17 +77,19 @@ def check(page, context, live_server, name: str) -> None:
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
     assert axe_violations(page, live_server) == [], name
     page.screenshot(path=ARTIFACTS / f"app-{name}.png", full_page=True)
-    assert context.watch.console_errors == [] and context.watch.failed == []
-    assert context.watch.csp_violations(page) == []
+    assert watch_of(context).console_errors == [] and watch_of(context).failed == []
+    assert watch_of(context).csp_violations(page) == []
 
 
 @pytest.fixture(autouse=True)
-def _bot(settings) -> None:
+def _bot(settings: Settings) -> None:
     settings.TELEGRAM_BOT_TOKEN = TOKEN
     settings.TELEGRAM_BOT_USERNAME = "club_bot"
 
 
-def test_a_member_uses_the_club_app_inside_telegram(browser, live_server) -> None:
+def test_a_member_uses_the_club_app_inside_telegram(
+    browser: Browser, live_server: LiveServer
+) -> None:
     member = make_member(telegram_id=555001)
     evening = make_evening(capacity=15)
     context = app_context(browser, live_server, launch())
@@ -126,7 +131,9 @@ def test_a_member_uses_the_club_app_inside_telegram(browser, live_server) -> Non
     context.close()
 
 
-def test_a_telegram_user_joins_the_club_in_the_app(browser, live_server) -> None:
+def test_a_telegram_user_joins_the_club_in_the_app(
+    browser: Browser, live_server: LiveServer
+) -> None:
     context = app_context(browser, live_server, launch(telegram_id=555777))
     page = context.new_page()
     page.goto(f"{live_server.url}/tg/")
@@ -142,10 +149,12 @@ def test_a_telegram_user_joins_the_club_in_the_app(browser, live_server) -> None
     context.close()
 
 
-def test_outside_telegram_the_start_page_says_where_to_open_it(browser, live_server) -> None:
+def test_outside_telegram_the_start_page_says_where_to_open_it(
+    browser: Browser, live_server: LiveServer
+) -> None:
     context = new_context(browser, live_server)  # telegram.org answers with no WebApp
     page = context.new_page()
     page.goto(f"{live_server.url}/tg/", wait_until="networkidle")
     assert page.locator("#mini-app-outside").is_visible()
-    assert context.watch.console_errors == []
+    assert watch_of(context).console_errors == []
     context.close()

@@ -7,13 +7,17 @@ from __future__ import annotations
 
 import pytest
 from django.utils import timezone
+from playwright.sync_api import Browser
+from pytest_django.live_server_helper import LiveServer
 
+from accounts.models import User
+from games.models import Game
 from games.online import services as online_play
 from games.online.sweep import online_sweep
-from games.online.table import online_table
-from tests.e2e.conftest import ARTIFACTS, new_context
+from tests.e2e.conftest import ARTIFACTS, new_context, watch_of
 from tests.e2e.test_host_screen import axe_violations
 from tests.factories import make_member
+from tests.games.online.tables import table_of
 from tests.games.recording import make_host
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("migration_rows")]
@@ -21,18 +25,18 @@ TYPED = "Я мирный. Голосую за того, кто молчит,\nи
 
 
 @pytest.fixture
-def running():
+def running() -> tuple[Game, dict[int, User]]:
     host = make_host()
     members = [make_member() for _ in range(10)]
     game = online_play.online_game_create(
         host=host, member_ids=[m.pk for m in members], starts_at=timezone.now()
     )
     assert online_sweep() == 1  # day 1 begins
-    found = online_table(game.pk)
+    found = table_of(game.pk)
     return game, {s.number: s.member for s in found.seats}
 
 
-def others_play(game, members, me: int, lines: int) -> None:
+def others_play(game: Game, members: dict[int, User], me: int, lines: int) -> None:
     """The other players post and vote, as they would from their own phones."""
     for number in range(lines):
         seat = (me + 1 + number) % 10 + 1
@@ -46,7 +50,9 @@ def others_play(game, members, me: int, lines: int) -> None:
         )
 
 
-def test_what_a_player_types_survives_the_others_posts_and_votes(browser, live_server, running):
+def test_what_a_player_types_survives_the_others_posts_and_votes(
+    browser: Browser, live_server: LiveServer, running: tuple[Game, dict[int, User]]
+) -> None:
     game, members = running
     me = 1
     context = new_context(browser, live_server, user=members[me])
@@ -75,12 +81,14 @@ def test_what_a_player_types_survives_the_others_posts_and_votes(browser, live_s
     page.locator("#online-post-state button").click()
     page.wait_for_selector(f"#online-story .post:has-text('{TYPED[:10]}')", timeout=10_000)
     assert box.input_value() == ""
-    assert context.watch.console_errors == [] and context.watch.failed == []
-    assert context.watch.csp_violations(page) == []
+    assert watch_of(context).console_errors == [] and watch_of(context).failed == []
+    assert watch_of(context).csp_violations(page) == []
     context.close()
 
 
-def test_a_vote_shows_its_confirmation_and_what_remains(browser, live_server, running):
+def test_a_vote_shows_its_confirmation_and_what_remains(
+    browser: Browser, live_server: LiveServer, running: tuple[Game, dict[int, User]]
+) -> None:
     game, members = running
     context = new_context(browser, live_server, user=members[2])
     page = context.new_page()
@@ -98,11 +106,13 @@ def test_a_vote_shows_its_confirmation_and_what_remains(browser, live_server, ru
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
     page.screenshot(path=ARTIFACTS / "online-2-vote-confirmed.png", full_page=True)
     assert axe_violations(page, live_server) == []
-    assert context.watch.console_errors == [] and context.watch.failed == []
+    assert watch_of(context).console_errors == [] and watch_of(context).failed == []
     context.close()
 
 
-def test_new_lines_below_the_reader_are_announced_by_a_button(browser, live_server, running):
+def test_new_lines_below_the_reader_are_announced_by_a_button(
+    browser: Browser, live_server: LiveServer, running: tuple[Game, dict[int, User]]
+) -> None:
     game, members = running
     others_play(game, members, 3, 8)  # a thread longer than the screen
     context = new_context(browser, live_server, user=members[3])

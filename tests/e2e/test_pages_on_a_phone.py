@@ -9,14 +9,17 @@ from __future__ import annotations
 
 import re
 import shutil
+from typing import Any, Literal
 
 import pytest
+from playwright.sync_api import Browser
+from pytest_django.live_server_helper import LiveServer
 
 from accounts.models import User
 from club.models import Evening
 from games.models import GameEvent
 from games.online.models import MafiaMessage
-from tests.e2e.conftest import ARTIFACTS, DESKTOP, PHONE, new_context, untranslated
+from tests.e2e.conftest import ARTIFACTS, DESKTOP, PHONE, new_context, untranslated, watch_of
 from tests.e2e.test_csp import club  # noqa: F401 (the fixture)
 from tests.e2e.test_host_screen import axe_violations
 from tests.pages import pages
@@ -32,7 +35,11 @@ def slug(path: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", path.lower()).strip("-") or "home"
 
 
-def test_every_page_type_fits_the_phone_in_both_languages(browser, live_server, club) -> None:  # noqa: F811
+def test_every_page_type_fits_the_phone_in_both_languages(
+    browser: Browser,
+    live_server: LiveServer,
+    club: dict[str, Any],  # noqa: F811
+) -> None:
     shutil.rmtree(SHOTS, ignore_errors=True)  # this run's pictures only
     SHOTS.mkdir(parents=True)
     who = {
@@ -51,7 +58,8 @@ def test_every_page_type_fits_the_phone_in_both_languages(browser, live_server, 
         reverse=True,
     )
     problems: list[str] = []
-    for language, scheme in (("ru", "light"), ("en", "dark")):
+    schemes: list[tuple[str, Literal["light", "dark"]]] = [("ru", "light"), ("en", "dark")]
+    for language, scheme in schemes:
         for viewport, size in (("phone", PHONE), ("desktop", DESKTOP)):
             for role, paths in pages(club).items():
                 context = new_context(
@@ -80,9 +88,9 @@ def test_every_page_type_fits_the_phone_in_both_languages(browser, live_server, 
                             problems.append(f"{language} {role} {path}: untranslated {text!r}")
                     name = f"{language}-{viewport}-{role}-{slug(path)}.png"
                     page.screenshot(path=SHOTS / name, full_page=True)
-                errors = context.watch.console_errors
+                errors = watch_of(context).console_errors
                 problems += [f"{language} {role}: console {error}" for error in errors]
-                problems += [f"{language} {role}: {failed}" for failed in context.watch.failed]
+                problems += [f"{language} {role}: {failed}" for failed in watch_of(context).failed]
                 context.close()
     assert problems == [], "\n".join(problems)
 
@@ -102,7 +110,11 @@ SMALL_JS = """(selector) => [...document.querySelectorAll(selector)]
   .map(([label, box]) => `${label} ${Math.round(box.width)}x${Math.round(box.height)}`)"""
 
 
-def test_every_control_a_host_touches_is_a_thumbs_size(browser, live_server, club) -> None:  # noqa: F811
+def test_every_control_a_host_touches_is_a_thumbs_size(
+    browser: Browser,
+    live_server: LiveServer,
+    club: dict[str, Any],  # noqa: F811
+) -> None:
     """#25: «К столу» was 67×14 px, «Скачать» 69×19, «Игра N» 56×24: on every page of the
     host's, at 360×640, every control is at least 48 px tall."""
     context = new_context(browser, live_server, user=club["host"], viewport=PHONE, language="ru")

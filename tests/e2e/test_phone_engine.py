@@ -8,6 +8,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from playwright.sync_api import Browser
+from pytest_django.live_server_helper import LiveServer
 
 from games.rules.table import offline_tap
 from tests.e2e.conftest import new_context
@@ -43,7 +45,9 @@ RUN_CASES = """async (cases) => {
 }"""
 
 
-def test_the_phones_engine_judges_the_round_as_the_server_does(live_server, browser) -> None:
+def test_the_phones_engine_judges_the_round_as_the_server_does(
+    live_server: LiveServer, browser: Browser
+) -> None:
     host, game = day_one()
     context = new_context(browser, live_server, user=host)
     page = context.new_page()

@@ -6,6 +6,8 @@ and the check opens with the line-up in a line."""
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import Browser
+from pytest_django.live_server_helper import LiveServer
 
 from tests.e2e.conftest import PHONE, new_context
 from tests.games.recording import evening_with_players, make_host
@@ -17,7 +19,9 @@ BAR_IN_VIEW = """() => { const box = document.querySelector('.seating-bar').getB
   return box.top >= 0 && box.bottom <= innerHeight; }"""
 
 
-def test_the_seating_keeps_the_line_up_whole_and_the_count_in_view(live_server, browser) -> None:
+def test_the_seating_keeps_the_line_up_whole_and_the_count_in_view(
+    live_server: LiveServer, browser: Browser
+) -> None:
     host = make_host(nickname="Ведущая")
     evening, _players = evening_with_players(13)
     context = new_context(browser, live_server, user=host)
