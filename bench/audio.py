@@ -18,8 +18,11 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
-from common import ROOT, log
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the project, for bench.*
+
+from bench.common import ROOT, log
 
 MINUTES = 60
 ANALYSE = """
@@ -82,6 +85,7 @@ def silence(kind: str, hours: float) -> None:
         began = time.perf_counter()
         with av.open(str(path), "w", format=container_format) as container:
             stream = container.add_stream(codec, rate=rate, layout="mono")
+            assert isinstance(stream, av.AudioStream)  # for mypy: an audio codec's stream
             for _ in range(int(hours * 3600)):
                 if kind == "subnormal":
                     second = (rng.normal(0, 1e-40, (1, rate))).astype(np.float32)
@@ -99,7 +103,7 @@ def silence(kind: str, hours: float) -> None:
     print(json.dumps(figures))
 
 
-def analysed(snippet: str, path: Path) -> dict:
+def analysed(snippet: str, path: Path) -> dict[str, Any]:
     """The figures `snippet` prints for the file at `path`, in a fresh process, with rtf."""
     run = subprocess.run(
         [sys.executable, "-c", snippet.format(root=str(ROOT)), str(path)],
@@ -107,7 +111,7 @@ def analysed(snippet: str, path: Path) -> dict:
         text=True,
         check=True,
     )
-    figures = json.loads(run.stdout)
+    figures: dict[str, Any] = json.loads(run.stdout)
     figures["rtf"] = round(figures["wall_seconds"] / figures["audio_seconds"], 4)
     return figures
 

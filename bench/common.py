@@ -72,7 +72,8 @@ def host_site(name: str) -> tuple[dict[str, str], Any, str]:
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+        port: int = sock.getsockname()[1]
+        return port
 
 
 # Sync workers by default: each process takes a connection only when it is free, so a burst

@@ -11,9 +11,13 @@ Run: uv run python bench/host_taps.py
 
 import json
 import os
+import sys
 import time
+from pathlib import Path
 
-from common import gunicorn, host_site, log
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the project, for bench.*
+
+from bench.common import gunicorn, host_site, log
 
 CHROMIUM = "/usr/bin/chromium"
 LINEUP = ["boss", "mafia", "mafia", "commissar", "doctor", "maniac"] + ["civilian"] * 7

@@ -9,14 +9,16 @@ spends several milliseconds of CPU per request and would measure itself, not the
 import asyncio
 import json
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 from urllib.parse import urlsplit
 
 
 @dataclass
 class Result:
     latencies_ms: list[float] = field(default_factory=list)
-    responses: list[tuple[int, dict | None]] = field(default_factory=list)
+    responses: list[tuple[int, dict[str, Any] | None]] = field(default_factory=list)
     errors: int = 0
     seconds: float = 0.0
 
@@ -55,7 +57,11 @@ async def _exchange(
     return status, body, keep_alive
 
 
-def _encode(host: str, request: tuple) -> bytes:
+# (method, path, bearer token) or (method, path, {headers}, body bytes).
+type Request = tuple[str, str, str] | tuple[str, str, dict[str, str], bytes]
+
+
+def _encode(host: str, request: Request) -> bytes:
     """(method, path, bearer token) or (method, path, {headers}, body bytes)."""
     if len(request) == 3:
         method, path, token = request
@@ -67,8 +73,9 @@ def _encode(host: str, request: tuple) -> bytes:
     return ("\r\n".join(lines) + "\r\n\r\n").encode() + body
 
 
-async def _run(base_url: str, requests: list[tuple], in_flight: int) -> Result:
+async def _run(base_url: str, requests: Sequence[Request], in_flight: int) -> Result:
     host, port = urlsplit(base_url).hostname, urlsplit(base_url).port
+    assert host is not None, base_url
     result = Result(responses=[(0, None)] * len(requests))
     next_index = iter(range(len(requests)))
 
@@ -101,5 +108,5 @@ async def _run(base_url: str, requests: list[tuple], in_flight: int) -> Result:
     return result
 
 
-def run(base_url: str, requests: list[tuple], *, in_flight: int) -> Result:
+def run(base_url: str, requests: Sequence[Request], *, in_flight: int) -> Result:
     return asyncio.run(_run(base_url, requests, in_flight))

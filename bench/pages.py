@@ -12,8 +12,11 @@ import statistics
 import subprocess
 import sys
 import time
+from pathlib import Path
 
-from common import ROOT, django_env, log, scratch_database, setup_django
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the project, for bench.*
+
+from bench.common import ROOT, django_env, log, scratch_database, setup_django
 
 MEMBERS = 300
 GAMES = 10_000

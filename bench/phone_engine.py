@@ -14,14 +14,24 @@ is not used: it slows the page's thread, not the engine's worker.)
 Run: uv run python bench/phone_engine.py
 """
 
+from __future__ import annotations
+
 import json
 import os
 import statistics
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from common import gunicorn, host_site, log
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the project, for bench.*
+
+from bench.common import gunicorn, host_site, log
 
 CHROMIUM = "/usr/bin/chromium"
-PHONE = {"width": 360, "height": 640}
+if TYPE_CHECKING:  # Playwright is imported when the browser starts (main)
+    from playwright.sync_api import ViewportSize
+
+PHONE: ViewportSize = {"width": 360, "height": 640}
 RUNS = int(os.environ.get("BENCH_RUNS", "3"))
 
 # The marks main.js and engine.js leave, from the navigation's start (performance.now()).
@@ -61,7 +71,7 @@ def main() -> None:
     record(game, host, {"type": "day", "n": 1})
     os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
 
-    runs: dict[str, list[dict]] = {"first": [], "cached": [], "offline": []}
+    runs: dict[str, list[dict[str, Any]]] = {"first": [], "cached": [], "offline": []}
     with gunicorn(env, workers=2) as (url, _times), sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
         for run in range(RUNS):

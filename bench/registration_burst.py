@@ -10,9 +10,21 @@ Run: uv run python bench/registration_burst.py
 import json
 import subprocess
 import sys
+from pathlib import Path
 
-from common import ROOT, THREADS, WORKERS, django_env, gunicorn, log, scratch_database, setup_django
-from load import percentile, run
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the project, for bench.*
+
+from bench.common import (
+    ROOT,
+    THREADS,
+    WORKERS,
+    django_env,
+    gunicorn,
+    log,
+    scratch_database,
+    setup_django,
+)
+from bench.load import percentile, run
 
 MEMBERS = 500
 SEATS = 15
@@ -20,7 +32,7 @@ IN_FLIGHT = 50
 WARM_UP = 100
 
 
-def prepare(database_url: str) -> tuple[int, list[str], list[str]]:
+def prepare(database_url: str) -> tuple[int, int, list[str], list[str], list[str]]:
     subprocess.run(
         [sys.executable, "manage.py", "migrate", "--no-input", "-v0"],
         cwd=ROOT,

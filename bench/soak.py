@@ -35,6 +35,7 @@ import urllib.error
 import urllib.parse
 import urllib.request
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -68,7 +69,7 @@ def send(
     """Make one request and count it; the body, or the error's text."""
     try:
         with opener.open(request, timeout=30) as response:
-            status, text = response.status, response.read().decode()
+            status, text = response.status, str(response.read().decode())
     except urllib.error.HTTPError as error:
         status, text = error.code, error.read().decode(errors="replace")
     except OSError as error:
@@ -86,10 +87,11 @@ class Browser:
         self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar))
 
     def csrf(self) -> str:
-        return next((c.value for c in self.jar if c.name == "csrftoken"), "")
+        return next((c.value or "" for c in self.jar if c.name == "csrftoken"), "")
 
-    def call(self, method: str, path: str, data: dict | None = None, *, expect=(200,),
-             headers: dict | None = None) -> str:  # fmt: skip
+    def call(self, method: str, path: str, data: dict[str, object] | None = None, *,
+             expect: tuple[int, ...] = (200,), headers: dict[str, str] | None = None,
+             ) -> str:  # fmt: skip
         body = urllib.parse.urlencode(data or {}, doseq=True).encode() if data is not None else None
         request = urllib.request.Request(self.base + path, data=body, method=method)
         request.add_header("X-CSRFToken", self.csrf())
@@ -103,8 +105,9 @@ class Browser:
         self.call("POST", "/accounts/login/", {"username": nickname, "password": password})
 
 
-def api(base: str, token: str, counter: Counter, method: str, path: str, body=None,
-        expect=(200, 201)) -> dict:  # fmt: skip
+def api(base: str, token: str, counter: Counter, method: str, path: str, body: object = None,
+        expect: tuple[int, ...] = (200, 201)) -> Any:  # fmt: skip
+    """The answer's JSON (an object or a list), or {} when it is not JSON."""
     request = urllib.request.Request(
         base + path,
         data=json.dumps(body).encode() if body is not None else None,
@@ -242,7 +245,8 @@ def main() -> None:
     minutes = (time.monotonic() - began) / 60
 
     def tally() -> tuple[set[str], set[str]]:
-        queued, done = set(), set()
+        queued: set[str] = set()
+        done: set[str] = set()
         for line in ledger.read_text().splitlines() if ledger.exists() else []:
             kind, task_id, *_ = line.split()
             (queued if kind == "queued" else done).add(task_id)

@@ -14,8 +14,11 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
-from common import ROOT, log
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the project, for bench.*
+
+from bench.common import ROOT, log
 
 ANALYSE = """
 import json, re, sys, time
@@ -46,7 +49,7 @@ print(json.dumps({{"audio_seconds": duration, "wall_seconds": wall, "peak_mb": p
 """
 
 
-def heard_as(stretches: list[dict], start: float, end: float) -> int | None:
+def heard_as(stretches: list[dict[str, Any]], start: float, end: float) -> int | None:
     share: dict[int | None, float] = {}
     for stretch in stretches:
         overlap = min(end, stretch["end"]) - max(start, stretch["start"])

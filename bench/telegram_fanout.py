@@ -16,8 +16,11 @@ import subprocess
 import sys
 import time
 from collections import Counter
+from pathlib import Path
 
-from common import ROOT, django_env, log, scratch_database, setup_django
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the project, for bench.*
+
+from bench.common import ROOT, django_env, log, scratch_database, setup_django
 
 sys.path.insert(0, str(ROOT))
 from tests.fake_telegram import FakeTelegram

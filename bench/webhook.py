@@ -7,9 +7,12 @@ Run: uv run python bench/webhook.py
 import json
 import subprocess
 import sys
+from pathlib import Path
 
-from common import ROOT, django_env, gunicorn, log, scratch_database, setup_django
-from load import percentile, run
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the project, for bench.*
+
+from bench.common import ROOT, django_env, gunicorn, log, scratch_database, setup_django
+from bench.load import Request, percentile, run
 
 MEMBERS = 500
 IN_FLIGHT = 20
@@ -17,7 +20,7 @@ SECRET = "bench-webhook-secret"
 WARM_UP = 100
 
 
-def callback(update_id: int, telegram_id: int, evening_id: int) -> tuple:
+def callback(update_id: int, telegram_id: int, evening_id: int) -> Request:
     body = json.dumps(
         {
             "update_id": update_id,

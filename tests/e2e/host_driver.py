@@ -11,9 +11,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-PHONE = {"width": 360, "height": 640}
+if TYPE_CHECKING:  # the tests and the benches import Playwright when the browser starts
+    from playwright.sync_api import ViewportSize
+
+PHONE: ViewportSize = {"width": 360, "height": 640}
 LONG_PRESS_MS = 700
 # Everything the host can touch on the screen.
 TARGETS = "#host button:not([disabled]), #host a[role=button], #host summary, dialog[open] button"
