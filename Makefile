@@ -63,7 +63,7 @@ test: install
 lint: install
 	$(UV) run ruff check .
 	$(UV) run ruff format --check .
-	$(UV) run mypy accounts club games notifications
+	$(UV) run mypy accounts club games notifications tests bench
 	$(UV) run lint-imports --no-logo
 	@complex="$$($(UV) run radon cc --min D --show-complexity accounts club games notifications)"; \
 	  if [ -n "$$complex" ]; then echo "Above cyclomatic complexity 20:"; echo "$$complex"; exit 1; fi
