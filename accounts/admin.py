@@ -4,12 +4,13 @@ from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
-from django.contrib.auth.admin import UserAdmin
+from django.contrib.auth.admin import GroupAdmin, UserAdmin
 from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
+from django.contrib.auth.models import Group, Permission
 from django.db.models import Count, Q, QuerySet
 from django.http import HttpRequest, HttpResponse
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext
 from django_stubs_ext import StrOrPromise
 
 from accounts import services
@@ -87,6 +88,51 @@ class ApiTokenInline(admin.TabularInline[ApiToken, User]):
         return False  # keys are made where they can be shown once: profile page or command
 
 
+# Django stores a permission's name in English when it makes it ("Can add evening"): the
+# admin shows it in the reader's language instead, from the model's own verbose name.
+DEFAULT_PERMISSIONS = {
+    "add": _("can add"),
+    "change": _("can change"),
+    "delete": _("can delete"),
+    "view": _("can view"),
+}
+
+
+def permission_label(permission: Permission) -> str:
+    """«Клуб | вечер | может добавлять»: Django's «app | model | name», in the reader's
+    language (a custom permission's name is a translated string of the code)."""
+    content_type = permission.content_type
+    model = content_type.model_class()
+    action, _underscore, model_name = permission.codename.partition("_")
+    if model is not None and action in DEFAULT_PERMISSIONS and model_name == model._meta.model_name:
+        name = str(DEFAULT_PERMISSIONS[action])
+    else:
+        name = gettext(permission.name)
+    if model is None:
+        return f"{content_type} | {name}"
+    return f"{model._meta.app_config.verbose_name} | {model._meta.verbose_name} | {name}"
+
+
+class PermissionsInTheReadersLanguage:
+    """The permissions' lists of a member and of a group, labelled by permission_label."""
+
+    def formfield_for_manytomany(
+        self, db_field: Any, request: HttpRequest | None = None, **kwargs: Any
+    ) -> forms.ModelMultipleChoiceField[Any] | None:
+        field = super().formfield_for_manytomany(db_field, request, **kwargs)  # type: ignore[misc]
+        if field is not None and db_field.name in ("permissions", "user_permissions"):
+            field.label_from_instance = permission_label
+        return field  # type: ignore[no-any-return]
+
+
+admin.site.unregister(Group)
+
+
+@admin.register(Group)
+class ClubGroupAdmin(PermissionsInTheReadersLanguage, GroupAdmin):
+    pass
+
+
 class LookalikeFilter(admin.SimpleListFilter):
     title = _("look-alike nickname")
     parameter_name = "lookalike"
@@ -103,7 +149,7 @@ class LookalikeFilter(admin.SimpleListFilter):
 
 
 @admin.register(User)
-class MemberAdmin(UserAdmin[User]):
+class MemberAdmin(PermissionsInTheReadersLanguage, UserAdmin[User]):
     form = MemberChangeForm
     add_form = MemberCreationForm
     list_display = (

@@ -1,20 +1,37 @@
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
+from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
+from django.contrib.admin.options import ActionLocation
 from django.db import transaction
-from django.db.models import QuerySet
-from django.http import HttpRequest, HttpResponse
+from django.db.models import Count, Q, QuerySet
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.template.response import TemplateResponse
+from django.urls import reverse
+from django.utils import timezone
 from django.utils.functional import lazy
+from django.utils.html import format_html
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
+from django_stubs_ext import StrOrPromise
 
 from club import services
 from club.identity import identity
 from club.kernel.club_settings import ClubSettings
 from club.kernel.errors import Refused
 from club.kernel.spreadsheets import CsvWriter
-from club.models import Evening, Registration
+from club.models import (
+    TABLE_MAX_SEATS,
+    Evening,
+    EveningStatus,
+    Registration,
+    RegistrationStatus,
+    capacity_fits_tables,
+)
+from club.schedule import next_evening_start, signup_opens_at
+from notifications.models import TelegramGroup
 
 
 def _admin_title() -> str:
@@ -26,8 +43,74 @@ admin.site.site_header = admin.site.site_title = lazy(_admin_title, str)()
 admin.site.index_title = _("The club's data")
 
 
+def _capacity_warning(request: HttpRequest, capacity: int, club: ClubSettings) -> None:
+    """A capacity no number of tables seats within the rules is allowed (an admin may know
+    better: a second room, a short evening) but said, after the save."""
+    if not capacity_fits_tables(capacity, club.min_players):
+        messages.warning(
+            request,
+            gettext(
+                "%(capacity)d seats do not make whole tables of %(min)d to %(max)d players: "
+                "check the number."
+            )
+            % {"capacity": capacity, "min": club.min_players, "max": TABLE_MAX_SEATS},
+        )
+
+
+def _capacity_help(club: ClubSettings) -> str:
+    return gettext(
+        "A table seats %(min)d to %(max)d players: %(min)d–%(max)d seats for one table, "
+        "%(two_min)d–%(two_max)d for two."
+    ) % {
+        "min": club.min_players,
+        "max": TABLE_MAX_SEATS,
+        "two_min": 2 * club.min_players,
+        "two_max": 2 * TABLE_MAX_SEATS,
+    }
+
+
+def telegram_group_choices(current: int | None) -> list[tuple[str, str]]:
+    """The groups the bot is in (it records them as it is added), by title; the group set
+    now stays on the list even when the bot has left it, so saving the form keeps it."""
+    choices = [("", gettext("— no group —"))]
+    groups = list(TelegramGroup.objects.filter(Q(present=True) | Q(chat_id=current)))
+    for group in groups:
+        label = group.title
+        if not group.present:
+            label = gettext("%(title)s (the bot left it)") % {"title": group.title}
+        choices.append((str(group.chat_id), label))
+    if current is not None and current not in {group.chat_id for group in groups}:
+        label = gettext("a group the bot has not seen (chat %(id)d)") % {"id": current}
+        choices.append((str(current), label))
+    return choices
+
+
+class ClubSettingsForm(forms.ModelForm[ClubSettings]):
+    telegram_group_chat_id = forms.TypedChoiceField(
+        label=_("club's Telegram group"),
+        required=False,
+        coerce=int,
+        empty_value=None,
+        help_text=_(
+            "The groups the club's bot is in. Add the bot to the club's group in Telegram "
+            "and the group appears here."
+        ),
+    )
+
+    class Meta:
+        model = ClubSettings
+        fields = ("telegram_group_chat_id",)  # the admin's fieldsets name the rest
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields["telegram_group_chat_id"]
+        assert isinstance(field, forms.TypedChoiceField)
+        field.choices = telegram_group_choices(self.instance.telegram_group_chat_id)
+
+
 @admin.register(ClubSettings)
 class ClubSettingsAdmin(admin.ModelAdmin[ClubSettings]):
+    form = ClubSettingsForm
     fieldsets = (
         (None, {"fields": ("name", "logo", "venue", "weekday", "start_time", "timezone")}),
         (_("Seats"), {"fields": ("seats_per_evening", "min_players", "min_age")}),
@@ -63,6 +146,74 @@ class ClubSettingsAdmin(admin.ModelAdmin[ClubSettings]):
     def has_delete_permission(self, request: HttpRequest, obj: ClubSettings | None = None) -> bool:
         return False
 
+    def changelist_view(
+        self, request: HttpRequest, extra_context: dict[str, Any] | None = None
+    ) -> HttpResponse:
+        """The club's settings are one form: its list of one row opens the row."""
+        row = ClubSettings.load()
+        return HttpResponseRedirect(reverse("admin:club_clubsettings_change", args=[row.pk]))
+
+    def get_form(
+        self,
+        request: HttpRequest,
+        obj: ClubSettings | None = None,
+        change: bool = False,
+        **kwargs: Any,
+    ) -> type[forms.ModelForm[ClubSettings]]:
+        form = super().get_form(request, obj, change, **kwargs)
+        form.base_fields["seats_per_evening"].help_text = _capacity_help(obj or ClubSettings())
+        return form
+
+    def save_model(
+        self,
+        request: HttpRequest,
+        obj: ClubSettings,
+        form: forms.ModelForm[ClubSettings],
+        change: bool,
+    ) -> None:
+        super().save_model(request, obj, form, change)
+        _capacity_warning(request, obj.seats_per_evening, obj)
+
+    def response_change(self, request: HttpRequest, obj: ClubSettings) -> HttpResponse:
+        # Back to the form itself: there is no list to go back to.
+        response = super().response_change(request, obj)
+        if "_continue" not in request.POST:
+            return HttpResponseRedirect(request.path)
+        return response
+
+
+def _ask_first(
+    model_admin: admin.ModelAdmin[Any],
+    request: HttpRequest,
+    queryset: QuerySet[Any],
+    *,
+    action: str,
+    question: StrOrPromise,
+    lines: Sequence[str],
+    yes: StrOrPromise,
+) -> TemplateResponse | None:
+    """An action that tells members asks first: None once the admin said yes (the page's
+    second post), else the page that asks."""
+    if request.POST.get("confirmed") == "yes":
+        return None
+    context = {
+        **model_admin.admin_site.each_context(request),
+        "opts": model_admin.model._meta,
+        "title": question,
+        "question": question,
+        "lines": lines,
+        "yes": yes,
+        "queryset": queryset,
+        "action": action,
+        "action_checkbox_name": ACTION_CHECKBOX_NAME,
+    }
+    return TemplateResponse(request, "admin/club/action_confirmation.html", context)
+
+
+def _without_bulk_delete[A](actions: dict[str, A]) -> dict[str, A]:
+    actions.pop("delete_selected", None)
+    return actions
+
 
 class RegistrationInline(admin.TabularInline[Registration, Evening]):
     model = Registration
@@ -79,15 +230,95 @@ class RegistrationInline(admin.TabularInline[Registration, Evening]):
 
 @admin.register(Evening)
 class EveningAdmin(admin.ModelAdmin[Evening]):
-    list_display = ("starts_at", "venue", "capacity", "status", "opens_at")
+    list_display = ("starts_at", "venue", "capacity", "sign_ups", "status", "opens_at")
     list_filter = ("status", "venue")
     date_hierarchy = "starts_at"
     inlines = (RegistrationInline,)
     actions = ("export_csv", "cancel_evenings")
+    # The weekly slot is the schedule's own mark (club/scheduling.py), not the admin's.
+    exclude = ("scheduled_for",)
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Evening]:
+        return (
+            super()
+            .get_queryset(request)
+            .annotate(
+                seated=Count(
+                    "registrations", filter=Q(registrations__status=RegistrationStatus.CONFIRMED)
+                ),
+                waiting=Count(
+                    "registrations", filter=Q(registrations__status=RegistrationStatus.RESERVE)
+                ),
+            )
+        )
+
+    @admin.display(description=_("sign-ups"))
+    def sign_ups(self, evening: Evening) -> str:
+        """The seated and the reserve, linking to the evening's sign-ups in their list."""
+        url = reverse("admin:club_registration_changelist") + f"?evening__id__exact={evening.pk}"
+        counts = gettext("%(seated)d seated, %(waiting)d in the reserve") % {
+            "seated": getattr(evening, "seated", 0),
+            "waiting": getattr(evening, "waiting", 0),
+        }
+        return format_html('<a href="{}">{}</a>', url, counts)
+
+    def get_fields(self, request: HttpRequest, obj: Evening | None = None) -> tuple[str, ...]:
+        if obj is None:  # a new evening is scheduled; it is closed or cancelled later
+            return ("starts_at", "venue", "capacity", "opens_at")
+        return ("starts_at", "venue", "capacity", "status", "opens_at")
+
+    def get_readonly_fields(
+        self, request: HttpRequest, obj: Evening | None = None
+    ) -> tuple[str, ...]:
+        if obj is not None and obj.status in (EveningStatus.CANCELLED, EveningStatus.FINISHED):
+            return ("status",)
+        return ()
+
+    def formfield_for_choice_field(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
+        if db_field.name == "status":
+            # Sign-up closes and opens again here; cancelling tells every member, so it is
+            # an action that asks first, and finishing is the schedule's.
+            kwargs["choices"] = [
+                (status.value, status.label)
+                for status in (EveningStatus.SCHEDULED, EveningStatus.CLOSED)
+            ]
+        return super().formfield_for_choice_field(db_field, request, **kwargs)
+
+    def get_changeform_initial_data(self, request: HttpRequest) -> dict[str, Any]:
+        """A new evening starts as the club's next one: its day, time, venue, seats and
+        sign-up opening, from the club settings."""
+        club = ClubSettings.load()
+        starts_at = next_evening_start(club, timezone.now())
+        return {
+            "starts_at": starts_at,
+            "venue": club.venue,
+            "capacity": club.seats_per_evening,
+            "opens_at": signup_opens_at(club, starts_at),
+            **super().get_changeform_initial_data(request),
+        }
+
+    def get_form(
+        self, request: HttpRequest, obj: Evening | None = None, change: bool = False, **kwargs: Any
+    ) -> type[forms.ModelForm[Evening]]:
+        form = super().get_form(request, obj, change, **kwargs)
+        form.base_fields["capacity"].help_text = _capacity_help(ClubSettings.load())
+        return form
+
+    def get_actions(
+        self, request: HttpRequest, action_location: ActionLocation = ActionLocation.CHANGE_LIST
+    ) -> dict[str, Any]:
+        # An evening with sign-ups is cancelled (its members are told), never deleted.
+        return _without_bulk_delete(super().get_actions(request, action_location))
+
+    def has_delete_permission(self, request: HttpRequest, obj: Evening | None = None) -> bool:
+        if obj is not None and obj.registrations.exists():
+            return False
+        return super().has_delete_permission(request, obj)
 
     def save_model(
         self, request: HttpRequest, obj: Evening, form: forms.ModelForm[Evening], change: bool
     ) -> None:
+        _capacity_warning(request, obj.capacity, ClubSettings.load())
         if not change:
             super().save_model(request, obj, form, change)
             return
@@ -107,8 +338,36 @@ class EveningAdmin(admin.ModelAdmin[Evening]):
             )
 
     @admin.action(description=_("Cancel the selected evenings (members are told)"))
-    def cancel_evenings(self, request: HttpRequest, queryset: QuerySet[Evening]) -> None:
-        ids = list(queryset.values_list("pk", flat=True))
+    def cancel_evenings(
+        self, request: HttpRequest, queryset: QuerySet[Evening]
+    ) -> TemplateResponse | None:
+        live = queryset.exclude(status=EveningStatus.CANCELLED)
+        lines = [
+            ngettext(
+                "%(evening)s: %(count)d member will be told.",
+                "%(evening)s: %(count)d members will be told.",
+                count,
+            )
+            % {"evening": evening, "count": count}
+            for evening, count in (
+                (evening, evening.registrations.filter(
+                    status__in=[RegistrationStatus.CONFIRMED, RegistrationStatus.RESERVE]
+                ).count())
+                for evening in live
+            )
+        ]  # fmt: skip
+        asking = _ask_first(
+            self,
+            request,
+            queryset,
+            action="cancel_evenings",
+            question=_("Cancel these evenings? Every sign-up is cancelled and its member told."),
+            lines=lines,
+            yes=_("Yes, cancel them"),
+        )
+        if asking is not None:
+            return asking
+        ids = list(live.values_list("pk", flat=True))
         transaction.on_commit(
             lambda: [services.evening_cancel(evening_id=evening_id) for evening_id in ids]
         )
@@ -117,6 +376,7 @@ class EveningAdmin(admin.ModelAdmin[Evening]):
             ngettext("%(count)d evening cancelled.", "%(count)d evenings cancelled.", len(ids))
             % {"count": len(ids)},
         )
+        return None
 
     @admin.action(description=_("Export the sign-ups as CSV"))
     def export_csv(self, request: HttpRequest, queryset: QuerySet[Evening]) -> HttpResponse:
@@ -176,10 +436,59 @@ class RegistrationAdmin(admin.ModelAdmin[Registration]):
         "promoted_at",
         "cancelled_at",
     )
-    actions = ("promote", "mark_attended", "mark_no_show")
+    actions = ("withdraw", "promote", "mark_attended", "mark_no_show")
 
+    # Who holds a seat changes only through the sign-up services, under the evening's lock:
+    # a sign-up is never added or deleted here (a deleted seat went to the next sign-up, not
+    # to the reserve), and every field is read-only; the actions call the services.
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Registration | None = None) -> bool:
+        # A row that holds no place (cancelled, or of an evening under way or over) may go,
+        # with its member say; one holding a seat or a reserve place is cancelled first.
+        return (
+            obj is not None
+            and (
+                obj.status not in (RegistrationStatus.CONFIRMED, RegistrationStatus.RESERVE)
+                or obj.evening.change_refusal() is not None
+            )
+            and super().has_delete_permission(request, obj)
+        )
+
+    @admin.action(
+        description=_("Cancel the selected sign-ups (a freed seat goes to the reserve)"),
+        permissions=["change"],
+    )
+    def withdraw(
+        self, request: HttpRequest, queryset: QuerySet[Registration]
+    ) -> TemplateResponse | None:
+        holding = queryset.filter(
+            status__in=[RegistrationStatus.CONFIRMED, RegistrationStatus.RESERVE]
+        ).select_related("member", "evening")
+        asking = _ask_first(
+            self,
+            request,
+            queryset,
+            action="withdraw",
+            question=_(
+                "Cancel these sign-ups? Each member is told, and a freed seat goes to the "
+                "first of the reserve."
+            ),
+            lines=[f"{r.member} — {r.evening}: {r.get_status_display()}" for r in holding],
+            yes=_("Yes, cancel them"),
+        )
+        if asking is not None:
+            return asking
+        done = self._each(
+            request, holding, lambda r: services.registration_withdraw(registration_id=r.pk)
+        )
+        self.message_user(
+            request,
+            ngettext("%(count)d sign-up cancelled.", "%(count)d sign-ups cancelled.", done)
+            % {"count": done},
+        )
+        return None
 
     def _each(
         self,

@@ -133,6 +133,17 @@ def free_seats(capacity: int, confirmed: int) -> int:
     return max(capacity - confirmed, 0)
 
 
+# RULES.md §A: a table seats 12 to 15 players; the minimum is a club setting, the 15 is not.
+TABLE_MAX_SEATS = 15
+
+
+def capacity_fits_tables(capacity: int, min_per_table: int) -> bool:
+    """Whether the fewest tables that seat `capacity` players can each start a game: an
+    evening of 20 seats is two tables of 10 (too few) or one of 20 (too many)."""
+    tables = max(1, -(-capacity // TABLE_MAX_SEATS))
+    return capacity >= tables * min_per_table
+
+
 # The one order of an evening's line-up, and so of every number a member reads: «seat N» is
 # a place among the confirmed by arrival; «reserve position N» a place in the reserve, the
 # held-back last, then by arrival. place_in_line() numbers every read by it;

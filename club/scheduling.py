@@ -8,20 +8,25 @@ past, no reminder for an evening that has happened, no announcement twice). Cele
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, field
 from datetime import datetime, time, timedelta
 
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
+from django.db.models import Count, F, Q
 from django.utils import timezone
 
 from club import buttons, queries, services, texts
 from club.announcements import evening_announce_signup
 from club.calendar import EVENING_LENGTH
 from club.kernel.club_settings import ClubSettings
-from club.models import Evening, EveningStatus
+from club.kernel.errors import Refused
+from club.models import Evening, EveningStatus, RegistrationStatus
 from club.schedule import next_evening_start, signup_opens_at
 from notifications.services import notification_enqueue
+
+logger = logging.getLogger(__name__)
 
 # Reminders go out on the evening's day from this local hour.
 REMINDER_FROM = time(10, 0)
@@ -34,6 +39,7 @@ class SweepReport:
     reminded: list[int] = field(default_factory=list)
     released: list[int] = field(default_factory=list)
     finished: list[int] = field(default_factory=list)
+    repaired: list[int] = field(default_factory=list)
 
 
 def evening_ensure_next(*, now: datetime, club: ClubSettings) -> Evening | None:
@@ -96,6 +102,7 @@ def schedule_sweep(*, now: datetime | None = None) -> SweepReport:
         if services.evening_release_unconfirmed(evening_id=evening.pk, now=now):
             report.released.append(evening.pk)
         services.evening_fill_seats(evening_id=evening.pk, now=now)  # the last call
+    report.repaired = evenings_repair_seats(now=now)
     over = Evening.objects.filter(
         status__in=[EveningStatus.SCHEDULED, EveningStatus.CLOSED],
         starts_at__lte=now - EVENING_LENGTH,
@@ -107,6 +114,42 @@ def schedule_sweep(*, now: datetime | None = None) -> SweepReport:
             _prompt_admins(evening, club)
             report.finished.append(evening.pk)
     return report
+
+
+def evenings_repair_seats(*, now: datetime) -> list[int]:
+    """Find the evenings not yet started whose free seats and waiting reserve coexist (a
+    member not held back waits while a seat is free: a row changed outside the services, as
+    an admin's delete once did) and promote in order, saying so in the log. Held-back members
+    waiting beside free seats are the no-show rule at work, not a fault."""
+    confirmed = Count("registrations", filter=Q(registrations__status=RegistrationStatus.CONFIRMED))
+    waiting = Count(
+        "registrations",
+        filter=Q(registrations__status=RegistrationStatus.RESERVE, registrations__held_back=False),
+    )
+    broken = (
+        Evening.objects.filter(
+            status__in=[EveningStatus.SCHEDULED, EveningStatus.CLOSED], starts_at__gt=now
+        )
+        .annotate(confirmed=confirmed, waiting=waiting)
+        .filter(confirmed__lt=F("capacity"), waiting__gt=0)
+        .values_list("pk", "capacity", "confirmed", "waiting")
+    )
+    repaired = []
+    for evening_id, capacity, seated, waiting_count in broken:
+        try:
+            promoted = services.evening_fill_seats(evening_id=evening_id, now=now)
+        except Refused:  # started or cancelled meanwhile: no seat to give any more
+            continue
+        logger.warning(
+            "Evening %d had %d free seats while %d waited in the reserve: repaired, "
+            "%d promoted in order",
+            evening_id,
+            capacity - seated,
+            waiting_count,
+            len(promoted),
+        )
+        repaired.append(evening_id)
+    return repaired
 
 
 def _remind(evening: Evening, club: ClubSettings) -> None:

@@ -417,7 +417,8 @@ def evening_set_capacity(*, evening_id: int, capacity: int, now: datetime | None
         evening = lock_evening(evening_id)
         evening.capacity = capacity
         evening.save(update_fields=["capacity"])
-        if now < evening.starts_at and evening.status == EveningStatus.SCHEDULED:
+        # A closed evening's seats still pass to its reserve, as at a cancellation.
+        if evening.change_refusal(now) is None:
             _fill_seats(evening, club, now)
             _lineup_changed(evening.pk)
     return evening
@@ -550,3 +551,19 @@ def evening_create(
     return Evening.objects.create(
         starts_at=starts_at, capacity=capacity, venue=venue, opens_at=opens_at
     )
+
+
+# --- An admin's change to a sign-up ----------------------------------------------------------
+
+
+def registration_withdraw(*, registration_id: int, now: datetime | None = None) -> Registration:
+    """An admin takes a sign-up off the evening (in place of deleting its row): the same as
+    the member's own «Не смогу» without the undo window. The member is told, and a freed
+    seat goes to the first of the reserve at once."""
+    now = now or timezone.now()
+    registration = Registration.objects.select_related("member").filter(pk=registration_id).first()
+    if registration is None:
+        raise Refused(_("There is no such registration."), RefusalCode.NOT_FOUND)
+    if registration.status not in (RegistrationStatus.CONFIRMED, RegistrationStatus.RESERVE):
+        raise Refused(_("This member holds no place on this evening."), RefusalCode.CONFLICT)
+    return _leave(member=registration.member, evening_id=registration.evening_id, now=now)

@@ -117,3 +117,22 @@ class BotConversation(models.Model):
 
     def __str__(self) -> str:
         return f"{self.telegram_id}: {self.state}"
+
+
+class TelegramGroup(models.Model):
+    """A group or supergroup the bot was added to, as its my_chat_member updates tell: the
+    club's admin picks the club's group from these, by title, never by its raw chat id."""
+
+    chat_id = models.BigIntegerField(_("chat id"), unique=True)
+    title = models.CharField(_("title"), max_length=255)
+    # The bot is a member (or an administrator) now; False once it left or was removed.
+    present = models.BooleanField(_("the bot is in the group"), default=True)
+    updated_at = models.DateTimeField(_("updated"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("Telegram group")
+        verbose_name_plural = _("Telegram groups")
+        ordering = ["title"]
+
+    def __str__(self) -> str:
+        return self.title

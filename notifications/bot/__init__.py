@@ -15,6 +15,7 @@ from django.db import IntegrityError, transaction
 from django.utils import translation
 
 from notifications.bot.dispatch import Bot
+from notifications.bot.groups import group_membership_record, parse_membership
 from notifications.bot.updates import parse_update
 from notifications.models import TelegramUpdate
 
@@ -23,6 +24,10 @@ def process_update(raw: object) -> dict[str, Any] | None:
     """Handle one update once. Returns a Bot API call to make at once, if any (the answer
     to a button press), which the webhook puts in its response. An update whose handling
     fails raises, and is not recorded as handled: the caller has it delivered again."""
+    membership = parse_membership(raw)
+    if membership is not None:
+        group_membership_record(membership)  # the same twice changes nothing: no dedupe
+        return None
     incoming = parse_update(raw)
     if incoming is None:
         return None

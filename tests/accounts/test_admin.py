@@ -83,7 +83,7 @@ def test_admin_adds_an_adult_member(admin_client_: Client) -> None:
 def test_the_hosts_group_may_record_games() -> None:
     host = make_member(nickname="Ведущий")
     assert not host.has_perm("accounts.host_games")
-    host.groups.add(Group.objects.get(name="Hosts"))
+    host.groups.add(Group.objects.get(name="Ведущие"))
     host = User.objects.get(pk=host.pk)
     assert host.has_perm("accounts.host_games")
 

@@ -113,7 +113,8 @@ def test_admin_cancels_an_evening_and_everyone_is_told(
     sign_up_many(evening, 2)
     with django_capture_on_commit_callbacks(execute=True):
         admin_client_.post(
-            "/admin/club/evening/", {"action": "cancel_evenings", "_selected_action": [evening.pk]}
+            "/admin/club/evening/",
+            {"action": "cancel_evenings", "_selected_action": [evening.pk], "confirmed": "yes"},
         )
     assert Evening.objects.get().status == "cancelled"
     assert set(Registration.objects.values_list("status", flat=True)) == {"cancelled"}

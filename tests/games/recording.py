@@ -26,7 +26,7 @@ type Table = tuple[User, Evening, list[User]]
 
 def make_host(**fields: Unpack[MemberFields]) -> User:
     host = make_member(**fields)
-    host.groups.add(Group.objects.get(name="Hosts"))
+    host.groups.add(Group.objects.get(name="Ведущие"))
     return User.objects.get(pk=host.pk)  # a fresh instance: no stale permission cache
 
 

@@ -18,7 +18,7 @@ def test_telegram_setup_sets_the_webhook_with_its_secret_and_the_commands(
     calls = {call.method: call.params for call in fake_telegram.calls}
     assert calls["setWebhook"]["url"] == "https://club.example.org/telegram/webhook/"
     assert calls["setWebhook"]["secret_token"] == "setup-secret"
-    assert calls["setWebhook"]["allowed_updates"] == ["message", "callback_query"]
+    assert calls["setWebhook"]["allowed_updates"] == ["message", "callback_query", "my_chat_member"]
     assert [c["command"] for c in calls["setMyCommands"]["commands"]] == [
         "evening",
         "online",

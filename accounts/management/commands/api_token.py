@@ -1,5 +1,8 @@
+from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
+from django.utils import translation
+from django.utils.translation import gettext
 
 from accounts.models import User
 from accounts.services import api_token_create
@@ -10,9 +13,15 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("nicknames", nargs="+", metavar="NICK")
-        parser.add_argument("--name", default="command line", help="a label for the tokens")
+        parser.add_argument(
+            "--name", default="", help="a label for the tokens (default: «командная строка»)"
+        )
 
     def handle(self, *args: object, nicknames: list[str], name: str, **options: object) -> None:
+        # The label is what the member reads beside the key in their profile and the admin:
+        # in the club's language.
+        with translation.override(settings.LANGUAGE_CODE):
+            name = name or gettext("command line")
         members: list[User] = []
         missing: list[str] = []
         for nick in nicknames:

@@ -64,7 +64,7 @@ class Command(BaseCommand):
         host = User.objects.create_user(
             HOST[0], HOST[1], birth_date=date(1988, 9, 3), email="host@example.com"
         )
-        host.groups.add(Group.objects.get(name="Hosts"))
+        host.groups.add(Group.objects.get(name="Ведущие"))
         members = [
             User.objects.create_user(
                 nickname,

@@ -37,7 +37,7 @@ class Command(BaseCommand):
             return await bot.get_updates(
                 offset=offset,
                 timeout=0 if once else 50,
-                allowed_updates=["message", "callback_query"],
+                allowed_updates=["message", "callback_query", "my_chat_member"],
             )
 
         process_bot.run(forget_the_webhook)

@@ -31,7 +31,7 @@ class Command(BaseCommand):
             await bot.set_webhook(
                 url=url,
                 secret_token=settings.TELEGRAM_WEBHOOK_SECRET,
-                allowed_updates=["message", "callback_query"],
+                allowed_updates=["message", "callback_query", "my_chat_member"],
             )
             await bot.set_my_commands(COMMANDS)
             if app.startswith("https://"):  # Telegram opens only https in a Mini App
