@@ -98,3 +98,105 @@ def test_the_admin_names_teams_actions_and_winners_in_russian(admin_client_: Cli
     assert "убивает" in roles and "одиночка" in roles and ">kill<" not in roles
     games = admin_client_.get("/admin/games/game/").content.decode()
     assert "красные (город)" in games and ">red<" not in games
+
+
+def test_the_admin_says_the_rest_in_russian_too(admin_client_: Client) -> None:
+    """Issue #27: the date fields' time-zone note, the hosts' group, permission names, the
+    API token's label, and «… был изменен» that agreed with no feminine or plural name."""
+    import io
+
+    from django.contrib.auth.models import Group
+
+    from club.kernel.club_settings import ClubSettings
+
+    import json
+
+    script = admin_client_.get("/admin/jsi18n/").content.decode()  # its JSON escapes Cyrillic
+    assert json.dumps("Время вводится по часовому поясу")[1:-1] in script
+    groups = admin_client_.get("/admin/auth/group/").content.decode()
+    assert "Ведущие" in groups and "Hosts" not in groups
+    hosts = Group.objects.get(name="Ведущие")
+    group = admin_client_.get(f"/admin/auth/group/{hosts.pk}/change/").content.decode()
+    assert "может добавлять" in group and "Может вести и записывать игры" in group
+    assert "Can add" not in group and "Can host" not in group
+    member = make_member(nickname="Лиса")
+    call_command("api_token", "Лиса", stdout=io.StringIO())
+    page = admin_client_.get(f"/admin/accounts/user/{member.pk}/change/").content.decode()
+    assert "командная строка" in page and "command line" not in page
+    row = ClubSettings.load()
+    form = admin_client_.get(f"/admin/club/clubsettings/{row.pk}/change/").content.decode()
+    saved = admin_client_.post(
+        f"/admin/club/clubsettings/{row.pk}/change/", settings_form(form), follow=True
+    ).content.decode()
+    assert "Изменения сохранены: настройки клуба" in saved and "был изменен" not in saved
+
+
+def settings_form(page: str) -> dict[str, str]:
+    """The club settings' form as the page filled it (inputs and selected options)."""
+    data = dict(re.findall(r'<input type="(?:text|number)" name="(\w+)" value="([^"]*)"', page))
+    for name, body in re.findall(r'(?s)<select name="(\w+)"[^>]*>(.*?)</select>', page):
+        chosen = re.search(r'<option value="([^"]*)" selected', body)
+        data[name] = chosen.group(1) if chosen else ""
+    data.update(re.findall(r'name="(start_time)" value="([^"]*)"', page))
+    return data
+
+
+def test_a_new_evening_starts_from_the_club_settings(admin_client_: Client) -> None:
+    from club.kernel.club_settings import ClubSettings
+
+    club = ClubSettings.load()
+    club.venue, club.seats_per_evening = "Чердак", 14
+    club.save()
+    page = admin_client_.get("/admin/club/evening/add/").content.decode()
+    assert 'name="venue" value="Чердак"' in page and 'name="capacity" value="14"' in page
+    assert 'name="starts_at_1" value="18:00:00"' in page
+    assert 'name="opens_at_0"' in page and 'value="12:00:00"' in page
+    assert "scheduled_for" not in page and "Недельный слот" not in page
+    assert 'name="status"' not in page  # a new evening is scheduled
+    assert "За столом от 12 до 15 игроков" in page
+
+
+def test_the_club_settings_are_one_form_and_the_group_is_picked_by_title(
+    admin_client_: Client,
+) -> None:
+    from club.kernel.club_settings import ClubSettings
+    from notifications.bot import process_update
+
+    opened = admin_client_.get("/admin/club/clubsettings/")
+    assert opened.status_code == 302
+    assert opened["Location"].endswith(f"/admin/club/clubsettings/{ClubSettings.load().pk}/change/")
+    # The bot is added to the club's group: Telegram says so with a my_chat_member update.
+    process_update(
+        {
+            "update_id": 900,
+            "my_chat_member": {
+                "chat": {"id": -1001234567890, "title": "Мафия: Воскресенье", "type": "supergroup"},
+                "from": {"id": 5, "is_bot": False, "first_name": "Админ"},
+                "date": 1,
+                "old_chat_member": {"user": {"id": 1, "is_bot": True}, "status": "left"},
+                "new_chat_member": {"user": {"id": 1, "is_bot": True}, "status": "member"},
+            },
+        }
+    )
+    row = ClubSettings.load()
+    page = admin_client_.get(f"/admin/club/clubsettings/{row.pk}/change/").content.decode()
+    assert '<option value="-1001234567890">Мафия: Воскресенье</option>' in page
+    data = settings_form(page) | {"telegram_group_chat_id": "-1001234567890"}
+    admin_client_.post(f"/admin/club/clubsettings/{row.pk}/change/", data)
+    ClubSettings.objects.filter(pk=row.pk).update()  # the cached row is read again below
+    assert ClubSettings.objects.get(pk=row.pk).telegram_group_chat_id == -1001234567890
+
+
+def test_the_sign_ups_are_listed_by_evening(admin_client_: Client) -> None:
+    from club.models import Registration
+    from tests.factories import make_evening, sign_up_many
+
+    first, second = make_evening(capacity=12), make_evening(capacity=12)
+    sign_up_many(first, 2)
+    sign_up_many(second, 1)
+    evenings = admin_client_.get("/admin/club/evening/").content.decode()
+    link = f"/admin/club/registration/?evening__id__exact={first.pk}"
+    assert link in evenings and "в игре: 2, в резерве: 0" in evenings
+    listed = admin_client_.get(link).content.decode()
+    assert listed.count('name="_selected_action"') == 2
+    assert Registration.objects.count() == 3
