@@ -3,7 +3,14 @@ from collections.abc import Callable
 
 from django.conf import settings
 from django.db import DatabaseError
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import (
+    Http404,
+    HttpRequest,
+    HttpResponse,
+    HttpResponseBase,
+    JsonResponse,
+    StreamingHttpResponse,
+)
 from django.middleware.locale import LocaleMiddleware
 from django.shortcuts import render
 from django.utils import timezone, translation
@@ -16,6 +23,60 @@ from club.kernel.errors import RefusalCode, Refused
 from club.kernel.parsing import storable_text
 
 logger = logging.getLogger(__name__)
+
+
+class HeadMiddleware:
+    """HEAD is answered wherever GET is (uptime monitors ask with it): the view runs as for
+    a GET, since Django's require_GET and the API's GET operations answer a HEAD with 405,
+    and the body is dropped; the headers, Content-Length included, stay the GET's."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponseBase:
+        if request.method != "HEAD":
+            return self.get_response(request)
+        request.method = "GET"
+        try:
+            response: HttpResponseBase = self.get_response(request)
+        finally:
+            request.method = "HEAD"
+        if isinstance(response, StreamingHttpResponse):
+            response.streaming_content = []  # a file stays open until the response closes
+        elif isinstance(response, HttpResponse):
+            response.headers["Content-Length"] = str(len(response.content))
+            response.content = b""
+        return response
+
+
+class SiteErrorPagesMiddleware:
+    """Off production DEBUG stays on (the developers' conveniences of `make run`), but a
+    page that is not found reads as the site's own «Не найдено», not Django's technical
+    page listing the site's URLs: whoever tries the demo sees what a member would. (Without
+    DEBUG, Django renders templates/404.html itself and this does nothing.)"""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        # No view matched the address: Django's technical 404 under DEBUG.
+        if (
+            settings.DEBUG
+            and response.status_code == 404
+            and getattr(request, "resolver_match", None) is None
+        ):
+            return self.not_found(request)
+        return response
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        if settings.DEBUG and isinstance(exception, Http404):
+            return self.not_found(request)
+        return None
+
+    @staticmethod
+    def not_found(request: HttpRequest) -> HttpResponse:
+        return render(request, "404.html", status=404)
 
 
 class ClubLocaleMiddleware(LocaleMiddleware):
