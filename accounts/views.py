@@ -33,9 +33,12 @@ def sign_up(request: SiteRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("accounts:profile")
     form = SignUpForm(request.POST or None)
+    address = throttle.client_address(request)
     if request.method == "POST":
         try:
-            throttle.refuse_if_over(throttle.SIGN_UP_PER_ADDRESS, throttle.client_address(request))
+            throttle.refuse_if_over(throttle.SIGN_UP_ATTEMPTS_PER_ADDRESS, address)
+            if wait := throttle.waiting(throttle.SIGN_UP_PER_ADDRESS, address):
+                raise throttle.refusal(wait)
         except Refused as refusal:
             form.is_valid()
             form.add_error(None, refusal.message)
@@ -52,6 +55,7 @@ def sign_up(request: SiteRequest) -> HttpResponse:
         except Refused as refusal:
             add_refusal(form, refusal)
         else:
+            throttle.count(throttle.SIGN_UP_PER_ADDRESS, address)  # a member made counts
             login(request, member, backend=BACKEND)
             messages.success(request, _("Welcome to the club, %(nick)s!") % {"nick": member})
             return redirect("accounts:profile")

@@ -36,7 +36,11 @@ LOGIN_PER_ACCOUNT = Limit("login-account", "10/15m")
 LOGIN_PER_ADDRESS = Limit("login-address", "30/15m")
 PASSWORD_RESET_PER_ADDRESS = Limit("password-reset-address", "5/h")
 PASSWORD_RESET_PER_EMAIL = Limit("password-reset-email", "3/h")
-SIGN_UP_PER_ADDRESS = Limit("sign-up-address", "10/h")
+# Joining the club from one address: a venue's Wi-Fi is one address for a whole newcomers'
+# night, so what counts is the members made (as generous as the Mini App's opening per
+# address), with a higher bound on attempts (a form with a typo is an attempt).
+SIGN_UP_PER_ADDRESS = Limit("sign-up-address", "300/15m")
+SIGN_UP_ATTEMPTS_PER_ADDRESS = Limit("sign-up-attempt-address", "1000/15m")
 BOT_PER_CHAT = Limit("bot-chat", "30/m")
 MINI_APP_PER_USER = Limit("mini-app-user", "120/m")
 # A venue's Wi-Fi is one address for the whole table opening the app at once.
