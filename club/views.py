@@ -22,8 +22,8 @@ from club.kernel import health
 from club.kernel.club_settings import ClubSettings
 from club.kernel.errors import RefusalCode, Refused
 from club.models import Evening, RegistrationSource
-from games.access import may_host
-from games.queries import recent_games
+from games.access import may_host, may_see_name
+from games.queries import evening_players, recent_games
 from games.services import game_may_start
 
 
@@ -60,12 +60,22 @@ def _evening_context(request: SiteRequest, evening: Evening, **extra: object) ->
 @require_GET
 def evening_detail(request: SiteRequest, evening_id: int) -> HttpResponse:
     evening = get_object_or_404(Evening, pk=evening_id)
+    # After the start the page tells what happened: who played (the names their owners
+    # let the reader see; the rest counted) and the games, with no seats to take.
+    players = evening_players(evening.pk) if timezone.now() >= evening.starts_at else []
+    shown = [player for player in players if may_see_name(player, request.user)]
     context = _evening_context(
         request,
         evening,
         games=list(evening.games.order_by("number")),
         can_host=may_host(request.user) and game_may_start(evening),
+        players=shown,
+        players_hidden=len(players) - len(shown),
+        # «Не смогу» asks first: the panel with the question (?leave=1), then the press.
+        asking=request.GET.get("leave") == "1",
     )
+    if request.htmx and "leave" in request.GET:  # the question asked, or put away
+        return render(request, "club/evening.html#panel", context)
     return render(request, "club/evening.html", context)
 
 

@@ -8,6 +8,7 @@ from typing import Any
 
 from django.db.models import QuerySet
 
+from accounts.models import User
 from games.models import Game, GameStatus, Seat
 from games.rules.club import ClubGame, Prompt
 from games.rules.log import effective_events
@@ -54,3 +55,11 @@ def game_view(game_id: int) -> GameView | None:
     log = game.events.payloads()
     events = effective_events(log)
     return GameView(game, seats, log, events, fold(game, seats, events))
+
+
+def evening_players(evening_id: int) -> list[User]:
+    """Who played at an evening: every member seated in one of its games, by nickname.
+    Whose name may be shown is the reader's question (games/access.may_see_name)."""
+    return list(
+        User.objects.filter(game_seats__game__evening_id=evening_id).distinct().order_by("nickname")
+    )

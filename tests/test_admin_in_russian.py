@@ -104,12 +104,11 @@ def test_the_admin_says_the_rest_in_russian_too(admin_client_: Client) -> None:
     """Issue #27: the date fields' time-zone note, the hosts' group, permission names, the
     API token's label, and «… был изменен» that agreed with no feminine or plural name."""
     import io
+    import json
 
     from django.contrib.auth.models import Group
 
     from club.kernel.club_settings import ClubSettings
-
-    import json
 
     script = admin_client_.get("/admin/jsi18n/").content.decode()  # its JSON escapes Cyrillic
     assert json.dumps("Время вводится по часовому поясу")[1:-1] in script

@@ -136,15 +136,24 @@ def test_my_evenings_shows_the_reserve_position_the_evening_page_counts() -> Non
 
 
 def test_i_cant_make_it_asks_before_it_gives_the_seat_away() -> None:
+    """The README's promise (issue #27): «Не смогу» asks first, by htmx and without
+    scripts alike; then the place is kept for the undo window."""
     evening = make_evening(capacity=5)
     member = sign_up_many(evening, 1)[0].registration.member
     client = Client()
     client.force_login(member)
     page = client.get(f"/evenings/{evening.pk}/").content.decode()
-    assert (
-        'hx-confirm="Отказаться от места? 30 секунд его можно вернуть, потом оно перейдёт '
-        'первому из резерва."'
-    ) in page
+    assert f'href="/evenings/{evening.pk}/?leave=1#panel"' in page
+    assert "Отказаться от места?" not in page
+    question = "Отказаться от места? 30 секунд его можно вернуть, потом оно перейдёт первому"
+    for headers in ({}, {"HX-Request": "true"}):
+        asked = client.get(f"/evenings/{evening.pk}/", {"leave": "1"}, headers=headers)
+        body = asked.content.decode()
+        assert question in body and "Да, не смогу" in body and "Нет, остаюсь" in body
+        assert body.lstrip().startswith("<section") == bool(headers)  # htmx: the panel only
+    assert Registration.objects.get(member=member).leaves_at is None  # asking gave nothing up
+    client.post(f"/evenings/{evening.pk}/cancel/")
+    assert Registration.objects.get(member=member).leaves_at is not None
 
 
 def test_joining_the_reserve_says_so_once() -> None:
@@ -177,3 +186,28 @@ def test_my_evenings_tells_a_member_their_no_shows_and_the_clubs_rule() -> None:
     page = client.get("/evenings/mine/").content.decode()
     assert "Неявок за ваши последние вечера (5): 2." in page
     assert "после 2 неявок" in page
+
+
+def test_an_evening_after_its_start_tells_who_played_and_the_games() -> None:
+    """Issue #27: after the games `/evenings/1/` read «Свободно 15 мест из 15», «Играют 0»
+    and offered sign-up. Now: who played (a member who keeps their name private is
+    counted, not named), the games with links, and no sign-up."""
+    from accounts.models import User
+    from club.models import Evening
+    from tests.games.recording import evening_with_players, make_host, start_game
+
+    evening, players = evening_with_players()
+    User.objects.filter(pk=players[0].pk).update(publication_consent=False)
+    game = start_game(make_host(), evening, players)
+    Evening.objects.filter(pk=evening.pk).update(starts_at=timezone.now() - timedelta(hours=4))
+    client = Client()
+    client.force_login(make_member())
+    for page in [client.get(f"/evenings/{evening.pk}/").content.decode()]:
+        assert 'Играли <span class="badge">12</span>' in page
+        assert players[1].nickname in page and players[0].nickname not in page
+        assert "И ещё 1 игрок, скрывший имя." in page
+        assert f'href="/games/{game.pk}/"' in page
+        assert "Свободно" not in page and "Ок, играем" not in page and "Играют" not in page
+        assert "Войти, чтобы записаться" not in page
+    anonymous = Client().get(f"/evenings/{evening.pk}/").content.decode()
+    assert "Играли" in anonymous and "Войти, чтобы записаться" not in anonymous
