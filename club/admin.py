@@ -233,10 +233,14 @@ class EveningAdmin(admin.ModelAdmin[Evening]):
     list_display = ("starts_at", "venue", "capacity", "sign_ups", "status", "opens_at")
     list_filter = ("status", "venue")
     date_hierarchy = "starts_at"
-    inlines = (RegistrationInline,)
     actions = ("export_csv", "cancel_evenings")
     # The weekly slot is the schedule's own mark (club/scheduling.py), not the admin's.
     exclude = ("scheduled_for",)
+
+    def get_inlines(
+        self, request: HttpRequest, obj: Evening | None
+    ) -> tuple[type[RegistrationInline], ...]:
+        return (RegistrationInline,) if obj is not None else ()  # a new evening has no sign-ups
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Evening]:
         return (
