@@ -8,7 +8,7 @@ from django.contrib.auth import password_validation
 from django.contrib.auth.forms import AuthenticationForm
 from django.utils.translation import gettext_lazy as _
 
-from accounts.models import MembershipStatus, User
+from accounts.models import MembershipStatus, NotifyBy, User
 from accounts.services import BLOCKED, login_lock_key, refusal_fields
 from club.kernel import throttle
 from club.kernel.errors import Refused
@@ -122,7 +122,14 @@ class MemberSettingsForm(forms.Form):
         required=False,
     )
     reminders = forms.BooleanField(
-        label=_("Remind me of the evenings I signed up for (Telegram)"), required=False
+        label=_("Remind me of the evenings I signed up for"), required=False
+    )
+    # Not required: a form without it (an older page still open) keeps the member's choice.
+    notify_by = forms.ChoiceField(
+        label=_("Tell me about my seats and evenings by"),
+        choices=NotifyBy.choices,
+        required=False,
+        widget=forms.RadioSelect,
     )
 
 

@@ -22,6 +22,15 @@ class MembershipStatus(models.TextChoices):
     BANNED = "banned", _("Banned")
 
 
+class NotifyBy(models.TextChoices):
+    """How the club tells a member of their seats and evenings (notifications/channels.py)."""
+
+    AUTO = "auto", _("Telegram when linked, email otherwise")
+    TELEGRAM = "telegram", _("Telegram only")
+    EMAIL = "email", _("Email only")
+    BOTH = "both", _("Telegram and email")
+
+
 class UserManager(BaseUserManager["User"]):
     use_in_migrations = True
 
@@ -149,6 +158,9 @@ class User(AbstractBaseUser, PermissionsMixin):
         _("evening reminders in Telegram"),
         default=True,
         help_text=_("Reminders and the day's attendance request. Seat changes are always sent."),
+    )
+    notify_by = models.CharField(
+        _("tell me by"), max_length=8, choices=NotifyBy.choices, default=NotifyBy.AUTO
     )
     # Set when Telegram answers that the member blocked the bot: nothing more is sent.
     telegram_blocked_at = models.DateTimeField(_("blocked the bot"), null=True, blank=True)

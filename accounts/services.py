@@ -13,7 +13,7 @@ from django.utils.translation import gettext_lazy
 
 from accounts.age import is_of_age
 from accounts.lookalikes import lookalike_key
-from accounts.models import ApiToken, MembershipStatus, UsedSignature, User
+from accounts.models import ApiToken, MembershipStatus, NotifyBy, UsedSignature, User
 from accounts.telegram_login import TelegramIdentity
 from accounts.telegram_webapp import MiniAppLaunch
 from accounts.validation import (
@@ -209,6 +209,15 @@ def member_sign_up(
 def member_set_reminders(*, member: User, reminders: bool) -> User:
     member.reminders = reminders
     member.save(update_fields=["reminders"])
+    return member
+
+
+def member_set_notify_by(*, member: User, notify_by: NotifyBy) -> User:
+    """How the club tells the member of their seats and evenings: by Telegram when linked
+    and email otherwise (auto), by one of the two only, or by both
+    (notifications/channels.py reads it when each message is written)."""
+    member.notify_by = notify_by
+    member.save(update_fields=["notify_by"])
     return member
 
 

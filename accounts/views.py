@@ -18,6 +18,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from accounts import services
 from accounts.forms import ApiTokenForm, MemberSettingsForm, SignUpForm, add_refusal
+from accounts.models import NotifyBy
 from accounts.telegram_login import TelegramIdentity, telegram_login_verify
 from club.doors import csp
 from club.doors.requests import MemberRequest, SiteRequest
@@ -115,6 +116,9 @@ def member_settings(request: MemberRequest) -> HttpResponse:
                 member=member, consent=form.cleaned_data["publication_consent"]
             )
             services.member_set_reminders(member=member, reminders=form.cleaned_data["reminders"])
+            notify_by = form.cleaned_data["notify_by"]
+            if notify_by:
+                services.member_set_notify_by(member=member, notify_by=NotifyBy(notify_by))
             if not request.htmx:
                 messages.success(request, _("Settings saved."))
                 return redirect("accounts:settings")
@@ -123,10 +127,13 @@ def member_settings(request: MemberRequest) -> HttpResponse:
             initial={
                 "publication_consent": member.publication_consent,
                 "reminders": member.reminders,
+                "notify_by": member.notify_by,
             }
         )
     template = "accounts/settings.html#consent" if request.htmx else "accounts/settings.html"
-    return render(request, template, {"form": form})
+    return render(
+        request, template, {"form": form, "telegram_linked": member.telegram_id is not None}
+    )
 
 
 class PasswordResetView(auth_views.PasswordResetView):

@@ -25,6 +25,7 @@ reserve in arrival order, held-back members last) is written here once, for both
 import hashlib
 import re
 import weakref
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from functools import cache
@@ -33,7 +34,7 @@ from typing import Any
 from django.db import connection, transaction
 
 from club.models import Evening, EveningStatus, Registration, RegistrationStatus
-from notifications.models import Notification, NotificationStatus
+from notifications.models import Notification, NotificationChannel, NotificationStatus
 
 EVENING = Evening._meta.db_table
 REGISTRATION = Registration._meta.db_table
@@ -79,17 +80,23 @@ _MINE = (
     f" FROM {REGISTRATION} r JOIN {EVENING} e ON e.id = r.evening_id"
     " WHERE r.evening_id = %(evening)s AND r.member_id = %(member)s AND r.arrival = e.arrivals"
 )
+# One row per channel the member is told by (notifications/channels.py): the first
+# channel's row has the message's key, a second one's the key with the channel added.
 NOTIFY = (
     f"INSERT INTO {NOTIFICATION}"  # noqa: S608
-    " (dedupe_key, member_id, text, buttons, status, attempts, last_error, created_at)"
+    " (dedupe_key, member_id, channel, subject, text, buttons, status, attempts, last_error,"
+    "  created_at)"
     " SELECT"
     "  CASE WHEN m.status = %(confirmed)s THEN 'seat:' ELSE 'reserve:' END"
-    "   || CAST(m.id AS TEXT) || ':' || CAST(m.arrival AS TEXT),"
-    "  m.member_id,"
+    "   || CAST(m.id AS TEXT) || ':' || CAST(m.arrival AS TEXT) || c.suffix,"
+    "  m.member_id, c.channel, '',"
     "  REPLACE(CASE WHEN m.status = %(confirmed)s THEN %(seat_text)s ELSE %(reserve_text)s END,"
     "   %(place_mark)s, CAST(m.place AS TEXT)),"
     "  '[]', %(pending)s, 0, '', %(now)s"
-    f" FROM ({_MINE}) m WHERE true"
+    f" FROM ({_MINE}) m,"
+    "  (SELECT CAST(%(first_channel)s AS TEXT) AS channel, '' AS suffix"
+    "   UNION ALL SELECT CAST(%(second_channel)s AS TEXT), ':' || %(second_channel)s) c"
+    " WHERE c.channel <> ''"
     " ON CONFLICT (dedupe_key) DO NOTHING RETURNING id"
 )
 RESULT = f"SELECT m.id, m.status, m.arrival, m.place FROM ({_MINE}) m"  # noqa: S608
@@ -106,7 +113,7 @@ class Written:
     status: str
     arrival: int
     place: int  # seat number when confirmed, reserve position otherwise
-    notification_id: int | None
+    notification_ids: tuple[int, ...]  # the outbox rows telling the member, one a channel
 
 
 @dataclass(frozen=True)
@@ -126,9 +133,12 @@ def sign_up(
     now: datetime,
     seat_text: str,
     reserve_text: str,
+    channels: Sequence[str] = (NotificationChannel.TELEGRAM,),
 ) -> Outcome:
     """Run the sign-up's statements as one transaction. The texts carry PLACE where the
-    seat number or position goes. Call it outside any transaction: it is its own."""
+    seat number or position goes; `channels` (one or two) are the member's
+    (notifications.channels.member_channels). Call it outside any transaction: it is its
+    own."""
     params = {
         "evening": evening_id,
         "member": member_id,
@@ -138,6 +148,8 @@ def sign_up(
         "seat_text": seat_text,
         "reserve_text": reserve_text,
         "place_mark": PLACE,
+        "first_channel": channels[0],
+        "second_channel": channels[1] if len(channels) > 1 else "",
         "confirmed": RegistrationStatus.CONFIRMED,
         "reserve": RegistrationStatus.RESERVE,
         "cancelled": RegistrationStatus.CANCELLED,
@@ -151,9 +163,8 @@ def sign_up(
     _arrival, capacity, status = lock[0]
     written = None
     if result:
-        notification_id = notify[0][0] if notify else None
         registration_id, status, arrival, place = result[0]
-        written = Written(registration_id, status, arrival, place, notification_id)
+        written = Written(registration_id, status, arrival, place, tuple(r[0] for r in notify))
     return Outcome(found=True, capacity=capacity, status=status, written=written)
 
 

@@ -25,6 +25,7 @@ from club.kernel.queueing import queue_on_commit
 from club.models import Evening, EveningStatus, Registration, RegistrationSource, RegistrationStatus
 from club.queries import evening_lineup
 from club.schedule import signup_opens_at
+from notifications.channels import member_channels
 from notifications.services import notification_enqueue, notification_send_on_commit
 
 MAX_CAPACITY = 200
@@ -155,6 +156,7 @@ def registration_create(
         now=now,
         seat_text=texts.seat_confirmed(seat=seating.PLACE, capacity=evening.capacity, when=when),
         reserve_text=texts.in_reserve(position=seating.PLACE, when=when),
+        channels=member_channels(member),
     )
     if not outcome.found:
         raise Refused(_("There is no such evening."), RefusalCode.NOT_FOUND)
@@ -168,8 +170,8 @@ def registration_create(
             evening_id=evening.pk, member=member
         )
         return _describe(registration, created=False)
-    if written.notification_id is not None:
-        notification_send_on_commit(written.notification_id)
+    for notification_id in written.notification_ids:
+        notification_send_on_commit(notification_id)
     _lineup_changed(evening.pk)
     # The row as written, without reading it back; any other field loads on first use.
     registration = Registration.from_db(

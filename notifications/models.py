@@ -8,13 +8,24 @@ class NotificationStatus(models.TextChoices):
     SENDING = "sending", _("Sending")
     SENT = "sent", _("Sent")
     FAILED = "failed", _("Failed")
-    # Nowhere to send it: the member has not linked Telegram, or blocked the bot.
-    SKIPPED = "skipped", _("No Telegram chat")
+    # Nowhere to send it: no Telegram chat (not linked, or the bot blocked) for a Telegram
+    # row, no address for an email row.
+    SKIPPED = "skipped", _("Nowhere to send")
+
+
+class NotificationChannel(models.TextChoices):
+    """How a row reaches its reader. A message to a member is one row per channel the member
+    is told by (notifications/channels.py); a message to a chat is a Telegram row."""
+
+    TELEGRAM = "telegram", _("Telegram")
+    EMAIL = "email", _("Email")
 
 
 class Notification(models.Model):
-    """One message to one member or chat: the outbox. A row is written in the transaction
-    that caused it and sent after the commit; the dedupe key makes writing it twice a no-op."""
+    """One message to one member or chat by one channel: the outbox. A row is written in the
+    transaction that caused it and sent after the commit; the dedupe key makes writing it
+    twice a no-op (a member told by two channels has two rows: the key, and the key with
+    the second channel's suffix, notifications.channels.row_key)."""
 
     dedupe_key = models.CharField(_("dedupe key"), max_length=200, unique=True)
     member = models.ForeignKey(
@@ -27,6 +38,14 @@ class Notification(models.Model):
     )
     # A group or channel, for messages that are not to one member.
     chat_id = models.BigIntegerField(_("chat id"), null=True, blank=True)
+    channel = models.CharField(
+        _("channel"),
+        max_length=8,
+        choices=NotificationChannel.choices,
+        default=NotificationChannel.TELEGRAM,
+    )
+    # An email's subject; empty: the club's name and the text's first sentence.
+    subject = models.CharField(_("subject"), max_length=200, blank=True, default="")
     text = models.TextField(_("text"))
     buttons = models.JSONField(_("buttons"), default=list, blank=True)
     status = models.CharField(
@@ -41,7 +60,7 @@ class Notification(models.Model):
     claimed_at = models.DateTimeField(_("sending since"), null=True, blank=True)
     # Set just before the Bot API call: a row claimed but never called (the worker died
     # before) is sent again by the sweep; only one whose call began is in doubt.
-    call_started_at = models.DateTimeField(_("Telegram call started"), null=True, blank=True)
+    call_started_at = models.DateTimeField(_("sending call started"), null=True, blank=True)
     last_error = models.TextField(_("last error"), blank=True, default="")
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     sent_at = models.DateTimeField(_("sent"), null=True, blank=True)

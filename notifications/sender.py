@@ -1,6 +1,12 @@
 """Delivering one outbox row: claim it, respect Telegram's limits, send, record the outcome
 (`notification_deliver`: `_claim`, `_prepare`, `_send`, then `_finish` or `_finish_failed`,
-which reads Telegram's refusal through `notifications.telegram.failure_of`).
+which reads Telegram's refusal through `notifications.telegram.failure_of`). An email row
+takes the same claim, the same "begun" mark and the same retries (`_deliver_email`); the
+mail server's refusal is read by `notifications.mail.failure_of`.
+
+A Telegram row to a member whose Telegram cannot be reached (not linked, or the bot
+blocked) is skipped; when the member left the choice to the club (auto), the message goes
+by email instead (`notifications.services.email_fallback`).
 
 The row is claimed with a conditional UPDATE (pending → sending), so two workers, or a task
 delivered twice, never send it twice; it is marked sent right after Telegram answers. A
@@ -24,9 +30,10 @@ from django.db.models import F, Q
 from django.utils import timezone
 from telegram.error import TelegramError
 
-from notifications import telegram
-from notifications.models import Notification, NotificationStatus
+from notifications import mail, telegram
+from notifications.models import Notification, NotificationChannel, NotificationStatus
 from notifications.ratelimit import pause_sending, wait_for_send_slot
+from notifications.services import email_fallback
 from notifications.signals import chat_migrated
 
 logger = logging.getLogger(__name__)
@@ -89,10 +96,13 @@ def _chat_is_busy(chat_id: int) -> float | None:
 
 
 def notification_deliver(notification_id: int) -> Outcome:
-    """Claim the row, send it once it may go, and finish it with what Telegram answered."""
+    """Claim the row, send it once it may go, and finish it with what Telegram (or the mail
+    server) answered."""
     notification = _claim(notification_id)
     if isinstance(notification, Outcome):
         return notification  # another worker has it, or its time has not come
+    if notification.channel == NotificationChannel.EMAIL:
+        return _deliver_email(notification)
     call = _prepare(notification)
     if isinstance(call, Outcome):
         return call  # skipped, written to the console, or held back for now
@@ -150,6 +160,7 @@ def _prepare(notification: Notification) -> _Call | Outcome:
     member = notification.member
     chat_id = notification.chat_id or (member.telegram_id if member else None)
     if chat_id is None or (member is not None and member.telegram_blocked_at is not None):
+        email_fallback(notification)
         return _finish(notification_id, NotificationStatus.SKIPPED)
     if notification.chat_id != chat_id:
         Notification.objects.filter(pk=notification_id).update(chat_id=chat_id)
@@ -206,6 +217,7 @@ def _finish_failed(notification: Notification, chat_id: int, failure: telegram.F
             member = notification.member
             if member is not None:
                 type(member).objects.filter(pk=member.pk).update(telegram_blocked_at=timezone.now())
+                email_fallback(notification)
             return _failed(notification_id, failure)
         case telegram.FailureKind.PERMANENT:  # trying again cannot help
             return _failed(notification_id, failure)
@@ -215,6 +227,27 @@ def _finish_failed(notification: Notification, chat_id: int, failure: telegram.F
             # 0.5 s, 1 s, 2 s, …: a passing 5xx is usually gone by the first retry.
             backoff = min(MAX_BACKOFF_SECONDS, 0.5 * 2 ** (notification.attempts - 1))
             return _release(notification_id, backoff, failure.message)
+
+
+def _deliver_email(notification: Notification) -> Outcome:
+    """An email row: sent through Django's mail API, marked begun first (as a Telegram
+    call is: a worker killed while the mail server talks leaves the row in doubt); a
+    permanent refusal fails it, a passing one retries with the same backoff."""
+    notification_id, member = notification.pk, notification.member
+    if member is None or not member.email:
+        return _finish(notification_id, NotificationStatus.SKIPPED, last_error="No address.")
+    message = mail.letter(notification, member)
+    Notification.objects.filter(pk=notification_id).update(call_started_at=timezone.now())
+    try:
+        message.send()
+    except Exception as error:  # the backend's refusal, whatever it is, is read below
+        failure = mail.failure_of(error)
+        logger.warning("Email %s to %s failed: %s", notification_id, member.pk, failure.message)
+        if failure.permanent or notification.attempts >= MAX_ATTEMPTS:
+            return _finish(notification_id, NotificationStatus.FAILED, last_error=failure.message)
+        backoff = min(MAX_BACKOFF_SECONDS, 0.5 * 2 ** (notification.attempts - 1))
+        return _release(notification_id, backoff, failure.message)
+    return _finish(notification_id, NotificationStatus.SENT, sent_at=timezone.now(), last_error="")
 
 
 def _failed(notification_id: int, failure: telegram.Failure) -> Outcome:

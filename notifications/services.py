@@ -4,12 +4,20 @@ import secrets
 from collections.abc import Sequence
 from datetime import timedelta
 
+from django.conf import settings
 from django.db import connection, transaction
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
 
-from accounts.models import User
+from accounts.models import NotifyBy, User
 from club.kernel.queueing import queue_on_commit
-from notifications.models import Notification, NotificationStatus, TelegramLinkCode
+from notifications.channels import email_reaches, member_channels, row_key
+from notifications.models import (
+    Notification,
+    NotificationChannel,
+    NotificationStatus,
+    TelegramLinkCode,
+)
 
 _TABLE = Notification._meta.db_table
 # One statement, as sign-ups write it while they hold the evening's lock. The no-op update
@@ -17,11 +25,13 @@ _TABLE = Notification._meta.db_table
 # text and status, so writing the same notification twice changes nothing.
 _INSERT = (
     f"INSERT INTO {_TABLE}"  # noqa: S608
-    " (dedupe_key, member_id, chat_id, text, buttons, status, attempts, last_error, created_at,"
-    "  edit_of_id)"
-    " VALUES (%s, %s, %s, %s, %s, %s, 0, '', %s, %s)"
+    " (dedupe_key, member_id, chat_id, channel, subject, text, buttons, status, attempts,"
+    "  last_error, created_at, edit_of_id)"
+    " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, 0, '', %s, %s)"
     " ON CONFLICT (dedupe_key) DO UPDATE SET dedupe_key = excluded.dedupe_key RETURNING id"
 )
+
+Buttons = Sequence[Sequence[dict[str, str]]]
 
 
 def notification_enqueue(
@@ -30,14 +40,116 @@ def notification_enqueue(
     text: str,
     member: User | None = None,
     chat_id: int | None = None,
-    buttons: Sequence[Sequence[dict[str, str]]] = (),
+    buttons: Buttons = (),
     edit_of: Notification | None = None,
+    subject: str = "",
+    link: str = "",
 ) -> int:
     """Write a notification unless one with this key exists, and send it after the commit.
 
-    Call it inside the transaction of the change, so that both commit or neither does.
-    Returns the row's id, new or existing.
+    A message to a member (no `chat_id`) goes by the member's channels (`member_notify`);
+    one to a chat goes to that chat in Telegram. Call it inside the transaction of the
+    change, so that both commit or neither does. Returns the (first) row's id, new or
+    existing.
     """
+    if member is not None and chat_id is None:
+        return member_notify(
+            member=member,
+            dedupe_key=dedupe_key,
+            text=text,
+            buttons=buttons,
+            subject=subject,
+            link=link,
+        )[0]
+    return _write(
+        dedupe_key=dedupe_key,
+        member=member,
+        chat_id=chat_id,
+        channel=NotificationChannel.TELEGRAM,
+        text=text,
+        buttons=buttons,
+        edit_of=edit_of,
+    )
+
+
+def member_notify(
+    *,
+    member: User,
+    dedupe_key: str,
+    text: str,
+    buttons: Buttons = (),
+    subject: str = "",
+    link: str = "",
+) -> list[int]:
+    """Tell a member something by each of their channels (notifications/channels.py):
+    Telegram when linked, email otherwise, or both, as the member chose. One row per
+    channel, each sent once after the commit; a repeat of `dedupe_key` writes nothing.
+
+    `buttons` are Telegram's (an email shows the ones with a link and leaves the others
+    out); `link`, a page of the site, is added to the email as its way to act (a page's
+    address, which Telegram could not open from a developer's machine); `subject` is the
+    email's (empty: the club's name and the text's first sentence). Call it inside the
+    transaction of the change. Returns the rows' ids, the first channel's first.
+    """
+    ids = []
+    for index, channel in enumerate(member_channels(member)):
+        by_email = channel == NotificationChannel.EMAIL
+        ids.append(
+            _write(
+                dedupe_key=row_key(dedupe_key, channel, first=index == 0),
+                member=member,
+                chat_id=None,
+                channel=channel,
+                subject=subject if by_email else "",
+                text=text,
+                buttons=[*buttons, *_site_link(link)] if by_email else buttons,
+            )
+        )
+    return ids
+
+
+def email_fallback(notification: Notification) -> int | None:
+    """A member's Telegram row that cannot go (Telegram not linked, or the bot blocked)
+    goes by email instead when the member left the choice to the club (auto) and has an
+    address: a second row, keyed as member_notify keys an email row, so it is written
+    once. The id of that row, or None."""
+    member = notification.member
+    if (
+        member is None
+        or notification.chat_id not in (None, member.telegram_id)
+        or member.notify_by != NotifyBy.AUTO
+        or not email_reaches(member)
+    ):
+        return None
+    with transaction.atomic():
+        return _write(
+            dedupe_key=row_key(notification.dedupe_key, NotificationChannel.EMAIL, first=False),
+            member=member,
+            chat_id=None,
+            channel=NotificationChannel.EMAIL,
+            text=notification.text,
+            buttons=notification.buttons,
+        )
+
+
+def _site_link(link: str) -> list[list[dict[str, str]]]:
+    if not link:
+        return []
+    with translation.override(settings.LANGUAGE_CODE):
+        return [[{"text": _("Open on the site"), "url": link}]]
+
+
+def _write(
+    *,
+    dedupe_key: str,
+    member: User | None,
+    chat_id: int | None,
+    channel: str,
+    text: str,
+    buttons: Buttons,
+    subject: str = "",
+    edit_of: Notification | None = None,
+) -> int:
     buttons_value = Notification._meta.get_field("buttons").get_db_prep_save(
         [list(row) for row in buttons], connection
     )
@@ -48,6 +160,8 @@ def notification_enqueue(
                 dedupe_key,
                 member.pk if member else None,
                 chat_id,
+                channel,
+                subject[:200],
                 text,
                 buttons_value,
                 NotificationStatus.PENDING,
@@ -85,7 +199,7 @@ def chat_post_sync(
     dedupe_key: str,
     chat_id: int,
     text: str,
-    buttons: Sequence[Sequence[dict[str, str]]] = (),
+    buttons: Buttons = (),
     pause: timedelta = timedelta(0),
 ) -> int | None:
     """Keep a post to a chat saying `text`: post it the first time; later, when the text

@@ -1,0 +1,54 @@
+"""Which channels a message to a member goes by: the member's choice (accounts.NotifyBy)
+read against what can reach them now.
+
+- auto: Telegram when it is linked and the bot is not blocked, email otherwise;
+- telegram / email: that channel only, reachable or not (the row then ends «skipped», so
+  the admin sees a member who cannot be told);
+- both: every channel that can reach them (an unreachable one adds nothing).
+
+A member nothing can reach still gets one row, which ends «skipped»: the outbox records
+that the member was not told, rather than nothing at all.
+
+The first channel's row carries the message's dedupe key as given, so the key means "this
+member was told this" whichever channel told them, and a repeat of the key writes nothing
+even after the member changed their choice; a second channel's row adds the channel to the
+key (`row_key`).
+"""
+
+from __future__ import annotations
+
+from accounts.models import NotifyBy, User
+from notifications.models import NotificationChannel
+
+
+def telegram_reaches(member: User) -> bool:
+    return member.telegram_id is not None and member.telegram_blocked_at is None
+
+
+def email_reaches(member: User) -> bool:
+    return bool(member.email)
+
+
+def member_channels(member: User) -> list[NotificationChannel]:
+    """The channels a message to `member` goes by, the first one first (never empty)."""
+    telegram, email = telegram_reaches(member), email_reaches(member)
+    match member.notify_by:
+        case NotifyBy.TELEGRAM:
+            return [NotificationChannel.TELEGRAM]
+        case NotifyBy.EMAIL:
+            return [NotificationChannel.EMAIL]
+        case NotifyBy.BOTH if telegram or email:
+            reachable = (
+                (NotificationChannel.TELEGRAM, telegram),
+                (NotificationChannel.EMAIL, email),
+            )
+            return [channel for channel, reaches in reachable if reaches]
+        case _ if not telegram and email:
+            return [NotificationChannel.EMAIL]
+    return [NotificationChannel.TELEGRAM]
+
+
+def row_key(dedupe_key: str, channel: str, *, first: bool) -> str:
+    """The row's dedupe key: the message's key for the first channel, with the channel
+    added for another."""
+    return dedupe_key if first else f"{dedupe_key}:{channel}"
