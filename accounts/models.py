@@ -155,7 +155,7 @@ class User(AbstractBaseUser, PermissionsMixin):
         help_text=_("When off, published analyses and leaderboards show the member anonymously."),
     )
     reminders = models.BooleanField(
-        _("evening reminders in Telegram"),
+        _("evening reminders"),
         default=True,
         help_text=_("Reminders and the day's attendance request. Seat changes are always sent."),
     )

@@ -7,7 +7,6 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.forms import PasswordResetForm
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse, reverse_lazy
@@ -17,14 +16,23 @@ from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts import services
-from accounts.forms import ApiTokenForm, MemberSettingsForm, SignUpForm, add_refusal
+from accounts.forms import (
+    ApiTokenForm,
+    MemberSettingsForm,
+    OutboxPasswordResetForm,
+    SignUpForm,
+    add_refusal,
+)
 from accounts.models import NotifyBy
 from accounts.telegram_login import TelegramIdentity, telegram_login_verify
 from club.doors import csp
 from club.doors.requests import MemberRequest, SiteRequest
 from club.doors.responses import action_answer, answers_refusals
 from club.kernel import throttle
+from club.kernel.club_settings import ClubSettings
 from club.kernel.errors import Refused
+from notifications import mail
+from notifications.sender import notification_deliver
 
 BACKEND = "accounts.backends.NicknameOrEmailBackend"
 
@@ -139,12 +147,13 @@ def member_settings(request: MemberRequest) -> HttpResponse:
 class PasswordResetView(auth_views.PasswordResetView):
     """Django's reset, throttled per address and per email: the mail is not a flood gun."""
 
+    form_class = OutboxPasswordResetForm
     template_name = "accounts/password_reset_form.html"
     email_template_name = "accounts/password_reset_email.txt"
     subject_template_name = "accounts/password_reset_subject.txt"
     success_url = reverse_lazy("accounts:password_reset_done")
 
-    def form_valid(self, form: PasswordResetForm) -> HttpResponse:
+    def form_valid(self, form: OutboxPasswordResetForm) -> HttpResponse:  # type: ignore[override]
         try:
             address = throttle.client_address(self.request)
             throttle.refuse_if_over(throttle.PASSWORD_RESET_PER_ADDRESS, address)
@@ -157,7 +166,14 @@ class PasswordResetView(auth_views.PasswordResetView):
             response = self.form_invalid(form)
             response.status_code = refusal.status
             return response
-        return super().form_valid(form)
+        self.extra_email_context = {"club_name": mail.club_name(ClubSettings.load())}
+        response = super().form_valid(form)
+        # Sent now, as Django's own reset does, rather than after the queue: the member is
+        # waiting for it. The outbox's claim keeps the queued task from sending it again,
+        # and a failure leaves the row to its retries.
+        for notification_id in form.outbox_ids:
+            notification_deliver(notification_id)
+        return response
 
 
 # The profile page's single-use nonce for linking Telegram: a signed payload is linked only

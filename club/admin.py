@@ -121,6 +121,7 @@ class ClubSettingsAdmin(admin.ModelAdmin[ClubSettings]):
                     "signup_opens_days_before",
                     "confirmation_deadline_hours",
                     "release_unconfirmed_seats",
+                    "reserve_news_within",
                     "noshow_penalty_count",
                     "noshow_penalty_window",
                 )

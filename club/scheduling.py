@@ -173,9 +173,8 @@ def _remind(evening: Evening, club: ClubSettings) -> None:
 
 
 def _prompt_admins(evening: Evening, club: ClubSettings) -> None:
-    admins = get_user_model().objects.filter(
-        is_staff=True, is_active=True, telegram_id__isnull=False
-    )
+    # Each admin by their own channels: one without Telegram is told by email.
+    admins = get_user_model().objects.filter(is_staff=True, is_active=True)
     with transaction.atomic():
         for admin in admins:
             notification_enqueue(

@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 
 from accounts.models import User
 from accounts.services import member_is_of_age
-from club import seating, texts
+from club import buttons, reserve_news, seating, texts
 from club.kernel.club_settings import ClubSettings
 from club.kernel.errors import RefusalCode, Refused
 from club.kernel.parsing import storable_text
@@ -100,7 +100,9 @@ def _last_call(evening: Evening, club: ClubSettings) -> datetime:
 
 
 def _fill_seats(evening: Evening, club: ClubSettings, now: datetime) -> list[Registration]:
-    """Promote from the reserve into free seats, in order. The evening must be locked."""
+    """Promote from the reserve into free seats, in order, each member told their number
+    on the list and asked to confirm; those left waiting who moved up into the reserve's
+    first places are told so (club/reserve_news.py). The evening must be locked."""
     free = evening.capacity - _confirmed_count(evening)
     if free <= 0:
         return []
@@ -108,15 +110,26 @@ def _fill_seats(evening: Evening, club: ClubSettings, now: datetime) -> list[Reg
     if now < _last_call(evening, club):
         waiting = waiting.filter(held_back=False)
     promoted = list(waiting[:free])
+    if not promoted:
+        return []
+    before = reserve_news.positions(evening)
     for registration in promoted:
         registration.status = RegistrationStatus.CONFIRMED
         registration.promoted_at = now
         registration.save(update_fields=["status", "promoted_at"])
+    lineup = evening_lineup(evening)
+    when = texts.evening_when(evening, club)
+    for registration in promoted:
         notification_enqueue(
             dedupe_key=f"promoted:{registration.pk}:{registration.arrival}",
             member=registration.member,
-            text=texts.promoted(when=texts.evening_when(evening, club)),
+            text=texts.promoted(
+                seat=lineup.seat_of(registration) or 0, capacity=evening.capacity, when=when
+            ),
+            buttons=[[buttons.confirm(evening.pk), buttons.cancel(evening.pk)]],
+            link=texts.evening_link(evening),
         )
+    reserve_news.tell_moved_up(evening, before, club)
     return promoted
 
 
@@ -313,6 +326,8 @@ def _leave(*, member: User, evening_id: int, now: datetime, due: bool = False) -
         if due and (registration.leaves_at is None or registration.may_take_back(now)):
             raise Refused(_("The place was taken back."), RefusalCode.CONFLICT)
         had_seat = registration.status == RegistrationStatus.CONFIRMED
+        # Leaving the reserve moves those behind up (a freed seat's promotions tell them).
+        before = None if had_seat else reserve_news.positions(evening)
         registration.status = RegistrationStatus.CANCELLED
         registration.cancelled_at = now
         registration.leaves_at = None
@@ -324,6 +339,8 @@ def _leave(*, member: User, evening_id: int, now: datetime, due: bool = False) -
         )
         if had_seat and evening.change_refusal(now) is None:
             _fill_seats(evening, club, now)
+        elif before is not None:
+            reserve_news.tell_moved_up(evening, before, club)
         _lineup_changed(evening.pk)
     return registration
 

@@ -5,8 +5,10 @@ from collections.abc import Callable
 from functools import wraps
 
 from django.conf import settings
+from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.formats import date_format
+from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 
 from club.kernel.club_settings import ClubSettings
@@ -24,9 +26,21 @@ def in_club_language[**P](text: Callable[P, str]) -> Callable[P, str]:
 
 @in_club_language
 def evening_when(evening: Evening, club: ClubSettings) -> str:
-    """When and where, as every message about an evening names it."""
+    """When and where, as every message about an evening names it: in the middle of a
+    sentence, so lower case in Russian («воскресенье, 6 декабря, 18:00, …»). A text that
+    starts a sentence with it says `sentence(when)`."""
     local = timezone.localtime(evening.starts_at, club.zone)
     return f"{date_format(local, 'l, j E, H:i')}, {evening.venue}"
+
+
+def evening_link(evening: Evening) -> str:
+    """The evening's page on the site: where a letter sends the member to act on it."""
+    return settings.SITE_URL + reverse("evening", args=[evening.pk])
+
+
+def sentence(when: str) -> str:
+    """`when` at the start of a sentence: a capital after the full stop before it."""
+    return str(capfirst(when))
 
 
 @in_club_language
@@ -34,7 +48,7 @@ def seat_confirmed(*, seat: int | str, capacity: int, when: str) -> str:
     return _("You are in! No. %(seat)s of %(capacity)d on the list. %(when)s.") % {
         "seat": seat,
         "capacity": capacity,
-        "when": when,
+        "when": sentence(when),
     }
 
 
@@ -43,17 +57,28 @@ def in_reserve(*, position: int | str, when: str) -> str:
     return _(
         "The evening is full: you are in the reserve, position %(position)s. "
         "When a seat frees up, it is yours and we will tell you. %(when)s."
-    ) % {"position": position, "when": when}
+    ) % {"position": position, "when": sentence(when)}
 
 
 @in_club_language
-def promoted(*, when: str) -> str:
-    return _("A seat has freed up: you are in! %(when)s.") % {"when": when}
+def promoted(*, seat: int, capacity: int, when: str) -> str:
+    return _(
+        "A seat has freed up: you are in! No. %(seat)d of %(capacity)d on the list. "
+        "%(when)s. Please confirm you are coming."
+    ) % {"seat": seat, "capacity": capacity, "when": sentence(when)}
+
+
+@in_club_language
+def reserve_moved_up(*, position: int, when: str) -> str:
+    return _(
+        "You have moved up the reserve: position %(position)d. When a seat frees up, it is "
+        "yours and we will tell you. %(when)s."
+    ) % {"position": position, "when": sentence(when)}
 
 
 @in_club_language
 def cancelled(*, when: str) -> str:
-    return _("Your sign-up is cancelled. %(when)s.") % {"when": when}
+    return _("Your sign-up is cancelled. %(when)s.") % {"when": sentence(when)}
 
 
 @in_club_language
@@ -61,20 +86,20 @@ def released_unconfirmed(*, position: int, when: str) -> str:
     return _(
         "You did not confirm your seat in time, so it went to the reserve. You are in the "
         "reserve, position %(position)d. %(when)s."
-    ) % {"position": position, "when": when}
+    ) % {"position": position, "when": sentence(when)}
 
 
 @in_club_language
 def signup_open(*, when: str, capacity: int) -> str:
     return _("Sign-up is open! %(when)s. %(capacity)d seats: first come, first served.") % {
-        "when": when,
+        "when": sentence(when),
         "capacity": capacity,
     }
 
 
 @in_club_language
 def lineup(*, when: str, players: list[str], reserve: list[str]) -> str:
-    lines = [_("Tonight's line-up. %(when)s.") % {"when": when}]
+    lines = [_("Tonight's line-up. %(when)s.") % {"when": sentence(when)}]
     lines += [f"{number}. {nick}" for number, nick in enumerate(players, start=1)]
     if reserve:
         lines.append(_("Reserve: %(names)s") % {"names": ", ".join(reserve)})
@@ -92,7 +117,7 @@ def reminder(*, when: str, seat: int) -> str:
         "Today is the evening! %(when)s. You are no. %(seat)d on the list. Please confirm "
         "you are coming."
     ) % {
-        "when": when,
+        "when": sentence(when),
         "seat": seat,
     }
 

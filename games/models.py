@@ -13,6 +13,7 @@ from django.conf import settings
 from django.db import models
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from games.rules.log import UNDO, effective_events
 from games.rules.roles import Action, CheckKind, Team
@@ -103,7 +104,9 @@ class Ruleset(models.TextChoices):
 
 class GameStatus(models.TextChoices):
     RUNNING = "running", _("In progress")
-    FINISHED = "finished", _("Finished")
+    # A context of its own: Russian says a game («игра») finished in another form than an
+    # evening («вечер»), and the two shared one translation («Игра 1 — Завершён»).
+    FINISHED = "finished", pgettext_lazy("game status", "Finished")
 
 
 class Game(models.Model):

@@ -108,6 +108,21 @@ def member_notify(
     return ids
 
 
+def member_email(*, member: User, dedupe_key: str, subject: str, text: str) -> int:
+    """A letter that only email can carry (a password-reset link: the member asked for it
+    by their address), through the outbox's email channel. Returns the row's id."""
+    with transaction.atomic():
+        return _write(
+            dedupe_key=dedupe_key,
+            member=member,
+            chat_id=None,
+            channel=NotificationChannel.EMAIL,
+            subject=subject,
+            text=text,
+            buttons=(),
+        )
+
+
 def email_fallback(notification: Notification) -> int | None:
     """A member's Telegram row that cannot go (Telegram not linked, or the bot blocked)
     goes by email instead when the member left the choice to the club (auto) and has an

@@ -131,6 +131,16 @@ class ClubSettings(models.Model):
         default=0,
         validators=[MaxValueValidator(50)],
     )
+    reserve_news_within = models.PositiveSmallIntegerField(
+        _("tell a member in the reserve when they move up into its first places"),
+        default=3,
+        validators=[MaxValueValidator(50)],
+        help_text=_(
+            "A member waiting in the reserve is told their new position once, when it comes "
+            "within this many places of the front (0: never); not at every move. A member "
+            "who gets a seat is always told."
+        ),
+    )
     noshow_penalty_window = models.PositiveSmallIntegerField(
         _("counted over the member's last N evenings"),
         default=5,

@@ -25,7 +25,7 @@ def evening_card(evening: Evening, member: User | None) -> tuple[str, Buttons]:
     mine = lineup.by_member.get(member.pk) if member else None
     left = lineup.seats_left(evening.capacity)
     lines = [
-        texts.evening_when(evening, club_settings),
+        texts.sentence(texts.evening_when(evening, club_settings)),
         _("Seats left: %(left)d of %(capacity)d.") % {"left": left, "capacity": evening.capacity},
     ]
     keys: Buttons = []

@@ -1,0 +1,47 @@
+"""Members waiting in the reserve hear of their moves up when it matters: once, as they
+come within the club's `reserve_news_within` places of the front (default: the first
+three), not at every move. A member who gets a seat is told so by the promotion itself
+(club.services._fill_seats), with their number on the list.
+
+A change to the reserve reads the positions before it (`positions`) and, once made, tells
+whoever crossed the line (`tell_moved_up`); both run under the evening's lock. The dedupe
+key is the member's place in the queue (registration and arrival), so a member is told once
+however many changes move them, and a sign-up that lands within the first places is told
+by its own confirmation, never again here.
+"""
+
+from __future__ import annotations
+
+from accounts.models import User
+from club import texts
+from club.kernel.club_settings import ClubSettings
+from club.models import Evening
+from club.queries import evening_lineup
+from notifications.services import notification_enqueue
+
+
+def positions(evening: Evening) -> dict[int, int]:
+    """Each waiting registration's reserve position, by registration id (one query)."""
+    return {r.pk: r.place for r in evening_lineup(evening).reserve}
+
+
+def tell_moved_up(evening: Evening, before: dict[int, int], club: ClubSettings) -> list[User]:
+    """Tell every member who was waiting further back than the line and is within it now.
+    Returns the members told (new rows or not)."""
+    line = club.reserve_news_within
+    if not line:
+        return []
+    told = []
+    when = texts.evening_when(evening, club)
+    for registration in evening_lineup(evening).reserve:
+        was = before.get(registration.pk)
+        if was is None or was <= line or registration.place > line:
+            continue
+        notification_enqueue(
+            dedupe_key=f"reserve-up:{registration.pk}:{registration.arrival}",
+            member=registration.member,
+            text=texts.reserve_moved_up(position=registration.place, when=when),
+            link=texts.evening_link(evening),
+        )
+        told.append(registration.member)
+    return told
