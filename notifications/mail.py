@@ -9,9 +9,10 @@ from its settings: the row keeps the message as Telegram would show it.
 
 from __future__ import annotations
 
+import re
 import smtplib
 from dataclasses import dataclass
-from email.utils import formataddr, parseaddr
+from email.utils import parseaddr
 
 from django.conf import settings
 from django.core.mail import EmailMessage
@@ -39,16 +40,21 @@ def club_name(club: ClubSettings) -> str:
 def sender_address(club: ClubSettings) -> str:
     """DEFAULT_FROM_EMAIL, shown with the club's name unless it names itself already."""
     name, address = parseaddr(settings.DEFAULT_FROM_EMAIL)
-    return settings.DEFAULT_FROM_EMAIL if name else formataddr((club_name(club), address))
+    if name:
+        return str(settings.DEFAULT_FROM_EMAIL)
+    # Quoted as RFC 5322 wants; Django encodes a non-ASCII name when it sends the letter.
+    quoted = club_name(club).replace("\\", "\\\\").replace('"', '\\"')
+    return f'"{quoted}" <{address}>'
+
+
+_SENTENCE_END = re.compile(r"[.!?…](?=\s|$)")
 
 
 def first_sentence(text: str) -> str:
     line = text.strip().split("\n", 1)[0]
-    for end in (". ", "! ", "? ", ": "):
-        head, found, _rest = line.partition(end)
-        if found:
-            line = head + end.strip()
-            break
+    end = _SENTENCE_END.search(line)
+    if end is not None:
+        line = line[: end.end()]
     if len(line) <= SUBJECT_LENGTH:
         return line
     return line[: SUBJECT_LENGTH - 1].rsplit(" ", 1)[0] + "…"
