@@ -168,6 +168,7 @@ class OutboxPasswordResetForm(PasswordResetForm):
                 dedupe_key=f"password-reset:{member.pk}:{secrets.token_hex(8)}",
                 subject=subject,
                 text=text,
+                secret=True,
             )
         )
 

@@ -169,6 +169,7 @@ def _remind(evening: Evening, club: ClubSettings) -> None:
                 member=registration.member,
                 text=texts.reminder(when=when, seat=seat),
                 buttons=keys,
+                link=texts.evening_link(evening),  # a letter's way to confirm
             )
 
 

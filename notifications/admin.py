@@ -15,6 +15,7 @@ class NotificationAdmin(admin.ModelAdmin[Notification]):
     list_display = (
         "created_at",
         "member",
+        "channel",
         "chat_id",
         "text_start",
         "status",
@@ -23,7 +24,7 @@ class NotificationAdmin(admin.ModelAdmin[Notification]):
         "last_error",
         "dedupe_key",
     )
-    list_filter = ("status",)
+    list_filter = ("status", "channel")
     search_fields = ("dedupe_key", "member__nickname", "text")
     list_select_related = ("member",)
     readonly_fields = [field.name for field in Notification._meta.fields]

@@ -33,7 +33,7 @@ from telegram.error import TelegramError
 from notifications import mail, telegram
 from notifications.models import Notification, NotificationChannel, NotificationStatus
 from notifications.ratelimit import pause_sending, wait_for_send_slot
-from notifications.services import email_fallback
+from notifications.services import CONFIDENTIAL_KEY_PREFIX, email_fallback
 from notifications.signals import chat_migrated
 
 logger = logging.getLogger(__name__)
@@ -45,6 +45,7 @@ PRIVATE_BURST, PRIVATE_WINDOW = 3, timedelta(seconds=3)
 # A group takes twenty a minute.
 GROUP_BURST, GROUP_WINDOW = 20, timedelta(minutes=1)
 IN_DOUBT_AFTER = timedelta(minutes=5)
+KEPT_AFTER_SENDING = "(sent; its link is not kept)"
 
 
 @dataclass(frozen=True)
@@ -247,7 +248,14 @@ def _deliver_email(notification: Notification) -> Outcome:
             return _finish(notification_id, NotificationStatus.FAILED, last_error=failure.message)
         backoff = min(MAX_BACKOFF_SECONDS, 0.5 * 2 ** (notification.attempts - 1))
         return _release(notification_id, backoff, failure.message)
-    return _finish(notification_id, NotificationStatus.SENT, sent_at=timezone.now(), last_error="")
+    kept = (
+        {"text": KEPT_AFTER_SENDING}
+        if notification.dedupe_key.startswith(CONFIDENTIAL_KEY_PREFIX)
+        else {}
+    )
+    return _finish(
+        notification_id, NotificationStatus.SENT, sent_at=timezone.now(), last_error="", **kept
+    )
 
 
 def _failed(notification_id: int, failure: telegram.Failure) -> Outcome:

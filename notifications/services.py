@@ -108,9 +108,19 @@ def member_notify(
     return ids
 
 
-def member_email(*, member: User, dedupe_key: str, subject: str, text: str) -> int:
+# A row whose key starts so carries a secret (a password-reset link): once sent, its text
+# is not kept (notifications/sender.py), so the outbox in admin never shows a live link.
+CONFIDENTIAL_KEY_PREFIX = "secret:"
+
+
+def member_email(
+    *, member: User, dedupe_key: str, subject: str, text: str, secret: bool = False
+) -> int:
     """A letter that only email can carry (a password-reset link: the member asked for it
-    by their address), through the outbox's email channel. Returns the row's id."""
+    by their address), through the outbox's email channel. `secret`: its text is dropped
+    once it is sent. Returns the row's id."""
+    if secret:
+        dedupe_key = CONFIDENTIAL_KEY_PREFIX + dedupe_key
     with transaction.atomic():
         return _write(
             dedupe_key=dedupe_key,

@@ -42,6 +42,16 @@ MEMBER_NICKNAMES = [
     "Вишня",
     "Lucky",
 ]
+# The first ten members (the online game's players) have Telegram linked: in `make run` the
+# bot is in console mode, so what the club tells them is printed in the worker's log
+# («Telegram (console) to 700000001: …»). The others have an email address only, so their
+# messages come as letters printed to the same console. Ids far from real users' ones.
+TELEGRAM_LINKED = 10
+DEMO_TELEGRAM_ID = 700_000_001
+
+
+def demo_email(index: int) -> str:
+    return f"member{index + 1}@example.com"
 
 
 class Command(BaseCommand):
@@ -72,6 +82,8 @@ class Command(BaseCommand):
                 birth_date=date(1982 + index, 1 + index % 12, 1 + (index * 3) % 28),
                 # One member has refused publication, to show anonymous rendering.
                 publication_consent=index != 4,
+                email=demo_email(index),
+                telegram_id=DEMO_TELEGRAM_ID + index if index < TELEGRAM_LINKED else None,
             )
             for index, nickname in enumerate(MEMBER_NICKNAMES)
         ]
@@ -140,5 +152,7 @@ class Command(BaseCommand):
             f"  admin:   {ADMIN[0]} / {ADMIN[1]}   (Django admin at /admin/)",
             f"  host:    {HOST[0]} / {HOST[1]}",
             f"  members: {', '.join(MEMBER_NICKNAMES[:3])}, … (20 in all) / {MEMBER_PASSWORD}",
+            f"  the first {TELEGRAM_LINKED} have Telegram linked (the bot's messages to them are"
+            " printed here); the others are told by email (printed here too)",
         ]
         self.stdout.write("\n".join(lines))
