@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('accounts', '0007_lookalike_key_in_capitals'),
+        ('accounts', '0008_hosts_group_in_russian'),
     ]
 
     operations = [

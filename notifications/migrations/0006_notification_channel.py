@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('notifications', '0004_notification_call_started_at'),
+        ('notifications', '0005_telegram_group'),
     ]
 
     operations = [
