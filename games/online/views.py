@@ -33,6 +33,10 @@ from games.online.table import Table, TableView, online_table_seen, table_view
 from games.rules.online import OnlineOptions
 
 WORDS = {"pass", "hang_all", "pardon_all"}
+# The page's choices that name whom: their lists start empty, so a press without a choice
+# is refused here instead of voting for whoever was listed first (and spending the day's
+# one change of vote).
+CHOSEN = {"vote", "revote"}
 
 
 @login_required
@@ -208,6 +212,8 @@ def online_live(request: MemberRequest, game_id: int) -> HttpResponse:
 def _event(post: Any) -> dict[str, Any]:
     event: dict[str, Any] = {"type": post.get("type", "")}
     target = post.get("target")
+    if event["type"] in CHOSEN and not target:
+        raise Refused(_("Choose whom you vote for first."))
     if target is not None:
         event["target"] = target if target in WORDS else whole_number(target, low=1)
     for key in ("seat", "minutes"):
@@ -230,9 +236,8 @@ def online_act(request: MemberRequest, game_id: int) -> HttpResponse:
     forms), a plain post the answer and the page again."""
     refusal, acted = None, None
     try:
-        acted = online_play.online_act(
-            game_id=game_id, user=request.user, event=_event(request.POST)
-        )
+        event = _event(request.POST)
+        acted = online_play.online_act(game_id=game_id, user=request.user, event=event)
     except Refused as refused:
         refusal = refused
 
@@ -243,6 +248,9 @@ def online_act(request: MemberRequest, game_id: int) -> HttpResponse:
         context["new_lines"] = context["view"].story[seen or 0 :] if seen is not None else []
         context["forms_changed"] = True
         context["posted"] = acted is not None and acted.event["type"] == "post"
+        # After the player's own vote its list starts empty again (not kept as chosen):
+        # pressing «Сменить голос» on the same name would spend the one change for nothing.
+        context["voted"] = acted is not None and acted.event["type"] == "vote"
         return render(request, "games/online_live.html", context)
 
     back = reverse("online_game", args=[game_id])

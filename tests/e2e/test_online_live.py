@@ -100,13 +100,50 @@ def test_a_vote_shows_its_confirmation_and_what_remains(
     assert answer.inner_text() == (
         f"Ваш голос: 5. {members[5].nickname}. Сменить его можно один раз за день."
     )
-    assert page.locator("#vote-target").input_value() == "5"  # not back to PASS
+    # The vote is said in words; the list is empty again, so a press at once refuses
+    # instead of spending the day's one change on the same name (#27).
+    assert page.locator("#vote-target").input_value() == ""
     warning = page.locator("#online-actions .notice.warn").inner_text()
     assert "следующий голос будет окончательным" in warning
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
     page.screenshot(path=ARTIFACTS / "online-2-vote-confirmed.png", full_page=True)
     assert axe_violations(page, live_server) == []
     assert watch_of(context).console_errors == [] and watch_of(context).failed == []
+    context.close()
+
+
+@pytest.mark.parametrize(
+    ("language", "button", "message"),
+    [
+        ("ru", "Голос", "Сначала выберите, за кого голосуете."),
+        ("en", "Vote", "Choose whom you vote for first."),
+    ],
+)
+def test_a_vote_without_a_choice_is_refused_in_sight(
+    browser: Browser,
+    live_server: LiveServer,
+    running: tuple[Game, dict[int, User]],
+    language: str,
+    button: str,
+    message: str,
+) -> None:
+    """The list opens on no one; «Голос» pressed at once says to choose and votes for
+    nobody (it voted for seat 1 and spent the day's change, #27)."""
+    game, members = running
+    context = new_context(browser, live_server, user=members[2], language=language)
+    page = context.new_page()
+    page.goto(f"{live_server.url}/online/{game.pk}/", wait_until="networkidle")
+    assert page.locator("#vote-target").input_value() == ""
+    page.get_by_role("button", name=button, exact=True).click()
+    refusal = page.locator("#online-actions .notice.error")
+    refusal.wait_for(timeout=10_000)
+    assert refusal.inner_text() == message
+    assert table_of(game.pk).state.votes == {}
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    page.screenshot(path=ARTIFACTS / f"online-4-vote-without-a-choice-{language}.png")
+    assert axe_violations(page, live_server) == []
+    # The refusal's 422 is the one thing the browser reports.
+    assert all(" 422 " in error for error in watch_of(context).console_errors)
     context.close()
 
 
