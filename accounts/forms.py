@@ -177,6 +177,17 @@ class ApiTokenForm(forms.Form):
     name = forms.CharField(label=_("Token name"), max_length=64, required=False)
 
 
+class MiniAppLinkForm(LockedAuthenticationForm):
+    """A member of the site linking the Telegram account the app was opened with: their
+    password once, behind the login's lock on failures."""
+
+    username = forms.CharField(
+        label=_("Nickname or email"),
+        max_length=254,
+        widget=forms.TextInput(attrs={"autocomplete": "username"}),
+    )
+
+
 class MiniAppJoinForm(forms.Form):
     """Joining the club from inside Telegram: the Telegram account is the login."""
 

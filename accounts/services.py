@@ -349,14 +349,18 @@ def member_telegram_unlink(*, member: User) -> User:
     return member
 
 
-def member_mini_app_open(*, launch: MiniAppLaunch, valid_for: timedelta) -> User | None:
+def member_mini_app_open(
+    *, launch: MiniAppLaunch, valid_for: timedelta, reopened: bool = False
+) -> User | None:
     """The member a verified Mini App launch opens the club's app as, or None for a
     Telegram user who is not a member yet (the app leads them through sign-up). Each
-    launch is taken once; a banned member is refused as at every door."""
+    launch is taken once, except by the session it opened (`reopened`: Telegram's «Reload»
+    sends it again); a banned member is refused as at every door."""
     identity = launch.identity
-    telegram_signature_use_once(
-        digest=f"miniapp:{identity.signature}", expires_at=identity.signed_at + valid_for
-    )
+    if not reopened:
+        telegram_signature_use_once(
+            digest=f"miniapp:{identity.signature}", expires_at=identity.signed_at + valid_for
+        )
     member = User.objects.filter(telegram_id=identity.telegram_id).first()
     if member is None:
         return None

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import json
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from urllib.parse import parse_qsl
+from urllib.parse import parse_qsl, urlencode
 
+from django.conf import settings
 from django.utils.translation import gettext as _
 
 from accounts.telegram_login import CLOCK_SKEW_SECONDS, TelegramIdentity, signature_matches
@@ -30,8 +32,40 @@ class MiniAppLaunch:
     language: str  # the user's Telegram language ("ru", "en", …)
 
 
+def mini_app_demo_on() -> bool:
+    """The embedded site's developer page (accounts/miniapp.mini_app_demo) works only under
+    DEBUG with no real bot, where the settings give a demo token (production never does)."""
+    return bool(
+        settings.DEBUG and settings.TELEGRAM_MINI_APP_DEMO_TOKEN and not settings.TELEGRAM_BOT_TOKEN
+    )
+
+
+def mini_app_token() -> str:
+    """The token launches are signed with: the bot's, or on the embedded site's developer
+    page (mini_app_demo_on) the demo token."""
+    if settings.TELEGRAM_BOT_TOKEN:
+        return str(settings.TELEGRAM_BOT_TOKEN)
+    return str(settings.TELEGRAM_MINI_APP_DEMO_TOKEN) if mini_app_demo_on() else ""
+
+
 def _secret(bot_token: str) -> bytes:
     return hmac.new(b"WebAppData", bot_token.encode(), hashlib.sha256).digest()
+
+
+def mini_app_sign(
+    *, bot_token: str, telegram_id: int, first_name: str, language: str, now: datetime
+) -> str:
+    """Launch data as Telegram signs it, for the embedded site's developer page only (with
+    the demo token): the same fields and signature mini_app_verify checks."""
+    user = {"id": telegram_id, "first_name": first_name[:64], "language_code": language}
+    fields = {
+        "query_id": f"DEMO{telegram_id}{int(now.timestamp() * 1000)}",
+        "user": json.dumps(user, separators=(",", ":"), ensure_ascii=False),
+        "auth_date": str(int(now.timestamp())),
+    }
+    check = "\n".join(f"{key}={fields[key]}" for key in sorted(fields))
+    fields["hash"] = hmac.new(_secret(bot_token), check.encode(), hashlib.sha256).hexdigest()
+    return urlencode(fields)
 
 
 def mini_app_verify(

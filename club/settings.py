@@ -360,6 +360,12 @@ TELEGRAM_MINI_APP_MAX_AGE_SECONDS = int(
     os.environ.get("TELEGRAM_MINI_APP_MAX_AGE_SECONDS", str(60 * 60))
 )
 TELEGRAM_MINI_APP_NAME = os.environ.get("TELEGRAM_MINI_APP_NAME", "")
+# The embedded site has no bot to sign the Mini App's launches: its developer page (/dev/tg/,
+# DEBUG only, accounts/miniapp.mini_app_demo) signs them with this demo token instead, which
+# the app accepts only under DEBUG and without a bot token. Never in production.
+TELEGRAM_MINI_APP_DEMO_TOKEN = (
+    "" if PRODUCTION or TELEGRAM_BOT_TOKEN or not DEBUG else "0:embedded-mini-app-demo"
+)
 
 # --- Logging -----------------------------------------------------------------------------
 LOGGING = {

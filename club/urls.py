@@ -1,3 +1,4 @@
+from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path, re_path
 from django.views.i18n import JavaScriptCatalog
@@ -23,6 +24,7 @@ urlpatterns = [
     path("tg/", miniapp.mini_app_start, name="mini_app_start"),
     path("tg/auth/", miniapp.mini_app_auth, name="mini_app_auth"),
     path("tg/join/", miniapp.mini_app_join, name="mini_app_join"),
+    path("tg/link/", miniapp.mini_app_link, name="mini_app_link"),
     path("telegram/webhook/", notification_views.telegram_webhook, name="telegram_webhook"),
     path("telegram/connect/", notification_views.telegram_connect, name="telegram_connect"),
     path("api/v1/", api.urls),
@@ -34,3 +36,9 @@ urlpatterns = [
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path("admin/", admin.site.urls),
 ]
+
+# The embedded site's developer page for the club's Mini App (DEBUG, no bot): never routed
+# where the demo token is not set, which production settings never do
+# (tests/accounts/test_mini_app_demo.py proves it).
+if settings.TELEGRAM_MINI_APP_DEMO_TOKEN:
+    urlpatterns.append(path("dev/tg/", miniapp.mini_app_demo, name="mini_app_demo"))

@@ -2,6 +2,7 @@ from django.conf import settings
 from django.http import HttpRequest
 from django.utils.functional import SimpleLazyObject
 
+from accounts.telegram_webapp import mini_app_demo_on
 from club.identity import THEME_COLOR, identity
 
 
@@ -13,6 +14,8 @@ def club(request: HttpRequest) -> dict[str, object]:
         "theme_color": THEME_COLOR,
         "telegram_console_mode": settings.TELEGRAM_CONSOLE_MODE,
         "telegram_bot_username": settings.TELEGRAM_BOT_USERNAME,
+        # The embedded site's stand-in for Telegram's Mini App script (DEBUG, no bot).
+        "mini_app_demo": mini_app_demo_on(),
         # The login popup is opened with the bot's numeric id, the token's first part.
         "telegram_bot_id": settings.TELEGRAM_BOT_TOKEN.partition(":")[0]
         if settings.TELEGRAM_BOT_USERNAME

@@ -79,17 +79,35 @@ class SiteErrorPagesMiddleware:
         return render(request, "404.html", status=404)
 
 
+# The language of the Telegram app that opened the club's Mini App in this session (its
+# signed launch data's `language_code`, set by accounts/miniapp.py).
+APP_LANGUAGE = "miniapp_language"
+
+
+def supported_language(code: object) -> str | None:
+    """The site's language for a language tag ("en", "en-US", "ru"), None when it has none."""
+    if not isinstance(code, str):
+        return None
+    primary = code.split("-")[0].split("_")[0].strip().lower()
+    return primary if primary in {known for known, _name in settings.LANGUAGES} else None
+
+
 class ClubLocaleMiddleware(LocaleMiddleware):
-    """Russian unless the member chose otherwise with the language switch (a cookie).
+    """Russian unless the member chose otherwise with the language switch (a cookie), or,
+    until they choose, the language of the Telegram app the club's Mini App runs in.
 
     Django's own middleware would follow the browser's Accept-Language, which would show
-    English to many Russian-speaking members whose phones are set to English.
+    English to many Russian-speaking members whose phones are set to English; Telegram's
+    language is one its user chose for the messenger itself.
     """
 
     def process_request(self, request: HttpRequest) -> None:
-        chosen = request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME)
-        supported = {code for code, _name in settings.LANGUAGES}
-        language = chosen if chosen in supported else settings.LANGUAGE_CODE
+        session = getattr(request, "session", None)
+        language = (
+            supported_language(request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME))
+            or (supported_language(session.get(APP_LANGUAGE)) if session is not None else None)
+            or settings.LANGUAGE_CODE
+        )
         translation.activate(language)
         request.LANGUAGE_CODE = translation.get_language()
 
