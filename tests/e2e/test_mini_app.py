@@ -140,7 +140,7 @@ def test_a_telegram_user_joins_the_club_in_the_app(
     page.wait_for_url(f"{live_server.url}/tg/join/")
     page.wait_for_load_state("networkidle")
     check(page, context, live_server, "6-join")
-    page.get_by_label("Никнейм").fill("Новенький")
+    page.get_by_label("Никнейм", exact=True).fill("Новенький")
     page.get_by_label("Дата рождения").fill("1995-03-04")
     page.get_by_role("button", name="Вступить").click()
     page.wait_for_url(f"{live_server.url}/")
