@@ -6,14 +6,22 @@ export UV_NO_PROGRESS := 1
 # uv from PATH, or else a private copy installed from PyPI into var/tools.
 UV := $(shell command -v uv 2>/dev/null || echo var/tools/bin/uv)
 PORT ?= 8000
+# 127.0.0.1: the site answers this machine only; HOST=0.0.0.0 lets a phone on the same
+# network open it too (run_stack then names the machine's network address in its links).
+HOST ?= 127.0.0.1
 
-.PHONY: run test lint install fmt messages bench vendor types
+.PHONY: run test lint install install-dev fmt messages bench vendor types
 
 var/tools/bin/uv:
 	python3 -m venv var/tools
 	var/tools/bin/pip install --quiet --disable-pip-version-check uv
 
+## make install: what the site runs on, without the test and lint tools (pyproject.toml's
+## dev group: pytest, Playwright, mypy, ruff, …), which only `make test` and `make lint`
+## add (install-dev). --inexact: a run after a test leaves the tools in place.
 install: $(if $(filter var/tools/bin/uv,$(UV)),var/tools/bin/uv) vendor
+	$(UV) sync --frozen --no-dev --inexact
+install-dev: install
 	$(UV) sync --frozen
 
 ## make vendor: the browser-side packages (package-lock.json pins them) from the npm
@@ -46,9 +54,9 @@ $(ENGINE_STDLIB): $(VENDOR) tools/engine-stdlib.mjs $(shell find games/rules -na
 ## make run: the club site on the embedded defaults (SQLite, a SQLite Celery broker, console
 ## bot): web, Celery worker and beat together (a crashed one restarts); Ctrl-C stops all three.
 run: install
-	$(UV) run python manage.py migrate --no-input
-	$(UV) run python manage.py demo_data
-	$(UV) run python manage.py run_stack --port $(PORT)
+	$(UV) run --frozen --no-dev python manage.py migrate --no-input
+	$(UV) run --frozen --no-dev python manage.py demo_data
+	$(UV) run --frozen --no-dev python manage.py run_stack --host $(HOST) --port $(PORT)
 
 ## make test: the host screen's JavaScript unit tests (Node), then the whole suite on
 ## PostgreSQL and Redis (local defaults or DATABASE_URL and CELERY_BROKER_URL); it stops at
@@ -56,11 +64,11 @@ run: install
 ## file at a time (pytest-xdist; each has its own test database and Redis databases):
 ## `make test PYTEST_WORKERS=` runs them in one.
 PYTEST_WORKERS ?= -n 2 --dist loadfile
-test: install
+test: install-dev
 	node --test tests/js/
 	$(UV) run pytest $(PYTEST_WORKERS) $(PYTEST_ARGS)
 
-lint: install
+lint: install-dev
 	$(UV) run ruff check .
 	$(UV) run ruff format --check .
 	$(UV) run mypy accounts club games notifications tests bench
@@ -73,10 +81,10 @@ lint: install
 
 ## make types: the host screen's TypeScript types (static/games/host/table.d.ts) from the
 ## TypedDicts of its JSON; commit the file (a test fails while it is stale).
-types: install
+types: install-dev
 	$(UV) run python manage.py host_types
 
-fmt: install
+fmt: install-dev
 	$(UV) run ruff check --fix .
 	$(UV) run ruff format .
 

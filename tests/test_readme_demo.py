@@ -31,7 +31,8 @@ def run_commands() -> list[list[str]]:
     commands = []
     for line in recipe.splitlines():
         words = line.split("python manage.py ", 1)[1].split()
-        commands.append([word.replace("$(PORT)", "{port}") for word in words])
+        words = [word.replace("$(PORT)", "{port}").replace("$(HOST)", "{host}") for word in words]
+        commands.append(words)
     return commands
 
 
@@ -93,7 +94,11 @@ def demo_site(embedded_env: dict[str, str]) -> Iterator[str]:  # noqa: F811
             capture_output=True, timeout=180,
         )  # fmt: skip
     stack = subprocess.Popen(
-        [sys.executable, "manage.py", *(word.format(port=port) for word in stack_command)],
+        [
+            sys.executable,
+            "manage.py",
+            *(word.format(port=port, host="127.0.0.1") for word in stack_command),
+        ],
         cwd=ROOT,
         env=embedded_env,
         stdout=subprocess.DEVNULL,
@@ -149,12 +154,19 @@ def test_the_readme_demo_is_what_make_run_gives(demo_site: str) -> None:
     assert "/online/" + online_path.split("/")[2] not in outsider.get("/online/")
     assert re.search(r"Начало \d+ \w+, \d\d:\d\d", table)
 
+    # The club's Telegram app without a bot: the developer page the README names lists
+    # the demo members and opens /tg/ with a signed launch in Telegram's colours.
+    assert "http://127.0.0.1:8000/dev/tg/" in README
+    developer = visitor.get("/dev/tg/")
+    assert "Открыть приложение клуба" in developer and "Ворон" in developer
+    assert 'value="light"' in developer and 'value="dark"' in developer
+
 
 def test_the_makefile_recipe_is_read_as_written() -> None:
     assert run_commands() == [
         ["migrate", "--no-input"],
         ["demo_data"],
-        ["run_stack", "--port", "{port}"],
+        ["run_stack", "--host", "{host}", "--port", "{port}"],
     ]
     assert ("admin", "admin", "admin-demo") in [
         (who.split()[0], nick, pw) for who, nick, pw in demo_logins()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import signal
+import socket
 import sqlite3
 import subprocess
 import sys
@@ -38,9 +39,42 @@ class Process:
     started_at: float = field(default=0.0)
 
 
-def site_environment(port: int) -> dict[str, str]:
-    """SITE_URL for the three processes, unless it was set: the address they serve."""
-    return {"SITE_URL": os.environ.get("SITE_URL") or f"http://127.0.0.1:{port}"}
+LOOPBACK = "127.0.0.1"
+EVERY_INTERFACE = {"0.0.0.0", "::", "[::]"}  # noqa: S104 (what `make run HOST=0.0.0.0` asks)
+DEFAULT_HOSTS = ["localhost", "127.0.0.1", "[::1]"]  # club/settings.py's, off production
+
+
+def network_address() -> str:
+    """The machine's address on its network (what a phone on the same Wi-Fi opens): the
+    source address of a route outwards. A UDP "connect" sends nothing; without a network,
+    the loopback."""
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.connect(("192.0.2.1", 9))  # TEST-NET-1: never reached, only routed
+            address = str(probe.getsockname()[0])
+    except OSError:
+        return LOOPBACK
+    return address if address != "0.0.0.0" else LOOPBACK  # noqa: S104
+
+
+def link_host(host: str) -> str:
+    """The address the site's links and banner name for a server bound to `host`."""
+    return network_address() if host in EVERY_INTERFACE else host
+
+
+def site_environment(port: int, host: str = LOOPBACK) -> dict[str, str]:
+    """What the three processes serve, unless it was set: SITE_URL (the links in the
+    calendar feed and the messages) and, when the server listens beyond this machine, the
+    host names Django must accept (the network address, the machine's name)."""
+    named = link_host(host)
+    environment = {"SITE_URL": os.environ.get("SITE_URL") or f"http://{named}:{port}"}
+    if host != LOOPBACK and not os.environ.get("DJANGO_ALLOWED_HOSTS"):
+        names = [named]
+        if host in EVERY_INTERFACE:  # also the machine's name, as a phone may know it
+            names += [socket.gethostname(), f"{socket.gethostname()}.local"]
+        hosts = dict.fromkeys([*DEFAULT_HOSTS, *names])  # in order, each once
+        environment["DJANGO_ALLOWED_HOSTS"] = ",".join(hosts)
+    return environment
 
 
 class Command(BaseCommand):
@@ -49,22 +83,25 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--port", type=int, default=8000)
+        # 127.0.0.1: this machine only; 0.0.0.0: a phone on the same network too.
+        parser.add_argument("--host", default=LOOPBACK)
 
-    def handle(self, *args: Any, port: int, **options: Any) -> None:
+    def handle(self, *args: Any, port: int, host: str, **options: Any) -> None:
         broker = getattr(settings, "BROKER_DATABASE", None)
         if broker is not None:
             # Write-ahead logging lets the three read the broker while one writes; the mode
             # stays with the file once set.
             with sqlite3.connect(broker) as database:
                 database.execute("PRAGMA journal_mode=WAL")
-        # Links the site writes (the calendar feed, messages) name the port it runs on.
-        os.environ.update(site_environment(port))
+        # Links the site writes (the calendar feed, messages) name the address it runs on.
+        os.environ.update(site_environment(port, host))
+        bind = f"[{host.strip('[]')}]:{port}" if ":" in host else f"{host}:{port}"
         python = sys.executable
         celery = [python, "-m", "celery", "-A", "club", "--quiet"]
         self.processes = [
             Process(
                 "web",
-                [python, "manage.py", "runserver", f"127.0.0.1:{port}", "--skip-checks"],
+                [python, "manage.py", "runserver", bind, "--skip-checks"],
                 stop_group=True,
             ),
             Process(
@@ -79,7 +116,7 @@ class Command(BaseCommand):
         signal.signal(signal.SIGTERM, self._stop)
         for process in self.processes:
             self._start(process)
-        threading.Thread(target=self._announce, args=(port,), daemon=True).start()
+        threading.Thread(target=self._announce, args=(host, port), daemon=True).start()
         while not self.stopping.is_set():
             for process in self.processes:
                 assert process.process is not None
@@ -127,20 +164,27 @@ class Command(BaseCommand):
         process.pause = min(MAX_PAUSE, process.pause * 2)
         self._start(process)
 
-    def _announce(self, port: int) -> None:
-        address = f"http://127.0.0.1:{port}/"
+    def _announce(self, host: str, port: int) -> None:
+        local = host in EVERY_INTERFACE or host == LOOPBACK
+        probe = f"http://{LOOPBACK if local else host}:{port}/healthz"
         while not self.stopping.is_set():
             try:
-                with urllib.request.urlopen(f"{address}healthz", timeout=2):  # noqa: S310
+                with urllib.request.urlopen(probe, timeout=2):
                     break
             except OSError:
                 time.sleep(0.5)
         if not self.stopping.is_set():
-            admin = f"{address}admin/"
-            banner = f"The club site is up: {address}  (admin: {admin})"
-            self._say("=" * len(banner))
-            self._say(banner)
-            self._say("=" * len(banner))
+            address = f"{os.environ['SITE_URL'].rstrip('/')}/"
+            lines = [f"The club site is up: {address}  (admin: {address}admin/)"]
+            if host == LOOPBACK:
+                lines.append(
+                    "This machine only; for a phone on the same Wi-Fi: make run HOST=0.0.0.0"
+                )
+            else:
+                lines.append(f"A phone on the same network opens {address}")
+            width = max(len(line) for line in lines)
+            for line in ["=" * width, *lines, "=" * width]:
+                self._say(line)
 
     def _stop(self, signum: int, frame: object) -> None:
         self.stopping.set()
