@@ -307,8 +307,14 @@ def mini_app_demo(request: SiteRequest) -> HttpResponse:
                 "tgWebAppPlatform": "web",
             }
             return redirect(f"{reverse('mini_app_start')}#{urlencode(launch)}")
+    # A developer's tool on the embedded site's own demo data: every nickname, whatever its
+    # consent (production never routes this page).
+    unlinked = _("Telegram not linked yet")
+    choices = [
+        (m.pk, m.nickname if m.telegram_id else f"{m.nickname} — {unlinked}") for m in members
+    ]
     context = {
-        "members": members,
+        "choices": choices,
         "theme": theme,
         "language": language,
         "problem": problem,

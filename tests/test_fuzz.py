@@ -98,7 +98,7 @@ json_values = st.one_of(nested, st.integers(min_value=30, max_value=3000).map(de
 form_values = st.one_of(texts, numbers.map(str), st.sampled_from(["1", "2", "12", "0"]))
 
 
-def form(fields: list[str]) -> st.SearchStrategy[dict[str, object]]:
+def form(fields: list[str]) -> st.SearchStrategy[dict[str, str | list[str]]]:
     """A form post over these field names, each left out or set (a list for repeats)."""
     return st.fixed_dictionaries(
         {},
@@ -317,7 +317,7 @@ def test_the_telegram_sign_in_doors_take_anything_without_a_5xx(
     """The login widget's post, the Mini App's launch and its joining form."""
     settings.TELEGRAM_BOT_TOKEN = MINI_APP_TOKEN
     client = Client()
-    door = data.draw(st.sampled_from(["widget", "launch", "join"]))
+    door = data.draw(st.sampled_from(["widget", "launch", "join", "link", "demo"]))
     body: Mapping[str, object]
     if door == "widget":
         body = data.draw(widget_posts)
@@ -325,11 +325,19 @@ def test_the_telegram_sign_in_doors_take_anything_without_a_5xx(
     elif door == "launch":
         body = {"init_data": data.draw(init_data), "start": data.draw(texts)}
         check(lambda: client.post("/tg/auth/", body))
+    elif door == "demo":  # the embedded site's developer page (DEBUG, no bot)
+        settings.DEBUG, settings.TELEGRAM_BOT_TOKEN = True, ""
+        query = data.draw(form(["member", "theme", "language"]))
+        check(lambda: client.get("/dev/tg/", query))
     else:
         genuine = launch(telegram_id=data.draw(st.integers(min_value=900_000, max_value=2**40)))
         assert client.post("/tg/auth/", {"init_data": genuine}).status_code == 200
-        body = data.draw(form(["nickname", "birth_date"]))
-        check(lambda: client.post("/tg/join/", body))
+        if door == "link":  # a site member linking Telegram in the app
+            body = data.draw(form(["username", "password"]))
+            check(lambda: client.post("/tg/link/", body))
+        else:
+            body = data.draw(form(["nickname", "birth_date"]))
+            check(lambda: client.post("/tg/join/", body))
 
 
 # --- the API --------------------------------------------------------------------------
