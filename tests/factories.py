@@ -25,6 +25,7 @@ class MemberFields(TypedDict, total=False):
     telegram_username: str
     publication_consent: bool
     reminders: bool
+    notify_by: str
     lookalike_kept: bool
     status: str
     is_staff: bool

@@ -51,7 +51,7 @@ def test_the_developer_page_opens_the_app_as_a_linked_member(embedded: SettingsW
     body = page.content.decode()
     assert "Демо" in body and 'name="theme"' in body and 'name="language"' in body
 
-    fields = launch_of(client.get("/dev/tg/", {"member": member.pk, "theme": "dark"}))
+    fields = launch_of(client.get("/dev/tg/", {"member": str(member.pk), "theme": "dark"}))
     assert json.loads(fields["tgWebAppThemeParams"]) == TELEGRAM_THEMES["dark"]
     opened = client.post("/tg/auth/", {"init_data": fields["tgWebAppData"]})
     assert opened.json() == {"next": "/"}
@@ -66,7 +66,7 @@ def test_an_unlinked_member_and_a_newcomer_are_led_to_link_or_join(
     member = make_member(nickname="Без Телеграма")
     client = Client()
     fields = launch_of(
-        client.get("/dev/tg/", {"member": member.pk, "theme": "light", "language": "en"})
+        client.get("/dev/tg/", {"member": str(member.pk), "theme": "light", "language": "en"})
     )
     assert json.loads(fields["tgWebAppThemeParams"])["secondary_bg_color"] == "#efeff3"
     answer = client.post("/tg/auth/", {"init_data": fields["tgWebAppData"]})

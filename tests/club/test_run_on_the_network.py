@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import signal
+import socket
 import subprocess
 import sys
 import urllib.error
@@ -42,7 +43,7 @@ def test_every_interface_names_the_network_address(monkeypatch: pytest.MonkeyPat
     monkeypatch.delenv("SITE_URL", raising=False)
     monkeypatch.delenv("DJANGO_ALLOWED_HOSTS", raising=False)
     monkeypatch.setattr(run_stack, "network_address", lambda: "192.168.1.23")
-    monkeypatch.setattr(run_stack.socket, "gethostname", lambda: "laptop")
+    monkeypatch.setattr(socket, "gethostname", lambda: "laptop")
     assert site_environment(8080, EVERYWHERE) == {
         "SITE_URL": "http://192.168.1.23:8080",
         "DJANGO_ALLOWED_HOSTS": "localhost,127.0.0.1,[::1],192.168.1.23,laptop,laptop.local",

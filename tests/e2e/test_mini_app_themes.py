@@ -17,7 +17,7 @@ from accounts.miniapp import TELEGRAM_THEMES
 from accounts.models import User
 from club.models import Registration, RegistrationSource
 from club.services import registration_create
-from tests.e2e.conftest import ARTIFACTS, new_context, untranslated
+from tests.e2e.conftest import ARTIFACTS, new_context, untranslated, watch_of
 from tests.e2e.test_host_screen import axe_violations
 from tests.factories import PASSWORD, make_evening, make_member
 
@@ -70,7 +70,7 @@ def look(page: Any, context: Any, live_server: Any, theme: str, language: str, n
     assert untranslated(page, language, nicknames) == [], name
     assert axe_violations(page, live_server) == [], f"{theme} {language} {name}"
     page.screenshot(path=ARTIFACTS / f"app-theme-{theme}-{language}-{name}.png", full_page=True)
-    assert context.watch.csp_violations(page) == []
+    assert watch_of(context).csp_violations(page) == []
 
 
 @pytest.mark.parametrize(("theme", "language"), CASES)
@@ -106,7 +106,7 @@ def test_every_screen_of_the_app_reads_well_in_telegrams_themes(
     switch = page.locator(".language-switch")
     assert switch.is_visible()  # the app's own language switch, on its settings tab
     assert Registration.objects.get(member=member).status == "confirmed"
-    assert context.watch.console_errors == [] and context.watch.failed == []
+    assert watch_of(context).console_errors == [] and watch_of(context).failed == []
     context.close()
 
 

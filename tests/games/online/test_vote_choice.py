@@ -16,8 +16,8 @@ from accounts.models import User
 from games.models import Game
 from games.online import services as online_play
 from games.online.sweep import online_sweep
-from games.online.table import online_table
 from tests.factories import make_member
+from tests.games.online.tables import table_of
 from tests.games.recording import make_host
 
 pytestmark = pytest.mark.django_db
@@ -37,7 +37,7 @@ def running() -> tuple[Game, User, dict[int, User]]:
         host=host, member_ids=[m.pk for m in members], starts_at=timezone.now()
     )
     assert online_sweep() == 1
-    return game, host, {s.number: s.member for s in online_table(game.pk).seats}
+    return game, host, {s.number: s.member for s in table_of(game.pk).seats}
 
 
 def player(user: User, language: str = "ru") -> Client:
@@ -77,7 +77,7 @@ def test_the_vote_list_starts_on_no_one_and_an_empty_vote_is_refused(
         f"/online/{game.pk}/act/", {"type": "vote"}, headers={"HX-Request": "true"}
     )
     assert missing.status_code == 422 and MESSAGES[language] in missing.content.decode()
-    state = online_table(game.pk).state
+    state = table_of(game.pk).state
     assert state.votes == {} and state.vote_count == {}  # nothing voted, no change spent
 
 
@@ -112,7 +112,7 @@ def test_the_catastrophes_list_starts_on_no_one_and_an_empty_revote_is_refused(
             event={"type": "vote", "target": a if index % 2 else b},
         )
     online_play.online_act(game_id=game.pk, user=host, event={"type": "day_end"})
-    assert online_table(game.pk).state.catastrophe is not None
+    assert table_of(game.pk).state.catastrophe is not None
     client = player(seats[voters[0]])
     page = client.get(f"/online/{game.pk}/").content.decode()
     assert chosen(page, "revote-target") == [""]
@@ -121,5 +121,5 @@ def test_the_catastrophes_list_starts_on_no_one_and_an_empty_revote_is_refused(
         f"/online/{game.pk}/act/", {"type": "revote", "target": ""}, headers={"HX-Request": "true"}
     )
     assert answer.status_code == 422 and MESSAGES["ru"] in answer.content.decode()
-    catastrophe = online_table(game.pk).state.catastrophe
+    catastrophe = table_of(game.pk).state.catastrophe
     assert catastrophe is not None and catastrophe.votes == {}
