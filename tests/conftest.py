@@ -135,14 +135,15 @@ def fake_telegram(settings: Settings) -> Iterator[FakeTelegram]:
 
 
 def seed_migration_rows() -> None:
-    """Make the rows the data migrations made (the hosts' group, the role catalogue, scoring
-    scheme v1) again, as they do: a transactional test's flush takes them."""
+    """Make the rows the data migrations made (the hosts' group, the club's settings row, the
+    role catalogue, scoring scheme v1) again, as they do: a transactional test's flush takes them."""
     import importlib
 
     from django.apps import apps
 
     seeds = {
         "accounts.migrations.0002_hosts_group": "create_hosts_group",
+        "club.migrations.0002_club_settings_row": "create_settings_row",
         "accounts.migrations.0008_hosts_group_in_russian": "rename_hosts_group",
         "games.migrations.0002_seed_roles": "seed",
         "games.migrations.0004_scoring_scheme_v1": "scheme_v1",

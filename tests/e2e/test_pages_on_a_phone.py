@@ -51,6 +51,7 @@ def test_every_page_type_fits_the_phone_in_both_languages(
     # The members' own words, shown as written whatever the page's language.
     data = sorted(
         {*User.objects.values_list("nickname", flat=True)}
+        | {*User.objects.values_list("email", flat=True)}
         | {*Evening.objects.values_list("venue", flat=True)}
         | {e.payload.get("text", "") for e in GameEvent.objects.filter(type="post")}
         | {*MafiaMessage.objects.values_list("text", flat=True)},
