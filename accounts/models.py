@@ -128,9 +128,6 @@ class NicknameSkeletonField(NicknameDerivedField):
 class User(AbstractBaseUser, PermissionsMixin):
     """A club member: the nickname is the public game name and the login."""
 
-    # Not a column: games.services.present_members marks who pressed «Подтверждаю».
-    attendance_confirmed = False
-
     nickname = models.CharField(_("nickname"), max_length=32)
     # The nickname case-folded for every script (SQLite's LOWER() folds ASCII only): what
     # makes «ЛИСА» the same nickname as «Лиса», for uniqueness and for logging in.

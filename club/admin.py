@@ -403,14 +403,14 @@ class EveningAdmin(admin.ModelAdmin[Evening]):
         )
         registrations = (
             Registration.objects.filter(evening__in=queryset)
-            .select_related("evening", "member")
+            .select_related("evening", "member", "guest")
             .order_by("evening__starts_at", "status", "arrival")
         )
         for r in registrations:
             writer.writerow(
                 [
                     r.evening.starts_at.isoformat(),
-                    r.member.nickname,
+                    r.member.nickname if r.member else str(r.guest),
                     r.status,
                     r.source,
                     r.arrival,

@@ -77,8 +77,8 @@ def evening_lineup_sync(*, evening_id: int) -> int | None:
         chat_id=club.telegram_group_chat_id,
         text=texts.lineup(
             when=texts.evening_when(evening, club),
-            players=[r.member.nickname for r in current.confirmed],
-            reserve=[r.member.nickname for r in current.reserve],
+            players=[r.listed_name for r in current.confirmed],
+            reserve=[r.listed_name for r in current.reserve],
         ),
         buttons=_open_in_app(evening),
         pause=LINEUP_PAUSE,

@@ -88,8 +88,8 @@ def evening_detail(request: ApiRequest, evening_id: int) -> EveningDetail:
     lineup = queries.evening_lineup(evening)
     return EveningDetail(
         **_out(evening).model_dump(),
-        confirmed=[r.member.nickname for r in lineup.confirmed],
-        reserve=[r.member.nickname for r in lineup.reserve],
+        confirmed=[r.listed_name for r in lineup.confirmed],
+        reserve=[r.listed_name for r in lineup.reserve],
     )
 
 

@@ -57,6 +57,11 @@ class Evening(models.Model):
     reminders_sent_at = models.DateTimeField(
         _("reminders sent"), null=True, blank=True, editable=False
     )
+    # How many tables the evening plays at: the organiser opens a second one when enough
+    # people came (club/lineup.py's evening_open_second_table), which doubles the capacity.
+    tables = models.PositiveSmallIntegerField(
+        _("tables"), default=1, validators=[MinValueValidator(1), MaxValueValidator(2)]
+    )
 
     objects = EveningQuerySet.as_manager()
 
@@ -194,6 +199,16 @@ class Registration(models.Model):
         on_delete=models.CASCADE,
         related_name="registrations",
         verbose_name=_("member"),
+        null=True,
+        blank=True,
+    )
+    guest = models.ForeignKey(
+        "Guest",
+        on_delete=models.CASCADE,
+        related_name="registrations",
+        verbose_name=_("guest"),
+        null=True,
+        blank=True,
     )
     evening = models.ForeignKey(
         Evening, on_delete=models.CASCADE, related_name="registrations", verbose_name=_("evening")
@@ -212,6 +227,9 @@ class Registration(models.Model):
     # «Не смогу» pressed on the site or in the bot: the place is kept until this moment, so
     # the member can take the press back (the undo window); then it is given up.
     leaves_at = models.DateTimeField(_("leaves at"), null=True, blank=True)
+    # The organiser's tap at the door. The seat stays a seat (confirmed) while the evening
+    # runs; when it finishes, the door's taps become the attendance no-show tracking reads.
+    checked_in_at = models.DateTimeField(_("came"), null=True, blank=True)
 
     objects = RegistrationQuerySet.as_manager()
 
@@ -223,13 +241,127 @@ class Registration(models.Model):
             models.UniqueConstraint(
                 fields=["evening", "member"], name="registration_one_per_member_and_evening"
             ),
+            models.UniqueConstraint(
+                fields=["evening", "guest"], name="registration_one_per_guest_and_evening"
+            ),
+            # A place is a member's or a guest's, never both or nobody's.
+            models.CheckConstraint(
+                condition=models.Q(member__isnull=False, guest__isnull=True)
+                | models.Q(member__isnull=True, guest__isnull=False),
+                name="registration_member_or_guest",
+            ),
         ]
         indexes = [models.Index(fields=["evening", "status", "arrival"])]
 
     def __str__(self) -> str:
         # Without the evening: the rows of an evening's sign-ups in the admin name it above.
-        return f"{self.member}: {self.get_status_display()}"
+        return f"{self.member or self.guest}: {self.get_status_display()}"
+
+    @property
+    def listed_name(self) -> str:
+        """How the evening's lists for members (the page, the group, the API) name this
+        place: a member by nickname; a guest as «Гость», their name being the organiser's
+        and the hosts' only (club.Guest)."""
+        if self.member is not None:
+            return self.member.nickname
+        return str(_("Guest"))
 
     def may_take_back(self, now: datetime) -> bool:
         """«Не смогу» was pressed and its undo window still runs."""
         return self.leaves_at is not None and self.leaves_at > now
+
+
+class Guest(models.Model):
+    """Someone the organiser brought onto an evening's list who is not a member: no account,
+    no sign-in, no messages. A guest may be seated at a live table under their name, which
+    is shown to the club's members and hosts only: published pages (analyses, ratings, the
+    group's posts) never name a guest, unless an admin links the guest to a member and that
+    member consents to publication (games/access.py's name_visible)."""
+
+    name = models.CharField(_("name"), max_length=32)
+    phone = models.CharField(_("phone"), max_length=20, blank=True, default="")
+    telegram_username = models.CharField(
+        _("Telegram username"), max_length=32, blank=True, default=""
+    )
+    # Set by an admin once the guest became (or turned out to be) a member.
+    member = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="as_guest",
+        verbose_name=_("linked member"),
+    )
+    added_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("added by"),
+    )
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("guest")
+        verbose_name_plural = _("guests")
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return str(_("%(name)s (guest)") % {"name": self.name})
+
+
+class LineupAction(models.TextChoices):
+    ADDED = "added", _("Added a member")
+    GUEST = "guest", _("Added a guest")
+    MOVED = "moved", _("Moved from the reserve")
+    REMOVED = "removed", _("Removed")
+    CHECKED_IN = "checked_in", _("Came")
+    SECOND_TABLE = "second_table", _("Opened a second table")
+    MESSAGE = "message", _("Message to the evening")
+
+
+class RemovalReason(models.TextChoices):
+    NO_SHOW = "no_show", _("Did not come")
+    LEFT = "left", _("Left")
+    BY_PHONE = "by_phone", _("Asked by phone")
+
+
+class LineupChange(models.Model):
+    """The organiser's log of an evening: every change they made by hand, with who made it
+    (a move past the reserve's order is a deliberate override, and says so here)."""
+
+    evening = models.ForeignKey(
+        Evening, on_delete=models.CASCADE, related_name="lineup_changes", verbose_name=_("evening")
+    )
+    registration = models.ForeignKey(
+        Registration,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("registration"),
+    )
+    action = models.CharField(_("action"), max_length=16, choices=LineupAction.choices)
+    reason = models.CharField(
+        _("reason"), max_length=16, choices=RemovalReason.choices, blank=True, default=""
+    )
+    text = models.TextField(_("text"), blank=True, default="")
+    # A message: how many members it reached (those with a channel to send it by).
+    reached = models.PositiveIntegerField(_("reached"), null=True, blank=True)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="+",
+        verbose_name=_("by"),
+    )
+    created_at = models.DateTimeField(_("time"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("line-up change")
+        verbose_name_plural = _("line-up changes")
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.get_action_display()} ({self.created_at:%d.%m %H:%M})"

@@ -64,13 +64,13 @@ def evening_lineup(evening: Evening | int) -> Lineup:
             Registration.objects.active()
             .filter(evening=evening)
             .annotate(place=place_in_line())
-            .select_related("member")
+            .select_related("member", "guest")
             .order_by("place")
         ),
     )
     confirmed = [r for r in active if r.status == RegistrationStatus.CONFIRMED]
     reserve = [r for r in active if r.status == RegistrationStatus.RESERVE]
-    return Lineup(confirmed, reserve, {r.member_id: r for r in active})
+    return Lineup(confirmed, reserve, {r.member_id: r for r in active if r.member_id is not None})
 
 
 def upcoming_evenings() -> QuerySet[Evening]:

@@ -22,6 +22,7 @@ from club.announcements import evening_announce_signup
 from club.calendar import EVENING_LENGTH
 from club.kernel.club_settings import ClubSettings
 from club.kernel.errors import Refused
+from club.lineup import evening_settle_attendance
 from club.models import Evening, EveningStatus, RegistrationStatus
 from club.schedule import next_evening_start, signup_opens_at
 from notifications.services import notification_enqueue
@@ -111,6 +112,7 @@ def schedule_sweep(*, now: datetime | None = None) -> SweepReport:
         if Evening.objects.filter(pk=evening.pk, status=evening.status).update(
             status=EveningStatus.FINISHED
         ):
+            evening_settle_attendance(evening_id=evening.pk)
             _prompt_admins(evening, club)
             report.finished.append(evening.pk)
     return report
@@ -157,7 +159,7 @@ def _remind(evening: Evening, club: ClubSettings) -> None:
     lineup = queries.evening_lineup(evening)
     with transaction.atomic():
         for seat, registration in enumerate(lineup.confirmed, start=1):
-            if not registration.member.reminders:
+            if registration.member is None or not registration.member.reminders:
                 continue  # the seat number stays the member's place among all the seated
             keys = (
                 []

@@ -49,21 +49,25 @@ LOCK = (
 )
 SEAT = (
     f"INSERT INTO {REGISTRATION}"  # noqa: S608
-    " (member_id, evening_id, status, source, arrival, held_back, created_at)"
-    " SELECT %(member)s, e.id,"
+    " (member_id, guest_id, evening_id, status, source, arrival, held_back, created_at)"
+    " SELECT %(member)s, %(guest)s, e.id,"
     "  CASE WHEN NOT %(held_back)s AND e.capacity >"
     f"   (SELECT COUNT(*) FROM {REGISTRATION} c"
     "     WHERE c.evening_id = e.id AND c.status = %(confirmed)s)"
     "  THEN %(confirmed)s ELSE %(reserve)s END,"
     "  %(source)s, e.arrivals, %(held_back)s, %(now)s"
     f" FROM {EVENING} e"
-    " WHERE e.id = %(evening)s AND e.status = %(scheduled)s"
+    " WHERE e.id = %(evening)s AND (e.status = %(scheduled)s"
     "  AND e.opens_at <= %(now)s AND %(now)s < e.starts_at"
+    # The organiser adds at the door too: after the start, and to a closed list.
+    "  OR %(door)s AND e.status IN (%(scheduled)s, %(closed)s))"
     " ON CONFLICT (evening_id, member_id) DO UPDATE SET"
     "  status = excluded.status, source = excluded.source, arrival = excluded.arrival,"
     "  held_back = excluded.held_back, attendance_confirmed_at = NULL,"
-    "  promoted_at = NULL, cancelled_at = NULL"
+    "  promoted_at = NULL, cancelled_at = NULL, checked_in_at = NULL"
     f" WHERE {REGISTRATION}.status = %(cancelled)s"
+    # At the door, someone taken off as not come (or gone) who turns up is put back.
+    f"  OR %(door)s AND {REGISTRATION}.status IN (%(no_show)s, %(attended)s)"
 )
 # The registration this sign-up wrote (its arrival is the number LOCK took), with its seat
 # number (the confirmed, itself included) or reserve position (those served before it: the
@@ -78,7 +82,8 @@ _MINE = (
     "      AND (NOT c.held_back OR r.held_back))"
     "  END AS place"
     f" FROM {REGISTRATION} r JOIN {EVENING} e ON e.id = r.evening_id"
-    " WHERE r.evening_id = %(evening)s AND r.member_id = %(member)s AND r.arrival = e.arrivals"
+    " WHERE r.evening_id = %(evening)s AND r.arrival = e.arrivals"
+    "  AND (r.member_id = %(member)s OR r.guest_id = %(guest)s)"
 )
 # One row per channel the member is told by (notifications/channels.py): the first
 # channel's row has the message's key, a second one's the key with the channel added.
@@ -96,7 +101,8 @@ NOTIFY = (
     f" FROM ({_MINE}) m,"
     "  (SELECT CAST(%(first_channel)s AS TEXT) AS channel, '' AS suffix"
     "   UNION ALL SELECT CAST(%(second_channel)s AS TEXT), ':' || %(second_channel)s) c"
-    " WHERE c.channel <> ''"
+    # A guest has no channel to be told by.
+    " WHERE c.channel <> '' AND m.member_id IS NOT NULL"
     " ON CONFLICT (dedupe_key) DO NOTHING RETURNING id"
 )
 RESULT = f"SELECT m.id, m.status, m.arrival, m.place FROM ({_MINE}) m"  # noqa: S608
@@ -127,33 +133,45 @@ class Outcome:
 def sign_up(
     *,
     evening_id: int,
-    member_id: int,
+    member_id: int | None,
     source: str,
     held_back: bool,
     now: datetime,
     seat_text: str,
     reserve_text: str,
     channels: Sequence[str] = (NotificationChannel.TELEGRAM,),
+    guest_id: int | None = None,
+    door: bool = False,
 ) -> Outcome:
     """Run the sign-up's statements as one transaction. The texts carry PLACE where the
     seat number or position goes; `channels` (one or two) are the member's
     (notifications.channels.member_channels). Call it outside any transaction: it is its
-    own."""
+    own.
+
+    A member's or a guest's (`guest_id`, with `member_id` None and no `channels`: the
+    organiser's line-up). `door`: the organiser adds at the door, which the evening's
+    sign-up window does not bound (after the start, a closed list), though a finished or
+    cancelled one does."""
     params = {
         "evening": evening_id,
         "member": member_id,
+        "guest": guest_id,
+        "door": door,
         "source": source,
         "held_back": held_back,
         "now": now,
         "seat_text": seat_text,
         "reserve_text": reserve_text,
         "place_mark": PLACE,
-        "first_channel": channels[0],
+        "first_channel": channels[0] if channels else "",
         "second_channel": channels[1] if len(channels) > 1 else "",
         "confirmed": RegistrationStatus.CONFIRMED,
         "reserve": RegistrationStatus.RESERVE,
         "cancelled": RegistrationStatus.CANCELLED,
+        "no_show": RegistrationStatus.NO_SHOW,
+        "attended": RegistrationStatus.ATTENDED,
         "scheduled": EveningStatus.SCHEDULED,
+        "closed": EveningStatus.CLOSED,
         "pending": NotificationStatus.PENDING,
     }
     rows = _run(SIGN_UP, params)

@@ -289,7 +289,7 @@ def registration_leave(*, registration_id: int, now: datetime | None = None) -> 
         .filter(pk=registration_id)
         .first()
     )
-    if registration is None:
+    if registration is None or registration.member is None:
         return False
     try:
         _leave(member=registration.member, evening_id=registration.evening_id, now=now, due=True)

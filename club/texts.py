@@ -82,6 +82,19 @@ def cancelled(*, when: str) -> str:
 
 
 @in_club_language
+def removed_no_show(*, when: str) -> str:
+    return _(
+        "The organiser marked you as not come, so your place went to the reserve. If you "
+        "are on your way, tell the organiser. %(when)s."
+    ) % {"when": sentence(when)}
+
+
+@in_club_language
+def evening_message(*, when: str, text: str) -> str:
+    return _("From the evening's organiser (%(when)s):\n%(text)s") % {"when": when, "text": text}
+
+
+@in_club_language
 def released_unconfirmed(*, position: int, when: str) -> str:
     return _(
         "You did not confirm your seat in time, so it went to the reserve. You are in the "

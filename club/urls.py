@@ -17,6 +17,34 @@ urlpatterns = [
     path("evenings/<int:evening_id>/cancel/", views.evening_cancel, name="evening_cancel"),
     path("evenings/<int:evening_id>/undo/", views.evening_cancel_undo, name="evening_cancel_undo"),
     path("evenings/<int:evening_id>/confirm/", views.evening_confirm, name="evening_confirm"),
+    path("evenings/<int:evening_id>/lineup/", views.evening_lineup, name="evening_lineup"),
+    path(
+        "evenings/<int:evening_id>/lineup/add/", views.lineup_add_member, name="lineup_add_member"
+    ),
+    path(
+        "evenings/<int:evening_id>/lineup/guest/", views.lineup_add_guest, name="lineup_add_guest"
+    ),
+    path(
+        "evenings/<int:evening_id>/lineup/<int:registration_id>/move/",
+        views.lineup_move,
+        name="lineup_move",
+    ),
+    path(
+        "evenings/<int:evening_id>/lineup/<int:registration_id>/remove/",
+        views.lineup_remove,
+        name="lineup_remove",
+    ),
+    path(
+        "evenings/<int:evening_id>/lineup/<int:registration_id>/came/",
+        views.lineup_check_in,
+        name="lineup_check_in",
+    ),
+    path(
+        "evenings/<int:evening_id>/lineup/second-table/",
+        views.lineup_second_table,
+        name="lineup_second_table",
+    ),
+    path("evenings/<int:evening_id>/lineup/message/", views.lineup_message, name="lineup_message"),
     path("evenings/mine/", views.my_evenings, name="my_evenings"),
     path("evenings.ics", views.evenings_ics, name="evenings_ics"),
     path("", include("games.urls")),

@@ -9,19 +9,29 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.cache import patch_cache_control
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_POST
 
-from club import queries, services
+from accounts.models import MembershipStatus, User
+from club import lineup, queries, services
 from club.calendar import evenings_calendar
 from club.doors.requests import MemberRequest, SiteRequest
-from club.doors.responses import action_answer
+from club.doors.responses import action_answer, answers_refusals
 from club.identity import ICON_CACHE_SECONDS, ICON_SIZES, logo_icon_png
 from club.kernel import health
 from club.kernel.club_settings import ClubSettings
 from club.kernel.errors import RefusalCode, Refused
-from club.models import Evening, RegistrationSource
+from club.kernel.parsing import whole_number
+from club.models import (
+    Evening,
+    EveningStatus,
+    LineupChange,
+    Registration,
+    RegistrationSource,
+    RemovalReason,
+)
 from games.access import may_host, may_see_name
 from games.queries import evening_players, recent_games
 from games.services import game_may_start
@@ -73,6 +83,7 @@ def evening_detail(request: SiteRequest, evening_id: int) -> HttpResponse:
         players_hidden=len(players) - len(shown),
         # «Не смогу» asks first: the panel with the question (?leave=1), then the press.
         asking=request.GET.get("leave") == "1",
+        organiser=may_host(request.user),
     )
     if request.htmx and "leave" in request.GET:  # the question asked, or put away
         return render(request, "club/evening.html#panel", context)
@@ -197,3 +208,224 @@ def healthz(request: SiteRequest) -> JsonResponse:
 def api_not_found(request: SiteRequest) -> JsonResponse:
     refusal = Refused(_("No such API endpoint."), RefusalCode.NOT_FOUND)
     return JsonResponse(refusal.body(), status=refusal.status)
+
+
+# --- the organiser's line-up (club/lineup.py) ------------------------------------------
+
+
+def _refuse_unless_organiser(request: SiteRequest) -> None:
+    """The line-up screen is the hosts' and the admins' (games.access.may_host)."""
+    if not may_host(request.user):
+        raise Refused(
+            _("Only the club's hosts and admins run an evening's line-up."),
+            RefusalCode.FORBIDDEN,
+        )
+
+
+# How many members a search shows, and the newest changes the screen lists.
+FOUND_LIMIT = 8
+LOG_LIMIT = 10
+
+
+def _found_members(evening: Evening, query: str) -> list[User]:
+    """Active members whose nickname holds `query` and who are not on the list already."""
+    query = query.strip()
+    if not 1 <= len(query) <= 32:
+        return []
+    on_list = Registration.objects.active().filter(evening=evening, member__isnull=False)
+    return list(
+        User.objects.filter(nickname__icontains=query, status=MembershipStatus.ACTIVE)
+        .exclude(pk__in=on_list.values("member_id"))
+        .order_by("nickname")[:FOUND_LIMIT]
+    )
+
+
+def _lineup_context(request: SiteRequest, evening: Evening, **extra: object) -> dict[str, object]:
+    club = ClubSettings.load()
+    current = queries.evening_lineup(evening)
+    query = request.GET.get("q", "")
+    people = len(current.confirmed) + len(current.reserve)
+    return {
+        "evening": evening,
+        "lineup": current,
+        "came": sum(1 for r in current.confirmed if r.checked_in_at is not None),
+        "running": evening.status in (EveningStatus.SCHEDULED, EveningStatus.CLOSED),
+        "started": timezone.now() >= evening.starts_at,
+        "second_table": lineup.second_table_refusal(evening, people, club) is None,
+        "second_table_at": lineup.MAX_TABLES * club.min_players,
+        "reasons": RemovalReason.choices,
+        "query": query,
+        "found": _found_members(evening, query) if query else [],
+        "changes": list(
+            LineupChange.objects.filter(evening=evening).select_related(
+                "actor", "registration__member", "registration__guest"
+            )[:LOG_LIMIT]
+        ),
+        "min_age": club.min_age,
+        **extra,
+    }
+
+
+@login_required
+@require_GET
+@answers_refusals()
+def evening_lineup(request: MemberRequest, evening_id: int) -> HttpResponse:
+    """The organiser's screen: the list and the reserve in order, who came, and the
+    actions (club/lineup.py). A search of members draws its part alone for htmx."""
+    _refuse_unless_organiser(request)
+    evening = get_object_or_404(Evening, pk=evening_id)
+    context = _lineup_context(request, evening)
+    if request.htmx and request.htmx.target == "found":
+        return render(request, "club/lineup.html#found", context)
+    return render(request, "club/lineup.html", context)
+
+
+def _lineup_action(
+    request: MemberRequest,
+    evening_id: int,
+    where: str,
+    action: Callable[[], str],
+    registration_id: int | None = None,
+) -> HttpResponse:
+    """Run one of the organiser's actions; htmx gets the board again with the refusal or
+    what was done beside the control that was tapped (`where`), a plain post a redirect
+    back to the screen with the message."""
+    evening = get_object_or_404(Evening, pk=evening_id)
+    refusal = done = None
+    try:
+        _refuse_unless_organiser(request)
+        if (
+            registration_id is not None
+            and not Registration.objects.filter(pk=registration_id, evening=evening).exists()
+        ):
+            raise Refused(_("There is no such registration."), RefusalCode.NOT_FOUND)
+        done = action()
+    except Refused as refused:
+        refusal = refused
+
+    def board(error: str | None, outcome: str | None) -> HttpResponse:
+        evening.refresh_from_db()
+        context = _lineup_context(
+            request, evening, error=error, outcome=outcome, where=where, row=registration_id
+        )
+        return render(request, "club/lineup.html#board", context)
+
+    return action_answer(
+        request,
+        refusal=refusal,
+        done=done,
+        back=reverse("evening_lineup", args=[evening.pk]),
+        part=board,
+    )
+
+
+def _placed(added: lineup.Added) -> str:
+    if added.seated:
+        return _("On the list: no. %(place)d.") % {"place": added.place}
+    return _("In the reserve: position %(place)d.") % {"place": added.place}
+
+
+@login_required
+@require_POST
+def lineup_add_member(request: MemberRequest, evening_id: int) -> HttpResponse:
+    def add() -> str:
+        member_id = whole_number(request.POST.get("member"), low=1)
+        if member_id is None:
+            raise Refused(_("Choose a member to add."))
+        added = lineup.lineup_add_member(
+            evening_id=evening_id, member_id=member_id, actor=request.user
+        )
+        return _placed(added)
+
+    return _lineup_action(request, evening_id, "add", add)
+
+
+@login_required
+@require_POST
+def lineup_add_guest(request: MemberRequest, evening_id: int) -> HttpResponse:
+    def add() -> str:
+        added = lineup.lineup_add_guest(
+            evening_id=evening_id,
+            name=request.POST.get("name", ""),
+            phone=request.POST.get("phone", ""),
+            telegram=request.POST.get("telegram", ""),
+            of_age=request.POST.get("of_age") == "1",
+            actor=request.user,
+        )
+        return _placed(added)
+
+    return _lineup_action(request, evening_id, "guest", add)
+
+
+@login_required
+@require_POST
+def lineup_move(request: MemberRequest, evening_id: int, registration_id: int) -> HttpResponse:
+    def move() -> str:
+        moved = lineup.lineup_move_to_seat(registration_id=registration_id, actor=request.user)
+        if moved.seated:
+            return _placed(moved)
+        return _("No free seat: first in the reserve, the next free seat is theirs.")
+
+    return _lineup_action(request, evening_id, "row", move, registration_id)
+
+
+@login_required
+@require_POST
+def lineup_remove(request: MemberRequest, evening_id: int, registration_id: int) -> HttpResponse:
+    def remove() -> str:
+        lineup.lineup_remove(
+            registration_id=registration_id,
+            reason=request.POST.get("reason", ""),
+            actor=request.user,
+        )
+        return _("Taken off the list.")
+
+    return _lineup_action(request, evening_id, "removed", remove, registration_id)
+
+
+@login_required
+@require_POST
+def lineup_check_in(request: MemberRequest, evening_id: int, registration_id: int) -> HttpResponse:
+    def check_in() -> str:
+        came = request.POST.get("came", "1") == "1"
+        lineup.lineup_check_in(registration_id=registration_id, actor=request.user, came=came)
+        return ""  # the row shows the tick
+
+    return _lineup_action(request, evening_id, "row", check_in, registration_id)
+
+
+@login_required
+@require_POST
+def lineup_second_table(request: MemberRequest, evening_id: int) -> HttpResponse:
+    def open_table() -> str:
+        promoted = lineup.evening_open_second_table(evening_id=evening_id, actor=request.user)
+        return ngettext(
+            "The second table is open: %(n)d moved up from the reserve.",
+            "The second table is open: %(n)d moved up from the reserve.",
+            len(promoted),
+        ) % {"n": len(promoted)}
+
+    return _lineup_action(request, evening_id, "table", open_table)
+
+
+@login_required
+@require_POST
+def lineup_message(request: MemberRequest, evening_id: int) -> HttpResponse:
+    def send() -> str:
+        reach = lineup.evening_message(
+            evening_id=evening_id,
+            text=request.POST.get("text", ""),
+            include_reserve=request.POST.get("reserve") == "1",
+            actor=request.user,
+        )
+        said = _("Sent: %(reached)d of %(members)d members reached.") % {
+            "reached": reach.reached,
+            "members": reach.members,
+        }
+        if reach.unreachable:
+            said += " " + _("No channel to reach: %(names)s.") % {
+                "names": ", ".join(reach.unreachable)
+            }
+        return said
+
+    return _lineup_action(request, evening_id, "message", send)

@@ -130,6 +130,32 @@ def name_visible(
     return looking.pk == member_id or looking.is_staff or runs_game or among_members
 
 
+def seat_name_visible(seat: Seat, viewer: Viewer, *, runs_game: bool = False) -> bool:
+    """Whether `viewer` may see the name of whoever sits in `seat`: a member by
+    may_see_name. A guest (club.Guest) is no member and never gave consent, so their name
+    is the table's host's and staff's only, everywhere (the group and the published pages
+    say «Игрок N»), until an admin links the guest to a member: then the member's consent
+    decides, as for any seat of theirs. Read the seats with `guest__member` at hand."""
+    if seat.member is not None:
+        return may_see_name(seat.member, viewer, runs_game=runs_game)
+    guest = seat.guest
+    assert guest is not None  # a seat is a member's or a guest's (its check constraint)
+    if guest.member is not None and may_see_name(guest.member, viewer, runs_game=runs_game):
+        return True
+    looking = _member(viewer)
+    return runs_game or (looking is not None and looking.is_staff)
+
+
+def seat_nickname(seat: Seat) -> str:
+    """The name of whoever sits in `seat`, once seat_name_visible said it may be shown: a
+    guest linked to a member goes by the member's nickname."""
+    if seat.member is not None:
+        return seat.member.nickname
+    guest = seat.guest
+    assert guest is not None
+    return guest.member.nickname if guest.member is not None else guest.name
+
+
 # --- an online table --------------------------------------------------------------------
 
 

@@ -7,7 +7,7 @@ events (games/rules/log.py), so the log is the one truth and undo is just anothe
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.db import models
@@ -18,6 +18,9 @@ from django.utils.translation import pgettext_lazy
 from games.rules.log import UNDO, effective_events
 from games.rules.roles import Action, CheckKind, Team
 from games.rules.roles import Role as EngineRole
+
+if TYPE_CHECKING:
+    from accounts.models import User
 
 
 class RoleQuerySet(models.QuerySet["Role"]):
@@ -132,6 +135,9 @@ class Game(models.Model):
     # The options and role definitions the game started with (ClubOptions.to_dict()).
     options = models.JSONField(_("options"), default=dict)
     lineup = models.JSONField(_("line-up"), default=dict, help_text=_("Role code → count."))
+    # Which of the evening's tables it is played at (an evening opens a second table when
+    # enough people came: club/lineup.py).
+    table = models.PositiveSmallIntegerField(_("table"), default=1)
     # Seats carrying first-eliminated immunity from the previous game of the evening.
     immune = models.JSONField(_("immune seats"), default=list, blank=True)
     status = models.CharField(
@@ -195,6 +201,16 @@ class Seat(models.Model):
         on_delete=models.PROTECT,
         related_name="game_seats",
         verbose_name=_("member"),
+        null=True,
+        blank=True,
+    )
+    guest = models.ForeignKey(
+        "club.Guest",
+        on_delete=models.PROTECT,
+        related_name="game_seats",
+        verbose_name=_("guest"),
+        null=True,
+        blank=True,
     )
     role = models.CharField(_("role"), max_length=32)
 
@@ -205,10 +221,25 @@ class Seat(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["game", "number"], name="seat_number_per_game"),
             models.UniqueConstraint(fields=["game", "member"], name="one_seat_per_member"),
+            models.UniqueConstraint(fields=["game", "guest"], name="one_seat_per_guest"),
+            # A live table seats members and the evening's guests; an online one members.
+            models.CheckConstraint(
+                condition=models.Q(member__isnull=False, guest__isnull=True)
+                | models.Q(member__isnull=True, guest__isnull=False),
+                name="seat_member_or_guest",
+            ),
         ]
 
     def __str__(self) -> str:
-        return f"{self.number}: {self.member}"
+        return f"{self.number}: {self.member or self.guest}"
+
+    @property
+    def player(self) -> User:
+        """The member in a seat where only a member can sit (an online table, a score): a
+        guest's seat there is a bug, not a refusal."""
+        if self.member is None:
+            raise ValueError(f"Seat {self.pk} holds a guest, not a member.")
+        return self.member
 
 
 class EventQuerySet(models.QuerySet["GameEvent"]):

@@ -51,7 +51,9 @@ def game_view(game_id: int) -> GameView | None:
     game = Game.objects.select_related("evening", "host").filter(pk=game_id).first()
     if game is None:
         return None
-    seats = list(Seat.objects.filter(game=game).select_related("member").order_by("number"))
+    seats = list(
+        Seat.objects.filter(game=game).select_related("member", "guest__member").order_by("number")
+    )
     log = game.events.payloads()
     events = effective_events(log)
     return GameView(game, seats, log, events, fold(game, seats, events))

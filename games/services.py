@@ -24,10 +24,11 @@ from accounts.services import refuse_unless_may_play
 from accounts.validation import login_key
 from club.kernel.club_settings import ClubSettings
 from club.kernel.errors import RefusalCode, Refused
+from club.kernel.parsing import whole_number
 from club.kernel.queueing import queue_on_commit
-from club.models import Evening, EveningStatus, Registration, RegistrationStatus
+from club.models import Evening, EveningStatus, Guest, Registration, RegistrationStatus
 from games import access
-from games.models import Game, GameEvent, Role, Ruleset, Seat
+from games.models import Game, GameEvent, GameStatus, Role, Ruleset, Seat
 from games.rules import events as event_shapes
 from games.rules import protocol
 from games.rules.club import ClubGame, carried_immunity
@@ -46,23 +47,95 @@ Engine = ClubGame | OnlineGame
 # --- starting a game ------------------------------------------------------------------
 
 
-def present_members(evening: Evening) -> list[User]:
-    """Who may be seated: the evening's confirmed (or marked attended) members, in the
-    order they signed up. Each carries `attendance_confirmed`: they pressed «Подтверждаю»."""
+@dataclass(frozen=True)
+class GuestAt:
+    """A guest of the evening (club.Guest's id) in a seat, where a member is named by id."""
+
+    guest_id: int
+
+
+# Who takes a seat of a live game: a member (their id) or one of the evening's guests.
+type Player = int | GuestAt
+
+
+@dataclass(frozen=True)
+class Present:
+    """One of the evening's seated people, as the host's «Новая игра» offers them."""
+
+    member: User | None
+    guest: Guest | None
+    attendance_confirmed: bool  # pressed «Подтверждаю»
+    came: bool  # checked in at the door
+
+    @property
+    def key(self) -> str:
+        """The form's value: a member's id, or «g» and a guest's id."""
+        if self.member is not None:
+            return str(self.member.pk)
+        assert self.guest is not None
+        return f"g{self.guest.pk}"
+
+    @property
+    def player(self) -> Player:
+        if self.member is not None:
+            return self.member.pk
+        assert self.guest is not None
+        return GuestAt(self.guest.pk)
+
+
+def player_from_key(raw: str) -> Player | None:
+    """Present.key read back from a form; None when it is no such key."""
+    raw = raw.strip()
+    guest = raw.removeprefix("g")
+    number = whole_number(guest, low=1)
+    if number is None:
+        return None
+    return GuestAt(number) if guest != raw else number
+
+
+def _person(member_id: int | None, guest_id: int | None) -> int:
+    """One integer per person of an evening, for the engine's immunity (which maps seats to
+    people): a member's id, a guest's id negated (ids are positive, so the two never meet)."""
+    if member_id is not None:
+        return member_id
+    assert guest_id is not None
+    return -guest_id
+
+
+def _busy_elsewhere(evening: Evening, table: int) -> set[int]:
+    """The people (_person) seated in a running game of the evening at another table."""
+    return {
+        _person(member_id, guest_id)
+        for member_id, guest_id in Seat.objects.filter(
+            game__evening=evening, game__status=GameStatus.RUNNING
+        )
+        .exclude(game__table=table)
+        .values_list("member_id", "guest_id")
+    }
+
+
+def present_players(evening: Evening, table: int = 1) -> list[Present]:
+    """Who may be seated at `table`: the evening's confirmed (or marked attended) members
+    and guests, in the order they signed up, but for those playing at the other table now."""
     registrations = (
         Registration.objects.filter(
             evening=evening,
             status__in=[RegistrationStatus.CONFIRMED, RegistrationStatus.ATTENDED],
         )
-        .select_related("member")
+        .select_related("member", "guest")
         .order_by("arrival")
     )
-    members = []
-    for registration in registrations:
-        member = registration.member
-        member.attendance_confirmed = registration.attendance_confirmed_at is not None
-        members.append(member)
-    return members
+    busy = _busy_elsewhere(evening, table)
+    return [
+        Present(
+            member=registration.member,
+            guest=registration.guest,
+            attendance_confirmed=registration.attendance_confirmed_at is not None,
+            came=registration.checked_in_at is not None,
+        )
+        for registration in registrations
+        if _person(registration.member_id, registration.guest_id) not in busy
+    ]
 
 
 def club_options(club: ClubSettings | None = None) -> ClubOptions:
@@ -97,17 +170,18 @@ def deal(lineup: Mapping[str, int], seats: Sequence[int], rng: random.Random) ->
     return dict(zip(seats, cards, strict=True))
 
 
-def _first_out_of_previous_game(evening: Evening) -> list[int]:
-    """The members who left first in the evening's previous game (games/rules/club/state.py's
-    carried_immunity says what that gives them)."""
-    previous = Game.objects.filter(evening=evening).order_by("-number").first()
+def _first_out_of_previous_game(evening: Evening, table: int) -> list[int]:
+    """The people (_person) who left first in the previous game at this table of the evening
+    (games/rules/club/state.py's carried_immunity says what that gives them)."""
+    previous = Game.objects.filter(evening=evening, table=table).order_by("-number").first()
     if previous is None or not previous.first_eliminated:
         return []
-    return list(
-        Seat.objects.filter(game=previous, number__in=previous.first_eliminated).values_list(
-            "member_id", flat=True
-        )
-    )
+    return [
+        _person(member_id, guest_id)
+        for member_id, guest_id in Seat.objects.filter(
+            game=previous, number__in=previous.first_eliminated
+        ).values_list("member_id", "guest_id")
+    ]
 
 
 # A game belongs to its evening: it may be started from half a day before the evening (a
@@ -123,10 +197,12 @@ def game_create(
     *,
     host: User,
     evening_id: int,
-    seats: Mapping[int, tuple[int, str]],
+    seats: Mapping[int, tuple[Player, str]],
+    table: int = 1,
     now: datetime | None = None,
 ) -> Game:
-    """Start a game of the evening: `seats` maps seat number → (member id, role code)."""
+    """Start a game of the evening at one of its tables: `seats` maps seat number → (a
+    member's id or one of the evening's guests, role code)."""
     now = now or timezone.now()
     access.refuse_unless_may_host(host)
     evening = Evening.objects.filter(pk=evening_id).first()
@@ -135,12 +211,79 @@ def game_create(
     if evening.status == EveningStatus.CANCELLED:
         raise Refused(_("This evening is cancelled."))
     club = ClubSettings.load()
+    _refuse_unless_startable(evening, seats, table, club, now)
+    players = [player for player, _role in seats.values()]
+    member_ids = [player for player in players if isinstance(player, int)]
+    access.refuse_host_at_table(host, member_ids)
+    present = {p.player: p for p in present_players(evening)}
+    evening_date = timezone.localtime(evening.starts_at, club.zone).date()
+    for player in players:
+        person = present.get(player)
+        if person is None:
+            raise Refused(_("Only members signed up for this evening can be seated."))
+        if person.member is not None:
+            refuse_unless_may_play(person.member, on=evening_date, club=club)
+    people = {seat: _person(*_ids(player)) for seat, (player, _r) in seats.items()}
+    options = club_options(club)
+    with transaction.atomic():
+        # One game at a time per evening takes the next number and seats its players.
+        Evening.objects.select_for_update().filter(pk=evening.pk).first()
+        busy = _busy_elsewhere(evening, table) & set(people.values())
+        if busy:
+            raise Refused(
+                _("Some of these players are at the other table's game now."),
+                RefusalCode.CONFLICT,
+            )
+        immune = carried_immunity(people, _first_out_of_previous_game(evening, table))
+        try:
+            ClubGame(
+                {seat: role for seat, (_p, role) in seats.items()}, options=options, immune=immune
+            )
+        except ProtocolError as error:
+            raise Refused(rules_message(error)) from error
+        game = Game.objects.create(
+            evening=evening,
+            number=Game.objects.filter(evening=evening).count() + 1,
+            table=table,
+            host=host,
+            options=options.to_dict(),
+            lineup=_lineup_of(role for _player, role in seats.values()),
+            immune=immune,
+        )
+        Seat.objects.bulk_create(
+            Seat(
+                game=game,
+                number=seat,
+                member_id=_ids(player)[0],
+                guest_id=_ids(player)[1],
+                role=role,
+            )
+            for seat, (player, role) in sorted(seats.items(), key=lambda item: item[0])
+        )
+    return game
+
+
+def _ids(player: Player) -> tuple[int | None, int | None]:
+    """(member id, guest id) of a seat's player: one of them is None."""
+    return (None, player.guest_id) if isinstance(player, GuestAt) else (player, None)
+
+
+def _refuse_unless_startable(
+    evening: Evening,
+    seats: Mapping[int, tuple[Player, str]],
+    table: int,
+    club: ClubSettings,
+    now: datetime,
+) -> None:
+    """The checks of a new game that need no lock: the day, the table, the seats' count."""
     if not game_may_start(evening, now):
         earliest = timezone.localtime(evening.starts_at - EARLIEST_GAME_START, club.zone)
         raise Refused(
             _("Games of this evening start on its day: from %(when)s.")
             % {"when": date_format(earliest, "DATETIME_FORMAT")},
         )
+    if not 1 <= table <= evening.tables:
+        raise Refused(_("This evening has no table %(table)d.") % {"table": table})
     if len(seats) < club.min_players:
         raise Refused(
             _("A game needs at least %(min)d players; %(count)d are seated.")
@@ -148,41 +291,9 @@ def game_create(
         )
     if sorted(seats) != list(range(1, len(seats) + 1)):
         raise Refused(_("Seats are numbered from 1 without gaps."))
-    member_ids = [member_id for member_id, _role in seats.values()]
-    if len(set(member_ids)) != len(member_ids):
+    players = [player for player, _role in seats.values()]
+    if len(set(players)) != len(players):
         raise Refused(_("A member can take one seat only."))
-    access.refuse_host_at_table(host, member_ids)
-    present = {member.pk: member for member in present_members(evening)}
-    evening_date = timezone.localtime(evening.starts_at, club.zone).date()
-    for member_id in member_ids:
-        member = present.get(member_id)
-        if member is None:
-            raise Refused(_("Only members signed up for this evening can be seated."))
-        refuse_unless_may_play(member, on=evening_date, club=club)
-    options = club_options(club)
-    immune = carried_immunity(
-        {seat: m for seat, (m, _r) in seats.items()}, _first_out_of_previous_game(evening)
-    )
-    try:
-        ClubGame({seat: role for seat, (_m, role) in seats.items()}, options=options, immune=immune)
-    except ProtocolError as error:
-        raise Refused(rules_message(error)) from error
-    with transaction.atomic():
-        # One game at a time per evening takes the next number.
-        Evening.objects.select_for_update().filter(pk=evening.pk).first()
-        game = Game.objects.create(
-            evening=evening,
-            number=Game.objects.filter(evening=evening).count() + 1,
-            host=host,
-            options=options.to_dict(),
-            lineup=_lineup_of(role for _member, role in seats.values()),
-            immune=immune,
-        )
-        Seat.objects.bulk_create(
-            Seat(game=game, number=seat, member_id=member_id, role=role)
-            for seat, (member_id, role) in sorted(seats.items())
-        )
-    return game
 
 
 # --- the engine over the log ----------------------------------------------------------
@@ -363,7 +474,7 @@ def game_protocol(
     """PROTOCOL.md's document: the options the game was played with and the effective
     events (the undone ones are not exported)."""
     return protocol.export(
-        seats=[protocol.Seat(s.number, s.member.nickname, s.role) for s in seats],
+        seats=[protocol.Seat(s.number, access.seat_nickname(s), s.role) for s in seats],
         events=effective_events(log),
         options=(
             OnlineOptions.from_dict(game.options)

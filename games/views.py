@@ -37,12 +37,15 @@ def game_new(request: MemberRequest, evening_id: int) -> HttpResponse:
     seat by seat, as dealt or as the host set it; starting it creates the game."""
     access.refuse_unless_may_host(request.user)
     evening = get_object_or_404(Evening, pk=evening_id)
-    present = services.present_members(evening)
+    table = _table(request, evening)
+    present = services.present_players(evening, table)
     roles = list(Role.objects.all())
     club = ClubSettings.load()
     sizes = range(club.min_players, max(club.min_players, 15) + 1)
     context: dict[str, Any] = {
         "evening": evening,
+        "table_number": table,
+        "tables": range(1, evening.tables + 1),
         "present": present,
         "roles": roles,
         "min_players": club.min_players,
@@ -52,27 +55,28 @@ def game_new(request: MemberRequest, evening_id: int) -> HttpResponse:
     }
     if request.method == "GET":
         context["lineup"] = services.suggested_lineup(min(len(present), 15) or 12)
-        context["chosen"] = {m.pk for m in present[:15]}
+        context["chosen"] = {p.key for p in present[:15]}
         return render(request, "games/new.html", context)
-    chosen = [m for m in present if str(m.pk) in request.POST.getlist("players")]
+    ticked = set(request.POST.getlist("players"))
+    chosen = [p for p in present if p.key in ticked]
     lineup = {r.code: _count(request.POST.get(f"role_{r.code}")) for r in roles}
     lineup = {code: count for code, count in lineup.items() if count}
-    context.update(lineup=lineup, chosen={m.pk for m in chosen})
+    context.update(lineup=lineup, chosen={p.key for p in chosen})
     if "start" in request.POST:
         return _start(request, evening, context)
     try:
         rng = random.Random()
-        members = list(chosen)
+        players = list(chosen)
         if request.POST.get("seating") != "manual":
-            rng.shuffle(members)
-        numbers = list(range(1, len(members) + 1))
+            rng.shuffle(players)
+        numbers = list(range(1, len(players) + 1))
         dealt = services.deal(lineup, numbers, rng) if request.POST.get("deal") != "manual" else {}
     except Refused as refusal:  # the form shows the message in place
         context["error"] = refusal.message
         return render(request, "games/new.html", context, status=refusal.status)
     context["table"] = [
-        {"number": n, "member": m, "role": dealt.get(n, "")}
-        for n, m in zip(numbers, members, strict=True)
+        {"number": n, "player": p, "role": dealt.get(n, "")}
+        for n, p in zip(numbers, players, strict=True)
     ]
     # The line-up in a line above the seats: the check starts from what was chosen.
     context["lineup_named"] = [
@@ -81,23 +85,32 @@ def game_new(request: MemberRequest, evening_id: int) -> HttpResponse:
     return render(request, "games/confirm.html", context)
 
 
+def _table(request: MemberRequest, evening: Evening) -> int:
+    """The table the new game is for (`table` in the query or the form), 1 by default; a
+    number the evening has no table for is refused by game_create."""
+    return whole_number(request.POST.get("table") or request.GET.get("table"), high=9) or 1
+
+
 def _count(raw: str | None) -> int:
     return whole_number(raw, high=30) or 0
 
 
 def _start(request: MemberRequest, evening: Evening, context: dict[str, Any]) -> HttpResponse:
-    seats: dict[int, tuple[int, str]] = {}
+    seats: dict[int, tuple[services.Player, str]] = {}
     post = request.POST
     for number in range(1, 31):
-        member, role = post.get(f"member_{number}"), post.get(f"role_at_{number}")
-        if member is None:
+        raw, role = post.get(f"member_{number}"), post.get(f"role_at_{number}")
+        if raw is None:
             continue
-        if whole_number(member, low=1) is None or not role:
+        player = services.player_from_key(raw)
+        if player is None or not role:
             context["error"] = _("Choose a member and a role for seat %(seat)d.") % {"seat": number}
             return render(request, "games/new.html", context, status=422)
-        seats[number] = (int(member.strip()), role)
+        seats[number] = (player, role)
     try:
-        game = services.game_create(host=request.user, evening_id=evening.pk, seats=seats)
+        game = services.game_create(
+            host=request.user, evening_id=evening.pk, seats=seats, table=context["table_number"]
+        )
     except Refused as refusal:  # the form shows the message in place
         context["error"] = refusal.message
         return render(request, "games/new.html", context, status=refusal.status)

@@ -25,7 +25,7 @@ def tell(game: Game, member: User, key: str, text: str) -> None:
 
 def everyone(found: Table, key: str, text: str) -> None:
     for seat in found.seats:
-        tell(found.game, seat.member, key, text)
+        tell(found.game, seat.player, key, text)
 
 
 def phase(found: Table) -> None:
@@ -39,7 +39,7 @@ def phase(found: Table) -> None:
             if turn:
                 tell(
                     found.game,
-                    seat.member,
+                    seat.player,
                     f"turn:{state.n}",
                     texts.online_night_turn(actions=turn, n=state.n),
                 )
@@ -47,7 +47,7 @@ def phase(found: Table) -> None:
 
 def outcome(found: Table) -> None:
     state = found.state
-    nick = {s.number: s.member.nickname for s in found.seats}
+    nick = {s.number: s.player.nickname for s in found.seats}
     out = [
         e
         for e in state.eliminated

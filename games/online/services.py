@@ -129,10 +129,10 @@ def _tell_the_deal(
     """Each player's card, in private; a mafioso's with the seats of their partners."""
     mafia = [s for s in seats if s.role in BLACK_ROLES]
     for seat in seats:
-        partners = [f"{s.number}. {members[s.member_id].nickname}" for s in mafia if s != seat]
+        partners = [f"{s.number}. {s.player.nickname}" for s in mafia if s != seat]
         announce.tell(
             game,
-            seat.member,
+            seat.player,
             f"deal:{seat.number}",
             texts.online_dealt(
                 number=game.number,
@@ -200,7 +200,7 @@ def online_act(*, game_id: int, user: User, event: Mapping[str, Any]) -> Acted:
                 if e.reason in (Reason.MODKILL, Reason.WARNINGS)
             ],
         )
-        nick = {s.number: s.member.nickname for s in found.seats}
+        nick = {s.number: s.player.nickname for s in found.seats}
         return Acted(found, shaped, texts.online_answer(state, shaped, nick))
 
 

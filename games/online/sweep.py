@@ -29,12 +29,12 @@ def after_action(
         checker = next(s for s in found.seats if s.number == check.by)
         announce.tell(
             found.game,
-            checker.member,
+            checker.player,
             f"check:{state.n}:{kind}",
             texts.online_check(night=state.n, target=check.target, result=check.result),
         )
     if removed:
-        nick = {s.number: s.member.nickname for s in found.seats}
+        nick = {s.number: s.player.nickname for s in found.seats}
         names = [f"{seat}. {nick[seat]}" for seat in removed]
         announce.everyone(
             found,

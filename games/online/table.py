@@ -38,7 +38,7 @@ class Table:
         return access.sees_table(viewer, self.game, self.seats)
 
     def nick(self, seat: int) -> str:
-        return next((s.member.nickname for s in self.seats if s.number == seat), "")
+        return next((s.player.nickname for s in self.seats if s.number == seat), "")
 
 
 def online_table(game_id: int) -> Table | None:
@@ -168,7 +168,7 @@ def table_view(found: Table, viewer: Viewer) -> TableView:
     prompt = state.prompt()
     over = game.finished
     host = found.runs(viewer)
-    nick = {s.number: s.member.nickname for s in found.seats}
+    nick = {s.number: s.player.nickname for s in found.seats}
     cast = state.vote_count.get(mine.number, 0) if mine else 0
     return TableView(
         game_id=game.pk,
@@ -249,7 +249,7 @@ def _seat_lines(found: Table, mine: Seat | None, *, over: bool, host: bool) -> l
         lines.append(
             SeatLine(
                 seat=seat.number,
-                nick=seat.member.nickname,
+                nick=seat.player.nickname,
                 alive=seat.number in state.alive,
                 warnings=state.warnings.get(seat.number, 0),
                 role=role,

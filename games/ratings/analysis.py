@@ -98,6 +98,8 @@ def game_analysis_build(*, game_id: int, scheme_row: ScoringScheme | None = None
         PlayerScore.objects.bulk_create(
             _player_score(game, seat, state, lines[seat.number], played_on, ended_at)
             for seat in seats
+            # A guest has no account to score: no rating, no leaderboard, no name.
+            if seat.member_id is not None
         )
     return True
 
@@ -111,10 +113,12 @@ def _player_score(
     ended_at: datetime,
 ) -> PlayerScore:
     code, team = _role_and_team(state, seat.number)
+    member_id = seat.member_id
+    assert member_id is not None  # a guest's seat is not scored (its caller skips them)
     return PlayerScore(
         game=game,
         seat=seat.number,
-        member_id=seat.member_id,
+        member_id=member_id,
         role=code,
         team=team.value,
         won=won(code, team, game.winner),

@@ -40,8 +40,8 @@ def visible_nicks(seats: list[Seat], game: Game, viewer: Viewer) -> dict[int, st
     """Each seat's name as `viewer` may see it on the game's pages (games/access.py)."""
     running = access.runs(viewer, game, seats)
     return {
-        seat.number: seat.member.nickname
-        if access.may_see_name(seat.member, viewer, runs_game=running)
+        seat.number: access.seat_nickname(seat)
+        if access.seat_name_visible(seat, viewer, runs_game=running)
         else _("Player %(seat)d") % {"seat": seat.number}
         for seat in seats
     }
@@ -101,7 +101,9 @@ def game_post_text(game_id: int) -> str | None:
     game = Game.objects.select_related("evening").filter(pk=game_id).first()
     if game is None or not GameAnalysis.objects.filter(game=game).exists():
         return None
-    seats = list(Seat.objects.filter(game=game).select_related("member").order_by("number"))
+    seats = list(
+        Seat.objects.filter(game=game).select_related("member", "guest__member").order_by("number")
+    )
     points = dict(PlayerScore.objects.filter(game=game).values_list("seat", "points"))
     club = ClubSettings.load()
     with translation.override(settings.LANGUAGE_CODE):
@@ -153,7 +155,9 @@ def published_analysis(
             "seat": seat.number,
             "nick": nick[seat.number],
             # Linked to the member only where their name is shown to this viewer.
-            "member_id": seat.member_id if access.may_see_name(seat.member, viewer) else None,
+            "member_id": seat.member_id
+            if seat.member is not None and access.may_see_name(seat.member, viewer)
+            else None,
             "role": score.role,
             "role_name": names.get(score.role, score.role),
             "team": score.team,
@@ -188,7 +192,7 @@ def published_analysis(
     voiced_seats = {
         seat.number
         for seat in view.seats
-        if access.may_see_name(seat.member, viewer, runs_game=running)
+        if access.seat_name_visible(seat, viewer, runs_game=running)
     }
     audio = _audio(recording, view, nick, voiced_seats) if recording is not None else None
     return {"built": built.analysis, "rows": rows, "sections": sections, "audio": audio}

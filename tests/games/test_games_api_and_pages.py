@@ -302,7 +302,7 @@ def test_the_new_game_screen_is_for_hosts_and_starts_a_game(table: Table) -> Non
     form = {"start": "1", **{f"role_{c}": n for c, n in step.context["lineup"].items()}}
     form["players"] = [p.pk for p in players]
     for row in table_rows:
-        form[f"member_{row['number']}"] = row["member"].pk
+        form[f"member_{row['number']}"] = row["player"].key
         form[f"role_at_{row['number']}"] = row["role"]
     started = client.post(f"/evenings/{evening.pk}/games/new/", form)
     assert started.status_code == 302

@@ -1,0 +1,475 @@
+"""The organiser's evening: what the person who runs it does by hand, from the line-up screen.
+
+Each action is a change to the evening's seats made by the sign-up service's own steps
+(club/seating.py's write, club/services.py's lock, promotion and outbox), so a freed seat
+goes to the reserve and members are told exactly as when they act themselves; each is
+written to the evening's log (LineupChange) with who did it. The door (club/views.py) lets
+only hosts and admins in (games.access.may_host); these functions trust it and take the
+organiser as `actor` for the log.
+
+- add a member or a guest (a seat while seats are free, then the reserve), also at the door
+  after the start, which a member's own sign-up is not;
+- move someone from the reserve to a free seat, out of the reserve's order (an override);
+- remove with a reason: did not come (a no-show, which the no-show rule counts), left (came
+  and went), asked by phone (a cancellation);
+- check in at the door: `checked_in_at`, made attendance when the evening finishes;
+- open a second table: the capacity doubles and the reserve moves up in order;
+- a message to everyone on the list (and the reserve, if asked).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from accounts.models import User
+from accounts.services import member_is_of_age
+from club import buttons, seating, texts
+from club.kernel.club_settings import ClubSettings
+from club.kernel.errors import RefusalCode, Refused
+from club.kernel.parsing import storable_text
+from club.models import (
+    Evening,
+    EveningStatus,
+    Guest,
+    LineupAction,
+    LineupChange,
+    Registration,
+    RegistrationSource,
+    RegistrationStatus,
+    RemovalReason,
+)
+from club.queries import evening_lineup
+
+# The sign-up service's own steps, shared so that the organiser's changes are its changes.
+from club.services import _fill_seats, _lineup_changed, lock_evening
+from notifications.channels import email_reaches, member_channels, telegram_reaches
+from notifications.models import NotificationChannel
+from notifications.services import member_notify, notification_enqueue, notification_send_on_commit
+
+# The door opens on the evening's day: check-in from this long before the start.
+DOOR_OPENS = timedelta(hours=12)
+MAX_MESSAGE = 1000
+MAX_TABLES = 2
+
+_PHONE = re.compile(r"\+?[0-9][0-9 ()-]{4,18}[0-9]")
+_TELEGRAM = re.compile(r"[A-Za-z][A-Za-z0-9_]{4,31}")
+
+
+@dataclass(frozen=True)
+class Added:
+    registration: Registration
+    seated: bool  # False: in the reserve
+    place: int  # the seat number, or the reserve position
+
+
+def _refuse_unless_running(evening: Evening) -> None:
+    """The organiser changes an evening until it is over: finished or cancelled."""
+    if evening.status == EveningStatus.CANCELLED:
+        raise Refused(_("This evening is cancelled."), RefusalCode.CLOSED)
+    if evening.status == EveningStatus.FINISHED:
+        raise Refused(_("This evening is over."), RefusalCode.CLOSED)
+
+
+def _evening(evening_id: int) -> Evening:
+    evening = Evening.objects.filter(pk=evening_id).first()
+    if evening is None:
+        raise Refused(_("There is no such evening."), RefusalCode.NOT_FOUND)
+    _refuse_unless_running(evening)
+    return evening
+
+
+def _log(
+    evening_id: int,
+    action: LineupAction,
+    actor: User,
+    registration: Registration | None = None,
+    **fields: object,
+) -> LineupChange:
+    return LineupChange.objects.create(
+        evening_id=evening_id, registration=registration, action=action, actor=actor, **fields
+    )
+
+
+def _added(evening: Evening, outcome: seating.Outcome) -> Added:
+    written = outcome.written
+    if not outcome.found:
+        raise Refused(_("There is no such evening."), RefusalCode.NOT_FOUND)
+    if written is None:
+        _refuse_unless_running(Evening(status=outcome.status))
+        raise Refused(_("Already on the evening's list."), RefusalCode.CONFLICT)
+    if written.notification_id is not None:
+        notification_send_on_commit(written.notification_id)
+    _lineup_changed(evening.pk)
+    registration = Registration.objects.select_related("member", "guest").get(
+        pk=written.registration_id
+    )
+    return Added(registration, written.status == RegistrationStatus.CONFIRMED, written.place)
+
+
+def _sign_up_by_organiser(
+    evening: Evening,
+    club: ClubSettings,
+    now: datetime,
+    *,
+    member: User | None,
+    guest_id: int | None,
+) -> seating.Outcome:
+    when = texts.evening_when(evening, club)
+    return seating.sign_up(
+        evening_id=evening.pk,
+        member_id=member.pk if member is not None else None,
+        guest_id=guest_id,
+        source=RegistrationSource.ADMIN,
+        held_back=False,  # the organiser's choice stands over the no-show rule
+        now=now,
+        door=True,
+        seat_text=texts.seat_confirmed(seat=seating.PLACE, capacity=evening.capacity, when=when),
+        reserve_text=texts.in_reserve(position=seating.PLACE, when=when),
+        channels=member_channels(member) if member is not None else (),
+    )
+
+
+def lineup_add_member(
+    *, evening_id: int, member_id: int, actor: User, now: datetime | None = None
+) -> Added:
+    """Put a member on the list: a free seat, else the end of the reserve; the member is
+    told as at their own sign-up. Also after the start (a late arrival at the door)."""
+    now = now or timezone.now()
+    evening = _evening(evening_id)
+    member = User.objects.filter(pk=member_id).first()
+    if member is None:
+        raise Refused(_("There is no such member."), RefusalCode.NOT_FOUND)
+    if not member.can_sign_up_for_evenings:
+        raise Refused(_("This member's membership is suspended or blocked."), RefusalCode.SUSPENDED)
+    club = ClubSettings.load()
+    evening_date = timezone.localtime(evening.starts_at, club.zone).date()
+    if not member_is_of_age(member=member, on=evening_date, club=club):
+        raise Refused(
+            _("The club is for players aged %(age)d and over on the evening's date.")
+            % {"age": club.min_age},
+            RefusalCode.UNDERAGE,
+        )
+    added = _added(evening, _sign_up_by_organiser(evening, club, now, member=member, guest_id=None))
+    _log(evening.pk, LineupAction.ADDED, actor, added.registration)
+    return added
+
+
+def guest_clean(*, name: str, phone: str = "", telegram: str = "") -> tuple[str, str, str]:
+    """A guest's name (1 to 32 characters), phone and Telegram username (both optional), as
+    stored; a refusal naming the field that is wrong."""
+    name, phone, telegram = name.strip(), phone.strip(), telegram.strip().removeprefix("@")
+    if not 1 <= len(name) <= 32 or not storable_text(name):
+        raise Refused(_("A guest's name is 1 to 32 characters long."), fields={"name": 1})
+    if phone and not _PHONE.fullmatch(phone):
+        raise Refused(
+            _("A phone number is digits, with + ( ) - and spaces if you like."),
+            fields={"phone": 1},
+        )
+    if telegram and not _TELEGRAM.fullmatch(telegram):
+        raise Refused(
+            _("A Telegram username is 5 to 32 letters, digits and _ and starts with a letter."),
+            fields={"telegram": 1},
+        )
+    return name, phone, telegram
+
+
+def lineup_add_guest(
+    *,
+    evening_id: int,
+    name: str,
+    actor: User,
+    of_age: bool,
+    phone: str = "",
+    telegram: str = "",
+    now: datetime | None = None,
+) -> Added:
+    """Put a guest (no account: club.Guest) on the list, seat or reserve as anyone. The club
+    is for adults, and a guest's age is the organiser's word: `of_age` says they vouched."""
+    now = now or timezone.now()
+    name, phone, telegram = guest_clean(name=name, phone=phone, telegram=telegram)
+    club = ClubSettings.load()
+    if not of_age:
+        raise Refused(
+            _("Confirm that the guest is %(age)d or over: the club is for adults.")
+            % {"age": club.min_age},
+            fields={"of_age": 1},
+        )
+    evening = _evening(evening_id)
+    guest = Guest.objects.create(name=name, phone=phone, telegram_username=telegram, added_by=actor)
+    try:
+        added = _added(
+            evening, _sign_up_by_organiser(evening, club, now, member=None, guest_id=guest.pk)
+        )
+    except Refused:
+        guest.delete()  # the evening ended meanwhile: no guest without a place
+        raise
+    _log(evening.pk, LineupAction.GUEST, actor, added.registration)
+    return added
+
+
+def _registration(evening: Evening, registration_id: int) -> Registration:
+    registration = (
+        Registration.objects.select_related("member", "guest")
+        .filter(pk=registration_id, evening=evening)
+        .first()
+    )
+    if registration is None:
+        raise Refused(_("There is no such registration."), RefusalCode.NOT_FOUND)
+    return registration
+
+
+def _evening_of(registration_id: int) -> int:
+    evening_id = (
+        Registration.objects.filter(pk=registration_id).values_list("evening_id", flat=True).first()
+    )
+    if evening_id is None:
+        raise Refused(_("There is no such registration."), RefusalCode.NOT_FOUND)
+    return evening_id
+
+
+def _free_seats(evening: Evening) -> int:
+    return evening.capacity - Registration.objects.confirmed().filter(evening=evening).count()
+
+
+def lineup_move_to_seat(*, registration_id: int, actor: User, now: datetime | None = None) -> Added:
+    """Seat someone from the reserve ahead of its order (a deliberate override, logged).
+    With no free seat they go to the front of the reserve: the next freed seat is theirs."""
+    now = now or timezone.now()
+    club = ClubSettings.load()
+    with transaction.atomic(durable=True):
+        evening = lock_evening(_evening_of(registration_id))
+        _refuse_unless_running(evening)
+        registration = _registration(evening, registration_id)
+        if registration.status != RegistrationStatus.RESERVE:
+            raise Refused(
+                _("Only someone in the reserve can be moved to a seat."), RefusalCode.CONFLICT
+            )
+        front = (
+            Registration.objects.reserve().filter(evening=evening).values_list("arrival", flat=True)
+        )
+        registration.held_back = False
+        if _free_seats(evening) > 0:
+            registration.status = RegistrationStatus.CONFIRMED
+            registration.promoted_at = now
+            registration.save(update_fields=["status", "promoted_at", "held_back"])
+            if registration.member is not None:
+                notification_enqueue(
+                    dedupe_key=f"promoted:{registration.pk}:{registration.arrival}",
+                    member=registration.member,
+                    text=texts.promoted(
+                        seat=evening_lineup(evening).seat_of(registration) or 0,
+                        capacity=evening.capacity,
+                        when=texts.evening_when(evening, club),
+                    ),
+                    buttons=[[buttons.confirm(evening.pk), buttons.cancel(evening.pk)]],
+                    link=texts.evening_link(evening),
+                )
+        else:
+            registration.arrival = min(front) - 1
+            registration.save(update_fields=["arrival", "held_back"])
+        _log(evening.pk, LineupAction.MOVED, actor, registration)
+        _lineup_changed(evening.pk)
+    lineup = evening_lineup(evening)
+    seat = lineup.seat_of(registration)
+    place = seat if seat is not None else lineup.position_of(registration)
+    return Added(registration, seat is not None, place or 0)
+
+
+# What a removal makes of the registration: a no-show is what the no-show rule counts;
+# someone who left came; a call is a cancellation, as the member's own.
+_REMOVED_AS = {
+    RemovalReason.NO_SHOW: RegistrationStatus.NO_SHOW,
+    RemovalReason.LEFT: RegistrationStatus.ATTENDED,
+    RemovalReason.BY_PHONE: RegistrationStatus.CANCELLED,
+}
+
+
+def lineup_remove(
+    *, registration_id: int, reason: str, actor: User, now: datetime | None = None
+) -> Registration:
+    """Take someone off the list or the reserve, for a reason. A freed seat goes to the
+    reserve at once before the start (as a member's own cancellation does); after it the
+    organiser seats whom they choose (lineup_move_to_seat), since the reserve may not be there."""
+    if reason not in RemovalReason.values:
+        raise Refused(_("Choose why: did not come, left, or asked by phone."), fields={"reason": 1})
+    removal = RemovalReason(reason)
+    now = now or timezone.now()
+    club = ClubSettings.load()
+    with transaction.atomic(durable=True):
+        evening = lock_evening(_evening_of(registration_id))
+        _refuse_unless_running(evening)
+        registration = _registration(evening, registration_id)
+        if registration.status not in (RegistrationStatus.CONFIRMED, RegistrationStatus.RESERVE):
+            raise Refused(_("Not on the list any more."), RefusalCode.CONFLICT)
+        had_seat = registration.status == RegistrationStatus.CONFIRMED
+        registration.status = _REMOVED_AS[removal]
+        registration.leaves_at = None
+        if removal == RemovalReason.BY_PHONE:
+            registration.cancelled_at = now
+        registration.save(update_fields=["status", "leaves_at", "cancelled_at"])
+        if registration.member is not None and removal != RemovalReason.LEFT:
+            when = texts.evening_when(evening, club)
+            notification_enqueue(
+                dedupe_key=f"removed:{registration.pk}:{registration.arrival}",
+                member=registration.member,
+                text=texts.cancelled(when=when)
+                if removal == RemovalReason.BY_PHONE
+                else texts.removed_no_show(when=when),
+            )
+        if had_seat and now < evening.starts_at:
+            _fill_seats(evening, club, now)
+        _log(evening.pk, LineupAction.REMOVED, actor, registration, reason=removal)
+        _lineup_changed(evening.pk)
+    return registration
+
+
+def lineup_check_in(
+    *, registration_id: int, actor: User, came: bool = True, now: datetime | None = None
+) -> Registration:
+    """One tap at the door: whoever holds a seat came (`came=False` takes a mistaken tap
+    back). Tapped twice, the first time stands."""
+    now = now or timezone.now()
+    with transaction.atomic(durable=True):
+        evening = lock_evening(_evening_of(registration_id))
+        _refuse_unless_running(evening)
+        if now < evening.starts_at - DOOR_OPENS:
+            raise Refused(_("The door opens on the evening's day."), RefusalCode.NOT_OPEN)
+        registration = _registration(evening, registration_id)
+        if registration.status == RegistrationStatus.RESERVE:
+            raise Refused(_("In the reserve: move them to a seat first."), RefusalCode.CONFLICT)
+        if registration.status != RegistrationStatus.CONFIRMED:
+            raise Refused(_("Not on the list any more."), RefusalCode.CONFLICT)
+        if came == (registration.checked_in_at is not None):
+            return registration
+        registration.checked_in_at = now if came else None
+        registration.save(update_fields=["checked_in_at"])
+        _log(evening.pk, LineupAction.CHECKED_IN, actor, registration, text="" if came else "-")
+    return registration
+
+
+def evening_settle_attendance(*, evening_id: int) -> int:
+    """When an evening finishes, the door's taps become the attendance the no-show rule
+    reads: a seat tapped in is attended, a seat never tapped a no-show. Only for an evening
+    whose door was kept (someone was tapped in): without taps nobody is called a no-show.
+    Returns how many were marked no-show."""
+    with transaction.atomic():
+        seated = Registration.objects.confirmed().filter(evening_id=evening_id)
+        if not seated.filter(checked_in_at__isnull=False).exists():
+            return 0
+        seated.filter(checked_in_at__isnull=False).update(status=RegistrationStatus.ATTENDED)
+        return seated.filter(checked_in_at__isnull=True).update(status=RegistrationStatus.NO_SHOW)
+
+
+def second_table_refusal(evening: Evening, people: int, club: ClubSettings) -> Refused | None:
+    """Why a second table cannot be opened now, or None: once, and when the list and the
+    reserve hold two tables' minimum."""
+    if evening.tables >= MAX_TABLES:
+        return Refused(_("The second table is open already."), RefusalCode.CONFLICT)
+    need = MAX_TABLES * club.min_players
+    if people < need:
+        return Refused(
+            _(
+                "A second table needs %(need)d people on the list and in the reserve; "
+                "there are %(count)d."
+            )
+            % {"need": need, "count": people},
+            RefusalCode.CONFLICT,
+        )
+    return None
+
+
+def evening_open_second_table(
+    *, evening_id: int, actor: User, now: datetime | None = None
+) -> list[Registration]:
+    """Open a second table: the capacity becomes two tables' and the reserve moves up in its
+    order, each promoted member told. Returns the promoted."""
+    now = now or timezone.now()
+    club = ClubSettings.load()
+    with transaction.atomic(durable=True):
+        evening = lock_evening(evening_id)
+        _refuse_unless_running(evening)
+        people = Registration.objects.active().filter(evening=evening).count()
+        refusal = second_table_refusal(evening, people, club)
+        if refusal is not None:
+            raise refusal
+        evening.capacity *= MAX_TABLES
+        evening.tables = MAX_TABLES
+        evening.save(update_fields=["capacity", "tables"])
+        # The organiser's action: the reserve moves up now, also after the start.
+        promoted = _fill_seats(evening, club, now)
+        _log(evening.pk, LineupAction.SECOND_TABLE, actor)
+        _lineup_changed(evening.pk)
+    return promoted
+
+
+@dataclass(frozen=True)
+class Reach:
+    members: int  # the members the message was written to
+    reached: int  # of them, those with a channel to receive it
+    unreachable: list[str]  # the nicknames of the rest
+
+
+_REACHES = {
+    NotificationChannel.TELEGRAM: telegram_reaches,
+    NotificationChannel.EMAIL: email_reaches,
+}
+
+
+def _tell(member: User, *, dedupe_key: str, text: str, link: str) -> bool:
+    """Send a message by the member's channels through the outbox (a row per channel).
+    True when one of them can reach the member (a linked, unblocked Telegram; an email)."""
+    member_notify(member=member, dedupe_key=dedupe_key, text=text, link=link)
+    return any(_REACHES[channel](member) for channel in member_channels(member))
+
+
+def evening_message(
+    *,
+    evening_id: int,
+    text: str,
+    actor: User,
+    include_reserve: bool = False,
+    now: datetime | None = None,
+) -> Reach:
+    """The organiser's one message («начинаем в 18:30») to every member on the list (and
+    the reserve if asked), each told once; guests have no channel and are not counted."""
+    text = text.strip()
+    if not 1 <= len(text) <= MAX_MESSAGE or not storable_text(text):
+        raise Refused(
+            _("A message is 1 to %(max)d characters long.") % {"max": MAX_MESSAGE},
+            fields={"text": 1},
+        )
+    club = ClubSettings.load()
+    with transaction.atomic(durable=True):
+        evening = lock_evening(evening_id)
+        _refuse_unless_running(evening)
+        statuses = [RegistrationStatus.CONFIRMED]
+        if include_reserve:
+            statuses.append(RegistrationStatus.RESERVE)
+        members = [
+            r.member
+            for r in Registration.objects.filter(evening=evening, status__in=statuses)
+            .select_related("member")
+            .order_by("status", "arrival")
+            if r.member is not None
+        ]
+        change = _log(evening.pk, LineupAction.MESSAGE, actor, text=text)
+        body = texts.evening_message(when=texts.evening_when(evening, club), text=text)
+        unreachable = [
+            member.nickname
+            for member in members
+            if not _tell(
+                member,
+                dedupe_key=f"evening-message:{change.pk}:{member.pk}",
+                text=body,
+                link=texts.evening_link(evening),
+            )
+        ]
+        change.reached = len(members) - len(unreachable)
+        change.save(update_fields=["reached"])
+    return Reach(len(members), len(members) - len(unreachable), unreachable)

@@ -1,0 +1,379 @@
+"""The organiser's evening (club/lineup.py): every action goes through the sign-up's own
+steps, so seats, the reserve's order and what members are told stay as for their own
+actions; a guest sits at a table under their name and is never published by it."""
+
+from datetime import timedelta
+
+import pytest
+from django.test import Client
+from django.utils import timezone
+
+from accounts.models import User
+from club import lineup, scheduling, services
+from club.kernel.club_settings import ClubSettings
+from club.kernel.errors import RefusalCode, Refused
+from club.models import (
+    Evening,
+    EveningStatus,
+    Guest,
+    LineupAction,
+    LineupChange,
+    Registration,
+)
+from games import services as games
+from games.models import Game, Seat
+from games.ratings.publication import visible_nicks
+from notifications.models import Notification
+from tests.factories import make_evening, make_member, sign_up_many
+from tests.games.recording import make_host
+
+pytestmark = pytest.mark.django_db
+
+LINEUP_12 = ["boss", "mafia", "mafia", "commissar", "doctor"] + ["civilian"] * 7
+
+
+def soon(capacity: int = 3) -> Evening:
+    """An evening an hour away with sign-up open: the door is open too."""
+    return make_evening(
+        capacity=capacity,
+        starts_at=timezone.now() + timedelta(hours=1),
+        opens_at=timezone.now() - timedelta(days=1),
+    )
+
+
+def notes(member: User) -> list[str]:
+    return list(
+        Notification.objects.filter(member=member)
+        .order_by("pk")
+        .values_list("dedupe_key", flat=True)
+    )
+
+
+def statuses(evening: Evening) -> dict[str, list[int]]:
+    rows = Registration.objects.filter(evening=evening).order_by("arrival")
+    found: dict[str, list[int]] = {}
+    for registration in rows:
+        found.setdefault(registration.status, []).append(registration.pk)
+    return found
+
+
+def test_the_organiser_adds_a_member_seat_then_reserve_and_they_are_told() -> None:
+    host, evening = make_host(), soon(capacity=1)
+    first, second = make_member(), make_member()
+    seated = lineup.lineup_add_member(evening_id=evening.pk, member_id=first.pk, actor=host)
+    waiting = lineup.lineup_add_member(evening_id=evening.pk, member_id=second.pk, actor=host)
+    assert (seated.seated, seated.place) == (True, 1)
+    assert (waiting.seated, waiting.place) == (False, 1)
+    assert [k.split(":")[0] for k in notes(first)] == ["seat"]
+    assert [k.split(":")[0] for k in notes(second)] == ["reserve"]
+    assert LineupChange.objects.filter(action=LineupAction.ADDED, actor=host).count() == 2
+    with pytest.raises(Refused) as again:
+        lineup.lineup_add_member(evening_id=evening.pk, member_id=first.pk, actor=host)
+    assert again.value.code == RefusalCode.CONFLICT
+
+
+def test_a_late_arrival_is_added_after_the_start_which_a_sign_up_is_not() -> None:
+    host, member = make_host(), make_member()
+    evening = make_evening(
+        starts_at=timezone.now() - timedelta(minutes=10),
+        opens_at=timezone.now() - timedelta(days=1),
+    )
+    with pytest.raises(Refused):
+        services.registration_create(member=member, evening_id=evening.pk, source="web")
+    added = lineup.lineup_add_member(evening_id=evening.pk, member_id=member.pk, actor=host)
+    assert added.seated
+
+
+def test_an_underage_or_suspended_member_is_refused_by_the_organiser_too() -> None:
+    host, evening = make_host(), soon()
+    young = make_member(birth_date=timezone.now().date() - timedelta(days=365 * 18))
+    with pytest.raises(Refused) as underage:
+        lineup.lineup_add_member(evening_id=evening.pk, member_id=young.pk, actor=host)
+    assert underage.value.code == RefusalCode.UNDERAGE
+
+
+def test_a_guest_takes_a_place_without_an_account_or_a_message() -> None:
+    host, evening = make_host(), soon(capacity=1)
+    sign_up_many(evening, 1)
+    added = lineup.lineup_add_guest(
+        evening_id=evening.pk, name=" Вася ", phone="+7 900 000-00-00", of_age=True, actor=host
+    )
+    assert (added.seated, added.place) == (False, 1)
+    guest = Guest.objects.get()
+    assert (guest.name, guest.added_by) == ("Вася", host)
+    assert added.registration.member is None and added.registration.guest == guest
+    assert not Notification.objects.filter(
+        dedupe_key__startswith=f"reserve:{added.registration.pk}"
+    )
+    assert User.objects.filter(nickname="Вася").count() == 0
+
+
+@pytest.mark.parametrize(
+    ("fields", "field"),
+    [
+        ({"name": ""}, "name"),
+        ({"name": "x" * 33}, "name"),
+        ({"name": "Вася", "phone": "call me"}, "phone"),
+        ({"name": "Вася", "telegram": "@a"}, "telegram"),
+        ({"name": "Вася", "of_age": False}, "of_age"),
+    ],
+)
+def test_a_guest_is_refused_with_the_field_that_is_wrong(
+    fields: dict[str, object], field: str
+) -> None:
+    host, evening = make_host(), soon()
+    arguments: dict[str, object] = {"of_age": True, **fields}
+    with pytest.raises(Refused) as refused:
+        lineup.lineup_add_guest(evening_id=evening.pk, actor=host, **arguments)  # type: ignore[arg-type]
+    assert field in refused.value.details["fields"]
+    assert not Guest.objects.exists()
+
+
+def test_moving_from_the_reserve_takes_a_free_seat_out_of_order_and_is_logged() -> None:
+    host = make_host()
+    evening = make_evening(
+        capacity=2,
+        starts_at=timezone.now() - timedelta(minutes=5),
+        opens_at=timezone.now() - timedelta(days=1),
+    )
+    members = [make_member() for _ in range(4)]
+    for member in members:
+        lineup.lineup_add_member(evening_id=evening.pk, member_id=member.pk, actor=host)
+    seated = Registration.objects.get(evening=evening, member=members[0])
+    lineup.lineup_remove(registration_id=seated.pk, reason="no_show", actor=host)
+    # After the start a freed seat waits for the organiser, who seats the one who is here.
+    assert Registration.objects.confirmed().filter(evening=evening).count() == 1
+    last = Registration.objects.get(evening=evening, member=members[3])
+    moved = lineup.lineup_move_to_seat(registration_id=last.pk, actor=host)
+    assert moved.seated
+    assert f"promoted:{last.pk}:{last.arrival}" in notes(members[3])
+    change = LineupChange.objects.get(action=LineupAction.MOVED)
+    assert (change.actor, change.registration_id) == (host, last.pk)
+    # No free seat now: the next one moved goes to the front of the reserve instead.
+    third = Registration.objects.get(evening=evening, member=members[2])
+    front = lineup.lineup_move_to_seat(registration_id=third.pk, actor=host)
+    assert (front.seated, front.place) == (False, 1)
+    assert Registration.objects.confirmed().filter(evening=evening).count() == 2
+
+
+def test_removal_reasons_become_what_the_no_show_rule_reads_and_free_the_seat() -> None:
+    host, evening = make_host(), soon(capacity=3)
+    signed = sign_up_many(evening, 6)
+    regs = [s.registration for s in signed]
+    lineup.lineup_remove(registration_id=regs[0].pk, reason="no_show", actor=host)
+    lineup.lineup_remove(registration_id=regs[1].pk, reason="left", actor=host)
+    lineup.lineup_remove(registration_id=regs[2].pk, reason="by_phone", actor=host)
+    got = {r.pk: r.status for r in Registration.objects.filter(evening=evening)}
+    assert [got[r.pk] for r in regs[:3]] == ["no_show", "attended", "cancelled"]
+    # The reserve moved up in order, each told once.
+    assert [got[r.pk] for r in regs[3:]] == ["confirmed"] * 3
+    for registration in regs[3:]:
+        assert (
+            notes(registration.member).count(f"promoted:{registration.pk}:{registration.arrival}")
+            == 1
+        )
+    assert f"removed:{regs[0].pk}:{regs[0].arrival}" in notes(regs[0].member)
+    assert not [k for k in notes(regs[1].member) if k.startswith("removed")]
+    with pytest.raises(Refused):
+        lineup.lineup_remove(registration_id=regs[3].pk, reason="bored", actor=host)
+    # The one who was marked not come turns up after all: put back at the door.
+    back = lineup.lineup_add_member(
+        evening_id=evening.pk, member_id=regs[0].member_id or 0, actor=host
+    )
+    assert not back.seated
+
+
+def test_check_in_marks_a_seat_and_the_finish_makes_it_attendance() -> None:
+    host, evening = make_host(), soon(capacity=3)
+    regs = [s.registration for s in sign_up_many(evening, 4)]
+    lineup.lineup_check_in(registration_id=regs[0].pk, actor=host)
+    lineup.lineup_check_in(registration_id=regs[0].pk, actor=host)  # a second tap: the same
+    lineup.lineup_check_in(registration_id=regs[1].pk, actor=host)
+    lineup.lineup_check_in(registration_id=regs[1].pk, actor=host, came=False)  # a mis-tap
+    with pytest.raises(Refused) as reserve:
+        lineup.lineup_check_in(registration_id=regs[3].pk, actor=host)
+    assert reserve.value.code == RefusalCode.CONFLICT
+    # Each tap is logged, the taken-back one too.
+    assert LineupChange.objects.filter(action=LineupAction.CHECKED_IN).count() == 3
+    later = evening.starts_at + timedelta(hours=6)
+    scheduling.schedule_sweep(now=later)
+    got = {r.pk: r.status for r in Registration.objects.filter(evening=evening)}
+    assert [got[r.pk] for r in regs] == ["attended", "no_show", "no_show", "reserve"]
+    club = ClubSettings.load()
+    assert services.recent_no_shows(regs[1].member, club, later) == 1
+
+
+def test_an_evening_whose_door_was_not_kept_marks_nobody_a_no_show() -> None:
+    evening = soon(capacity=3)
+    sign_up_many(evening, 3)
+    scheduling.schedule_sweep(now=evening.starts_at + timedelta(hours=6))
+    assert set(Registration.objects.filter(evening=evening).values_list("status", flat=True)) == {
+        "confirmed"
+    }
+
+
+def test_the_door_opens_on_the_evening_s_day() -> None:
+    host = make_host()
+    evening = make_evening(capacity=3)  # three days away
+    registration = sign_up_many(evening, 1)[0].registration
+    with pytest.raises(Refused) as early:
+        lineup.lineup_check_in(registration_id=registration.pk, actor=host)
+    assert early.value.code == RefusalCode.NOT_OPEN
+
+
+def test_a_second_table_doubles_the_seats_and_the_reserve_moves_up_in_order() -> None:
+    host, club = make_host(), ClubSettings.load()
+    evening = soon(capacity=15)
+    signed = sign_up_many(evening, 2 * club.min_players - 1)
+    with pytest.raises(Refused) as too_few:
+        lineup.evening_open_second_table(evening_id=evening.pk, actor=host)
+    assert too_few.value.code == RefusalCode.CONFLICT
+    signed += sign_up_many(evening, 1)
+    promoted = lineup.evening_open_second_table(evening_id=evening.pk, actor=host)
+    evening.refresh_from_db()
+    assert (evening.tables, evening.capacity) == (2, 30)
+    assert [r.pk for r in promoted] == [s.registration.pk for s in signed[15:]]
+    for registration in promoted:
+        assert (
+            notes(registration.member).count(f"promoted:{registration.pk}:{registration.arrival}")
+            == 1
+        )
+    with pytest.raises(Refused):
+        lineup.evening_open_second_table(evening_id=evening.pk, actor=host)
+
+
+def test_games_record_their_table_and_a_player_plays_at_one_table_at_a_time() -> None:
+    host, other_host, club = make_host(), make_host(), ClubSettings.load()
+    evening = soon(capacity=15)
+    sign_up_many(evening, 2 * club.min_players)
+    lineup.lineup_add_guest(evening_id=evening.pk, name="Гость Петя", of_age=True, actor=host)
+    lineup.evening_open_second_table(evening_id=evening.pk, actor=host)
+    first = games.present_players(evening, table=1)
+    assert len(first) == 2 * club.min_players + 1
+    seats = {
+        n: (p.player, role)
+        for n, (p, role) in enumerate(zip(first[:12], LINEUP_12, strict=True), 1)
+    }
+    game = games.game_create(host=host, evening_id=evening.pk, seats=seats, table=1)
+    assert game.table == 1
+    second = games.present_players(evening, table=2)
+    assert {p.key for p in second}.isdisjoint({p.key for p in first[:12]})
+    assert len(second) == 13
+    guest_seat = next(p for p in second if p.guest is not None)
+    chosen = [guest_seat, *[p for p in second if p.guest is None][:11]]
+    seats = {
+        n: (p.player, role) for n, (p, role) in enumerate(zip(chosen, LINEUP_12, strict=True), 1)
+    }
+    at_two = games.game_create(host=other_host, evening_id=evening.pk, seats=seats, table=2)
+    assert Seat.objects.filter(game=at_two, guest__isnull=False).count() == 1
+    # Someone of table 1's running game cannot sit at table 2 now.
+    busy = {
+        1: (first[0].player, "boss"),
+        **{
+            n: (p.player, r)
+            for n, (p, r) in enumerate(zip(chosen[1:], LINEUP_12[1:], strict=True), 2)
+        },
+    }
+    with pytest.raises(Refused):
+        games.game_create(host=other_host, evening_id=evening.pk, seats=busy, table=2)
+    with pytest.raises(Refused):
+        games.game_create(host=host, evening_id=evening.pk, seats=seats, table=3)
+    assert Game.objects.filter(evening=evening).count() == 2
+
+
+def test_a_guest_is_named_only_to_whoever_runs_the_game_until_linked_to_a_consenting_member() -> (
+    None
+):
+    host, evening = make_host(), soon(capacity=15)
+    players = [s.registration.member for s in sign_up_many(evening, 11)]
+    lineup.lineup_add_guest(evening_id=evening.pk, name="Маша", of_age=True, actor=host)
+    present = games.present_players(evening)
+    seats = {
+        n: (p.player, role) for n, (p, role) in enumerate(zip(present, LINEUP_12, strict=True), 1)
+    }
+    game = games.game_create(host=host, evening_id=evening.pk, seats=seats)
+    table = list(Seat.objects.filter(game=game).select_related("member", "guest__member"))
+    guest_seat = next(s for s in table if s.guest is not None)
+    assert visible_nicks(table, game, host)[guest_seat.number] == "Маша"
+    for viewer in (None, players[0]):
+        assert visible_nicks(table, game, viewer)[guest_seat.number] != "Маша"
+    member = make_member(nickname="Мария", publication_consent=True)
+    Guest.objects.filter(pk=guest_seat.guest_id).update(member=member)
+    table = list(Seat.objects.filter(game=game).select_related("member", "guest__member"))
+    assert visible_nicks(table, game, None)[guest_seat.number] == "Мария"
+
+
+def test_a_message_reaches_the_list_once_each_and_counts_who_has_a_channel() -> None:
+    host, evening = make_host(), soon(capacity=2)
+    linked = make_member(telegram_id=1001)
+    plain = make_member()
+    waiting = make_member(telegram_id=1002)
+    for member in (linked, plain, waiting):
+        lineup.lineup_add_member(evening_id=evening.pk, member_id=member.pk, actor=host)
+    lineup.lineup_add_guest(evening_id=evening.pk, name="Гость", of_age=True, actor=host)
+    reach = lineup.evening_message(evening_id=evening.pk, text="Начинаем в 18:30", actor=host)
+    assert (reach.members, reach.reached, reach.unreachable) == (2, 1, [plain.nickname])
+    change = LineupChange.objects.get(action=LineupAction.MESSAGE)
+    assert change.reached == 1 and change.text == "Начинаем в 18:30"
+    assert [k for k in notes(linked) if k.startswith("evening-message")] == [
+        f"evening-message:{change.pk}:{linked.pk}"
+    ]
+    assert not [k for k in notes(waiting) if k.startswith("evening-message")]
+    with_reserve = lineup.evening_message(
+        evening_id=evening.pk, text="Резерв тоже", actor=host, include_reserve=True
+    )
+    assert (with_reserve.members, with_reserve.reached) == (3, 2)
+    assert (
+        "Начинаем в 18:30"
+        in Notification.objects.get(dedupe_key=f"evening-message:{change.pk}:{linked.pk}").text
+    )
+    with pytest.raises(Refused):
+        lineup.evening_message(evening_id=evening.pk, text="  ", actor=host)
+
+
+def test_nothing_changes_on_a_finished_or_cancelled_evening() -> None:
+    host, evening = make_host(), soon(capacity=2)
+    registration = sign_up_many(evening, 1)[0].registration
+    Evening.objects.filter(pk=evening.pk).update(status=EveningStatus.FINISHED)
+    for action in (
+        lambda: lineup.lineup_add_member(
+            evening_id=evening.pk, member_id=make_member().pk, actor=host
+        ),
+        lambda: lineup.lineup_check_in(registration_id=registration.pk, actor=host),
+        lambda: lineup.lineup_remove(registration_id=registration.pk, reason="left", actor=host),
+        lambda: lineup.evening_message(evening_id=evening.pk, text="hi", actor=host),
+    ):
+        with pytest.raises(Refused) as refused:
+            action()
+        assert refused.value.code == RefusalCode.CLOSED
+
+
+def test_the_screen_is_for_hosts_and_admins_and_a_refused_tap_is_said_in_its_row() -> None:
+    evening = soon(capacity=1)
+    regs = [s.registration for s in sign_up_many(evening, 2)]
+    member_client = Client()
+    member_client.force_login(make_member())
+    assert member_client.get(f"/evenings/{evening.pk}/lineup/").status_code == 403
+    refused = member_client.post(
+        f"/evenings/{evening.pk}/lineup/{regs[0].pk}/came/", headers={"HX-Request": "true"}
+    )
+    assert refused.status_code == 403
+    host = Client()
+    host.force_login(make_host())
+    page = host.get(f"/evenings/{evening.pk}/lineup/")
+    assert page.status_code == 200
+    tap = host.post(
+        f"/evenings/{evening.pk}/lineup/{regs[1].pk}/came/", headers={"HX-Request": "true"}
+    )
+    assert tap.status_code == 409
+    body = tap.content.decode()
+    row = body[body.index(f'id="r{regs[1].pk}"') :]
+    assert 'role="alert"' in row[: row.index("</li>")]
+    other = make_evening()
+    assert host.post(f"/evenings/{other.pk}/lineup/{regs[0].pk}/came/").status_code == 302
+    assert Registration.objects.get(pk=regs[0].pk).checked_in_at is None
+    found = host.get(
+        f"/evenings/{evening.pk}/lineup/?q=Игрок",
+        headers={"HX-Request": "true", "HX-Target": "found"},
+    )
+    assert found.status_code == 200 and 'id="found"' in found.content.decode()
