@@ -26,6 +26,8 @@ from club.models import (
     TABLE_MAX_SEATS,
     Evening,
     EveningStatus,
+    Guest,
+    LineupChange,
     Registration,
     RegistrationStatus,
     capacity_fits_tables,
@@ -219,7 +221,16 @@ def _without_bulk_delete[A](actions: dict[str, A]) -> dict[str, A]:
 class RegistrationInline(admin.TabularInline[Registration, Evening]):
     model = Registration
     extra = 0
-    fields = ("member", "status", "source", "arrival", "held_back", "attendance_confirmed_at")
+    fields = (
+        "member",
+        "guest",
+        "status",
+        "source",
+        "arrival",
+        "held_back",
+        "attendance_confirmed_at",
+        "checked_in_at",
+    )
     readonly_fields = fields
     ordering = ("status", "held_back", "arrival")
     can_delete = False
@@ -544,3 +555,40 @@ class RegistrationAdmin(admin.ModelAdmin[Registration]):
     @admin.action(description=_("Mark as no-show"))
     def mark_no_show(self, request: HttpRequest, queryset: QuerySet[Registration]) -> None:
         self._mark(request, queryset, attended=False)
+
+
+@admin.register(Guest)
+class GuestAdmin(admin.ModelAdmin[Guest]):
+    """Guests the organisers added. Linking one to a member (who then appears, with the
+    member's consent, where the guest played) is the only change: the rest is history."""
+
+    list_display = ("name", "member", "phone", "telegram_username", "added_by", "created_at")
+    search_fields = ("name", "phone", "telegram_username", "member__nickname")
+    list_select_related = ("member", "added_by")
+    fields = ("name", "phone", "telegram_username", "member", "added_by", "created_at")
+    readonly_fields = ("name", "phone", "telegram_username", "added_by", "created_at")
+    autocomplete_fields = ("member",)
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False  # a guest is added on an evening's line-up
+
+    def has_delete_permission(self, request: HttpRequest, obj: Guest | None = None) -> bool:
+        return False  # their places and seats are the evenings' history
+
+
+@admin.register(LineupChange)
+class LineupChangeAdmin(admin.ModelAdmin[LineupChange]):
+    """The organisers' log: read only."""
+
+    list_display = ("created_at", "evening", "action", "registration", "reason", "actor")
+    list_filter = ("action", "evening")
+    list_select_related = ("evening", "actor", "registration__member", "registration__guest")
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: LineupChange | None = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: LineupChange | None = None) -> bool:
+        return False

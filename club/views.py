@@ -245,7 +245,7 @@ def _lineup_context(request: SiteRequest, evening: Evening, **extra: object) -> 
     current = queries.evening_lineup(evening)
     query = request.GET.get("q", "")
     people = len(current.confirmed) + len(current.reserve)
-    return {
+    context: dict[str, object] = {
         "evening": evening,
         "lineup": current,
         "came": sum(1 for r in current.confirmed if r.checked_in_at is not None),
@@ -264,6 +264,12 @@ def _lineup_context(request: SiteRequest, evening: Evening, **extra: object) -> 
         "min_age": club.min_age,
         **extra,
     }
+    # A tap's answer is said in its row; a row that left the list says it above it.
+    listed = {r.pk for r in current.confirmed} | {r.pk for r in current.reserve}
+    context["said_above"] = context.get("where") in ("removed", "table") or (
+        context.get("where") == "row" and context.get("row") not in listed
+    )
+    return context
 
 
 @login_required
