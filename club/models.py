@@ -60,7 +60,10 @@ class Evening(models.Model):
     # How many tables the evening plays at: the organiser opens a second one when enough
     # people came (club/lineup.py's evening_open_second_table), which doubles the capacity.
     tables = models.PositiveSmallIntegerField(
-        _("tables"), default=1, validators=[MinValueValidator(1), MaxValueValidator(2)]
+        _("tables"),
+        default=1,
+        editable=False,
+        validators=[MinValueValidator(1), MaxValueValidator(2)],
     )
 
     objects = EveningQuerySet.as_manager()

@@ -19,6 +19,7 @@ from club.models import (
     LineupAction,
     LineupChange,
     Registration,
+    RegistrationSource,
 )
 from games import services as games
 from games.models import Game, Seat
@@ -41,7 +42,8 @@ def soon(capacity: int = 3) -> Evening:
     )
 
 
-def notes(member: User) -> list[str]:
+def notes(member: User | None) -> list[str]:
+    assert member is not None  # a guest is told nothing
     return list(
         Notification.objects.filter(member=member)
         .order_by("pk")
@@ -79,7 +81,9 @@ def test_a_late_arrival_is_added_after_the_start_which_a_sign_up_is_not() -> Non
         opens_at=timezone.now() - timedelta(days=1),
     )
     with pytest.raises(Refused):
-        services.registration_create(member=member, evening_id=evening.pk, source="web")
+        services.registration_create(
+            member=member, evening_id=evening.pk, source=RegistrationSource.WEB
+        )
     added = lineup.lineup_add_member(evening_id=evening.pk, member_id=member.pk, actor=host)
     assert added.seated
 
@@ -298,6 +302,7 @@ def test_a_guest_is_named_only_to_whoever_runs_the_game_until_linked_to_a_consen
     for viewer in (None, players[0]):
         assert visible_nicks(table, game, viewer)[guest_seat.number] != "Маша"
     member = make_member(nickname="Мария", publication_consent=True)
+    assert guest_seat.guest_id is not None
     Guest.objects.filter(pk=guest_seat.guest_id).update(member=member)
     table = list(Seat.objects.filter(game=game).select_related("member", "guest__member"))
     assert visible_nicks(table, game, None)[guest_seat.number] == "Мария"
