@@ -103,8 +103,8 @@ def _added(evening: Evening, outcome: seating.Outcome) -> Added:
     if written is None:
         _refuse_unless_running(Evening(status=outcome.status))
         raise Refused(_("Already on the evening's list."), RefusalCode.CONFLICT)
-    if written.notification_id is not None:
-        notification_send_on_commit(written.notification_id)
+    for notification_id in written.notification_ids:
+        notification_send_on_commit(notification_id)
     _lineup_changed(evening.pk)
     registration = Registration.objects.select_related("member", "guest").get(
         pk=written.registration_id

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
@@ -13,6 +14,9 @@ from django.utils.translation import gettext_lazy as _
 
 from club.kernel.club_settings import ClubSettings, Weekday, validate_timezone  # noqa: F401
 from club.kernel.errors import RefusalCode, Refused
+
+if TYPE_CHECKING:
+    from accounts.models import User
 
 
 class EveningStatus(models.TextChoices):
@@ -259,6 +263,14 @@ class Registration(models.Model):
     def __str__(self) -> str:
         # Without the evening: the rows of an evening's sign-ups in the admin name it above.
         return f"{self.member or self.guest}: {self.get_status_display()}"
+
+    @property
+    def signed_member(self) -> User:
+        """The member of a place that can only be a member's (their own sign-up, a test's);
+        a guest's place there is a bug, not a refusal."""
+        if self.member is None:
+            raise ValueError(f"Registration {self.pk} is a guest's.")
+        return self.member
 
     @property
     def listed_name(self) -> str:

@@ -35,13 +35,14 @@ def tell_moved_up(evening: Evening, before: dict[int, int], club: ClubSettings) 
     when = texts.evening_when(evening, club)
     for registration in evening_lineup(evening).reserve:
         was = before.get(registration.pk)
-        if was is None or was <= line or registration.place > line:
+        member = registration.member  # a guest has no channel to be told by
+        if member is None or was is None or was <= line or registration.place > line:
             continue
         notification_enqueue(
             dedupe_key=f"reserve-up:{registration.pk}:{registration.arrival}",
-            member=registration.member,
+            member=member,
             text=texts.reserve_moved_up(position=registration.place, when=when),
             link=texts.evening_link(evening),
         )
-        told.append(registration.member)
+        told.append(member)
     return told

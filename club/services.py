@@ -38,6 +38,14 @@ class SignUp:
     seat: int | None  # "seat N of capacity" for a confirmed member
     position: int | None  # place in the reserve, from 1
 
+    @property
+    def member(self) -> User:
+        """Who signed up: a member's own sign-up is always a member's (a guest's place is
+        the organiser's, club/lineup.py)."""
+        member = self.registration.member
+        assert member is not None
+        return member
+
 
 def _lineup_changed(evening_id: int) -> None:
     """The evening's seats or reserve changed: once committed, its line-up message in the
@@ -585,4 +593,9 @@ def registration_withdraw(*, registration_id: int, now: datetime | None = None) 
         raise Refused(_("There is no such registration."), RefusalCode.NOT_FOUND)
     if registration.status not in (RegistrationStatus.CONFIRMED, RegistrationStatus.RESERVE):
         raise Refused(_("This member holds no place on this evening."), RefusalCode.CONFLICT)
+    if registration.member is None:
+        raise Refused(
+            _("A guest is taken off on the evening's line-up, with a reason."),
+            RefusalCode.CONFLICT,
+        )
     return _leave(member=registration.member, evening_id=registration.evening_id, now=now)

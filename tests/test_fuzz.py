@@ -160,7 +160,7 @@ def club(settings: Settings) -> FuzzClub:
         evening=evening,
         game=game,
         online=online,
-        online_player=online_seat.member,
+        online_player=online_seat.player,
     )
 
 

@@ -67,7 +67,7 @@ def exported_rows(client: Client, evening: Evening) -> list[list[str]]:
 
 def test_admin_exports_the_sign_ups_as_csv(admin_client_: Client) -> None:
     evening = make_evening(capacity=1)
-    names = [r.registration.member.nickname for r in sign_up_many(evening, 2)]
+    names = [r.member.nickname for r in sign_up_many(evening, 2)]
     header, first, second = exported_rows(admin_client_, evening)
     assert header[:3] == ["evening", "nickname", "status"]
     assert first[1:3] == [names[0], "confirmed"]

@@ -28,7 +28,7 @@ CHANGELIST = "/admin/club/registration/"
 def statuses(evening: Evening) -> list[tuple[str, str]]:
     """The evening's line-up as (nickname, status), in order of arrival."""
     return [
-        (r.member.nickname, r.status)
+        (r.signed_member.nickname, r.status)
         for r in Registration.objects.filter(evening=evening).select_related("member")
     ]
 
@@ -67,7 +67,7 @@ def test_cancelling_sign_ups_in_admin_asks_then_moves_the_reserve_up(
         CHANGELIST, {"action": "withdraw", "_selected_action": seats, "confirmed": "yes"}
     )
     assert done.status_code == 302
-    names = [s.registration.member.nickname for s in signed]
+    names = [s.member.nickname for s in signed]
     assert statuses(evening) == [
         (names[0], "cancelled"),
         (names[1], "cancelled"),
@@ -165,8 +165,8 @@ def test_lowering_and_raising_the_capacity_go_through_the_service(
         answer = admin_client_.post(url, evening_form(evening, capacity=20), follow=True)
     assert "Мест: 20 — столы по 12–15 игроков так не собрать" in answer.content.decode()
     assert Registration.objects.confirmed().filter(evening=evening).count() == 14
-    assert signed[13].registration.member.nickname in {
-        r.member.nickname for r in Registration.objects.confirmed().select_related("member")
+    assert signed[13].member.nickname in {
+        r.signed_member.nickname for r in Registration.objects.confirmed().select_related("member")
     }
 
 
@@ -174,7 +174,7 @@ def test_a_member_holding_a_seat_is_deleted_only_after_the_sign_up_is_cancelled(
     admin_client_: Client,
 ) -> None:
     evening, signed = seated_and_reserve(1, 3)
-    seated: User = signed[0].registration.member
+    seated: User = signed[0].member
     delete = {"action": "delete_selected", "_selected_action": [seated.pk], "post": "yes"}
     asked = admin_client_.post("/admin/accounts/user/", {**delete, "post": ""})
     assert "запись" in asked.content.decode()  # what stands in the way, by name
@@ -186,7 +186,7 @@ def test_a_member_holding_a_seat_is_deleted_only_after_the_sign_up_is_cancelled(
     )
     assert admin_client_.post("/admin/accounts/user/", delete).status_code == 302
     assert not User.objects.filter(pk=seated.pk).exists()
-    names = [s.registration.member.nickname for s in signed]
+    names = [s.member.nickname for s in signed]
     assert statuses(evening) == [(names[1], "confirmed"), (names[2], "reserve")]
 
 
@@ -203,7 +203,7 @@ def test_the_sweep_repairs_free_seats_beside_a_waiting_reserve(
     with caplog.at_level(logging.WARNING, logger="club.scheduling"):
         report = schedule_sweep()
     assert report.repaired == [evening.pk]
-    names = [s.registration.member.nickname for s in signed]
+    names = [s.member.nickname for s in signed]
     assert statuses(evening) == [
         (names[2], "confirmed"),
         (names[3], "confirmed"),

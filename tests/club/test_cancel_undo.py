@@ -45,7 +45,10 @@ def test_the_place_is_kept_through_the_window_and_goes_at_its_end(
     evening, seated, waiting = full_evening
     now = timezone.now()
     services.registration_cancel(
-        member=seated.member, evening_id=evening.pk, undo_window=services.UNDO_WINDOW, now=now
+        member=seated.signed_member,
+        evening_id=evening.pk,
+        undo_window=services.UNDO_WINDOW,
+        now=now,
     )
     assert (status(seated), status(waiting)) == ("confirmed", "reserve")
     assert services.registrations_leave_due(now=now + timedelta(seconds=29)) == 0
@@ -63,10 +66,13 @@ def test_taking_it_back_keeps_the_place_as_it_was(full_evening: FullEvening) -> 
     evening, seated, waiting = full_evening
     now = timezone.now()
     services.registration_cancel(
-        member=seated.member, evening_id=evening.pk, undo_window=services.UNDO_WINDOW, now=now
+        member=seated.signed_member,
+        evening_id=evening.pk,
+        undo_window=services.UNDO_WINDOW,
+        now=now,
     )
     services.registration_cancel_undo(
-        member=seated.member, evening_id=evening.pk, now=now + timedelta(seconds=10)
+        member=seated.signed_member, evening_id=evening.pk, now=now + timedelta(seconds=10)
     )
     assert services.registrations_leave_due(now=now + timedelta(minutes=5)) == 0
     seated.refresh_from_db()
@@ -78,11 +84,14 @@ def test_after_the_window_it_is_too_late_to_take_it_back(full_evening: FullEveni
     evening, seated, _waiting = full_evening
     now = timezone.now()
     services.registration_cancel(
-        member=seated.member, evening_id=evening.pk, undo_window=services.UNDO_WINDOW, now=now
+        member=seated.signed_member,
+        evening_id=evening.pk,
+        undo_window=services.UNDO_WINDOW,
+        now=now,
     )
     with pytest.raises(Refused) as refused:
         services.registration_cancel_undo(
-            member=seated.member, evening_id=evening.pk, now=now + services.UNDO_WINDOW
+            member=seated.signed_member, evening_id=evening.pk, now=now + services.UNDO_WINDOW
         )
     assert refused.value.code == RefusalCode.CONFLICT
     assert refused.value.message.startswith("Вернуть уже нельзя")
@@ -93,7 +102,7 @@ def test_pressing_twice_keeps_the_first_window(full_evening: FullEvening) -> Non
     now = timezone.now()
     for later in (0, 20):
         services.registration_cancel(
-            member=seated.member,
+            member=seated.signed_member,
             evening_id=evening.pk,
             undo_window=services.UNDO_WINDOW,
             now=now + timedelta(seconds=later),
@@ -104,14 +113,14 @@ def test_pressing_twice_keeps_the_first_window(full_evening: FullEvening) -> Non
 
 def test_the_api_gives_the_place_up_at_once(full_evening: FullEvening) -> None:
     evening, seated, waiting = full_evening
-    services.registration_cancel(member=seated.member, evening_id=evening.pk)
+    services.registration_cancel(member=seated.signed_member, evening_id=evening.pk)
     assert (status(seated), status(waiting)) == ("cancelled", "confirmed")
 
 
 def test_the_page_offers_to_take_it_back_and_does(full_evening: FullEvening) -> None:
     evening, seated, waiting = full_evening
     client = Client()
-    client.force_login(seated.member)
+    client.force_login(seated.signed_member)
     body = client.post(f"/evenings/{evening.pk}/cancel/", headers=HTMX).content.decode()
     assert "Вы нажали «Не смогу»: место уйдёт в" in body
     assert f'hx-post="/evenings/{evening.pk}/undo/"' in body
@@ -123,9 +132,9 @@ def test_the_page_offers_to_take_it_back_and_does(full_evening: FullEvening) -> 
 
 def test_a_late_undo_on_the_page_is_refused_in_words(full_evening: FullEvening) -> None:
     evening, seated, _waiting = full_evening
-    services.registration_cancel(member=seated.member, evening_id=evening.pk)
+    services.registration_cancel(member=seated.signed_member, evening_id=evening.pk)
     client = Client()
-    client.force_login(seated.member)
+    client.force_login(seated.signed_member)
     answer = client.post(f"/evenings/{evening.pk}/undo/", headers=HTMX)
     assert answer.status_code == 409
     assert "Вернуть уже нельзя: место отдано." in answer.content.decode()
@@ -136,8 +145,8 @@ def test_the_bot_offers_the_undo_button_and_takes_it_back(
 ) -> None:
     settings.TELEGRAM_WEBHOOK_SECRET = "webhook-secret-1"
     evening, seated, waiting = full_evening
-    seated.member.telegram_id = 777
-    seated.member.save(update_fields=["telegram_id"])
+    seated.signed_member.telegram_id = 777
+    seated.signed_member.save(update_fields=["telegram_id"])
     answer = post(button(f"cx:{evening.pk}")).json()
     assert answer["text"] == "Вы отказались от места. Его ещё можно вернуть."
     card = replies()[-1]
@@ -157,7 +166,7 @@ def test_the_windows_end_is_queued_as_a_task_after_the_commit(
         django_capture_on_commit_callbacks(execute=True),
     ):
         services.registration_cancel(
-            member=seated.member, evening_id=evening.pk, undo_window=services.UNDO_WINDOW
+            member=seated.signed_member, evening_id=evening.pk, undo_window=services.UNDO_WINDOW
         )
     send_task.assert_called_once_with(
         "club.tasks.registration_leave",

@@ -59,7 +59,7 @@ def test_a_refusal_is_shown_and_changes_nothing(member_client: Client, member: U
 
 def test_the_lists_show_nicknames_to_members_only(client: Client, member_client: Client) -> None:
     evening = make_evening(capacity=1)
-    seated, waiting = (r.registration.member.nickname for r in sign_up_many(evening, 2))
+    seated, waiting = (r.member.nickname for r in sign_up_many(evening, 2))
     assert seated not in client.get(f"/evenings/{evening.pk}/").content.decode()
     page = member_client.get(f"/evenings/{evening.pk}/").content.decode()
     assert seated in page and "Резерв" in page and waiting in page
@@ -125,21 +125,21 @@ def test_my_evenings_shows_the_reserve_position_the_evening_page_counts() -> Non
     Registration.objects.filter(pk=first_reserve.pk).update(held_back=True)  # now last
     lineup = evening_lineup(evening)
     for result in results[1:]:
-        member = result.registration.member
+        member = result.member
         mine = next(p for r, p in member_evenings(member) if r.evening_id == evening.pk)
         assert mine == lineup.position_of(lineup.by_member[member.pk])
         client = Client()
         client.force_login(member)
         page = client.get("/evenings/mine/").content.decode()
         assert f"резерв, позиция {mine}" in page
-    assert member_evenings(first_reserve.member)[0][1] == 3
+    assert member_evenings(first_reserve.signed_member)[0][1] == 3
 
 
 def test_i_cant_make_it_asks_before_it_gives_the_seat_away() -> None:
     """The README's promise (issue #27): «Не смогу» asks first, by htmx and without
     scripts alike; then the place is kept for the undo window."""
     evening = make_evening(capacity=5)
-    member = sign_up_many(evening, 1)[0].registration.member
+    member = sign_up_many(evening, 1)[0].member
     client = Client()
     client.force_login(member)
     page = client.get(f"/evenings/{evening.pk}/").content.decode()

@@ -92,7 +92,7 @@ def test_unknown_evening_is_404() -> None:
 
 def test_evening_detail_lists_nicknames_with_the_reserve_in_order() -> None:
     evening = make_evening(capacity=2)
-    nicknames = [r.registration.member.nickname for r in sign_up_many(evening, 4)]
+    nicknames = [r.member.nickname for r in sign_up_many(evening, 4)]
     client, auth = api()
     body = client.get(f"/api/v1/evenings/{evening.pk}", headers=auth).json()
     assert body["confirmed"] == nicknames[:2]

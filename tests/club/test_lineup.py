@@ -204,7 +204,7 @@ def test_check_in_marks_a_seat_and_the_finish_makes_it_attendance() -> None:
     got = {r.pk: r.status for r in Registration.objects.filter(evening=evening)}
     assert [got[r.pk] for r in regs] == ["attended", "no_show", "no_show", "reserve"]
     club = ClubSettings.load()
-    assert services.recent_no_shows(regs[1].member, club, later) == 1
+    assert services.recent_no_shows(regs[1].signed_member, club, later) == 1
 
 
 def test_an_evening_whose_door_was_not_kept_marks_nobody_a_no_show() -> None:
@@ -289,7 +289,7 @@ def test_a_guest_is_named_only_to_whoever_runs_the_game_until_linked_to_a_consen
     None
 ):
     host, evening = make_host(), soon(capacity=15)
-    players = [s.registration.member for s in sign_up_many(evening, 11)]
+    players = [s.member for s in sign_up_many(evening, 11)]
     lineup.lineup_add_guest(evening_id=evening.pk, name="Маша", of_age=True, actor=host)
     present = games.present_players(evening)
     seats = {
@@ -309,29 +309,31 @@ def test_a_guest_is_named_only_to_whoever_runs_the_game_until_linked_to_a_consen
 
 
 def test_a_message_reaches_the_list_once_each_and_counts_who_has_a_channel() -> None:
-    host, evening = make_host(), soon(capacity=2)
+    host, evening = make_host(), soon(capacity=3)
     linked = make_member(telegram_id=1001)
-    plain = make_member()
+    by_email = make_member()
+    nowhere = make_member(email="")
     waiting = make_member(telegram_id=1002)
-    for member in (linked, plain, waiting):
+    for member in (linked, by_email, nowhere, waiting):
         lineup.lineup_add_member(evening_id=evening.pk, member_id=member.pk, actor=host)
     lineup.lineup_add_guest(evening_id=evening.pk, name="Гость", of_age=True, actor=host)
     reach = lineup.evening_message(evening_id=evening.pk, text="Начинаем в 18:30", actor=host)
-    assert (reach.members, reach.reached, reach.unreachable) == (2, 1, [plain.nickname])
+    assert (reach.members, reach.reached, reach.unreachable) == (3, 2, [nowhere.nickname])
     change = LineupChange.objects.get(action=LineupAction.MESSAGE)
-    assert change.reached == 1 and change.text == "Начинаем в 18:30"
-    assert [k for k in notes(linked) if k.startswith("evening-message")] == [
-        f"evening-message:{change.pk}:{linked.pk}"
-    ]
+    assert change.reached == 2 and change.text == "Начинаем в 18:30"
+    key = f"evening-message:{change.pk}"
+    assert [k for k in notes(linked) if k.startswith(key)] == [f"{key}:{linked.pk}"]
+    assert list(
+        Notification.objects.filter(member=by_email, dedupe_key__startswith=key).values_list(
+            "channel", flat=True
+        )
+    ) == ["email"]
     assert not [k for k in notes(waiting) if k.startswith("evening-message")]
     with_reserve = lineup.evening_message(
         evening_id=evening.pk, text="Резерв тоже", actor=host, include_reserve=True
     )
-    assert (with_reserve.members, with_reserve.reached) == (3, 2)
-    assert (
-        "Начинаем в 18:30"
-        in Notification.objects.get(dedupe_key=f"evening-message:{change.pk}:{linked.pk}").text
-    )
+    assert (with_reserve.members, with_reserve.reached) == (4, 3)
+    assert "Начинаем в 18:30" in Notification.objects.get(dedupe_key=f"{key}:{linked.pk}").text
     with pytest.raises(Refused):
         lineup.evening_message(evening_id=evening.pk, text="  ", actor=host)
 

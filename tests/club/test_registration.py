@@ -46,12 +46,10 @@ def test_seats_go_first_come_then_the_reserve_in_order() -> None:
         ("reserve", None, 1),
         ("reserve", None, 2),
     ]
-    text = Notification.objects.get(member=results[0].registration.member).text
+    text = Notification.objects.get(member=results[0].member).text
     assert text.startswith("Вы в игре! № 1 в списке из 3.")
     assert "GrandDaddy" in text
-    assert (
-        "резерве, позиция 2" in Notification.objects.get(member=results[4].registration.member).text
-    )
+    assert "резерве, позиция 2" in Notification.objects.get(member=results[4].member).text
 
 
 def test_a_double_tap_returns_the_same_registration() -> None:
@@ -69,7 +67,7 @@ def test_a_double_tap_returns_the_same_registration() -> None:
 
 def test_cancelling_a_seat_promotes_the_first_of_the_reserve_and_tells_them() -> None:
     evening = make_evening(capacity=2)
-    a, _b, c, d = (r.registration.member for r in sign_up_many(evening, 4))
+    a, _b, c, d = (r.member for r in sign_up_many(evening, 4))
     services.registration_cancel(member=a, evening_id=evening.pk)
     registration = Registration.objects.get(member=c)
     assert registration.status == "confirmed" and registration.promoted_at is not None
@@ -84,7 +82,7 @@ def test_cancelling_a_seat_promotes_the_first_of_the_reserve_and_tells_them() ->
 
 def test_leaving_the_reserve_promotes_nobody() -> None:
     evening = make_evening(capacity=1)
-    a, b, c = (r.registration.member for r in sign_up_many(evening, 3))
+    a, b, c = (r.member for r in sign_up_many(evening, 3))
     services.registration_cancel(member=b, evening_id=evening.pk)
     assert statuses(evening) == {
         a.nickname: "confirmed",
@@ -96,7 +94,7 @@ def test_leaving_the_reserve_promotes_nobody() -> None:
 
 def test_signing_up_again_after_cancelling_gets_a_free_seat_or_the_end_of_the_reserve() -> None:
     evening = make_evening(capacity=2)
-    a, b, c = (r.registration.member for r in sign_up_many(evening, 3))
+    a, b, c = (r.member for r in sign_up_many(evening, 3))
     services.registration_cancel(member=c, evening_id=evening.pk)
     again = sign_up(c, evening)
     assert again.created and again.position == 1
@@ -176,7 +174,7 @@ def test_an_unknown_evening_is_refused() -> None:
 
 def test_attendance_is_confirmed_by_a_member_with_a_seat_once() -> None:
     evening = make_evening(capacity=1)
-    seated, waiting = (r.registration.member for r in sign_up_many(evening, 2))
+    seated, waiting = (r.member for r in sign_up_many(evening, 2))
     first = services.registration_confirm_attendance(member=seated, evening_id=evening.pk)
     again = services.registration_confirm_attendance(member=seated, evening_id=evening.pk)
     assert first.attendance_confirmed_at == again.attendance_confirmed_at is not None
@@ -190,7 +188,7 @@ def test_unconfirmed_seats_go_to_the_reserve_at_the_deadline_when_the_club_says_
     club = ClubSettings.load()
     starts_at = timezone.now() + timedelta(hours=10)
     evening = make_evening(capacity=2, starts_at=starts_at)
-    a, b, c, d = (r.registration.member for r in sign_up_many(evening, 4))
+    a, b, c, d = (r.member for r in sign_up_many(evening, 4))
     services.registration_confirm_attendance(member=a, evening_id=evening.pk)
     at_deadline = starts_at - timedelta(hours=club.confirmation_deadline_hours)
 
@@ -218,7 +216,7 @@ def test_unconfirmed_seats_go_to_the_reserve_at_the_deadline_when_the_club_says_
 
 def test_raising_the_capacity_promotes_at_once_and_lowering_it_unseats_nobody() -> None:
     evening = make_evening(capacity=2)
-    members = [r.registration.member for r in sign_up_many(evening, 5)]
+    members = [r.member for r in sign_up_many(evening, 5)]
     services.evening_set_capacity(evening_id=evening.pk, capacity=4)
     assert [statuses(evening)[m.nickname] for m in members] == [
         "confirmed",
@@ -240,9 +238,9 @@ def test_an_admin_moves_a_member_to_the_front_of_the_reserve() -> None:
     a, b, c = (r.registration for r in sign_up_many(evening, 3))
     result = services.registration_promote(registration_id=c.pk)
     assert (result.registration.status, result.position) == ("reserve", 1)
-    services.registration_cancel(member=a.member, evening_id=evening.pk)
-    assert statuses(evening)[c.member.nickname] == "confirmed"
-    assert statuses(evening)[b.member.nickname] == "reserve"
+    services.registration_cancel(member=a.signed_member, evening_id=evening.pk)
+    assert statuses(evening)[c.signed_member.nickname] == "confirmed"
+    assert statuses(evening)[b.signed_member.nickname] == "reserve"
     with pytest.raises(Refused):
         services.registration_promote(registration_id=c.pk)
 

@@ -32,7 +32,7 @@ def shot(page: Any, name: str, problems: list[str]) -> None:
 def test_the_evening_and_admin_screens_on_a_phone(browser: Any, live_server: LiveServer) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     upcoming = make_evening(capacity=12)
-    member: User = sign_up_many(upcoming, 1)[0].registration.member
+    member: User = sign_up_many(upcoming, 1)[0].member
     played, players = evening_with_players()
     User.objects.filter(pk=players[0].pk).update(publication_consent=False)
     start_game(make_host(), played, players)

@@ -541,7 +541,7 @@ def test_every_gesture_records_exactly_its_event(
     host = make_host(nickname="Ведущая")
     evening, players = evening_with_players(15)
     game = start_game(host, evening, players, ROLES)
-    nicks = {seat.number: seat.member.nickname for seat in game.seats.select_related("member")}
+    nicks = {seat.number: seat.player.nickname for seat in game.seats.select_related("member")}
     context = new_context(browser, live_server, user=host, language=language)
     page = context.new_page()
     page.goto(f"{live_server.url}/games/{game.pk}/")
@@ -578,7 +578,7 @@ def test_the_vote_fits_the_phone_in_both_modes_whatever_the_nominees(
         at = f"2026-12-06T18:{speaker:02d}:00+03:00"
         events.append({"type": "speech", "seat": speaker, "start": at, "end": at, "limit": 30})
     record(game, host, *events)
-    nicks = {seat.number: seat.member.nickname for seat in game.seats.select_related("member")}
+    nicks = {seat.number: seat.player.nickname for seat in game.seats.select_related("member")}
     context = new_context(browser, live_server, user=host)
     page = context.new_page()
     page.goto(f"{live_server.url}/games/{game.pk}/")

@@ -33,7 +33,7 @@ def running() -> tuple[Game, dict[int, User]]:
     )
     assert online_sweep() == 1  # day 1 begins
     found = table_of(game.pk)
-    return game, {s.number: s.member for s in found.seats}
+    return game, {s.number: s.player for s in found.seats}
 
 
 def others_play(game: Game, members: dict[int, User], me: int, lines: int) -> None:

@@ -34,7 +34,7 @@ def evening_with_players(count: int = 12) -> tuple[Evening, list[User]]:
     evening = make_evening(
         starts_at=timezone.now() + timedelta(hours=1), opens_at=timezone.now() - timedelta(days=1)
     )
-    players = [result.registration.member for result in sign_up_many(evening, count)]
+    players = [result.member for result in sign_up_many(evening, count)]
     return evening, players
 
 

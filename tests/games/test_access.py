@@ -171,7 +171,7 @@ def test_an_admin_playing_an_online_game_sees_in_admin_only_their_seats_cards() 
     assert all(f"online:{game.pk}:deal:{s.number}:" in listed for s in others)
     # The bot's answer to another player's /online names their card: keyed by the update,
     # to their chat, with no member (the attack review found it listed).
-    player = present(others.first()).member
+    player = present(others.first()).player
     User.objects.filter(pk=player.pk).update(telegram_id=424242)
     Notification.objects.create(
         dedupe_key="reply:91:1", chat_id=424242, text="Онлайн-игра · место 2 · Комиссар"
@@ -271,7 +271,7 @@ def test_suspended_and_banned_players_do_not_act_through_any_door(
 ) -> None:
     settings.TELEGRAM_WEBHOOK_SECRET = SECRET
     game, seats = online_day
-    player = seats[0].member
+    player = seats[0].player
     token = api_token_create(member=player).key
     member_set_status(member=player, status=status)
     before = GameEvent.objects.filter(game=game).count()

@@ -475,7 +475,7 @@ def test_a_refused_page_answers_with_the_refusals_own_status_and_message(table: 
 def test_a_game_cannot_start_days_before_its_evening() -> None:
     host = make_host()
     evening = make_evening(starts_at=timezone.now() + timedelta(days=3))
-    players = [r.registration.member for r in sign_up_many(evening, 12)]
+    players = [r.member for r in sign_up_many(evening, 12)]
     with pytest.raises(Refused) as refused:
         start_game(host, evening, players)
     assert refused.value.code == RefusalCode.INVALID

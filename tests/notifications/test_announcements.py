@@ -38,7 +38,7 @@ def test_sign_up_open_is_announced_once_with_a_button_into_the_bot(group: int) -
 
 def test_the_line_up_lists_players_and_the_reserve(group: int) -> None:
     evening = make_evening(capacity=2)
-    names = [r.registration.member.nickname for r in sign_up_many(evening, 3)]
+    names = [r.member.nickname for r in sign_up_many(evening, 3)]
     evening_lineup_sync(evening_id=evening.pk)
     text = Notification.objects.get(chat_id=group).text
     assert f"1. {names[0]}" in text and f"2. {names[1]}" in text

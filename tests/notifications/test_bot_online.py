@@ -57,7 +57,7 @@ def last_reply(telegram_id: int) -> Notification:
 
 def test_online_shows_the_day_with_vote_pass_and_fast_buttons(running: Running) -> None:
     game, seats = running
-    civilian = seats["civilian"].member
+    civilian = seats["civilian"].player
     post(message("/online", user_id=telegram_id(civilian)))
     card = last_reply(telegram_id(civilian))
     assert "Онлайн-игра" in card.text and "День 1" in card.text
@@ -70,14 +70,14 @@ def test_a_vote_button_votes_for_the_members_own_seat(running: Running) -> None:
     game, seats = running
     voter = seats["commissar"]
     don = seats["don"]
-    answer = post(button(f"ov:{game.pk}:{don.number}", user_id=telegram_id(voter.member)))
+    answer = post(button(f"ov:{game.pk}:{don.number}", user_id=telegram_id(voter.player)))
     assert answer.json()["text"] == (
-        f"Ваш голос: {don.number}. {don.member.nickname}. Сменить его можно один раз за день."
+        f"Ваш голос: {don.number}. {don.player.nickname}. Сменить его можно один раз за день."
     )
     state = table_of(game.pk).state
     assert state.votes == {voter.number: don.number}
     # The second vote spends the one change, and says so.
-    answer = post(button(f"ov:{game.pk}:pass", user_id=telegram_id(voter.member)))
+    answer = post(button(f"ov:{game.pk}:pass", user_id=telegram_id(voter.player)))
     assert answer.json()["text"] == (
         "Ваш голос теперь: ПАС. Смена голоса использована — этот голос окончательный."
     )
@@ -85,7 +85,7 @@ def test_a_vote_button_votes_for_the_members_own_seat(running: Running) -> None:
 
 def test_a_refused_action_answers_with_the_engines_reason(running: Running) -> None:
     game, seats = running
-    civilian = seats["civilian"].member
+    civilian = seats["civilian"].player
     answer = post(button(f"oc:{game.pk}:1", user_id=telegram_id(civilian)))
     assert answer.json()["text"] == "Эта проверка — не ваша."
 
@@ -93,7 +93,7 @@ def test_a_refused_action_answers_with_the_engines_reason(running: Running) -> N
 def test_say_posts_in_the_days_thread(running: Running) -> None:
     game, seats = running
     civilian = seats["civilian"]
-    post(message("/say Я мирный, честно", user_id=telegram_id(civilian.member)))
+    post(message("/say Я мирный, честно", user_id=telegram_id(civilian.player)))
     found = table_of(game.pk)
     assert [(e["seat"], e["text"]) for e in found.events if e["type"] == "post"] == [
         (civilian.number, "Я мирный, честно")

@@ -54,7 +54,7 @@ def day_one() -> Iterator[DayOne]:
     yield (
         game,
         host,
-        {s.number: s.member for s in found.seats},
+        {s.number: s.player for s in found.seats},
         {s.number: s.role for s in found.seats},
     )
     traveller.stop()

@@ -42,7 +42,7 @@ def test_a_host_creates_a_game_on_the_site_and_players_vote_there() -> None:
         online_sweep()
         seat = Seat.objects.filter(game=game).select_related("member").first()
         assert seat is not None
-        player = logged_in(seat.member)
+        player = logged_in(seat.player)
         page = player.get(f"/online/{game.pk}/").content.decode()
         assert "День 1" in page and 'value="fast"' in page
         player.post(f"/online/{game.pk}/act/", {"type": "vote", "target": "pass"})
@@ -78,7 +78,7 @@ def test_an_eliminated_player_has_a_last_word_on_the_page() -> None:
         online_play.online_act(
             game_id=game.pk, user=host, event={"type": "warning", "seat": seat.number}
         )
-        player = logged_in(seat.member)
+        player = logged_in(seat.player)
         assert "Ваше последнее слово" in player.get(f"/online/{game.pk}/").content.decode()
         player.post(f"/online/{game.pk}/act/", {"type": "post", "text": "Прощайте"})
         assert "Ваше последнее слово" not in player.get(f"/online/{game.pk}/").content.decode()
@@ -94,6 +94,6 @@ def test_the_online_page_says_its_don_is_the_live_games_boss() -> None:
     client = Client()
     seat = online.seats.first()
     assert seat is not None
-    client.force_login(seat.member)
+    client.force_login(seat.player)
     page = client.get(f"/online/{online.pk}/").content.decode()
     assert "главарь мафии здесь — Дон, в живой игре эта карта зовётся Босс" in page

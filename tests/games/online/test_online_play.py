@@ -66,7 +66,8 @@ def online() -> Online:
     game_id = created.json()["game_id"]
     by_member = {p.member.pk: p for p in players}
     seats = {
-        s.number: (s.role, by_member[s.member_id]) for s in Seat.objects.filter(game_id=game_id)
+        s.number: (s.role, by_member[s.player.pk])
+        for s in Seat.objects.filter(game_id=game_id).select_related("member")
     }
     return host, players, seats, game_id, starts
 

@@ -37,7 +37,7 @@ def running() -> tuple[Game, User, dict[int, User]]:
         host=host, member_ids=[m.pk for m in members], starts_at=timezone.now()
     )
     assert online_sweep() == 1
-    return game, host, {s.number: s.member for s in table_of(game.pk).seats}
+    return game, host, {s.number: s.player for s in table_of(game.pk).seats}
 
 
 def player(user: User, language: str = "ru") -> Client:
