@@ -136,7 +136,8 @@ def fake_telegram(settings: Settings) -> Iterator[FakeTelegram]:
 
 def seed_migration_rows() -> None:
     """Make the rows the data migrations made (the hosts' group, the club's settings row, the
-    role catalogue, scoring scheme v1) again, as they do: a transactional test's flush takes them."""
+    role catalogue, scoring scheme v1) again, as they do: a transactional test's flush takes
+    them."""
     import importlib
 
     from django.apps import apps
