@@ -28,7 +28,6 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
-from accounts.services import member_is_of_age
 from club import buttons, seating, texts
 from club.kernel.club_settings import ClubSettings
 from club.kernel.errors import RefusalCode, Refused
@@ -47,7 +46,12 @@ from club.models import (
 from club.queries import evening_lineup
 
 # The sign-up service's own steps, shared so that the organiser's changes are its changes.
-from club.services import _fill_seats, _lineup_changed, lock_evening
+from club.services import (
+    _fill_seats,
+    _lineup_changed,
+    lock_evening,
+    refuse_unless_of_age_on_the_evening,
+)
 from notifications.channels import email_reaches, member_channels, telegram_reaches
 from notifications.models import NotificationChannel
 from notifications.services import member_notify, notification_enqueue, notification_send_on_commit
@@ -148,13 +152,7 @@ def lineup_add_member(
     if not member.can_sign_up_for_evenings:
         raise Refused(_("This member's membership is suspended or blocked."), RefusalCode.SUSPENDED)
     club = ClubSettings.load()
-    evening_date = timezone.localtime(evening.starts_at, club.zone).date()
-    if not member_is_of_age(member=member, on=evening_date, club=club):
-        raise Refused(
-            _("The club is for players aged %(age)d and over on the evening's date.")
-            % {"age": club.min_age},
-            RefusalCode.UNDERAGE,
-        )
+    refuse_unless_of_age_on_the_evening(member, evening, club)
     added = _added(evening, _sign_up_by_organiser(evening, club, now, member=member, guest_id=None))
     _log(evening.pk, LineupAction.ADDED, actor, added.registration)
     return added

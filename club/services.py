@@ -160,13 +160,7 @@ def registration_create(
         raise Refused(_("There is no such evening."), RefusalCode.NOT_FOUND)
     _refuse_unless_open(evening, now)
     club = ClubSettings.load()
-    evening_date = timezone.localtime(evening.starts_at, club.zone).date()
-    if not member_is_of_age(member=member, on=evening_date, club=club):
-        raise Refused(
-            _("The club is for players aged %(age)d and over on the evening's date.")
-            % {"age": club.min_age},
-            RefusalCode.UNDERAGE,
-        )
+    refuse_unless_of_age_on_the_evening(member, evening, club)
     held_back = _is_held_back(member, club, now)
     when = texts.evening_when(evening, club)
     outcome = seating.sign_up(
@@ -599,3 +593,15 @@ def registration_withdraw(*, registration_id: int, now: datetime | None = None) 
             RefusalCode.CONFLICT,
         )
     return _leave(member=registration.member, evening_id=registration.evening_id, now=now)
+
+
+def refuse_unless_of_age_on_the_evening(member: User, evening: Evening, club: ClubSettings) -> None:
+    """The age rule of a place on an evening's list, whoever puts the member there (the
+    member's own sign-up or the organiser's line-up)."""
+    evening_date = timezone.localtime(evening.starts_at, club.zone).date()
+    if not member_is_of_age(member=member, on=evening_date, club=club):
+        raise Refused(
+            _("The club is for players aged %(age)d and over on the evening's date.")
+            % {"age": club.min_age},
+            RefusalCode.UNDERAGE,
+        )
