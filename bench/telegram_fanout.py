@@ -79,6 +79,7 @@ def main() -> None:
         ],
         cwd=ROOT,
         env=env,
+        stdout=sys.stderr,  # the worker's banner is progress: stdout is the one JSON line
     )
     try:
         time.sleep(3)  # let the worker connect before the burst
