@@ -12,7 +12,10 @@ from club.kernel.parsing import whole_number
 Button = dict[str, str]
 
 SIGN_UP, CONFIRM, CANCEL, UNDO = "su", "cf", "cx", "cu"
-ACTIONS = (SIGN_UP, CONFIRM, CANCEL, UNDO)
+# «Не смогу» asks first, as on the site: «Да, не смогу» gives the place up (then «Вернуть»),
+# «Нет, остаюсь» keeps it.
+LEAVE, STAY = "cy", "cn"
+ACTIONS = (SIGN_UP, CONFIRM, CANCEL, UNDO, LEAVE, STAY)
 
 
 def sign_up(evening_id: int) -> Button:
@@ -25,6 +28,14 @@ def confirm(evening_id: int) -> Button:
 
 def cancel(evening_id: int) -> Button:
     return {"text": texts.confirm_labels()[1], "callback_data": f"{CANCEL}:{evening_id}"}
+
+
+def leave(evening_id: int) -> Button:
+    return {"text": texts.leave_labels()[0], "callback_data": f"{LEAVE}:{evening_id}"}
+
+
+def stay(evening_id: int) -> Button:
+    return {"text": texts.leave_labels()[1], "callback_data": f"{STAY}:{evening_id}"}
 
 
 def undo(evening_id: int) -> Button:

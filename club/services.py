@@ -259,6 +259,20 @@ def registration_cancel(
     return registration
 
 
+def registration_cancel_asked(
+    *, member: User, evening_id: int, now: datetime | None = None
+) -> Registration:
+    """The place «Не смогу» would give up, before the member is asked whether to: refused
+    as `registration_cancel` would refuse it (no such evening, taken place, not signed up),
+    so a stale button asks nothing. Changes nothing."""
+    now = now or timezone.now()
+    evening = Evening.objects.filter(pk=evening_id).first()
+    if evening is None:
+        raise Refused(_("There is no such evening."), RefusalCode.NOT_FOUND)
+    _refuse_if_started(evening, now)
+    return _active_registration(evening, member)
+
+
 def registration_cancel_undo(
     *, member: User, evening_id: int, now: datetime | None = None
 ) -> Registration:

@@ -167,3 +167,9 @@ def undo_label() -> str:
 def confirm_labels() -> tuple[str, str]:
     with translation.override(settings.LANGUAGE_CODE):
         return _("I confirm"), _("I can't make it")
+
+
+def leave_labels() -> tuple[str, str]:
+    """The answers to «Не смогу»'s question, as the evening page words them."""
+    with translation.override(settings.LANGUAGE_CODE):
+        return _("Yes, I can't make it"), _("No, I'm staying")

@@ -12,12 +12,13 @@ from django.utils.translation import gettext as _
 
 from accounts import services as accounts
 from accounts.models import User
-from club import buttons, queries
+from club import buttons, queries, texts
 from club import services as club
 from club.kernel import throttle
+from club.kernel.club_settings import ClubSettings
 from club.kernel.errors import RefusalCode, Refused
 from club.kernel.parsing import whole_number
-from club.models import Evening, RegistrationSource
+from club.models import Evening, Registration, RegistrationSource, RegistrationStatus
 from notifications.bot.cards import (
     ONLINE_BUTTONS,
     Buttons,
@@ -292,11 +293,18 @@ class Bot:
                     "The evening is full: you are in the reserve, position %(position)d."
                 ) % {"position": result.position}
         elif action == buttons.CANCEL:
+            return self.ask_to_leave(evening_id)
+        elif action == buttons.LEAVE:
             registration = club.registration_cancel(
                 member=self.member, evening_id=evening_id, undo_window=club.UNDO_WINDOW
             )
             answer = _("You gave up your place. You can still take it back.")
             self.reply(*evening_card(registration.evening, self.member))
+        elif action == buttons.STAY:
+            registration = club.registration_cancel_asked(member=self.member, evening_id=evening_id)
+            if registration.leaves_at is not None:  # «Да, не смогу» came first
+                return self._leaving(registration)
+            answer = _("Good: your place stays yours.")
         elif action == buttons.UNDO:
             club.registration_cancel_undo(member=self.member, evening_id=evening_id)
             answer = _("Taken back: your place is yours, as it was.")
@@ -304,6 +312,31 @@ class Bot:
             club.registration_confirm_attendance(member=self.member, evening_id=evening_id)
             answer = _("Thank you: your attendance is confirmed.")
         return self.toast(answer)
+
+    def ask_to_leave(self, evening_id: int) -> dict[str, Any]:
+        """«Не смогу» asks first, as the evening page does: the question names the evening
+        and what goes, «Да, не смогу» gives the place up, «Нет, остаюсь» keeps it."""
+        assert self.member is not None
+        registration = club.registration_cancel_asked(member=self.member, evening_id=evening_id)
+        evening = registration.evening
+        if registration.leaves_at is not None:
+            return self._leaving(registration)
+        question = (
+            _(
+                "Give up your seat? You have 30 seconds to take it back; then it goes to the "
+                "first of the reserve."
+            )
+            if registration.status == RegistrationStatus.CONFIRMED
+            else _("Leave the reserve? You have 30 seconds to take it back.")
+        )
+        when = texts.sentence(texts.evening_when(evening, ClubSettings.load()))
+        self.reply(f"{when}.\n{question}", [[buttons.leave(evening_id), buttons.stay(evening_id)]])
+        return self.toast(_("Sure you can't make it? Answer in the message below."))
+
+    def _leaving(self, registration: Registration) -> dict[str, Any]:
+        """«Не смогу» answered already: the card says when the place goes, with «Вернуть»."""
+        self.reply(*evening_card(registration.evening, self.member))
+        return self.toast(_("Your place is being given up."))
 
     # --- settings ----------------------------------------------------------------------
 

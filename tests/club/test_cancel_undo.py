@@ -11,11 +11,12 @@ from django.test import Client
 from django.utils import timezone
 from pytest_django import DjangoCaptureOnCommitCallbacks, Settings
 
-from club import services
+from club import services, texts
+from club.kernel.club_settings import ClubSettings
 from club.kernel.errors import RefusalCode, Refused
 from club.models import Evening, Registration, RegistrationStatus
 from notifications.models import Notification
-from tests.factories import make_evening, sign_up_many
+from tests.factories import make_evening, make_member, sign_up_many
 from tests.notifications.test_webhook import button, post, replies
 
 pytestmark = pytest.mark.django_db
@@ -140,14 +141,113 @@ def test_a_late_undo_on_the_page_is_refused_in_words(full_evening: FullEvening) 
     assert "Вернуть уже нельзя: место отдано." in answer.content.decode()
 
 
+def in_telegram(registration: Registration, settings: Settings, telegram_id: int = 777) -> None:
+    """The registration's member linked to Telegram, and the webhook's secret set."""
+    settings.TELEGRAM_WEBHOOK_SECRET = "webhook-secret-1"
+    registration.signed_member.telegram_id = telegram_id
+    registration.signed_member.save(update_fields=["telegram_id"])
+
+
+def leaves_at(registration: Registration) -> object:
+    registration.refresh_from_db()
+    return registration.leaves_at
+
+
+def test_the_bots_cant_make_it_asks_first_and_changes_nothing(
+    full_evening: FullEvening, settings: Settings
+) -> None:
+    evening, seated, waiting = full_evening
+    in_telegram(seated, settings)
+    in_telegram(waiting, settings, telegram_id=778)
+    answer = post(button(f"cx:{evening.pk}")).json()
+    assert answer["text"] == "Точно не сможете? Ответьте в сообщении ниже."
+    question = replies()[-1]
+    when = texts.sentence(texts.evening_when(evening, ClubSettings.load()))
+    assert question.text == (
+        f"{when}.\nОтказаться от места? 30 секунд его можно вернуть, потом оно перейдёт "
+        "первому из резерва."
+    )
+    assert question.buttons == [
+        [
+            {"text": "Да, не смогу", "callback_data": f"cy:{evening.pk}"},
+            {"text": "Нет, остаюсь", "callback_data": f"cn:{evening.pk}"},
+        ]
+    ]
+    assert (status(seated), leaves_at(seated), status(waiting)) == ("confirmed", None, "reserve")
+    # The reserve's member is asked about the reserve.
+    post(button(f"cx:{evening.pk}", user_id=778))
+    assert replies(778)[-1].text.endswith("Уйти из резерва? 30 секунд можно будет передумать.")
+    assert (leaves_at(waiting), status(waiting)) == (None, "reserve")
+
+
+def test_staying_keeps_the_place_as_it_was(full_evening: FullEvening, settings: Settings) -> None:
+    evening, seated, waiting = full_evening
+    in_telegram(seated, settings)
+    post(button(f"cx:{evening.pk}"))
+    sent = len(replies())
+    answer = post(button(f"cn:{evening.pk}")).json()
+    assert answer["text"] == "Хорошо: место остаётся за вами."
+    assert len(replies()) == sent  # nothing more to read
+    assert (status(seated), leaves_at(seated), status(waiting)) == ("confirmed", None, "reserve")
+    assert services.registrations_leave_due(now=timezone.now() + timedelta(minutes=5)) == 0
+
+
+@pytest.mark.parametrize(
+    ("data", "expected"),
+    [
+        ("cy:{other}", "Вы не записаны на этот вечер."),
+        ("cn:{other}", "Вы не записаны на этот вечер."),
+        ("cx:{other}", "Вы не записаны на этот вечер."),
+        ("cy:999999", "Такого вечера нет."),
+        ("cy:0", "Эта кнопка больше не работает."),
+        ("cy:{evening}x", "Эта кнопка больше не работает."),
+        ("cy:", "Эта кнопка больше не работает."),
+        ("cy:-{evening}", "Эта кнопка больше не работает."),
+    ],
+)
+def test_a_forged_or_stale_answer_is_refused_and_changes_nothing(
+    full_evening: FullEvening, settings: Settings, data: str, expected: str
+) -> None:
+    evening, seated, waiting = full_evening
+    other = make_evening(capacity=1)
+    in_telegram(seated, settings)
+    response = post(button(data.format(evening=evening.pk, other=other.pk)))
+    assert response.status_code == 200
+    assert response.json()["text"] == expected
+    assert not replies()  # no question, no card
+    assert (status(seated), leaves_at(seated), status(waiting)) == ("confirmed", None, "reserve")
+
+
+def test_a_member_not_on_the_list_cannot_give_up_someone_elses_place(
+    full_evening: FullEvening, settings: Settings
+) -> None:
+    evening, seated, waiting = full_evening
+    in_telegram(seated, settings)
+    outsider = make_member(telegram_id=779)
+    answer = post(button(f"cy:{evening.pk}", user_id=779)).json()
+    assert answer["text"] == "Вы не записаны на этот вечер."
+    assert not Registration.objects.filter(member=outsider).exists()
+    assert (status(seated), leaves_at(seated), status(waiting)) == ("confirmed", None, "reserve")
+
+
+def test_a_question_after_the_start_is_answered_with_the_refusal(
+    full_evening: FullEvening, settings: Settings
+) -> None:
+    evening, seated, _waiting = full_evening
+    in_telegram(seated, settings)
+    Evening.objects.filter(pk=evening.pk).update(starts_at=timezone.now() - timedelta(hours=1))
+    for data in (f"cx:{evening.pk}", f"cy:{evening.pk}"):
+        assert post(button(data)).json()["text"] == "Этот вечер уже прошёл."
+    assert (status(seated), leaves_at(seated)) == ("confirmed", None)
+
+
 def test_the_bot_offers_the_undo_button_and_takes_it_back(
     full_evening: FullEvening, settings: Settings
 ) -> None:
-    settings.TELEGRAM_WEBHOOK_SECRET = "webhook-secret-1"
     evening, seated, waiting = full_evening
-    seated.signed_member.telegram_id = 777
-    seated.signed_member.save(update_fields=["telegram_id"])
-    answer = post(button(f"cx:{evening.pk}")).json()
+    in_telegram(seated, settings)
+    post(button(f"cx:{evening.pk}"))
+    answer = post(button(f"cy:{evening.pk}")).json()
     assert answer["text"] == "Вы отказались от места. Его ещё можно вернуть."
     card = replies()[-1]
     assert "место уйдёт в" in card.text
@@ -173,3 +273,24 @@ def test_the_windows_end_is_queued_as_a_task_after_the_commit(
         args=(seated.pk,),
         countdown=services.UNDO_WINDOW.total_seconds(),
     )
+
+
+def test_the_question_answered_already_shows_the_undo_card(
+    full_evening: FullEvening, settings: Settings
+) -> None:
+    """«Не смогу» or «Нет, остаюсь» pressed again after «Да, не смогу»: the place is going,
+    and the card with «Вернуть» says so; the window stands as it was."""
+    evening, seated, _waiting = full_evening
+    in_telegram(seated, settings)
+    post(button(f"cx:{evening.pk}"))
+    post(button(f"cy:{evening.pk}"))
+    window = leaves_at(seated)
+    for data in (f"cn:{evening.pk}", f"cx:{evening.pk}", f"cy:{evening.pk}"):
+        answer = post(button(data)).json()
+        assert answer["text"] in (
+            "Место отдаётся.",
+            "Вы отказались от места. Его ещё можно вернуть.",
+        )
+        card = replies()[-1]
+        assert card.buttons == [[{"text": "Вернуть", "callback_data": f"cu:{evening.pk}"}]]
+    assert (status(seated), leaves_at(seated)) == ("confirmed", window)

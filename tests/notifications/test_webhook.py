@@ -188,9 +188,11 @@ def test_ok_igraem_signs_up_and_answers_at_once() -> None:
     registration = Registration.objects.get(member=member)
     assert (registration.status, registration.source) == ("confirmed", "bot")
     assert Notification.objects.filter(member=member, dedupe_key__startswith="seat:").exists()
-    # «Подтверждаю», then «Не смогу».
+    # «Подтверждаю», then «Не смогу» (which asks first) and «Да, не смогу».
     assert post(button(f"cf:{evening.pk}")).json()["text"] == "Спасибо: участие подтверждено."
-    answer = post(button(f"cx:{evening.pk}")).json()
+    post(button(f"cx:{evening.pk}"))
+    assert Registration.objects.get(member=member).leaves_at is None
+    answer = post(button(f"cy:{evening.pk}")).json()
     assert answer["text"] == "Вы отказались от места. Его ещё можно вернуть."
     assert Registration.objects.get(member=member).leaves_at is not None  # the undo window
 
