@@ -34,9 +34,10 @@ from accounts.models import MembershipStatus, User
 from accounts.telegram_webapp import (
     MiniAppLaunch,
     mini_app_demo_on,
+    mini_app_read,
+    mini_app_refuse_if_old,
     mini_app_sign,
     mini_app_token,
-    mini_app_verify,
 )
 from club.doors import csp
 from club.doors.middleware import APP_LANGUAGE, supported_language
@@ -103,16 +104,19 @@ def mini_app_auth(request: SiteRequest) -> JsonResponse:
     valid_for = timedelta(seconds=settings.TELEGRAM_MINI_APP_MAX_AGE_SECONDS)
     try:
         throttle.refuse_if_over(throttle.MINI_APP_PER_ADDRESS, throttle.client_address(request))
-        launch = mini_app_verify(
-            request.POST.get("init_data", ""),
-            bot_token=mini_app_token(),
-            now=timezone.now(),
-            max_age_seconds=int(valid_for.total_seconds()),
+        now = timezone.now()
+        launch = mini_app_read(
+            request.POST.get("init_data", ""), bot_token=mini_app_token(), now=now
         )
+        # Telegram's «Reload» in the session this launch opened goes on however long ago
+        # it was opened; any other use of the launch must be fresh (and is used once).
+        reopened = _reopened_here(request, launch)
+        if not reopened:
+            mini_app_refuse_if_old(launch, now=now, max_age_seconds=int(valid_for.total_seconds()))
         throttle.refuse_if_over(throttle.MINI_APP_PER_USER, str(launch.identity.telegram_id))
         with translation.override(_language(request, launch)):
             member = services.member_mini_app_open(
-                launch=launch, valid_for=valid_for, reopened=_reopened_here(request, launch)
+                launch=launch, valid_for=valid_for, reopened=reopened
             )
     except Refused as refusal:
         return JsonResponse({"error": refusal.message}, status=refusal.status)

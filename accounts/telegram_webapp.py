@@ -56,7 +56,7 @@ def mini_app_sign(
     *, bot_token: str, telegram_id: int, first_name: str, language: str, now: datetime
 ) -> str:
     """Launch data as Telegram signs it, for the embedded site's developer page only (with
-    the demo token): the same fields and signature mini_app_verify checks."""
+    the demo token): the same fields and signature mini_app_read checks."""
     user = {"id": telegram_id, "first_name": first_name[:64], "language_code": language}
     fields = {
         "query_id": f"DEMO{telegram_id}{int(now.timestamp() * 1000)}",
@@ -68,10 +68,10 @@ def mini_app_sign(
     return urlencode(fields)
 
 
-def mini_app_verify(
-    init_data: str, *, bot_token: str, now: datetime, max_age_seconds: int
-) -> MiniAppLaunch:
-    """The Telegram user a genuine, fresh launch names; a Refused otherwise."""
+def mini_app_read(init_data: str, *, bot_token: str, now: datetime) -> MiniAppLaunch:
+    """The Telegram user a genuine launch names, whatever its age (mini_app_refuse_if_old
+    says whether it is fresh): the signature is always checked, and a launch signed in the
+    future (beyond the clocks' skew) is refused. A Refused otherwise."""
     if not bot_token:
         raise Refused(_("The Telegram Mini App is not set up on this site."))
     if not isinstance(init_data, str) or not init_data or len(init_data) > MAX_INIT_DATA:
@@ -98,8 +98,7 @@ def mini_app_verify(
     telegram_id = whole_number(str(user.get("id", ""))) if isinstance(user, dict) else None
     if auth_date is None or telegram_id is None or telegram_id < 1:
         raise Refused(_("The Telegram launch data is malformed."))
-    age = now.timestamp() - auth_date
-    if age > max_age_seconds or age < -CLOCK_SKEW_SECONDS:
+    if now.timestamp() - auth_date < -CLOCK_SKEW_SECONDS:
         raise Refused(_("The club's app was opened too long ago: open it from Telegram again."))
     assert isinstance(user, dict)
     return MiniAppLaunch(
@@ -113,3 +112,10 @@ def mini_app_verify(
         start_param=fields.get("start_param", "")[:64],
         language=str(user.get("language_code", ""))[:8],
     )
+
+
+def mini_app_refuse_if_old(launch: MiniAppLaunch, *, now: datetime, max_age_seconds: int) -> None:
+    """A launch is taken within its age (TELEGRAM_MINI_APP_MAX_AGE_SECONDS) of signing; only
+    the session it opened goes on with it later (Telegram's «Reload», accounts/miniapp.py)."""
+    if now.timestamp() - launch.identity.signed_at.timestamp() > max_age_seconds:
+        raise Refused(_("The club's app was opened too long ago: open it from Telegram again."))

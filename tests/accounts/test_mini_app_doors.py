@@ -8,9 +8,11 @@ password once (throttled, CSRF, the Telegram account from the verified launch on
 from __future__ import annotations
 
 import re
+import time
 from typing import Any
 
 import pytest
+import time_machine
 from django.test import Client
 from pytest_django.fixtures import Settings as SettingsWrapper
 
@@ -86,6 +88,66 @@ def test_a_reload_of_a_member_banned_since_is_refused() -> None:
     status, answer = open_app(app, data)
     assert status == 422 and "уже использован" in answer["error"]
     assert app.get("/").wsgi_request.user.is_anonymous
+
+
+def later(hours: float) -> time_machine.travel:
+    """The clock past the launch's hour (TELEGRAM_MINI_APP_MAX_AGE_SECONDS, 3600 here)."""
+    return time_machine.travel(time.time() + hours * 3600, tick=False)
+
+
+def test_reload_after_the_launchs_hour_goes_on_in_the_session_it_opened() -> None:
+    member = make_member(telegram_id=TELEGRAM_ID)
+    data = launch()
+    app = Client()
+    assert open_app(app, data) == (200, {"next": "/"})
+    with later(2):
+        assert open_app(app, data) == (200, {"next": "/"})  # «Reload» two hours on
+        assert app.get("/").wsgi_request.user == member
+    with later(30):
+        assert open_app(app, data) == (200, {"next": "/"})  # and the next day
+        # Anyone else's use of the old launch stays refused, as too old: another browser …
+        status, answer = open_app(Client(), data)
+        assert status == 422 and "слишком давно" in answer["error"]
+        # … and the same browser once it has logged out.
+        app.post("/accounts/logout/")
+        status, answer = open_app(app, data)
+        assert status == 422 and "слишком давно" in answer["error"]
+
+
+def test_reload_after_the_hour_on_the_way_to_joining_goes_on_to_joining() -> None:
+    data = launch()
+    app = Client()
+    assert open_app(app, data) == (200, {"next": "/tg/join/"})
+    with later(2):
+        assert open_app(app, data) == (200, {"next": "/tg/join/"})
+        assert open_app(Client(), data)[0] == 422
+
+
+def test_an_old_launch_the_session_did_not_open_is_refused_there() -> None:
+    """The member's own session, but another (older, never used) launch of theirs: that is
+    not a reload, so its age counts."""
+    member = make_member(telegram_id=TELEGRAM_ID)
+    app = Client()
+    older = launch(auth_date=int(time.time()) - 3601)
+    assert open_app(app, launch())[0] == 200
+    status, answer = open_app(app, older)
+    assert status == 422 and "слишком давно" in answer["error"]
+    assert app.get("/").wsgi_request.user == member  # the session as it was
+
+
+def test_an_old_reload_is_still_checked_for_its_signature() -> None:
+    make_member(telegram_id=TELEGRAM_ID)
+    data = launch()
+    app = Client()
+    assert open_app(app, data)[0] == 200
+    forged = re.sub(r"hash=([0-9a-f])", lambda m: "hash=" + "0123"[m[1] == "0"], data)
+    with later(2):
+        status, answer = open_app(app, forged)
+        assert status == 422 and "не от Telegram" in answer["error"]
+        # A launch for someone else signed with another token, in this session: refused.
+        other = launch(telegram_id=TELEGRAM_ID + 1, token="1:another-token")
+        status, answer = open_app(app, other)
+        assert status == 422 and "не от Telegram" in answer["error"]
 
 
 # --- The app in the Telegram's language ----------------------------------------------------
