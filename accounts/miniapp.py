@@ -66,8 +66,14 @@ def _landing(start_param: str) -> str:
 @ensure_csrf_cookie
 @require_GET
 def mini_app_start(request: SiteRequest) -> HttpResponse:
-    """The page Telegram opens: its script sends the launch data to mini_app_auth."""
-    return render(request, "miniapp/start.html")
+    """The page Telegram opens: its script sends the launch data to mini_app_auth. Until
+    the answer it speaks the launch's language, unless the member chose one (_language)."""
+    context = {
+        "chosen_language": supported_language(request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME))
+        or "",
+        "default_language": settings.LANGUAGE_CODE,
+    }
+    return render(request, "miniapp/start.html", context)
 
 
 def _reopened_here(request: SiteRequest, launch: MiniAppLaunch) -> bool:
@@ -108,13 +114,15 @@ def mini_app_auth(request: SiteRequest) -> JsonResponse:
         launch = mini_app_read(
             request.POST.get("init_data", ""), bot_token=mini_app_token(), now=now
         )
-        # Telegram's «Reload» in the session this launch opened goes on however long ago
-        # it was opened; any other use of the launch must be fresh (and is used once).
-        reopened = _reopened_here(request, launch)
-        if not reopened:
-            mini_app_refuse_if_old(launch, now=now, max_age_seconds=int(valid_for.total_seconds()))
-        throttle.refuse_if_over(throttle.MINI_APP_PER_USER, str(launch.identity.telegram_id))
+        # From here on a refusal speaks the launch's language, as the start page did.
         with translation.override(_language(request, launch)):
+            # Telegram's «Reload» in the session this launch opened goes on however long ago
+            # it was opened; any other use of the launch must be fresh (and is used once).
+            reopened = _reopened_here(request, launch)
+            if not reopened:
+                max_age = int(valid_for.total_seconds())
+                mini_app_refuse_if_old(launch, now=now, max_age_seconds=max_age)
+            throttle.refuse_if_over(throttle.MINI_APP_PER_USER, str(launch.identity.telegram_id))
             member = services.member_mini_app_open(
                 launch=launch, valid_for=valid_for, reopened=reopened
             )

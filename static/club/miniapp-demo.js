@@ -25,10 +25,19 @@
   const bg = /^#[0-9a-fA-F]{6}$/.test(theme.bg_color || "") ? theme.bg_color : "#ffffff";
   const [r, g, b] = [1, 3, 5].map((at) => parseInt(bg.slice(at, at + 2), 16));
   const dark = 0.2126 * r + 0.7152 * g + 0.0722 * b < 128;
+  // The launch's fields as Telegram's script hands them over (the user as an object).
+  const unsafe = {};
+  for (const [key, value] of new URLSearchParams(initData)) {
+    try {
+      unsafe[key] = ["user", "receiver", "chat"].includes(key) ? JSON.parse(value) : value;
+    } catch (error) {
+      // Not JSON: left out, as Telegram's script leaves it.
+    }
+  }
   const nothing = () => {};
   const app = {
     initData,
-    initDataUnsafe: {},
+    initDataUnsafe: unsafe,
     version: params.get("tgWebAppVersion") || "8.0",
     platform: params.get("tgWebAppPlatform") || "web",
     colorScheme: dark ? "dark" : "light",

@@ -72,6 +72,22 @@
     if (app && app.colorScheme) root.dataset.scheme = app.colorScheme;
   }
 
+  // The start page's language before the server has read the launch: the one the member
+  // chose on the site (a cookie, which the page was drawn in), else their Telegram's
+  // (the launch's language_code) when the site has it, else the club's — as /tg/auth/
+  // picks it (accounts/miniapp.py, _language).
+  function launchLanguage(box) {
+    if (box.dataset.chosen) return box.dataset.chosen;
+    const user = app.initDataUnsafe && app.initDataUnsafe.user;
+    const code = user && typeof user.language_code === "string" ? user.language_code : "";
+    const primary = code.split(/[-_]/)[0].trim().toLowerCase();
+    return /^[a-z]+$/.test(primary) && said(box, "opening", primary) ? primary : box.dataset.default;
+  }
+  // The start page's text `what` in `language` (its data-<what>-<language> attribute).
+  function said(box, what, language) {
+    return box.dataset[what + language.charAt(0).toUpperCase() + language.slice(1)] || "";
+  }
+
   function start() {
     const box = document.getElementById("mini-app-start");
     if (!box) return;
@@ -81,6 +97,14 @@
       status.hidden = true;
       document.getElementById("mini-app-outside").hidden = false;
       return;
+    }
+    const language = launchLanguage(box);
+    if (said(box, "opening", language)) {
+      root.lang = language;
+      status.textContent = said(box, "opening", language);
+      // The club's name too: without one set, «Mafia club» in the reader's language.
+      document.getElementById("mini-app-name").textContent = said(box, "name", language);
+      document.title = said(box, "name", language);
     }
     const token = (document.cookie.match(/(?:^|; )csrftoken=([^;]+)/) || [])[1] || "";
     fetch(box.dataset.auth, {
@@ -104,7 +128,7 @@
       })
       .catch(() => {
         status.hidden = true;
-        problem.textContent = box.dataset.offline || "…";
+        problem.textContent = said(box, "offline", root.lang) || "…";
         problem.hidden = false;
       });
   }

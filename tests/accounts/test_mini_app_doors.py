@@ -169,6 +169,27 @@ def test_an_english_telegram_gets_the_app_in_english_until_the_member_chooses() 
     assert '<html lang="ru">' in app.get("/").content.decode()
 
 
+def test_the_start_page_carries_its_words_in_each_language_and_the_members_choice() -> None:
+    """/tg/ speaks before the launch is read: its script picks the launch's language from
+    these (tests/e2e/test_mini_app_themes.py watches it do so), unless one was chosen."""
+    page = Client().get("/tg/").content.decode()
+    assert 'data-opening-ru="Открываем клуб…"' in page
+    assert 'data-opening-en="Opening the club…"' in page
+    assert 'data-offline-en="No connection to the club. Close the app and open it again."' in page
+    assert 'data-chosen=""' in page and 'data-default="ru"' in page
+    chosen = Client()
+    chosen.cookies["django_language"] = "en"
+    assert 'data-chosen="en"' in chosen.get("/tg/").content.decode()
+
+
+def test_an_old_launch_is_refused_in_its_telegrams_language() -> None:
+    make_member(telegram_id=TELEGRAM_ID)
+    status, answer = open_app(Client(), english(auth_date=int(time.time()) - 3601))
+    assert status == 422 and answer["error"] == (
+        "The club's app was opened too long ago: open it from Telegram again."
+    )
+
+
 @pytest.mark.parametrize(
     ("code", "language"), [("en", "en"), ("en-US", "en"), ("ru", "ru"), ("de", "ru"), ("", "ru")]
 )

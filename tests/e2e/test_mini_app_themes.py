@@ -143,3 +143,52 @@ def test_a_site_member_links_telegram_in_the_app(
     member.refresh_from_db()
     assert member.telegram_id is not None
     context.close()
+
+
+OPENING = {"ru": "Открываем клуб…", "en": "Opening the club…"}
+OFFLINE = {
+    "ru": "Нет связи с клубом. Закройте приложение и откройте снова.",
+    "en": "No connection to the club. Close the app and open it again.",
+}
+
+
+@pytest.mark.parametrize(
+    ("theme", "language", "chosen", "shown"),
+    [("light", "en", None, "en"), ("dark", "en", "ru", "ru"), ("dark", "ru", None, "ru")],
+)
+def test_the_loading_screen_speaks_the_launchs_language(
+    browser: Any, live_server: Any, theme: str, language: str, chosen: str | None, shown: str
+) -> None:
+    """/tg/ before the server has read the launch (its answer held back here): in the
+    Telegram's language (the launch's language_code) unless the member chose one on the
+    site; then, the server out of reach, the same language says so."""
+    member = make_member(telegram_id=556001, nickname="Светлана")
+    context = new_context(browser, live_server, language=chosen or language)
+    if chosen is None:
+        context.clear_cookies()  # no language chosen on the site
+    held: list[Any] = []
+
+    def hold(route: Any) -> None:
+        held.append(route)
+
+    context.route(f"{live_server.url}/tg/auth/", hold)
+    page = context.new_page()
+    page.goto(f"{live_server.url}/dev/tg/?member={member.pk}&theme={theme}&language={language}")
+    page.wait_for_url(f"{live_server.url}/tg/#*")
+    while not held:  # the launch is on its way to the server, and stays there
+        page.wait_for_timeout(50)
+    status = page.locator("#mini-app-status")
+    assert status.inner_text() == OPENING[shown]
+    assert page.evaluate("document.documentElement.lang") == shown
+    assert untranslated(page, shown, [member.nickname]) == []
+    assert axe_violations(page, live_server) == []
+    page.screenshot(path=ARTIFACTS / f"app-theme-{theme}-{language}-0-loading-{shown}.png")
+
+    held[0].abort()  # no answer: the connection is gone
+    problem = page.locator("#mini-app-error")
+    problem.wait_for()
+    assert problem.inner_text() == OFFLINE[shown] and status.is_hidden()
+    assert untranslated(page, shown, [member.nickname]) == []
+    page.screenshot(path=ARTIFACTS / f"app-theme-{theme}-{language}-0-offline-{shown}.png")
+    assert watch_of(context).csp_violations(page) == []
+    context.close()
