@@ -20,25 +20,46 @@ router = Router(tags=["games"])
 
 
 class SeatIn(Schema):
+    """One seat: who sits in it, by exactly one of `member_id`, `nick` (a member) or
+    `guest_id` (one of the evening's guests, as GET …/players lists them), and the card."""
+
     seat: int = Field(..., ge=1, le=30)
     member_id: int | None = None
     nick: str | None = Field(None, max_length=64)
+    guest_id: int | None = None
     role: str = Field(..., min_length=1, max_length=32)
 
 
 class GameIn(Schema):
     evening_id: int
     ruleset: str = Field("club", pattern="^club$")
+    table: int = Field(1, ge=1, le=99, description="Which of the evening's open tables.")
     seats: list[SeatIn] = Field(..., min_length=1, max_length=30)
 
 
 class SeatOut(Schema):
     seat: int
-    nick: str
+    nick: str  # «Player N» to whoever may not see the name (games/access.py)
+    guest_id: int | None = Field(
+        None,
+        description="The evening's guest in this seat, told to whoever sees the seat's name.",
+    )
     role: str | None  # null while the game runs, except for its host
     alive: bool
     fouls: int
     immune: bool
+
+
+class PresentOut(Schema):
+    """One of the evening's seated people a table's new game may seat: a member (`member_id`,
+    `nick`) or a guest (`guest_id`, `name`), as the host's «Новая игра» offers them."""
+
+    member_id: int | None
+    nick: str | None
+    guest_id: int | None
+    name: str | None
+    attendance_confirmed: bool
+    came: bool
 
 
 class PromptOut(Schema):
@@ -56,6 +77,7 @@ class PromptOut(Schema):
 class GameOut(Schema):
     id: int
     evening_id: int | None  # null for an online game
+    table: int
     number: int
     ruleset: str
     status: str
@@ -82,9 +104,11 @@ def _out(request: ApiRequest, view: GameView) -> GameOut:
     state, prompt = view.club_state, view.prompt
     roles = access.sees_roles(request.auth, view.game, view.seats)
     nick = visible_nicks(view.seats, view.game, request.auth)
+    named = access.runs(request.auth, view.game, view.seats)
     return GameOut(
         id=view.game.pk,
         evening_id=view.game.evening_id,
+        table=view.game.table,
         number=view.game.number,
         ruleset=view.game.ruleset,
         status=view.game.status,
@@ -94,6 +118,10 @@ def _out(request: ApiRequest, view: GameView) -> GameOut:
             SeatOut(
                 seat=s.number,
                 nick=nick[s.number],
+                guest_id=s.guest_id
+                if s.guest_id is not None
+                and access.seat_name_visible(s, request.auth, runs_game=named)
+                else None,
                 role=s.role if roles else None,
                 alive=s.number in state.alive,
                 fouls=state.fouls.get(s.number, 0),
@@ -127,23 +155,60 @@ def _view(game_id: int) -> GameView:
     return view
 
 
-def _member(seat: SeatIn) -> int:
+def _player(seat: SeatIn) -> services.Player:
+    """Who `seat` names: a member by id or nickname, or one of the evening's guests;
+    whether they may sit at this table is the service's to say, as for the host's screen."""
+    named = [seat.member_id, seat.nick, seat.guest_id]
+    if sum(given is not None for given in named) != 1:
+        raise Refused(
+            _("Seat %(seat)d: give one of member_id, nick or guest_id.") % {"seat": seat.seat},
+            RefusalCode.INVALID,
+            seat=seat.seat,
+        )
+    if seat.guest_id is not None:
+        return services.GuestAt(seat.guest_id)
     if seat.member_id is not None:
         return seat.member_id
     member = User.objects.by_nickname(seat.nick or "")
     if member is None:
-        raise Refused(_("Seat %(seat)d: no member has this nickname.") % {"seat": seat.seat})
+        raise Refused(
+            _("Seat %(seat)d: no member has this nickname.") % {"seat": seat.seat},
+            RefusalCode.INVALID,
+            seat=seat.seat,
+        )
     return member.pk
 
 
 @router.post("/games", response={201: GameOut, **ERRORS})
 def game_create(request: ApiRequest, payload: GameIn) -> Status[GameOut]:
+    """Start a game of the evening at one of its open tables (`table`, 1 by default), as
+    the host's «Новая игра» does: the same service, the same refusals."""
     access.refuse_unless_may_host(request.auth)
-    seats = {seat.seat: (_member(seat), seat.role) for seat in payload.seats}
+    seats = {seat.seat: (_player(seat), seat.role) for seat in payload.seats}
     if len(seats) != len(payload.seats):
         raise Refused(_("Each seat number is given once."))
-    game = services.game_create(host=request.auth, evening_id=payload.evening_id, seats=seats)
+    game = services.game_create(
+        host=request.auth, evening_id=payload.evening_id, seats=seats, table=payload.table
+    )
     return Status(201, _out(request, _view(game.pk)))
+
+
+@router.get("/evenings/{evening_id}/players", response={200: list[PresentOut], **ERRORS})
+def game_players(request: ApiRequest, evening_id: int, table: int = 1) -> list[PresentOut]:
+    """Hosts: whom a new game at `table` may seat (the evening's confirmed members and
+    guests, in the order they signed up, but for those playing at the other table now)."""
+    present = services.seatable(host=request.auth, evening_id=evening_id, table=table)
+    return [
+        PresentOut(
+            member_id=p.member.pk if p.member else None,
+            nick=p.member.nickname if p.member else None,
+            guest_id=p.guest.pk if p.guest else None,
+            name=p.guest.name if p.guest else None,
+            attendance_confirmed=p.attendance_confirmed,
+            came=p.came,
+        )
+        for p in present
+    ]
 
 
 @router.get("/games/{game_id}", response={200: GameOut, **ERRORS})

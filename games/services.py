@@ -114,9 +114,9 @@ def _busy_elsewhere(evening: Evening, table: int) -> set[int]:
     }
 
 
-def present_players(evening: Evening, table: int = 1) -> list[Present]:
-    """Who may be seated at `table`: the evening's confirmed (or marked attended) members
-    and guests, in the order they signed up, but for those playing at the other table now."""
+def _on_the_list(evening: Evening) -> list[Present]:
+    """The evening's confirmed (or marked attended) members and guests, in the order they
+    signed up: whoever may be seated at one of its tables."""
     registrations = (
         Registration.objects.filter(
             evening=evening,
@@ -125,7 +125,6 @@ def present_players(evening: Evening, table: int = 1) -> list[Present]:
         .select_related("member", "guest")
         .order_by("arrival")
     )
-    busy = _busy_elsewhere(evening, table)
     return [
         Present(
             member=registration.member,
@@ -134,8 +133,40 @@ def present_players(evening: Evening, table: int = 1) -> list[Present]:
             came=registration.checked_in_at is not None,
         )
         for registration in registrations
-        if _person(registration.member_id, registration.guest_id) not in busy
     ]
+
+
+def present_players(evening: Evening, table: int = 1) -> list[Present]:
+    """Who may be seated at `table`: the evening's confirmed (or marked attended) members
+    and guests, in the order they signed up, but for those playing at the other table now."""
+    busy = _busy_elsewhere(evening, table)
+    return [p for p in _on_the_list(evening) if _person(*_ids(p.player)) not in busy]
+
+
+def refuse_unless_open_table(evening: Evening, table: int) -> None:
+    """A game is played at one of the evening's open tables (1, and 2 once the organiser
+    opened the second: club/lineup.py)."""
+    if not 1 <= table <= evening.tables:
+        raise Refused(
+            _("This evening has no table %(table)d.") % {"table": table},
+            RefusalCode.INVALID,
+            tables=evening.tables,
+        )
+
+
+def _evening(evening_id: int) -> Evening:
+    evening = Evening.objects.filter(pk=evening_id).first()
+    if evening is None:
+        raise Refused(_("There is no such evening."), RefusalCode.NOT_FOUND)
+    return evening
+
+
+def seatable(*, host: User, evening_id: int, table: int) -> list[Present]:
+    """Whom a new game at the evening's `table` may seat (present_players), for a host."""
+    access.refuse_unless_may_host(host)
+    evening = _evening(evening_id)
+    refuse_unless_open_table(evening, table)
+    return present_players(evening, table)
 
 
 def club_options(club: ClubSettings | None = None) -> ClubOptions:
@@ -205,9 +236,7 @@ def game_create(
     member's id or one of the evening's guests, role code)."""
     now = now or timezone.now()
     access.refuse_unless_may_host(host)
-    evening = Evening.objects.filter(pk=evening_id).first()
-    if evening is None:
-        raise Refused(_("There is no such evening."), RefusalCode.NOT_FOUND)
+    evening = _evening(evening_id)
     if evening.status == EveningStatus.CANCELLED:
         raise Refused(_("This evening is cancelled."))
     club = ClubSettings.load()
@@ -215,12 +244,22 @@ def game_create(
     players = [player for player, _role in seats.values()]
     member_ids = [player for player in players if isinstance(player, int)]
     access.refuse_host_at_table(host, member_ids)
-    present = {p.player: p for p in present_players(evening)}
+    # Whoever is on the list, at either table: one playing at the other table now is
+    # refused below, under the lock, as busy rather than as unknown.
+    present = {p.player: p for p in _on_the_list(evening)}
     evening_date = timezone.localtime(evening.starts_at, club.zone).date()
-    for player in players:
+    for seat, (player, _role) in sorted(seats.items(), key=lambda item: item[0]):
         person = present.get(player)
         if person is None:
-            raise Refused(_("Only members signed up for this evening can be seated."))
+            raise Refused(
+                _(
+                    "Seat %(seat)d: only the evening's confirmed players and its guests "
+                    "can be seated."
+                )
+                % {"seat": seat},
+                RefusalCode.INVALID,
+                seat=seat,
+            )
         if person.member is not None:
             refuse_unless_may_play(person.member, on=evening_date, club=club)
     people = {seat: _person(*_ids(player)) for seat, (player, _r) in seats.items()}
@@ -228,11 +267,12 @@ def game_create(
     with transaction.atomic():
         # One game at a time per evening takes the next number and seats its players.
         Evening.objects.select_for_update().filter(pk=evening.pk).first()
-        busy = _busy_elsewhere(evening, table) & set(people.values())
-        if busy:
+        busy = _busy_elsewhere(evening, table)
+        if busy & set(people.values()):
             raise Refused(
                 _("Some of these players are at the other table's game now."),
                 RefusalCode.CONFLICT,
+                seats=sorted(seat for seat, person in people.items() if person in busy),
             )
         immune = carried_immunity(people, _first_out_of_previous_game(evening, table))
         try:
@@ -282,8 +322,7 @@ def _refuse_unless_startable(
             _("Games of this evening start on its day: from %(when)s.")
             % {"when": date_format(earliest, "DATETIME_FORMAT")},
         )
-    if not 1 <= table <= evening.tables:
-        raise Refused(_("This evening has no table %(table)d.") % {"table": table})
+    refuse_unless_open_table(evening, table)
     if len(seats) < club.min_players:
         raise Refused(
             _("A game needs at least %(min)d players; %(count)d are seated.")
@@ -293,7 +332,11 @@ def _refuse_unless_startable(
         raise Refused(_("Seats are numbered from 1 without gaps."))
     players = [player for player, _role in seats.values()]
     if len(set(players)) != len(players):
-        raise Refused(_("A member can take one seat only."))
+        raise Refused(
+            _("A member can take one seat only."),
+            RefusalCode.INVALID,
+            seats=sorted(seat for seat, (player, _r) in seats.items() if players.count(player) > 1),
+        )
 
 
 # --- the engine over the log ----------------------------------------------------------

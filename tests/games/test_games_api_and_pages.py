@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 import zipfile
+from collections.abc import Mapping
 from datetime import timedelta
 from typing import Any
 
@@ -18,7 +19,9 @@ from pytest_django import DjangoAssertNumQueries
 
 from accounts.models import User
 from accounts.services import api_token_create
+from club import lineup
 from club.kernel.errors import RefusalCode, Refused
+from club.models import Evening, Guest
 from games.models import Game, GameEvent
 from tests.factories import make_evening, make_member, sign_up_many
 from tests.games.recording import (
@@ -26,6 +29,7 @@ from tests.games.recording import (
     OPENING,
     TOWN_WINS,
     Table,
+    evening_with_players,
     make_host,
     record,
     start_game,
@@ -486,3 +490,100 @@ def test_a_game_cannot_start_days_before_its_evening() -> None:
     evening.starts_at = timezone.now() + timedelta(hours=2)
     evening.save()
     assert start_game(host, evening, players).number == 1
+
+
+def two_tables_with_a_guest() -> tuple[User, Evening, list[User], Guest]:
+    """A host and an evening an hour away with its second table open: 24 members and a
+    guest on the list."""
+    host = make_host()
+    evening, players = evening_with_players(0)
+    Evening.objects.filter(pk=evening.pk).update(capacity=15)
+    players = [result.member for result in sign_up_many(evening, 24)]
+    added = lineup.lineup_add_guest(
+        evening_id=evening.pk, name="Гость Петя", of_age=True, actor=host
+    )
+    lineup.evening_open_second_table(evening_id=evening.pk, actor=host)
+    evening.refresh_from_db()
+    guest = added.registration.guest
+    assert guest is not None
+    return host, evening, players, guest
+
+
+def seats_of(*who: Mapping[str, object]) -> list[dict[str, object]]:
+    return [
+        {"seat": n, **person, "role": role}
+        for n, (person, role) in enumerate(zip(who, LINEUP, strict=True), 1)
+    ]
+
+
+def test_the_api_seats_a_guest_at_the_second_table_as_the_hosts_screen_does() -> None:
+    host, evening, players, guest = two_tables_with_a_guest()
+    client, auth = Client(), bearer(host)
+    listed = client.get(f"/api/v1/evenings/{evening.pk}/players", headers=auth)
+    assert listed.status_code == 200, listed.content
+    assert len(listed.json()) == 25
+    assert {"guest_id": guest.pk, "name": "Гость Петя"}.items() <= listed.json()[-1].items()
+    first = seats_of(*({"member_id": p.pk} for p in players[:12]))
+    body = {"evening_id": evening.pk, "table": 1, "seats": first}
+    started = client.post("/api/v1/games", body, content_type="application/json", headers=auth)
+    assert started.status_code == 201, started.content
+    assert started.json()["table"] == 1
+    # Table 1's players are not offered for table 2 while their game runs.
+    second = client.get(f"/api/v1/evenings/{evening.pk}/players?table=2", headers=auth).json()
+    assert [p["member_id"] for p in second[:12]] == [p.pk for p in players[12:]]
+    assert second[12]["guest_id"] == guest.pk
+    seats = seats_of({"guest_id": guest.pk}, *({"nick": p.nickname} for p in players[12:23]))
+    body = {"evening_id": evening.pk, "table": 2, "seats": seats}
+    at_two = client.post("/api/v1/games", body, content_type="application/json", headers=auth)
+    assert at_two.status_code == 201, at_two.content
+    game = at_two.json()
+    assert game["table"] == 2 and game["number"] == 2
+    assert Game.objects.get(pk=game["id"]).table == 2
+    assert game["seats"][0]["nick"] == "Гость Петя" and game["seats"][0]["guest_id"] == guest.pk
+    # To a member the guest is «Игрок 1», and not told apart from a member who hides.
+    other = client.get(f"/api/v1/games/{game['id']}", headers=bearer(players[0])).json()
+    assert other["table"] == 2
+    assert other["seats"][0]["nick"] == "Игрок 1" and other["seats"][0]["guest_id"] is None
+    assert "Гость Петя" not in client.get(f"/games/{game['id']}/").content.decode()
+
+
+def test_the_api_refuses_a_table_or_a_seat_the_hosts_screen_refuses() -> None:
+    host, evening, players, guest = two_tables_with_a_guest()
+    client, auth = Client(), bearer(host)
+
+    def start(table: int, *who: Mapping[str, object]) -> Response:
+        body = {"evening_id": evening.pk, "table": table, "seats": seats_of(*who)}
+        return client.post("/api/v1/games", body, content_type="application/json", headers=auth)
+
+    members = [{"member_id": p.pk} for p in players]
+    no_table = start(3, *members[:12])
+    assert no_table.status_code == 422
+    assert no_table.json()["code"] == "invalid" and no_table.json()["tables"] == 2
+    assert "3" in no_table.json()["detail"]
+    other_evening, _ = evening_with_players(0)
+    stranger = lineup.lineup_add_guest(
+        evening_id=other_evening.pk, name="Чужой", of_age=True, actor=host
+    ).registration.guest
+    assert stranger is not None
+    not_listed = start(1, *members[:4], {"guest_id": stranger.pk}, *members[4:11])
+    assert not_listed.status_code == 422
+    assert not_listed.json()["code"] == "invalid" and not_listed.json()["seat"] == 5
+    twice = start(1, {"guest_id": guest.pk}, *members[:10], {"guest_id": guest.pk})
+    assert twice.status_code == 422 and twice.json()["seats"] == [1, 12]
+    both = start(1, {"guest_id": guest.pk, "member_id": players[0].pk}, *members[1:12])
+    assert both.status_code == 422 and both.json()["seat"] == 1
+    assert start(1, *members[:12]).status_code == 201
+    # Seat 3 plays at table 1 now: not at table 2 too.
+    busy = start(2, *members[12:14], members[2], *members[14:23])
+    assert busy.status_code == 409
+    assert busy.json()["code"] == "conflict" and busy.json()["seats"] == [3]
+    # The same for a player of table 2's game offered to table 1.
+    assert start(2, {"guest_id": guest.pk}, *members[12:23]).status_code == 201
+    guest_busy = start(1, *members[23:24], {"guest_id": guest.pk}, *members[:10])
+    assert guest_busy.status_code == 409 and guest_busy.json()["seats"] == [2]
+    assert Game.objects.filter(evening=evening).count() == 2
+    # Whom a table may seat is the hosts': a member is refused, a missing table too.
+    url = f"/api/v1/evenings/{evening.pk}/players"
+    assert client.get(url, headers=bearer(players[0])).json()["code"] == "forbidden"
+    assert client.get(f"{url}?table=3", headers=auth).status_code == 422
+    assert client.get("/api/v1/evenings/999999/players", headers=auth).status_code == 404
