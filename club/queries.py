@@ -50,6 +50,39 @@ class Lineup:
         return sum(1 for r in self.reserve if not r.held_back) + 1
 
 
+@dataclass(frozen=True)
+class Attendance:
+    """Who is at an evening that has started, in the order of its list: those who came
+    when the door was kept (`came`: someone was checked in or marked attended, as
+    club.lineup.evening_settle_attendance reads it), else everyone on the list."""
+
+    came: bool
+    members: list[User]
+    guests: int  # a guest is counted, never named (club.Guest)
+
+
+def evening_attendance(evening: Evening | int) -> Attendance:
+    """One query: the evening's seated places (confirmed or attended), narrowed to those who
+    came once anyone has been checked in."""
+    seated = list(
+        Registration.objects.filter(
+            evening=evening,
+            status__in=[RegistrationStatus.CONFIRMED, RegistrationStatus.ATTENDED],
+        )
+        .select_related("member")
+        .order_by("arrival")
+    )
+    came = [
+        r for r in seated if r.checked_in_at is not None or r.status == RegistrationStatus.ATTENDED
+    ]
+    here = came or seated
+    return Attendance(
+        came=bool(came),
+        members=[r.member for r in here if r.member is not None],
+        guests=sum(1 for r in here if r.member is None),
+    )
+
+
 def _place_in(line: list[Placed], registration: Registration) -> int | None:
     found = next((r for r in line if r.pk == registration.pk), None)
     return found.place if found is not None else None

@@ -70,17 +70,26 @@ def _evening_context(request: SiteRequest, evening: Evening, **extra: object) ->
 @require_GET
 def evening_detail(request: SiteRequest, evening_id: int) -> HttpResponse:
     evening = get_object_or_404(Evening, pk=evening_id)
+    games = list(evening.games.order_by("number"))
+    started = timezone.now() >= evening.starts_at
     # After the start the page tells what happened: who played (the names their owners
-    # let the reader see; the rest counted) and the games, with no seats to take.
-    players = evening_players(evening.pk) if timezone.now() >= evening.starts_at else []
+    # let the reader see; the rest counted) and the games, with no seats to take. Before
+    # the first game is recorded, who is there: those who came, or the list.
+    players = evening_players(evening.pk) if started and games else []
+    attendance = queries.evening_attendance(evening) if started and not games else None
+    here = attendance.members if attendance else []
     shown = [player for player in players if may_see_name(player, request.user)]
+    here_shown = [member for member in here if may_see_name(member, request.user)]
     context = _evening_context(
         request,
         evening,
-        games=list(evening.games.order_by("number")),
+        games=games,
         can_host=may_host(request.user) and game_may_start(evening),
         players=shown,
         players_hidden=len(players) - len(shown),
+        attendance=attendance,
+        here=here_shown,
+        here_hidden=len(here) - len(here_shown),
         # «Не смогу» asks first: the panel with the question (?leave=1), then the press.
         asking=request.GET.get("leave") == "1",
         organiser=may_host(request.user),

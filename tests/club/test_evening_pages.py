@@ -211,3 +211,58 @@ def test_an_evening_after_its_start_tells_who_played_and_the_games() -> None:
         assert "Войти, чтобы записаться" not in page
     anonymous = Client().get(f"/evenings/{evening.pk}/").content.decode()
     assert "Играли" in anonymous and "Войти, чтобы записаться" not in anonymous
+
+
+def test_a_started_evening_without_games_shows_who_is_there_and_no_sign_up() -> None:
+    """Issue #27, item 8, before the first game: the page said only «Игр этого вечера
+    пока не записано». It shows the list (then, once the door is kept, who
+    came) under the publication rules: a hidden member counted, a guest counted, never
+    named; and no sign-up."""
+    from club import lineup
+    from club.models import Evening
+    from tests.games.recording import make_host
+
+    host = make_host()
+    evening = make_evening(
+        capacity=13,
+        starts_at=timezone.now() + timedelta(hours=1),
+        opens_at=timezone.now() - timedelta(days=1),
+    )
+    signed = [result.registration for result in sign_up_many(evening, 12)]
+    lineup.lineup_add_guest(evening_id=evening.pk, name="Гость Петя", of_age=True, actor=host)
+    signed += [result.registration for result in sign_up_many(evening, 1)]
+    members = [registration.member for registration in signed if registration.member]
+    assert len(members) == 13
+    shy = members[1]
+    User.objects.filter(pk=shy.pk).update(publication_consent=False)
+    Evening.objects.filter(pk=evening.pk).update(starts_at=timezone.now() - timedelta(minutes=10))
+    client = Client()
+    client.force_login(make_member())
+
+    def page(who: Client) -> str:
+        return who.get(f"/evenings/{evening.pk}/").content.decode()
+
+    def named(member: User, seen: str) -> bool:
+        return f">{member.nickname}</a>" in seen
+
+    for seen in (page(client), page(Client())):
+        # Twelve seated members and the guest; the thirteenth waited in the reserve.
+        assert 'В списке <span class="badge">13</span>' in seen
+        assert named(members[0], seen) and not named(shy, seen)
+        assert "И ещё 1 игрок, скрывший имя." in seen
+        assert "И ещё 1 гость." in seen and "Гость Петя" not in seen
+        assert not named(members[12], seen)  # the reserve is not there
+        assert "Игр этого вечера пока не записано." in seen
+        for gone in ("Ок, играем", "Свободно", "Резерв", "Войти, чтобы записаться", "Не смогу"):
+            assert gone not in seen
+    # At the door: two members tapped in, the shy one among them.
+    for registration in signed[:2]:
+        lineup.lineup_check_in(registration_id=registration.pk, actor=host)
+    seen = page(client)
+    assert 'На месте <span class="badge">2</span>' in seen
+    assert named(members[0], seen) and "И ещё 1 игрок, скрывший имя." in seen
+    assert not named(members[2], seen) and "гость" not in seen
+    client.post("/i18n/setlang/", {"language": "en", "next": "/"})
+    english = page(client)
+    assert 'Came <span class="badge">2</span>' in english
+    assert "And 1 player who keeps their name private." in english

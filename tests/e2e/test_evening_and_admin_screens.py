@@ -1,7 +1,8 @@
 """Issue #27's screens at 360×640 in both languages, as a member and a club admin would
-see them: «Не смогу» asking first, a started evening telling who played, the new-evening
-form from the club settings, and the cancel action's question. Screenshots are kept in
-var/test-artifacts/e2e/issue27/; no page scrolls sideways."""
+see them: «Не смогу» asking first, a started evening telling who played (or, before its
+first game, who is there), the new-evening form from the club settings, and the cancel
+action's question. Screenshots are kept in var/test-artifacts/e2e/issue27/; no page scrolls
+sideways."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from django.utils import timezone
 from pytest_django.live_server_helper import LiveServer
 
 from accounts.models import User
+from club import lineup
 from club.models import Evening
 from tests.e2e.conftest import ARTIFACTS, PHONE, new_context
 from tests.factories import make_evening, make_member, sign_up_many
@@ -37,6 +39,11 @@ def test_the_evening_and_admin_screens_on_a_phone(browser: Any, live_server: Liv
     User.objects.filter(pk=players[0].pk).update(publication_consent=False)
     start_game(make_host(), played, players)
     Evening.objects.filter(pk=played.pk).update(starts_at=timezone.now() - timedelta(hours=4))
+    # Started, no game recorded yet: who is on the list, a hidden member and a guest counted.
+    begun, waiting = evening_with_players()
+    User.objects.filter(pk=waiting[1].pk).update(publication_consent=False)
+    lineup.lineup_add_guest(evening_id=begun.pk, name="Гость Петя", of_age=True, actor=make_host())
+    Evening.objects.filter(pk=begun.pk).update(starts_at=timezone.now() - timedelta(minutes=10))
     admin = make_member(nickname="Админка", is_staff=True, is_superuser=True)
     problems: list[str] = []
     for language in ("ru", "en"):
@@ -53,6 +60,10 @@ def test_the_evening_and_admin_screens_on_a_phone(browser: Any, live_server: Liv
         page.locator("#panel a[href*='leave=1']").wait_for()
         page.goto(f"{live_server.url}/evenings/{played.pk}/")
         shot(page, f"{language}-evening-after-the-games", problems)
+        page.goto(f"{live_server.url}/evenings/{begun.pk}/")
+        shot(page, f"{language}-evening-started-before-the-games", problems)
+        if page.locator("#panel form, #panel a[role=button]").count():
+            problems.append(f"{language}: a started evening offers a sign-up action")
         context.close()
         context = new_context(browser, live_server, user=admin, language=language)
         page = context.new_page()
