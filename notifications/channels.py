@@ -9,6 +9,11 @@ read against what can reach them now.
 A member nothing can reach still gets one row, which ends «skipped»: the outbox records
 that the member was not told, rather than nothing at all.
 
+A message may leave email out (`email=False`): a step of something the member follows on
+the site anyway, too frequent for an inbox (an online game's phases: the letters it does
+send are games/online/announce.py's BY_EMAIL). Its channels are the member's without email,
+so a member only email reaches gets no row for it at all: not told by choice, not skipped.
+
 The first channel's row carries the message's dedupe key as given, so the key means "this
 member was told this" whichever channel told them, and a repeat of the key writes nothing
 even after the member changed their choice; a second channel's row adds the channel to the
@@ -29,8 +34,14 @@ def email_reaches(member: User) -> bool:
     return bool(member.email)
 
 
-def member_channels(member: User) -> list[NotificationChannel]:
-    """The channels a message to `member` goes by, the first one first (never empty)."""
+def member_channels(member: User, *, email: bool = True) -> list[NotificationChannel]:
+    """The channels a message to `member` goes by, the first one first: never empty unless
+    the message leaves email out (`email=False`) and email is the member's only channel."""
+    channels = _chosen_channels(member)
+    return channels if email else [c for c in channels if c != NotificationChannel.EMAIL]
+
+
+def _chosen_channels(member: User) -> list[NotificationChannel]:
     telegram, email = telegram_reaches(member), email_reaches(member)
     match member.notify_by:
         case NotifyBy.TELEGRAM:

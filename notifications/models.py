@@ -65,6 +65,11 @@ class Notification(models.Model):
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     sent_at = models.DateTimeField(_("sent"), null=True, blank=True)
     message_id = models.BigIntegerField(_("Telegram message id"), null=True, blank=True)
+    # False: a message that email leaves out (member_notify's `email=False`: an online
+    # game's steps, games/online/announce.py): no letter is written in its place when
+    # Telegram cannot take it (notifications.services.email_fallback). A database default
+    # too, for the SQL that writes rows itself (club/seating.py's sign-up).
+    mailable = models.BooleanField(_("may go by email"), default=True, db_default=True)
     # Set on a row that edits an earlier message (a group post whose text changed: a member
     # switched publication off, a protocol was corrected) instead of sending a new one.
     edit_of = models.ForeignKey(

@@ -26,8 +26,8 @@ _TABLE = Notification._meta.db_table
 _INSERT = (
     f"INSERT INTO {_TABLE}"  # noqa: S608
     " (dedupe_key, member_id, chat_id, channel, subject, text, buttons, status, attempts,"
-    "  last_error, created_at, edit_of_id)"
-    " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, 0, '', %s, %s)"
+    "  last_error, created_at, edit_of_id, mailable)"
+    " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, 0, '', %s, %s, %s)"
     " ON CONFLICT (dedupe_key) DO UPDATE SET dedupe_key = excluded.dedupe_key RETURNING id"
 )
 
@@ -80,10 +80,13 @@ def member_notify(
     buttons: Buttons = (),
     subject: str = "",
     link: str = "",
+    email: bool = True,
 ) -> list[int]:
     """Tell a member something by each of their channels (notifications/channels.py):
     Telegram when linked, email otherwise, or both, as the member chose. One row per
     channel, each sent once after the commit; a repeat of `dedupe_key` writes nothing.
+    `email=False` leaves email out (member_channels): a member only email reaches gets no
+    row, and the Telegram row never turns into a letter (email_fallback).
 
     `buttons` are Telegram's (an email shows the ones with a link and leaves the others
     out); `link`, a page of the site, is added to the email as its way to act (a page's
@@ -92,7 +95,7 @@ def member_notify(
     transaction of the change. Returns the rows' ids, the first channel's first.
     """
     ids = []
-    for index, channel in enumerate(member_channels(member)):
+    for index, channel in enumerate(member_channels(member, email=email)):
         by_email = channel == NotificationChannel.EMAIL
         ids.append(
             _write(
@@ -103,6 +106,7 @@ def member_notify(
                 subject=subject if by_email else "",
                 text=text,
                 buttons=[*buttons, *_site_link(link)] if by_email else buttons,
+                mailable=email,
             )
         )
     return ids
@@ -136,11 +140,12 @@ def member_email(
 def email_fallback(notification: Notification) -> int | None:
     """A member's Telegram row that cannot go (Telegram not linked, or the bot blocked)
     goes by email instead when the member left the choice to the club (auto) and has an
-    address: a second row, keyed as member_notify keys an email row, so it is written
-    once. The id of that row, or None."""
+    address and the message does not leave email out (`mailable`): a second row, keyed as
+    member_notify keys an email row, so it is written once. The id of that row, or None."""
     member = notification.member
     if (
         member is None
+        or not notification.mailable
         or notification.chat_id not in (None, member.telegram_id)
         or member.notify_by != NotifyBy.AUTO
         or not email_reaches(member)
@@ -174,6 +179,7 @@ def _write(
     buttons: Buttons,
     subject: str = "",
     edit_of: Notification | None = None,
+    mailable: bool = True,
 ) -> int:
     buttons_value = Notification._meta.get_field("buttons").get_db_prep_save(
         [list(row) for row in buttons], connection
@@ -192,6 +198,7 @@ def _write(
                 NotificationStatus.PENDING,
                 connection.ops.adapt_datetimefield_value(timezone.now()),
                 edit_of.pk if edit_of else None,
+                mailable,
             ],
         )
         (notification_id,) = cursor.fetchone()

@@ -1,15 +1,28 @@
-"""What the players of an online game are told, privately in Telegram through the outbox:
-each once (a dedupe key per game, step and member)."""
+"""What the players of an online game are told, privately through the outbox by each
+member's channels: each once (a dedupe key per game, step and member).
+
+Telegram carries every step. Email carries two letters a game (BY_EMAIL): the deal (when
+the game starts, the player's seat and card) and the end (who won), each with a link to the
+game's page. The steps between — each day and night, a night's turn, a check's answer, an
+outcome, a removal — are not written as letters: a game of five days would send some thirty
+(one per phase), and the table's page shows them all as they happen. So a member without
+Telegram hears that the game is coming and how it ended, and plays it on the site."""
 
 from __future__ import annotations
+
+from django.conf import settings
+from django.urls import reverse
 
 from accounts.models import User
 from games.models import Game
 from games.online import texts
 from games.online.table import Table
-from notifications.services import notification_enqueue
+from notifications.services import member_notify
 
 NIGHT_ACTIONS = ("shot", "don_check", "com_check")
+
+# The messages (by their key's first word) that go by email too; the rest leave email out.
+BY_EMAIL = frozenset({"deal", "end"})
 
 
 def key_prefix(game_id: int) -> str:
@@ -18,8 +31,14 @@ def key_prefix(game_id: int) -> str:
 
 
 def tell(game: Game, member: User, key: str, text: str) -> None:
-    notification_enqueue(
-        dedupe_key=f"{key_prefix(game.pk)}{key}:{member.pk}", member=member, text=text
+    """Tell one player `text`, keyed `key` (its first word, before a colon, names the kind
+    of message: BY_EMAIL's rule reads it)."""
+    member_notify(
+        member=member,
+        dedupe_key=f"{key_prefix(game.pk)}{key}:{member.pk}",
+        text=text,
+        link=settings.SITE_URL + reverse("online_game", args=[game.pk]),
+        email=key.partition(":")[0] in BY_EMAIL,
     )
 
 

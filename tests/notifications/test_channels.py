@@ -158,6 +158,22 @@ def test_a_member_on_auto_who_blocked_the_bot_is_told_by_email(fake_telegram: Fa
     assert rows_of(member)[-1] == ("news:6", "email")  # blocked: email from now on
 
 
+def test_a_message_that_leaves_email_out_is_never_a_letter(fake_telegram: FakeTelegram) -> None:
+    """`email=False` (an online game's steps): Telegram as usual; a member only email
+    reaches gets no row; a blocked bot writes no letter in its place."""
+    by_email = make_member(email="mail@example.com")
+    both = make_member(telegram_id=8107, notify_by=NotifyBy.BOTH)
+    blocking = make_member(telegram_id=8108, email="blocking@example.com")
+    for member in (blocking, by_email, both):
+        member_notify(member=member, dedupe_key=f"step:{member.pk}", text="Ночь 1.", email=False)
+    assert rows_of(by_email) == []
+    assert rows_of(both) == [(f"step:{both.pk}", "telegram")]
+    fake_telegram.fail_next(403)  # the first row sent, `blocking`'s: the bot is blocked
+    assert deliver_all() == ["failed", "sent"]
+    assert deliver_all() == [] and mail.outbox == []
+    assert rows_of(blocking) == [(f"step:{blocking.pk}", "telegram")]
+
+
 class _SMTPHandler(socketserver.StreamRequestHandler):
     """Just enough of an SMTP server for smtplib: it refuses every recipient for good."""
 

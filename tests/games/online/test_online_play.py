@@ -10,13 +10,14 @@ import time_machine
 from django.test import Client
 from django.utils import timezone
 
-from accounts.models import User
+from accounts.models import NotifyBy, User
 from accounts.services import api_token_create
 from games.models import Game, Seat
 from games.online.sweep import online_sweep
 from games.ratings import analysis
 from games.ratings.models import GameAnalysis
-from notifications.models import Notification
+from notifications.models import Notification, NotificationChannel
+from notifications.services import email_fallback
 from tests.factories import make_member
 from tests.games.recording import make_host
 from tests.responses import Response
@@ -49,8 +50,12 @@ type Online = tuple[Player, list[Player], dict[int, tuple[str, Player]], int, da
 
 @pytest.fixture
 def online() -> Online:
+    """A game of ten players who play it in Telegram (each told every step there)."""
+    return online_game([Player(make_member(telegram_id=7000 + n)) for n in range(10)])
+
+
+def online_game(players: list[Player]) -> Online:
     host = Player(make_host())
-    players = [Player(make_member()) for _ in range(10)]
     starts = timezone.now() + timedelta(minutes=40)
     created = host.api.post(
         "/api/v1/online-games",
@@ -255,3 +260,50 @@ def test_only_hosts_create_online_games_and_for_ten_members() -> None:
         host.api.post("/api/v1/online-games", twice, content_type="application/json").status_code
         == 422
     )
+
+
+def test_a_member_told_by_email_gets_two_letters_a_game_not_one_per_phase() -> None:
+    """Email carries an online game's deal and its end, each with the game's link; every
+    step between goes to Telegram only (games/online/announce.py's BY_EMAIL)."""
+    by_email = [make_member() for _ in range(4)]
+    in_telegram = [make_member(telegram_id=7100 + n) for n in range(5)]
+    both = make_member(telegram_id=7200, notify_by=NotifyBy.BOTH)
+    members = [*by_email, *in_telegram, both]
+    host, _players, seats, game_id, starts = online_game([Player(m) for m in members])
+    with time_machine.travel(starts + timedelta(seconds=1), tick=False):
+        assert online_sweep() == 1
+        for _day in range(2):  # two days and nights with nobody out, then the end
+            host.act(game_id, type="day_end")
+            host.act(game_id, type="night_end")
+        for n, _mafioso in by_role(seats, "don") + by_role(seats, "mafia"):
+            view = host.act(game_id, type="modkill", seat=n)
+        assert view["status"] == "finished"
+    prefix = f"online:{game_id}:"
+    rows = Notification.objects.filter(dedupe_key__startswith=prefix)
+    link = f"/online/{game_id}/"
+
+    def letters(member: User) -> list[str]:
+        mine = rows.filter(member=member, channel=NotificationChannel.EMAIL).order_by("pk")
+        for letter in mine:
+            assert any(link in button["url"] for row in letter.buttons for button in row)
+        return [
+            key.removeprefix(prefix).split(":")[0]
+            for key in mine.values_list("dedupe_key", flat=True)
+        ]
+
+    for member in by_email:
+        assert letters(member) == ["deal", "end"]
+        assert rows.filter(member=member).count() == 2  # no Telegram row either
+    assert letters(both) == ["deal", "end"]
+    for member in [*in_telegram, both]:
+        # Every step in Telegram: the deal, 3 days and 2 nights begun, 4 outcomes, three
+        # removals, the end: 14 (and a night's turn each night, for a role with one).
+        told = rows.filter(member=member, channel=NotificationChannel.TELEGRAM)
+        assert told.count() >= 14
+        assert not letters(member) or member == both
+    # A Telegram row of a step never turns into a letter when Telegram cannot take it; the
+    # deal's does (the member on the default choice, with an address).
+    step = rows.get(dedupe_key=f"{prefix}phase:night:1:{in_telegram[0].pk}")
+    assert email_fallback(step) is None
+    deal = rows.filter(member=in_telegram[0], dedupe_key__contains=":deal:").get()
+    assert email_fallback(deal) is not None
