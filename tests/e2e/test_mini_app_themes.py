@@ -179,6 +179,10 @@ def test_the_loading_screen_speaks_the_launchs_language(
         page.wait_for_timeout(50)
     status = page.locator("#mini-app-status")
     assert status.inner_text() == OPENING[shown]
+    painted = rgb(TELEGRAM_THEMES[theme]["bg_color"])  # the first screen in Telegram's colours
+    page.wait_for_function(
+        "(bg) => getComputedStyle(document.documentElement).backgroundColor === bg", arg=painted
+    )
     assert page.evaluate("document.documentElement.lang") == shown
     assert untranslated(page, shown, [member.nickname]) == []
     assert axe_violations(page, live_server) == []
