@@ -58,6 +58,11 @@ from notifications.services import member_notify, notification_enqueue, notifica
 
 # The door opens on the evening's day: check-in from this long before the start.
 DOOR_OPENS = timedelta(hours=12)
+# A finger's double tap on a row's «came»: the second tap lands on what the first one's
+# answer drew (a phone's answer comes back in well under the 0.1 to 0.5 s between the two
+# taps) and would take the check-in straight back. A tap that reverses the same organiser's
+# tap on the same row less than this long ago is that second tap: the first one stands.
+DOUBLE_TAP = timedelta(seconds=2)
 MAX_MESSAGE = 1000
 MAX_TABLES = 2
 
@@ -331,7 +336,10 @@ def lineup_check_in(
     *, registration_id: int, actor: User, came: bool = True, now: datetime | None = None
 ) -> Registration:
     """One tap at the door: whoever holds a seat came (`came=False` takes a mistaken tap
-    back). Tapped twice, the first time stands."""
+    back). Tapped twice, the first time stands: a second tap that says the same changes
+    nothing, and one that reverses the organiser's own tap on the row within DOUBLE_TAP
+    (wall-clock time, as the log's) is the same finger's double tap and changes nothing
+    either."""
     now = now or timezone.now()
     with transaction.atomic(durable=True):
         evening = lock_evening(_evening_of(registration_id))
@@ -345,10 +353,25 @@ def lineup_check_in(
             raise Refused(_("Not on the list any more."), RefusalCode.CONFLICT)
         if came == (registration.checked_in_at is not None):
             return registration
+        if _double_tap(registration, actor):
+            return registration
         registration.checked_in_at = now if came else None
         registration.save(update_fields=["checked_in_at"])
         _log(evening.pk, LineupAction.CHECKED_IN, actor, registration, text="" if came else "-")
     return registration
+
+
+def _double_tap(registration: Registration, actor: User) -> bool:
+    """Whether the actor's last door tap on this row was less than DOUBLE_TAP ago."""
+    last = (
+        LineupChange.objects.filter(
+            registration=registration, action=LineupAction.CHECKED_IN, actor=actor
+        )
+        .order_by("-pk")
+        .values_list("created_at", flat=True)
+        .first()
+    )
+    return last is not None and timezone.now() - last < DOUBLE_TAP
 
 
 def evening_settle_attendance(*, evening_id: int) -> int:

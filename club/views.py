@@ -273,12 +273,45 @@ def _lineup_context(request: SiteRequest, evening: Evening, **extra: object) -> 
         "min_age": club.min_age,
         **extra,
     }
-    # A tap's answer is said in its row; a row that left the list says it above it.
-    listed = {r.pk for r in current.confirmed} | {r.pk for r in current.reserve}
-    context["said_above"] = context.get("where") in ("removed", "table") or (
-        context.get("where") == "row" and context.get("row") not in listed
-    )
+    # A tap's answer is said in its row, where the finger is. A row that has left the list
+    # (taken off by this tap, by another organiser before it, or by the evening's cancel)
+    # is drawn once more where it was, with the answer; the second table's answer is said
+    # above the list.
+    seated: list[Registration] = [*current.confirmed]
+    waiting: list[Registration] = [*current.reserve]
+    where, row = context.get("where"), context.get("row")
+    gone = _gone_row(evening, current, where, row)
+    if gone is not None and context.get("at") == "reserve":
+        waiting.insert(sum(1 for r in waiting if _in_order(r) < _in_order(gone)), gone)
+    elif gone is not None:
+        seated.insert(sum(1 for r in seated if r.arrival < gone.arrival), gone)
+    context["seated_rows"], context["waiting_rows"] = seated, waiting
+    context["gone"] = gone.pk if gone is not None else None
+    unplaced = where == "row" and gone is None and row not in _listed(current)
+    context["said_above"] = where == "table" or unplaced
     return context
+
+
+def _listed(current: queries.Lineup) -> set[int]:
+    return {r.pk for r in current.confirmed} | {r.pk for r in current.reserve}
+
+
+def _in_order(registration: Registration) -> tuple[bool, int]:
+    """The reserve's order (club.models.RESERVE_ORDER)."""
+    return (registration.held_back, registration.arrival)
+
+
+def _gone_row(
+    evening: Evening, current: queries.Lineup, where: object, row: object
+) -> Registration | None:
+    """The registration a row's tap was about, when it is no longer on the list."""
+    if where != "row" or not isinstance(row, int) or row in _listed(current):
+        return None
+    return (
+        Registration.objects.select_related("member", "guest")
+        .filter(pk=row, evening=evening)
+        .first()
+    )
 
 
 @login_required
@@ -301,10 +334,12 @@ def _lineup_action(
     where: str,
     action: Callable[[], str],
     registration_id: int | None = None,
+    at: str = "seated",
 ) -> HttpResponse:
     """Run one of the organiser's actions; htmx gets the board again with the refusal or
-    what was done beside the control that was tapped (`where`), a plain post a redirect
-    back to the screen with the message."""
+    what was done beside the control that was tapped (`where`; a row's in the row, drawn
+    where it was in the list `at`, "seated" or "reserve", if it has left the list), a
+    plain post a redirect back to the screen with the message."""
     evening = get_object_or_404(Evening, pk=evening_id)
     refusal = done = None
     try:
@@ -321,7 +356,13 @@ def _lineup_action(
     def board(error: str | None, outcome: str | None) -> HttpResponse:
         evening.refresh_from_db()
         context = _lineup_context(
-            request, evening, error=error, outcome=outcome, where=where, row=registration_id
+            request,
+            evening,
+            error=error,
+            outcome=outcome,
+            where=where,
+            row=registration_id,
+            at=at,
         )
         return render(request, "club/lineup.html#board", context)
 
@@ -381,7 +422,7 @@ def lineup_move(request: MemberRequest, evening_id: int, registration_id: int) -
             return _placed(moved)
         return _("No free seat: first in the reserve, the next free seat is theirs.")
 
-    return _lineup_action(request, evening_id, "row", move, registration_id)
+    return _lineup_action(request, evening_id, "row", move, registration_id, at="reserve")
 
 
 @login_required
@@ -395,7 +436,9 @@ def lineup_remove(request: MemberRequest, evening_id: int, registration_id: int)
         )
         return _("Taken off the list.")
 
-    return _lineup_action(request, evening_id, "removed", remove, registration_id)
+    # The row's list, as the page drew it: where the row is drawn again with the answer.
+    at = "reserve" if request.POST.get("list") == "reserve" else "seated"
+    return _lineup_action(request, evening_id, "row", remove, registration_id, at=at)
 
 
 @login_required

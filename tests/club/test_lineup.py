@@ -5,6 +5,7 @@ actions; a guest sits at a table under their name and is never published by it."
 from datetime import timedelta
 
 import pytest
+import time_machine
 from django.test import Client
 from django.utils import timezone
 
@@ -193,7 +194,8 @@ def test_check_in_marks_a_seat_and_the_finish_makes_it_attendance() -> None:
     lineup.lineup_check_in(registration_id=regs[0].pk, actor=host)
     lineup.lineup_check_in(registration_id=regs[0].pk, actor=host)  # a second tap: the same
     lineup.lineup_check_in(registration_id=regs[1].pk, actor=host)
-    lineup.lineup_check_in(registration_id=regs[1].pk, actor=host, came=False)  # a mis-tap
+    with time_machine.travel(timezone.now() + lineup.DOUBLE_TAP + timedelta(seconds=1)):
+        lineup.lineup_check_in(registration_id=regs[1].pk, actor=host, came=False)  # a mis-tap
     with pytest.raises(Refused) as reserve:
         lineup.lineup_check_in(registration_id=regs[3].pk, actor=host)
     assert reserve.value.code == RefusalCode.CONFLICT
@@ -205,6 +207,69 @@ def test_check_in_marks_a_seat_and_the_finish_makes_it_attendance() -> None:
     assert [got[r.pk] for r in regs] == ["attended", "no_show", "no_show", "reserve"]
     club = ClubSettings.load()
     assert services.recent_no_shows(regs[1].signed_member, club, later) == 1
+
+
+def test_a_double_tap_at_the_door_checks_in_once() -> None:
+    """The second tap of a double tap lands on what the first one's answer drew («✓ на
+    месте», which takes a check-in back): within DOUBLE_TAP it changes nothing, either way."""
+    host, other, evening = make_host(), make_host(), soon(capacity=3)
+    first, second = [s.registration for s in sign_up_many(evening, 2)]
+    lineup.lineup_check_in(registration_id=first.pk, actor=host)
+    again = lineup.lineup_check_in(registration_id=first.pk, actor=host, came=False)
+    assert again.checked_in_at is not None
+    assert Registration.objects.get(pk=first.pk).checked_in_at is not None
+    log = LineupChange.objects.filter(registration=first, action=LineupAction.CHECKED_IN)
+    assert list(log.values_list("text", flat=True)) == [""]
+    # Another organiser's tap is not this finger's second tap.
+    lineup.lineup_check_in(registration_id=first.pk, actor=other, came=False)
+    assert Registration.objects.get(pk=first.pk).checked_in_at is None
+    # A take-back double-tapped stays taken back; later, a tap counts again.
+    later = timezone.now() + lineup.DOUBLE_TAP + timedelta(seconds=1)
+    with time_machine.travel(later, tick=False):
+        lineup.lineup_check_in(registration_id=second.pk, actor=host)
+    with time_machine.travel(later + 2 * lineup.DOUBLE_TAP, tick=False):
+        lineup.lineup_check_in(registration_id=second.pk, actor=host, came=False)
+    with time_machine.travel(later + 2 * lineup.DOUBLE_TAP + timedelta(seconds=1), tick=False):
+        lineup.lineup_check_in(registration_id=second.pk, actor=host)
+    assert Registration.objects.get(pk=second.pk).checked_in_at is None
+    with time_machine.travel(later + 4 * lineup.DOUBLE_TAP, tick=False):
+        lineup.lineup_check_in(registration_id=second.pk, actor=host)
+    assert Registration.objects.get(pk=second.pk).checked_in_at is not None
+    taps = LineupChange.objects.filter(registration=second, action=LineupAction.CHECKED_IN)
+    assert list(taps.order_by("pk").values_list("text", flat=True)) == ["", "-", ""]
+
+
+def test_a_tap_on_a_row_that_left_the_list_is_answered_where_the_row_was() -> None:
+    """Another organiser took the row off after the page was drawn: the tap's refusal is
+    said in the row, drawn once more at its place (not above the list, out of sight); a
+    removal's own answer too, in the list the row was in."""
+    host, other, evening = make_host(), make_host(), soon(capacity=4)
+    regs = [s.registration for s in sign_up_many(evening, 6)]
+    lineup.lineup_remove(registration_id=regs[1].pk, reason="no_show", actor=other)
+    client = Client()
+    client.force_login(host)
+    htmx = {"HX-Request": "true"}
+    tap = client.post(f"/evenings/{evening.pk}/lineup/{regs[1].pk}/came/", headers=htmx)
+    assert tap.status_code == 409
+    body = tap.content.decode()
+    rows = [body.index(f'id="r{r.pk}"') for r in (regs[0], regs[1], regs[2])]
+    assert rows == sorted(rows), "the row is drawn again between its neighbours"
+    row = body[rows[1] : body.index("</li>", rows[1])]
+    assert 'role="alert"' in row and "Уже не в списке." in row
+    assert "/came/" not in row, "a row that left the list offers no tap"
+    assert Registration.objects.get(pk=regs[1].pk).checked_in_at is None
+    # The removal of a reserve row: its answer in the reserve, where the row was.
+    removed = client.post(
+        f"/evenings/{evening.pk}/lineup/{regs[5].pk}/remove/",
+        {"reason": "by_phone", "list": "reserve"},
+        headers=htmx,
+    )
+    assert removed.status_code == 200
+    body = removed.content.decode()
+    at = body.index(f'id="r{regs[5].pk}"')
+    assert body.index(f'id="r{regs[4].pk}"') < at, "after the reserve's first"
+    assert "Готово: больше не в списке." in body[at : body.index("</li>", at)]
+    assert Registration.objects.get(pk=regs[5].pk).status == "cancelled"
 
 
 def test_an_evening_whose_door_was_not_kept_marks_nobody_a_no_show() -> None:
