@@ -14,20 +14,26 @@ organiser as `actor` for the log.
   and went), asked by phone (a cancellation);
 - check in at the door: `checked_in_at`, made attendance when the evening finishes;
 - open a second table: the capacity doubles and the reserve moves up in order;
-- a message to everyone on the list (and the reserve, if asked).
+- a message to everyone on the list (and the reserve, if asked);
+- find members to add: by nickname, as it looks (members_to_add).
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.db import transaction
+from django.db.models import Case, F, Q, Value, When
+from django.db.models.functions import Replace
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from accounts.models import User
+from accounts.lookalikes import lookalike_key
+from accounts.models import MembershipStatus, User
+from accounts.validation import NICKNAME_MAX_LENGTH, login_key, normalize_nickname
 from club import buttons, seating, texts
 from club.kernel.club_settings import ClubSettings
 from club.kernel.errors import RefusalCode, Refused
@@ -68,6 +74,26 @@ MAX_TABLES = 2
 
 _PHONE = re.compile(r"\+?[0-9][0-9 ()-]{4,18}[0-9]")
 _TELEGRAM = re.compile(r"[A-Za-z][A-Za-z0-9_]{4,31}")
+# A guest's fields as the database holds them (club.models.Guest).
+GUEST_NAME_MAX = Guest._meta.get_field("name").max_length or 32
+PHONE_MAX = Guest._meta.get_field("phone").max_length or 20
+
+# Characters nobody sees and no nickname holds: controls, format characters (zero-width
+# spaces and joiners, direction marks and overrides), line and paragraph separators.
+_INVISIBLE = frozenset({"Cc", "Cf", "Zl", "Zp"})
+
+# The members' search: what it shows at most, how long a search can be (no nickname is
+# longer), and how much of what was sent it reads at all (a nickname pasted with invisible
+# characters around it fits; anything longer is refused unread).
+FOUND_LIMIT = 8
+SEARCH_MAX = NICKNAME_MAX_LENGTH
+SEARCH_READ = 8 * SEARCH_MAX
+# «ё» in a nickname's look (its TR39 skeleton) is «е» with this mark: taken out, «ё» is «е».
+_DIAERESIS = "\u0308"
+
+
+def _invisible(text: str) -> bool:
+    return any(unicodedata.category(ch) in _INVISIBLE for ch in text)
 
 
 @dataclass(frozen=True)
@@ -164,11 +190,23 @@ def lineup_add_member(
 
 
 def guest_clean(*, name: str, phone: str = "", telegram: str = "") -> tuple[str, str, str]:
-    """A guest's name (1 to 32 characters), phone and Telegram username (both optional), as
-    stored; a refusal naming the field that is wrong."""
+    """A guest's name (1 to 32 characters, spaces folded, nothing invisible), phone (at most
+    20 characters) and Telegram username (both optional), as stored; a refusal naming the
+    field that is wrong. A field's length is checked before its characters are."""
     name, phone, telegram = name.strip(), phone.strip(), telegram.strip().removeprefix("@")
-    if not 1 <= len(name) <= 32 or not storable_text(name):
+    if not 1 <= len(name) <= GUEST_NAME_MAX:
         raise Refused(_("A guest's name is 1 to 32 characters long."), fields={"name": 1})
+    if not storable_text(name) or _invisible(name):
+        raise Refused(
+            _("A guest's name cannot hold control characters or invisible ones."),
+            fields={"name": 1},
+        )
+    name = normalize_nickname(name)
+    if len(phone) > PHONE_MAX:
+        raise Refused(
+            _("A phone number is at most %(max)d characters long.") % {"max": PHONE_MAX},
+            fields={"phone": 1},
+        )
     if phone and not _PHONE.fullmatch(phone):
         raise Refused(
             _("A phone number is digits, with + ( ) - and spaces if you like."),
@@ -494,3 +532,60 @@ def evening_message(
         change.reached = len(members) - len(unreachable)
         change.save(update_fields=["reached"])
     return Reach(len(members), len(members) - len(unreachable), unreachable)
+
+
+def search_text(raw: str) -> str:
+    """What a typed search means: invisible characters taken out (a nickname copied from a
+    chat may carry zero-width spaces or direction marks), compatibility forms folded (NFKC:
+    «Ｌｉｓａ» is «Lisa»), spaces folded. Refused when longer than a nickname can be."""
+    if len(raw) > SEARCH_READ:
+        raise Refused(_search_too_long(), fields={"q": 1})
+    visible = "".join(
+        " " if ch.isspace() else ch
+        for ch in raw
+        if ch.isspace() or unicodedata.category(ch) not in _INVISIBLE
+    )
+    text = normalize_nickname(unicodedata.normalize("NFKC", visible))
+    if len(text) > SEARCH_MAX:
+        raise Refused(_search_too_long(), fields={"q": 1})
+    return text
+
+
+def _search_too_long() -> str:
+    return _("No nickname is longer than %(max)d characters: shorten the search.") % {
+        "max": SEARCH_MAX
+    }
+
+
+def members_to_add(*, evening: Evening, query: str) -> list[User]:
+    """Active members whose nickname holds `query` and who are not on the list already: at
+    most FOUND_LIMIT, in one query, whatever was typed (search_text bounds it).
+
+    The query is matched as the nickname looks: in any letter case, «ё» as «е», a look-alike
+    letter (a Latin «a» in «Лисa», a zero for an «О») as the letter it looks like (the
+    nickname's TR39 skeleton, accounts/lookalikes.py), and every other character as itself
+    («%» and «_» are no wildcards). Nicknames that begin with the query come first, then
+    those that hold it as typed, then look-alikes only."""
+    text = search_text(query)
+    if not text:
+        return []
+    typed = login_key(text).replace("ё", "е")
+    looks = lookalike_key(text).replace(_DIAERESIS, "")
+    on_list = Registration.objects.active().filter(evening=evening, member__isnull=False)
+    return list(
+        User.objects.filter(status=MembershipStatus.ACTIVE)
+        .annotate(
+            typed=Replace(F("nickname_key"), Value("ё"), Value("е")),
+            looks=Replace(F("nickname_skeleton"), Value(_DIAERESIS), Value("")),
+        )
+        .filter(Q(typed__contains=typed) | Q(looks__contains=looks))
+        .exclude(pk__in=on_list.values("member_id"))
+        .annotate(
+            rank=Case(
+                When(typed__startswith=typed, then=Value(0)),
+                When(typed__contains=typed, then=Value(1)),
+                default=Value(2),
+            )
+        )
+        .order_by("rank", "nickname_key", "pk")[:FOUND_LIMIT]
+    )

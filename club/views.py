@@ -14,7 +14,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_POST
 
-from accounts.models import MembershipStatus, User
+from accounts.models import User
 from club import lineup, queries, services
 from club.calendar import evenings_calendar
 from club.doors.requests import MemberRequest, SiteRequest
@@ -231,28 +231,21 @@ def _refuse_unless_organiser(request: SiteRequest) -> None:
         )
 
 
-# How many members a search shows, and the newest changes the screen lists.
-FOUND_LIMIT = 8
+# The newest changes the screen lists.
 LOG_LIMIT = 10
-
-
-def _found_members(evening: Evening, query: str) -> list[User]:
-    """Active members whose nickname holds `query` and who are not on the list already."""
-    query = query.strip()
-    if not 1 <= len(query) <= 32:
-        return []
-    on_list = Registration.objects.active().filter(evening=evening, member__isnull=False)
-    return list(
-        User.objects.filter(nickname__icontains=query, status=MembershipStatus.ACTIVE)
-        .exclude(pk__in=on_list.values("member_id"))
-        .order_by("nickname")[:FOUND_LIMIT]
-    )
 
 
 def _lineup_context(request: SiteRequest, evening: Evening, **extra: object) -> dict[str, object]:
     club = ClubSettings.load()
     current = queries.evening_lineup(evening)
     query = request.GET.get("q", "")
+    found: list[User] = []
+    search_refused: Refused | None = None
+    if query:
+        try:
+            found = lineup.members_to_add(evening=evening, query=query)
+        except Refused as refused:
+            search_refused = refused
     people = len(current.confirmed) + len(current.reserve)
     context: dict[str, object] = {
         "evening": evening,
@@ -263,8 +256,10 @@ def _lineup_context(request: SiteRequest, evening: Evening, **extra: object) -> 
         "second_table": lineup.second_table_refusal(evening, people, club) is None,
         "second_table_at": lineup.MAX_TABLES * club.min_players,
         "reasons": RemovalReason.choices,
-        "query": query,
-        "found": _found_members(evening, query) if query else [],
+        # Echoed into the search box: never more than a nickname's length.
+        "query": query[: lineup.SEARCH_MAX],
+        "found": found,
+        "search_refused": search_refused,
         "changes": list(
             LineupChange.objects.filter(evening=evening).select_related(
                 "actor", "registration__member", "registration__guest"
@@ -323,9 +318,12 @@ def evening_lineup(request: MemberRequest, evening_id: int) -> HttpResponse:
     _refuse_unless_organiser(request)
     evening = get_object_or_404(Evening, pk=evening_id)
     context = _lineup_context(request, evening)
+    # A refused search is said in the search's results, with the refusal's status.
+    refused = context["search_refused"]
+    status = refused.status if isinstance(refused, Refused) else 200
     if request.htmx and request.htmx.target == "found":
-        return render(request, "club/lineup.html#found", context)
-    return render(request, "club/lineup.html", context)
+        return render(request, "club/lineup.html#found", context, status=status)
+    return render(request, "club/lineup.html", context, status=status)
 
 
 def _lineup_action(

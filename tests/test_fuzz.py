@@ -5,6 +5,8 @@ deep nesting. Nothing answers with a 5xx, and a refused request changes nothing.
 The holes it closes (#14): NUL in an event string, «²» in a count or a minute, offsets
 beyond ±15:59 and deep JSON all answered 500. (#24): a hash that is not ASCII at the
 Telegram sign-in doors (the login widget's post, the Mini App's launch) answered 500.
+(#27): a guest's phone of 21 characters at the line-up's guest form answered 500 (the
+line-up's own cases: tests/club/test_lineup_input.py).
 """
 
 from __future__ import annotations
@@ -28,7 +30,8 @@ from pytest_django import Settings
 
 from accounts.models import User
 from accounts.services import api_token_create
-from club.models import Evening, Registration
+from club.lineup import FOUND_LIMIT
+from club.models import Evening, Guest, LineupChange, Registration
 from games.models import Game, GameEvent, Seat
 from games.online import services as online_play
 from games.online.models import MafiaMessage
@@ -129,6 +132,7 @@ class FuzzClub:
     evening: Evening
     game: Game
     online: Game
+    registrations: list[int]  # the evening's, and one that is not: the line-up's rows
 
     def member(self, who: str) -> User:
         members = {"host": self.host, "admin": self.admin, "player": self.player}
@@ -161,6 +165,10 @@ def club(settings: Settings) -> FuzzClub:
         game=game,
         online=online,
         online_player=online_seat.player,
+        registrations=[
+            *Registration.objects.filter(evening=evening).values_list("pk", flat=True),
+            2**40,
+        ],
     )
 
 
@@ -182,6 +190,8 @@ def snapshot() -> tuple[int, ...]:
         Seat.objects.count(),
         MafiaMessage.objects.count(),
         Recording.objects.count(),
+        Guest.objects.count(),
+        LineupChange.objects.count(),
     )
 
 
@@ -218,6 +228,8 @@ SEATING_FIELDS = [
 @FUZZ
 @given(data=st.data())
 def test_the_forms_take_anything_without_a_5xx(club: FuzzClub, data: st.DataObject) -> None:
+    lineup = f"/evenings/{club.evening.pk}/lineup"
+    row = f"{lineup}/{data.draw(st.sampled_from(club.registrations))}"
     posts = [
         (None, "/accounts/signup/", ["nickname", "email", "birth_date", "password1", "password2"]),
         (None, "/accounts/login/", ["username", "password"]),
@@ -236,6 +248,15 @@ def test_the_forms_take_anything_without_a_5xx(club: FuzzClub, data: st.DataObje
         ),
         ("host", f"/online/{club.online.pk}/act/", ["type", "seat", "minutes", "reason"]),
         ("online_player", f"/online/{club.online.pk}/chat/", ["text"]),
+        # The organiser's line-up (and a member who is not one, at its doors).
+        ("host", f"{lineup}/add/", ["member"]),
+        ("host", f"{lineup}/guest/", ["name", "phone", "telegram", "of_age"]),
+        ("host", f"{lineup}/message/", ["text", "reserve"]),
+        ("host", f"{lineup}/second-table/", []),
+        ("host", f"{row}/came/", ["came"]),
+        ("host", f"{row}/move/", []),
+        ("host", f"{row}/remove/", ["reason", "list"]),
+        ("player", f"{lineup}/guest/", ["name", "phone", "telegram", "of_age"]),
     ]
     who, url, fields = data.draw(st.sampled_from(posts))
     body = data.draw(form(fields))
@@ -508,6 +529,7 @@ def test_every_query_takes_anything_without_a_5xx(club: FuzzClub, data: st.DataO
         ("admin", "/admin/accounts/user/"), ("admin", "/admin/games/game/"),
         ("admin", "/admin/club/evening/"), ("admin", "/admin/club/registration/"),
         ("admin", "/admin/notifications/notification/"), ("player", "/api/v1/evenings"),
+        ("host", f"/evenings/{evening.pk}/lineup/"),
     ]  # fmt: skip
     who, url = data.draw(st.sampled_from(pages))
     keys = st.one_of(
@@ -521,6 +543,39 @@ def test_every_query_takes_anything_without_a_5xx(club: FuzzClub, data: st.DataO
     else:
         client = web(club.member(who))
     check(lambda: client.get(url, query))
+
+
+# What an organiser may type or paste into the line-up's search of members, and what no one
+# types: look-alike letters, «ё», LIKE's wildcards, invisible characters, NUL, and lengths
+# up to far past a nickname's.
+SEARCH_LETTERS = "ЛлИиСсАаЁёЕеВвОоРрНн aocepxBOPHKM0_%\\'\u200b\u200d\u202e\u2066\ufeff\x00\x07\t"
+search_texts = st.one_of(
+    texts,
+    st.text(max_size=40),
+    st.text(alphabet=st.sampled_from(SEARCH_LETTERS), max_size=40),
+    st.integers(min_value=33, max_value=20_000).map(lambda n: "я" * n),
+)
+
+
+@FUZZ
+@given(query=search_texts)
+def test_the_line_up_search_takes_any_text(club: FuzzClub, query: str) -> None:
+    """The organiser's search of members: any text answers a list of at most FOUND_LIMIT
+    members, or a refusal said in the search (422) or by the address rule (400, a NUL);
+    never a 5xx."""
+    before = snapshot()
+    answer = web(club.host).get(
+        f"/evenings/{club.evening.pk}/lineup/",
+        {"q": query},
+        headers={"HX-Request": "true", "HX-Target": "found"},
+    )
+    assert answer.status_code in (200, 400, 422), answer.content[:500]
+    body = answer.content.decode()
+    if answer.status_code == 200:
+        assert body.count("<li>") <= FOUND_LIMIT
+    elif answer.status_code == 422:
+        assert 'role="alert"' in body
+    assert snapshot() == before
 
 
 def test_a_nul_is_refused_at_every_door_the_probe_named(club: FuzzClub) -> None:

@@ -51,6 +51,9 @@ DOORS: tuple[Door, ...] = (
     Door(re.compile(r"^/api/v1/recordings/[0-9]+/chunk$"), 2560 * KB, Answer.API, json=False),
     # Every other JSON body of /api/v1: the largest, a game of 30 seats, is under 5 KB.
     Door(re.compile(r"^/api/"), 64 * KB, Answer.API, json=True),
+    # The organiser's line-up forms: the largest, a message of 1,000 characters, is under
+    # 10 KB percent-encoded, a guest's form under 1 KB.
+    Door(re.compile(r"^/evenings/[0-9]+/lineup/"), 16 * KB, Answer.PAGE, json=False),
     # A protocol file for the admin's import (2 MB), with the form around it.
     Door(re.compile(r"^/admin/games/game/import/$"), 2_000_000 + 64 * KB, Answer.PAGE, False),
 )
