@@ -68,7 +68,9 @@ DOOR_OPENS = timedelta(hours=12)
 # answer drew (a phone's answer comes back in well under the 0.1 to 0.5 s between the two
 # taps) and would take the check-in straight back. A tap that reverses the same organiser's
 # tap on the same row less than this long ago is that second tap: the first one stands.
-DOUBLE_TAP = timedelta(seconds=2)
+# One second: twice a double tap's widest gap, short enough that an organiser who meant to
+# take a check-in back finds the next tap works.
+DOUBLE_TAP = timedelta(seconds=1)
 MAX_MESSAGE = 1000
 MAX_TABLES = 2
 
