@@ -46,7 +46,9 @@ def make_member(*, password: str = PASSWORD, **fields: Unpack[MemberFields]) -> 
     number = next(_numbers)
     fields.setdefault("nickname", f"Игрок {number}")
     fields.setdefault("birth_date", date(1990, 1, 1))
-    fields.setdefault("email", f"member{number}@example.com")
+    # example.org: the demo club (demo_data) has member1@example.com and on, and a test may
+    # load it first in its process.
+    fields.setdefault("email", f"player{number}@example.org")
     return User.objects.create_user(password=password, **fields)
 
 
