@@ -1,23 +1,54 @@
-"""Elo across games, with a red track and a black track (docs/scoring.md).
+"""The ratings across games (docs/scoring.md «Rating»): the club picks one of three systems
+in its settings, and the replay folds every game through it.
 
-As mafiaratings keeps it: a player has one rating for the games they play red and another
-for the games they play black, since the two sides are different crafts. A game is a match
-between the red team (the mean of its players' red ratings) and the black team (the mean of
-its players' black ratings); every player of a side moves by the same amount,
-K × (score − expected). A loner (maniac, нагнетатель) is in neither match; a game a loner
-wins is a draw between red and black, who both failed.
+- `elo_tracks`: Elo on a red track and a black track. As mafiaratings keeps it, a player has
+  one rating for the games they play red and another for the games they play black, since
+  the two sides are different crafts. A game is a match between the red team (the mean of
+  its players' red ratings) and the black team (the mean of its players' black ratings);
+  every player of a side moves by the same amount, K × (score − expected). A loner (maniac,
+  нагнетатель) is in neither match; a game a loner wins is a draw between red and black,
+  who both failed.
+- `elo_nonzero_sum`: mafiaratings' own Elo (include/game_ratings.php in szotin/mafiaratings):
+  the chance E of each side is read off the track ratings as above, but every winner gains
+  Kw × (1 − E) and every loser loses Kl × E, with Kw > Kl, so a rating grows with the games
+  played; the one rating shown is the sum of what a player earned on both tracks.
+- `openskill`: the Weng-Lin model of the openskill package, weighted by game points. It
+  needs that package, which the phone's engine (this module's other reader) does not have,
+  so it lives in games/ratings/systems.py and plugs into `replay` as a `Rater`.
 
 Pure Python: the caller gives the games in the order they were played.
 """
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Mapping
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any, Protocol
 
 INITIAL = 1500.0
 K = 20.0  # the step of a club that plays three games a week: a season moves a rating ~100
 RED, BLACK = "red", "black"
+# The key of a system's one rating where it keeps no tracks (pages and the API use it).
+OVERALL = "overall"
+
+ELO_TRACKS, ELO_NONZERO_SUM, OPENSKILL = "elo_tracks", "elo_nonzero_sum", "openskill"
+SYSTEMS = (ELO_TRACKS, ELO_NONZERO_SUM, OPENSKILL)
+
+# mafiaratings' kinds of game and their K: (winners' Kw, losers' Kl) for a table of ten
+# players or more; a smaller table moves half as much (include/game_ratings.php).
+CLUB, TOURNAMENT, ELITE = "club", "tournament", "elite"
+NONZERO_SUM_K: dict[str, tuple[float, float]] = {
+    CLUB: (4.0, 3.0),
+    TOURNAMENT: (16.0, 12.0),
+    ELITE: (64.0, 48.0),  # a tournament mafiaratings marks elite
+}
+NONZERO_SUM_FULL_TABLE = 10
+NONZERO_SUM_INITIAL = 0.0
+
+
+def shown(system: str) -> tuple[str, ...]:
+    """The ratings a system shows a player: one per track, or one in all."""
+    return (RED, BLACK) if system == ELO_TRACKS else (OVERALL,)
 
 
 @dataclass(frozen=True)
@@ -31,16 +62,18 @@ def expected(rating: float, opponent: float) -> float:
     return 1.0 / (1.0 + float(10.0 ** ((opponent - rating) / 400.0)))
 
 
+def _mean(ratings: Mapping[Any, float]) -> float:
+    return sum(ratings.values()) / len(ratings)
+
+
 def match(
     red: Mapping[Hashable, float], black: Mapping[Hashable, float], winner: str, k: float = K
 ) -> dict[Hashable, Change]:
-    """One game: `red`/`black` map each player of the side to their rating on its track;
-    `winner` is "red", "black" or anything else (a loner's win: a draw)."""
+    """One game of `elo_tracks`: `red`/`black` map each player of the side to their rating
+    on its track; `winner` is "red", "black" or anything else (a loner's win: a draw)."""
     if not red or not black:
         return {}
-    red_mean = sum(red.values()) / len(red)
-    black_mean = sum(black.values()) / len(black)
-    red_expected = expected(red_mean, black_mean)
+    red_expected = expected(_mean(red), _mean(black))
     red_score = {RED: 1.0, BLACK: 0.0}.get(winner, 0.5)
     red_step = k * (red_score - red_expected)
     changes: dict[Hashable, Change] = {}
@@ -49,6 +82,32 @@ def match(
     for player, rating in black.items():
         changes[player] = Change(rating, rating - red_step)  # a zero-sum match
     return changes
+
+
+def nonzero_sum_k(kind: str, players: int) -> tuple[float, float]:
+    """(Kw, Kl) of `elo_nonzero_sum` for a game of `kind` with `players` at the table."""
+    k_win, k_loss = NONZERO_SUM_K.get(kind, NONZERO_SUM_K[CLUB])
+    if players < NONZERO_SUM_FULL_TABLE:
+        return k_win / 2, k_loss / 2
+    return k_win, k_loss
+
+
+def nonzero_sum_match[P: Hashable](
+    red: Mapping[P, float], black: Mapping[P, float], winner: str, k_win: float, k_loss: float
+) -> dict[P, float]:
+    """One game of `elo_nonzero_sum`: what each player earns. `red`/`black` map each player
+    to their rating on the side's track, which gives red's chance E as in `match`; a winner
+    earns Kw × (1 − E of their side), a loser −Kl × (E of their side). A loner's win
+    (`winner` neither "red" nor "black") is a loss for both sides."""
+    if not red or not black:
+        return {}
+    red_chance = expected(_mean(red), _mean(black))
+    earned: dict[P, float] = {}
+    for side, chance in ((red, red_chance), (black, 1.0 - red_chance)):
+        won = winner == (RED if side is red else BLACK)
+        step = k_win * (1.0 - chance) if won else -k_loss * chance
+        earned.update(dict.fromkeys(side, step))
+    return earned
 
 
 @dataclass(frozen=True)
@@ -60,32 +119,101 @@ class Played:
     player: Hashable
     track: str  # "red", "black", or "" for a loner
     winner: str  # the game's winner
+    won: bool = False  # this player won (a loner: its own win)
+    points: float = 0.0  # the game's points (what `openskill` weighs a player's share by)
+    seats: int = 0  # players at the table (guests too); 0: the rows of the game
+    kind: str = CLUB  # the kind of game, for `elo_nonzero_sum`'s K
 
 
-def replay(rows: Iterable[Played], k: float = K) -> dict[Hashable, Change]:
+class Rater(Protocol):
+    """A rating system as the replay folds it: it keeps every player's state and rates one
+    game at a time, returning each row's shown rating before and after (by `Played.key`)."""
+
+    def rate(self, game: Sequence[Played]) -> dict[Hashable, Change]: ...
+
+
+def _sides(game: Sequence[Played]) -> dict[str, list[Played]]:
+    sides: dict[str, list[Played]] = {RED: [], BLACK: []}
+    for row in game:
+        if row.track in sides:
+            sides[row.track].append(row)
+    return sides
+
+
+class EloTracks:
+    """`elo_tracks`: loners' rows get no change (they have no track)."""
+
+    def __init__(self, k: float = K) -> None:
+        self.k = k
+        self.ratings: dict[tuple[Hashable, str], float] = {}
+
+    def rate(self, game: Sequence[Played]) -> dict[Hashable, Change]:
+        sides = _sides(game)
+        ratings = {
+            track: {row.player: self.ratings.get((row.player, track), INITIAL) for row in rows}
+            for track, rows in sides.items()
+        }
+        by_player = match(ratings[RED], ratings[BLACK], game[0].winner, self.k)
+        changes: dict[Hashable, Change] = {}
+        for track, rows in sides.items():
+            for row in rows:
+                if (change := by_player.get(row.player)) is not None:
+                    self.ratings[(row.player, track)] = change.after
+                    changes[row.key] = change
+        return changes
+
+
+class NonZeroSumElo:
+    """`elo_nonzero_sum`: each player's rating on each track (for the chances) and their one
+    rating, the sum of all they earned (shown). Everyone starts at 0, as on mafiaratings; a
+    loner's row keeps the rating it had."""
+
+    def __init__(self) -> None:
+        self.tracks: dict[tuple[Hashable, str], float] = {}
+        self.overall: dict[Hashable, float] = {}
+
+    def rate(self, game: Sequence[Played]) -> dict[Hashable, Change]:
+        sides = _sides(game)
+        ratings = {
+            track: {
+                row.player: self.tracks.get((row.player, track), NONZERO_SUM_INITIAL)
+                for row in rows
+            }
+            for track, rows in sides.items()
+        }
+        k_win, k_loss = nonzero_sum_k(game[0].kind, game[0].seats or len(game))
+        earned = nonzero_sum_match(ratings[RED], ratings[BLACK], game[0].winner, k_win, k_loss)
+        changes: dict[Hashable, Change] = {}
+        for row in game:
+            before = self.overall.get(row.player, NONZERO_SUM_INITIAL)
+            step = earned.get(row.player, 0.0) if row.track in sides else 0.0
+            if row.track in sides:
+                key = (row.player, row.track)
+                self.tracks[key] = self.tracks.get(key, NONZERO_SUM_INITIAL) + step
+            self.overall[row.player] = before + step
+            changes[row.key] = Change(before, before + step)
+        return changes
+
+
+def replay(rows: Iterable[Played], rater: Rater | None = None) -> dict[Hashable, Change]:
     """Every row's rating before and after, from the rows of all games in playing order
-    (rows of one game together). Loners' rows get no change."""
-    ratings: dict[tuple[Hashable, str], float] = {}
+    (rows of one game together), by `rater` (today's `elo_tracks` when not given). A row a
+    system does not rate (a loner's, under `elo_tracks`) is not in the answer."""
+    rater = rater or EloTracks()
     changes: dict[Hashable, Change] = {}
     game: list[Played] = []
-
-    def settle() -> None:
-        sides: dict[str, dict[Hashable, float]] = {RED: {}, BLACK: {}}
-        keys: dict[Hashable, Hashable] = {}
-        for row in game:
-            if row.track in sides:
-                sides[row.track][row.player] = ratings.get((row.player, row.track), INITIAL)
-                keys[row.player] = row.key
-        for player, change in match(sides[RED], sides[BLACK], game[0].winner, k).items():
-            track = RED if player in sides[RED] else BLACK
-            ratings[(player, track)] = change.after
-            changes[keys[player]] = change
-
     for row in rows:
         if game and row.game != game[0].game:
-            settle()
+            changes.update(rater.rate(game))
             game = []
         game.append(row)
     if game:
-        settle()
+        changes.update(rater.rate(game))
     return changes
+
+
+def elo_rater(system: str) -> Rater:
+    """The rater of one of the two Elo systems (`openskill`'s is games/ratings/systems.py)."""
+    if system == ELO_NONZERO_SUM:
+        return NonZeroSumElo()
+    return EloTracks()

@@ -1,0 +1,145 @@
+"""The rating system the club chose, as the replay folds it (docs/scoring.md «Rating»).
+
+The two Elo systems are pure Python beside the rules (games/rules/rating.py); OpenSkill is
+here because it stands on the `openskill` package, which the phone's engine does not carry.
+No Django here either: the bench (bench/ratings.py) folds simulated seasons through it.
+
+OpenSkill, as the club plays it:
+
+- A game is red against black, ranked by who won (red 1, black 2, or the other way round).
+  A loner (maniac, нагнетатель) who wins alone is a team of its own ranked first, red and
+  black tied behind it; a loner who does not win is in no match and keeps its rating, as
+  under Elo (the card deals a loner a long chance, which a rating should not charge).
+- A team is rated at its players' mean, not the package's sum: mafia's sides are ten
+  against three by design, and summed skills make red the near-certain winner of every
+  game (a red win then moves a rating by a hundredth of a point, a black win by two).
+  The package gets every player's mu and sigma divided by the team's size, which is the
+  exact Weng-Lin update for a team whose performance is its mean (see `_rate`).
+- Game points weigh a player's share of the team's update, as Polemica's community does:
+  within a team, the player with the most points gets weight 2, the fewest weight 1, the
+  rest between (the package's own bounds); a winner's gain is multiplied by the weight and a
+  loser's loss divided by it, so good play gains more in a win and loses less in a defeat.
+  A team whose players scored alike weighs everyone 1; a game with a team of one (a
+  loner's win) is rated without weights, since the package weighs a lone player 2.
+- The rating shown is the package's ordinal, mu − 3·sigma: 0 for a newcomer (25 − 3 × 25/3),
+  rising as the games both raise mu and narrow sigma.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+
+from openskill.models import PlackettLuce
+
+from games.rules import rating
+from games.rules.rating import BLACK, RED, Change, Played, Rater
+
+MU = 25.0
+SIGMA = MU / 3
+BETA = MU / 6
+TAU = MU / 300  # the package's defaults
+Z = 3.0  # the ordinal: mu − Z·sigma
+
+
+@dataclass(frozen=True)
+class Skill:
+    mu: float = MU
+    sigma: float = SIGMA
+
+    @property
+    def ordinal(self) -> float:
+        return self.mu - Z * self.sigma
+
+
+# tau=0: the dynamics are added here, on the unscaled sigma, before a game (see `_rate`).
+# The package scales each team's weights to its bounds, 1 to 2: `weights` gives them so.
+_MODEL = PlackettLuce(mu=MU, sigma=SIGMA, beta=BETA, tau=0.0)
+
+
+def weights(points: Sequence[float]) -> list[float]:
+    """A team's players' weights from their game points: 1 for the fewest, 2 for the most."""
+    low, high = min(points), max(points)
+    if high - low < 1e-9:
+        return [1.0] * len(points)
+    return [1.0 + (p - low) / (high - low) for p in points]
+
+
+def _rate(
+    teams: Sequence[Sequence[Skill]],
+    ranks: Sequence[int],
+    team_weights: Sequence[Sequence[float]] | None = None,
+    *,
+    summed: bool = False,
+) -> list[list[Skill]]:
+    """The teams' skills after one game (lower rank: better), by the package's
+    Plackett-Luce model. Unless `summed`, each team plays as its mean: the package sums a
+    team's mu and sigma², so a player enters as (mu/n, sigma/n), and the package's change
+    of that entry, times n, is the player's change under a mean (the update of a player
+    scales by their coefficient in the team's performance)."""
+    with_tau = [[Skill(s.mu, (s.sigma**2 + TAU**2) ** 0.5) for s in team] for team in teams]
+    scale = [1.0 if summed else float(len(team)) for team in with_tau]
+    entries = [
+        [_MODEL.rating(mu=s.mu / n, sigma=s.sigma / n) for s in team]
+        for team, n in zip(with_tau, scale, strict=True)
+    ]
+    rated = _MODEL.rate(
+        entries,
+        ranks=[float(rank) for rank in ranks],
+        weights=[list(w) for w in team_weights] if team_weights is not None else None,
+    )
+    return [
+        [Skill(entry.mu * n, entry.sigma * n) for entry in team]
+        for team, n in zip(rated, scale, strict=True)
+    ]
+
+
+class OpenSkill:
+    """`openskill` as a `Rater` for games/rules/rating.replay. `weighted=False` and
+    `summed=True` are the bench's variants (what the club's choices are measured against)."""
+
+    def __init__(self, *, weighted: bool = True, summed: bool = False) -> None:
+        self.weighted = weighted
+        self.summed = summed
+        self.skills: dict[Hashable, Skill] = {}
+
+    def rate(self, game: Sequence[Played]) -> dict[Hashable, Change]:
+        winner = game[0].winner
+        red = [row for row in game if row.track == RED]
+        black = [row for row in game if row.track == BLACK]
+        loners = [row for row in game if not row.track and row.won]
+        teams: list[list[Played]] = []
+        ranks: list[int] = []
+        if red and black:
+            if loners:
+                teams, ranks = [loners, red, black], [1, 2, 2]
+            else:
+                teams, ranks = [red, black], ([1, 2] if winner == RED else [2, 1])
+        rated = {row.key for team in teams for row in team}
+        before = {row.key: self.skills.get(row.player, Skill()) for row in game}
+        if teams:
+            after = _rate(
+                [[before[row.key] for row in team] for team in teams],
+                ranks,
+                [weights([row.points for row in team]) for team in teams]
+                if self.weighted and all(len(team) > 1 for team in teams)
+                else None,
+                summed=self.summed,
+            )
+            for team, skills in zip(teams, after, strict=True):
+                for row, skill in zip(team, skills, strict=True):
+                    self.skills[row.player] = skill
+        return {
+            row.key: Change(
+                before[row.key].ordinal,
+                self.skills[row.player].ordinal if row.key in rated else before[row.key].ordinal,
+            )
+            for row in game
+        }
+
+
+def rater(system: str) -> Rater:
+    """A fresh fold of `system` (one of games.rules.rating.SYSTEMS)."""
+    if system == rating.OPENSKILL:
+        return OpenSkill()
+    return rating.elo_rater(system)
