@@ -1,0 +1,260 @@
+"""Which rating finds the best players: seasons of a club simulated with hidden skills,
+folded through each rating system the club may choose (docs/scoring.md «Rating»).
+
+The club: 40 members, each with a hidden skill drawn from a standard normal; 3 games a week,
+each at a table of 12–15 drawn at random from the 40, the roles dealt as the club deals
+them (games.rules.simulate.random_lineup: a quarter black with the boss, the commissar and
+the doctor, a maniac, нагнетатель and kamikaze now and then, civilians for the rest).
+
+A game's result: each loner dealt wins alone with chance 8% + 4% per unit of its skill
+(clipped to 1–30%); otherwise red wins with chance logistic(logit(RED_WINS) + SKILL_EFFECT
+× (red's mean skill − black's mean skill)). So skill raises the chance that one's team wins,
+through the team's mean, as the systems assume.
+
+A game's points, from the scoring lines in a simple way (only `openskill` reads them):
+a player's read q = 25% + 10% per unit of skill (clipped to 2–90%) is the chance that a
+call of theirs lands on a black player (a quarter of the table is black).
+- every winner +1 (a loner's win alone +1.5), as the club's lines;
+- every red player makes two calls by day (a nomination or a vote): +0.2 for each on a
+  black (`red_nominates_black`); the commissar also checks twice: +0.3 for each black
+  found (`check_found_black`); the doctor saves with chance 10% + 5% per unit of skill on
+  each of two nights: +0.4 a save (`doctor_save`);
+- black kills the commissar or the doctor with chance 30% + 10% per unit of black's mean
+  skill: +0.3 to every black player (`black_kills_key_red`);
+- the first night's victim (a red player at random) names three seats as their best move
+  (ЛХ), each black with chance q: 2 of 3 +0.25, 3 of 3 +0.4 (ФИИМ's lines);
+- a removal with chance 4% − 2% per unit of skill (at least 0): −0.5.
+
+Deterministic from its seeds; the figures are averaged over SEEDS clubs. After 10, 30 and 100
+games per player (the mean over the 40: 10 games each is about 10 weeks at this pace) it
+takes each system's shown rating (`elo_tracks`: the mean of a player's two tracks, each from
+1500), and measures the Spearman correlation of the ratings with the hidden skills, and the
+share of the true top 5 among the rating's top 5. The best system is the one with the
+highest Spearman correlation averaged over the three moments.
+
+Prints one JSON line. Run: uv run python bench/ratings.py [SEEDS]
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+import sys
+import time
+from collections.abc import Callable, Hashable, Sequence
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from games.ratings.systems import OpenSkill
+from games.rules import rating
+from games.rules.rating import Played, Rater
+from games.rules.roles import CLUB_ROLES, Team
+from games.rules.simulate import random_lineup
+
+PLAYERS = 40
+GAMES_A_WEEK = 3
+SEATS = (12, 15)
+CHECKPOINTS = (10, 30, 100)  # games per player
+SEEDS = 100
+TOP = 5
+RED_WINS = 0.55  # red's share of wins between teams of equal skill
+SKILL_EFFECT = 1.0  # log-odds of a red win per unit of mean skill difference
+SYSTEMS = (rating.ELO_TRACKS, rating.ELO_NONZERO_SUM, rating.OPENSKILL)
+# What the club's choices are measured against (not choices themselves): OpenSkill without
+# the points' weights, and with the package's summed teams instead of the mean.
+VARIANTS = ("openskill_unweighted", "openskill_summed")
+
+
+def clip(value: float, low: float, high: float) -> float:
+    return min(high, max(low, value))
+
+
+def logistic(x: float) -> float:
+    return 1.0 / (1.0 + math.exp(-x))
+
+
+def read(skill: float) -> float:
+    """The chance that a player's call (a nomination, a vote, a check, a ЛХ seat) is black."""
+    return clip(0.25 + 0.10 * skill, 0.02, 0.90)
+
+
+def hits(rng: random.Random, tries: int, chance: float) -> int:
+    return sum(rng.random() < chance for _ in range(tries))
+
+
+def play(rng: random.Random, skills: Sequence[float], number: int) -> list[Played]:
+    """One game at the club's table: its rows, as the replay reads them."""
+    table = rng.sample(range(PLAYERS), rng.randint(*SEATS))
+    dealt = random_lineup(rng, len(table))
+    seats = {player: CLUB_ROLES[dealt[n]] for n, player in enumerate(table, start=1)}
+    red = [p for p, role in seats.items() if role.team == Team.RED]
+    black = [p for p, role in seats.items() if role.team == Team.BLACK]
+    winner = ""
+    for player, role in seats.items():
+        if role.team == Team.LONER and rng.random() < clip(0.08 + 0.04 * skills[player], 0.01, 0.3):
+            winner = role.code
+            break
+    if not winner:
+        gap = float(np.mean([skills[p] for p in red]) - np.mean([skills[p] for p in black]))
+        chance = logistic(math.log(RED_WINS / (1 - RED_WINS)) + SKILL_EFFECT * gap)
+        winner = rating.RED if rng.random() < chance else rating.BLACK
+
+    points = dict.fromkeys(seats, 0.0)
+    for player, role in seats.items():
+        if role.code == winner:
+            points[player] += 1.5
+        elif role.team.value == winner:
+            points[player] += 1.0
+    for player in red:
+        q = read(skills[player])
+        points[player] += 0.2 * hits(rng, 2, q)
+        if seats[player].code == "commissar":
+            points[player] += 0.3 * hits(rng, 2, q)
+        if seats[player].code == "doctor":
+            points[player] += 0.4 * hits(rng, 2, clip(0.10 + 0.05 * skills[player], 0.0, 0.5))
+    black_skill = float(np.mean([skills[p] for p in black]))
+    if rng.random() < clip(0.30 + 0.10 * black_skill, 0.05, 0.9):
+        for player in black:
+            points[player] += 0.3
+    victim = rng.choice(red)
+    named = hits(rng, 3, read(skills[victim]))
+    points[victim] += {2: 0.25, 3: 0.4}.get(named, 0.0)
+    for player in seats:
+        if rng.random() < clip(0.04 - 0.02 * skills[player], 0.0, 1.0):
+            points[player] -= 0.5
+
+    return [
+        Played(
+            key=(number, player),
+            game=number,
+            player=player,
+            track=role.team.value if role.team != Team.LONER else "",
+            winner=winner,
+            won=role.code == winner or role.team.value == winner,
+            points=round(points[player], 2),
+            seats=len(table),
+        )
+        for player, role in seats.items()
+    ]
+
+
+def shown(rater: Rater, player: Hashable) -> float:
+    """The one number a system ranks a player by."""
+    if isinstance(rater, rating.EloTracks):
+        tracks = rating.shown(rating.ELO_TRACKS)
+        return sum(rater.ratings.get((player, t), rating.INITIAL) for t in tracks) / 2
+    if isinstance(rater, rating.NonZeroSumElo):
+        return rater.overall.get(player, rating.NONZERO_SUM_INITIAL)
+    assert isinstance(rater, OpenSkill)
+    skill = rater.skills.get(player)
+    return skill.ordinal if skill is not None else 0.0
+
+
+def ranks(values: Sequence[float]) -> np.ndarray:
+    """Ranks from 1, ties sharing their mean rank (as Spearman's correlation needs)."""
+    array = np.asarray(values, dtype=float)
+    order = np.argsort(array, kind="stable")
+    result = np.empty(len(array))
+    sorted_values = array[order]
+    start = 0
+    while start < len(array):
+        end = start
+        while end + 1 < len(array) and sorted_values[end + 1] == sorted_values[start]:
+            end += 1
+        result[order[start : end + 1]] = (start + end) / 2 + 1
+        start = end + 1
+    return result
+
+
+def spearman(a: Sequence[float], b: Sequence[float]) -> float:
+    ra, rb = ranks(a), ranks(b)
+    if ra.std() == 0 or rb.std() == 0:
+        return 0.0
+    return float(np.corrcoef(ra, rb)[0, 1])
+
+
+def top_share(ratings: Sequence[float], skills: Sequence[float]) -> float:
+    best = set(np.argsort(skills)[-TOP:].tolist())
+    # Ties at the cut are broken by the player's number, never by the skill they hide.
+    chosen = sorted(range(len(ratings)), key=lambda p: (-ratings[p], p))[:TOP]
+    return len(best & set(chosen)) / TOP
+
+
+def raters() -> dict[str, Callable[[], Rater]]:
+    return {
+        rating.ELO_TRACKS: rating.EloTracks,
+        rating.ELO_NONZERO_SUM: rating.NonZeroSumElo,
+        rating.OPENSKILL: OpenSkill,
+        "openskill_unweighted": lambda: OpenSkill(weighted=False),
+        "openskill_summed": lambda: OpenSkill(summed=True),
+    }
+
+
+def club(seed: int) -> dict[str, dict[int, tuple[float, float]]]:
+    """One simulated club: per system, (Spearman, top-5 share) at each checkpoint."""
+    rng = random.Random(seed)
+    skills = [rng.gauss(0.0, 1.0) for _ in range(PLAYERS)]
+    folds = {name: make() for name, make in raters().items()}
+    found: dict[str, dict[int, tuple[float, float]]] = {name: {} for name in folds}
+    seats = games = 0
+    for checkpoint in CHECKPOINTS:
+        while seats < checkpoint * PLAYERS:
+            rows = play(rng, skills, games)
+            games += 1
+            seats += len(rows)
+            for fold in folds.values():
+                fold.rate(rows)
+        for name, fold in folds.items():
+            shown_ratings = [shown(fold, p) for p in range(PLAYERS)]
+            found[name][checkpoint] = (
+                spearman(shown_ratings, skills),
+                top_share(shown_ratings, skills),
+            )
+    return found
+
+
+def main() -> None:
+    seeds = int(sys.argv[1]) if len(sys.argv) > 1 else SEEDS
+    started = time.perf_counter()
+    runs = [club(20261300 + seed) for seed in range(seeds)]
+
+    def summary(name: str) -> dict[str, dict[str, float]]:
+        return {
+            "spearman": {
+                str(c): round(float(np.mean([run[name][c][0] for run in runs])), 3)
+                for c in CHECKPOINTS
+            },
+            "spearman_sd": {
+                str(c): round(float(np.std([run[name][c][0] for run in runs])), 3)
+                for c in CHECKPOINTS
+            },
+            "top5": {
+                str(c): round(float(np.mean([run[name][c][1] for run in runs])), 3)
+                for c in CHECKPOINTS
+            },
+        }
+
+    systems = {name: summary(name) for name in SYSTEMS}
+    best = max(SYSTEMS, key=lambda name: sum(systems[name]["spearman"].values()))
+    weeks = {str(c): round(c * PLAYERS / (sum(SEATS) / 2) / GAMES_A_WEEK, 1) for c in CHECKPOINTS}
+    print(
+        json.dumps(
+            {
+                "players": PLAYERS,
+                "seeds": seeds,
+                "weeks": weeks,
+                "systems": systems,
+                "variants": {name: summary(name) for name in VARIANTS},
+                "best": best,
+                "seconds": round(time.perf_counter() - started, 1),
+            }
+        )
+    )
+
+
+if __name__ == "__main__":
+    main()
