@@ -9,7 +9,8 @@ OpenSkill, as the club plays it:
 - A game is red against black, ranked by who won (red 1, black 2, or the other way round).
   A loner (maniac, нагнетатель) who wins alone is a team of its own ranked first, red and
   black tied behind it; a loner who does not win is in no match and keeps its rating, as
-  under Elo (the card deals a loner a long chance, which a rating should not charge).
+  under Elo (the card deals a loner a long chance, which a rating should not charge). A
+  guest loner's win leaves red and black level (no rated winner to rank above them).
 - A team is rated at its players' mean, not the package's sum: mafia's sides are ten
   against three by design, and summed skills make red the near-certain winner of every
   game (a red win then moves a rating by a hundredth of a point, a black win by two).
@@ -104,31 +105,20 @@ class OpenSkill:
         self.skills: dict[Hashable, Skill] = {}
 
     def rate(self, game: Sequence[Played]) -> dict[Hashable, Change]:
-        winner = game[0].winner
-        red = [row for row in game if row.track == RED]
-        black = [row for row in game if row.track == BLACK]
-        loners = [row for row in game if not row.track and row.won]
-        teams: list[list[Played]] = []
-        ranks: list[int] = []
-        if red and black:
-            if loners:
-                teams, ranks = [loners, red, black], [1, 2, 2]
-            else:
-                teams, ranks = [red, black], ([1, 2] if winner == RED else [2, 1])
-        rated = {row.key for team in teams for row in team}
+        teams, ranks = match(game)
         before = {row.key: self.skills.get(row.player, Skill()) for row in game}
         if teams:
+            weighted = self.weighted and all(len(team) > 1 for team in teams)
             after = _rate(
                 [[before[row.key] for row in team] for team in teams],
                 ranks,
-                [weights([row.points for row in team]) for team in teams]
-                if self.weighted and all(len(team) > 1 for team in teams)
-                else None,
+                [weights([row.points for row in team]) for team in teams] if weighted else None,
                 summed=self.summed,
             )
             for team, skills in zip(teams, after, strict=True):
                 for row, skill in zip(team, skills, strict=True):
                     self.skills[row.player] = skill
+        rated = {row.key for team in teams for row in team}
         return {
             row.key: Change(
                 before[row.key].ordinal,
@@ -136,6 +126,21 @@ class OpenSkill:
             )
             for row in game
         }
+
+
+def match(game: Sequence[Played]) -> tuple[list[list[Played]], list[int]]:
+    """The teams of a game and their ranks (1 first): red and black by who won, or a loner's
+    win alone ahead of both (a guest's: red and black level, as Elo's draw); none when a
+    side has no rated player (guests only)."""
+    red = [row for row in game if row.track == RED]
+    black = [row for row in game if row.track == BLACK]
+    loners = [row for row in game if not row.track and row.won]
+    if not red or not black:
+        return [], []
+    if loners:
+        return [loners, red, black], [1, 2, 2]
+    ranks = {RED: [1, 2], BLACK: [2, 1]}.get(game[0].winner, [1, 1])
+    return [red, black], ranks
 
 
 def rater(system: str) -> Rater:

@@ -174,6 +174,17 @@ def test_a_loner_who_wins_alone_is_a_team_ranked_above_red_and_black() -> None:
     assert changes[1].after < 0 and changes[11].after < 0  # red and black both lost
 
 
+def test_a_guest_loners_win_leaves_red_and_black_level() -> None:
+    # The maniac was a guest (no row): nobody rated won, so neither side beats the other.
+    rows = [row for row in table("maniac", True) if row.track]
+    teams, ranks = systems.match(rows)
+    assert [len(team) for team in teams] == [10, 3] and ranks == [1, 1]
+    fold = systems.OpenSkill()
+    rating.replay(rows, fold)
+    assert fold.skills["r1"].mu == fold.skills["b11"].mu == 25.0  # a draw between equals
+    assert fold.skills["r1"].sigma < systems.SIGMA  # though the game was seen
+
+
 def test_the_system_the_club_chooses_gives_its_fold() -> None:
     assert isinstance(systems.rater(rating.ELO_TRACKS), rating.EloTracks)
     assert isinstance(systems.rater(rating.ELO_NONZERO_SUM), rating.NonZeroSumElo)
