@@ -134,6 +134,7 @@ class ClubSettingsAdmin(admin.ModelAdmin[ClubSettings]):
             {
                 "fields": (
                     "season_length",
+                    "rating_system",
                     "audio_retention_days",
                     "max_recording_minutes",
                     "telegram_group_chat_id",

@@ -18,6 +18,9 @@ from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext_lazy as _
 
+from club.kernel.queueing import queue_on_commit
+from games.rules import rating
+
 
 @cache
 def _known_timezones() -> frozenset[str]:
@@ -154,6 +157,21 @@ class ClubSettings(models.Model):
         default="quarter",
         help_text=_("Each season has its own leaderboard."),
     )
+    rating_system = models.CharField(
+        _("rating system"),
+        max_length=16,
+        choices=[
+            (rating.OPENSKILL, _("OpenSkill, weighted by game points")),
+            (rating.ELO_TRACKS, _("Elo on a red track and a black track")),
+            (rating.ELO_NONZERO_SUM, _("mafiaratings' Elo: winners gain more than losers lose")),
+        ],
+        # bench/ratings.py: the one that ranks simulated players closest to their skill.
+        default=rating.OPENSKILL,
+        help_text=_(
+            "The rating the leaderboard and the players' pages show, in every season. A "
+            "change replays every game's rating by the new system in a minute or two."
+        ),
+    )
 
     class Meta:
         verbose_name = _("club settings")
@@ -166,8 +184,14 @@ class ClubSettings(models.Model):
         return str(_("Club settings"))
 
     def save(self, *args: Any, **kwargs: Any) -> None:
+        rows = ClubSettings.objects.filter(pk=self.pk) if self.pk is not None else None
+        stored = rows.values_list("rating_system", flat=True).first() if rows is not None else None
+        replay = stored is not None and stored != self.rating_system
         super().save(*args, **kwargs)
         _settings_cache.clear()
+        if replay:
+            # Every game's rating again by the new system (as a new scoring scheme does).
+            queue_on_commit("games.ratings.tasks.ratings_replay")
 
     @classmethod
     def forget_cached(cls) -> None:

@@ -15,10 +15,12 @@ from datetime import date, datetime
 from typing import Any
 
 from django.db import connection, transaction
+from django.db.models import Count
 from django.utils import timezone
 
 from club.kernel.club_settings import ClubSettings
 from games.models import Game, GameStatus, Seat
+from games.ratings import systems
 from games.ratings.models import GameAnalysis, PlayerScore, ScoringScheme
 from games.rules import rating
 from games.rules.club import ClubGame
@@ -139,12 +141,14 @@ def _role_and_team(state: ClubGame | OnlineGame, seat: int) -> tuple[str, Team]:
 
 
 def ratings_replay() -> int:
-    """Replay Elo over every analysed game in the order they ended, and store each score's
-    rating before and after; returns how many rows changed (a new last game: its own)."""
+    """Replay the club's rating system (club settings, `rating_system`) over every analysed
+    game in the order they ended, and store each score's rating before and after; returns
+    how many rows changed (a new last game: its own; another system: nearly all)."""
     with transaction.atomic():
         if connection.vendor == "postgresql":
             with connection.cursor() as cursor:
                 cursor.execute("SELECT pg_advisory_xact_lock(%s)", [_RATINGS_LOCK])
+        system = ClubSettings.objects.values_list("rating_system", flat=True).first()
         rows = list(
             PlayerScore.objects.order_by("ended_at", "game_id", "seat").values_list(
                 "pk",
@@ -152,16 +156,28 @@ def ratings_replay() -> int:
                 "member_id",
                 "track",
                 "game__winner",
+                "won",
+                "points",
                 "rating_before",
                 "rating_after",
             )
         )
+        # Everyone at the table, guests too: mafiaratings' K is smaller below ten players.
+        seats = dict(
+            Seat.objects.filter(game__status=GameStatus.FINISHED)
+            .values("game_id")
+            .annotate(n=Count("pk"))
+            .values_list("game_id", "n")
+        )
         changes = rating.replay(
-            rating.Played(pk, game_id, member_id, track, winner)
-            for pk, game_id, member_id, track, winner, _before, _after in rows
+            (
+                rating.Played(pk, game, member, track, winner, won, points, seats.get(game, 0))
+                for pk, game, member, track, winner, won, points, _before, _after in rows
+            ),
+            systems.rater(system or rating.OPENSKILL),
         )
         changed: list[tuple[int, float | None, float | None]] = []
-        for pk, _game, _member, _track, _winner, before, after in rows:
+        for pk, *_played, before, after in rows:
             change = changes.get(pk)
             new = (change.before, change.after) if change else (None, None)
             if not _same(new, (before, after)):

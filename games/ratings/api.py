@@ -143,14 +143,18 @@ class StandingOut(Schema):
     win_rate: float
     points: float
     average: float
+    # The rating at the season's end by the club's rating system (`rating_system`): on
+    # each track (elo_tracks), or one in all (elo_nonzero_sum, openskill); the others null.
     red: float | None
     black: float | None
+    rating: float | None
 
 
 class LeaderboardOut(Schema):
     season: str
     seasons: list[str]
     sort: str
+    rating_system: str  # elo_tracks, elo_nonzero_sum or openskill (docs/scoring.md)
     rows: list[StandingOut]
 
 
@@ -169,6 +173,7 @@ def leaderboard(
         season=board.season.key,
         seasons=[s.key for s in board.seasons],
         sort=board.sort,
+        rating_system=board.system,
         rows=[
             StandingOut(
                 **{k: v for k, v in row.__dict__.items() if k != "own"}, win_rate=row.win_rate
@@ -199,7 +204,8 @@ class PlayerOut(Schema):
     games: int
     wins: int
     points: float
-    ratings: dict[str, float]
+    rating_system: str
+    ratings: dict[str, float]  # the current one per track ("red", "black") or "overall"
     by_team: dict[str, TallyOut]
     by_role: dict[str, TallyOut]
     history: list[PlayedOut]
@@ -223,6 +229,7 @@ def player(request: PublicApiRequest, member_id: int) -> PlayerOut:
         games=found.total.games,
         wins=found.total.wins,
         points=found.points,
+        rating_system=found.system,
         ratings=found.ratings,
         by_team={team: _tally(t) for team, t in found.by_team.items()},
         by_role={role: _tally(t) for role, t in found.by_role.items()},

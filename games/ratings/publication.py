@@ -195,7 +195,13 @@ def published_analysis(
         if access.seat_name_visible(seat, viewer, runs_game=running)
     }
     audio = _audio(recording, view, nick, voiced_seats) if recording is not None else None
-    return {"built": built.analysis, "rows": rows, "sections": sections, "audio": audio}
+    return {
+        "built": built.analysis,
+        "rows": rows,
+        "sections": sections,
+        "audio": audio,
+        "rating_digits": stats.rating_digits(ClubSettings.load().rating_system),
+    }
 
 
 def _audio(

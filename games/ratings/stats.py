@@ -48,7 +48,7 @@ def role_names() -> dict[str, str]:
 
 # --- the season leaderboard -----------------------------------------------------------
 
-SORTS = ("points", "average", "games", "wins", "win_rate", "red", "black", "nick")
+SORTS = ("points", "average", "games", "wins", "win_rate", "rating", "red", "black", "nick")
 
 
 class WinShare:
@@ -75,8 +75,9 @@ class Standing(WinShare):
     wins: int
     points: float
     average: float
-    red: float | None = None  # the rating at the season's end on each track
+    red: float | None = None  # the rating at the season's end on each track (elo_tracks)
     black: float | None = None
+    rating: float | None = None  # the rating at the season's end (a system of one rating)
     rank: int = 0
     own: bool = False  # the viewer's own row (shown to them even without consent)
 
@@ -97,6 +98,12 @@ class Leaderboard:
     sort: str
     rows: list[Standing]
     filter: BoardFilter = BoardFilter()
+    system: str = rating.ELO_TRACKS  # the club's rating system: which ratings the rows carry
+
+
+def rating_digits(system: str) -> int:
+    """The decimals a rating is shown with: Elo's hundreds whole, the others' tens with one."""
+    return 0 if system == rating.ELO_TRACKS else 1
 
 
 def current_season(club: ClubSettings | None = None) -> Season:
@@ -108,7 +115,8 @@ def leaderboard(
     season: Season, sort: str, viewer: Viewer, only: BoardFilter = BoardFilter()
 ) -> Leaderboard:
     """Three queries: the seasons that have games, the season's sums per member, and each
-    of those members' ratings on both tracks at the season's end."""
+    of those members' ratings at the season's end (by the club's rating system: one on
+    each track, or one in all)."""
     club = ClubSettings.load()
     span = PlayerScore.objects.aggregate(first=Min("played_on"), last=Max("played_on"))
     seasons = (
@@ -145,31 +153,40 @@ def leaderboard(
             member_id=row["member_id"], consent=row["member__publication_consent"], viewer=viewer
         )
     ]
-    _season_end_ratings(rows, season.next_first_day)
+    system = club.rating_system
+    _season_end_ratings(rows, season.next_first_day, rating.shown(system))
     rows.sort(key=_sort_key(sort))
     for rank, row in enumerate(rows, start=1):
         row.rank = rank
-    return Leaderboard(season, seasons, sort, rows, only)
+    return Leaderboard(season, seasons, sort, rows, only, system)
 
 
-def _season_end_ratings(rows: list[Standing], before: date) -> None:
-    def last_on(track: str) -> Subquery:
-        return Subquery(
-            PlayerScore.objects.filter(member=OuterRef("pk"), track=track, played_on__lt=before)
-            .order_by("-ended_at", "-game_id")
-            .values("rating_after")[:1]
-        )
+def _last_rating(before: date, track: str) -> Subquery:
+    """A member's rating after their last game before `before`: on `track`, or (OVERALL)
+    in any game the system rated."""
+    scores = PlayerScore.objects.filter(
+        member=OuterRef("pk"), played_on__lt=before, rating_after__isnull=False
+    )
+    if track != rating.OVERALL:
+        scores = scores.filter(track=track)
+    return Subquery(scores.order_by("-ended_at", "-game_id").values("rating_after")[:1])
 
+
+def _season_end_ratings(rows: list[Standing], before: date, tracks: tuple[str, ...]) -> None:
     by_member = {row.member_id: row for row in rows}
     ratings = (
         User.objects.filter(pk__in=by_member)
-        .annotate(red=last_on(rating.RED), black=last_on(rating.BLACK))
-        .values_list("pk", "red", "black")
+        .annotate(**{track: _last_rating(before, track) for track in tracks})
+        .values_list("pk", *tracks)
     )
-    for member_id, red, black in ratings:
+    for member_id, *values in ratings:
         row = by_member[member_id]
-        row.red = round(red, 1) if red is not None else None
-        row.black = round(black, 1) if black is not None else None
+        for track, value in zip(tracks, values, strict=True):
+            setattr(row, track if track != rating.OVERALL else "rating", _rounded(value))
+
+
+def _rounded(value: float | None) -> float | None:
+    return round(value, 1) if value is not None else None
 
 
 def _sort_key(sort: str) -> Any:
@@ -213,7 +230,9 @@ class Profile:
     by_role: dict[str, Tally] = field(default_factory=dict)
     by_team: dict[str, Tally] = field(default_factory=dict)
     points: float = 0.0
-    ratings: dict[str, float] = field(default_factory=dict)  # the current one per track
+    # The current rating: one per track (elo_tracks), or one, OVERALL, in all.
+    ratings: dict[str, float] = field(default_factory=dict)
+    system: str = rating.ELO_TRACKS
 
     @property
     def recent(self) -> list[Played]:
@@ -242,19 +261,27 @@ class Profile:
 
     def history(self) -> dict[str, list[float]]:
         """The series the chart draws, one point per game: the points summed so far, and
-        the rating on each track after each game played on it."""
-        series: dict[str, list[float]] = {"points": [], rating.RED: [], rating.BLACK: []}
+        the rating after each game it rated (on each track, or in all)."""
+        series: dict[str, list[float]] = {"points": []}
+        series |= {track: [] for track in rating.shown(self.system)}
         running = 0.0
         for game in self.games:
             running += game.points
             series["points"].append(round(running, 2))
-            if game.track and game.rating_after is not None:
-                series[game.track].append(game.rating_after)
+            if (track := self.shown_track(game)) is not None and game.rating_after is not None:
+                series[track].append(game.rating_after)
         return series
 
+    def shown_track(self, game: Played) -> str | None:
+        """Which of the shown ratings a game's rating is."""
+        if self.system != rating.ELO_TRACKS:
+            return rating.OVERALL
+        return game.track or None
 
-def profile(member: User) -> Profile:
-    """One query: the member's scores with their games, in the order they were played."""
+
+def profile(member: User, system: str | None = None) -> Profile:
+    """One query: the member's scores with their games, in the order they were played.
+    `system`: the rating system the scores' ratings are by (the club's when not given)."""
     rows = (
         PlayerScore.objects.filter(member=member)
         .order_by("ended_at", "game_id")
@@ -270,7 +297,8 @@ def profile(member: User) -> Profile:
             "rating_after",
         )
     )
-    result = Profile(member, [Played(*row) for row in rows])
+    system = system or ClubSettings.load().rating_system
+    result = Profile(member, [Played(*row) for row in rows], system=system)
     by_role: dict[str, Tally] = defaultdict(Tally)
     by_team: dict[str, Tally] = defaultdict(Tally)
     for game in result.games:
@@ -278,8 +306,8 @@ def profile(member: User) -> Profile:
             tally.games += 1
             tally.wins += game.won
         result.points += game.points
-        if game.track and game.rating_after is not None:
-            result.ratings[game.track] = game.rating_after
+        if (track := result.shown_track(game)) is not None and game.rating_after is not None:
+            result.ratings[track] = game.rating_after
     result.points = round(result.points, 2)
     result.by_role = dict(sorted(by_role.items(), key=lambda item: -item[1].games))
     result.by_team = dict(by_team)

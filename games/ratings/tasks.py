@@ -2,7 +2,8 @@
 
 Tasks take ids and re-read everything: each is safe to run twice or late. Other rooms ask
 for them by name after their commits (club/kernel/queueing.py): "games.ratings.tasks.game_analyse"
-when a game ends, "games.ratings.tasks.member_posts_sync" when a member's consent changes.
+when a game ends, "games.ratings.tasks.member_posts_sync" when a member's consent changes,
+"games.ratings.tasks.ratings_replay" when the club chooses another rating system.
 """
 
 from datetime import timedelta
@@ -36,6 +37,12 @@ def games_rescore() -> None:
     recent = PlayerScore.objects.filter(ended_at__gte=timezone.now() - REPOST_WITHIN)
     for game_id in sorted(set(recent.values_list("game_id", flat=True)) & changed):
         publication.game_post_sync(game_id=game_id)
+
+
+@shared_task(ignore_result=True, acks_late=True)
+def ratings_replay() -> None:
+    """Every game's rating again, by the rating system the club has just chosen."""
+    analysis.ratings_replay()
 
 
 @shared_task(ignore_result=True, acks_late=True)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.http import Http404, HttpResponse
 from django.shortcuts import render
 from django.utils.formats import date_format
@@ -18,6 +20,7 @@ from games import access
 from games.ratings import stats
 from games.ratings.charts import line_chart
 from games.ratings.seasons import season_parse
+from games.rules import rating
 
 
 @require_GET
@@ -25,8 +28,9 @@ def leaderboard(request: SiteRequest) -> HttpResponse:
     club = ClubSettings.load()
     season = season_parse(request.GET.get("season"))
     season = season or stats.current_season(club)
+    columns = board_columns(club.rating_system)
     sort = request.GET.get("sort")
-    sort = sort if sort in stats.SORTS else "points"
+    sort = sort if sort in dict(columns) else "points"
     roles = stats.role_names()
     # A filter value the page did not offer is read as "all", never as an error.
     team = request.GET.get("team", "")
@@ -39,10 +43,11 @@ def leaderboard(request: SiteRequest) -> HttpResponse:
     board = stats.leaderboard(season, sort, request.user, only)
     context = {
         "board": board,
-        "columns": COLUMNS,
+        "columns": columns,
         "teams": TEAMS,
         "roles": sorted(roles.items(), key=lambda item: item[1]),
-        "sort_label": dict(COLUMNS).get(sort, COLUMNS[1][1]),
+        "sort_label": dict(columns).get(sort, columns[1][1]),
+        "rating_digits": stats.rating_digits(board.system),
     }
     return render(request, "games/leaderboard.html", context)
 
@@ -61,9 +66,29 @@ COLUMNS = [
     ("games", gettext_lazy("Games")),
     ("wins", gettext_lazy("Wins")),
     ("win_rate", gettext_lazy("Win rate")),
-    ("red", gettext_lazy("Red rating")),
-    ("black", gettext_lazy("Black rating")),
 ]
+RATING_COLUMNS = {
+    rating.RED: gettext_lazy("Red rating"),
+    rating.BLACK: gettext_lazy("Black rating"),
+    rating.OVERALL: gettext_lazy("Rating"),
+}
+
+
+def board_columns(system: str) -> list[tuple[str, Any]]:
+    """The leaderboard's columns: the rating ones are those of the club's system (a
+    Standing's `rating` holds the OVERALL one)."""
+    shown = [
+        ("rating" if track == rating.OVERALL else track, RATING_COLUMNS[track])
+        for track in rating.shown(system)
+    ]
+    return COLUMNS + shown
+
+
+CHART_SERIES = {
+    rating.RED: gettext_lazy("red rating"),
+    rating.BLACK: gettext_lazy("black rating"),
+    rating.OVERALL: gettext_lazy("rating"),
+}
 
 
 @require_GET
@@ -91,8 +116,10 @@ def player(request: SiteRequest, member_id: int) -> HttpResponse:
         "recent": [(game, names.get(game.role, game.role)) for game in found.recent],
         "points_chart": line_chart({_("points so far"): history["points"]}, **span),
         "rating_chart": line_chart(
-            {_("red rating"): history["red"], _("black rating"): history["black"]}, **span
+            {str(CHART_SERIES[track]): history[track] for track in rating.shown(found.system)},
+            **span,
         ),
+        "rating_digits": stats.rating_digits(found.system),
         "hidden": not member.publication_consent,
         "streaks": found.streaks,
         "seasons": found.seasons(ClubSettings.load()),

@@ -27,7 +27,8 @@ def test_the_last_tap_of_a_game_has_the_worker_build_its_analysis(task_done: Tas
     assert built.wait(timeout=30), "the worker did not build the analysis"
     assert GameAnalysis.objects.filter(game=game).exists()
     assert PlayerScore.objects.filter(game=game).count() == 12
-    assert PlayerScore.objects.get(game=game, seat=4).rating_after == 1510.0
+    # The club's rating system, OpenSkill: a winner rises from a newcomer's 0.
+    assert present(PlayerScore.objects.get(game=game, seat=4).rating_after) > 0.0
 
 
 @pytest.mark.usefixtures("recording_storage")

@@ -10,8 +10,10 @@ from django.test import Client
 from django.utils import timezone
 
 from accounts.models import User
+from club.kernel.club_settings import ClubSettings
 from club.models import Evening
 from games.models import Game
+from games.ratings.tasks import ratings_replay
 from tests.games.recording import (
     TOWN_WINS,
     Table,
@@ -59,6 +61,14 @@ def test_points_and_ratings_read_the_same_way_on_every_page(analysed: Table) -> 
     game, _evening, _players = analysed
     page = Client().get(f"/games/{game.pk}/").content.decode()
     assert re.search(r"\+1,00", page) and not re.search(r"[+−]\d+\.\d\d", page)
+    # OpenSkill's ratings (tens) with one decimal, as points are written: a comma in Russian.
+    board = Client().get("/leaderboard/").content.decode()
+    ratings = re.findall(r'<td class="num">(−?-?\d+[.,]?\d*)</td>', board)[-1:]
+    assert ratings and all(re.fullmatch(r"-?\d+,\d", rating) for rating in ratings), ratings
+    # Elo's hundreds whole.
+    ClubSettings.objects.update(rating_system="elo_tracks")
+    ClubSettings.forget_cached()
+    ratings_replay()
     board = Client().get("/leaderboard/").content.decode()
     ratings = re.findall(r"<td[^>]*>(1[45]\d\d[.,]?\d*)</td>", board)
     assert ratings and all(rating.isdigit() for rating in ratings), ratings
