@@ -132,6 +132,26 @@ class LastWordEvent(EventCommon):
     end: NotRequired[str]
 
 
+class BestMoveEvent(EventCommon):
+    """The best move («лучший ход», ЛХ): the player killed first at night (which victims
+    qualify is the option `best_move_victims`) names up to three seats in the last word;
+    no seats: the host skipped it («без ЛХ»). It changes no rule state."""
+
+    type: Literal["best_move"]
+    by: int
+    targets: list[int]
+
+
+class BonusEvent(EventCommon):
+    """Extra points («допы», or a penalty when negative) from the host, with the reason;
+    during the game or after it. It changes no rule state; the scoring counts it."""
+
+    type: Literal["bonus"]
+    seat: int
+    points: float
+    reason: str
+
+
 class UndoEvent(EventCommon):
     """The host's undo: the log keeps it, the protocol does not (games/rules/log.py)."""
 
@@ -154,6 +174,8 @@ type ClubEvent = (
     | ActionEvent
     | SpeechEvent
     | LastWordEvent
+    | BestMoveEvent
+    | BonusEvent
 )
 # What a club game's log holds, and what the host's screen sends: an event or an undo.
 type ClubEntry = ClubEvent | UndoEvent

@@ -151,6 +151,8 @@ def normalize(raw: object, ruleset: str = "club") -> ClubEntry | OnlineEvent:
         raise _unknown_fields(kind, raw.keys(), known[kind] | COMMON)
     event = dict(raw)
     _clean_values([(value, str(key)) for key, value in event.items()])
+    if kind == "bonus":
+        _shape_bonus(event)
     for key in ("note", "reason", "kind", "override"):
         if key in event and (not isinstance(event[key], str) or len(event[key]) > TEXT_MAX):
             raise ProtocolError(
@@ -164,6 +166,16 @@ def normalize(raw: object, ruleset: str = "club") -> ClubEntry | OnlineEvent:
         raise ProtocolError(gettext_noop("A post's text is up to 4000 characters."))
     _check_times(event, kind)
     return cast("ClubEntry | OnlineEvent", event)
+
+
+def _shape_bonus(event: dict[str, object]) -> None:
+    """A bonus as it is kept: its reason trimmed (the engine requires one), whole points as
+    a float (the same points whichever way a client wrote them)."""
+    reason, points = event.get("reason"), event.get("points")
+    if isinstance(reason, str):
+        event["reason"] = reason.strip()
+    if type(points) is int:
+        event["points"] = float(points)
 
 
 def _check_times(event: Mapping[str, object], kind: str) -> None:

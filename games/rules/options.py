@@ -27,6 +27,9 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     # Who opens each day's round: the next living seat after the previous day's opener,
     # or seat N on day N (the next living one after it when seat N has left).
     "day_opener": ("after_previous", "day_number"),
+    # Who names a best move (ЛХ): the players killed on night 1, the first players killed
+    # at night whichever night that was, or nobody (a club that does not play it).
+    "best_move_victims": ("night_one", "first_killed", "none"),
 }
 
 
@@ -38,6 +41,7 @@ class ClubOptions:
     loners_check_as: str = "black"
     extension_limit_per: str = "speech"
     day_opener: str = "after_previous"
+    best_move_victims: str = "night_one"
     # Speeches are checked: each seat speaks in turn, once a round (and each candidate once
     # a defence), and no speech or last word starts before the one before it ended. False
     # only for games recorded before the check (a migration marks those).

@@ -34,14 +34,30 @@ class Scheme:
     winner_survives: float = 0.1  # a member of the winning side alive at the end
     # Online: per day, a red player whose vote stood on a black player when the day closed.
     red_votes_black: float = 0.2
+    # The best move (ЛХ) of the first night's victim, by how many of the named seats are
+    # black (FIIM: 2 of 3 +0.25, 3 of 3 +0.4; 1 of 3 nothing).
+    best_move_1: float = 0.0
+    best_move_2: float = 0.25
+    best_move_3: float = 0.4
+    # Whether the loners (maniac, нагнетатель) count as black in a best move (FIIM plays
+    # without them: its black are the mafia and the don).
+    best_move_loners_black: bool = False
+    # The bounds of the host's extra points (допы) and penalties: never more than a win.
+    bonus_min: float = -1.0
+    bonus_max: float = 1.0
 
     @classmethod
     def from_dict(cls, raw: Mapping[str, Any]) -> Scheme:
-        known = {f.name for f in fields(cls)}
-        values: dict[str, float] = {}
+        kinds = {f.name: f.type for f in fields(cls)}
+        values: dict[str, Any] = {}
         for key, value in raw.items():
-            if key not in known:
+            if key not in kinds:
                 raise ProtocolError(gettext_noop("Unknown scoring line: %(key)s."), key=key)
+            if kinds[key] in (bool, "bool"):
+                if type(value) is not bool:
+                    raise ProtocolError(gettext_noop("`%(key)s` is true or false."), key=key)
+                values[key] = value
+                continue
             if isinstance(value, bool) or not isinstance(value, int | float):
                 raise ProtocolError(gettext_noop("The points of `%(key)s` are a number."), key=key)
             if not -10 <= value <= 10:
@@ -49,10 +65,25 @@ class Scheme:
                     gettext_noop("The points of `%(key)s` are within ±10."), key=key
                 )
             values[key] = float(value)
-        return cls(**values)
+        scheme = cls(**values)
+        if not scheme.bonus_min <= 0 <= scheme.bonus_max:
+            raise ProtocolError(
+                gettext_noop(
+                    "Extra points range from `bonus_min` (0 or less) to `bonus_max` (0 or more)."
+                )
+            )
+        return scheme
 
-    def to_dict(self) -> dict[str, float]:
+    def to_dict(self) -> dict[str, Any]:
         return {f.name: getattr(self, f.name) for f in fields(self)}
+
+    def bonus_allowed(self, points: float) -> bool:
+        """Whether the host may give these extra points (a penalty when negative)."""
+        return self.bonus_min <= points <= self.bonus_max
+
+    def black_for_best_move(self, team: Team) -> bool:
+        """Which cards a best move finds: black, and the loners when the scheme says so."""
+        return team == Team.BLACK or (team == Team.LONER and self.best_move_loners_black)
 
 
 @dataclass(frozen=True)
@@ -103,6 +134,8 @@ def score(
     for out in game.eliminated:
         if out.reason == Reason.FOULS:
             lines[out.seat].append(Line("removal", scheme.removal))
+    _score_best_move(game, scheme, lines)
+    _score_bonuses(game, scheme, lines)
     if game.winner is not None:
         for seat in game.order:
             role = game.roles[seat]
@@ -133,6 +166,30 @@ def _score_night(game: ClubGame, scheme: Scheme, lines: dict[int, list[Line]]) -
                     lines[seat].append(
                         Line("black_kills_key_red", scheme.black_kills_key_red, {"target": target})
                     )
+
+
+def _score_best_move(game: ClubGame, scheme: Scheme, lines: dict[int, list[Line]]) -> None:
+    """The best move the engine recorded, by how many of its seats the scheme calls black
+    (`best_move_1` … `best_move_3`); a line only when those points are not zero."""
+    given = game.best_move
+    if given is None:
+        return
+    black = sum(1 for seat in given.targets if scheme.black_for_best_move(game.roles[seat].team))
+    points = {1: scheme.best_move_1, 2: scheme.best_move_2, 3: scheme.best_move_3}.get(black, 0)
+    if points:
+        detail = {"targets": list(given.targets), "black": black}
+        lines[given.by].append(Line(f"best_move_{black}", points, detail))
+
+
+def _score_bonuses(game: ClubGame, scheme: Scheme, lines: dict[int, list[Line]]) -> None:
+    """Each of the host's extra points as given, with the reason; held to the scheme's
+    bounds (a later scheme may narrow them: then `given` keeps what the host gave)."""
+    for bonus in game.bonuses:
+        points = min(max(bonus.points, scheme.bonus_min), scheme.bonus_max)
+        detail: dict[str, Any] = {"reason": bonus.reason}
+        if points != bonus.points:
+            detail["given"] = bonus.points
+        lines[bonus.seat].append(Line("bonus", points, detail))
 
 
 def total(lines: Sequence[Line]) -> float:

@@ -20,7 +20,10 @@ from games.rules import events as event_shapes
 from games.rules.club import (
     BALAGAN_DAY_ONE_SECONDS,
     BALAGAN_SECONDS,
+    BEST_MOVE_SEATS,
     LAST_WORD_SECONDS,
+    BestMoveDict,
+    BonusDict,
     CheckDict,
     ClubGame,
     EliminationDict,
@@ -104,7 +107,21 @@ class NominateTap(TypedDict):
     by: int
 
 
-type SeatTap = NightTap | HandTap | NominateTap
+class BestMoveTap(TypedDict):
+    """A tap names a seat in the best move being entered (again: takes it back)."""
+
+    kind: Literal["best_move"]
+
+
+type SeatTap = NightTap | HandTap | NominateTap | BestMoveTap
+
+
+class BestMoveOffer(TypedDict):
+    """The best move (ЛХ) the screen offers: who may name it (the night's victims who
+    qualify; one of them gives it), and how many seats at most."""
+
+    by: list[int]
+    most: int
 
 
 class Shot(TypedDict):
@@ -141,6 +158,11 @@ class HostTable(TypedDict):
     night_waiting: list[NightWaiting] | None
     last_words: list[int]
     morning: Morning | None
+    # Offered during the last word of the victim who names it (and after the end), until
+    # recorded; then the best move as recorded.
+    best_move: BestMoveOffer | None
+    best_move_given: BestMoveDict | None
+    bonuses: list[BonusDict]
     outcome: str | None
     tally: TallyDict | None  # the day's last recorded vote and what it did
     alive: int
@@ -205,6 +227,7 @@ def host_table(game: ClubGame, events: Sequence[Mapping[str, Any]]) -> HostTable
     prompt = game.prompt()
     night = _night_step(game) if game.phase == Phase.NIGHT else None
     vote = _vote(game, prompt.speaker)
+    best_move = _best_move_offer(game)
     turn = sum(1 for event in events if event.get("type") in ("speech", "last_word"))
     timer = _timer(game, prompt.speaker, prompt.seconds, turn)
     seats: list[TableSeat] = [
@@ -239,12 +262,15 @@ def host_table(game: ClubGame, events: Sequence[Mapping[str, Any]]) -> HostTable
         "timer": timer,
         "balagan": _balagan(game),
         "seats": seats,
-        "tap": _seat_tap(game, timer, night, vote),
+        "tap": _seat_tap(game, timer, night, vote, best_move),
         "vote": vote,
         "night": night,
         "night_waiting": night_waiting(game) if game.phase == Phase.NIGHT else None,
         "last_words": sorted(game.last_words_due),
         "morning": _morning(game),
+        "best_move": best_move,
+        "best_move_given": game.best_move.as_dict() if game.best_move else None,
+        "bonuses": [bonus.as_dict() for bonus in game.bonuses],
         "outcome": game.outcome,
         "tally": game.tally.as_dict() if game.tally and game.phase == Phase.DAY else None,
         "alive": len(game.alive),
@@ -358,8 +384,13 @@ def _seat_tap(
     timer: Timer | None,
     night: NightStep | None,
     vote: Vote | None,
+    best_move: BestMoveOffer | None,
 ) -> SeatTap | None:
-    """What a short tap on a living seat means now; a long press is always a foul."""
+    """What a short tap on a living seat means now; a long press is always a foul. While
+    the best move is offered (its giver's last word, or after the end) a tap names a seat
+    in it."""
+    if best_move is not None:
+        return {"kind": "best_move"}
     if game.finished:
         return None
     if night is not None:
@@ -368,6 +399,16 @@ def _seat_tap(
         return {"kind": "hand"}
     if timer is not None and timer["kind"] == "speech":
         return {"kind": "nominate", "by": timer["seat"]}
+    return None
+
+
+def _best_move_offer(game: ClubGame) -> BestMoveOffer | None:
+    """The best move, offered while a victim who names it gives the last word (the
+    morning after their night), or after the end; until it is recorded. The engine takes
+    it later too (the API, a protocol): the screen asks at the moment it is named."""
+    due = game.best_move_due()
+    if due and (game.finished or game.last_words_due.intersection(due)):
+        return {"by": due, "most": BEST_MOVE_SEATS}
     return None
 
 

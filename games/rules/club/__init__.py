@@ -25,7 +25,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from games.rules.club.day import FOULS_TO_REMOVAL, MAX_EXTENSIONS, ClubDay
+from games.rules.club.day import (
+    BEST_MOVE_SEATS,
+    BONUS_LIMIT,
+    BONUS_REASON_MAX,
+    FOULS_TO_REMOVAL,
+    MAX_EXTENSIONS,
+    ClubDay,
+)
 from games.rules.club.night import ClubNight
 from games.rules.club.prompt import (
     BALAGAN_DAY_ONE_SECONDS,
@@ -39,6 +46,10 @@ from games.rules.club.prompt import (
     Prompt,
 )
 from games.rules.club.state import (
+    BestMove,
+    BestMoveDict,
+    Bonus,
+    BonusDict,
     Check,
     CheckDict,
     Elimination,
@@ -57,6 +68,9 @@ from games.rules.options import ClubOptions
 __all__ = [
     "BALAGAN_DAY_ONE_SECONDS",
     "BALAGAN_SECONDS",
+    "BEST_MOVE_SEATS",
+    "BONUS_LIMIT",
+    "BONUS_REASON_MAX",
     "DEFENCE_SECONDS",
     "EXTENSION_SECONDS",
     "FOULS_TO_REMOVAL",
@@ -65,6 +79,10 @@ __all__ = [
     "MAX_CANDIDATES",
     "MAX_EXTENSIONS",
     "ROUND_SECONDS",
+    "BestMove",
+    "BestMoveDict",
+    "Bonus",
+    "BonusDict",
     "Check",
     "CheckDict",
     "ClubGame",
@@ -83,7 +101,8 @@ __all__ = [
 class ClubGame(ClubPrompt, ClubVote):
     """The state of one live game."""
 
-    after_end = frozenset({"foul"})
+    # A foul heard later; the best move and extra points, which change no rule state.
+    after_end = frozenset({"foul", "best_move", "bonus"})
 
     def __init__(
         self,
@@ -109,6 +128,8 @@ class ClubGame(ClubPrompt, ClubVote):
         "extension": ClubDay._on_extension,
         "speech": ClubDay._on_speech,
         "last_word": ClubDay._on_last_word,
+        "best_move": ClubDay._on_best_move,
+        "bonus": ClubDay._on_bonus,
         "check": ClubNight._on_check,
         "kill": ClubNight._on_kill,
         "heal": ClubNight._on_heal,

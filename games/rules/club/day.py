@@ -8,16 +8,31 @@ from datetime import datetime
 
 from games.rules.club.night import ClubNight
 from games.rules.club.state import (
+    BestMove,
+    Bonus,
     Phase,
     Reason,
     Step,
     _count_field,
 )
-from games.rules.errors import RuleViolation, gettext_noop, seat_field
-from games.rules.event_types import DayEvent, ExtensionEvent, FoulEvent, LastWordEvent, SpeechEvent
+from games.rules.errors import ProtocolError, RuleViolation, gettext_noop, seat_field
+from games.rules.event_types import (
+    BestMoveEvent,
+    BonusEvent,
+    DayEvent,
+    ExtensionEvent,
+    FoulEvent,
+    LastWordEvent,
+    SpeechEvent,
+)
 
 MAX_EXTENSIONS = 2
 FOULS_TO_REMOVAL = 3
+BEST_MOVE_SEATS = 3
+# A bonus is in hundredths of a point, within the ±10 any scoring line keeps to; the
+# scheme's own bounds (`bonus_min`, `bonus_max`) are the site's to apply when it is given.
+BONUS_LIMIT = 10
+BONUS_REASON_MAX = 200
 
 
 class ClubDay(ClubNight):
@@ -84,6 +99,73 @@ class ClubDay(ClubNight):
         self.fouls[seat] = self.fouls.get(seat, 0) + 1
         if self.fouls[seat] >= FOULS_TO_REMOVAL:
             self._eliminate([(seat, Reason.FOULS)])
+
+    def _on_best_move(self, event: BestMoveEvent) -> None:
+        """The best move (ЛХ): named once a game, by a victim who qualifies, after their
+        death is known; up to three other seats, each once (none: «без ЛХ»). It changes no
+        rule state: the scoring reads it."""
+        by = seat_field(event, "by")
+        targets = event.get("targets")
+        if not isinstance(targets, list) or any(type(seat) is not int for seat in targets):
+            raise ProtocolError(gettext_noop("Field `targets` is a list of seat numbers."))
+        self._require_seat(by)
+        if self.options.best_move_victims == "none":
+            raise RuleViolation("no_best_move", gettext_noop("These rules have no best move."))
+        if self.best_move is not None:
+            raise RuleViolation(
+                "best_move_given",
+                gettext_noop("The best move is already recorded (seat %(seat)s's)."),
+                seat=self.best_move.by,
+            )
+        if by not in self.best_move_givers():
+            raise RuleViolation(
+                "best_move_not_due",
+                gettext_noop(
+                    "Seat %(seat)s names no best move: only the player killed first at night does."
+                ),
+                seat=by,
+            )
+        if len(targets) > BEST_MOVE_SEATS:
+            raise RuleViolation(
+                "best_move_targets", gettext_noop("A best move names three seats at most.")
+            )
+        if len(set(targets)) != len(targets):
+            raise RuleViolation(
+                "best_move_targets", gettext_noop("A best move names each seat once.")
+            )
+        if by in targets:
+            raise RuleViolation(
+                "best_move_targets", gettext_noop("A player does not name their own seat.")
+            )
+        for seat in targets:
+            self._require_seat(seat)
+        self.best_move = BestMove(by, tuple(targets))
+
+    def _on_bonus(self, event: BonusEvent) -> None:
+        """Extra points (a penalty when negative) with the host's reason, from day 1 on and
+        after the end. It changes no rule state: the scoring counts it."""
+        seat = seat_field(event, "seat")
+        points, reason = event.get("points"), event.get("reason")
+        if isinstance(points, bool) or not isinstance(points, int | float):
+            raise ProtocolError(gettext_noop("Field `points` is a number."))
+        if not isinstance(reason, str):
+            raise ProtocolError(gettext_noop("Field `reason` is a text."))
+        if self.phase == Phase.SETUP:
+            raise RuleViolation("not_started", gettext_noop("The game has not started."))
+        self._require_seat(seat)
+        if not (points and abs(points) <= BONUS_LIMIT and round(points, 2) == points):
+            raise RuleViolation(
+                "bonus_points",
+                gettext_noop("Extra points are in hundredths, not zero, within ±10."),
+            )
+        reason = reason.strip()
+        if not reason:
+            raise RuleViolation("bonus_reason", gettext_noop("Extra points need a reason."))
+        if len(reason) > BONUS_REASON_MAX:
+            raise RuleViolation(
+                "bonus_reason", gettext_noop("The reason is 200 characters at most.")
+            )
+        self.bonuses.append(Bonus(seat, float(points), reason))
 
     def _on_extension(self, event: ExtensionEvent) -> None:
         seat = seat_field(event, "seat")

@@ -99,6 +99,40 @@ class Check:
         return {"by": self.by, "target": self.target, "result": self.result}
 
 
+class BestMoveDict(TypedDict):
+    by: int
+    targets: list[int]
+
+
+@dataclass(frozen=True, slots=True)
+class BestMove:
+    """The best move (ЛХ) the first night's victim named: none named is «без ЛХ»."""
+
+    by: int
+    targets: tuple[int, ...]
+
+    def as_dict(self) -> BestMoveDict:
+        return {"by": self.by, "targets": list(self.targets)}
+
+
+class BonusDict(TypedDict):
+    seat: int
+    points: float
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Bonus:
+    """Extra points (a penalty when negative) the host gave a seat, and why."""
+
+    seat: int
+    points: float
+    reason: str
+
+    def as_dict(self) -> BonusDict:
+        return {"seat": self.seat, "points": self.points, "reason": self.reason}
+
+
 # A vote's result as JSON ("for" is a keyword: the functional form).
 TallyDict = TypedDict(
     "TallyDict",
@@ -223,6 +257,9 @@ class ClubState(EventFold):
         self.checks: list[Check] = []
         self.night_checks_from = 0  # where tonight's (or last night's) checks start
         self.events_applied = 0
+        # Recorded, never judged by the rules: the best move (ЛХ) and the host's extra points.
+        self.best_move: BestMove | None = None
+        self.bonuses: list[Bonus] = []
         # The day.
         self.step = Step.ROUND
         self.nominees: list[int] = []  # in the order they were nominated
@@ -275,7 +312,25 @@ class ClubState(EventFold):
             "first_eliminated": list(self.first_eliminated),
             "fouls": {str(seat): count for seat, count in sorted(self.fouls.items()) if count},
             "checks": [c.as_dict() for c in self.checks],
+            "best_move": self.best_move.as_dict() if self.best_move else None,
+            "bonuses": [b.as_dict() for b in self.bonuses],
         }
+
+    def best_move_givers(self) -> list[int]:
+        """Who may name the best move, by the option `best_move_victims`, once their death
+        is known: the seats killed on night 1 (`night_one`), or in the first night that
+        killed anyone (`first_killed`). Killed means shot dead (`killed`): the swindler's
+        victim has no last word, and the maniac the kamikaze takes was not shot."""
+        rule = self.options.best_move_victims
+        shot = [e for e in self.eliminated if e.phase == Phase.NIGHT and e.reason == Reason.KILLED]
+        if rule == "none" or not shot:
+            return []
+        night = 1 if rule == "night_one" else shot[0].n
+        return sorted(e.seat for e in shot if e.n == night)
+
+    def best_move_due(self) -> list[int]:
+        """Who may name the best move now: nobody once it is recorded."""
+        return [] if self.best_move is not None else self.best_move_givers()
 
     # --- what every phase checks first -------------------------------------------------
 

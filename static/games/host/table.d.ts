@@ -25,7 +25,7 @@ export interface HostPage {
 
 export type ClubEntry = ClubEvent | UndoEvent;
 
-export type ClubEvent = DayEvent | NightEvent | NominateEvent | VotesEvent | FirstDayExpelEvent | HandsEvent | ExpelBothEvent | FoulEvent | ExtensionEvent | CheckEvent | KillEvent | HealEvent | ActionEvent | SpeechEvent | LastWordEvent;
+export type ClubEvent = DayEvent | NightEvent | NominateEvent | VotesEvent | FirstDayExpelEvent | HandsEvent | ExpelBothEvent | FoulEvent | ExtensionEvent | CheckEvent | KillEvent | HealEvent | ActionEvent | SpeechEvent | LastWordEvent | BestMoveEvent | BonusEvent;
 
 export interface DayEvent extends EventCommon {
   type: "day";
@@ -125,6 +125,21 @@ export interface LastWordEvent extends EventCommon {
   end?: string;
 }
 
+/** The best move («лучший ход», ЛХ): the player killed first at night (which victims qualify is the option `best_move_victims`) names up to three seats in the last word; no seats: the host skipped it («без ЛХ»). It changes no rule state. */
+export interface BestMoveEvent extends EventCommon {
+  type: "best_move";
+  by: number;
+  targets: number[];
+}
+
+/** Extra points («допы», or a penalty when negative) from the host, with the reason; during the game or after it. It changes no rule state; the scoring counts it. */
+export interface BonusEvent extends EventCommon {
+  type: "bonus";
+  seat: number;
+  points: number;
+  reason: string;
+}
+
 /** The host's undo: the log keeps it, the protocol does not (games/rules/log.py). */
 export interface UndoEvent extends EventCommon {
   type: "undo";
@@ -148,6 +163,9 @@ export interface HostTable {
   night_waiting: NightWaiting[] | null;
   last_words: number[];
   morning: Morning | null;
+  best_move: BestMoveOffer | null;
+  best_move_given: BestMoveDict | null;
+  bonuses: BonusDict[];
   outcome: string | null;
   tally: TallyDict | null;
   alive: number;
@@ -188,7 +206,7 @@ export type Team = "red" | "black" | "loner";
 
 export type Reason = "voted" | "car_crash" | "fouls" | "killed" | "kamikaze" | "swindler";
 
-export type SeatTap = NightTap | HandTap | NominateTap;
+export type SeatTap = NightTap | HandTap | NominateTap | BestMoveTap;
 
 export interface NightTap {
   kind: "night";
@@ -204,6 +222,11 @@ export interface HandTap {
 export interface NominateTap {
   kind: "nominate";
   by: number;
+}
+
+/** A tap names a seat in the best move being entered (again: takes it back). */
+export interface BestMoveTap {
+  kind: "best_move";
 }
 
 export interface Vote {
@@ -255,6 +278,23 @@ export interface EliminationDict {
   reason: Reason;
   revealed: boolean;
   last_word: boolean;
+}
+
+/** The best move (ЛХ) the screen offers: who may name it (the night's victims who qualify; one of them gives it), and how many seats at most. */
+export interface BestMoveOffer {
+  by: number[];
+  most: number;
+}
+
+export interface BestMoveDict {
+  by: number;
+  targets: number[];
+}
+
+export interface BonusDict {
+  seat: number;
+  points: number;
+  reason: string;
 }
 
 export interface TallyDict {

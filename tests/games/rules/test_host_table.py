@@ -272,3 +272,61 @@ def test_the_phone_engine_zip_holds_every_module_of_the_rules_and_runs_on_the_st
     )
     assert ran.returncode == 0, ran.stderr
     assert ran.stdout.strip() == "1"
+
+
+def test_the_morning_offers_the_best_move_until_the_round_or_until_it_is_recorded() -> None:
+    log: list[dict[str, Any]] = list(SAMPLE_OPENING)  # seat 6 shot on night 1
+    shown = table(log)
+    assert shown["best_move"] == {"by": [6], "most": 3}
+    assert shown["tap"] == {"kind": "best_move"}  # the last word leaves the seats' taps free
+    assert present(shown["timer"])["kind"] == "last_word"
+    # Named in the last word: once it is over the screen no longer asks (the engine still
+    # takes it, from the API or a protocol).
+    after_last_word = table([*log, {"type": "last_word", "seat": 6}])
+    assert after_last_word["best_move"] is None
+    assert present(after_last_word["tap"])["kind"] == "nominate"
+    named = offline_tap(SEATS, None, [], log, {"type": "best_move", "by": 6, "targets": [1, 2, 9]})
+    after = judged(named)["table"]
+    assert consequence_of_none(named) and after["best_move"] is None and after["tap"] is None
+    assert after["best_move_given"] == {"by": 6, "targets": [1, 2, 9]}
+    assert after["morning"] == shown["morning"] and after["timer"] == shown["timer"]
+    assert after["last_words"] == [6]  # the last word goes on
+    twice = offline_tap(
+        SEATS, None, [], [*log, {"type": "best_move", "by": 6, "targets": []}],
+        {"type": "best_move", "by": 6, "targets": [1]},
+    )  # fmt: skip
+    assert refusal_of(twice)["code"] == "best_move_given"
+
+
+def consequence_of_none(tap: OfflineTap) -> bool:
+    """A tap that removes nobody and ends nothing: no question before it is kept."""
+    return judged(tap).get("consequence") is None
+
+
+def test_no_best_move_after_a_quiet_night_and_extra_points_are_listed() -> None:
+    quiet = [{"type": "day", "n": 1}, {"type": "night", "n": 1}, {"type": "day", "n": 2}]
+    shown = table(quiet)
+    assert shown["best_move"] is None and present(shown["tap"])["kind"] == "nominate"
+    given = offline_tap(
+        SEATS, None, [], quiet, {"type": "bonus", "seat": 4, "points": 0.2, "reason": " лидер "}
+    )
+    assert judged(given)["table"]["bonuses"] == [{"seat": 4, "points": 0.2, "reason": "лидер"}]
+    assert consequence_of_none(given)
+
+
+def test_after_the_end_the_best_move_is_still_offered_until_recorded() -> None:
+    seats: dict[int | str, str] = {1: "mafia", 2: "civilian", 3: "civilian", 4: "civilian"}
+    options = {"min_players": 4}
+    log: list[dict[str, Any]] = [
+        {"type": "day", "n": 1},
+        {"type": "night", "n": 1},
+        {"type": "kill", "by": "mafia", "target": 2},
+        {"type": "day", "n": 2},
+        {"type": "nominate", "by": 1, "target": 3},
+        {"type": "votes", "counts": {"3": 2}},
+    ]
+    over = table_for(seats, options, [], log)
+    assert over["over"] and over["best_move"] == {"by": [2], "most": 3}
+    assert over["tap"] == {"kind": "best_move"}
+    done = table_for(seats, options, [], [*log, {"type": "best_move", "by": 2, "targets": [1]}])
+    assert done["best_move"] is None and done["tap"] is None

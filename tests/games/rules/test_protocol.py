@@ -144,6 +144,8 @@ def test_replay_prints_the_outcome_exactly() -> None:
             {"by": 1, "target": 4, "result": "commissar"},
             {"by": 4, "target": 3, "result": "black"},
         ],
+        "best_move": None,
+        "bonuses": [],
     }
 
 
@@ -254,3 +256,53 @@ def test_export_writes_options_and_roles_and_replays_the_same() -> None:
     }
     again = protocol.loads(json.dumps(exported, ensure_ascii=False))
     assert protocol.replay(again)[0].summary() == protocol.replay(parsed)[0].summary()
+
+
+A_GAME_WITH_EXTRAS: list[dict[str, Any]] = [
+    *A_GAME,
+    # Seat 4, shot on night 1, names three seats in the last word; the host gives points.
+    {"type": "best_move", "by": 4, "targets": [1, 2, 11], "note": "в последнем слове"},
+    {"type": "bonus", "seat": 4, "points": 0.3, "reason": "  точный лучший ход  "},
+    {"type": "bonus", "seat": 3, "points": -0.5, "reason": "спор с ведущим"},
+]
+
+
+def test_replay_prints_the_best_move_and_the_extra_points() -> None:
+    code, output = replay(document(*A_GAME_WITH_EXTRAS))
+    assert code == 0
+    assert output["best_move"] == {"by": 4, "targets": [1, 2, 11]}
+    assert output["bonuses"] == [
+        {"seat": 4, "points": 0.3, "reason": "точный лучший ход"},
+        {"seat": 3, "points": -0.5, "reason": "спор с ведущим"},
+    ]
+    assert output["alive"] == [1, 3, 5, 6, 7, 8, 10, 11, 12]  # nothing else changed
+
+
+def test_a_refused_best_move_or_bonus_stops_the_replay_with_its_index() -> None:
+    for extra, message in (
+        ({"type": "best_move", "by": 6, "targets": [1]}, "не называет лучший ход"),
+        ({"type": "best_move", "by": 4, "targets": [1, 2, 3, 5]}, "не больше трёх"),
+        ({"type": "bonus", "seat": 4, "points": 0.3, "reason": " "}, "нужна причина"),
+    ):
+        code, output = replay(document(*A_GAME, extra))
+        assert (code, output["event"]) == (2, len(A_GAME)) and message in output["error"]
+
+
+def test_best_move_and_bonus_survive_export_and_import() -> None:
+    parsed = protocol.parse(document(*A_GAME_WITH_EXTRAS))
+    state, failure = protocol.replay(parsed)
+    assert failure is None
+    exported = protocol.export(
+        seats=parsed.seats, events=protocol.normalized_events(parsed), options=parsed.options
+    )
+    assert exported["options"]["best_move_victims"] == "night_one"
+    assert exported["events"][-2] == {
+        "type": "bonus",
+        "seat": 4,
+        "points": 0.3,
+        "reason": "точный лучший ход",
+    }
+    again = protocol.loads(json.dumps(exported, ensure_ascii=False))
+    replayed, failure = protocol.replay(again)
+    assert failure is None and replayed.summary() == state.summary()
+    assert replayed.summary()["best_move"] == {"by": 4, "targets": [1, 2, 11]}
