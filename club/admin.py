@@ -129,6 +129,7 @@ class ClubSettingsAdmin(admin.ModelAdmin[ClubSettings]):
                 )
             },
         ),
+        (_("Scores"), {"fields": ("best_move_victims", "bonus_window_days")}),
         (
             None,
             {

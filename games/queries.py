@@ -4,14 +4,15 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from django.db.models import QuerySet
 
 from accounts.models import User
-from games.models import Game, GameStatus, Seat
+from games.models import Game, GameEvent, GameStatus, Seat
 from games.rules.club import ClubGame, Prompt
-from games.rules.log import effective_events
+from games.rules.log import UNDO, effective_events
 from games.rules.online import OnlineGame
 from games.services import fold
 
@@ -65,3 +66,38 @@ def evening_players(evening_id: int) -> list[User]:
     return list(
         User.objects.filter(game_seats__game__evening_id=evening_id).distinct().order_by("nickname")
     )
+
+
+@dataclass(frozen=True)
+class GivenBonus:
+    """Extra points that stand in a game's log, with its audit: who gave them, and when."""
+
+    seat: int
+    points: float
+    reason: str
+    author: User | None
+    at: datetime
+
+
+def bonuses_given(game: Game) -> list[GivenBonus]:
+    """The game's extra points that stand (an undone one is not), in the order given, each
+    with the log's author and time: one query."""
+    entries = GameEvent.objects.filter(game=game).select_related("author").order_by("seq")
+    standing: list[GameEvent] = []
+    for entry in entries:
+        if entry.type == UNDO:
+            if standing:
+                standing.pop()
+        else:
+            standing.append(entry)
+    return [
+        GivenBonus(
+            seat=entry.payload["seat"],
+            points=entry.payload["points"],
+            reason=entry.payload["reason"],
+            author=entry.author,
+            at=entry.created_at,
+        )
+        for entry in standing
+        if entry.type == "bonus"
+    ]

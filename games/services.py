@@ -37,6 +37,7 @@ from games.rules.event_types import ClubEntry, OnlineEvent
 from games.rules.log import UNDO, effective_events
 from games.rules.online import OnlineGame, OnlineOptions
 from games.rules.options import ClubOptions
+from games.rules.scoring import Scheme
 from games.rules.table import Consequence, judged
 from games.rules_text import rules_message
 from games.timeline import REASONS
@@ -176,6 +177,7 @@ def club_options(club: ClubSettings | None = None) -> ClubOptions:
     return ClubOptions(
         min_players=club.min_players,
         max_players=max(club.min_players, 15),
+        best_move_victims=club.best_move_victims,
         roles=Role.objects.engine_roles(),
     )
 
@@ -384,6 +386,58 @@ def refuse_unless_recorder(*, game_id: int, author: User) -> Game:
     return _recordable(Game.objects.filter(pk=game_id).first(), author)
 
 
+# Recorded after the end within the club's `bonus_window_days` only: what the host judges
+# of a finished game (a foul heard later on the recording is the recording's to suggest).
+AFTER_THE_GAME = ("bonus", "best_move")
+
+
+def refuse_after_the_window(game: Game, kind: str, now: datetime) -> None:
+    """Extra points and the best move of a finished game are taken within the club's
+    window from its first end (an undo and a new end do not move it)."""
+    if kind not in AFTER_THE_GAME:
+        return
+    club = ClubSettings.load()
+    closes = bonus_window_closes(game, club)
+    if closes is not None and now > closes:
+        raise Refused(
+            _(
+                "Extra points and the best move are recorded up to %(days)d days after the "
+                "game ended: the window closed on %(when)s."
+            )
+            % {
+                "days": club.bonus_window_days,
+                "when": date_format(timezone.localtime(closes, club.zone), "DATETIME_FORMAT"),
+            },
+            RefusalCode.FORBIDDEN,
+            closed=closes.isoformat(),
+        )
+
+
+def bonus_window_closes(game: Game, club: ClubSettings | None = None) -> datetime | None:
+    """Until when a finished game takes extra points (None while it runs)."""
+    ended = game.first_ended_at or game.ended_at
+    if not game.finished or ended is None:
+        return None
+    return ended + timedelta(days=(club or ClubSettings.load()).bonus_window_days)
+
+
+def refuse_out_of_bounds(event: ClubEntry, scheme: Scheme) -> None:
+    """A bonus within the scoring scheme's bounds (`bonus_min`, `bonus_max`); the engine
+    judges the rest (a number, not zero, in hundredths, a reason)."""
+    if event["type"] != "bonus":
+        return
+    points = event.get("points")
+    number = isinstance(points, int | float) and not isinstance(points, bool)
+    if number and not scheme.bonus_allowed(points):
+        raise Refused(
+            _("Extra points are from %(min)s to %(max)s.")
+            % {"min": f"{scheme.bonus_min:+g}", "max": f"{scheme.bonus_max:+g}"},
+            RefusalCode.INVALID,
+            bonus_min=scheme.bonus_min,
+            bonus_max=scheme.bonus_max,
+        )
+
+
 def game_record_event(
     *,
     game_id: int,
@@ -393,6 +447,7 @@ def game_record_event(
     client_id: str | None,
     now: datetime | None = None,
     confirmed: bool = True,
+    scheme: Scheme | None = None,
 ) -> Recorded:
     """Append one tap to the game's log: a protocol event the engine accepts, or an undo.
 
@@ -400,6 +455,9 @@ def game_record_event(
     seen the latest entry is refused rather than writing over it. The same `client_id`
     twice returns the first entry. With `confirmed` False, an event that would remove a
     player or end the game is refused with code "confirm" (the host's screen asks first).
+    Extra points keep to `scheme`'s bounds (the current scoring scheme's, which the
+    ratings room keeps: games.ratings.services.bonus_scheme; None: the defaults), and on
+    a finished game they and the best move keep to the club's window.
     """
     now = now or timezone.now()
     if client_id is not None and (not isinstance(client_id, str) or not 1 <= len(client_id) <= 64):
@@ -414,6 +472,8 @@ def game_record_event(
             earlier = GameEvent.objects.filter(game=game, client_id=client_id).first()
             if earlier is not None:
                 return Recorded(earlier, created=False)
+        refuse_out_of_bounds(shaped, scheme or Scheme())
+        refuse_after_the_window(game, shaped["type"], now)
         if seq is not None and seq != game.last_seq + 1:
             raise Refused(
                 _(

@@ -21,6 +21,7 @@ from club.kernel import parsing
 from club.kernel.errors import RefusalCode, Refused
 from games import host_screen, services
 from games.queries import game_view
+from games.ratings.services import bonus_scheme
 
 NOT_A_TAP = gettext_lazy("That did not look like a tap on this screen; try again.")
 # The fields of a body that are the door's, not the event's.
@@ -80,6 +81,8 @@ def tap_record(
             seq=tap.seq,
             client_id=tap.client_id,
             confirmed=tap.confirmed,
+            # Extra points keep to the current scoring scheme's bounds.
+            scheme=bonus_scheme() if tap.event.get("type") == "bonus" else None,
         )
     except Refused as refusal:
         if refusal.code != RefusalCode.STALE:

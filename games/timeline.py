@@ -42,6 +42,19 @@ def _tally(event: VotesEvent | HandsEvent, nick: Mapping[int, str]) -> str:
     return ", ".join(f"{_seat(seat, nick)}: {count}" for seat, count in sorted(counts.items()))
 
 
+def _signed(points: object) -> str:
+    return f"{points:+.2f}" if isinstance(points, int | float) else str(points)
+
+
+def _best_move(event: Mapping[str, object], nick: Mapping[int, str]) -> str:
+    targets = event.get("targets")
+    named = [_seat(seat, nick) for seat in targets] if isinstance(targets, list) else []
+    by = _seat(event.get("by"), nick)
+    if not named:
+        return _("No best move from %(by)s") % {"by": by}
+    return _("Best move of %(by)s: %(seats)s") % {"by": by, "seats": ", ".join(named)}
+
+
 def describe(
     event: Mapping[str, object], nick: Mapping[int, str], role_names: Mapping[str, str]
 ) -> str:
@@ -100,6 +113,15 @@ def describe(
         ),
         "speech": lambda: _("%(seat)s speaks") % {"seat": s("seat")},
         "last_word": lambda: _("Last word: %(seat)s") % {"seat": s("seat")},
+        "best_move": lambda: _best_move(event, nick),
+        "bonus": lambda: (
+            _("Extra points to %(seat)s: %(points)s, «%(reason)s»")
+            % {
+                "seat": s("seat"),
+                "points": _signed(event.get("points")),
+                "reason": event.get("reason"),
+            }
+        ),
         # The online game's events.
         "vote": lambda: (
             _("%(voter)s votes for %(target)s") % {"voter": s("voter"), "target": _target()}

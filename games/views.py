@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 from pathlib import Path
 from typing import Any
@@ -10,12 +11,14 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.staticfiles import finders
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.csp import csp_override
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from club.doors.requests import MemberRequest, SiteRequest
-from club.doors.responses import answers_refusals
+from club.doors.responses import action_answer, answers_refusals
 from club.identity import THEME_COLOR, identity
 from club.kernel.club_settings import ClubSettings
 from club.kernel.errors import Refused
@@ -23,9 +26,10 @@ from club.kernel.parsing import whole_number
 from club.models import Evening
 from games import access, host_screen, services, taps
 from games.models import Role, Ruleset
-from games.queries import GameView, game_view
+from games.queries import GameView, bonuses_given, game_view
 from games.ratings import stats
-from games.ratings.publication import published_analysis, visible_nicks
+from games.ratings.publication import published_analysis, signed_points, visible_nicks
+from games.ratings.services import bonus_give, bonus_scheme
 from games.timeline import CHECK_RESULTS, REASONS, describe, in_time_order
 
 
@@ -133,13 +137,17 @@ def _game_context(request: SiteRequest, view: GameView) -> dict[str, Any]:
         }
         for seat in view.seats
     ]
+    show_roles = access.sees_roles(request.user, view.game, view.seats)
+    runs = access.runs(request.user, view.game, view.seats)
     return {
         "view": view,
         "game": view.game,
         "prompt": view.prompt,
         "seats": seats,
-        "show_roles": access.sees_roles(request.user, view.game, view.seats),
-        "runs": access.runs(request.user, view.game, view.seats),
+        "show_roles": show_roles,
+        "runs": runs,
+        # What the host judged: shown with the cards (a reason may speak of one).
+        **(_judged(view, nick, runs) if show_roles else {}),
         "eliminated": [(out, REASONS.get(out.reason, out.reason)) for out in state.eliminated],
         "check_results": [
             (check, CHECK_RESULTS.get(check.result, check.result)) for check in state.checks
@@ -147,6 +155,33 @@ def _game_context(request: SiteRequest, view: GameView) -> dict[str, Any]:
         "timeline": [describe(event, nick, role_names) for event in in_time_order(view.events)],
         "winner_name": role_names.get(view.game.winner, view.game.winner),
         "role_names": role_names,
+    }
+
+
+def _judged(view: GameView, nick: dict[int, str], runs: bool) -> dict[str, Any]:
+    """The best move and the host's extra points with their reasons and their audit (who
+    gave them, when); for whoever runs the game, the form for more while the club's
+    window is open (games.services.bonus_window_closes)."""
+    state = view.club_state
+    given = state.best_move
+    best_move = None
+    if given is not None:
+        best_move = {
+            "by": f"{given.by} ({nick[given.by]})",
+            "targets": [f"{seat} ({nick[seat]})" for seat in given.targets],
+        }
+    bonuses = [
+        {"bonus": bonus, "nick": nick[bonus.seat], "shown": signed_points(bonus.points)}
+        for bonus in (bonuses_given(view.game) if state.bonuses else [])
+    ]
+    closes = services.bonus_window_closes(view.game) if view.game.finished else None
+    form = runs and closes is not None and timezone.now() <= closes
+    return {
+        "best_move": best_move,
+        "bonuses": bonuses,
+        "bonus_form": form,
+        "bonus_closes": closes,
+        "bonus_scheme": bonus_scheme() if form else None,
     }
 
 
@@ -194,6 +229,42 @@ def game_tap(request: MemberRequest, game_id: int) -> JsonResponse:
         "table": host_screen.table_of(view),
     }
     return JsonResponse(answer, status=201 if recorded.created else 200)
+
+
+@login_required
+@require_POST
+@answers_refusals(back=lambda game_id: reverse("game", args=[game_id]) + "?public=1#bonuses")
+def game_bonus(request: MemberRequest, game_id: int) -> HttpResponse:
+    """Extra points (or a penalty) with a reason, from the finished game's page: its host
+    or an admin, within the club's window (games.ratings.services.bonus_give)."""
+    seat = whole_number(request.POST.get("seat", ""), low=1, high=30)
+    points = _points(request.POST.get("points", ""))
+    if seat is None or points is None:
+        raise Refused(_("Choose a seat and the points (for example 0.3 or −0.5)."))
+    bonus_give(
+        game_id=game_id,
+        author=request.user,
+        seat=seat,
+        points=points,
+        reason=request.POST.get("reason", ""),
+    )
+    return action_answer(
+        request,
+        refusal=None,
+        done=_("Recorded: %(points)s to seat %(seat)d. The scores are rebuilt within a minute.")
+        % {"points": signed_points(points), "seat": seat},
+        back=reverse("game", args=[game_id]) + "?public=1#bonuses",
+    )
+
+
+def _points(raw: str) -> float | None:
+    """Points as a person types them: 0.3, 0,3, +0.3, −0.5 (a typographic minus)."""
+    text = raw.strip().replace(",", ".").replace("−", "-")
+    try:
+        points = float(text)
+    except ValueError:
+        return None
+    return points if math.isfinite(points) else None
 
 
 @login_required

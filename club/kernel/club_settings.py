@@ -172,6 +172,30 @@ class ClubSettings(models.Model):
             "change replays every game's rating by the new system in a minute or two."
         ),
     )
+    best_move_victims = models.CharField(
+        _("who names the best move"),
+        max_length=16,
+        choices=[
+            ("night_one", _("the player killed on night 1")),
+            ("first_killed", _("the first player killed at night, whichever night")),
+            ("none", _("nobody: the club does not play the best move")),
+        ],
+        default="night_one",
+        help_text=_(
+            "The best move («лучший ход»): the victim names up to three seats in the last "
+            "word. A game keeps the reading it started with."
+        ),
+    )
+    bonus_window_days = models.PositiveSmallIntegerField(
+        _("extra points after a game (days)"),
+        default=3,
+        validators=[MaxValueValidator(30)],
+        help_text=_(
+            "How long after a game ended its host and the admins may still give extra "
+            "points or a penalty (with a reason) and record the best move. 0: during the "
+            "game only."
+        ),
+    )
 
     class Meta:
         verbose_name = _("club settings")

@@ -3,6 +3,7 @@ from typing import Any
 from django import forms
 from django.contrib import admin
 from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
 
 from club.doors.requests import member_of
 from games.models import Game
@@ -25,6 +26,22 @@ class PointsInline(admin.TabularInline[PlayerScore, Game]):
         return False
 
 
+# Every field of a scheme (games/rules/scoring.Scheme), as the admin names it: the lines'
+# points, the best move's flag and the bounds of the host's extra points.
+SCHEME_LABELS: dict[str, Any] = {
+    **{code: label for code, label in LINE_LABELS.items() if code in Scheme().to_dict()},
+    "best_move_loners_black": _("the best move counts the loners (maniac, нагнетатель) black"),
+    "bonus_min": _("extra points: the lowest (a penalty)"),
+    "bonus_max": _("extra points: the highest"),
+}
+
+
+def _scheme_field(code: str, label: Any) -> forms.Field:
+    if isinstance(getattr(Scheme(), code), bool):
+        return forms.BooleanField(label=label, required=False)
+    return forms.FloatField(label=label, min_value=-10, max_value=10)
+
+
 class _SchemeFormBase(forms.ModelForm[ScoringScheme]):
     """A new version: the points of every line, starting from the current version's."""
 
@@ -35,28 +52,24 @@ class _SchemeFormBase(forms.ModelForm[ScoringScheme]):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         current = ScoringScheme.objects.current().scheme().to_dict()
-        for code in LINE_LABELS:
+        for code in SCHEME_LABELS:
             if code in self.fields:
                 self.fields[code].initial = current[code]
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}
         try:
-            self.scheme = Scheme.from_dict({c: cleaned[c] for c in LINE_LABELS if c in cleaned})
+            self.scheme = Scheme.from_dict({c: cleaned[c] for c in SCHEME_LABELS if c in cleaned})
         except ProtocolError as error:
             raise forms.ValidationError(rules_message(error)) from error
         return cleaned
 
 
-# One number field per scoring line, declared on the class so that admin's form factory
-# knows them.
+# One field per scheme field, declared on the class so that admin's form factory knows them.
 SchemeForm = type(
     "SchemeForm",
     (_SchemeFormBase,),
-    {
-        code: forms.FloatField(label=label, min_value=-10, max_value=10)
-        for code, label in LINE_LABELS.items()
-    },
+    {code: _scheme_field(code, label) for code, label in SCHEME_LABELS.items()},
 )
 
 
@@ -74,7 +87,7 @@ class ScoringSchemeAdmin(admin.ModelAdmin[ScoringScheme]):
     ) -> list[str]:
         if obj is not None:
             return ["version", "note", "points", "created_at", "created_by"]
-        return ["note", *LINE_LABELS]
+        return ["note", *SCHEME_LABELS]
 
     def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
         return False

@@ -58,7 +58,13 @@ LINE_LABELS = {
     "black_kills_key_red": gettext_lazy("black killed the commissar or the doctor"),
     "winner_survives": gettext_lazy("alive at the end on the winning side"),
     "red_votes_black": gettext_lazy("voted for a black player"),
+    "best_move_1": gettext_lazy("best move, one of the named black"),
+    "best_move_2": gettext_lazy("best move, two of the named black"),
+    "best_move_3": gettext_lazy("best move, three of three black"),
+    "bonus": gettext_lazy("extra points from the host"),
 }
+# A bonus below zero is the host's penalty.
+PENALTY_LABEL = gettext_lazy("penalty from the host")
 
 
 # A team's win names the team, not the card the player held.
@@ -79,6 +85,11 @@ def line_text(
         label += f" ({role_names.get(line['role'], line['role'])})"
     if "target" in line:
         label += f": {line['target']} ({nick.get(line['target'], '')})"
+    if "targets" in line:
+        label += ": " + ", ".join(f"{seat} ({nick.get(seat, '')})" for seat in line["targets"])
+    if line["code"] == "bonus":
+        label = str(PENALTY_LABEL if line["points"] < 0 else label)
+        label += f": «{line.get('reason', '')}»"
     return f"{label} {signed_points(line['points'])}"
 
 
