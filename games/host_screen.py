@@ -23,10 +23,19 @@ from django.utils.translation import gettext
 from games.queries import GameView
 from games.ratings import stats
 from games.ratings.publication import visible_nicks
+from games.ratings.services import bonus_scheme
 from games.rules.event_types import ClubEntry
 from games.rules.table import HostTable, host_table
 
 RULES_DIR = Path(__file__).resolve().parent / "rules"
+
+
+class BonusBounds(TypedDict):
+    """The points the host may give (games.rules.scoring.Scheme's bounds, the current
+    scheme's): the screen offers only these."""
+
+    min: float
+    max: float
 
 
 class HostPage(TypedDict):
@@ -48,6 +57,7 @@ class HostPage(TypedDict):
     roleNames: dict[str, str]
     table: HostTable
     messages: dict[str, str]  # the engine's refusal templates in the page's language
+    bonus: BonusBounds
 
 
 class TapRecorded(TypedDict):
@@ -63,6 +73,7 @@ def page_data(view: GameView, viewer: Any) -> HostPage:
     """The JSON the host's page starts from (and restores from while offline)."""
     game = view.game
     nicks = visible_nicks(view.seats, game, viewer)
+    scheme = bonus_scheme()
     return {
         "game": game.pk,
         "number": game.number,
@@ -81,6 +92,7 @@ def page_data(view: GameView, viewer: Any) -> HostPage:
         "roleNames": stats.role_names(),
         "table": table_of(view),
         "messages": engine_messages(),
+        "bonus": {"min": scheme.bonus_min, "max": scheme.bonus_max},
     }
 
 

@@ -191,6 +191,29 @@ def last_words(screen: HostScreen) -> None:
         screen.tap(screen.bar("Слово сказано"))
 
 
+def best_move(screen: HostScreen, named: list[int]) -> None:
+    """The best move in its giver's last word: one tap per named seat (each marked ★n,
+    nothing recorded yet), then «Записать ЛХ» records them; every control in view."""
+    offer = screen.table()["best_move"]
+    assert offer is not None, "the best move is not offered"
+    before = screen.seq()
+    assert screen.act("best-move").is_disabled(), "«Записать ЛХ» before a seat is named"
+    for n, seat in enumerate(named, 1):
+        screen.touch(screen.seat(seat))
+        screen.page.wait_for_function(
+            '([seat, mark]) => document.querySelector(`#host-seats [data-seat="${seat}"]`)'
+            ".textContent.includes(mark)",
+            arg=[seat, f"★{n}"],
+        )
+    assert screen.seq() == before, "a named seat recorded something by itself"
+    prompt = screen.page.locator("#host-prompt .host-best-move")
+    screen.assert_inside(prompt)
+    assert ", ".join(map(str, named)) in prompt.inner_text()
+    screen.shot("best-move")
+    screen.tap(screen.act("best-move"))
+    assert screen.table()["best_move_given"] == {"by": offer["by"][0], "targets": named}
+
+
 def hands(
     screen: HostScreen, plan: dict[Any, int], *, rest_to: Any = None, confirm: bool = False
 ) -> None:
@@ -273,9 +296,9 @@ def night(screen: HostScreen, targets: Iterable[int | None]) -> None:
 def play_scripted_game(
     screen: HostScreen, cast: Cast, *, checks: Callable[[str], None] = lambda name: None
 ) -> None:
-    """Day 1 → «выгнать обоих?», night 1 with every role, day 2 with a three-foul removal
-    and a runoff, night 2, day 3 by typed counts, night 3 with a miss and nobody healed,
-    day 4 ends it: the town wins."""
+    """Day 1 → «выгнать обоих?», night 1 with every role, the best move in the last word of
+    night 1's victim, day 2 with a three-foul removal and a runoff, night 2, day 3 by typed
+    counts, night 3 with a miss and nobody healed, day 4 ends it: the town wins."""
     boss, (m1, m2), com, doc, man = (
         cast.one("boss"),
         cast.all("mafia"),
@@ -305,6 +328,8 @@ def play_scripted_game(
     night(screen, [com, c3, c4, m1, c3])  # boss checks, mafia shoot, maniac, commissar, doctor
     screen.tap(screen.bar("Утро"), confirm=True)  # the maniac's shot lands: c4 leaves
     screen.shot("morning-2")
+    # c4, shot on night 1, names the best move in the last word: two black of three.
+    best_move(screen, [m1, c5, m2])
     last_words(screen)
 
     fouled: list[int] = []

@@ -20,6 +20,7 @@ from pytest_django.live_server_helper import LiveServer
 from accounts.models import User
 from games.models import Game
 from games.rules import protocol
+from games.rules.club import ClubGame
 from games.services import game_protocol
 from tests.checks import present
 from tests.e2e.conftest import ARTIFACTS, PHONE, new_context, watch_of
@@ -112,6 +113,7 @@ def test_a_host_records_a_whole_game_with_one_thumb(
     game = Game.objects.get(evening=evening)
     cast = Cast({seat.number: seat.role for seat in game.seats.all()})
     assert sorted(cast.roles.values()).count("civilian") == 7
+    (m1, m2), (_c1, _c2, _c3, c4, c5, *_rest) = cast.all("mafia"), cast.all("civilian")
 
     screen = HostScreen(page, shots=ARTIFACTS)
     problems: list[str] = []
@@ -160,6 +162,10 @@ def test_a_host_records_a_whole_game_with_one_thumb(
     document = game_protocol(view.game, view.seats, view.log)
     replayed, failure = protocol.replay(protocol.parse(document))
     assert failure is None and replayed.winner == "red"
+    # The best move named in the morning of day 2, by night 1's victim, tap by tap.
+    assert isinstance(replayed, ClubGame)
+    given = present(replayed.best_move)
+    assert (given.by, given.targets) == (c4, (m1, c5, m2)), given
     context.close()
 
 

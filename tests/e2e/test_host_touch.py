@@ -350,6 +350,27 @@ class TouchGame:
                 counted = [f"{seat}: {count}" for seat, count in plan.items() if seat != "for"]
                 assert all(each in text for each in counted), text
 
+    def bonus(self, seat: int, points: str, reason: str) -> None:
+        """Extra points (or a penalty) from ☰: the dialog in view, its buttons 48 px, one
+        event when given."""
+        self.gesture(lambda: self.tap(self.page.locator("#host summary")))
+        self.gesture(lambda: self.tap(self.page.locator("#host-bonus-open")))
+        dialog = self.page.locator("#host-bonus")
+        dialog.wait_for(state="visible")
+        dialog.locator('select[name="seat"]').select_option(str(seat))
+        dialog.locator('select[name="points"]').select_option(points)
+        dialog.locator('input[name="reason"]').fill(reason)
+        self.controls()
+        self.screen.assert_inside(dialog.locator("article"))
+        self.shot("bonus-dialog", axe=True)
+        self.gesture(
+            lambda: self.tap(dialog.locator('button[value="give"]')),
+            {"type": "bonus", "seat": seat, "points": float(points), "reason": reason},
+        )
+        assert not dialog.is_visible()
+        shown = {"seat": seat, "points": float(points), "reason": reason}
+        assert shown in self.table()["bonuses"]
+
     def switch_modes(self) -> None:
         """The remembered mode switches back and forth from the bar, recording nothing."""
         counting = self.screen.counting()
@@ -485,6 +506,26 @@ def play(g: TouchGame) -> None:
         g.shot("morning-2-under-the-eye")
 
     g.with_cards(morning_checks)
+    # The boss, shot by the maniac on night 1, names the best move in the last word: a tap
+    # per named seat records nothing; «Записать ЛХ» records them once.
+    assert g.table()["best_move"] == {"by": [2], "most": 3}
+    assert not g.act("last-word").count(), "the last word ends once the best move is recorded"
+    for n, seat in enumerate((4, 9, 7), 1):
+        g.gesture(functools.partial(g.tap, g.seat(seat)))
+        assert f"★{n}" in g.marks(seat), g.marks(seat)
+    g.gesture(lambda: g.tap(g.seat(13)))  # a fourth: refused in words, nothing changes
+    assert "★" not in g.marks(13)
+    line = g.page.locator("#host-prompt .host-best-move").inner_text()
+    assert "4, 9, 7" in line and g.nicks[2] in line, line
+    g.shot("morning-2-best-move", axe=True)
+    named = {"type": "best_move", "by": 2, "targets": [4, 9, 7]}
+    g.gesture(lambda: g.tap(g.act("best-move")), named)
+    assert g.table()["best_move"] is None and g.act("last-word").count()
+    # Extra points (Russian) and a penalty (English), each with its reason, from ☰.
+    if g.language == "ru":
+        g.bonus(6, "0.3", "сильная речь")
+    else:
+        g.bonus(6, "-0.2", "shouting")
     g.last_words()
     g.start_round()
     nominated: list[int] = []

@@ -32,6 +32,10 @@ test("every event of the club's protocol in words", () => {
       { type: "check", by: 6, target: null },
       { type: "heal", target: 3 },
       { type: "heal", target: null },
+      { type: "best_move", by: 6, targets: [1, 2, 9] },
+      { type: "best_move", by: 6, targets: [] },
+      { type: "bonus", seat: 4, points: 0.3, reason: "вёл город" },
+      { type: "bonus", seat: 2, points: -0.5, reason: "грубость" },
       { type: "undo" },
     ].map(say),
     [
@@ -52,6 +56,10 @@ test("every event of the club's protocol in words", () => {
       "Boss checks nobody",
       "the doctor heals 3",
       "the doctor heals nobody",
+      "best move of 6: 1, 2, 9",
+      "no best move: 6",
+      "extra points +0.3: 4",
+      "penalty −0.5: 2",
       "undo",
     ],
   );

@@ -79,3 +79,16 @@ test("a night's wake line names the role, never the seat that wakes", () => {
   assert.equal(words.wake(step), "instigator acts");
   assert.equal(words.wake({ ...step, slot: "check:boss", kind: "check", role: "boss", actor: 2 }), "The boss checks: is it the commissar?");
 });
+
+test("the best move as it is named: the giver, then the seats in the order tapped", () => {
+  assert.equal(words.bestMove({ by: 9, targets: [] }), "Best move of 9 Лис: tap up to three seats");
+  assert.equal(words.bestMove({ by: 9, targets: [5, 3, 7] }), "Best move of 9 Лис: 5, 3, 7");
+});
+
+test("extra points are offered in steps of 0.05 within the scheme's bounds, never zero", async () => {
+  const { bonusSteps } = await import("../../static/games/host/dialogs.js");
+  const steps = bonusSteps({ min: -1, max: 1 });
+  assert.equal(steps.length, 40);
+  assert.deepEqual([steps[0], steps[18], steps[19], steps[20], steps[39]], [1, 0.1, 0.05, -0.05, -1]);
+  assert.deepEqual(bonusSteps({ min: 0, max: 0.2 }), [0.2, 0.15, 0.1, 0.05]);
+});

@@ -1,9 +1,16 @@
 // @ts-check
 // What the screen says back: the toast above the bar, «are you sure?» before a removal or
-// the game's end, and the choice over waiting taps that another device overtook.
+// the game's end, the choice over waiting taps that another device overtook; and what the
+// host gives: extra points or a penalty, with the reason.
 /** @import { LogEntry, Tap, TapEvent, TapRefusal } from "./queue.js" */
+/** @import { HostPage } from "./table.js" */
+/** @import { Words } from "./words.js" */
 import { el } from "./draw.js";
 import { _ } from "./words.js";
+
+// Extra points go in steps of 0.05 within the scheme's bounds (games/rules/scoring.py).
+const BONUS_STEP = 0.05;
+const BONUS_DEFAULT = 0.1;
 
 /** @param {string} id */
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
@@ -88,5 +95,84 @@ export function conflict(answer, waiting, recorded, describe) {
     box.addEventListener("click", choose);
     box.addEventListener("cancel", stay);
     if (!box.open) box.showModal();
+  });
+}
+
+/**
+ * Points with their sign, as the page's language writes them: «+0,10», «−0,50».
+ * @param {number} points
+ */
+export function signedPoints(points) {
+  const lang = document.documentElement.lang || undefined;
+  const shown = Math.abs(points).toLocaleString(lang, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  return `${points < 0 ? "−" : "+"}${shown}`;
+}
+
+/**
+ * The points the host may give, in steps, from the highest to the lowest, never zero.
+ * @param {HostPage["bonus"]} bounds
+ * @returns {number[]}
+ */
+export function bonusSteps(bounds) {
+  const steps = [];
+  const top = Math.round(bounds.max / BONUS_STEP);
+  const bottom = Math.round(bounds.min / BONUS_STEP);
+  for (let step = top; step >= bottom; step -= 1) if (step) steps.push(Math.round(step * BONUS_STEP * 100) / 100);
+  return steps;
+}
+
+/**
+ * Extra points or a penalty for a seat, with the reason: the host's choice, or null when
+ * they cancel. The seats with their names, the points within the scheme's bounds.
+ * @param {Pick<HostPage, "seats" | "bonus">} page
+ * @param {Words} words
+ * @returns {Promise<{ seat: number, points: number, reason: string } | null>}
+ */
+export function bonusDialog(page, words) {
+  const box = dialog("host-bonus");
+  const form = /** @type {HTMLFormElement} */ (document.getElementById("host-bonus-form"));
+  const seat = /** @type {HTMLSelectElement} */ (form.elements.namedItem("seat"));
+  const points = /** @type {HTMLSelectElement} */ (form.elements.namedItem("points"));
+  const reason = /** @type {HTMLInputElement} */ (form.elements.namedItem("reason"));
+  const chosen = seat.value;
+  seat.replaceChildren(...Object.keys(page.seats).map((no) => el("option", { value: no }, words.seat(Number(no)))));
+  if (chosen) seat.value = chosen;
+  const steps = bonusSteps(page.bonus);
+  points.replaceChildren(...steps.map((each) => el("option", { value: String(each) }, signedPoints(each))));
+  points.value = String(steps.includes(BONUS_DEFAULT) ? BONUS_DEFAULT : steps[0]);
+  reason.value = "";
+  return new Promise((resolve) => {
+    /** @param {Event} event */
+    const cancel = (event) => {
+      if (/** @type {HTMLElement} */ (event.target).closest("button")?.value !== "cancel") return;
+      done(null);
+    };
+    /** @param {SubmitEvent} event */
+    const give = (event) => {
+      event.preventDefault();
+      const why = reason.value.trim();
+      if (!why) {
+        reason.setCustomValidity(_("Extra points need a reason."));
+        reason.reportValidity();
+        return;
+      }
+      done({ seat: Number(seat.value), points: Number(points.value), reason: why });
+    };
+    const typed = () => reason.setCustomValidity("");
+    const closed = () => done(null);
+    /** @param {{ seat: number, points: number, reason: string } | null} answer */
+    const done = (answer) => {
+      box.removeEventListener("click", cancel);
+      form.removeEventListener("submit", give);
+      reason.removeEventListener("input", typed);
+      box.removeEventListener("close", closed);
+      if (box.open) box.close();
+      resolve(answer);
+    };
+    box.addEventListener("click", cancel);
+    form.addEventListener("submit", give);
+    reason.addEventListener("input", typed);
+    box.addEventListener("close", closed);
+    box.showModal();
   });
 }

@@ -31,6 +31,11 @@ import { _ } from "./words.js";
  * @property {VoteForm | null} vote
  * @property {boolean} foulNext «Фол…» armed: the next seat tapped gets a foul
  * @property {boolean} cards 👁 is held: the cards and the checks' answers show
+ * @property {BestMoveForm | null} bestMove the best move being named, while it is offered
+ */
+/**
+ * The best move (ЛХ) being named: who gives it and the seats tapped so far, in order.
+ * @typedef {{ by: number, targets: number[] }} BestMoveForm
  */
 /**
  * @typedef {object} Controls what the screen's controls do
@@ -43,6 +48,9 @@ import { _ } from "./words.js";
  * @property {() => void} toggleCounts
  * @property {() => void} toggleFoul
  * @property {() => void} startRound
+ * @property {(seat: number) => void} giver who of the night's victims gives the best move
+ * @property {() => void} recordBestMove «Записать ЛХ»: the seats tapped
+ * @property {() => void} skipBestMove «без ЛХ»: none
  */
 
 // What a night's slot leaves on the seat it aims at (words.slot says it in words).
@@ -154,6 +162,7 @@ function drawPrompt(view, act, words) {
   }
   if (table.over) {
     prompt.append(el("p", { class: "host-line host-winner" }, words.winner(table.winner)));
+    if (view.bestMove && table.best_move) prompt.append(bestMoveBlock(view.bestMove, table.best_move.by, act, words));
     if (table.morning) prompt.append(morningBlock(table.morning, true, words));
     return;
   }
@@ -171,6 +180,7 @@ function drawPrompt(view, act, words) {
   }
   line.append(el("span", { class: "host-what" }, promptText(view, words)));
   prompt.append(line);
+  if (view.bestMove && table.best_move) prompt.append(bestMoveBlock(view.bestMove, table.best_move.by, act, words));
   if (table.morning && table.phase === "day") prompt.append(morningBlock(table.morning, view.cards, words));
   if (table.phase === "night") {
     const checks = tonightsChecks(table);
@@ -217,6 +227,33 @@ export function tonightsChecks(table) {
 function checksBlock(checks, cards, words) {
   if (!cards) return el("p", { class: "host-note host-secret" }, _("The check's answer: hold 👁."));
   return el("ul", { class: "host-morning host-secret" }, checks.map((check) => el("li", {}, words.check(check))));
+}
+
+/**
+ * The best move being named: who gives it (a chip each when the night took two), and the
+ * seats tapped so far; the bar records it («Записать ЛХ») or skips it («без ЛХ»).
+ * @param {BestMoveForm} form
+ * @param {number[]} givers
+ * @param {Controls} act
+ * @param {Words} words
+ */
+function bestMoveBlock(form, givers, act, words) {
+  const line = el("div", { class: "host-best-move", "data-by": form.by });
+  if (givers.length > 1) {
+    for (const seat of givers) {
+      const chosen = seat === form.by;
+      line.append(
+        button(String(seat), () => act.giver(seat), {
+          class: `host-chip${chosen ? "" : " outline"}`,
+          "aria-pressed": String(chosen),
+          "aria-label": _("Best move of %(seat)s", { seat: words.seat(seat) }),
+          "data-giver": seat,
+        }),
+      );
+    }
+  }
+  line.append(el("span", {}, words.bestMove(form)));
+  return line;
 }
 
 /**
@@ -308,7 +345,7 @@ function keypad(form, vote, act, words) {
  * @param {View} view
  * @param {Words} words
  */
-function drawSeats({ table, vote, cards }, words) {
+function drawSeats({ table, vote, cards, bestMove }, words) {
   const grid = $("host-seats");
   const press = seatGestures();
   const shown = cards || table.over;
@@ -340,6 +377,11 @@ function drawSeats({ table, vote, cards }, words) {
       marks.push(hand === "for" ? "✋" : `✋${hand}`);
       status.push(hand === "for" ? _("hand up") : _("hand for %(seat)s", { seat: hand }));
     }
+    const named = bestMove ? bestMove.targets.indexOf(seat.no) : -1;
+    if (named >= 0) {
+      marks.push(`★${named + 1}`);
+      status.push(_("named in the best move"));
+    }
     for (const slot of seat.targeted) {
       const kind = slot.split(":")[0];
       marks.push(el("span", { class: `slot slot-${kind}` }, SLOT_MARKS[kind] || "•"));
@@ -354,6 +396,7 @@ function drawSeats({ table, vote, cards }, words) {
     if (seat.targeted.length) classes.push("targeted");
     if (hand !== undefined) classes.push("hand");
     if (chosen) classes.push("chosen");
+    if (named >= 0) classes.push("best");
     if (seat.out) status.unshift(words.reason(seat.out));
     if (seat.nominated) status.unshift(_("nominated"));
     const node = el(
@@ -432,7 +475,7 @@ function drawNightMenu({ table }, words) {
  * @param {View} view
  * @param {Controls} act
  */
-function drawBar({ table, clock, vote, foulNext }, act) {
+function drawBar({ table, clock, vote, foulNext, bestMove }, act) {
   const bar = $("host-actions");
   bar.replaceChildren();
   /**
@@ -444,6 +487,13 @@ function drawBar({ table, clock, vote, foulNext }, act) {
    */
   const add = (name, label, onclick, primary = false, attrs = {}) =>
     bar.append(button(label, onclick, { class: primary ? "" : "secondary", "data-act": name, ...attrs }));
+  // The best move is named in its giver's last word (or after the end): recorded or
+  // skipped before the last word ends, so the game's record always says which.
+  if (bestMove && table.best_move && (table.over || (clock && clock.kind === "last_word"))) {
+    add("best-move-skip", _("No best move"), act.skipBestMove);
+    add("best-move", _("Record the best move"), act.recordBestMove, true, { disabled: !bestMove.targets.length });
+    return undefined;
+  }
   if (table.over) {
     bar.append(el("a", { role: "button", class: "secondary", "data-act": "public", href: `${location.pathname}?public=1` }, _("Public page")));
     return;

@@ -6,13 +6,14 @@
 // dialogs (dialogs.js), the phone's engine (engine.js), the offline copy (offline.js) and
 // the talk with the server without a tap (sync.js). The engine's worker starts first of
 // all: the screen is drawn meanwhile, from the page or the device (the last known state).
-// What it keeps itself is only the screen's own: the vote form and «Фол…» armed.
-/** @import { HostPage, TableSeat } from "./table.js" */
+// What it keeps itself is only the screen's own: the vote form, the best move being
+// named, and «Фол…» armed.
+/** @import { HostPage, HostTable, TableSeat } from "./table.js" */
 /** @import { Engine, EngineState } from "./engine.js" */
-/** @import { Controls } from "./draw.js" */
+/** @import { BestMoveForm, Controls } from "./draw.js" */
 /** @import { Io, TapEvent, Ui } from "./queue.js" */
 import { Clocks, tick } from "./clock.js";
-import { ask, conflict, hideError, say } from "./dialogs.js";
+import { ask, bonusDialog, conflict, hideError, say } from "./dialogs.js";
 import { draw } from "./draw.js";
 import { startEngine } from "./engine.js";
 import { keepOffline } from "./offline.js";
@@ -47,6 +48,8 @@ const VOTES_BY = "mafia-host-votes"; // how the host enters hands (tapped seats 
 /** @type {VoteForm | null} the show of hands being entered */
 let vote = null;
 let foulNext = false; // the bar's «Фол…» arms one foul on the next seat tapped
+/** @type {BestMoveForm | null} the best move being named (a tap per seat), while offered */
+let bestMove = null;
 let cards = false; // 👁 held: the cards and the checks' answers are drawn
 
 /** @type {Io} */
@@ -116,11 +119,52 @@ const controls = {
     clocks.endBalagan(queue.table.n);
     render();
   },
+  giver(seat) {
+    if (!bestMove || bestMove.by === seat) return;
+    bestMove = { by: seat, targets: bestMove.targets.filter((each) => each !== seat) };
+    render();
+  },
+  recordBestMove() {
+    if (bestMove) queue.send({ type: "best_move", by: bestMove.by, targets: [...bestMove.targets] });
+  },
+  skipBestMove() {
+    if (bestMove) queue.send({ type: "best_move", by: bestMove.by, targets: [] });
+  },
 };
+
+/**
+ * The best move being named follows the table: offered, it starts with the first who may
+ * give it and no seat; once recorded (or no longer offered) it is gone.
+ * @param {BestMoveForm | null} form
+ * @param {HostTable} table
+ * @returns {BestMoveForm | null}
+ */
+function followBestMove(form, table) {
+  const offer = table.best_move;
+  if (!offer) return null;
+  if (form && offer.by.includes(form.by)) return form;
+  return { by: offer.by[0], targets: [] };
+}
+
+/**
+ * A tap names a seat in the best move, or takes it back; three at most, never the giver's.
+ * @param {TableSeat} seat
+ */
+function nameInBestMove(seat) {
+  const offer = queue.table.best_move;
+  if (!bestMove || !offer) return undefined;
+  if (seat.no === bestMove.by) return say(_("A player does not name their own seat."), "info");
+  const named = bestMove.targets;
+  if (named.includes(seat.no)) bestMove = { ...bestMove, targets: named.filter((each) => each !== seat.no) };
+  else if (named.length >= offer.most) return say(_("Three seats at most: tap one again to take it back."), "info");
+  else bestMove = { ...bestMove, targets: [...named, seat.no] };
+  return render();
+}
 
 function render() {
   const table = queue.table;
   vote = VoteForm.follow(vote, table, queue.entries, () => localStorage.getItem(VOTES_BY) === "counts");
+  bestMove = followBestMove(bestMove, table);
   const view = {
     table,
     number: page.number,
@@ -132,6 +176,7 @@ function render() {
     vote,
     foulNext,
     cards,
+    bestMove,
   };
   draw(view, controls, words);
   const net = /** @type {HTMLElement} */ (document.getElementById("host-net"));
@@ -159,12 +204,14 @@ function describe(event) {
  */
 function seatTap(seat) {
   const table = queue.table;
+  const what = table.tap;
+  // The best move names seats in the last word, and after the end any seat of the table.
+  if (what && what.kind === "best_move" && !foulNext) return nameInBestMove(seat);
   if (!seat.alive || table.over) return undefined;
   if (foulNext) {
     foulNext = false;
     return queue.send({ type: "foul", seat: seat.no });
   }
-  const what = table.tap;
   if (!what) return say(_("A tap on a seat does nothing now; hold it for a foul."), "info");
   if (what.kind === "nominate") return queue.send({ type: "nominate", by: what.by, target: seat.no });
   if (what.kind === "night") return queue.send({ ...what.event, target: seat.no });
@@ -203,6 +250,12 @@ function bindHeader() {
   eye.addEventListener("keydown", (event) => event.key === " " && show(true));
   eye.addEventListener("keyup", () => show(false));
   eye.addEventListener("contextmenu", (event) => event.preventDefault());
+  $("host-bonus-open").addEventListener("click", async (event) => {
+    event.preventDefault();
+    /** @type {HTMLDetailsElement} */ ($("host-bonus-open").closest("details")).open = false;
+    const given = await bonusDialog(page, words);
+    if (given) queue.send({ type: "bonus", ...given });
+  });
 }
 
 async function keepAwake() {

@@ -21,6 +21,7 @@ export interface HostPage {
   roleNames: Record<string, string>;
   table: HostTable;
   messages: Record<string, string>;
+  bonus: BonusBounds;
 }
 
 export type ClubEntry = ClubEvent | UndoEvent;
@@ -304,6 +305,12 @@ export interface TallyDict {
   dropped: number[];
   expelled: number[];
   outcome: string | null;
+}
+
+/** The points the host may give (games.rules.scoring.Scheme's bounds, the current scheme's): the screen offers only these. */
+export interface BonusBounds {
+  min: number;
+  max: number;
 }
 
 /** The answer to a tap the server recorded (or had recorded: `created` is false). */

@@ -196,6 +196,16 @@ export class Words {
   }
 
   /**
+   * The best move as named so far: «ЛХ 6 Лиса: 1, 2, 9», or what to do when none is.
+   * @param {{ by: number, targets: number[] }} form
+   */
+  bestMove(form) {
+    const by = this.seat(form.by);
+    if (!form.targets.length) return _("Best move of %(seat)s: tap up to three seats", { seat: by });
+    return _("Best move of %(seat)s: %(seats)s", { seat: by, seats: form.targets.join(", ") });
+  }
+
+  /**
    * Who aims at a seat tonight, by the night's slot ("kill:mafia", "heal", "check:boss"…).
    * @param {string} slot
    * @param {(seat: number) => string} roleOf the role code of a seat, for an action's slot
@@ -315,6 +325,17 @@ export function describeTap(tap, words, seats = {}) {
       missed ? _("%(role)s checks nobody", { role: roleOf("by") }) : _("%(role)s checks %(target)s", { role: roleOf("by"), target }),
     heal: () => (missed ? _("the doctor heals nobody") : _("the doctor heals %(target)s", { target })),
     action: () => _("%(role)s acts on %(target)s", { role: roleOf("by"), target: seat("target") }),
+    best_move: () => {
+      const named = Array.isArray(event.targets) ? event.targets.join(", ") : "";
+      return named ? _("best move of %(by)s: %(seats)s", { by: seat("by"), seats: named }) : _("no best move: %(by)s", { by: seat("by") });
+    },
+    bonus: () => {
+      const points = Number(event.points);
+      const shown = `${points < 0 ? "−" : "+"}${Math.abs(points)}`;
+      return points < 0
+        ? _("penalty %(points)s: %(seat)s", { points: shown, seat: seat("seat") })
+        : _("extra points %(points)s: %(seat)s", { points: shown, seat: seat("seat") });
+    },
     undo: () => _("undo"),
   };
   return (known[String(event.type)] || (() => String(event.type)))();
