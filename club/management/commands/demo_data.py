@@ -15,7 +15,7 @@ from club.schedule import next_evening_start, signup_opens_at
 from games import services as games
 from games.online import services as online_play
 from games.ratings import analysis
-from games.rules.simulate import SAMPLE_LINEUP, SAMPLE_TOWN_WINS
+from games.rules.simulate import SAMPLE_LINEUP, SAMPLE_OPENING, SAMPLE_TOWN_WINS
 
 ADMIN = ("admin", "admin-demo")
 HOST = ("Ведущий", "host-demo")
@@ -137,7 +137,16 @@ class Command(BaseCommand):
             evening_id=evening.pk,
             seats={n: (m.pk, role) for n, (m, role) in enumerate(cards, 1)},
         )
-        for seq, event in enumerate(SAMPLE_TOWN_WINS, start=1):
+        # Seat 6, shot on night 1, names the best move in the morning (two of three black);
+        # after the end the host gives the commissar extra points with a reason.
+        morning = len(SAMPLE_OPENING)
+        played = [
+            *SAMPLE_TOWN_WINS[:morning],
+            {"type": "best_move", "by": 6, "targets": [2, 3, 9]},
+            *SAMPLE_TOWN_WINS[morning:],
+            {"type": "bonus", "seat": 4, "points": 0.3, "reason": "вёл город от первой проверки"},
+        ]
+        for seq, event in enumerate(played, start=1):
             games.game_record_event(
                 game_id=game.pk, author=host, event=event, seq=seq, client_id=None
             )
