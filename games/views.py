@@ -30,6 +30,7 @@ from games.queries import GameView, bonuses_given, game_view
 from games.ratings import stats
 from games.ratings.publication import published_analysis, signed_points, visible_nicks
 from games.ratings.services import bonus_give, bonus_scheme
+from games.rules.scoring import Scheme
 from games.timeline import CHECK_RESULTS, REASONS, describe, in_time_order
 
 
@@ -176,13 +177,29 @@ def _judged(view: GameView, nick: dict[int, str], runs: bool) -> dict[str, Any]:
     ]
     closes = services.bonus_window_closes(view.game) if view.game.finished else None
     form = runs and closes is not None and timezone.now() <= closes
+    scheme = bonus_scheme() if form else None
     return {
         "best_move": best_move,
         "bonuses": bonuses,
         "bonus_form": form,
         "bonus_closes": closes,
-        "bonus_scheme": bonus_scheme() if form else None,
+        "bonus_scheme": scheme,
+        "bonus_steps": _bonus_steps(scheme) if scheme else [],
     }
+
+
+# The points the form offers: steps of 0.05 within the scheme's bounds, as the host's
+# screen does (static/games/host/dialogs.js), so no phone keyboard without a minus is needed.
+BONUS_STEP = 0.05
+
+
+def _bonus_steps(scheme: Scheme) -> list[dict[str, Any]]:
+    top, bottom = round(scheme.bonus_max / BONUS_STEP), round(scheme.bonus_min / BONUS_STEP)
+    return [
+        {"value": f"{step * BONUS_STEP:.2f}", "label": signed_points(step * BONUS_STEP)}
+        for step in range(top, bottom - 1, -1)
+        if step
+    ]
 
 
 @require_GET

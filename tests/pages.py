@@ -59,6 +59,8 @@ def pages(club: dict[str, Any]) -> dict[str, list[str]]:
         ],
         "host": [
             f"/games/{club['running'].pk}/",
+            # The finished game's page, with its best move, extra points and their form.
+            f"/games/{finished.pk}/?public=1",
             f"/games/{club['running'].pk}/recording/",
             f"/evenings/{club['evening'].pk}/games/new/",
             "/online/new/",

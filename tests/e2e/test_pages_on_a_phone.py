@@ -54,6 +54,7 @@ def test_every_page_type_fits_the_phone_in_both_languages(
         | {*User.objects.values_list("email", flat=True)}
         | {*Evening.objects.values_list("venue", flat=True)}
         | {e.payload.get("text", "") for e in GameEvent.objects.filter(type="post")}
+        | {e.payload.get("reason", "") for e in GameEvent.objects.filter(type="bonus")}
         | {*MafiaMessage.objects.values_list("text", flat=True)},
         key=len,
         reverse=True,
@@ -123,8 +124,11 @@ def test_every_control_a_host_touches_is_a_thumbs_size(
     problems = []
     # The table screen itself is checked by its own test (tests/e2e/host_driver.py).
     table_screen = f"/games/{club['running'].pk}/"
+    # A finished game's page is the public's: of it, the host's own part is the extra
+    # points' form (the analysis table's links are every reader's).
+    finished = f"/games/{club['finished'].pk}/?public=1"
     paths = [
-        *(path for path in pages(club)["host"] if path != table_screen),
+        *(path for path in pages(club)["host"] if path not in (table_screen, finished)),
         f"/evenings/{club['evening'].pk}/",
         f"/games/{club['running'].pk}/?public=1",
     ]
@@ -133,5 +137,9 @@ def test_every_control_a_host_touches_is_a_thumbs_size(
         if path.endswith("/recording/"):
             page.locator("main").wait_for()
         problems += [f"{path}: {small}" for small in page.evaluate(SMALL_JS, HOST_TARGETS)]
+    page.goto(live_server.url + finished, wait_until="networkidle")
+    form = HOST_TARGETS.replace("main ", "#bonuses ").replace("dialog[open] button", "#bonuses a")
+    assert page.locator("#bonuses form").count() == 1, "the extra points' form"
+    problems += [f"{finished}: {small}" for small in page.evaluate(SMALL_JS, form)]
     context.close()
     assert problems == [], "\n".join(problems)

@@ -236,7 +236,9 @@ def test_the_finished_games_page_gives_extra_points_to_its_host(
     client = Client()
     client.force_login(host)
     page = client.get(f"/games/{game.pk}/?public=1").content.decode()
-    assert 'name="reason"' in page and 'max="1"' in page and 'min="-1"' in page
+    assert 'name="reason"' in page and "От -1 до +1" in page
+    assert '<option value="1.00">+1,00</option>' in page and 'value="-1.00"' in page
+    assert 'value="0.10" selected' in page and 'value="0.00"' not in page
     answer = client.post(
         f"/games/{game.pk}/bonus/", {"seat": "4", "points": "0,35", "reason": "вёл город"}
     )

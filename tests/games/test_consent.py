@@ -212,8 +212,11 @@ def may_name(role: str, path: str, club: dict[str, Any], viewer: User | None) ->
     online, running = club["online"], club["running"]
     if path == f"/online/{online.pk}/":
         named |= set(online.seats.values_list("member_id", flat=True))
-    if path.startswith(f"/games/{running.pk}/") and role == "host":
-        named |= set(running.seats.values_list("member_id", flat=True))
+    # The host ran both the running game and the demo's finished one (its page, where they
+    # give extra points, is theirs too).
+    for game in (running, club["finished"]):
+        if path.startswith(f"/games/{game.pk}/") and role == "host":
+            named |= set(game.seats.values_list("member_id", flat=True))
     if path in (f"/evenings/{club['evening'].pk}/games/new/", "/online/new/"):
         named |= set(User.objects.values_list("pk", flat=True))
     return named
@@ -238,4 +241,4 @@ def test_no_page_of_the_browser_crawl_names_a_member_who_refused_publication(
             named = may_name(role, path, crawl, who[role])
             names = [name for pk, name in hidden.items() if pk not in named]
             assert_hidden(response.content.decode(), names, f"{role} {path}")
-    assert read == 18  # all but the opted-out member's player page, 404 to a visitor
+    assert read == 19  # all but the opted-out member's player page, 404 to a visitor
