@@ -1,0 +1,131 @@
+"""The organiser's line-up screen on a phone (360×640), what a walk of it found: every action
+that asks first really asks (htmx reads `hx-confirm` from the element that sends the
+request: the form), and a dismissed question changes nothing. Screenshots in
+var/test-artifacts/e2e/lineup-screen/."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+from playwright.sync_api import Browser, Dialog, Page, Request
+from pytest_django.live_server_helper import LiveServer
+
+from club.kernel.club_settings import ClubSettings
+from club.models import Evening, LineupAction, LineupChange, Registration
+from tests.e2e.conftest import ARTIFACTS, new_context, watch_of
+from tests.factories import make_evening, sign_up_many
+from tests.games.recording import make_host
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("migration_rows")]
+SHOTS = ARTIFACTS / "lineup-screen"
+# Time for a request that should not be sent to be sent and answered, if it were.
+QUIET_MS = 700
+
+WORDS = {
+    "ru": {"move": "В состав", "message": "Сообщение вечеру", "send": "Отправить"},
+    "en": {"move": "To a seat", "message": "A message to the evening", "send": "Send"},
+}
+SECOND_TABLE = "form[action$='/second-table/'] button"
+
+
+def ready_for_a_second_table() -> Evening:
+    """An evening an hour away with one table's seats taken and as many in the reserve."""
+    seats = ClubSettings.load().min_players
+    evening = make_evening(
+        capacity=seats,
+        starts_at=timezone.now() + timedelta(hours=1),
+        opens_at=timezone.now() - timedelta(days=1),
+    )
+    sign_up_many(evening, 2 * seats)
+    return evening
+
+
+class Questions:
+    """The page's confirm() dialogs: each one's message, answered as `accept` says."""
+
+    def __init__(self, page: Page) -> None:
+        self.asked: list[str] = []
+        self.accept = False
+        self.posts: list[str] = []
+        page.on("dialog", self.answer)
+        page.on("request", self.sent)
+
+    def answer(self, dialog: Dialog) -> None:
+        self.asked.append(dialog.message)
+        if self.accept:
+            dialog.accept()
+        else:
+            dialog.dismiss()
+
+    def sent(self, request: Request) -> None:
+        if request.method == "POST":
+            self.posts.append(request.url)
+
+
+def changes(action: LineupAction) -> int:
+    return LineupChange.objects.filter(action=action).count()
+
+
+@pytest.mark.parametrize("language", ["ru", "en"])
+def test_an_action_that_asks_first_asks_and_a_dismissed_question_changes_nothing(
+    browser: Browser, live_server: LiveServer, language: str
+) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    words = WORDS[language]
+    evening = ready_for_a_second_table()
+    first_waiting = Registration.objects.reserve().filter(evening=evening).first()
+    assert first_waiting is not None
+    context = new_context(browser, live_server, user=make_host(), language=language)
+    page = context.new_page()
+    questions = Questions(page)
+    page.goto(f"{live_server.url}/evenings/{evening.pk}/lineup/", wait_until="networkidle")
+
+    def tap(selector: str) -> None:
+        button = page.locator(selector).first
+        button.scroll_into_view_if_needed()
+        button.tap()
+        page.wait_for_timeout(QUIET_MS)
+        page.wait_for_load_state("networkidle")
+
+    # «В состав» out of the reserve's order: asked; dismissed, nothing is sent.
+    move = f"#r{first_waiting.pk} form[action$='/move/'] button"
+    tap(move)
+    assert len(questions.asked) == 1, "«В состав» did not ask"
+    assert questions.posts == [] and changes(LineupAction.MOVED) == 0
+    questions.accept = True
+    tap(move)
+    page.wait_for_selector(f"#r{first_waiting.pk} .notice.ok")
+    assert len(questions.asked) == 2 and changes(LineupAction.MOVED) == 1
+
+    # A message to the evening: asked; dismissed, not sent, and the text is still there.
+    questions.accept, questions.posts = False, []
+    page.locator("summary", has_text=words["message"]).tap()
+    page.fill("textarea[name=text]", "Начинаем в 18:30")
+    send = f"form[action$='/message/'] button:has-text('{words['send']}')"
+    tap(send)
+    assert len(questions.asked) == 3, "«Отправить» did not ask"
+    assert questions.posts == [] and changes(LineupAction.MESSAGE) == 0
+    assert page.input_value("textarea[name=text]") == "Начинаем в 18:30"
+    page.screenshot(path=SHOTS / f"{language}-message-dismissed.png")
+    questions.accept = True
+    tap(send)
+    page.wait_for_selector(".lineup-add .notice.ok")
+    assert len(questions.asked) == 4 and changes(LineupAction.MESSAGE) == 1
+
+    # The second table: asked; dismissed, the evening keeps one table.
+    questions.accept, questions.posts = False, []
+    tap(SECOND_TABLE)
+    assert len(questions.asked) == 5, "«Открыть второй стол» did not ask"
+    assert questions.posts == []
+    evening.refresh_from_db()
+    assert evening.tables == 1 and changes(LineupAction.SECOND_TABLE) == 0
+    page.screenshot(path=SHOTS / f"{language}-second-table-dismissed.png")
+    questions.accept = True
+    tap(SECOND_TABLE)
+    page.wait_for_function("() => !document.querySelector('.lineup-second')")
+    evening.refresh_from_db()
+    assert evening.tables == 2 and changes(LineupAction.SECOND_TABLE) == 1
+    assert watch_of(context).failed == [] and watch_of(context).console_errors == []
+    context.close()
