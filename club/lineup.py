@@ -244,6 +244,24 @@ def lineup_add_guest(
             fields={"of_age": 1},
         )
     evening = _evening(evening_id)
+    # Two guests of one name cannot be told apart on the list (and the same guest added
+    # twice, a form sent twice, is a mistake): the organiser makes the name distinct.
+    same_name = (
+        Registration.objects.active()
+        .filter(evening=evening, guest__name__iexact=name)
+        .values_list("guest__name", flat=True)
+        .first()
+    )
+    if same_name is not None:
+        raise Refused(
+            _(
+                "%(name)s is on this evening's list already. If this is someone else, add "
+                "something to the name to tell them apart (an initial, say)."
+            )
+            % {"name": same_name},
+            RefusalCode.CONFLICT,
+            fields={"name": 1},
+        )
     guest = Guest.objects.create(name=name, phone=phone, telegram_username=telegram, added_by=actor)
     try:
         added = _added(

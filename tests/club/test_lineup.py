@@ -134,6 +134,32 @@ def test_a_guest_is_refused_with_the_field_that_is_wrong(
     assert not Guest.objects.exists()
 
 
+def test_a_second_guest_of_a_name_on_the_list_is_refused_and_guests_are_told_apart() -> None:
+    """Two «Света» on the list could not be told apart (and the same guest sent twice is a
+    mistake): a name already on the evening's list or reserve is refused, in any letter
+    case; a guest's row shows the username and the phone's last four digits."""
+    host, evening = make_host(), soon(capacity=1)
+    sign_up_many(evening, 1)
+    lineup.lineup_add_guest(
+        evening_id=evening.pk, name="Света", phone="+7 900 123-45-67", of_age=True, actor=host
+    )
+    with pytest.raises(Refused) as twice:
+        lineup.lineup_add_guest(evening_id=evening.pk, name=" света ", of_age=True, actor=host)
+    assert twice.value.code == RefusalCode.CONFLICT and "name" in twice.value.details["fields"]
+    assert "Света" in twice.value.message
+    assert Guest.objects.count() == 1
+    other = lineup.lineup_add_guest(
+        evening_id=evening.pk, name="Света К.", telegram="@sveta_k", of_age=True, actor=host
+    )
+    # A guest taken off the list leaves the name free again.
+    lineup.lineup_remove(registration_id=other.registration.pk, reason="by_phone", actor=host)
+    lineup.lineup_add_guest(evening_id=evening.pk, name="Света К.", of_age=True, actor=host)
+    client = Client()
+    client.force_login(host)
+    page = client.get(f"/evenings/{evening.pk}/lineup/").content.decode()
+    assert "…4567" in page and "900" not in page
+
+
 def test_moving_from_the_reserve_takes_a_free_seat_out_of_order_and_is_logged() -> None:
     host = make_host()
     evening = make_evening(

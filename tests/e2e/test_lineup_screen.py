@@ -14,7 +14,7 @@ from pytest_django.live_server_helper import LiveServer
 
 from club.kernel.club_settings import ClubSettings
 from club.models import Evening, LineupAction, LineupChange, Registration
-from tests.e2e.conftest import ARTIFACTS, new_context, watch_of
+from tests.e2e.conftest import ARTIFACTS, PHONE, new_context, watch_of
 from tests.factories import make_evening, sign_up_many
 from tests.games.recording import make_host
 
@@ -24,8 +24,20 @@ SHOTS = ARTIFACTS / "lineup-screen"
 QUIET_MS = 700
 
 WORDS = {
-    "ru": {"move": "В состав", "message": "Сообщение вечеру", "send": "Отправить"},
-    "en": {"move": "To a seat", "message": "A message to the evening", "send": "Send"},
+    "ru": {
+        "move": "В состав",
+        "message": "Сообщение вечеру",
+        "send": "Отправить",
+        "guest": "Добавить гостя",
+        "in_reserve": "В резерве: место",
+    },
+    "en": {
+        "move": "To a seat",
+        "message": "A message to the evening",
+        "send": "Send",
+        "guest": "Add a guest",
+        "in_reserve": "In the reserve: position",
+    },
 }
 SECOND_TABLE = "form[action$='/second-table/'] button"
 
@@ -128,4 +140,69 @@ def test_an_action_that_asks_first_asks_and_a_dismissed_question_changes_nothing
     evening.refresh_from_db()
     assert evening.tables == 2 and changes(LineupAction.SECOND_TABLE) == 1
     assert watch_of(context).failed == [] and watch_of(context).console_errors == []
+    context.close()
+
+
+def in_sight(page: Page, selector: str) -> str:
+    """The text of the element, which must be visible between the sticky header and the
+    bottom of the phone's screen."""
+    element = page.locator(selector)
+    element.wait_for(state="visible")
+    page.wait_for_timeout(QUIET_MS)
+    box = element.bounding_box()
+    header = page.locator(".site-header").bounding_box()
+    assert box is not None and header is not None
+    top = header["y"] + header["height"] - 0.5
+    assert box["y"] >= top and box["y"] + box["height"] <= PHONE["height"], (
+        f"{selector} is out of sight: {box}"
+    )
+    return str(element.inner_text()).strip()
+
+
+def add_guest(page: Page, name: str, phone: str = "", telegram: str = "") -> None:
+    """Fill the guest's form (opened if need be) and tap «Добавить гостя»."""
+    form = page.locator("form[action$='/guest/']")
+    form.locator("input[name=name]").fill(name)
+    form.locator("input[name=phone]").fill(phone)
+    form.locator("input[name=telegram]").fill(telegram)
+    form.locator("input[name=of_age]").check()
+    button = form.locator("button[type=submit]")
+    button.scroll_into_view_if_needed()
+    button.tap()
+    page.wait_for_load_state("networkidle")
+
+
+@pytest.mark.parametrize("language", ["ru", "en"])
+def test_a_guest_s_answer_is_said_where_the_organiser_looks_and_two_guests_are_told_apart(
+    browser: Browser, live_server: LiveServer, language: str
+) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    words = WORDS[language]
+    seats = ClubSettings.load().min_players
+    evening = make_evening(
+        capacity=seats,
+        starts_at=timezone.now() + timedelta(hours=1),
+        opens_at=timezone.now() - timedelta(days=1),
+    )
+    sign_up_many(evening, seats + 1)
+    context = new_context(browser, live_server, user=make_host(), language=language)
+    page = context.new_page()
+    page.goto(f"{live_server.url}/evenings/{evening.pk}/lineup/", wait_until="networkidle")
+    page.locator("summary", has_text=words["guest"]).tap()
+    add_guest(page, "Света", phone="+7 900 123-45-67")
+    said = in_sight(page, "#guest-said")
+    assert said == f"{words['in_reserve']} 2.", said
+    page.screenshot(path=SHOTS / f"{language}-guest-added.png")
+    # The same name again: refused, said where the finger is, nothing written.
+    add_guest(page, " света ", telegram="@sveta_k")
+    assert "Света" in in_sight(page, "#guest-said.error")
+    page.screenshot(path=SHOTS / f"{language}-guest-twice.png")
+    add_guest(page, "Света К.", telegram="@sveta_k")
+    assert in_sight(page, "#guest-said") == f"{words['in_reserve']} 3."
+    # The two are told apart in their rows: by the phone's last digits and the username.
+    rows = page.locator(".lineup-row", has=page.locator(".badge.info"))
+    assert rows.count() == 2
+    first, second = (str(rows.nth(n).inner_text()) for n in (0, 1))
+    assert "4567" in first and "123" not in first and "@sveta_k" in second
+    assert watch_of(context).csp_violations(page) == []
     context.close()
