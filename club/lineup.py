@@ -79,6 +79,8 @@ _TELEGRAM = re.compile(r"[A-Za-z][A-Za-z0-9_]{4,31}")
 # A guest's fields as the database holds them (club.models.Guest).
 GUEST_NAME_MAX = Guest._meta.get_field("name").max_length or 32
 PHONE_MAX = Guest._meta.get_field("phone").max_length or 20
+# The username as typed may start with «@».
+TELEGRAM_TYPED_MAX = 1 + (Guest._meta.get_field("telegram_username").max_length or 32)
 
 # Characters nobody sees and no nickname holds: controls, format characters (zero-width
 # spaces and joiners, direction marks and overrides), line and paragraph separators.

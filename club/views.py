@@ -333,11 +333,13 @@ def _lineup_action(
     action: Callable[[], str],
     registration_id: int | None = None,
     at: str = "seated",
+    typed: dict[str, str] | None = None,
 ) -> HttpResponse:
     """Run one of the organiser's actions; htmx gets the board again with the refusal or
     what was done beside the control that was tapped (`where`; a row's in the row, drawn
     where it was in the list `at`, "seated" or "reserve", if it has left the list), a
-    plain post a redirect back to the screen with the message."""
+    plain post a redirect back to the screen with the message. A refused form is drawn
+    again with what was `typed` in it and the refusal's fields marked wrong."""
     evening = get_object_or_404(Evening, pk=evening_id)
     refusal = done = None
     try:
@@ -361,6 +363,8 @@ def _lineup_action(
             where=where,
             row=registration_id,
             at=at,
+            typed=typed if refusal is not None else {},
+            wrong=refusal.details.get("fields", {}) if refusal is not None else {},
         )
         return render(request, "club/lineup.html#board", context)
 
@@ -408,7 +412,14 @@ def lineup_add_guest(request: MemberRequest, evening_id: int) -> HttpResponse:
         )
         return _placed(added)
 
-    return _lineup_action(request, evening_id, "guest", add)
+    # What was typed, as far as each field goes (an input's maxlength: no browser sends more).
+    typed = {
+        "name": request.POST.get("name", "")[: lineup.GUEST_NAME_MAX],
+        "phone": request.POST.get("phone", "")[: lineup.PHONE_MAX],
+        "telegram": request.POST.get("telegram", "")[: lineup.TELEGRAM_TYPED_MAX],
+        "of_age": "1" if request.POST.get("of_age") == "1" else "",
+    }
+    return _lineup_action(request, evening_id, "guest", add, typed=typed)
 
 
 @login_required
@@ -484,4 +495,8 @@ def lineup_message(request: MemberRequest, evening_id: int) -> HttpResponse:
             }
         return said
 
-    return _lineup_action(request, evening_id, "message", send)
+    typed = {
+        "text": request.POST.get("text", "")[: lineup.MAX_MESSAGE],
+        "reserve": "1" if request.POST.get("reserve") == "1" else "",
+    }
+    return _lineup_action(request, evening_id, "message", send, typed=typed)

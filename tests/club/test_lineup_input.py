@@ -296,6 +296,46 @@ def test_a_hostile_guest_is_refused_naming_the_field_and_nothing_is_written(
     assert plain.status_code == 302
 
 
+def guest_form(body: str) -> str:
+    """The guest's form in the answer."""
+    start = body.rindex("<form", 0, body.index('/guest/"'))
+    return body[start : body.index("</form>", start)]
+
+
+def test_a_refused_guest_s_form_keeps_what_was_typed_and_marks_the_wrong_field(
+    door: Door, unchanged: None
+) -> None:
+    """A refusal re-draws the form with what the organiser typed (escaped, no longer than
+    the field takes), the wrong field marked; an added guest leaves the form empty."""
+    typed = {"name": '<b>"Вася"', "phone": "call me", "telegram": "@vasya_k", "of_age": "1"}
+    answer = door.client.post(door.url("guest/"), typed, headers=HTMX)
+    assert answer.status_code == 422
+    form = guest_form(answer.content.decode())
+    assert 'value="&lt;b&gt;&quot;Вася&quot;"' in form
+    assert 'value="call me"' in form and 'value="@vasya_k"' in form
+    assert re.search(r'name="of_age"[^>]*checked', form)
+    assert re.search(r'name="phone"[^>]*aria-invalid="true"', form)
+    assert not re.search(r'name="name"[^>]*aria-invalid', form)
+    # Far longer than the field: echoed as far as the field goes.
+    long = door.client.post(door.url("guest/"), {"name": "Я" * 5000}, headers=HTMX)
+    assert long.status_code == 422
+    assert f'value="{"Я" * lineup.GUEST_NAME_MAX}"' in guest_form(long.content.decode())
+
+
+def test_an_added_guest_leaves_the_form_empty(door: Door) -> None:
+    typed = {"name": "Вася", "phone": "+7 900 000-00-00", "of_age": "1"}
+    answer = door.client.post(door.url("guest/"), typed, headers=HTMX)
+    assert answer.status_code == 200
+    form = guest_form(answer.content.decode())
+    assert "Вася" not in form and "900" not in form and "checked" not in form
+
+
+def test_a_refused_message_keeps_its_text(door: Door, unchanged: None) -> None:
+    answer = door.client.post(door.url("message/"), {"text": "Я" * 1001}, headers=HTMX)
+    assert answer.status_code == 422
+    assert "Я" * lineup.MAX_MESSAGE + "</textarea>" in answer.content.decode()
+
+
 def test_a_refusal_of_the_guest_s_form_is_in_english_for_an_english_organiser(
     door: Door, unchanged: None
 ) -> None:

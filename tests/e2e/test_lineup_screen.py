@@ -196,6 +196,11 @@ def test_a_guest_s_answer_is_said_where_the_organiser_looks_and_two_guests_are_t
     # The same name again: refused, said where the finger is, nothing written.
     add_guest(page, " света ", telegram="@sveta_k")
     assert "Света" in in_sight(page, "#guest-said.error")
+    # What was typed is still there, to be corrected rather than typed again.
+    form = page.locator("form[action$='/guest/']")
+    assert form.locator("input[name=name]").input_value() == " света "
+    assert form.locator("input[name=telegram]").input_value() == "@sveta_k"
+    assert form.locator("input[name=of_age]").is_checked()
     page.screenshot(path=SHOTS / f"{language}-guest-twice.png")
     add_guest(page, "Света К.", telegram="@sveta_k")
     assert in_sight(page, "#guest-said") == f"{words['in_reserve']} 3."
