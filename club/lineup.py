@@ -309,10 +309,10 @@ def lineup_move_to_seat(*, registration_id: int, actor: User, now: datetime | No
         evening = lock_evening(_evening_of(registration_id))
         _refuse_unless_running(evening)
         registration = _registration(evening, registration_id)
+        if registration.status == RegistrationStatus.CONFIRMED:
+            raise Refused(_("Has a seat already."), RefusalCode.CONFLICT)
         if registration.status != RegistrationStatus.RESERVE:
-            raise Refused(
-                _("Only someone in the reserve can be moved to a seat."), RefusalCode.CONFLICT
-            )
+            raise Refused(_("Not on the list any more."), RefusalCode.CONFLICT)
         front = (
             Registration.objects.reserve().filter(evening=evening).values_list("arrival", flat=True)
         )
@@ -353,9 +353,17 @@ _REMOVED_AS = {
 }
 
 
+@dataclass(frozen=True)
+class Removed:
+    registration: Registration
+    reason: RemovalReason
+    had_seat: bool  # False: was in the reserve
+    promoted: list[Registration]  # who moved up from the reserve into the freed seat
+
+
 def lineup_remove(
     *, registration_id: int, reason: str, actor: User, now: datetime | None = None
-) -> Registration:
+) -> Removed:
     """Take someone off the list or the reserve, for a reason. A freed seat goes to the
     reserve at once before the start (as a member's own cancellation does); after it the
     organiser seats whom they choose (lineup_move_to_seat), since the reserve may not be there."""
@@ -385,11 +393,10 @@ def lineup_remove(
                 if removal == RemovalReason.BY_PHONE
                 else texts.removed_no_show(when=when),
             )
-        if had_seat and now < evening.starts_at:
-            _fill_seats(evening, club, now)
+        promoted = _fill_seats(evening, club, now) if had_seat and now < evening.starts_at else []
         _log(evening.pk, LineupAction.REMOVED, actor, registration, reason=removal)
         _lineup_changed(evening.pk)
-    return registration
+    return Removed(registration, removal, had_seat, promoted)
 
 
 def lineup_check_in(

@@ -114,7 +114,9 @@ def _fill_seats(evening: Evening, club: ClubSettings, now: datetime) -> list[Reg
     free = evening.capacity - _confirmed_count(evening)
     if free <= 0:
         return []
-    waiting = Registration.objects.reserve().filter(evening=evening).select_related("member")
+    waiting = (
+        Registration.objects.reserve().filter(evening=evening).select_related("member", "guest")
+    )
     if now < _last_call(evening, club):
         waiting = waiting.filter(held_back=False)
     promoted = list(waiting[:free])

@@ -377,10 +377,35 @@ def _lineup_action(
     )
 
 
+def _who(registration: Registration) -> str:
+    """A row's name as the organiser's screen shows it: the nickname, or the guest's name."""
+    if registration.member is not None:
+        return registration.member.nickname
+    return registration.guest.name if registration.guest is not None else ""
+
+
 def _placed(added: lineup.Added) -> str:
+    said = {"name": _who(added.registration), "place": added.place}
     if added.seated:
-        return _("On the list: no. %(place)d.") % {"place": added.place}
-    return _("In the reserve: position %(place)d.") % {"place": added.place}
+        return _("%(name)s is on the list: no. %(place)d.") % said
+    return _("%(name)s is in the reserve: position %(place)d.") % said
+
+
+def _removed(removed: lineup.Removed) -> str:
+    """Who was taken off, and who took the freed seat (the reserve moves up before the
+    start), or that the seat is free (after it, the organiser seats whom they choose)."""
+    said = {"name": _who(removed.registration), "reason": str(removed.reason.label).lower()}
+    if not removed.had_seat:
+        return _("%(name)s is off the reserve (%(reason)s).") % said
+    parts = [_("%(name)s is off the list (%(reason)s).") % said]
+    names = [_who(r) for r in removed.promoted]
+    if len(names) == 1:
+        parts.append(_("%(name)s from the reserve takes the seat.") % {"name": names[0]})
+    elif names:
+        parts.append(_("From the reserve to the list: %(names)s.") % {"names": ", ".join(names)})
+    else:
+        parts.append(_("The seat is free."))
+    return " ".join(parts)
 
 
 @login_required
@@ -438,12 +463,12 @@ def lineup_move(request: MemberRequest, evening_id: int, registration_id: int) -
 @require_POST
 def lineup_remove(request: MemberRequest, evening_id: int, registration_id: int) -> HttpResponse:
     def remove() -> str:
-        lineup.lineup_remove(
+        removed = lineup.lineup_remove(
             registration_id=registration_id,
             reason=request.POST.get("reason", ""),
             actor=request.user,
         )
-        return _("Taken off the list.")
+        return _removed(removed)
 
     # The row's list, as the page drew it: where the row is drawn again with the answer.
     at = "reserve" if request.POST.get("list") == "reserve" else "seated"

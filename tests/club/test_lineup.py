@@ -294,8 +294,57 @@ def test_a_tap_on_a_row_that_left_the_list_is_answered_where_the_row_was() -> No
     body = removed.content.decode()
     at = body.index(f'id="r{regs[5].pk}"')
     assert body.index(f'id="r{regs[4].pk}"') < at, "after the reserve's first"
-    assert "Готово: больше не в списке." in body[at : body.index("</li>", at)]
+    said = body[at : body.index("</li>", at)]
+    assert f"{nick(regs[5])} — больше не в резерве (просьба по телефону)." in said
     assert Registration.objects.get(pk=regs[5].pk).status == "cancelled"
+
+
+def nick(registration: Registration) -> str:
+    assert registration.member is not None
+    return registration.member.nickname
+
+
+def test_a_removal_names_who_is_off_the_list_and_who_took_the_seat() -> None:
+    host, evening = make_host(), soon(capacity=2)
+    regs = [s.registration for s in sign_up_many(evening, 3)]
+    client = Client()
+    client.force_login(host)
+
+    def remove(registration: Registration, reason: str, at: str = "seated") -> str:
+        answer = client.post(
+            f"/evenings/{evening.pk}/lineup/{registration.pk}/remove/",
+            {"reason": reason, "list": at},
+            headers={"HX-Request": "true"},
+        )
+        assert answer.status_code == 200
+        body = answer.content.decode()
+        row = body.index(f'id="r{registration.pk}"')
+        return body[row : body.index("</li>", row)]
+
+    said = remove(regs[0], "no_show")
+    assert (
+        f"{nick(regs[0])} — больше не в списке (неявка). Место занимает {nick(regs[2])} из резерва."
+    ) in said
+    said = remove(regs[1], "by_phone")
+    assert f"{nick(regs[1])} — больше не в списке (просьба по телефону). Место свободно." in said
+
+
+def test_a_stale_move_says_the_row_is_no_longer_on_the_list_or_already_seated() -> None:
+    host, evening = make_host(), soon(capacity=1)
+    regs = [s.registration for s in sign_up_many(evening, 3)]
+    lineup.lineup_remove(registration_id=regs[2].pk, reason="by_phone", actor=host)
+    client = Client()
+    client.force_login(host)
+    for registration, said in ((regs[2], "Уже не в списке."), (regs[0], "Уже в составе.")):
+        answer = client.post(
+            f"/evenings/{evening.pk}/lineup/{registration.pk}/move/",
+            headers={"HX-Request": "true"},
+        )
+        assert answer.status_code == 409
+        body = answer.content.decode()
+        row = body.index(f'id="r{registration.pk}"')
+        assert said in body[row : body.index("</li>", row)]
+    assert not LineupChange.objects.filter(action=LineupAction.MOVED).exists()
 
 
 def test_an_evening_whose_door_was_not_kept_marks_nobody_a_no_show() -> None:

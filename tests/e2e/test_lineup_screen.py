@@ -29,14 +29,14 @@ WORDS = {
         "message": "Сообщение вечеру",
         "send": "Отправить",
         "guest": "Добавить гостя",
-        "in_reserve": "В резерве: место",
+        "in_reserve": "{name} — в резерве: место {n}.",
     },
     "en": {
         "move": "To a seat",
         "message": "A message to the evening",
         "send": "Send",
         "guest": "Add a guest",
-        "in_reserve": "In the reserve: position",
+        "in_reserve": "{name} is in the reserve: position {n}.",
     },
 }
 SECOND_TABLE = "form[action$='/second-table/'] button"
@@ -191,7 +191,7 @@ def test_a_guest_s_answer_is_said_where_the_organiser_looks_and_two_guests_are_t
     page.locator("summary", has_text=words["guest"]).tap()
     add_guest(page, "Света", phone="+7 900 123-45-67")
     said = in_sight(page, "#guest-said")
-    assert said == f"{words['in_reserve']} 2.", said
+    assert said == words["in_reserve"].format(name="Света", n=2), said
     page.screenshot(path=SHOTS / f"{language}-guest-added.png")
     # The same name again: refused, said where the finger is, nothing written.
     add_guest(page, " света ", telegram="@sveta_k")
@@ -203,7 +203,7 @@ def test_a_guest_s_answer_is_said_where_the_organiser_looks_and_two_guests_are_t
     assert form.locator("input[name=of_age]").is_checked()
     page.screenshot(path=SHOTS / f"{language}-guest-twice.png")
     add_guest(page, "Света К.", telegram="@sveta_k")
-    assert in_sight(page, "#guest-said") == f"{words['in_reserve']} 3."
+    assert in_sight(page, "#guest-said") == words["in_reserve"].format(name="Света К.", n=3)
     # The two are told apart in their rows: by the phone's last digits and the username.
     rows = page.locator(".lineup-row", has=page.locator(".badge.info"))
     assert rows.count() == 2
