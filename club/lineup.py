@@ -11,7 +11,8 @@ organiser as `actor` for the log.
   after the start, which a member's own sign-up is not;
 - move someone from the reserve to a free seat, out of the reserve's order (an override);
 - remove with a reason: did not come (a no-show, which the no-show rule counts), left (came
-  and went), asked by phone (a cancellation);
+  and went), asked by phone (a cancellation); before the door opens (DOOR_OPENS before the
+  start) only the last;
 - check in at the door: `checked_in_at`, made attendance when the evening finishes;
 - open a second table: the capacity doubles and the reserve moves up in order;
 - a message to everyone on the list (and the reserve, if asked);
@@ -29,6 +30,7 @@ from django.db import transaction
 from django.db.models import Case, F, Q, Value, When
 from django.db.models.functions import Replace
 from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from accounts.lookalikes import lookalike_key
@@ -62,7 +64,8 @@ from notifications.channels import email_reaches, member_channels, telegram_reac
 from notifications.models import NotificationChannel
 from notifications.services import member_notify, notification_enqueue, notification_send_on_commit
 
-# The door opens on the evening's day: check-in from this long before the start.
+# The door opens on the evening's day: check-in, and a removal as not come or left, from
+# this long before the start.
 DOOR_OPENS = timedelta(hours=12)
 # A finger's double tap on a row's «came»: the second tap lands on what the first one's
 # answer drew (a phone's answer comes back in well under the 0.1 to 0.5 s between the two
@@ -94,6 +97,25 @@ SEARCH_MAX = NICKNAME_MAX_LENGTH
 SEARCH_READ = 8 * SEARCH_MAX
 # «ё» in a nickname's look (its TR39 skeleton) is «е» with this mark: taken out, «ё» is «е».
 _DIAERESIS = "\u0308"
+
+
+def door_opens_at(evening: Evening) -> datetime:
+    return evening.starts_at - DOOR_OPENS
+
+
+def door_open(evening: Evening, now: datetime) -> bool:
+    """From DOOR_OPENS before the start the door is kept: check-in, and a removal because
+    someone did not come or left."""
+    return now >= door_opens_at(evening)
+
+
+def door_opens_text(evening: Evening, now: datetime, club: ClubSettings) -> str:
+    """When the door opens, as the organiser reads it: the time on its day, the date too
+    on another («06:00», «22:00, 5 декабря»)."""
+    opens = timezone.localtime(door_opens_at(evening), club.zone)
+    if opens.date() == timezone.localtime(now, club.zone).date():
+        return date_format(opens, "H:i")
+    return date_format(opens, "H:i, j E")
 
 
 def _invisible(text: str) -> bool:
@@ -375,6 +397,18 @@ def lineup_remove(
     with transaction.atomic(durable=True):
         evening = lock_evening(_evening_of(registration_id))
         _refuse_unless_running(evening)
+        # Nobody «did not come» or «left» before the door opens: days before the evening
+        # that would count a no-show (and tell the member so) for an evening not yet held.
+        if removal != RemovalReason.BY_PHONE and not door_open(evening, now):
+            raise Refused(
+                _(
+                    "Until the door opens (%(opens)s), someone is taken off the list only "
+                    "at their own request by phone."
+                )
+                % {"opens": door_opens_text(evening, now, club)},
+                RefusalCode.NOT_OPEN,
+                fields={"reason": 1},
+            )
         registration = _registration(evening, registration_id)
         if registration.status not in (RegistrationStatus.CONFIRMED, RegistrationStatus.RESERVE):
             raise Refused(_("Not on the list any more."), RefusalCode.CONFLICT)

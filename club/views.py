@@ -247,15 +247,22 @@ def _lineup_context(request: SiteRequest, evening: Evening, **extra: object) -> 
         except Refused as refused:
             search_refused = refused
     people = len(current.confirmed) + len(current.reserve)
+    now = timezone.now()
+    door_open = lineup.door_open(evening, now)
     context: dict[str, object] = {
         "evening": evening,
         "lineup": current,
         "came": sum(1 for r in current.confirmed if r.checked_in_at is not None),
         "running": evening.status in (EveningStatus.SCHEDULED, EveningStatus.CLOSED),
-        "started": timezone.now() >= evening.starts_at,
+        "started": now >= evening.starts_at,
         "second_table": lineup.second_table_refusal(evening, people, club) is None,
         "second_table_at": lineup.MAX_TABLES * club.min_players,
-        "reasons": RemovalReason.choices,
+        # Before the door opens only a request by phone takes someone off (club/lineup.py).
+        "reasons": RemovalReason.choices
+        if door_open
+        else [(RemovalReason.BY_PHONE.value, RemovalReason.BY_PHONE.label)],
+        "door_open": door_open,
+        "door_opens": lineup.door_opens_text(evening, now, club),
         # Echoed into the search box: never more than a nickname's length.
         "query": query[: lineup.SEARCH_MAX],
         "found": found,

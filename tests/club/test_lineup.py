@@ -365,6 +365,32 @@ def test_the_door_opens_on_the_evening_s_day() -> None:
     assert early.value.code == RefusalCode.NOT_OPEN
 
 
+def test_before_the_door_opens_only_a_request_by_phone_takes_someone_off() -> None:
+    """Days before the evening nobody «did not come» or «left»: those reasons are refused
+    by the service (nothing counted, nobody told) and not offered on the screen."""
+    host = make_host()
+    evening = make_evening(capacity=3)  # three days away
+    registration = sign_up_many(evening, 1)[0].registration
+    for reason in ("no_show", "left"):
+        with pytest.raises(Refused) as early:
+            lineup.lineup_remove(registration_id=registration.pk, reason=reason, actor=host)
+        assert early.value.code == RefusalCode.NOT_OPEN
+    assert Registration.objects.get(pk=registration.pk).status == "confirmed"
+    assert not Notification.objects.filter(dedupe_key__startswith="removed:").exists()
+    assert not LineupChange.objects.exists()
+    client = Client()
+    client.force_login(host)
+    page = client.get(f"/evenings/{evening.pk}/lineup/").content.decode()
+    assert 'value="by_phone"' in page
+    assert 'value="no_show"' not in page and 'value="left"' not in page
+    # Once the door opens, every reason.
+    with time_machine.travel(evening.starts_at - lineup.DOOR_OPENS + timedelta(minutes=1)):
+        page = client.get(f"/evenings/{evening.pk}/lineup/").content.decode()
+        assert 'value="no_show"' in page and 'value="left"' in page
+        lineup.lineup_remove(registration_id=registration.pk, reason="no_show", actor=host)
+    assert Registration.objects.get(pk=registration.pk).status == "no_show"
+
+
 def test_a_second_table_doubles_the_seats_and_the_reserve_moves_up_in_order() -> None:
     host, club = make_host(), ClubSettings.load()
     evening = soon(capacity=15)
