@@ -445,8 +445,12 @@ def lineup_check_in(
     with transaction.atomic(durable=True):
         evening = lock_evening(_evening_of(registration_id))
         _refuse_unless_running(evening)
-        if now < evening.starts_at - DOOR_OPENS:
-            raise Refused(_("The door opens on the evening's day."), RefusalCode.NOT_OPEN)
+        if not door_open(evening, now):
+            raise Refused(
+                _("Check-in opens at %(opens)s.")
+                % {"opens": door_opens_text(evening, now, ClubSettings.load())},
+                RefusalCode.NOT_OPEN,
+            )
         registration = _registration(evening, registration_id)
         if registration.status == RegistrationStatus.RESERVE:
             raise Refused(_("In the reserve: move them to a seat first."), RefusalCode.CONFLICT)

@@ -8,6 +8,7 @@ import pytest
 import time_machine
 from django.test import Client
 from django.utils import timezone
+from django.utils.formats import date_format
 
 from accounts.models import User
 from club import lineup, scheduling, services
@@ -363,6 +364,34 @@ def test_the_door_opens_on_the_evening_s_day() -> None:
     with pytest.raises(Refused) as early:
         lineup.lineup_check_in(registration_id=registration.pk, actor=host)
     assert early.value.code == RefusalCode.NOT_OPEN
+
+
+def test_before_the_door_opens_the_screen_says_when_and_offers_no_check_in() -> None:
+    """The rule is DOOR_OPENS before the start, not «the evening's day»: the screen says
+    the hour and offers no «На месте» until then, and a refusal names the same hour."""
+    host, club = make_host(), ClubSettings.load()
+    starts = timezone.now().astimezone(club.zone).replace(hour=18, minute=0) + timedelta(days=1)
+    evening = make_evening(capacity=3, starts_at=starts)
+    registration = sign_up_many(evening, 1)[0].registration
+    client = Client()
+    client.force_login(host)
+    with time_machine.travel(starts - timedelta(hours=13)):  # 05:00 the evening's day
+        page = client.get(f"/evenings/{evening.pk}/lineup/").content.decode()
+        assert "/came/" not in page
+        assert "Отметка прихода — с 06:00</p>" in page
+        tap = client.post(
+            f"/evenings/{evening.pk}/lineup/{registration.pk}/came/",
+            headers={"HX-Request": "true"},
+        )
+        assert tap.status_code == 409
+        assert "Отмечать приход можно с 06:00." in tap.content.decode()
+    with time_machine.travel(starts - timedelta(hours=20)):  # 22:00 the evening before
+        page = client.get(f"/evenings/{evening.pk}/lineup/").content.decode()
+        day = date_format(timezone.localtime(starts, club.zone), "j E")
+        assert f"Отметка прихода — с 06:00, {day}</p>" in page
+    with time_machine.travel(starts - lineup.DOOR_OPENS + timedelta(minutes=1)):
+        page = client.get(f"/evenings/{evening.pk}/lineup/").content.decode()
+        assert "/came/" in page and "Отметка прихода" not in page
 
 
 def test_before_the_door_opens_only_a_request_by_phone_takes_someone_off() -> None:
