@@ -157,6 +157,19 @@ def _log(
     )
 
 
+def _log_promoted(evening_id: int, actor: User, promoted: list[Registration]) -> None:
+    """The reserve's moves up that the organiser's action caused, one line each, after it."""
+    LineupChange.objects.bulk_create(
+        LineupChange(
+            evening_id=evening_id,
+            registration=registration,
+            action=LineupAction.PROMOTED,
+            actor=actor,
+        )
+        for registration in promoted
+    )
+
+
 def _added(evening: Evening, outcome: seating.Outcome) -> Added:
     written = outcome.written
     if not outcome.found:
@@ -429,6 +442,7 @@ def lineup_remove(
             )
         promoted = _fill_seats(evening, club, now) if had_seat and now < evening.starts_at else []
         _log(evening.pk, LineupAction.REMOVED, actor, registration, reason=removal)
+        _log_promoted(evening.pk, actor, promoted)
         _lineup_changed(evening.pk)
     return Removed(registration, removal, had_seat, promoted)
 
@@ -462,7 +476,8 @@ def lineup_check_in(
             return registration
         registration.checked_in_at = now if came else None
         registration.save(update_fields=["checked_in_at"])
-        _log(evening.pk, LineupAction.CHECKED_IN, actor, registration, text="" if came else "-")
+        taken_back = "" if came else LineupChange.TAKEN_BACK
+        _log(evening.pk, LineupAction.CHECKED_IN, actor, registration, text=taken_back)
     return registration
 
 
@@ -530,6 +545,7 @@ def evening_open_second_table(
         # The organiser's action: the reserve moves up now, also after the start.
         promoted = _fill_seats(evening, club, now)
         _log(evening.pk, LineupAction.SECOND_TABLE, actor)
+        _log_promoted(evening.pk, actor, promoted)
         _lineup_changed(evening.pk)
     return promoted
 

@@ -337,6 +337,9 @@ class LineupAction(models.TextChoices):
     ADDED = "added", _("Added a member")
     GUEST = "guest", _("Added a guest")
     MOVED = "moved", _("Moved from the reserve")
+    # The reserve moving up in its order because of the organiser's action (a removal, the
+    # second table): not their choice of whom, but their doing.
+    PROMOTED = "promoted", _("Moved up from the reserve")
     REMOVED = "removed", _("Removed")
     CHECKED_IN = "checked_in", _("Came")
     SECOND_TABLE = "second_table", _("Opened a second table")
@@ -386,4 +389,14 @@ class LineupChange(models.Model):
         ordering = ["-created_at", "-pk"]
 
     def __str__(self) -> str:
-        return f"{self.get_action_display()} ({self.created_at:%d.%m %H:%M})"
+        return f"{self.label} ({self.created_at:%d.%m %H:%M})"
+
+    # A door tap taking a check-in back is logged as a check-in whose text is "-".
+    TAKEN_BACK = "-"
+
+    @property
+    def label(self) -> str:
+        """What the change was, as the log reads: a check-in taken back says so."""
+        if self.action == LineupAction.CHECKED_IN and self.text == self.TAKEN_BACK:
+            return str(_("Check-in taken back"))
+        return str(self.get_action_display())

@@ -231,8 +231,8 @@ def _refuse_unless_organiser(request: SiteRequest) -> None:
         )
 
 
-# The newest changes the screen lists.
-LOG_LIMIT = 10
+# The newest changes the screen lists, unless all are asked for (?log=all).
+LOG_LIMIT = 50
 
 
 def _lineup_context(request: SiteRequest, evening: Evening, **extra: object) -> dict[str, object]:
@@ -249,6 +249,11 @@ def _lineup_context(request: SiteRequest, evening: Evening, **extra: object) -> 
     people = len(current.confirmed) + len(current.reserve)
     now = timezone.now()
     door_open = lineup.door_open(evening, now)
+    log = LineupChange.objects.filter(evening=evening).select_related(
+        "actor", "registration__member", "registration__guest"
+    )
+    whole_log = request.method == "GET" and request.GET.get("log") == "all"
+    changes = list(log if whole_log else log[:LOG_LIMIT])
     context: dict[str, object] = {
         "evening": evening,
         "lineup": current,
@@ -267,11 +272,9 @@ def _lineup_context(request: SiteRequest, evening: Evening, **extra: object) -> 
         "query": query[: lineup.SEARCH_MAX],
         "found": found,
         "search_refused": search_refused,
-        "changes": list(
-            LineupChange.objects.filter(evening=evening).select_related(
-                "actor", "registration__member", "registration__guest"
-            )[:LOG_LIMIT]
-        ),
+        "changes": changes,
+        "changes_count": log.count() if len(changes) == LOG_LIMIT else len(changes),
+        "whole_log": whole_log,
         "min_age": club.min_age,
         **extra,
     }

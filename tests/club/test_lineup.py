@@ -2,6 +2,7 @@
 steps, so seats, the reserve's order and what members are told stay as for their own
 actions; a guest sits at a table under their name and is never published by it."""
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -346,6 +347,50 @@ def test_a_stale_move_says_the_row_is_no_longer_on_the_list_or_already_seated() 
         row = body.index(f'id="r{registration.pk}"')
         assert said in body[row : body.index("</li>", row)]
     assert not LineupChange.objects.filter(action=LineupAction.MOVED).exists()
+
+
+def log_lines(page: str) -> list[str]:
+    """The lines of the screen's «Изменения вручную», newest first, tags taken out."""
+    start = page.index('id="lineup-log"')
+    block = page[start : page.index("</ul>", start)]
+    return [" ".join(re.sub(r"<[^>]+>", " ", line).split()) for line in block.split("<li>")[1:]]
+
+
+def test_the_log_keeps_removals_among_door_taps_and_says_what_each_change_was() -> None:
+    """Door taps do not push a removal out of sight: the last 50 lines and a link to all;
+    a check-in taken back reads so; the reserve moving up because of the organiser's
+    action (a removal, the second table) is logged for whom it moved, by the organiser."""
+    host, club = make_host(), ClubSettings.load()
+    evening = soon(capacity=club.min_players)
+    regs = [s.registration for s in sign_up_many(evening, 2 * club.min_players + 1)]
+    client = Client()
+    client.force_login(host)
+    removed = lineup.lineup_remove(registration_id=regs[0].pk, reason="no_show", actor=host)
+    [moved_up] = removed.promoted
+    # 60 door taps: a check-in, and taken back a little later, 30 times.
+    seated = list(Registration.objects.confirmed().filter(evening=evening).order_by("arrival"))
+    later = timezone.now()
+    for tap in range(60):
+        later += lineup.DOUBLE_TAP * 2
+        with time_machine.travel(later, tick=False):
+            registration = seated[tap // 2 % len(seated)]
+            lineup.lineup_check_in(registration_id=registration.pk, actor=host, came=tap % 2 == 0)
+    page = client.get(f"/evenings/{evening.pk}/lineup/").content.decode()
+    lines = log_lines(page)
+    assert len(lines) == 50
+    assert lines[0].endswith(f"Отметка прихода снята: {nick(registration)} · {host.nickname}")
+    assert lines[1].endswith(f"На месте: {nick(registration)} · {host.nickname}")
+    assert "Показать все 62 изменения" in page
+    whole = log_lines(client.get(f"/evenings/{evening.pk}/lineup/?log=all").content.decode())
+    assert len(whole) == 62
+    assert whole[-2].endswith(f"Из резерва в состав: {nick(moved_up)} · {host.nickname}")
+    assert whole[-1].endswith(f"Снятие со списка: {nick(regs[0])} (неявка) · {host.nickname}")
+    promoted = lineup.evening_open_second_table(evening_id=evening.pk, actor=host)
+    assert set(
+        LineupChange.objects.filter(action=LineupAction.PROMOTED, actor=host).values_list(
+            "registration_id", flat=True
+        )
+    ) == {moved_up.pk, *(r.pk for r in promoted)}
 
 
 def test_an_evening_whose_door_was_not_kept_marks_nobody_a_no_show() -> None:
