@@ -30,6 +30,7 @@ from club.models import (
     LineupChange,
     Registration,
     RegistrationSource,
+    RegistrationStatus,
     RemovalReason,
 )
 from games.access import may_host, may_see_name
@@ -294,7 +295,36 @@ def _lineup_context(request: SiteRequest, evening: Evening, **extra: object) -> 
     context["gone"] = gone.pk if gone is not None else None
     unplaced = where == "row" and gone is None and row not in _listed(current)
     context["said_above"] = where == "table" or unplaced
+    if evening.status == EveningStatus.FINISHED:
+        context.update(_finished(evening, current))
     return context
+
+
+def _finished(evening: Evening, current: queries.Lineup) -> dict[str, object]:
+    """A finished evening's list: who came (the door's taps, made attendance, and those who
+    came and left), who did not, whoever still holds a seat (an evening whose door was not
+    kept is not settled) and the reserve; each in the order they signed up."""
+    settled = list(
+        Registration.objects.filter(
+            evening=evening,
+            status__in=[RegistrationStatus.ATTENDED, RegistrationStatus.NO_SHOW],
+        )
+        .select_related("member", "guest")
+        .order_by("arrival")
+    )
+    attended = [r for r in settled if r.status == RegistrationStatus.ATTENDED]
+    missed = [r for r in settled if r.status == RegistrationStatus.NO_SHOW]
+    return {
+        "attended": attended,
+        "missed": missed,
+        "listed": len(settled) + len(current.confirmed),
+        "finished": [
+            (_("Present"), attended),
+            (_("On the list"), current.confirmed),
+            (_("Absent"), missed),
+            (_("Reserve"), current.reserve),
+        ],
+    }
 
 
 def _listed(current: queries.Lineup) -> set[int]:

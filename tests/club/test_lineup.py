@@ -393,6 +393,43 @@ def test_the_log_keeps_removals_among_door_taps_and_says_what_each_change_was() 
     ) == {moved_up.pk, *(r.pk for r in promoted)}
 
 
+def test_a_finished_evening_s_line_up_shows_who_came_and_who_did_not() -> None:
+    host = make_host()
+    evening = soon(capacity=15)
+    regs = [s.registration for s in sign_up_many(evening, 16)]
+    guest = lineup.lineup_add_guest(evening_id=evening.pk, name="Вася", of_age=True, actor=host)
+    lineup.lineup_remove(registration_id=regs[0].pk, reason="left", actor=host)
+    came = regs[1:12]
+    for registration in came:
+        lineup.lineup_check_in(registration_id=registration.pk, actor=host)
+    scheduling.schedule_sweep(now=evening.starts_at + timedelta(hours=6))
+    client = Client()
+    client.force_login(host)
+    page = client.get(f"/evenings/{evening.pk}/lineup/").content.decode()
+    assert "Пока никого" not in page and "Играют 0" not in page
+    # 15 seats and one who came and left: 16 on the list, 12 of them came.
+    assert "Пришли 12 из 16" in page and "Не пришли 4" in page
+    text = " ".join(re.sub(r"<[^>]+>", " ", page).split())
+    text = text[text.index("Вечер закончился") :]  # the lists, below the counts
+    present = text.index("Пришли 12 ")
+    absent = text.index("Не пришли 4 ", present)
+    reserve = text.index("Резерв 1 ", absent)
+    for registration in [regs[0], *came]:
+        assert text.index(f" {nick(registration)} ", present) < absent
+    for registration in regs[12:16]:
+        assert text.index(f" {nick(registration)} ", absent) < reserve
+    assert text.index(" Вася ", reserve) < text.index("Изменения вручную")
+    assert guest.registration.status == "reserve"
+    # A tap from a page drawn before the evening was over: refused in its row.
+    tap = client.post(
+        f"/evenings/{evening.pk}/lineup/{regs[12].pk}/came/", headers={"HX-Request": "true"}
+    )
+    assert tap.status_code == 409
+    body = tap.content.decode()
+    row = body.index(f'id="r{regs[12].pk}"')
+    assert "Этот вечер уже закончился." in body[row : body.index("</li>", row)]
+
+
 def test_an_evening_whose_door_was_not_kept_marks_nobody_a_no_show() -> None:
     evening = soon(capacity=3)
     sign_up_many(evening, 3)
