@@ -553,8 +553,9 @@ def evening_open_second_table(
 @dataclass(frozen=True)
 class Reach:
     members: int  # the members the message was written to
-    reached: int  # of them, those with a channel to receive it
+    reached: int  # of them, those with a channel to receive it (queued in the outbox)
     unreachable: list[str]  # the nicknames of the rest
+    guests: int = 0  # guests on the list (or in the reserve, if asked): no channel at all
 
 
 _REACHES = {
@@ -563,10 +564,10 @@ _REACHES = {
 }
 
 
-def _tell(member: User, *, dedupe_key: str, text: str, link: str) -> bool:
+def _tell(member: User, *, dedupe_key: str, text: str, subject: str, link: str) -> bool:
     """Send a message by the member's channels through the outbox (a row per channel).
     True when one of them can reach the member (a linked, unblocked Telegram; an email)."""
-    member_notify(member=member, dedupe_key=dedupe_key, text=text, link=link)
+    member_notify(member=member, dedupe_key=dedupe_key, text=text, subject=subject, link=link)
     return any(_REACHES[channel](member) for channel in member_channels(member))
 
 
@@ -593,15 +594,16 @@ def evening_message(
         statuses = [RegistrationStatus.CONFIRMED]
         if include_reserve:
             statuses.append(RegistrationStatus.RESERVE)
-        members = [
-            r.member
-            for r in Registration.objects.filter(evening=evening, status__in=statuses)
+        listed = list(
+            Registration.objects.filter(evening=evening, status__in=statuses)
             .select_related("member")
             .order_by("status", "arrival")
-            if r.member is not None
-        ]
+        )
+        members = [r.member for r in listed if r.member is not None]
         change = _log(evening.pk, LineupAction.MESSAGE, actor, text=text)
-        body = texts.evening_message(when=texts.evening_when(evening, club), text=text)
+        when = texts.evening_when(evening, club)
+        body = texts.evening_message(when=when, text=text)
+        subject = texts.evening_message_subject(when=when)
         unreachable = [
             member.nickname
             for member in members
@@ -609,12 +611,15 @@ def evening_message(
                 member,
                 dedupe_key=f"evening-message:{change.pk}:{member.pk}",
                 text=body,
+                subject=subject,
                 link=texts.evening_link(evening),
             )
         ]
         change.reached = len(members) - len(unreachable)
         change.save(update_fields=["reached"])
-    return Reach(len(members), len(members) - len(unreachable), unreachable)
+    return Reach(
+        len(members), len(members) - len(unreachable), unreachable, len(listed) - len(members)
+    )
 
 
 def search_text(raw: str) -> str:

@@ -95,6 +95,12 @@ def evening_message(*, when: str, text: str) -> str:
 
 
 @in_club_language
+def evening_message_subject(*, when: str) -> str:
+    """The letter's subject for evening_message (whose first line ends with a colon)."""
+    return _("A message from the evening's organiser (%(when)s)") % {"when": when}
+
+
+@in_club_language
 def released_unconfirmed(*, position: int, when: str) -> str:
     return _(
         "You did not confirm your seat in time, so it went to the reserve. You are in the "

@@ -550,15 +550,18 @@ def lineup_message(request: MemberRequest, evening_id: int) -> HttpResponse:
             include_reserve=request.POST.get("reserve") == "1",
             actor=request.user,
         )
-        said = _("Sent: %(reached)d of %(members)d members reached.") % {
-            "reached": reach.reached,
-            "members": reach.members,
-        }
+        # Queued in the outbox, not delivered yet: «отправляется», never «дошло».
+        said = [
+            ngettext("Sending to %(n)d member.", "Sending to %(n)d members.", reach.reached)
+            % {"n": reach.reached}
+        ]
         if reach.unreachable:
-            said += " " + _("No channel to reach: %(names)s.") % {
-                "names": ", ".join(reach.unreachable)
-            }
-        return said
+            said.append(
+                _("No channel to reach: %(names)s.") % {"names": ", ".join(reach.unreachable)}
+            )
+        if reach.guests:
+            said.append(_("Guests (%(n)d) are not reached by this message.") % {"n": reach.guests})
+        return " ".join(said)
 
     typed = {
         "text": request.POST.get("text", "")[: lineup.MAX_MESSAGE],

@@ -12,7 +12,7 @@ from django.utils import timezone
 from django.utils.formats import date_format
 
 from accounts.models import User
-from club import lineup, scheduling, services
+from club import lineup, scheduling, services, texts
 from club.kernel.club_settings import ClubSettings
 from club.kernel.errors import RefusalCode, Refused
 from club.models import (
@@ -27,6 +27,7 @@ from club.models import (
 from games import services as games
 from games.models import Game, Seat
 from games.ratings.publication import visible_nicks
+from notifications import mail
 from notifications.models import Notification
 from tests.factories import make_evening, make_member, sign_up_many
 from tests.games.recording import make_host
@@ -613,6 +614,35 @@ def test_a_message_reaches_the_list_once_each_and_counts_who_has_a_channel() -> 
     assert "Начинаем в 18:30" in Notification.objects.get(dedupe_key=f"{key}:{linked.pk}").text
     with pytest.raises(Refused):
         lineup.evening_message(evening_id=evening.pk, text="  ", actor=host)
+
+
+def test_a_message_says_it_is_being_sent_leaves_guests_out_aloud_and_has_a_plain_subject() -> None:
+    """The outbox sends later: the answer says «отправляется N участникам», not «дошло»;
+    guests on the list are not reached and the answer says so; a letter's subject is no
+    sentence cut at its colon."""
+    host, evening = make_host(), soon(capacity=5)
+    by_email = make_member()
+    for member in (make_member(telegram_id=2001), by_email, make_member(email="")):
+        lineup.lineup_add_member(evening_id=evening.pk, member_id=member.pk, actor=host)
+    lineup.lineup_add_guest(evening_id=evening.pk, name="Гость", of_age=True, actor=host)
+    client = Client()
+    client.force_login(host)
+    answer = client.post(
+        f"/evenings/{evening.pk}/lineup/message/",
+        {"text": "Начинаем в 18:30"},
+        headers={"HX-Request": "true"},
+    )
+    assert answer.status_code == 200
+    body = answer.content.decode()
+    assert "Отправляется 2 участникам." in body and "дошло" not in body
+    assert "Гостей (1) это сообщение не достигает." in body
+    assert "получателей: 2" in body
+    notification = Notification.objects.get(
+        member=by_email, channel="email", dedupe_key__startswith="evening-message"
+    )
+    subject = mail.letter(notification, by_email).subject
+    when = texts.evening_when(evening, ClubSettings.load())
+    assert subject.endswith(f": Сообщение от организатора вечера ({when})"), subject
 
 
 def test_nothing_changes_on_a_finished_or_cancelled_evening() -> None:

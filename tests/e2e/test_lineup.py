@@ -30,7 +30,7 @@ WORDS = {
         "came": "На месте",
         "message": "Сообщение вечеру",
         "send": "Отправить",
-        "sent": "Отправлено",
+        "sent": "Отправляется",
     },
     "en": {
         "add": "Add",
@@ -40,7 +40,7 @@ WORDS = {
         "came": "Came",
         "message": "A message to the evening",
         "send": "Send",
-        "sent": "Sent",
+        "sent": "Sending to",
     },
 }
 
