@@ -15,7 +15,7 @@ from pytest_django.live_server_helper import LiveServer
 from club.kernel.club_settings import ClubSettings
 from club.models import Evening, LineupAction, LineupChange, Registration
 from tests.e2e.conftest import ARTIFACTS, PHONE, new_context, watch_of
-from tests.factories import make_evening, sign_up_many
+from tests.factories import make_evening, make_member, sign_up_many
 from tests.games.recording import make_host
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("migration_rows")]
@@ -210,4 +210,49 @@ def test_a_guest_s_answer_is_said_where_the_organiser_looks_and_two_guests_are_t
     first, second = (str(rows.nth(n).inner_text()) for n in (0, 1))
     assert "4567" in first and "123" not in first and "@sveta_k" in second
     assert watch_of(context).csp_violations(page) == []
+    context.close()
+
+
+# Every control on the screen a thumb hits: links, buttons, summaries, the fields, and the
+# label of a checkbox (the box alone is small; its whole label row takes the tap).
+TARGETS = """() => [...document.querySelectorAll(
+    'main a, main button, main summary, main input:not([type=checkbox]):not([type=hidden]),'
+    + ' main textarea, main label:has(input[type=checkbox])')]
+  .filter((el) => el.checkVisibility())
+  .map((el) => {
+    const box = el.getBoundingClientRect();
+    const name = (el.innerText || el.name || el.tagName).trim().split('\\n')[0].slice(0, 30);
+    return [name, Math.round(box.width), Math.round(box.height)];
+  })"""
+
+
+@pytest.mark.parametrize("language", ["ru", "en"])
+def test_every_control_of_the_line_up_is_a_thumb_s_target(
+    browser: Browser, live_server: LiveServer, language: str
+) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    words = WORDS[language]
+    evening = ready_for_a_second_table()
+    seated = Registration.objects.confirmed().filter(evening=evening).first()
+    waiting = Registration.objects.reserve().filter(evening=evening).first()
+    assert seated is not None and waiting is not None
+    make_member(nickname="Лиса")
+    context = new_context(browser, live_server, user=make_host(), language=language)
+    page = context.new_page()
+    page.goto(f"{live_server.url}/evenings/{evening.pk}/lineup/", wait_until="networkidle")
+    # Everything open at once: both rows' reasons, a member found, both forms.
+    for row in (seated, waiting):
+        page.locator(f"#r{row.pk} .lineup-remove summary").tap()
+    page.fill("#member-search", "Лиса")
+    page.wait_for_selector("#found button")
+    page.locator("summary", has_text=words["guest"]).tap()
+    page.locator("summary", has_text=words["message"]).tap()
+    small = [
+        f"{name} {width}x{height}"
+        for name, width, height in page.evaluate(TARGETS)
+        if height < 47.5
+    ]
+    assert small == [], f"targets under 48 px: {small}"
+    page.locator(f"#r{waiting.pk}").scroll_into_view_if_needed()
+    page.screenshot(path=SHOTS / f"{language}-controls.png")
     context.close()
