@@ -32,6 +32,7 @@ from django.db.models.functions import Replace
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from accounts.lookalikes import lookalike_key
 from accounts.models import MembershipStatus, User
@@ -276,7 +277,11 @@ def lineup_add_guest(
     club = ClubSettings.load()
     if not of_age:
         raise Refused(
-            _("Confirm that the guest is %(age)d or over: the club is for adults.")
+            ngettext(
+                "Confirm that the guest is %(age)d or over: the club is for adults.",
+                "Confirm that the guest is %(age)d or over: the club is for adults.",
+                club.min_age,
+            )
             % {"age": club.min_age},
             fields={"of_age": 1},
         )
@@ -515,9 +520,12 @@ def second_table_refusal(evening: Evening, people: int, club: ClubSettings) -> R
     need = MAX_TABLES * club.min_players
     if people < need:
         return Refused(
-            _(
+            ngettext(
+                "A second table needs %(need)d person on the list and in the reserve; "
+                "there are %(count)d.",
                 "A second table needs %(need)d people on the list and in the reserve; "
-                "there are %(count)d."
+                "there are %(count)d.",
+                need,
             )
             % {"need": need, "count": people},
             RefusalCode.CONFLICT,

@@ -494,7 +494,9 @@ def lineup_move(request: MemberRequest, evening_id: int, registration_id: int) -
         moved = lineup.lineup_move_to_seat(registration_id=registration_id, actor=request.user)
         if moved.seated:
             return _placed(moved)
-        return _("No free seat: first in the reserve, the next free seat is theirs.")
+        return _(
+            "No free seat: %(name)s is first in the reserve now and gets the next free seat."
+        ) % {"name": _who(moved.registration)}
 
     return _lineup_action(request, evening_id, "row", move, registration_id, at="reserve")
 

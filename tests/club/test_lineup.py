@@ -8,7 +8,7 @@ from datetime import timedelta
 import pytest
 import time_machine
 from django.test import Client
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.formats import date_format
 
 from accounts.models import User
@@ -643,6 +643,38 @@ def test_a_message_says_it_is_being_sent_leaves_guests_out_aloud_and_has_a_plain
     subject = mail.letter(notification, by_email).subject
     when = texts.evening_when(evening, ClubSettings.load())
     assert subject.endswith(f": Сообщение от организатора вечера ({when})"), subject
+
+
+def test_the_screen_s_russian_agrees_in_number_and_says_nothing_of_anyone_s_gender() -> None:
+    host, club = make_host(), ClubSettings.load()
+    evening = soon(capacity=1)
+    regs = [s.registration for s in sign_up_many(evening, 3)]
+    client = Client()
+    client.force_login(host)
+    page = client.get(f"/evenings/{evening.pk}/lineup/").content.decode()
+    assert f"наберётся {2 * club.min_players} человека." in page  # 24 человека
+    assert "Гостю исполнился 21 год" in page
+    assert "Ник в Telegram (@…, необязательно)" in page
+    with pytest.raises(Refused) as few:
+        lineup.evening_open_second_table(evening_id=evening.pk, actor=host)
+    assert f"нужно {2 * club.min_players} человека" in few.value.message
+    moved = client.post(
+        f"/evenings/{evening.pk}/lineup/{regs[2].pk}/move/", headers={"HX-Request": "true"}
+    ).content.decode()
+    assert (
+        f"Свободного места нет: {nick(regs[2])} теперь на первом месте в резерве и получит "
+        "следующее освободившееся место."
+    ) in moved
+    for age, said in (
+        (21, "гостю исполнился 21 год"),
+        (18, "гостю исполнилось 18 лет"),
+        (22, "гостю исполнилось 22 года"),
+    ):
+        club.min_age = age
+        club.save()
+        with translation.override("ru"), pytest.raises(Refused) as young:
+            lineup.lineup_add_guest(evening_id=evening.pk, name="Вася", of_age=False, actor=host)
+        assert said in young.value.message
 
 
 def test_nothing_changes_on_a_finished_or_cancelled_evening() -> None:
