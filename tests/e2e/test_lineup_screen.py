@@ -14,7 +14,8 @@ from pytest_django.live_server_helper import LiveServer
 
 from club.kernel.club_settings import ClubSettings
 from club.models import Evening, LineupAction, LineupChange, Registration
-from tests.e2e.conftest import ARTIFACTS, PHONE, new_context, watch_of
+from tests.e2e.conftest import ARTIFACTS, PHONE, new_context, untranslated, watch_of
+from tests.e2e.test_host_screen import axe_violations
 from tests.factories import make_evening, make_member, sign_up_many
 from tests.games.recording import make_host
 
@@ -255,4 +256,43 @@ def test_every_control_of_the_line_up_is_a_thumb_s_target(
     assert small == [], f"targets under 48 px: {small}"
     page.locator(f"#r{waiting.pk}").scroll_into_view_if_needed()
     page.screenshot(path=SHOTS / f"{language}-controls.png")
+    context.close()
+
+
+@pytest.mark.parametrize("language", ["ru", "en"])
+def test_the_screen_before_the_door_opens_and_after_the_evening_reads_right(
+    browser: Browser, live_server: LiveServer, language: str
+) -> None:
+    """Days before the evening: no «На месте», the hour the door opens, only «Просьба по
+    телефону» to take someone off. After it: who came and who did not. Both in the
+    organiser's language, at 360×640."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    host = make_host(nickname="Организатор")
+    early = make_evening(capacity=ClubSettings.load().min_players)  # three days away
+    first = sign_up_many(early, 3)[0].registration
+    over = make_evening(capacity=3)
+    came = [s.registration for s in sign_up_many(over, 3)]
+    Registration.objects.filter(pk__in=[r.pk for r in came[:2]]).update(status="attended")
+    Registration.objects.filter(pk=came[2].pk).update(status="no_show")
+    Evening.objects.filter(pk=over.pk).update(
+        status="finished", starts_at=timezone.now() - timedelta(hours=8)
+    )
+    nicknames = [host.nickname, *Registration.objects.values_list("member__nickname", flat=True)]
+    context = new_context(browser, live_server, user=host, language=language)
+    page = context.new_page()
+    page.goto(f"{live_server.url}/evenings/{early.pk}/lineup/", wait_until="networkidle")
+    assert page.locator("form[action$='/came/']").count() == 0
+    page.locator(f"#r{first.pk} .lineup-remove summary").tap()
+    reasons = page.locator(f"#r{first.pk} .lineup-remove button").all_inner_texts()
+    assert len(reasons) == 1
+    page.wait_for_timeout(QUIET_MS)
+    page.screenshot(path=SHOTS / f"{language}-before-the-door.png")
+    assert untranslated(page, language, nicknames) == []
+    assert axe_violations(page, live_server) == []
+    page.goto(f"{live_server.url}/evenings/{over.pk}/lineup/", wait_until="networkidle")
+    counts = page.locator(".lineup-counts").inner_text()
+    assert ("2" in counts and "3" in counts) and page.locator(".lineup-row").count() == 3
+    page.screenshot(path=SHOTS / f"{language}-finished.png")
+    assert untranslated(page, language, nicknames) == []
+    assert axe_violations(page, live_server) == []
     context.close()
