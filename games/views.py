@@ -52,6 +52,8 @@ def game_new(request: MemberRequest, evening_id: int) -> HttpResponse:
         "table_number": table,
         "tables": range(1, evening.tables + 1),
         "present": present,
+        # The key to the chips' marks, when a chip has one.
+        "marked": any(p.came or p.attendance_confirmed for p in present),
         "roles": roles,
         "min_players": club.min_players,
         "max_players": max(club.min_players, 15),
