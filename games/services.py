@@ -144,6 +144,14 @@ def present_players(evening: Evening, table: int = 1) -> list[Present]:
     return [p for p in _on_the_list(evening) if _person(*_ids(p.player)) not in busy]
 
 
+def preselected(evening: Evening, present: Sequence[Present], seats: int) -> list[Present]:
+    """Whom the seating screen ticks before the host does, at most `seats`: once the door is
+    kept at the evening (someone of it was checked in), those checked in, in the list's
+    order, and nobody who was not; a club that keeps no door gets the list's first."""
+    door_kept = Registration.objects.filter(evening=evening, checked_in_at__isnull=False).exists()
+    return [p for p in present if p.came or not door_kept][:seats]
+
+
 def refuse_unless_open_table(evening: Evening, table: int) -> None:
     """A game is played at one of the evening's open tables (1, and 2 once the organiser
     opened the second: club/lineup.py)."""

@@ -61,8 +61,9 @@ def game_new(request: MemberRequest, evening_id: int) -> HttpResponse:
         "lineups": {size: services.suggested_lineup(size) for size in sizes},
     }
     if request.method == "GET":
-        context["lineup"] = services.suggested_lineup(min(len(present), 15) or 12)
-        context["chosen"] = {p.key for p in present[:15]}
+        chosen = services.preselected(evening, present, seats=context["max_players"])
+        context["lineup"] = services.suggested_lineup(len(chosen) or club.min_players)
+        context["chosen"] = {p.key for p in chosen}
         return render(request, "games/new.html", context)
     ticked = set(request.POST.getlist("players"))
     chosen = [p for p in present if p.key in ticked]

@@ -587,3 +587,36 @@ def test_the_api_refuses_a_table_or_a_seat_the_hosts_screen_refuses() -> None:
     assert client.get(url, headers=bearer(players[0])).json()["code"] == "forbidden"
     assert client.get(f"{url}?table=3", headers=auth).status_code == 422
     assert client.get("/api/v1/evenings/999999/players", headers=auth).status_code == 404
+
+
+def test_the_seating_ticks_those_checked_in_at_the_door_first() -> None:
+    """The walk (94-new-game-table2.png): table 1 ticked the list's first 15 whatever the
+    door said, table 2 two who never came. Once the door is kept, the screen ticks who was
+    checked in, in the list's order, and nobody else; without a door, the list's first."""
+    from club.models import Registration
+
+    host, evening, players, guest = two_tables_with_a_guest()
+    client = Client()
+    client.force_login(host)
+
+    def ticked(table: int) -> list[str]:
+        page = client.get(f"/evenings/{evening.pk}/games/new/?table={table}")
+        assert page.status_code == 200
+        chosen = page.context["chosen"]
+        return [p.key for p in page.context["present"] if p.key in chosen]
+
+    keys = [str(p.pk) for p in players] + [f"g{guest.pk}"]
+    assert ticked(1) == keys[:15]  # nobody checked in: the door is not kept
+    came = [players[2], players[5], *players[16:24]]
+    for player in came:
+        Registration.objects.filter(evening=evening, member=player).update(
+            checked_in_at=timezone.now()
+        )
+    Registration.objects.filter(evening=evening, guest=guest).update(checked_in_at=timezone.now())
+    came_keys = [str(p.pk) for p in players if p in came] + [f"g{guest.pk}"]
+    assert ticked(1) == came_keys
+    page = client.get(f"/evenings/{evening.pk}/games/new/")
+    assert sum(page.context["lineup"].values()) == len(came_keys)  # the line-up fits the ticks
+    # Table 1 plays the first twelve: table 2 ticks the rest who came, not who did not.
+    start_game(host, evening, players[:12])
+    assert ticked(2) == [str(p.pk) for p in players[16:24]] + [f"g{guest.pk}"]
