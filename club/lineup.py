@@ -60,6 +60,7 @@ from club.services import (
     _lineup_changed,
     lock_evening,
     refuse_unless_of_age_on_the_evening,
+    refuse_unless_off_the_tables,
 )
 from notifications.channels import email_reaches, member_channels, telegram_reaches
 from notifications.models import NotificationChannel
@@ -430,6 +431,7 @@ def lineup_remove(
         registration = _registration(evening, registration_id)
         if registration.status not in (RegistrationStatus.CONFIRMED, RegistrationStatus.RESERVE):
             raise Refused(_("Not on the list any more."), RefusalCode.CONFLICT)
+        refuse_unless_off_the_tables(registration, no_show=removal == RemovalReason.NO_SHOW)
         had_seat = registration.status == RegistrationStatus.CONFIRMED
         registration.status = _REMOVED_AS[removal]
         registration.leaves_at = None

@@ -83,6 +83,37 @@ def evening_attendance(evening: Evening | int) -> Attendance:
     )
 
 
+@dataclass(frozen=True)
+class AtTheTables:
+    """Where the person of one of an evening's registrations sits in its games."""
+
+    playing: int | None  # the number of the running game they are seated in
+    played: bool  # seated in one of the evening's games, running or over
+
+
+# games.models.GameStatus.RUNNING, as the games' table stores it (club imports no games).
+_RUNNING = "running"
+
+
+def at_the_tables(registration: Registration) -> AtTheTables:
+    """One query: the evening's games the registration's member or guest is seated in. It
+    reads the games' seats through their relations to the club's rows (an evening's
+    `games`, a seat's member or guest), as the rooms allow: club is below games and
+    imports nothing of it."""
+    person = (
+        Q(games__seats__member_id=registration.member_id)
+        if registration.member_id is not None
+        else Q(games__seats__guest_id=registration.guest_id)
+    )
+    games = list(
+        Evening.objects.filter(person, pk=registration.evening_id).values_list(
+            "games__number", "games__status"
+        )
+    )
+    playing = next((number for number, status in games if status == _RUNNING), None)
+    return AtTheTables(playing=playing, played=bool(games))
+
+
 def _place_in(line: list[Placed], registration: Registration) -> int | None:
     found = next((r for r in line if r.pk == registration.pk), None)
     return found.place if found is not None else None

@@ -23,7 +23,7 @@ from club.kernel.errors import RefusalCode, Refused
 from club.kernel.parsing import storable_text
 from club.kernel.queueing import queue_on_commit
 from club.models import Evening, EveningStatus, Registration, RegistrationSource, RegistrationStatus
-from club.queries import evening_lineup
+from club.queries import at_the_tables, evening_lineup
 from club.schedule import signup_opens_at
 from notifications.channels import member_channels
 from notifications.services import notification_enqueue, notification_send_on_commit
@@ -551,6 +551,8 @@ def registration_mark_attendance(
         raise Refused(_("Attendance is marked after the evening starts."), RefusalCode.CONFLICT)
     if registration.status == RegistrationStatus.CANCELLED:
         raise Refused(_("This member cancelled their sign-up."), RefusalCode.CONFLICT)
+    if not attended:
+        refuse_unless_off_the_tables(registration, no_show=True)
     registration.status = RegistrationStatus.ATTENDED if attended else RegistrationStatus.NO_SHOW
     registration.save(update_fields=["status"])
     return registration
@@ -620,4 +622,22 @@ def refuse_unless_of_age_on_the_evening(member: User, evening: Evening, club: Cl
             _("The club is for players aged %(age)d and over on the evening's date.")
             % {"age": club.min_age},
             RefusalCode.UNDERAGE,
+        )
+
+
+def refuse_unless_off_the_tables(registration: Registration, *, no_show: bool) -> None:
+    """Who is taken off an evening's list (club/lineup.py's remove) or marked a no-show: never
+    someone sitting in one of its running games, and never as a no-show someone seated in
+    any of its games (club/queries.py's at_the_tables reads the seats)."""
+    tables = at_the_tables(registration)
+    if tables.playing is not None:
+        raise Refused(
+            _("In game %(number)d now: they can be taken off the list once it is over.")
+            % {"number": tables.playing},
+            RefusalCode.CONFLICT,
+        )
+    if no_show and tables.played:
+        raise Refused(
+            _("Seated in a game of this evening: not a no-show."),
+            RefusalCode.CONFLICT,
         )
