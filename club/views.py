@@ -16,7 +16,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from accounts.models import User
 from club import lineup, queries, services
-from club.calendar import evenings_calendar
+from club.calendar import EVENING_LENGTH, evenings_calendar
 from club.doors.requests import MemberRequest, SiteRequest
 from club.doors.responses import action_answer, answers_refusals
 from club.identity import ICON_CACHE_SECONDS, ICON_SIZES, logo_icon_png
@@ -34,7 +34,8 @@ from club.models import (
     RemovalReason,
 )
 from games.access import may_host, may_see_name
-from games.queries import evening_players, recent_games
+from games.models import Game, GameStatus
+from games.queries import evening_guests_played, evening_players, recent_games
 from games.services import game_may_start
 
 
@@ -77,6 +78,7 @@ def evening_detail(request: SiteRequest, evening_id: int) -> HttpResponse:
     # let the reader see; the rest counted) and the games, with no seats to take. Before
     # the first game is recorded, who is there: those who came, or the list.
     players = evening_players(evening.pk) if started and games else []
+    guests_played = evening_guests_played(evening.pk) if started and games else 0
     attendance = queries.evening_attendance(evening) if started and not games else None
     here = attendance.members if attendance else []
     shown = [player for player in players if may_see_name(player, request.user)]
@@ -88,6 +90,10 @@ def evening_detail(request: SiteRequest, evening_id: int) -> HttpResponse:
         can_host=may_host(request.user) and game_may_start(evening),
         players=shown,
         players_hidden=len(players) - len(shown),
+        guests_played=guests_played,
+        # The badge: every member and guest who sat at a table, the hidden and guests too.
+        played_count=len(players) + guests_played,
+        under_way=_under_way(evening, games),
         attendance=attendance,
         here=here_shown,
         here_hidden=len(here) - len(here_shown),
@@ -98,6 +104,14 @@ def evening_detail(request: SiteRequest, evening_id: int) -> HttpResponse:
     if request.htmx and "leave" in request.GET:  # the question asked, or put away
         return render(request, "club/evening.html#panel", context)
     return render(request, "club/evening.html", context)
+
+
+def _under_way(evening: Evening, games: list[Game]) -> bool:
+    """Whether a started evening is still on: while one of its games runs; once it has
+    games and all are over, it is over; before its first game, for the evening's length."""
+    if games:
+        return any(game.status == GameStatus.RUNNING for game in games)
+    return timezone.now() < evening.starts_at + EVENING_LENGTH
 
 
 def _evening_action(

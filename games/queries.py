@@ -10,6 +10,7 @@ from typing import Any
 from django.db.models import QuerySet
 
 from accounts.models import User
+from club.models import Guest
 from games.models import Game, GameEvent, GameStatus, Seat
 from games.rules.club import ClubGame, Prompt
 from games.rules.log import UNDO, effective_events
@@ -58,6 +59,12 @@ def game_view(game_id: int) -> GameView | None:
     log = game.events.payloads()
     events = effective_events(log)
     return GameView(game, seats, log, events, fold(game, seats, events))
+
+
+def evening_guests_played(evening_id: int) -> int:
+    """How many of the evening's guests were seated in one of its games: counted, never
+    named (club.Guest)."""
+    return Guest.objects.filter(game_seats__game__evening_id=evening_id).distinct().count()
 
 
 def evening_players(evening_id: int) -> list[User]:

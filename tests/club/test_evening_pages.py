@@ -266,3 +266,33 @@ def test_a_started_evening_without_games_shows_who_is_there_and_no_sign_up() -> 
     english = page(client)
     assert 'Came <span class="badge">2</span>' in english
     assert "And 1 player who keeps their name private." in english
+
+
+def test_a_started_evening_counts_its_seated_guests_and_says_if_a_game_is_on() -> None:
+    """The walk (E2-member-evening-after-start.png): «Играли 20» while 24 were seated, the
+    guests not counted, and «идёт или уже прошёл» while the games said «Идёт». The guests
+    are counted (never named); the evening «идёт» while a game runs, «прошёл» once all
+    are over."""
+    from club import lineup
+    from club.models import Evening
+    from games import services as games
+    from tests.games.recording import LINEUP, TOWN_WINS, evening_with_players, make_host, record
+
+    host = make_host()
+    evening, _players = evening_with_players(11)
+    lineup.lineup_add_guest(evening_id=evening.pk, name="Гость Петя", of_age=True, actor=host)
+    seats = {
+        n: (p.player, role)
+        for n, (p, role) in enumerate(zip(games.present_players(evening), LINEUP, strict=True), 1)
+    }
+    game = games.game_create(host=host, evening_id=evening.pk, seats=seats)
+    Evening.objects.filter(pk=evening.pk).update(starts_at=timezone.now() - timedelta(hours=1))
+    client = Client()
+    client.force_login(make_member())
+    page = client.get(f"/evenings/{evening.pk}/").content.decode()
+    assert 'Играли <span class="badge">12</span>' in page
+    assert "И ещё 1 гость." in page and "Гость Петя" not in page
+    assert " · идёт</p>" in page and "прошёл" not in page
+    record(game, host, *TOWN_WINS)
+    page = client.get(f"/evenings/{evening.pk}/").content.decode()
+    assert " · прошёл</p>" in page and "идёт" not in page
