@@ -6,7 +6,7 @@ from django.contrib import admin, messages
 from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.contrib.admin.options import ActionLocation
 from django.db import transaction
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
@@ -436,14 +436,33 @@ class EveningAdmin(admin.ModelAdmin[Evening]):
         return response
 
 
+def _namesakes(name: str, guest_id: str) -> Exists:
+    """Whether another guest has the guest's name (the row's fields `name` and `guest_id`,
+    as OuterRef reads them), so that a list tells them apart (_guest_hint)."""
+    return Exists(Guest.objects.filter(name__iexact=OuterRef(name)).exclude(pk=OuterRef(guest_id)))
+
+
+def _guest_hint(guest: Guest) -> str:
+    """What tells a guest from another of the same name: their phone, their Telegram
+    username, else their number."""
+    if guest.phone:
+        return guest.phone
+    if guest.telegram_username:
+        return f"@{guest.telegram_username}"
+    return gettext("no. %(number)d") % {"number": guest.pk}
+
+
 @admin.register(Registration)
 class RegistrationAdmin(admin.ModelAdmin[Registration]):
-    list_display = ("member", "evening", "status", "source", "arrival", "held_back", "created_at")
+    list_display = ("who", "evening", "status", "source", "arrival", "held_back", "created_at")
     list_filter = ("status", "source", "evening")
-    search_fields = ("member__nickname", "member__telegram_username")
-    list_select_related = ("member", "evening")
+    search_fields = ("member__nickname", "member__telegram_username", "guest__name")
+    list_select_related = ("member", "guest", "evening")
+    # Whose place it is and on which evening never changes here (a guest swapped in broke
+    # the one-place-a-person rules with a 500): the line-up and the services seat people.
     readonly_fields = (
         "member",
+        "guest",
         "evening",
         "status",
         "source",
@@ -455,6 +474,27 @@ class RegistrationAdmin(admin.ModelAdmin[Registration]):
         "cancelled_at",
     )
     actions = ("withdraw", "promote", "mark_attended", "mark_no_show")
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Registration]:
+        return (
+            super()
+            .get_queryset(request)
+            .annotate(guest_namesakes=_namesakes("guest__name", "guest_id"))
+        )
+
+    @admin.display(description=_("member or guest"), ordering="member__nickname")
+    def who(self, registration: Registration) -> str:
+        """A member by nickname; a guest by name, «(гость)», and what tells them apart from
+        another guest of the same name."""
+        if registration.member is not None:
+            return str(registration.member)
+        assert registration.guest is not None
+        if getattr(registration, "guest_namesakes", False):
+            return gettext("%(name)s (guest, %(hint)s)") % {
+                "name": registration.guest.name,
+                "hint": _guest_hint(registration.guest),
+            }
+        return str(registration.guest)
 
     # Who holds a seat changes only through the sign-up services, under the evening's lock:
     # a sign-up is never added or deleted here (a deleted seat went to the next sign-up, not
@@ -483,7 +523,7 @@ class RegistrationAdmin(admin.ModelAdmin[Registration]):
     ) -> TemplateResponse | None:
         holding = queryset.filter(
             status__in=[RegistrationStatus.CONFIRMED, RegistrationStatus.RESERVE]
-        ).select_related("member", "evening")
+        ).select_related("member", "guest", "evening")
         asking = _ask_first(
             self,
             request,
@@ -493,7 +533,9 @@ class RegistrationAdmin(admin.ModelAdmin[Registration]):
                 "Cancel these sign-ups? Each member is told, and a freed seat goes to the "
                 "first of the reserve."
             ),
-            lines=[f"{r.member} — {r.evening}: {r.get_status_display()}" for r in holding],
+            lines=[
+                f"{r.member or r.guest} — {r.evening}: {r.get_status_display()}" for r in holding
+            ],
             yes=_("Yes, cancel them"),
         )
         if asking is not None:
@@ -520,9 +562,8 @@ class RegistrationAdmin(admin.ModelAdmin[Registration]):
                 change(registration)
                 done += 1
             except Refused as refusal:
-                self.message_user(
-                    request, f"{registration.member}: {refusal.message}", messages.WARNING
-                )
+                who = registration.member or registration.guest
+                self.message_user(request, f"{who}: {refusal.message}", messages.WARNING)
         return done
 
     @admin.action(description=_("Promote from the reserve (to the front of the line)"))
@@ -564,12 +605,22 @@ class GuestAdmin(admin.ModelAdmin[Guest]):
     """Guests the organisers added. Linking one to a member (who then appears, with the
     member's consent, where the guest played) is the only change: the rest is history."""
 
-    list_display = ("name", "member", "phone", "telegram_username", "added_by", "created_at")
+    list_display = ("named", "member", "phone", "telegram_username", "added_by", "created_at")
     search_fields = ("name", "phone", "telegram_username", "member__nickname")
     list_select_related = ("member", "added_by")
     fields = ("name", "phone", "telegram_username", "member", "added_by", "created_at")
     readonly_fields = ("name", "phone", "telegram_username", "added_by", "created_at")
     autocomplete_fields = ("member",)
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Guest]:
+        return super().get_queryset(request).annotate(namesakes=_namesakes("name", "pk"))
+
+    @admin.display(description=Guest._meta.get_field("name").verbose_name, ordering="name")
+    def named(self, guest: Guest) -> str:
+        """The name, and for a guest whose name another guest has, what tells them apart."""
+        if getattr(guest, "namesakes", False):
+            return f"{guest.name} ({_guest_hint(guest)})"
+        return guest.name
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # a guest is added on an evening's line-up

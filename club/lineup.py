@@ -201,7 +201,7 @@ def _sign_up_by_organiser(
         evening_id=evening.pk,
         member_id=member.pk if member is not None else None,
         guest_id=guest_id,
-        source=RegistrationSource.ADMIN,
+        source=RegistrationSource.LINEUP,
         held_back=False,  # the organiser's choice stands over the no-show rule
         now=now,
         door=True,

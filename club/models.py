@@ -137,6 +137,8 @@ class RegistrationSource(models.TextChoices):
     WEB = "web", _("Website")
     API = "api", _("API")
     ADMIN = "admin", _("Admin")
+    # The organiser's line-up screen (club/lineup.py): a member or guest added by hand.
+    LINEUP = "lineup", _("The evening's line-up")
 
 
 def free_seats(capacity: int, confirmed: int) -> int:

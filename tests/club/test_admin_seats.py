@@ -214,3 +214,79 @@ def test_the_sweep_repairs_free_seats_beside_a_waiting_reserve(
     caplog.clear()
     assert schedule_sweep().repaired == []
     assert "free seats" not in caplog.text
+
+
+def test_a_sign_ups_person_is_read_only_and_guests_are_told_apart(admin_client_: Client) -> None:
+    """The walk (B11-admin-reg-guest-500.png): changing «Гость» on a sign-up answered 500
+    (registration_member_or_guest, or the evening's one place per guest). Member, guest and
+    evening are read-only there; the sign-ups' list names a guest «… (гость)» (it showed
+    «-»), and same-named guests apart by phone, Telegram username or number; a member the
+    organiser added on the line-up comes «Состав вечера», not «Админка»."""
+    from club import lineup
+    from club.models import Guest
+    from tests.games.recording import make_host
+
+    host = make_host()
+    evening, signed = seated_and_reserve(15, 1)
+    mine = signed[0].registration
+    added = [
+        lineup.lineup_add_guest(
+            evening_id=evening.pk, name=name, of_age=True, actor=host, phone=phone, telegram=tg
+        ).registration
+        for name, phone, tg in (
+            ("Марина", "+7 916 123-45-67", ""),
+            ("Марина", "", "marina_k"),
+            ("Марина", "", ""),
+            ("Андрей", "", ""),
+        )
+    ]
+    third = Guest.objects.get(registrations=added[2])
+    walk_in = lineup.lineup_add_member(
+        evening_id=evening.pk, member_id=make_member(nickname="Kapitan").pk, actor=host
+    ).registration
+    assert walk_in.source == RegistrationSource.LINEUP
+    for registration, guest in ((mine, added[3].guest_id), (added[0], added[1].guest_id)):
+        page = admin_client_.get(f"{CHANGELIST}{registration.pk}/change/").content.decode()
+        assert 'name="guest"' not in page and 'name="member"' not in page
+        assert 'name="evening"' not in page
+        answer = admin_client_.post(f"{CHANGELIST}{registration.pk}/change/", {"guest": guest})
+        assert answer.status_code in (200, 302)
+        registration.refresh_from_db()
+        assert (registration.member_id, registration.guest_id) == (
+            mine.member_id if registration == mine else None,
+            None if registration == mine else added[0].guest_id,
+        )
+    listed = admin_client_.get(f"{CHANGELIST}?evening__id__exact={evening.pk}").content.decode()
+    assert "Марина (гость, +7 916 123-45-67)" in listed
+    assert "Марина (гость, @marina_k)" in listed
+    assert f"Марина (гость, № {third.pk})" in listed
+    assert "Андрей (гость)" in listed
+    assert "Состав вечера" in listed
+    guests = admin_client_.get("/admin/club/guest/").content.decode()
+    assert f"Марина (№ {third.pk})" in guests and ">Андрей<" in guests
+
+
+def test_the_places_the_line_up_added_before_read_as_the_line_ups() -> None:
+    """club/migrations/0013_registration_source_lineup.py: the line-up wrote its places
+    «admin»; those its log records as added (a member or a guest) become «lineup», the rest
+    stay."""
+    import importlib
+
+    from django.apps import apps
+
+    from club import lineup
+    from tests.games.recording import make_host
+
+    migration = importlib.import_module("club.migrations.0013_registration_source_lineup")
+    host = make_host()
+    evening, signed = seated_and_reserve(15, 1)
+    member = lineup.lineup_add_member(
+        evening_id=evening.pk, member_id=make_member().pk, actor=host
+    ).registration
+    guest = lineup.lineup_add_guest(
+        evening_id=evening.pk, name="Олег", of_age=True, actor=host
+    ).registration
+    Registration.objects.update(source=RegistrationSource.ADMIN)
+    migration.lineup_sources(apps, None)
+    sources = dict(Registration.objects.values_list("pk", "source"))
+    assert sources == {signed[0].registration.pk: "admin", member.pk: "lineup", guest.pk: "lineup"}
