@@ -346,6 +346,8 @@ class EveningAdmin(admin.ModelAdmin[Evening]):
         new_capacity, new_start = obj.capacity, obj.starts_at
         obj.capacity, obj.starts_at = form.initial["capacity"], form.initial["starts_at"]
         super().save_model(request, obj, form, change)
+        # The page's message and the history name the evening as the services leave it.
+        obj.capacity, obj.starts_at = new_capacity, new_start
         if "capacity" in form.changed_data:
             transaction.on_commit(
                 lambda: services.evening_set_capacity(evening_id=obj.pk, capacity=new_capacity)

@@ -26,4 +26,43 @@ DJANGO_ADMIN_TEXTS = (
     gettext_noop("The {name} “{obj}” was changed successfully. You may add another {name} below."),
     gettext_noop("The %(name)s “%(obj)s” was deleted successfully."),
     gettext_noop("%(name)s with ID “%(key)s” doesn’t exist. Perhaps it was deleted?"),
+    # A model's name inside a sentence: Django's Russian declines none («Удалить выбранные
+    # участники», «Не удается удалить участник», «Удаление выбранной участник»), so the name
+    # stands after a colon or in brackets, as «Добавить: вечер» does. (A count beside a name,
+    # «6 гости», is templates/admin/pagination.html's: «Гости: 6».)
+    gettext_noop("Add %(name)s"),
+    gettext_noop("Search %(name)s"),
+    gettext_noop("Select all %(total_count)s %(module_name)s"),
+    gettext_noop("Delete selected %(verbose_name_plural)s"),
+    gettext_noop("Successfully deleted %(count)d %(items)s."),
+    gettext_noop("Cannot delete %(name)s"),
+    gettext_noop(
+        "Deleting the selected %(objects_name)s would result in deleting related objects, "
+        "but your account doesn't have permission to delete the following types of objects:"
+    ),
+    gettext_noop(
+        "Deleting the selected %(objects_name)s would require deleting the following "
+        "protected related objects:"
+    ),
+    gettext_noop(
+        "Are you sure you want to delete the selected %(objects_name)s? All of the following "
+        "objects and their related items will be deleted:"
+    ),
+    gettext_noop(
+        "Deleting the %(object_name)s “%(escaped_object)s” would result in deleting related "
+        "objects, but your account doesn't have permission to delete the following types of "
+        "objects:"
+    ),
+    gettext_noop(
+        "Deleting the %(object_name)s “%(escaped_object)s” would require deleting the "
+        "following protected related objects:"
+    ),
+    gettext_noop(
+        "Are you sure you want to delete the %(object_name)s “%(escaped_object)s”? All of "
+        "the following related items will be deleted:"
+    ),
+    # The history's lines: «Добавлен …», «Удален …» agreed with a masculine name only.
+    gettext_noop("Added {name} “{object}”."),
+    gettext_noop("Changed {fields} for {name} “{object}”."),
+    gettext_noop("Deleted {name} “{object}”."),
 )

@@ -11,6 +11,7 @@ from django.db.models.functions import RowNumber
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from club.kernel.club_settings import ClubSettings, Weekday, validate_timezone  # noqa: F401
 from club.kernel.errors import RefusalCode, Refused
@@ -295,7 +296,8 @@ class Guest(models.Model):
     group's posts) never name a guest, unless an admin links the guest to a member and that
     member consents to publication (games/access.py's name_visible)."""
 
-    name = models.CharField(_("name"), max_length=32)
+    # A person's name («Имя»), not a thing's («Название», as a club's or a role's).
+    name = models.CharField(pgettext_lazy("person", "name"), max_length=32)
     phone = models.CharField(_("phone"), max_length=20, blank=True, default="")
     telegram_username = models.CharField(
         _("Telegram username"), max_length=32, blank=True, default=""

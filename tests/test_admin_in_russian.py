@@ -11,6 +11,7 @@ import pytest
 from django.contrib import admin
 from django.core.management import call_command
 from django.test import Client, RequestFactory
+from pytest_django import DjangoCaptureOnCommitCallbacks
 
 from accounts.models import User
 from tests.factories import make_member
@@ -199,3 +200,82 @@ def test_the_sign_ups_are_listed_by_evening(admin_client_: Client) -> None:
     listed = admin_client_.get(link).content.decode()
     assert listed.count('name="_selected_action"') == 2
     assert Registration.objects.count() == 3
+
+
+def test_the_admin_counts_and_deletes_in_russian_grammar(admin_client_: Client) -> None:
+    """The walk: «6 гости», «38 записи на вечер», «60 изменения состава» (a count beside a
+    model's plural name, which Russian declines in three forms and Django's model_ngettext
+    has two of), «Не удается удалить участник», «Удаление выбранной участник…», the action
+    «Удалить выбранные участники», and a guest's name under «Название». A count follows its
+    name («Гости: 3»), a model's name in a sentence stands after a colon or in brackets, and
+    a guest has an «Имя»."""
+    from club import lineup
+    from club.models import Guest, Registration, RegistrationSource
+    from club.services import registration_create
+    from tests.factories import make_evening
+
+    host = make_host()
+    evening = make_evening(capacity=15)
+    for name in ("Марина", "Андрей", "Света"):
+        lineup.lineup_add_guest(evening_id=evening.pk, name=name, of_age=True, actor=host)
+    guests = admin_client_.get("/admin/club/guest/").content.decode()
+    assert "Гости: 3" in guests and "3 гости" not in guests
+    assert re.search(r'column-named">\s*<div class="text"><a [^>]*>Имя</a>', guests)
+    assert "Название" not in guests
+    guest = Guest.objects.first()
+    assert guest is not None
+    form = admin_client_.get(f"/admin/club/guest/{guest.pk}/change/").content.decode()
+    assert "Имя:" in form and "Название" not in form
+    signups = admin_client_.get("/admin/club/registration/").content.decode()
+    assert "Записи на вечер: 3" in signups and "3 записи" not in signups
+    changes = admin_client_.get("/admin/club/lineupchange/").content.decode()
+    assert "Изменения состава: 3" in changes
+    # A member holding a seat cannot be deleted (the seat is cancelled first).
+    member = make_member(nickname="Лиса")
+    registration_create(member=member, evening_id=evening.pk, source=RegistrationSource.WEB)
+    assert Registration.objects.filter(member=member).exists()
+    members = admin_client_.get("/admin/accounts/user/").content.decode()
+    assert "Удалить выбранное: участники" in members and "выбранные участники" not in members
+    asked = admin_client_.post(
+        "/admin/accounts/user/", {"action": "delete_selected", "_selected_action": [member.pk]}
+    ).content.decode()
+    assert "Не удаётся удалить: участник" in asked and "удалить участник<" not in asked
+    assert "Удаление выбранного (участник)" in asked and "выбранной участник" not in asked
+    one = admin_client_.get(f"/admin/accounts/user/{member.pk}/delete/").content.decode()
+    assert "Удаление «Лиса» (участник)" in one and "объекта типа" not in one
+
+
+def test_moving_an_evening_in_the_admin_says_its_new_date(
+    admin_client_: Client, django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks
+) -> None:
+    """The walk (73-admin-evening-moved.png): the save message named the evening by its old
+    start, the move being the service's after the admin's save."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from tests.club.test_admin_seats import evening_form
+    from tests.factories import make_evening
+
+    evening = make_evening(capacity=12)
+    old = str(evening)
+    moved = timezone.localtime(evening.starts_at + timedelta(days=1, hours=2))
+    form = evening_form(
+        evening, starts_at_0=moved.strftime("%d.%m.%Y"), starts_at_1=moved.strftime("%H:%M:%S")
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        saved = admin_client_.post(f"/admin/club/evening/{evening.pk}/change/", form, follow=True)
+    evening.refresh_from_db()
+    assert evening.starts_at == moved.replace(microsecond=0)
+    said = saved.content.decode().split('class="messagelist"')[1].split("</ul>")[0]
+    assert str(evening) in said and old not in said
+
+
+def test_the_admin_has_the_sites_icon(admin_client_: Client) -> None:
+    """The walk: the admin's pages asked for /favicon.ico (a 404 in the console)."""
+    for url in ("/admin/", "/admin/club/evening/", "/admin/login/"):
+        page = Client().get(url) if url == "/admin/login/" else admin_client_.get(url)
+        html = page.content.decode()
+        icons = re.findall(r'<link rel="icon" href="([^"]+)" type="image/png"', html)
+        assert icons, url
+        assert Client().get(icons[0]).status_code == 200, icons[0]

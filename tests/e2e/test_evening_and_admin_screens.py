@@ -16,7 +16,7 @@ from pytest_django.live_server_helper import LiveServer
 from accounts.models import User
 from club import lineup
 from club.models import Evening
-from tests.e2e.conftest import ARTIFACTS, PHONE, new_context
+from tests.e2e.conftest import ARTIFACTS, PHONE, new_context, watch_of
 from tests.factories import make_evening, make_member, sign_up_many
 from tests.games.recording import evening_with_players, make_host, start_game
 
@@ -77,6 +77,16 @@ def test_the_evening_and_admin_screens_on_a_phone(browser: Any, live_server: Liv
         page.locator("button[name=index]").click()
         page.locator("input[name=confirmed]").wait_for(state="attached")
         shot(page, f"{language}-admin-cancel-asks", problems)
+        # The walk's admin: counts after their names, a guest named «… (гость)», a member's
+        # deletion asked in grammar, and the site's icon on every page (no /favicon.ico).
+        page.goto(f"{live_server.url}/admin/club/guest/")
+        shot(page, f"{language}-admin-guests", problems)
+        page.goto(f"{live_server.url}/admin/club/registration/?evening__id__exact={begun.pk}")
+        shot(page, f"{language}-admin-sign-ups", problems)
+        page.goto(f"{live_server.url}/admin/accounts/user/{member.pk}/delete/")
+        shot(page, f"{language}-admin-member-delete", problems)
+        if watch_of(context).failed:
+            problems.append(f"{language}: {watch_of(context).failed}")
         context.close()
     assert Evening.objects.get(pk=upcoming.pk).status == "scheduled"  # asked, not done
     assert problems == [], "\n".join(problems)
