@@ -43,6 +43,7 @@ class HostPage(TypedDict):
 
     game: int
     number: int
+    tableNo: int | None  # the game's table when its evening has two, else None
     tapUrl: str
     headUrl: str  # the log's head, polled while the game runs (a second phone follows)
     engineUrl: str
@@ -77,6 +78,7 @@ def page_data(view: GameView, viewer: Any) -> HostPage:
     return {
         "game": game.pk,
         "number": game.number,
+        "tableNo": game.table if game.evening is not None and game.evening.tables > 1 else None,
         "tapUrl": reverse("game_tap", args=[game.pk]),
         "headUrl": reverse("game_head", args=[game.pk]),
         "engineUrl": reverse("game_engine"),

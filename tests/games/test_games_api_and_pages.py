@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import zipfile
 from collections.abc import Mapping
 from datetime import timedelta
@@ -22,6 +23,7 @@ from accounts.services import api_token_create
 from club import lineup
 from club.kernel.errors import RefusalCode, Refused
 from club.models import Evening, Guest
+from games import services
 from games.models import Game, GameEvent
 from tests.factories import make_evening, make_member, sign_up_many
 from tests.games.recording import (
@@ -620,3 +622,33 @@ def test_the_seating_ticks_those_checked_in_at_the_door_first() -> None:
     # Table 1 plays the first twelve: table 2 ticks the rest who came, not who did not.
     start_game(host, evening, players[:12])
     assert ticked(2) == [str(p.pk) for p in players[16:24]] + [f"g{guest.pk}"]
+
+
+def test_with_two_tables_the_host_s_screens_name_the_table() -> None:
+    """The walk (95-confirm-table2.png, 96-host-table2.png): with two tables the check said
+    «Стол» and the host's header «Игра 2», neither which table. Both name it; an evening of
+    one table is as before."""
+    host, evening, players, _guest = two_tables_with_a_guest()
+    client = Client()
+    client.force_login(host)
+    start_game(host, evening, players[:12])
+    form: dict[str, Any] = {"table": "2", "players": [p.pk for p in players[12:24]]}
+    form |= {f"role_{code}": count for code, count in {"boss": 1, "mafia": 2}.items()}
+    form |= {"role_commissar": 1, "role_doctor": 1, "role_civilian": 7}
+    check = client.post(f"/evenings/{evening.pk}/games/new/", form).content.decode()
+    assert "<h1>Стол 2</h1>" in check
+    seats = {
+        n: (p.pk, role) for n, (p, role) in enumerate(zip(players[12:24], LINEUP, strict=True), 1)
+    }
+    second = services.game_create(host=host, evening_id=evening.pk, seats=seats, table=2)
+    page = client.get(f"/games/{second.pk}/")
+    assert page.context["data"]["tableNo"] == 2
+    assert "Игра 2, стол 2" in page.content.decode()
+    one_table, members = evening_with_players()
+    first = start_game(host, one_table, members)
+    alone = client.get(f"/games/{first.pk}/")
+    assert alone.context["data"]["tableNo"] is None and ", стол" not in alone.content.decode()
+    # The walk: the game page's eyebrow read «2026 ·GRANDDADDY», its link a flex box whose
+    # children lose the space between them: the date and the venue are one child.
+    public = client.get(f"/games/{first.pk}/?public=1").content.decode()
+    assert re.search(r'class="eyebrow"><a [^>]*><span>[^<]+ · <span translate="no">', public)

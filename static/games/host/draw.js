@@ -23,6 +23,7 @@ import { _ } from "./words.js";
  * @typedef {object} View what the screen shows now
  * @property {HostTable} table
  * @property {number} number the game's number
+ * @property {number | null} tableNo its table, when the evening has two
  * @property {number} seq the server's last entry this phone knows
  * @property {number} waiting taps waiting for the server
  * @property {boolean} online
@@ -125,7 +126,10 @@ function seatGestures() {
 export function draw(view, act, words) {
   const table = view.table;
   drawn = { table, act };
-  $("host-title").textContent = `${_("Game %(number)s", { number: view.number })} · ${words.phase(table)}`;
+  const game = view.tableNo
+    ? _("Game %(number)s, table %(table)s", { number: view.number, table: view.tableNo })
+    : _("Game %(number)s", { number: view.number });
+  $("host-title").textContent = `${game} · ${words.phase(table)}`;
   /** @type {HTMLButtonElement} */ ($("host-undo")).disabled = !table.undo;
   $("host").classList.toggle("over", table.over);
   $("host").classList.toggle("show-cards", view.cards);

@@ -168,6 +168,7 @@ function render() {
   const view = {
     table,
     number: page.number,
+    tableNo: page.tableNo,
     seq: queue.seq,
     waiting: queue.taps.length,
     online: queue.online,

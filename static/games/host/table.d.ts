@@ -7,6 +7,7 @@
 export interface HostPage {
   game: number;
   number: number;
+  tableNo: number | null;
   tapUrl: string;
   headUrl: string;
   engineUrl: string;
