@@ -19,7 +19,7 @@ def admin_sources(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('club', '0012_best_move_and_bonus_window'),
+        ('club', '0013_lineup_change_promoted'),
     ]
 
     operations = [
