@@ -229,15 +229,19 @@ def test_a_sign_ups_person_is_read_only_and_guests_are_told_apart(admin_client_:
     host = make_host()
     evening, signed = seated_and_reserve(15, 1)
     mine = signed[0].registration
+    # One name once on an evening's list (the line-up refuses a second «Марина»), so the
+    # namesakes come to three evenings; admin's lists still have to tell them apart.
+    other, _ = seated_and_reserve(15, 0)
+    third_evening, _ = seated_and_reserve(15, 0)
     added = [
         lineup.lineup_add_guest(
-            evening_id=evening.pk, name=name, of_age=True, actor=host, phone=phone, telegram=tg
+            evening_id=on.pk, name=name, of_age=True, actor=host, phone=phone, telegram=tg
         ).registration
-        for name, phone, tg in (
-            ("Марина", "+7 916 123-45-67", ""),
-            ("Марина", "", "marina_k"),
-            ("Марина", "", ""),
-            ("Андрей", "", ""),
+        for on, name, phone, tg in (
+            (evening, "Марина", "+7 916 123-45-67", ""),
+            (other, "Марина", "", "marina_k"),
+            (third_evening, "Марина", "", ""),
+            (evening, "Андрей", "", ""),
         )
     ]
     third = Guest.objects.get(registrations=added[2])
@@ -256,7 +260,7 @@ def test_a_sign_ups_person_is_read_only_and_guests_are_told_apart(admin_client_:
             mine.member_id if registration == mine else None,
             None if registration == mine else added[0].guest_id,
         )
-    listed = admin_client_.get(f"{CHANGELIST}?evening__id__exact={evening.pk}").content.decode()
+    listed = admin_client_.get(CHANGELIST).content.decode()
     assert "Марина (гость, +7 916 123-45-67)" in listed
     assert "Марина (гость, @marina_k)" in listed
     assert f"Марина (гость, № {third.pk})" in listed
@@ -267,7 +271,7 @@ def test_a_sign_ups_person_is_read_only_and_guests_are_told_apart(admin_client_:
 
 
 def test_the_places_the_line_up_added_before_read_as_the_line_ups() -> None:
-    """club/migrations/0013_registration_source_lineup.py: the line-up wrote its places
+    """club/migrations/0014_registration_source_lineup.py: the line-up wrote its places
     «admin»; those its log records as added (a member or a guest) become «lineup», the rest
     stay."""
     import importlib
@@ -277,7 +281,7 @@ def test_the_places_the_line_up_added_before_read_as_the_line_ups() -> None:
     from club import lineup
     from tests.games.recording import make_host
 
-    migration = importlib.import_module("club.migrations.0013_registration_source_lineup")
+    migration = importlib.import_module("club.migrations.0014_registration_source_lineup")
     host = make_host()
     evening, signed = seated_and_reserve(15, 1)
     member = lineup.lineup_add_member(
