@@ -68,6 +68,19 @@ def _breakers_closed() -> None:
 
 
 @pytest.fixture(autouse=True)
+def _club_language() -> Iterator[None]:
+    """Every test starts in the club's language (Russian) whatever an earlier test in the
+    process left active: a refusal's words are made in the language active when it is
+    raised, and a test that switched to English must not change the next one's."""
+    from django.conf import settings
+    from django.utils import translation
+
+    translation.activate(settings.LANGUAGE_CODE)
+    yield
+    translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
 def _empty_cache() -> None:
     # The throttles count in Redis: every test starts with no attempts behind it.
     from django.core.cache import cache
