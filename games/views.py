@@ -28,7 +28,14 @@ from games import access, host_screen, services, taps
 from games.models import Role, Ruleset
 from games.queries import GameView, bonuses_given, game_view
 from games.ratings import stats
-from games.ratings.publication import published_analysis, signed_points, visible_nicks
+from games.ratings.publication import (
+    hidden_names,
+    published_analysis,
+    signed_points,
+    unnamed,
+    unnamed_reason,
+    visible_nicks,
+)
 from games.ratings.services import bonus_give, bonus_scheme
 from games.rules.scoring import Scheme
 from games.timeline import CHECK_RESULTS, REASONS, describe, in_time_order
@@ -129,6 +136,7 @@ def _game_context(request: SiteRequest, view: GameView) -> dict[str, Any]:
     """The public game page: the table as its reader may see it."""
     state = view.club_state
     nick = visible_nicks(view.seats, view.game, request.user)
+    hidden = hidden_names(view.seats, nick)
     role_names = stats.role_names()
     seats = [
         {
@@ -156,7 +164,10 @@ def _game_context(request: SiteRequest, view: GameView) -> dict[str, Any]:
         "check_results": [
             (check, CHECK_RESULTS.get(check.result, check.result)) for check in state.checks
         ],
-        "timeline": [describe(event, nick, role_names) for event in in_time_order(view.events)],
+        "timeline": [
+            describe(unnamed_reason(event, hidden), nick, role_names)
+            for event in in_time_order(view.events)
+        ],
         "winner_name": role_names.get(view.game.winner, view.game.winner),
         "role_names": role_names,
     }
@@ -174,8 +185,14 @@ def _judged(view: GameView, nick: dict[int, str], runs: bool) -> dict[str, Any]:
             "by": f"{given.by} ({nick[given.by]})",
             "targets": [f"{seat} ({nick[seat]})" for seat in given.targets],
         }
+    hidden = hidden_names(view.seats, nick)
     bonuses = [
-        {"bonus": bonus, "nick": nick[bonus.seat], "shown": signed_points(bonus.points)}
+        {
+            "bonus": bonus,
+            "nick": nick[bonus.seat],
+            "shown": signed_points(bonus.points),
+            "reason": unnamed(bonus.reason, hidden),
+        }
         for bonus in (bonuses_given(view.game) if state.bonuses else [])
     ]
     closes = services.bonus_window_closes(view.game) if view.game.finished else None

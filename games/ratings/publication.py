@@ -5,7 +5,8 @@ game's host and the admins; the same rule serves the game page, the API, the pro
 the API publishes and the club group's posts (whose reader is nobody in particular).
 """
 
-from collections.abc import Mapping
+import re
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.conf import settings
@@ -75,22 +76,78 @@ WIN_LABELS = {
 
 
 def line_text(
-    line: dict[str, Any], nick: dict[int, str], role_names: Mapping[str, str], team: str = ""
+    line: dict[str, Any],
+    nick: Mapping[int, str],
+    role_names: Mapping[str, str],
+    team: str = "",
+    hidden: Mapping[str, str] | None = None,
 ) -> str:
-    """A score line in words: "win of the black team (mafia) +1.00"."""
+    """A score line in words: "win of the black team (mafia) +1.00". `hidden`: the names
+    a host's reason may not show this reader, and what stands for each (hidden_names)."""
+    return f"{line_label(line, nick, role_names, team, hidden)} {signed_points(line['points'])}"
+
+
+def line_label(
+    line: dict[str, Any],
+    nick: Mapping[int, str],
+    role_names: Mapping[str, str],
+    team: str = "",
+    hidden: Mapping[str, str] | None = None,
+) -> str:
+    """What a score line is for, without its points: "win of the black team (mafia)"."""
+    hidden = hidden or {}
     label = str(LINE_LABELS.get(line["code"], line["code"]))
     if line["code"] == "win" and team in WIN_LABELS:
         label = str(WIN_LABELS[team])
     elif "role" in line:
         label += f" ({role_names.get(line['role'], line['role'])})"
     if "target" in line:
-        label += f": {line['target']} ({nick.get(line['target'], '')})"
+        label += f": {_seat_named(line['target'], nick)}"
     if "targets" in line:
-        label += ": " + ", ".join(f"{seat} ({nick.get(seat, '')})" for seat in line["targets"])
+        label += ": " + ", ".join(_seat_named(seat, nick) for seat in line["targets"])
     if line["code"] == "bonus":
         label = str(PENALTY_LABEL if line["points"] < 0 else label)
-        label += f": «{line.get('reason', '')}»"
-    return f"{label} {signed_points(line['points'])}"
+        label += f": «{unnamed(line.get('reason', ''), hidden)}»"
+    return label
+
+
+def unnamed_reason(event: Mapping[str, Any], hidden: Mapping[str, str]) -> Mapping[str, Any]:
+    """An event whose written reason (extra points') names no one `hidden`."""
+    if event.get("type") != "bonus" or not hidden:
+        return event
+    return {**event, "reason": unnamed(str(event.get("reason", "")), hidden)}
+
+
+def _seat_named(seat: int, nick: Mapping[int, str]) -> str:
+    """A seat with its name in brackets; the seat alone where no name is given (the
+    personal report names nobody but its reader: games/ratings/reports.py)."""
+    name = nick.get(seat, "")
+    return f"{seat} ({name})" if name else str(seat)
+
+
+def hidden_names(seats: list[Seat], nick: Mapping[int, str]) -> dict[str, str]:
+    """The names of the seats whose name the reader may not see (`nick` says «Игрок N»
+    for them), each with what to say instead: a host's reason written with a player's
+    nickname (the form asks for seats) is shown with «Игрок N» in its place."""
+    return {
+        name: nick[seat.number]
+        for seat in seats
+        if (name := access.seat_nickname(seat)) != nick.get(seat.number)
+    }
+
+
+def unnamed(text: str, hidden: Mapping[str, str]) -> str:
+    """`text` with each of the `hidden` names, written as a word of its own in any letter
+    case, replaced by what stands for it (the longest first, so that «Кот» never breaks
+    «Кот Бегемот»). A name declined or misspelt is not found: the form asks for seats."""
+    names = sorted((name for name in hidden if name), key=len, reverse=True)
+    if not names or not text:
+        return text
+    pattern = re.compile(
+        "|".join(f"(?P<n{i}>(?<!\\w){re.escape(name)}(?!\\w))" for i, name in enumerate(names)),
+        re.IGNORECASE,
+    )
+    return pattern.sub(lambda found: hidden[names[int(str(found.lastgroup)[1:])]], text)
 
 
 def signed_points(points: float) -> str:
@@ -150,6 +207,37 @@ def game_post_sync(*, game_id: int) -> int | None:
     )
 
 
+def member_score_lines(
+    member_id: int, game_ids: Sequence[int], viewer: Viewer, role_names: Mapping[str, str]
+) -> dict[int, list[dict[str, Any]]]:
+    """A member's lines in these games, as their player's page opens each score to them
+    (two queries): the other seats named as the game's page names them to this viewer, and
+    a host's reason with the name of a player this viewer may not see saying «Игрок N»."""
+    scores = PlayerScore.objects.filter(member_id=member_id, game_id__in=game_ids)
+    rows = list(scores.values_list("game_id", "team", "lines"))
+    seats: dict[int, list[Seat]] = {}
+    for seat in (
+        Seat.objects.filter(game_id__in=[game_id for game_id, _team, lines in rows if lines])
+        .select_related("game", "member", "guest__member")
+        .order_by("number")
+    ):
+        seats.setdefault(seat.game_id, []).append(seat)
+    found = {}
+    for game_id, team, lines in rows:
+        at_table = seats.get(game_id, [])
+        nick = visible_nicks(at_table, at_table[0].game, viewer) if at_table else {}
+        hidden = hidden_names(at_table, nick)
+        found[game_id] = [
+            {
+                "code": line["code"],
+                "label": line_label(line, nick, role_names, team, hidden),
+                "shown": signed_points(line["points"]),
+            }
+            for line in lines
+        ]
+    return found
+
+
 def published_analysis(
     view: GameView, viewer: Viewer, role_names: Mapping[str, str] | None = None
 ) -> dict[str, Any] | None:
@@ -160,7 +248,9 @@ def published_analysis(
     if built is None:
         return None
     nick = visible_nicks(view.seats, view.game, viewer)
+    hidden = hidden_names(view.seats, nick)
     names = role_names if role_names is not None else stats.role_names()
+    viewer_id = viewer.pk if viewer is not None and viewer.is_authenticated else None
     rows = [
         {
             "seat": seat.number,
@@ -178,10 +268,16 @@ def published_analysis(
                 {
                     "code": line["code"],
                     "points": line["points"],
-                    "text": line_text(line, nick, names, score.team),
+                    "text": f"{label} {signed_points(line['points'])}",
+                    # The page's disclosure sets the points apart from what they are for.
+                    "label": label,
+                    "shown": signed_points(line["points"]),
                 }
                 for line in score.lines
+                if (label := line_label(line, nick, names, score.team, hidden))
             ],
+            # The viewer's own row: its lines open by themselves.
+            "own": seat.member_id is not None and seat.member_id == viewer_id,
             "rating_before": score.rating_before,
             "rating_after": score.rating_after,
         }
@@ -193,7 +289,9 @@ def published_analysis(
             "phase": section["phase"],
             "n": section["n"],
             "title": _section_title(section),
-            "events": [describe(event, nick, names) for event in section["events"]],
+            "events": [
+                describe(unnamed_reason(event, hidden), nick, names) for event in section["events"]
+            ],
         }
         for section in built.analysis.sections
     ]

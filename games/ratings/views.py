@@ -19,6 +19,7 @@ from club.kernel.parsing import whole_number
 from games import access
 from games.ratings import stats
 from games.ratings.charts import line_chart
+from games.ratings.publication import member_score_lines
 from games.ratings.seasons import season_parse
 from games.rules import rating
 
@@ -108,12 +109,21 @@ def player(request: SiteRequest, member_id: int) -> HttpResponse:
         else {}
     )
     names = stats.role_names()
+    # Each score shown opens to its lines («why I got X»).
+    shown_games = {game.game_id for game in (*found.recent, *found.best)}
+    why = member_score_lines(member.pk, sorted(shown_games), request.user, names)
     context = {
         "profile": found,
         "by_role": [(names.get(code, code), tally) for code, tally in found.by_role.items()],
         "by_team": [(TEAMS.get(code, code), tally) for code, tally in found.by_team.items()],
-        "best": [(game, names.get(game.role, game.role)) for game in found.best],
-        "recent": [(game, names.get(game.role, game.role)) for game in found.recent],
+        "best": [
+            (game, names.get(game.role, game.role), why.get(game.game_id, []))
+            for game in found.best
+        ],
+        "recent": [
+            (game, names.get(game.role, game.role), why.get(game.game_id, []))
+            for game in found.recent
+        ],
         "points_chart": line_chart({_("points so far"): history["points"]}, **span),
         "rating_chart": line_chart(
             {str(CHART_SERIES[track]): history[track] for track in rating.shown(found.system)},

@@ -220,7 +220,11 @@ def test_the_page_shows_them_with_the_reason_once_the_cards_are_shown(table: Tab
     page = Client().get(f"/games/{game.pk}/").content.decode()
     assert "«сильная речь за мафию»" in page and "+0,20" in page
     assert "Игрок 6" in page and players[5].nickname not in page
-    assert "дополнительные баллы от ведущего: «сильная речь за мафию» +0,20" in page
+    # The line, in its score's disclosure: what it is for, then its points.
+    assert (
+        "<span>дополнительные баллы от ведущего: «сильная речь за мафию»</span>"
+        ' <strong class="num">+0,20</strong>'
+    ) in page
     assert "лучший ход, два из названных чёрные" in page
     assert 'action="/games/' not in page  # no form for the public
     member = Client()
