@@ -129,6 +129,10 @@ class MemberSettingsForm(forms.Form):
     reminders = forms.BooleanField(
         label=_("Remind me of the evenings I signed up for"), required=False
     )
+    game_reports = forms.BooleanField(label=_("Send me a report after each game"), required=False)
+    # The page had the switch above: a form without it (an older page still open) keeps
+    # the member's choice instead of reading its absence as «off».
+    game_reports_shown = forms.BooleanField(required=False, widget=forms.HiddenInput)
     # Not required: a form without it (an older page still open) keeps the member's choice.
     notify_by = forms.ChoiceField(
         label=_("Tell me about my seats and evenings by"),

@@ -159,6 +159,24 @@ class User(AbstractBaseUser, PermissionsMixin):
     notify_by = models.CharField(
         _("tell me by"), max_length=8, choices=NotifyBy.choices, default=NotifyBy.AUTO
     )
+    # A personal report after each of the member's games (games/ratings/reports.py), by
+    # their channels. Off unless they ask; the bot offers it once (offered_at).
+    game_reports = models.BooleanField(
+        _("a report after each game"),
+        default=False,
+        help_text=_(
+            "Role, result, points with their reasons, the rating's change and the speech "
+            "figures, to the member alone after each analysed game."
+        ),
+    )
+    game_reports_offered_at = models.DateTimeField(
+        _("reports offered in the bot"), null=True, blank=True
+    )
+    # The language the reports are written in: the page's when the member switched them on
+    # on the site ("" = the club's, as in the bot).
+    game_reports_language = models.CharField(
+        _("language of the reports"), max_length=8, blank=True, default=""
+    )
     # Set when Telegram answers that the member blocked the bot: nothing more is sent.
     telegram_blocked_at = models.DateTimeField(_("blocked the bot"), null=True, blank=True)
     status = models.CharField(

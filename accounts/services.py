@@ -221,6 +221,21 @@ def member_set_notify_by(*, member: User, notify_by: NotifyBy) -> User:
     return member
 
 
+def member_set_game_reports(*, member: User, on: bool, language: str | None = None) -> User:
+    """A personal report after each game, or none (games/ratings/reports.py writes them).
+    `language`: the one the member switched them on in (the site's page); None keeps the
+    one recorded, "" is the club's. Choosing either way also counts as the bot's one offer
+    answered, so the bot never asks a member who has chosen."""
+    member.game_reports = on
+    fields = ["game_reports", "game_reports_offered_at"]
+    if language is not None:
+        member.game_reports_language = language[:8]
+        fields.append("game_reports_language")
+    member.game_reports_offered_at = member.game_reports_offered_at or timezone.now()
+    member.save(update_fields=fields)
+    return member
+
+
 def member_set_status(*, member: User, status: MembershipStatus, reason: str = "") -> User:
     member.status = status
     member.status_reason = reason[:255]

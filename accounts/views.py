@@ -10,7 +10,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse, reverse_lazy
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -124,6 +124,14 @@ def member_settings(request: MemberRequest) -> HttpResponse:
                 member=member, consent=form.cleaned_data["publication_consent"]
             )
             services.member_set_reminders(member=member, reminders=form.cleaned_data["reminders"])
+            reports = form.cleaned_data["game_reports"]
+            language = translation.get_language() or ""
+            if form.cleaned_data["game_reports_shown"] and (
+                reports != member.game_reports
+                or (reports and language != member.game_reports_language)
+            ):
+                # Written in the language of the page they were switched on in.
+                services.member_set_game_reports(member=member, on=reports, language=language)
             notify_by = form.cleaned_data["notify_by"]
             if notify_by:
                 services.member_set_notify_by(member=member, notify_by=NotifyBy(notify_by))
@@ -135,6 +143,7 @@ def member_settings(request: MemberRequest) -> HttpResponse:
             initial={
                 "publication_consent": member.publication_consent,
                 "reminders": member.reminders,
+                "game_reports": member.game_reports,
                 "notify_by": member.notify_by,
             }
         )

@@ -12,7 +12,7 @@ from celery import shared_task
 from django.utils import timezone
 
 from games.models import Game, GameStatus
-from games.ratings import analysis, publication
+from games.ratings import analysis, publication, reports
 from games.ratings.models import PlayerScore
 
 # After a scheme change, the group posts of games this recent are edited to the new scores;
@@ -28,6 +28,8 @@ def game_analyse(game_id: int) -> None:
     analysis.game_analysis_build(game_id=game_id)
     analysis.ratings_replay()
     publication.game_post_sync(game_id=game_id)
+    # After the ratings, which the reports tell; once per game and member (reports.py).
+    reports.game_reports_send(game_id=game_id)
 
 
 @shared_task(ignore_result=True, acks_late=True)

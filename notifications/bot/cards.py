@@ -65,11 +65,13 @@ def settings_card(member: User) -> tuple[str, Buttons]:
             _("Publish my nickname and scores: %(state)s")
             % {"state": state(member.publication_consent)},
             _("Evening reminders: %(state)s") % {"state": state(member.reminders)},
+            _("A report after each game: %(state)s") % {"state": state(member.game_reports)},
         ]
     )
     buttons = [
         [{"text": _("Publication: switch"), "callback_data": "set:consent"}],
         [{"text": _("Reminders: switch"), "callback_data": "set:reminders"}],
+        [{"text": _("Reports after games: switch"), "callback_data": "set:reports"}],
     ]
     return text, buttons
 

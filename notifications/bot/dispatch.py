@@ -19,6 +19,7 @@ from club.kernel.club_settings import ClubSettings
 from club.kernel.errors import RefusalCode, Refused
 from club.kernel.parsing import whole_number
 from club.models import Evening, Registration, RegistrationSource, RegistrationStatus
+from games.ratings import reports
 from notifications.bot.cards import (
     ONLINE_BUTTONS,
     Buttons,
@@ -212,6 +213,8 @@ class Bot:
             return self.toast(_("First link your account or sign up: /start"))
         if action == "set":
             return self.on_toggle(argument)
+        if action == reports.REPORTS_ANSWER:
+            return self.on_reports_answer(argument)
         evening_button = buttons.pressed(data)
         if evening_button is not None:
             return self.on_evening_button(*evening_button)
@@ -354,10 +357,33 @@ class Bot:
             )
         elif which == "reminders":
             accounts.member_set_reminders(member=self.member, reminders=not self.member.reminders)
+        elif which == "reports":
+            accounts.member_set_game_reports(member=self.member, on=not self.member.game_reports)
         else:
             return self.toast(_("This button no longer works."))
         self.reply(*settings_card(self.member))
         return self.toast(_("Settings saved."))
+
+    def on_reports_answer(self, argument: str) -> dict[str, Any]:
+        """The answer to the one offer of reports after games (games/ratings/reports.py):
+        «yes» switches them on and sends the report of the game the offer came after,
+        «no» leaves them off; either way the bot has asked."""
+        assert self.member is not None
+        answer = reports.offer_read(argument)
+        if answer is None:
+            return self.toast(_("This button no longer works."))
+        yes, game_id = answer
+        if yes:
+            self.reply(
+                _(
+                    "Done: after each of your games I will send you your report. "
+                    "/settings switches it off."
+                )
+            )
+        else:
+            self.reply(_("Fine: no reports. /settings switches them on whenever you like."))
+        reports.answer_offer(member=self.member, yes=yes, game_id=game_id)
+        return self.toast(_("Reports after games: on.") if yes else _("Reports after games: off."))
 
     # --- signing up in the bot ---------------------------------------------------------
 
