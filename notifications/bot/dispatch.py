@@ -109,7 +109,8 @@ class Bot:
                 "I am the club's bot.\n/evening — the next evening and your seat\n"
                 "/online — your online game: vote, fast, shoot, check\n"
                 "/say TEXT — a post in the online game's day thread\n"
-                "/settings — publication of your nickname, reminders\n/help — this message"
+                "/settings — publication of your nickname, reminders, reports after games\n"
+                "/help — this message"
             )
         )
 

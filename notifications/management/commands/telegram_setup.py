@@ -12,7 +12,7 @@ COMMANDS = [
     BotCommand("evening", "Ближайший вечер и моё место"),
     BotCommand("online", "Моя онлайн-игра: голос, фаст, выстрел, проверка"),
     BotCommand("say", "Пост в дневной ветке онлайн-игры"),
-    BotCommand("settings", "Публикация ника, напоминания"),
+    BotCommand("settings", "Публикация ника, напоминания, отчёты после игр"),
     BotCommand("help", "Что умеет бот"),
 ]
 
