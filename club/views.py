@@ -254,13 +254,7 @@ def _lineup_context(request: SiteRequest, evening: Evening, **extra: object) -> 
     club = ClubSettings.load()
     current = queries.evening_lineup(evening)
     query = request.GET.get("q", "")
-    found: list[User] = []
-    search_refused: Refused | None = None
-    if query:
-        try:
-            found = lineup.members_to_add(evening=evening, query=query)
-        except Refused as refused:
-            search_refused = refused
+    found, search_refused = _lineup_search(evening, query)
     people = len(current.confirmed) + len(current.reserve)
     now = timezone.now()
     door_open = lineup.door_open(evening, now)
@@ -293,10 +287,29 @@ def _lineup_context(request: SiteRequest, evening: Evening, **extra: object) -> 
         "min_age": club.min_age,
         **extra,
     }
-    # A tap's answer is said in its row, where the finger is. A row that has left the list
-    # (taken off by this tap, by another organiser before it, or by the evening's cancel)
-    # is drawn once more where it was, with the answer; the second table's answer is said
-    # above the list.
+    context.update(_lineup_rows(evening, current, context))
+    if evening.status == EveningStatus.FINISHED:
+        context.update(_finished(evening, current))
+    return context
+
+
+def _lineup_search(evening: Evening, query: str) -> tuple[list[User], Refused | None]:
+    """The members the search finds, or the search's refusal (said where the results go)."""
+    if not query:
+        return [], None
+    try:
+        return lineup.members_to_add(evening=evening, query=query), None
+    except Refused as refused:
+        return [], refused
+
+
+def _lineup_rows(
+    evening: Evening, current: queries.Lineup, context: dict[str, object]
+) -> dict[str, object]:
+    """A tap's answer is said in its row, where the finger is. A row that has left the list
+    (taken off by this tap, by another organiser before it, or by the evening's cancel) is
+    drawn once more where it was, with the answer; the second table's answer is said above
+    the list."""
     seated: list[Registration] = [*current.confirmed]
     waiting: list[Registration] = [*current.reserve]
     where, row = context.get("where"), context.get("row")
@@ -305,13 +318,13 @@ def _lineup_context(request: SiteRequest, evening: Evening, **extra: object) -> 
         waiting.insert(sum(1 for r in waiting if _in_order(r) < _in_order(gone)), gone)
     elif gone is not None:
         seated.insert(sum(1 for r in seated if r.arrival < gone.arrival), gone)
-    context["seated_rows"], context["waiting_rows"] = seated, waiting
-    context["gone"] = gone.pk if gone is not None else None
     unplaced = where == "row" and gone is None and row not in _listed(current)
-    context["said_above"] = where == "table" or unplaced
-    if evening.status == EveningStatus.FINISHED:
-        context.update(_finished(evening, current))
-    return context
+    return {
+        "seated_rows": seated,
+        "waiting_rows": waiting,
+        "gone": gone.pk if gone is not None else None,
+        "said_above": where == "table" or unplaced,
+    }
 
 
 def _finished(evening: Evening, current: queries.Lineup) -> dict[str, object]:
