@@ -8,9 +8,10 @@ night, who was healed, which check found black), never re-derived here.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import math
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
-from typing import Any
+from typing import Any, Protocol
 
 from games.rules.club import ClubGame, Phase, Reason
 from games.rules.errors import ProtocolError, gettext_noop
@@ -46,6 +47,26 @@ class Scheme:
     bonus_min: float = -1.0
     bonus_max: float = 1.0
 
+    # The lines below are off (0, or a factor of 1) unless a preset turns them on, so that
+    # the club's preset scores as it always did (docs/scoring.md, «Автоматический»).
+    red_nominates_red: float = 0.0  # per nomination of a red player by a red one
+    # The day's deciding show of hands, where the host tapped who raised a hand for whom:
+    # a red player's hand on a black candidate, and on a red one.
+    red_hands_black: float = 0.0
+    red_hands_red: float = 0.0
+    red_votes_red: float = 0.0  # online: a red player's vote standing on a red one
+    # Nominations and votes of a critical day (the town one mistake from losing) count this
+    # many times.
+    critical_day_factor: float = 1.0
+    black_win_alive: float = 0.0  # a black player alive at the end of black's win
+    black_missed_shot: float = 0.0  # to each living shooter, per night the mafia's shot missed
+    # Removed by the host's decision, not by fouls (online: a modkill).
+    disqualification: float = -0.5
+    # First-night compensation (Ci) on the season's table: its cap, 0 for none (FIIM: 0.4).
+    first_night_compensation: float = 0.0
+    # What orders players with equal points on the season's table, in turn (TIE_BREAKERS).
+    tie_breakers: tuple[str, ...] = ("wins", "fewer_games")
+
     @classmethod
     def from_dict(cls, raw: Mapping[str, Any]) -> Scheme:
         kinds = {f.name: f.type for f in fields(cls)}
@@ -53,6 +74,9 @@ class Scheme:
         for key, value in raw.items():
             if key not in kinds:
                 raise ProtocolError(gettext_noop("Unknown scoring line: %(key)s."), key=key)
+            if key == "tie_breakers":
+                values[key] = _tie_breakers(value)
+                continue
             if kinds[key] in (bool, "bool"):
                 if type(value) is not bool:
                     raise ProtocolError(gettext_noop("`%(key)s` is true or false."), key=key)
@@ -64,6 +88,8 @@ class Scheme:
                 raise ProtocolError(
                     gettext_noop("The points of `%(key)s` are within ±10."), key=key
                 )
+            if key in NON_NEGATIVE and value < 0:
+                raise ProtocolError(gettext_noop("`%(key)s` is 0 or more."), key=key)
             values[key] = float(value)
         scheme = cls(**values)
         if not scheme.bonus_min <= 0 <= scheme.bonus_max:
@@ -75,7 +101,10 @@ class Scheme:
         return scheme
 
     def to_dict(self) -> dict[str, Any]:
-        return {f.name: getattr(self, f.name) for f in fields(self)}
+        return {
+            f.name: list(value) if isinstance(value := getattr(self, f.name), tuple) else value
+            for f in fields(self)
+        }
 
     def bonus_allowed(self, points: float) -> bool:
         """Whether the host may give these extra points (a penalty when negative)."""
@@ -84,6 +113,33 @@ class Scheme:
     def black_for_best_move(self, team: Team) -> bool:
         """Which cards a best move finds: black, and the loners when the scheme says so."""
         return team == Team.BLACK or (team == Team.LONER and self.best_move_loners_black)
+
+
+# Not points but a factor and a cap: below 0 they mean nothing.
+NON_NEGATIVE = frozenset({"critical_day_factor", "first_night_compensation"})
+
+# What may order players with equal points on a season's table, each "more is better" but
+# `fewer_games` (docs/scoring.md names the source of each preset's order).
+TIE_BREAKERS = (
+    "wins",  # games won
+    "key_role_wins",  # games won as the boss (the don) or the commissar (the sheriff)
+    "extra",  # the best move, extra points and penalties together (mafiaratings' «epg»)
+    "bonus",  # the host's extra points (Polemica's awards)
+    "best_move",  # the best move's points (Polemica's guess score)
+    "first_night_kills",  # times killed on night 1 while red
+    "fewer_games",  # the same points from fewer games
+)
+
+
+def _tie_breakers(value: object) -> tuple[str, ...]:
+    if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
+        raise ProtocolError(gettext_noop("`tie_breakers` is a list of names."))
+    unknown = [v for v in value if v not in TIE_BREAKERS]
+    if unknown:
+        raise ProtocolError(gettext_noop("Unknown tie-breaker: %(key)s."), key=unknown[0])
+    if len(set(value)) != len(value):
+        raise ProtocolError(gettext_noop("A tie-breaker is named once."))
+    return tuple(value)
 
 
 @dataclass(frozen=True)
@@ -105,32 +161,37 @@ def score(
     game: ClubGame, events: Sequence[Mapping[str, Any]], scheme: Scheme
 ) -> dict[int, list[Line]]:
     """The lines of every seat. `game` is a fresh state (no event applied yet); it is
-    advanced over `events`, which must be the game's effective, legal events."""
+    advanced over `events`, which must be the game's effective, legal events. A line worth
+    nothing under `scheme` is left out (a preset turns a line off with 0)."""
     lines: dict[int, list[Line]] = {seat: [] for seat in game.order}
+    day = _Day(scheme)
 
     def team(seat: int) -> Team:
         return game.roles[seat].team
 
     for event in events:
         kind = event.get("type")
-        red_finds_black = (
-            kind == "nominate"
-            and team(event["by"]) == Team.RED
-            and team(event["target"]) == Team.BLACK
-        )
-        if red_finds_black:
-            lines[event["by"]].append(
-                Line("red_nominates_black", scheme.red_nominates_black, {"target": event["target"]})
-            )
+        if kind == "nominate" and team(event["by"]) == Team.RED:
+            target = team(event["target"])
+            code = {Team.BLACK: "red_nominates_black", Team.RED: "red_nominates_red"}.get(target)
+            if code is not None:
+                lines[event["by"]].append(day.line(code, event["target"]))
+        if kind == "night":
+            _score_hands(game, day, lines)
         if kind == "day" and game.phase == Phase.NIGHT:
             _score_night(game, scheme, lines)
         checks_before = len(game.checks)
         game.apply(event)
+        if kind == "day" and game.phase == Phase.DAY:
+            day.start(_critical(game))
+        if kind in ("votes", "hands") and game.tally is not None:
+            day.deciding = game.tally.voters  # the last vote of the day decides
         for check in game.checks[checks_before:]:
             if game.roles[check.by].code == "commissar" and check.result == Team.BLACK.value:
                 lines[check.by].append(
                     Line("check_found_black", scheme.check_found_black, {"target": check.target})
                 )
+    _score_hands(game, day, lines)  # a game that ends by day
     for out in game.eliminated:
         if out.reason == Reason.FOULS:
             lines[out.seat].append(Line("removal", scheme.removal))
@@ -147,11 +208,69 @@ def score(
                 lines[seat].append(Line("win", scheme.win, {"role": role.code}))
             if seat in game.alive:
                 lines[seat].append(Line("winner_survives", scheme.winner_survives))
-    return lines
+                if role.team == Team.BLACK:
+                    lines[seat].append(Line("black_win_alive", scheme.black_win_alive))
+    return _worth_something(lines)
+
+
+class _Day:
+    """What the scoring keeps of the day under way: whether it is critical, and who voted
+    for whom in its deciding vote (when the host tapped the hands)."""
+
+    def __init__(self, scheme: Scheme) -> None:
+        self.scheme = scheme
+        self.critical = False
+        self.deciding: dict[int, int] | None = None
+
+    def start(self, critical: bool) -> None:
+        self.critical, self.deciding = critical, None
+
+    def line(self, code: str, target: int) -> Line:
+        """A nomination's or a vote's line, weighed by the day (its detail says a critical
+        day when the weight is not 1)."""
+        points = getattr(self.scheme, code)
+        detail: dict[str, Any] = {"target": target}
+        factor = self.scheme.critical_day_factor
+        if self.critical and factor != 1:
+            points, detail["critical"] = round(points * factor, 4), True
+        return Line(code, points, detail)
+
+
+def _critical(game: ClubGame | OnlineGame) -> bool:
+    """Whether the town is one mistake from losing as the day opens: were it to expel a red
+    player today and black to kill one tonight (with each of its shots), black would reach
+    parity. Polemica's «критика» (7 red against 3 black: red ≤ black + 2), with the club's
+    second black shot, the swindler's, counted when it can shoot; loners are outside it."""
+    if isinstance(game, OnlineGame):
+        black = len(game.black_alive)
+        return black > 0 and len(game.alive) - black - 2 <= black
+    red = sum(1 for seat in game.alive if game.roles[seat].team == Team.RED)
+    black_seats = [seat for seat in game.alive if game.roles[seat].team == Team.BLACK]
+    shots = int(any(game.roles[seat].shoots_as == "mafia" for seat in black_seats))
+    shots += int(
+        game.options.swindler_kills
+        and any(game.roles[seat].code == "swindler" for seat in black_seats)
+    )
+    return bool(black_seats) and red - 1 - shots <= len(black_seats)
+
+
+def _score_hands(game: ClubGame, day: _Day, lines: dict[int, list[Line]]) -> None:
+    """The day's deciding vote, as the engine kept it: each red voter's hand on a black
+    candidate, or on a red one."""
+    for voter, target in sorted((day.deciding or {}).items()):
+        if game.roles[voter].team != Team.RED:
+            continue
+        code = {Team.BLACK: "red_hands_black", Team.RED: "red_hands_red"}.get(
+            game.roles[target].team
+        )
+        if code is not None:
+            lines[voter].append(day.line(code, target))
+    day.deciding = None
 
 
 def _score_night(game: ClubGame, scheme: Scheme, lines: dict[int, list[Line]]) -> None:
-    """Before the morning resolves the night: saves, and black's kills of key red roles."""
+    """Before the morning resolves the night: saves, black's kills of key red roles, and
+    the mafia's shot recorded as a miss (woke and hit nobody)."""
     shot = {target for _by, target in game.kills}
     healers = [seat for seat in game.alive if game.roles[seat].code == "doctor"]
     for target in game.heals & shot:
@@ -166,6 +285,48 @@ def _score_night(game: ClubGame, scheme: Scheme, lines: dict[int, list[Line]]) -
                     lines[seat].append(
                         Line("black_kills_key_red", scheme.black_kills_key_red, {"target": target})
                     )
+    if "kill:mafia" in game.acted and not any(by == "mafia" for by, _target in game.kills):
+        for seat in sorted(game.alive):
+            if game.roles[seat].shoots_as == "mafia":
+                lines[seat].append(Line("black_missed_shot", scheme.black_missed_shot))
+
+
+def _worth_something(lines: dict[int, list[Line]]) -> dict[int, list[Line]]:
+    return {seat: [line for line in own if line.points] for seat, own in lines.items()}
+
+
+class _Departure(Protocol):
+    @property
+    def seat(self) -> int: ...
+    @property
+    def phase(self) -> str: ...
+    @property
+    def n(self) -> int: ...
+    @property
+    def reason(self) -> str: ...
+
+
+def killed_first_night(eliminated: Iterable[_Departure]) -> set[int]:
+    """The seats shot dead on night 1 (the mafia's, the swindler's or the maniac's kill;
+    online, the mafia's): what first-night compensation and its tie-breaker count."""
+    return {
+        out.seat
+        for out in eliminated
+        if out.phase == "night" and out.n == 1 and out.reason in ("killed", "swindler")
+    }
+
+
+def first_night_compensation(kills: int, games: int, cap: float) -> float:
+    """Ci, mafiaratings' formula for FIIM (its scoring's «night1» policy, in
+    include/scoring.php's evaluator): max(min(cap·K / round(0.4·N), cap), 0) for K
+    first-night kills as red in N games of the season. Its evaluator divides by zero to
+    2·10⁹ when K > 0 (so Ci is the cap) and to 0 when K = 0; PHP rounds halves up."""
+    if cap <= 0 or kills <= 0:
+        return 0.0
+    divisor = math.floor(0.4 * games + 0.5)
+    if divisor <= 0:
+        return cap
+    return max(min(kills * cap / divisor, cap), 0.0)
 
 
 def _score_best_move(game: ClubGame, scheme: Scheme, lines: dict[int, list[Line]]) -> None:
@@ -203,22 +364,29 @@ def score_online(
     as `score` reads the club's: the same lines where the games share them, and for the
     day's vote, a red player's vote standing on a black player when the day closes."""
     lines: dict[int, list[Line]] = {seat: [] for seat in game.order}
+    day = _Day(scheme)
     for event in events:
         day_open = _online_day_open(game)
         standing = dict(game.votes) if day_open else {}
         checks_before, out_before = len(game.checks), len(game.eliminated)
+        misfires = game.misfires
         game.apply(event)
+        if event.get("type") == "day" and game.phase == "day":
+            day.start(_critical(game))
         if day_open and not _online_day_open(game):
-            _score_standing_votes(game, standing, scheme, lines)
+            _score_standing_votes(game, standing, day, lines)
         for check in game.checks[checks_before:]:
             if check.kind == "commissar" and check.result == "black":
                 lines[check.by].append(
                     Line("check_found_black", scheme.check_found_black, {"target": check.target})
                 )
+        if game.misfires > misfires:  # the night's shot missed: nobody agreed, or nobody shot
+            for seat in sorted(game.black_alive):
+                lines[seat].append(Line("black_missed_shot", scheme.black_missed_shot))
         _score_online_departures(game, game.eliminated[out_before:], scheme, lines)
     if game.winner is not None:
         _score_online_win(game, scheme, lines)
-    return lines
+    return _worth_something(lines)
 
 
 def _online_day_open(game: OnlineGame) -> bool:
@@ -231,12 +399,15 @@ def _black(game: OnlineGame, seat: int) -> bool:
 
 
 def _score_standing_votes(
-    game: OnlineGame, standing: Mapping[int, Any], scheme: Scheme, lines: dict[int, list[Line]]
+    game: OnlineGame, standing: Mapping[int, Any], day: _Day, lines: dict[int, list[Line]]
 ) -> None:
-    """The day's vote closed: a red player's vote standing on a black player scores."""
+    """The day's vote closed: a red player's vote standing on a black player scores, and
+    one standing on a red player (PASS is neither)."""
     for voter, target in standing.items():
-        if target != "pass" and not _black(game, voter) and _black(game, target):
-            lines[voter].append(Line("red_votes_black", scheme.red_votes_black, {"target": target}))
+        if target == "pass" or _black(game, voter):
+            continue
+        code = "red_votes_black" if _black(game, target) else "red_votes_red"
+        lines[voter].append(day.line(code, target))
 
 
 def _score_online_departures(
@@ -252,8 +423,10 @@ def _score_online_departures(
                 lines[seat].append(
                     Line("black_kills_key_red", scheme.black_kills_key_red, {"target": out.seat})
                 )
-        if out.reason in ("warnings", "modkill"):
+        if out.reason == "warnings":
             lines[out.seat].append(Line("removal", scheme.removal))
+        if out.reason == "modkill":
+            lines[out.seat].append(Line("disqualification", scheme.disqualification))
 
 
 def _score_online_win(game: OnlineGame, scheme: Scheme, lines: dict[int, list[Line]]) -> None:
@@ -263,3 +436,5 @@ def _score_online_win(game: OnlineGame, scheme: Scheme, lines: dict[int, list[Li
             lines[seat].append(Line("win", scheme.win, {"role": game.roles[seat]}))
             if seat in game.alive:
                 lines[seat].append(Line("winner_survives", scheme.winner_survives))
+                if team == "black":
+                    lines[seat].append(Line("black_win_alive", scheme.black_win_alive))

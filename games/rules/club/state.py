@@ -157,6 +157,9 @@ class Tally:
     dropped: tuple[int, ...]
     expelled: tuple[int, ...]
     outcome: str | None
+    # Who voted for whom (voter → candidate), when the host tapped the hands rather than
+    # entering counts: the scoring reads the day's deciding vote from it.
+    voters: dict[int, int] | None = None
 
     def as_dict(self) -> TallyDict:
         counts = self.counts

@@ -61,8 +61,9 @@ class ClubVote(ClubEnd):
 
     def _counts(
         self, event: VotesEvent | HandsEvent, allowed: list[int], what: str
-    ) -> dict[int, int]:
-        """Counts from `counts` or from `voters`; each living player counts once at most."""
+    ) -> tuple[dict[int, int], dict[int, int] | None]:
+        """Counts from `counts` or from `voters` (then also who voted for whom); each living
+        player counts once at most."""
         if "voters" in event:
             voters = _seat_map(event["voters"], "voters")
             counts = dict.fromkeys(allowed, 0)
@@ -76,7 +77,7 @@ class ClubVote(ClubEnd):
                         what=what,
                     )
                 counts[target] += 1
-            return counts
+            return counts, voters
         counts = _seat_map(event.get("counts"), "counts")
         for seat in counts:
             if seat not in allowed:
@@ -92,7 +93,7 @@ class ClubVote(ClubEnd):
                 gettext_noop("More votes than living players (%(living)s)."),
                 living=len(self.alive),
             )
-        return {seat: counts.get(seat, 0) for seat in allowed}
+        return {seat: counts.get(seat, 0) for seat in allowed}, None
 
     def _on_votes(self, event: VotesEvent) -> None:
         self._require_day(Step.ROUND)
@@ -100,9 +101,9 @@ class ClubVote(ClubEnd):
             raise RuleViolation(
                 "no_nominees", gettext_noop("Nobody is nominated: there is no vote.")
             )
-        counts = self._counts(event, self.nominees, gettext_noop("nominated player"))
+        counts, voters = self._counts(event, self.nominees, gettext_noop("nominated player"))
         candidates = self._defence_candidates(counts)
-        with self._tallied("votes", counts=counts):
+        with self._tallied("votes", counts=counts, voters=voters):
             self._after_the_count(candidates)
 
     def _after_the_count(self, candidates: list[int]) -> None:
@@ -130,6 +131,7 @@ class ClubVote(ClubEnd):
         counts: dict[int, int] | None = None,
         votes_for: int | None = None,
         dropped: Iterable[int] = (),
+        voters: dict[int, int] | None = None,
     ) -> Iterator[None]:
         """Record a vote's result once its handler has done what it does."""
         before = set(self.alive)
@@ -141,6 +143,7 @@ class ClubVote(ClubEnd):
             tuple(dropped),
             tuple(sorted(before - self.alive)),
             self.outcome if self.step == Step.DONE else None,
+            voters,
         )
 
     def _defence_candidates(self, counts: dict[int, int]) -> list[int]:
@@ -178,9 +181,9 @@ class ClubVote(ClubEnd):
 
     def _on_hands(self, event: HandsEvent) -> None:
         self._require_day(Step.HANDS)
-        counts = self._counts(event, self.candidates, gettext_noop("candidate"))
+        counts, voters = self._counts(event, self.candidates, gettext_noop("candidate"))
         dropped = self._runoff_drops(counts)
-        with self._tallied("hands", counts=counts, dropped=dropped):
+        with self._tallied("hands", counts=counts, dropped=dropped, voters=voters):
             self._after_the_hands(counts, dropped)
 
     def _runoff_drops(self, counts: dict[int, int]) -> list[int]:
