@@ -160,7 +160,8 @@ def seed_migration_rows() -> None:
         "club.migrations.0002_club_settings_row": "create_settings_row",
         "accounts.migrations.0008_hosts_group_in_russian": "rename_hosts_group",
         "games.migrations.0002_seed_roles": "seed",
-        "games.migrations.0004_scoring_scheme_v1": "scheme_v1",
+        # Version 1 of each scoring preset («Клуб»'s is the old scheme_v1 of games 0004).
+        "games.ratings.migrations.0004_scoring_presets_data": "presets_made",
     }
 
     class Current:

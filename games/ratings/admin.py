@@ -8,10 +8,10 @@ from django.utils.translation import gettext_lazy as _
 from club.doors.requests import member_of
 from games.models import Game
 from games.ratings import services
-from games.ratings.models import PlayerScore, ScoringScheme
+from games.ratings.models import PlayerScore, ScoringPreset, ScoringScheme, SeasonPreset
 from games.ratings.publication import LINE_LABELS
 from games.rules.errors import ProtocolError
-from games.rules.scoring import Scheme
+from games.rules.scoring import TIE_BREAKERS, Scheme
 from games.rules_text import rules_message
 
 
@@ -26,13 +26,16 @@ class PointsInline(admin.TabularInline[PlayerScore, Game]):
         return False
 
 
-# Every field of a scheme (games/rules/scoring.Scheme), as the admin names it: the lines'
-# points, the best move's flag and the bounds of the host's extra points.
+# Every field of a scheme (games/rules/scoring.Scheme) a new version sets, as the admin
+# names it: the lines' points, the best move's flag, the bounds of the host's extra points,
+# a critical day's weight and first-night compensation's cap (the tie-breakers: below).
 SCHEME_LABELS: dict[str, Any] = {
     **{code: label for code, label in LINE_LABELS.items() if code in Scheme().to_dict()},
     "best_move_loners_black": _("the best move counts the loners (maniac, нагнетатель) black"),
     "bonus_min": _("extra points: the lowest (a penalty)"),
     "bonus_max": _("extra points: the highest"),
+    "critical_day_factor": _("a critical day's nominations and votes count this many times"),
+    "first_night_compensation": _("first-night compensation (Ci): its cap, 0 for none"),
 }
 
 
@@ -43,23 +46,37 @@ def _scheme_field(code: str, label: Any) -> forms.Field:
 
 
 class _SchemeFormBase(forms.ModelForm[ScoringScheme]):
-    """A new version: the points of every line, starting from the current version's."""
+    """A new version of a preset: every field, starting from that preset's newest version."""
+
+    tie_breakers = forms.CharField(
+        label=_("tie-breakers, in order"),
+        required=False,
+        help_text=_("Comma-separated, after the points: %(names)s.")
+        % {"names": ", ".join(TIE_BREAKERS)},
+    )
 
     class Meta:
         model = ScoringScheme
-        fields = ["note"]
+        fields = ["preset", "note"]
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        current = ScoringScheme.objects.current().scheme().to_dict()
-        for code in SCHEME_LABELS:
+        chosen = ScoringPreset.objects.filter(pk=self.initial.get("preset") or 0).first()
+        current = ScoringScheme.objects.current(chosen).scheme().to_dict()
+        for code in [*SCHEME_LABELS, "tie_breakers"]:
             if code in self.fields:
-                self.fields[code].initial = current[code]
+                value = current[code]
+                self.fields[code].initial = ", ".join(value) if code == "tie_breakers" else value
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}
+        raw = {c: cleaned[c] for c in SCHEME_LABELS if c in cleaned}
+        if "tie_breakers" in cleaned:
+            raw["tie_breakers"] = [
+                t.strip() for t in cleaned["tie_breakers"].split(",") if t.strip()
+            ]
         try:
-            self.scheme = Scheme.from_dict({c: cleaned[c] for c in SCHEME_LABELS if c in cleaned})
+            self.scheme = Scheme.from_dict(raw)
         except ProtocolError as error:
             raise forms.ValidationError(rules_message(error)) from error
         return cleaned
@@ -75,10 +92,11 @@ SchemeForm = type(
 
 @admin.register(ScoringScheme)
 class ScoringSchemeAdmin(admin.ModelAdmin[ScoringScheme]):
-    """Versions are history: an admin adds a new one (every game is scored again by it)
-    and never edits or deletes one that games were scored by."""
+    """Versions are history: an admin adds a new one to a preset (every game is scored
+    again by it) and never edits or deletes one that games were scored by."""
 
-    list_display = ["version", "note", "created_at", "created_by"]
+    list_display = ["preset", "version", "note", "created_at", "created_by"]
+    list_filter = ["preset"]
     form = SchemeForm
     readonly_fields = ["version", "points", "created_at", "created_by"]
 
@@ -86,8 +104,13 @@ class ScoringSchemeAdmin(admin.ModelAdmin[ScoringScheme]):
         self, request: HttpRequest, obj: ScoringScheme | None = None
     ) -> list[str]:
         if obj is not None:
-            return ["version", "note", "points", "created_at", "created_by"]
-        return ["note", *SCHEME_LABELS]
+            return ["preset", "version", "note", "points", "created_at", "created_by"]
+        return ["preset", "note", *SCHEME_LABELS, "tie_breakers"]
+
+    def get_readonly_fields(
+        self, request: HttpRequest, obj: ScoringScheme | None = None
+    ) -> list[str]:
+        return [*self.readonly_fields, "preset"] if obj is not None else self.readonly_fields
 
     def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
         return False
@@ -99,6 +122,40 @@ class ScoringSchemeAdmin(admin.ModelAdmin[ScoringScheme]):
         self, request: HttpRequest, obj: ScoringScheme, form: _SchemeFormBase, change: bool
     ) -> None:
         created = services.scheme_version_create(
-            scheme=form.scheme, note=obj.note, by=member_of(request)
+            scheme=form.scheme, note=obj.note, by=member_of(request), preset=obj.preset
         )
         obj.pk, obj.version = created.pk, created.version  # for admin's message and redirect
+
+
+@admin.register(ScoringPreset)
+class ScoringPresetAdmin(admin.ModelAdmin[ScoringPreset]):
+    """The presets (docs/scoring.md); their points are their versions («Scoring schemes»)."""
+
+    list_display = ["label", "code", "source"]
+    readonly_fields = ["code"]
+
+    def get_readonly_fields(
+        self, request: HttpRequest, obj: ScoringPreset | None = None
+    ) -> list[str]:
+        return ["code"] if obj is not None else []
+
+    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+
+@admin.register(SeasonPreset)
+class SeasonPresetAdmin(admin.ModelAdmin[SeasonPreset]):
+    """Which preset scores which seasons; a change scores the games again (in the worker)."""
+
+    list_display = ["since", "preset", "note", "created_by"]
+    fields = ["since", "preset", "note"]
+
+    def save_model(self, request: HttpRequest, obj: SeasonPreset, form: Any, change: bool) -> None:
+        services.season_preset_save(obj, by=member_of(request))
+
+    def delete_model(self, request: HttpRequest, obj: SeasonPreset) -> None:
+        services.season_preset_delete(obj)
+
+    def delete_queryset(self, request: HttpRequest, queryset: Any) -> None:
+        for row in queryset:
+            services.season_preset_delete(row)

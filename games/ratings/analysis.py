@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import date, datetime
 from typing import Any
 
@@ -22,11 +22,21 @@ from club.kernel.club_settings import ClubSettings
 from games.models import Game, GameStatus, Seat
 from games.ratings import systems
 from games.ratings.models import GameAnalysis, PlayerScore, ScoringScheme
+from games.ratings.presets import scheme_by_day
 from games.rules import rating
 from games.rules.club import ClubGame
 from games.rules.online import BLACK_ROLES, OnlineGame
 from games.rules.roles import Team
-from games.rules.scoring import Line, score, score_online, total, won
+from games.rules.scoring import (
+    Extras,
+    Line,
+    Scheme,
+    killed_first_night,
+    score,
+    score_online,
+    total,
+    won,
+)
 from games.services import engine_for
 from games.timeline import in_time_order
 
@@ -56,8 +66,15 @@ def _digest(events: Sequence[Mapping[str, Any]], seats: Sequence[Seat], scheme: 
     return hashlib.sha256(json.dumps(basis, sort_keys=True, default=str).encode()).hexdigest()
 
 
-def game_analysis_build(*, game_id: int, scheme_row: ScoringScheme | None = None) -> bool:
-    """Build (or withdraw) the analysis of one game; True when anything changed.
+def game_analysis_build(
+    *,
+    game_id: int,
+    scheme_row: ScoringScheme | None = None,
+    scheme_of: Callable[[date], ScoringScheme] | None = None,
+) -> bool:
+    """Build (or withdraw) the analysis of one game; True when anything changed. It is
+    scored by `scheme_row`, or else by the newest version of the preset of the game's
+    season (`scheme_of` finds it for a day; games/ratings/presets.py).
 
     A game that is not finished (an undo reopened it) has no analysis. Call
     ratings_replay() afterwards: the scores' ratings depend on every earlier game.
@@ -69,7 +86,8 @@ def game_analysis_build(*, game_id: int, scheme_row: ScoringScheme | None = None
             withdrawn, _kinds = GameAnalysis.objects.filter(game_id=game_id).delete()
             PlayerScore.objects.filter(game_id=game_id).delete()
             return bool(withdrawn)
-        scheme_row = scheme_row or ScoringScheme.objects.current()
+        played_on = played_day(game)
+        scheme_row = scheme_row or (scheme_of or scheme_by_day())(played_on)
         scheme = scheme_row.scheme()
         seats = list(Seat.objects.filter(game=game).order_by("number"))
         events = game.events.effective()
@@ -77,15 +95,8 @@ def game_analysis_build(*, game_id: int, scheme_row: ScoringScheme | None = None
         existing = GameAnalysis.objects.filter(game=game).first()
         if existing is not None and existing.digest == digest:
             return False
-        state = engine_for(game, seats)
-        # Scoring advances `state` to the game's end.
-        if isinstance(state, OnlineGame):
-            lines = score_online(state, events, scheme)
-        else:
-            lines = score(state, events, scheme)
-        club = ClubSettings.load()
-        played = game.evening.starts_at if game.evening else game.started_at
-        played_on = timezone.localtime(played, club.zone).date()
+        state, lines = game_lines(game, seats, events, scheme)
+        first_night = killed_first_night(state.eliminated)
         ended_at = game.ended_at or timezone.now()
         GameAnalysis.objects.update_or_create(
             game=game,
@@ -98,12 +109,37 @@ def game_analysis_build(*, game_id: int, scheme_row: ScoringScheme | None = None
         )
         PlayerScore.objects.filter(game=game).delete()
         PlayerScore.objects.bulk_create(
-            _player_score(game, seat, state, lines[seat.number], played_on, ended_at)
+            _player_score(
+                game,
+                seat,
+                state,
+                lines[seat.number],
+                played_on,
+                ended_at,
+                killed=seat.number in first_night,
+            )
             for seat in seats
             # A guest has no account to score: no rating, no leaderboard, no name.
             if seat.member_id is not None
         )
     return True
+
+
+def played_day(game: Game) -> date:
+    """The evening's date in the club's zone (an online game: the day it started)."""
+    played = game.evening.starts_at if game.evening else game.started_at
+    return timezone.localtime(played, ClubSettings.load().zone).date()
+
+
+def game_lines(
+    game: Game, seats: Sequence[Seat], events: Sequence[Mapping[str, Any]], scheme: Scheme
+) -> tuple[ClubGame | OnlineGame, dict[int, list[Line]]]:
+    """The game's engine replayed to its end, and every seat's lines under `scheme`."""
+    state = engine_for(game, seats)
+    # Scoring advances `state` to the game's end.
+    if isinstance(state, OnlineGame):
+        return state, score_online(state, events, scheme)
+    return state, score(state, events, scheme)
 
 
 def _player_score(
@@ -113,10 +149,13 @@ def _player_score(
     lines: Sequence[Line],
     played_on: date,
     ended_at: datetime,
+    *,
+    killed: bool,
 ) -> PlayerScore:
-    code, team = _role_and_team(state, seat.number)
+    code, team = role_and_team(state, seat.number)
     member_id = seat.member_id
     assert member_id is not None  # a guest's seat is not scored (its caller skips them)
+    extras = Extras.of(lines)
     return PlayerScore(
         game=game,
         seat=seat.number,
@@ -129,10 +168,14 @@ def _player_score(
         played_on=played_on,
         ended_at=ended_at,
         track=team.value if team in (Team.RED, Team.BLACK) else "",
+        killed_first_night=killed,
+        bonus_points=extras.bonus,
+        best_move_points=extras.best_move,
+        penalty_points=extras.penalty,
     )
 
 
-def _role_and_team(state: ClubGame | OnlineGame, seat: int) -> tuple[str, Team]:
+def role_and_team(state: ClubGame | OnlineGame, seat: int) -> tuple[str, Team]:
     if isinstance(state, OnlineGame):
         code = state.roles[seat]
         return code, Team.BLACK if code in BLACK_ROLES else Team.RED
@@ -215,15 +258,16 @@ def _write_ratings(changed: list[tuple[int, float | None, float | None]]) -> Non
 
 
 def analyses_rebuild() -> list[int]:
-    """Every finished game scored again by the current scheme (after an admin's change),
-    then the ratings replayed; returns the ids of the games whose analysis changed."""
-    scheme_row = ScoringScheme.objects.current()
+    """Every finished game scored again, each by the newest version of its season's preset
+    (after an admin's change of a preset or of a season's preset), then the ratings
+    replayed; returns the ids of the games whose analysis changed."""
+    scheme_of = scheme_by_day()
     changed = [
         game_id
         for game_id in Game.objects.filter(status=GameStatus.FINISHED)
         .order_by("ended_at", "pk")
         .values_list("pk", flat=True)
-        if game_analysis_build(game_id=game_id, scheme_row=scheme_row)
+        if game_analysis_build(game_id=game_id, scheme_of=scheme_of)
     ]
     ratings_replay()
     return changed

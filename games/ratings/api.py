@@ -101,6 +101,7 @@ class AnalysisOut(Schema):
     evening_id: int | None  # null for an online game
     number: int
     winner: str
+    scheme_preset: str  # the preset it was scored under: club, fiim, auto (docs/scoring.md)
     scheme_version: int
     built_at: datetime
     scores: list[ScoreOut]
@@ -126,6 +127,7 @@ def game_analysis(request: PublicApiRequest, game_id: int) -> AnalysisOut:
         evening_id=view.game.evening_id,
         number=view.game.number,
         winner=view.game.winner,
+        scheme_preset=built.scheme.preset.code,
         scheme_version=built.scheme.version,
         built_at=built.built_at,
         scores=published["rows"],
@@ -148,6 +150,9 @@ class StandingOut(Schema):
     red: float | None
     black: float | None
     rating: float | None
+    # First-night compensation in the points (the season's preset's, docs/scoring.md); null
+    # when the preset has none.
+    ci: float | None
 
 
 class LeaderboardOut(Schema):
@@ -155,6 +160,7 @@ class LeaderboardOut(Schema):
     seasons: list[str]
     sort: str
     rating_system: str  # elo_tracks, elo_nonzero_sum or openskill (docs/scoring.md)
+    preset: str  # the preset the season is scored under: club, fiim, auto
     rows: list[StandingOut]
 
 
@@ -174,9 +180,11 @@ def leaderboard(
         seasons=[s.key for s in board.seasons],
         sort=board.sort,
         rating_system=board.system,
+        preset=board.scheme.preset.code if board.scheme else "",
         rows=[
             StandingOut(
-                **{k: v for k, v in row.__dict__.items() if k != "own"}, win_rate=row.win_rate
+                **{k: v for k, v in row.__dict__.items() if not k.startswith(("own", "official"))},
+                win_rate=row.win_rate,
             )
             for row in board.rows
         ],

@@ -1,28 +1,76 @@
-"""What the analysis of a game stores: the scoring schemes' versions, each game's analysis and
-each seat's score with its rating (games/ratings/analysis.py builds them)."""
+"""What the analysis of a game stores: the scoring presets and their versions, which preset
+each season is scored by, each game's analysis and each seat's score with its rating
+(games/ratings/analysis.py builds them)."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from games.models import Game
+from games.rules.presets import AUTO, CLUB, FIIM, PRESETS
 from games.rules.scoring import Scheme
+
+# The three presets the migration made, by the names the site speaks them in; a preset an
+# admin adds shows its own name.
+PRESET_LABELS = {CLUB: _("Club"), FIIM: _("FIIM"), AUTO: _("Automatic")}
+
+
+class ScoringPresetQuerySet(models.QuerySet["ScoringPreset"]):
+    def club(self) -> ScoringPreset:
+        """«Клуб», which scores every season no row of SeasonPreset names (a migration makes
+        it; a database emptied by a test gets it back)."""
+        preset, _created = self.get_or_create(
+            code=CLUB, defaults={"name": PRESETS[CLUB].name, "source": PRESETS[CLUB].source}
+        )
+        return preset
+
+
+class ScoringPreset(models.Model):
+    """A way of scoring a game (docs/scoring.md): its points live in its versions."""
+
+    code = models.SlugField(_("code"), max_length=32, unique=True)
+    name = models.CharField(_("name"), max_length=80)
+    source = models.CharField(_("source"), max_length=300, blank=True)
+
+    objects = ScoringPresetQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = _("scoring preset")
+        verbose_name_plural = _("scoring presets")
+        ordering = ["pk"]
+
+    def __str__(self) -> str:
+        return str(self.label)
+
+    @property
+    def label(self) -> Any:
+        return PRESET_LABELS.get(self.code, self.name)
 
 
 class ScoringSchemeQuerySet(models.QuerySet["ScoringScheme"]):
-    def current(self) -> ScoringScheme:
-        """The newest version (the data migration writes version 1 with the defaults)."""
-        scheme = self.order_by("-version").first()
-        return scheme if scheme is not None else self.create(version=1, points={})
+    def current(self, preset: ScoringPreset | None = None) -> ScoringScheme:
+        """The newest version of `preset` («Клуб» when not given; the data migration writes
+        each preset's version 1)."""
+        preset = preset or ScoringPreset.objects.club()
+        scheme = self.filter(preset=preset).select_related("preset").order_by("-version").first()
+        return scheme if scheme is not None else self.create(preset=preset, version=1, points={})
 
 
 class ScoringScheme(models.Model):
-    """A version of the points of each scoring line (games/rules/scoring.Scheme). Versions
-    are never changed: an admin's edit is a new version, and every game is scored again."""
+    """A version of a preset's points (games/rules/scoring.Scheme). Versions are never
+    changed: an admin's edit is a new version, and every game is scored again."""
 
-    version = models.PositiveIntegerField(_("version"), unique=True)
+    preset = models.ForeignKey(
+        ScoringPreset,
+        on_delete=models.PROTECT,
+        related_name="versions",
+        verbose_name=_("preset"),
+    )
+    version = models.PositiveIntegerField(_("version"))
     # Only the lines that differ from the defaults need be here; Scheme fills the rest.
     points = models.JSONField(_("points"), default=dict, blank=True)
     note = models.CharField(_("what changed and why"), max_length=300, blank=True)
@@ -42,13 +90,58 @@ class ScoringScheme(models.Model):
         db_table = "games_scoringscheme"  # the table it had in games
         verbose_name = _("scoring scheme")
         verbose_name_plural = _("scoring schemes")
-        ordering = ["-version"]
+        ordering = ["preset", "-version"]
+        constraints = [
+            models.UniqueConstraint(fields=["preset", "version"], name="one_number_per_version"),
+        ]
 
     def __str__(self) -> str:
-        return str(_("Scoring scheme v%(version)d") % {"version": self.version})
+        return str(
+            _("%(preset)s v%(version)d") % {"preset": self.preset.label, "version": self.version}
+        )
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if not self.preset_id:
+            self.preset = ScoringPreset.objects.club()
+        super().save(*args, **kwargs)
 
     def scheme(self) -> Scheme:
         return Scheme.from_dict(self.points)
+
+
+class SeasonPreset(models.Model):
+    """From which season on a preset scores the club's games: every season whose first day
+    is on or after `since`, until a later row. Seasons before the first row are «Клуб»'s."""
+
+    since = models.DateField(
+        _("for the seasons from"),
+        unique=True,
+        help_text=_(
+            "Every season that starts on this day or later is scored by the preset, until a "
+            "later row; a season under way keeps its preset."
+        ),
+    )
+    preset = models.ForeignKey(
+        ScoringPreset, on_delete=models.PROTECT, related_name="+", verbose_name=_("preset")
+    )
+    note = models.CharField(_("why"), max_length=300, blank=True)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("created by"),
+    )
+
+    class Meta:
+        verbose_name = _("season's preset")
+        verbose_name_plural = _("seasons' presets")
+        ordering = ["-since"]
+
+    def __str__(self) -> str:
+        return f"{self.since:%Y-%m-%d} → {self.preset}"
 
 
 class GameAnalysis(models.Model):
@@ -100,6 +193,12 @@ class PlayerScore(models.Model):
     track = models.CharField(_("rating track"), max_length=8, blank=True)  # red, black, ""
     rating_before = models.FloatField(_("rating before"), null=True, blank=True)
     rating_after = models.FloatField(_("rating after"), null=True, blank=True)
+    # What a season's table sums besides the points (first-night compensation, the
+    # tie-breakers): shot dead on night 1, and the points of the lines a tie-breaker counts.
+    killed_first_night = models.BooleanField(_("killed on night 1"), default=False)
+    bonus_points = models.FloatField(_("extra points"), default=0.0)
+    best_move_points = models.FloatField(_("best move points"), default=0.0)
+    penalty_points = models.FloatField(_("penalty points"), default=0.0)
 
     class Meta:
         db_table = "games_playerscore"  # the table it had in games

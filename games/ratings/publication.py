@@ -63,9 +63,18 @@ LINE_LABELS = {
     "best_move_2": gettext_lazy("best move, two of the named black"),
     "best_move_3": gettext_lazy("best move, three of three black"),
     "bonus": gettext_lazy("extra points from the host"),
+    "red_nominates_red": gettext_lazy("nominated a red player"),
+    "red_hands_black": gettext_lazy("raised a hand against a black player"),
+    "red_hands_red": gettext_lazy("raised a hand against a red player"),
+    "red_votes_red": gettext_lazy("voted for a red player"),
+    "black_win_alive": gettext_lazy("alive at the end of black's win"),
+    "black_missed_shot": gettext_lazy("the mafia's shot missed"),
+    "disqualification": gettext_lazy("disqualified"),
 }
 # A bonus below zero is the host's penalty.
 PENALTY_LABEL = gettext_lazy("penalty from the host")
+# A line of a critical day (the town one mistake from losing) says so.
+CRITICAL_LABEL = gettext_lazy("critical day")
 
 
 # A team's win names the team, not the card the player held.
@@ -108,6 +117,8 @@ def line_label(
     if line["code"] == "bonus":
         label = str(PENALTY_LABEL if line["points"] < 0 else label)
         label += f": «{unnamed(line.get('reason', ''), hidden)}»"
+    if line.get("critical"):
+        label += f", {CRITICAL_LABEL}"
     return label
 
 

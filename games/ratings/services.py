@@ -1,6 +1,6 @@
-"""Writes on the ratings that are not a game's analysis: a new version of the scoring
-scheme, after which every game is scored again (in the worker, after the commit); the
-host's extra points, held to the current scheme's bounds."""
+"""Writes on the ratings that are not a game's analysis: a new version of a scoring preset,
+and which preset scores which seasons, after either of which every game is scored again (in
+the worker, after the commit); the host's extra points, held to the scheme's bounds."""
 
 from __future__ import annotations
 
@@ -10,26 +10,54 @@ from django.db.models import Max
 from accounts.models import User
 from club.kernel.queueing import queue_on_commit
 from games import services as game_services
-from games.ratings.models import ScoringScheme
+from games.ratings.models import ScoringPreset, ScoringScheme, SeasonPreset
+from games.ratings.presets import current_scheme
 from games.rules.scoring import Scheme
 
 
-def scheme_version_create(*, scheme: Scheme, note: str, by: User) -> ScoringScheme:
-    """The next version of the points; versions are never changed, so the games scored by
-    an earlier one can always be told apart."""
+def scheme_version_create(
+    *, scheme: Scheme, note: str, by: User, preset: ScoringPreset | None = None
+) -> ScoringScheme:
+    """The next version of a preset's points («Клуб»'s when not given); versions are never
+    changed, so the games scored by an earlier one can always be told apart."""
     with transaction.atomic():
-        # The versions' lock: two admins saving at once get two numbers, not one.
-        latest = ScoringScheme.objects.select_for_update().aggregate(v=Max("version"))["v"]
+        preset = preset or ScoringPreset.objects.club()
+        # The preset's lock: two admins saving at once get two numbers, not one.
+        ScoringPreset.objects.select_for_update().get(pk=preset.pk)
+        latest = ScoringScheme.objects.filter(preset=preset).aggregate(v=Max("version"))["v"]
         version = ScoringScheme.objects.create(
-            version=(latest or 0) + 1, points=scheme.to_dict(), note=note[:300], created_by=by
+            preset=preset,
+            version=(latest or 0) + 1,
+            points=scheme.to_dict(),
+            note=note[:300],
+            created_by=by,
         )
         queue_on_commit("games.ratings.tasks.games_rescore")
     return version
 
 
+def season_preset_save(row: SeasonPreset, *, by: User) -> SeasonPreset:
+    """A season's preset chosen (or changed): the games of the seasons it covers are
+    scored again, and the ratings replayed, after the commit."""
+    with transaction.atomic():
+        if row._state.adding:
+            row.created_by = by
+        row.save()
+        queue_on_commit("games.ratings.tasks.games_rescore")
+    return row
+
+
+def season_preset_delete(row: SeasonPreset) -> None:
+    """The seasons it covered go back to the row before it (or «Клуб»): scored again."""
+    with transaction.atomic():
+        row.delete()
+        queue_on_commit("games.ratings.tasks.games_rescore")
+
+
 def bonus_scheme() -> Scheme:
-    """The scheme whose bounds extra points keep to when they are given: the current one."""
-    return ScoringScheme.objects.current().scheme()
+    """The scheme whose bounds extra points keep to when they are given: the newest version
+    of the preset that scores today's season (docs/scoring.md)."""
+    return current_scheme().scheme()
 
 
 def bonus_give(

@@ -17,9 +17,13 @@ from club.kernel.club_settings import ClubSettings
 from games import access
 from games.access import Viewer
 from games.models import Game, Role
-from games.ratings.models import GameAnalysis, PlayerScore
+from games.ratings import whatif
+from games.ratings.models import GameAnalysis, PlayerScore, ScoringPreset, ScoringScheme
+from games.ratings.presets import scheme_version, season_scheme
 from games.ratings.seasons import Season, season_of, seasons_between
 from games.rules import rating
+from games.rules.roles import Team
+from games.rules.scoring import Scheme, first_night_compensation
 
 # --- a game's analysis ----------------------------------------------------------------
 
@@ -32,7 +36,7 @@ class Analysis:
 
 def game_analysis(game: Game) -> Analysis | None:
     """Two queries: the analysis and the seats' scores."""
-    analysis = GameAnalysis.objects.filter(game=game).select_related("scheme").first()
+    analysis = GameAnalysis.objects.filter(game=game).select_related("scheme__preset").first()
     if analysis is None:
         return None
     scores = {score.seat: score for score in PlayerScore.objects.filter(game=game)}
@@ -48,7 +52,7 @@ def role_names() -> dict[str, str]:
 
 # --- the season leaderboard -----------------------------------------------------------
 
-SORTS = ("points", "average", "games", "wins", "win_rate", "rating", "red", "black", "nick")
+SORTS = ("points", "average", "games", "wins", "win_rate", "ci", "rating", "red", "black", "nick")
 
 
 class WinShare:
@@ -73,13 +77,18 @@ class Standing(WinShare):
     nick: str
     games: int
     wins: int
-    points: float
+    points: float  # the games' points, and first-night compensation when the preset has it
     average: float
     red: float | None = None  # the rating at the season's end on each track (elo_tracks)
     black: float | None = None
     rating: float | None = None  # the rating at the season's end (a system of one rating)
     rank: int = 0
     own: bool = False  # the viewer's own row (shown to them even without consent)
+    # First-night compensation, in all (Ci times the games it pays for); None: not counted.
+    ci: float | None = None
+    # The what-if's side by side: the row's place and points on the official table.
+    official_rank: int | None = None
+    official_points: float | None = None
 
 
 @dataclass(frozen=True)
@@ -90,6 +99,11 @@ class BoardFilter:
     role: str = ""  # a role code or "" for all
     min_games: int = 0
 
+    @property
+    def whole(self) -> bool:
+        """Every game counts: the season's own lines (first-night compensation) apply."""
+        return not self.team and not self.role
+
 
 @dataclass(frozen=True)
 class Leaderboard:
@@ -99,6 +113,17 @@ class Leaderboard:
     rows: list[Standing]
     filter: BoardFilter = BoardFilter()
     system: str = rating.ELO_TRACKS  # the club's rating system: which ratings the rows carry
+    scheme: ScoringScheme | None = None  # the preset's version the rows are scored by
+    official: ScoringScheme | None = None  # a what-if's: the season's own, beside it
+
+    @property
+    def whatif(self) -> bool:
+        return self.official is not None
+
+    @property
+    def compensated(self) -> bool:
+        """The rows carry first-night compensation (a column of its own)."""
+        return any(row.ci is not None for row in self.rows)
 
 
 def rating_digits(system: str) -> int:
@@ -111,12 +136,178 @@ def current_season(club: ClubSettings | None = None) -> Season:
     return season_of(timezone.localtime(timezone.now(), club.zone).date(), club.season_length)
 
 
+# Who wins "as the boss or the commissar" (mafiaratings' «special role», Polemica's don and
+# sheriff): the club's boss and commissar, the online game's don and commissar.
+KEY_ROLES = ("boss", "commissar", "don")
+
+
+@dataclass
+class Sums:
+    """A member's season as the table adds it up (each a PlayerScore's field summed)."""
+
+    games: int = 0
+    wins: int = 0
+    points: float = 0.0
+    bonus: float = 0.0
+    best_move: float = 0.0
+    penalty: float = 0.0
+    key_role_wins: int = 0
+    first_night_kills: int = 0  # shot dead on night 1 while red (the K of Ci)
+    first_night_losses: int = 0  # … and lost: the games Ci is paid for
+
+    def add(self, seat: whatif.Scored) -> None:
+        self.games += 1
+        self.wins += seat.won
+        self.points += seat.points
+        self.bonus += seat.bonus_points
+        self.best_move += seat.best_move_points
+        self.penalty += seat.penalty_points
+        self.key_role_wins += seat.won and seat.role in KEY_ROLES
+        killed = seat.killed_first_night and seat.team == Team.RED.value
+        self.first_night_kills += killed
+        self.first_night_losses += killed and not seat.won
+
+    def tie_breaker(self, code: str) -> float:
+        """Larger first, as the table sorts (TIE_BREAKERS)."""
+        values = {
+            "wins": self.wins,
+            "key_role_wins": self.key_role_wins,
+            "extra": self.bonus + self.best_move + self.penalty,
+            "bonus": self.bonus,
+            "best_move": self.best_move,
+            "first_night_kills": self.first_night_kills,
+            "fewer_games": -self.games,
+        }
+        return round(values[code], 4)
+
+
+def _sums_in_sql(season: Season, only: BoardFilter) -> dict[int, tuple[str, bool, Sums]]:
+    """One query: each member's sums over the season's scores (the filter's games)."""
+    counted = whatif.in_season(season)
+    if only.team:
+        counted &= Q(team=only.team)
+    if only.role:
+        counted &= Q(role=only.role)
+    red_first = Q(killed_first_night=True, team=Team.RED.value)
+    rows = (
+        PlayerScore.objects.filter(counted)
+        .values("member_id", "member__nickname", "member__publication_consent")
+        .annotate(
+            games=Count("id"),
+            wins=Count("id", filter=Q(won=True)),
+            total=Sum("points"),
+            bonus=Sum("bonus_points"),
+            best_move=Sum("best_move_points"),
+            penalty=Sum("penalty_points"),
+            key_role_wins=Count("id", filter=Q(won=True, role__in=KEY_ROLES)),
+            first_night_kills=Count("id", filter=red_first),
+            first_night_losses=Count("id", filter=red_first & Q(won=False)),
+        )
+    )
+    return {
+        row["member_id"]: (
+            row["member__nickname"],
+            row["member__publication_consent"],
+            Sums(
+                games=row["games"],
+                wins=row["wins"],
+                points=row["total"],
+                bonus=row["bonus"],
+                best_move=row["best_move"],
+                penalty=row["penalty"],
+                key_role_wins=row["key_role_wins"],
+                first_night_kills=row["first_night_kills"],
+                first_night_losses=row["first_night_losses"],
+            ),
+        )
+        for row in rows
+    }
+
+
+def _sums_rescored(
+    season: Season, scheme_row: ScoringScheme, only: BoardFilter
+) -> dict[int, tuple[str, bool, Sums]]:
+    """The same sums from the season scored again under another preset (whatif.py), and
+    one query for the members' names and consent."""
+    sums: dict[int, Sums] = defaultdict(Sums)
+    for seat in whatif.season_rescored(season, scheme_row):
+        if (only.team and seat.team != only.team) or (only.role and seat.role != only.role):
+            continue
+        sums[seat.member_id].add(seat)
+    names = User.objects.filter(pk__in=sums).values_list("pk", "nickname", "publication_consent")
+    return {pk: (nick, consent, sums[pk]) for pk, nick, consent in names}
+
+
+def _standings(
+    sums: dict[int, tuple[str, bool, Sums]],
+    scheme: Scheme,
+    only: BoardFilter,
+    viewer: Viewer,
+) -> list[tuple[Standing, Sums]]:
+    """The rows the viewer may see, with first-night compensation added to the points
+    when the preset has it and every game counts."""
+    viewer_id = viewer.pk if viewer is not None and viewer.is_authenticated else None
+    compensated = scheme.first_night_compensation > 0 and only.whole
+    rows = []
+    for member_id, (nick, consent, sum_) in sums.items():
+        if sum_.games < only.min_games or not access.name_visible(
+            member_id=member_id, consent=consent, viewer=viewer
+        ):
+            continue
+        ci = None
+        if compensated:
+            each = first_night_compensation(
+                sum_.first_night_kills, sum_.games, scheme.first_night_compensation
+            )
+            ci = round(each * sum_.first_night_losses, 2)
+        points = round(sum_.points + (ci or 0.0), 2)
+        standing = Standing(
+            member_id=member_id,
+            nick=nick,
+            games=sum_.games,
+            wins=sum_.wins,
+            points=points,
+            average=round(points / sum_.games, 2),
+            own=member_id == viewer_id,
+            ci=ci,
+        )
+        rows.append((standing, sum_))
+    return rows
+
+
+def _ranked(rows: list[tuple[Standing, Sums]], sort: str, scheme: Scheme) -> list[Standing]:
+    """Sorted by the column, then by points, then the preset's tie-breakers, then by name;
+    each row gets its place."""
+
+    def key(item: tuple[Standing, Sums]) -> tuple[Any, ...]:
+        row, sum_ = item
+        breakers = tuple(-sum_.tie_breaker(code) for code in scheme.tie_breakers)
+        last = (row.nick.casefold(), row.member_id)
+        if sort == "nick":
+            return last
+        value = row.win_rate if sort == "win_rate" else getattr(row, sort)
+        first = -(round(value, 4) if value is not None else float("-inf"))
+        return (first, -round(row.points, 4), *breakers, *last)
+
+    ordered = [row for row, _sum in sorted(rows, key=key)]
+    for rank, row in enumerate(ordered, start=1):
+        row.rank = rank
+    return ordered
+
+
 def leaderboard(
-    season: Season, sort: str, viewer: Viewer, only: BoardFilter = BoardFilter()
+    season: Season,
+    sort: str,
+    viewer: Viewer,
+    only: BoardFilter = BoardFilter(),
+    preset: ScoringPreset | None = None,
 ) -> Leaderboard:
-    """Three queries: the seasons that have games, the season's sums per member, and each
-    of those members' ratings at the season's end (by the club's rating system: one on
-    each track, or one in all)."""
+    """Four queries: the seasons that have games, the season's preset (its newest version),
+    the season's sums per member, and each of those members' ratings at the season's end
+    (by the club's rating system: one on each track, or one in all).
+
+    With `preset` other than the season's own: what the table would be under it (the
+    season's games scored again, whatif.py), each row beside its official place."""
     club = ClubSettings.load()
     span = PlayerScore.objects.aggregate(first=Min("played_on"), last=Max("played_on"))
     seasons = (
@@ -126,39 +317,31 @@ def leaderboard(
     )
     if season not in seasons:
         seasons = sorted({*seasons, season}, key=lambda s: s.first_day, reverse=True)
-    in_season = Q(played_on__gte=season.first_day, played_on__lt=season.next_first_day)
-    if only.team:
-        in_season &= Q(team=only.team)
-    if only.role:
-        in_season &= Q(role=only.role)
-    sums = (
-        PlayerScore.objects.filter(in_season)
-        .values("member_id", "member__nickname", "member__publication_consent")
-        .annotate(games=Count("id"), wins=Count("id", filter=Q(won=True)), total=Sum("points"))
-    )
-    viewer_id = viewer.pk if viewer is not None and viewer.is_authenticated else None
-    rows = [
-        Standing(
-            member_id=row["member_id"],
-            nick=row["member__nickname"],
-            games=row["games"],
-            wins=row["wins"],
-            points=round(row["total"], 2),
-            average=round(row["total"] / row["games"], 2),
-            own=row["member_id"] == viewer_id,
-        )
-        for row in sums
-        if row["games"] >= only.min_games
-        and access.name_visible(
-            member_id=row["member_id"], consent=row["member__publication_consent"], viewer=viewer
-        )
-    ]
+    official = season_scheme(season)
+    official_scheme = official.scheme()
+    official_rows = _standings(_sums_in_sql(season, only), official_scheme, only, viewer)
+    chosen, scheme, rows = official, official_scheme, official_rows
+    if preset is not None and preset.pk != official.preset_id:
+        chosen = scheme_version(preset)
+        scheme = chosen.scheme()
+        rows = _standings(_sums_rescored(season, chosen, only), scheme, only, viewer)
+        beside = {row.member_id: row for row in _ranked(official_rows, "points", official_scheme)}
+        for row, _sum in rows:
+            if (was := beside.get(row.member_id)) is not None:
+                row.official_rank, row.official_points = was.rank, was.points
     system = club.rating_system
-    _season_end_ratings(rows, season.next_first_day, rating.shown(system))
-    rows.sort(key=_sort_key(sort))
-    for rank, row in enumerate(rows, start=1):
-        row.rank = rank
-    return Leaderboard(season, seasons, sort, rows, only, system)
+    _season_end_ratings([row for row, _sum in rows], season.next_first_day, rating.shown(system))
+    ranked = _ranked(rows, sort, scheme)
+    return Leaderboard(
+        season,
+        seasons,
+        sort,
+        ranked,
+        only,
+        system,
+        scheme=chosen,
+        official=official if chosen is not official else None,
+    )
 
 
 def _last_rating(before: date, track: str) -> Subquery:
@@ -187,17 +370,6 @@ def _season_end_ratings(rows: list[Standing], before: date, tracks: tuple[str, .
 
 def _rounded(value: float | None) -> float | None:
     return round(value, 1) if value is not None else None
-
-
-def _sort_key(sort: str) -> Any:
-    if sort == "nick":
-        return lambda row: row.nick.casefold()
-
-    def descending(row: Standing) -> tuple[float, str]:
-        value = row.win_rate if sort == "win_rate" else getattr(row, sort)
-        return (-(value if value is not None else float("-inf")), row.nick.casefold())
-
-    return descending
 
 
 # --- a player's profile ---------------------------------------------------------------

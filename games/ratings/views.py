@@ -19,6 +19,7 @@ from club.kernel.parsing import whole_number
 from games import access
 from games.ratings import stats
 from games.ratings.charts import line_chart
+from games.ratings.presets import presets as presets_offered
 from games.ratings.publication import member_score_lines
 from games.ratings.seasons import season_parse
 from games.rules import rating
@@ -29,7 +30,7 @@ def leaderboard(request: SiteRequest) -> HttpResponse:
     club = ClubSettings.load()
     season = season_parse(request.GET.get("season"))
     season = season or stats.current_season(club)
-    columns = board_columns(club.rating_system)
+    columns = board_columns(club.rating_system, ci=True)  # every column a sort may name
     sort = request.GET.get("sort")
     sort = sort if sort in dict(columns) else "points"
     roles = stats.role_names()
@@ -41,14 +42,20 @@ def leaderboard(request: SiteRequest) -> HttpResponse:
         role=role if role in roles else "",
         min_games=whole_number(request.GET.get("min_games", ""), high=1000) or 0,
     )
-    board = stats.leaderboard(season, sort, request.user, only)
+    # An admin may see the season scored under another preset beside its official table
+    # (?preset=fiim); to anyone else the parameter means nothing.
+    whatif = request.user.is_authenticated and request.user.is_staff
+    presets = presets_offered() if whatif else []
+    preset = next((p for p in presets if p.code == request.GET.get("preset")), None)
+    board = stats.leaderboard(season, sort, request.user, only, preset)
     context = {
         "board": board,
-        "columns": columns,
+        "columns": board_columns(club.rating_system, ci=board.compensated),
         "teams": TEAMS,
         "roles": sorted(roles.items(), key=lambda item: item[1]),
         "sort_label": dict(columns).get(sort, columns[1][1]),
         "rating_digits": stats.rating_digits(board.system),
+        "presets": presets,
     }
     return render(request, "games/leaderboard.html", context)
 
@@ -75,14 +82,18 @@ RATING_COLUMNS = {
 }
 
 
-def board_columns(system: str) -> list[tuple[str, Any]]:
-    """The leaderboard's columns: the rating ones are those of the club's system (a
-    Standing's `rating` holds the OVERALL one)."""
+def board_columns(system: str, *, ci: bool = False) -> list[tuple[str, Any]]:
+    """The leaderboard's columns: first-night compensation when the season's preset has
+    it, and the rating ones of the club's system (a Standing's `rating` holds the OVERALL
+    one)."""
     shown = [
         ("rating" if track == rating.OVERALL else track, RATING_COLUMNS[track])
         for track in rating.shown(system)
     ]
-    return COLUMNS + shown
+    return COLUMNS + ([("ci", CI_COLUMN)] if ci else []) + shown
+
+
+CI_COLUMN = gettext_lazy("Ci")
 
 
 CHART_SERIES = {

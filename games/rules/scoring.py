@@ -357,6 +357,34 @@ def total(lines: Sequence[Line]) -> float:
     return round(sum(line.points for line in lines), 2)
 
 
+# The lines a tie-breaker sums (TIE_BREAKERS): the host's extra points, the best move, and
+# the penalties (mafiaratings' «extra», «legacy» and «penalty» groups).
+BONUS_LINES = frozenset({"bonus"})
+BEST_MOVE_LINES = frozenset({"best_move_1", "best_move_2", "best_move_3"})
+PENALTY_LINES = frozenset({"removal", "disqualification"})
+
+
+@dataclass(frozen=True)
+class Extras:
+    """A seat's points in the lines the tie-breakers count."""
+
+    bonus: float = 0.0
+    best_move: float = 0.0
+    penalty: float = 0.0
+
+    @classmethod
+    def of(cls, lines: Iterable[Line]) -> Extras:
+        bonus = best_move = penalty = 0.0
+        for line in lines:
+            if line.code in BONUS_LINES:
+                bonus += line.points
+            elif line.code in BEST_MOVE_LINES:
+                best_move += line.points
+            elif line.code in PENALTY_LINES:
+                penalty += line.points
+        return cls(round(bonus, 2), round(best_move, 2), round(penalty, 2))
+
+
 def score_online(
     game: OnlineGame, events: Sequence[Mapping[str, Any]], scheme: Scheme
 ) -> dict[int, list[Line]]:

@@ -5,15 +5,19 @@ from django.test import Client
 from pytest_django import DjangoCaptureOnCommitCallbacks
 
 from accounts.models import User
-from games.ratings.models import ScoringScheme
+from games.ratings.models import ScoringPreset, ScoringScheme
 from games.rules.scoring import Scheme
 
 pytestmark = pytest.mark.django_db
 ADD = "/admin/ratings/scoringscheme/add/"
 
 
-def form(**points: float) -> dict[str, object]:
-    return {"note": "Saves matter more", **(Scheme().to_dict() | points)}
+def form(preset: str = "club", **points: float) -> dict[str, object]:
+    fields = Scheme().to_dict() | points
+    fields["tie_breakers"] = ", ".join(fields["tie_breakers"])
+    return {"note": "Saves matter more", "preset": ScoringPreset.objects.get(code=preset).pk} | (
+        fields
+    )
 
 
 def test_a_new_version_is_stored_and_every_game_is_rescored_after_the_commit(
@@ -29,7 +33,7 @@ def test_a_new_version_is_stored_and_every_game_is_rescored_after_the_commit(
         response = admin_client_.post(ADD, form(doctor_save=0.8))
     assert response.status_code == 302
     latest = ScoringScheme.objects.current()
-    assert (latest.version, latest.created_by) == (2, admin_member)
+    assert (latest.preset.code, latest.version, latest.created_by) == ("club", 2, admin_member)
     assert latest.scheme().doctor_save == 0.8
     assert queued == [("games.ratings.tasks.games_rescore", ())]
 
@@ -38,11 +42,11 @@ def test_points_out_of_range_are_refused_and_nothing_changes(admin_client_: Clie
     response = admin_client_.post(ADD, form(win=50))
     assert response.status_code == 200
     assert "errornote" in response.content.decode()
-    assert ScoringScheme.objects.count() == 1
+    assert ScoringScheme.objects.filter(preset__code="club").count() == 1
 
 
 def test_a_version_games_were_scored_by_cannot_be_edited_or_deleted(admin_client_: Client) -> None:
-    v1 = ScoringScheme.objects.get(version=1)
+    v1 = ScoringScheme.objects.get(preset__code="club", version=1)
     change = f"/admin/ratings/scoringscheme/{v1.pk}/change/"
     assert admin_client_.get(change).status_code == 200  # shown, read-only
     admin_client_.post(change, {"note": "rewritten"})

@@ -1,0 +1,101 @@
+"""A season scored under another preset than its own, for an admin to compare (the
+leaderboard's «what if», docs/scoring.md): every game of the season replayed and scored by
+that preset's newest version exactly as the analysis would score it, nothing stored.
+
+The games are read in four queries whatever their number, and the result is cached under
+the season's scores as they stand (their number and newest row): a game analysed again, or
+a new version of the preset, makes a new key.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import Count, Max, Q
+
+from club.kernel.cache import cache_get, cache_set
+from games.models import Game, GameEvent, Seat
+from games.ratings.analysis import game_lines, role_and_team
+from games.ratings.models import PlayerScore, ScoringScheme
+from games.ratings.seasons import Season
+from games.rules.errors import ProtocolError, RuleViolation
+from games.rules.log import effective_events
+from games.rules.scoring import Extras, killed_first_night, total, won
+
+CACHE_SECONDS = 24 * 3600
+
+
+@dataclass(frozen=True)
+class Scored:
+    """One member's seat in one game, as a season's table sums it (a PlayerScore's
+    fields, without the lines)."""
+
+    member_id: int
+    role: str
+    team: str
+    won: bool
+    points: float
+    bonus_points: float
+    best_move_points: float
+    penalty_points: float
+    killed_first_night: bool
+
+
+def in_season(season: Season) -> Q:
+    return Q(played_on__gte=season.first_day, played_on__lt=season.next_first_day)
+
+
+def season_rescored(season: Season, scheme_row: ScoringScheme) -> list[Scored]:
+    """Every member's seat in the season's analysed games, scored by `scheme_row`."""
+    stamp = PlayerScore.objects.filter(in_season(season)).aggregate(n=Count("id"), last=Max("id"))
+    key = f"ratings:whatif:{season.key}:{scheme_row.pk}:{stamp['n']}:{stamp['last']}"
+    cached = cache_get(key)
+    if cached is not None:
+        return [Scored(*row) for row in cached]
+    scored = _rescore(season, scheme_row)
+    cache_set(key, [tuple(row.__dict__.values()) for row in scored], CACHE_SECONDS)
+    return scored
+
+
+def _rescore(season: Season, scheme_row: ScoringScheme) -> list[Scored]:
+    scheme = scheme_row.scheme()
+    ids = set(
+        PlayerScore.objects.filter(in_season(season)).values_list("game_id", flat=True).distinct()
+    )
+    games = list(Game.objects.filter(pk__in=ids).order_by("ended_at", "pk"))
+    seats: dict[int, list[Seat]] = defaultdict(list)
+    for seat in Seat.objects.filter(game_id__in=ids).order_by("game_id", "number"):
+        seats[seat.game_id].append(seat)
+    logs: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    rows = GameEvent.objects.filter(game_id__in=ids).order_by("game_id", "seq")
+    for game_id, payload in rows.values_list("game_id", "payload"):
+        logs[game_id].append(payload)
+    scored: list[Scored] = []
+    for game in games:
+        events = effective_events(logs[game.pk])
+        try:
+            state, lines = game_lines(game, seats[game.pk], events, scheme)
+        except (ProtocolError, RuleViolation):
+            continue  # a protocol its analysis could not score either
+        killed = killed_first_night(state.eliminated)
+        for seat in seats[game.pk]:
+            if seat.member_id is None:
+                continue  # a guest: not on any table
+            code, team = role_and_team(state, seat.number)
+            extras = Extras.of(lines[seat.number])
+            scored.append(
+                Scored(
+                    member_id=seat.member_id,
+                    role=code,
+                    team=team.value,
+                    won=won(code, team, game.winner),
+                    points=total(lines[seat.number]),
+                    bonus_points=extras.bonus,
+                    best_move_points=extras.best_move,
+                    penalty_points=extras.penalty,
+                    killed_first_night=seat.number in killed,
+                )
+            )
+    return scored
