@@ -3,7 +3,10 @@
 Measures, in the server process (Django's full request path, middleware and templates
 included, no network), the median time of 30 requests to the leaderboard, a player's
 profile (the member with the most games) and a game page, and the SQL queries each runs;
-the same pages with the first 10 games only give the query counts to match.
+the same pages with the first 10 games only give the query counts to match. Then an
+admin's what-if of the current season (the leaderboard under «ФИИМ» and «Автоматический»,
+?preset=…): its first request, which scores the season's games again, and the median of
+the cached ones after it.
 Prints one JSON line. Run: uv run python bench/pages.py
 """
 
@@ -12,7 +15,9 @@ import statistics
 import subprocess
 import sys
 import time
+from datetime import date
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the project, for bench.*
 
@@ -58,11 +63,11 @@ def main() -> None:
             "game": f"/games/{game}/",
         }
 
-    def queries(url: str) -> int:
+    def queries(url: str, by: Client = client) -> int:
         ClubSettings.forget_cached()  # the settings row's 5 s cache never expires inside a count
         ClubSettings.load()
         with CaptureQueriesContext(connection) as captured:
-            assert client.get(url).status_code == 200, url
+            assert by.get(url).status_code == 200, url
         return len(captured)
 
     started = time.perf_counter()
@@ -88,7 +93,50 @@ def main() -> None:
         figures[f"{name}_median_ms"] = round(statistics.median(times), 1)
         figures[f"{name}_queries"] = queries(url)
         figures[f"{name}_queries_10_games"] = small[name]
+    figures |= whatif(queries)
     print(json.dumps(figures))
+
+
+def whatif(queries: Any) -> dict[str, object]:
+    """The current season under the other presets, as an admin asks for it."""
+    from django.core.cache import cache
+    from django.test import Client
+
+    from accounts.models import User
+    from games.ratings import stats
+    from games.ratings.models import PlayerScore
+
+    admin = User.objects.create(
+        nickname="Админ бенча", email="bench-admin@example.org", birth_date=date(1990, 1, 1)
+    )
+    User.objects.filter(pk=admin.pk).update(is_staff=True)
+    by = Client(SERVER_NAME="127.0.0.1")
+    by.force_login(User.objects.get(pk=admin.pk))
+    season = stats.current_season()
+    figures: dict[str, object] = {
+        "whatif_season_games": PlayerScore.objects.filter(
+            played_on__gte=season.first_day, played_on__lt=season.next_first_day
+        )
+        .values("game")
+        .distinct()
+        .count()
+    }
+    for code in ("fiim", "auto"):
+        url = f"/leaderboard/?preset={code}"
+        cache.clear()
+        began = time.perf_counter()
+        assert by.get(url).status_code == 200
+        figures[f"whatif_{code}_first_ms"] = round((time.perf_counter() - began) * 1000, 1)
+        times = []
+        for _ in range(REQUESTS):
+            began = time.perf_counter()
+            assert by.get(url).status_code == 200
+            times.append((time.perf_counter() - began) * 1000)
+        figures[f"whatif_{code}_cached_median_ms"] = round(statistics.median(times), 1)
+        figures[f"whatif_{code}_cached_queries"] = queries(url, by)
+        cache.clear()
+        figures[f"whatif_{code}_first_queries"] = queries(url, by)
+    return figures
 
 
 if __name__ == "__main__":
