@@ -20,7 +20,7 @@ from games import services
 from games.models import Game, GameEvent
 from games.queries import bonuses_given
 from games.ratings import analysis
-from games.ratings.models import PlayerScore, ScoringScheme
+from games.ratings.models import PlayerScore, ScoringPreset, ScoringScheme
 from games.rules.club import ClubGame
 from games.rules.scoring import Scheme
 from tests.factories import make_member
@@ -289,6 +289,8 @@ def test_a_scheme_version_carries_the_best_move_flag_and_the_bounds(
     for field in ("best_move_2", "best_move_3", "best_move_loners_black", "bonus_min"):
         assert f'name="{field}"' in page
     form: dict[str, object] = {"note": "ЛХ с одиночками", **Scheme().to_dict()}
+    form["preset"] = ScoringPreset.objects.club().pk  # the preset the version is of
+    form["tie_breakers"] = ", ".join(Scheme().tie_breakers)
     form["best_move_loners_black"] = "on"
     form["bonus_max"] = 0.7
     assert admin_client_.post("/admin/ratings/scoringscheme/add/", form).status_code == 302

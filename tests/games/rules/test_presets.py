@@ -11,6 +11,7 @@ from games.rules.errors import ProtocolError
 from games.rules.online import OnlineGame
 from games.rules.presets import AUTO, CLUB, FIIM, PRESETS
 from games.rules.scoring import (
+    Extras,
     Line,
     Scheme,
     first_night_compensation,
@@ -19,7 +20,7 @@ from games.rules.scoring import (
     score_online,
     total,
 )
-from games.rules.simulate import SAMPLE_LINEUP, SAMPLE_TOWN_WINS
+from games.rules.simulate import SAMPLE_LINEUP, SAMPLE_OPENING, SAMPLE_TOWN_WINS
 
 # 1 boss, 2 and 3 mafia, 4 commissar, 5 doctor, 6–12 civilians.
 TABLE = dict(enumerate(SAMPLE_LINEUP, start=1))
@@ -306,3 +307,22 @@ def test_each_preset_reads_back_as_it_is_stored() -> None:
     for scheme in SCHEMES.values():
         assert Scheme.from_dict(scheme.to_dict()) == scheme
     assert SCHEMES[FIIM].tie_breakers == ("extra", "wins", "key_role_wins", "first_night_kills")
+
+
+def test_every_preset_scores_the_best_move_and_the_hosts_extra_points_as_fiim_does() -> None:
+    events = [
+        *SAMPLE_OPENING,  # seat 6 is shot on night 1
+        {"type": "best_move", "by": 6, "targets": [1, 2, 7]},  # two of three black
+        {"type": "bonus", "seat": 4, "points": 0.3, "reason": "нашёл дона"},
+        {"type": "bonus", "seat": 9, "points": -0.5, "reason": "подсказка жестом"},
+        *fouled_out(10),
+    ]
+    for preset in (CLUB, FIIM, AUTO):
+        lines = lines_of(events, preset)
+        assert [(line.code, line.points) for line in lines[6]] == [("best_move_2", 0.25)]
+        assert Extras.of(lines[6]) == Extras(best_move=0.25)
+        assert Extras.of(lines[4]).bonus == 0.3
+        assert Extras.of(lines[9]) == Extras(bonus=-0.5)
+        assert Extras.of(lines[10]) == Extras(penalty=-0.5)
+    assert SCHEMES[FIIM].best_move_2 == 0.25 and SCHEMES[FIIM].best_move_3 == 0.4
+    assert not SCHEMES[FIIM].best_move_loners_black
