@@ -350,3 +350,14 @@ def test_the_migration_fills_in_what_the_season_sums_on_stored_scores() -> None:
     migrate(("ratings", "0005_scoring_scheme_preset_required"))  # the columns are gone
     migrate(latest)
     assert sorted(PlayerScore.objects.values_list(*facts)) == expected
+
+
+def test_extra_points_keep_to_the_bounds_of_todays_seasons_preset(admin_member: User) -> None:
+    from games.ratings import services
+
+    fiim = preset("fiim")
+    narrow = Scheme.from_dict({**PRESETS["fiim"].points, "bonus_min": -0.3, "bonus_max": 0.5})
+    services.scheme_version_create(scheme=narrow, note="narrower", by=admin_member, preset=fiim)
+    assert services.bonus_scheme().bonus_max == 1.0  # today's season is «Клуб»'s
+    season_is("fiim", since=stats.current_season().first_day)
+    assert (services.bonus_scheme().bonus_min, services.bonus_scheme().bonus_max) == (-0.3, 0.5)
