@@ -57,11 +57,15 @@ def _sections(events: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     return [s for s in sections if s["events"] or s["phase"] != "setup"]
 
 
-def _digest(events: Sequence[Mapping[str, Any]], seats: Sequence[Seat], scheme: Any) -> str:
+def _digest(
+    events: Sequence[Mapping[str, Any]], seats: Sequence[Seat], scheme_row: ScoringScheme
+) -> str:
     basis = {
         "events": list(events),
         "seats": [(s.number, s.member_id, s.role) for s in seats],
-        "scheme": scheme.to_dict(),
+        # The version itself, not only its points: the analysis names the preset and version
+        # it was scored by, and two presets may score alike.
+        "scheme": [scheme_row.pk, scheme_row.scheme().to_dict()],
     }
     return hashlib.sha256(json.dumps(basis, sort_keys=True, default=str).encode()).hexdigest()
 
@@ -91,7 +95,7 @@ def game_analysis_build(
         scheme = scheme_row.scheme()
         seats = list(Seat.objects.filter(game=game).order_by("number"))
         events = game.events.effective()
-        digest = _digest(events, seats, scheme)
+        digest = _digest(events, seats, scheme_row)
         existing = GameAnalysis.objects.filter(game=game).first()
         if existing is not None and existing.digest == digest:
             return False

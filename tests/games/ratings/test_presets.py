@@ -361,3 +361,13 @@ def test_extra_points_keep_to_the_bounds_of_todays_seasons_preset(admin_member: 
     assert services.bonus_scheme().bonus_max == 1.0  # today's season is «Клуб»'s
     season_is("fiim", since=stats.current_season().first_day)
     assert (services.bonus_scheme().bonus_min, services.bonus_scheme().bonus_max) == (-0.3, 0.5)
+
+
+def test_a_preset_that_scores_alike_still_names_itself_on_the_analysis() -> None:
+    history = seed_history(games=2, members=16, seed=3, last_evening=timezone.make_aware(EVENING))
+    alike = ScoringPreset.objects.create(code="alike", name="Как клуб")
+    ScoringScheme.objects.create(preset=alike, version=1, points={})
+    season_is("alike")
+    assert sorted(analysis.analyses_rebuild()) == sorted(game.pk for game in history.games)
+    built = GameAnalysis.objects.filter(game__in=history.games).select_related("scheme__preset")
+    assert {a.scheme.preset.code for a in built} == {"alike"}
