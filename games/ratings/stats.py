@@ -5,8 +5,10 @@ one ordered read of a member's scores), and each names members as RULES.md §C a
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date
+from functools import cached_property
 from typing import Any
 
 from django.db.models import Count, Max, Min, OuterRef, Q, Subquery, Sum
@@ -120,9 +122,10 @@ class Leaderboard:
     def whatif(self) -> bool:
         return self.official is not None
 
-    @property
+    @cached_property
     def compensated(self) -> bool:
-        """The rows carry first-night compensation (a column of its own)."""
+        """The rows carry first-night compensation (a column of its own); the page asks on
+        every row, so it is worked out once."""
         return any(row.ci is not None for row in self.rows)
 
 
@@ -167,8 +170,8 @@ class Sums:
         self.first_night_kills += killed
         self.first_night_losses += killed and not seat.won
 
-    def tie_breaker(self, code: str) -> float:
-        """Larger first, as the table sorts (TIE_BREAKERS)."""
+    def tie_breakers(self, codes: Sequence[str]) -> tuple[float, ...]:
+        """The values of `codes` (TIE_BREAKERS), each larger first as the table sorts."""
         values = {
             "wins": self.wins,
             "key_role_wins": self.key_role_wins,
@@ -178,7 +181,7 @@ class Sums:
             "first_night_kills": self.first_night_kills,
             "fewer_games": -self.games,
         }
-        return round(values[code], 4)
+        return tuple(round(values[code], 4) for code in codes)
 
 
 def _sums_in_sql(season: Season, only: BoardFilter) -> dict[int, tuple[str, bool, Sums]]:
@@ -279,9 +282,11 @@ def _ranked(rows: list[tuple[Standing, Sums]], sort: str, scheme: Scheme) -> lis
     """Sorted by the column, then by points, then the preset's tie-breakers, then by name;
     each row gets its place."""
 
+    codes = scheme.tie_breakers
+
     def key(item: tuple[Standing, Sums]) -> tuple[Any, ...]:
         row, sum_ = item
-        breakers = tuple(-sum_.tie_breaker(code) for code in scheme.tie_breakers)
+        breakers = tuple(-value for value in sum_.tie_breakers(codes))
         last = (row.nick.casefold(), row.member_id)
         if sort == "nick":
             return last
