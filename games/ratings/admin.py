@@ -52,7 +52,7 @@ class _SchemeFormBase(forms.ModelForm[ScoringScheme]):
         label=_("tie-breakers, in order"),
         required=False,
         help_text=_("Comma-separated, after the points: %(names)s.")
-        % {"names": ", ".join(TIE_BREAKERS)},
+        % {"names": ", ".join(f"«{name}»" for name in TIE_BREAKERS)},  # codes, as typed
     )
 
     class Meta:
@@ -131,8 +131,12 @@ class ScoringSchemeAdmin(admin.ModelAdmin[ScoringScheme]):
 class ScoringPresetAdmin(admin.ModelAdmin[ScoringPreset]):
     """The presets (docs/scoring.md); their points are their versions («Scoring schemes»)."""
 
-    list_display = ["label", "code", "source"]
+    list_display = ["preset_name", "code", "source"]
     readonly_fields = ["code"]
+
+    @admin.display(description=_("name"))
+    def preset_name(self, preset: ScoringPreset) -> str:
+        return str(preset.label)
 
     def get_readonly_fields(
         self, request: HttpRequest, obj: ScoringPreset | None = None
