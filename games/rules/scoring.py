@@ -197,20 +197,26 @@ def score(
             lines[out.seat].append(Line("removal", scheme.removal))
     _score_best_move(game, scheme, lines)
     _score_bonuses(game, scheme, lines)
-    if game.winner is not None:
-        for seat in game.order:
-            role = game.roles[seat]
-            if not won(role.code, role.team, game.winner):
-                continue
-            if role.team == Team.LONER:
-                lines[seat].append(Line("loner_win", scheme.loner_win, {"role": role.code}))
-            else:
-                lines[seat].append(Line("win", scheme.win, {"role": role.code}))
-            if seat in game.alive:
-                lines[seat].append(Line("winner_survives", scheme.winner_survives))
-                if role.team == Team.BLACK:
-                    lines[seat].append(Line("black_win_alive", scheme.black_win_alive))
+    _score_win(game, scheme, lines)
     return _worth_something(lines)
+
+
+def _score_win(game: ClubGame, scheme: Scheme, lines: dict[int, list[Line]]) -> None:
+    """The end: each winner's win (a loner's its own), and its survival."""
+    if game.winner is None:
+        return
+    for seat in game.order:
+        role = game.roles[seat]
+        if not won(role.code, role.team, game.winner):
+            continue
+        if role.team == Team.LONER:
+            lines[seat].append(Line("loner_win", scheme.loner_win, {"role": role.code}))
+        else:
+            lines[seat].append(Line("win", scheme.win, {"role": role.code}))
+        if seat in game.alive:
+            lines[seat].append(Line("winner_survives", scheme.winner_survives))
+            if role.team == Team.BLACK:
+                lines[seat].append(Line("black_win_alive", scheme.black_win_alive))
 
 
 class _Day:
