@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import time
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext
@@ -144,14 +145,19 @@ def test_taps_reach_a_server_that_was_unreachable_while_the_browser_said_online(
     screen.touch(screen.bar("Начать круг"))
 
     # The venue's Wi-Fi is up, the server is not: first no answer at all, then a proxy's 503.
-    context.route(THE_SERVER, lambda route: route.abort("connectionrefused"))
+    def refused(route: Any) -> None:
+        route.abort("connectionrefused")
+
+    context.route(THE_SERVER, refused)
     screen.touch(screen.bar("Дальше"))
     screen.wait_queued(1)
     page.wait_for_selector("#host-net.offline")
     screen.touch(screen.seat(7))  # seat 2 nominates 7
     screen.wait_queued(2)
-    context.unroute(THE_SERVER)
+    # The 503 first (the newest route answers first), then the refusal goes: a retry made
+    # between the two must not reach the real server (under load one did, and was taken).
     context.route(THE_SERVER, lambda route: route.fulfill(status=503, body="Service Unavailable"))
+    context.unroute(THE_SERVER, refused)
     screen.touch(screen.bar("Дальше"))
     screen.wait_queued(3)
     page.wait_for_timeout(6000)  # retries meet the 503s
