@@ -129,18 +129,18 @@ TEMPLATES = [
 if DATABASE_URL:
     _database = dj_database_url.parse(DATABASE_URL, conn_max_age=0)
     if _database["ENGINE"] == "django.db.backends.postgresql":
-        from psycopg_pool import ConnectionPool
+        from club.db_pool import check_pooled_connection
 
         # A pool per process: a burst of requests queues for a connection instead of
         # failing, and the processes together stay well under PostgreSQL's 100. Each
         # connection is checked as it leaves the pool, so after a database restart a dead
-        # one is replaced instead of failing the request that drew it.
+        # one is replaced instead of failing the request that drew it (club/db_pool.py).
         _database["OPTIONS"] = {
             "pool": {
                 "min_size": int(os.environ.get("DB_POOL_MIN_SIZE", "1")),
                 "max_size": int(os.environ.get("DB_POOL_MAX_SIZE", "10")),
                 "timeout": float(os.environ.get("DB_POOL_TIMEOUT", "20")),
-                "check": ConnectionPool.check_connection,
+                "check": check_pooled_connection,
             }
         }
 else:
