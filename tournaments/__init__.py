@@ -1,0 +1,1 @@
+"""Tournaments: rounds, tables, the seating generator, finals and standings (issue #29)."""
