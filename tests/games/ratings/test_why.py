@@ -57,7 +57,7 @@ def test_every_score_on_the_game_page_opens_to_its_lines(game: tuple[Game, list[
     commissar = shown[COMMISSAR - 1][1]
     assert commissar.startswith("За что 2,30")
     assert "проверка нашла чёрного: 2 (Игрок 2) +0,30" in commissar
-    assert "выставил чёрного игрока: 3 (Барон) +0,20" in commissar
+    assert "выставление чёрного игрока: 3 (Барон) +0,20" in commissar
     assert "победа красных (города) +1,00" in commissar
     # The reason as the host wrote it, but with «Игрок 2» for the hidden nickname.
     assert "дополнительные баллы от ведущего: «раскусил Игрок 2 с первой проверки» +0,30" in (
