@@ -232,6 +232,21 @@ def test_the_page_shows_them_with_the_reason_once_the_cards_are_shown(table: Tab
     assert 'name="reason"' not in member.get(f"/games/{game.pk}/").content.decode()
 
 
+def test_the_exported_protocol_names_no_opted_out_member_in_a_reason(table: Table) -> None:
+    host, _evening, players = table
+    players[1].publication_consent = False  # seat 2
+    players[1].save(update_fields=["publication_consent"])
+    game = finished(table, bonus(4, 0.2, f"поймал {players[1].nickname.upper()} на лжи"))
+    url = f"/api/v1/games/{game.pk}/protocol"
+    document = Client().get(url, headers=bearer(players[0])).json()
+    (given,) = [event for event in document["events"] if event["type"] == "bonus"]
+    assert given["reason"] == "поймал Игрок 2 на лжи"
+    assert players[1].nickname not in str(document)
+    # The host still reads the reason as written.
+    hosts = Client().get(url, headers=bearer(host)).json()
+    assert players[1].nickname.upper() in str(hosts)
+
+
 def test_the_finished_games_page_gives_extra_points_to_its_host(
     table: Table, queued: list[tuple[str, tuple[object, ...]]]
 ) -> None:
