@@ -205,6 +205,18 @@ def best_move(screen: HostScreen, named: list[int]) -> None:
             ".textContent.includes(mark)",
             arg=[seat, f"★{n}"],
         )
+    if len(named) == offer["most"]:
+        # A fourth seat is refused with a hint that hides no seat (it lies over the bar at
+        # the top: at the bottom it covered seats 13–15 while the host named them).
+        other = screen.page.locator("#host-seats .host-seat:not([disabled]):not(.best)").first
+        screen.touch(other)
+        toast = screen.page.locator("#host-toast")
+        toast.wait_for(state="visible")
+        hint = toast.bounding_box()
+        seats = screen.page.locator("#host-seats .host-seat")
+        for box in (seats.nth(i).bounding_box() for i in range(seats.count())):
+            apart = hint["y"] + hint["height"] <= box["y"] or box["y"] + box["height"] <= hint["y"]
+            assert apart, f"the hint {hint} covers a seat {box}"
     assert screen.seq() == before, "a named seat recorded something by itself"
     prompt = screen.page.locator("#host-prompt .host-best-move")
     screen.assert_inside(prompt)
