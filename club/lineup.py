@@ -437,7 +437,9 @@ def lineup_remove(
         registration.leaves_at = None
         if removal == RemovalReason.BY_PHONE:
             registration.cancelled_at = now
-        registration.save(update_fields=["status", "leaves_at", "cancelled_at"])
+        if removal == RemovalReason.LEFT:
+            registration.left_at = now
+        registration.save(update_fields=["status", "leaves_at", "cancelled_at", "left_at"])
         if registration.member is not None and removal != RemovalReason.LEFT:
             when = texts.evening_when(evening, club)
             notification_enqueue(

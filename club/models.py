@@ -240,6 +240,9 @@ class Registration(models.Model):
     # The organiser's tap at the door. The seat stays a seat (confirmed) while the evening
     # runs; when it finishes, the door's taps become the attendance no-show tracking reads.
     checked_in_at = models.DateTimeField(_("came"), null=True, blank=True)
+    # Taken off the list as gone («Уход с вечера»): they came (attended, for the no-show
+    # rule), but are no longer there to be seated at the evening's next game.
+    left_at = models.DateTimeField(_("left"), null=True, blank=True)
 
     objects = RegistrationQuerySet.as_manager()
 

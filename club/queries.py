@@ -62,12 +62,13 @@ class Attendance:
 
 
 def evening_attendance(evening: Evening | int) -> Attendance:
-    """One query: the evening's seated places (confirmed or attended), narrowed to those who
-    came once anyone has been checked in."""
+    """One query: the evening's seated places (confirmed or attended, but for those who
+    left), narrowed to those who came once anyone has been checked in."""
     seated = list(
         Registration.objects.filter(
             evening=evening,
             status__in=[RegistrationStatus.CONFIRMED, RegistrationStatus.ATTENDED],
+            left_at__isnull=True,
         )
         .select_related("member")
         .order_by("arrival")

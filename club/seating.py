@@ -64,7 +64,7 @@ SEAT = (
     " ON CONFLICT (evening_id, member_id) DO UPDATE SET"
     "  status = excluded.status, source = excluded.source, arrival = excluded.arrival,"
     "  held_back = excluded.held_back, attendance_confirmed_at = NULL,"
-    "  promoted_at = NULL, cancelled_at = NULL, checked_in_at = NULL"
+    "  promoted_at = NULL, cancelled_at = NULL, checked_in_at = NULL, left_at = NULL"
     f" WHERE {REGISTRATION}.status = %(cancelled)s"
     # At the door, someone taken off as not come (or gone) who turns up is put back.
     f"  OR %(door)s AND {REGISTRATION}.status IN (%(no_show)s, %(attended)s)"

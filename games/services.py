@@ -117,11 +117,12 @@ def _busy_elsewhere(evening: Evening, table: int) -> set[int]:
 
 def _on_the_list(evening: Evening) -> list[Present]:
     """The evening's confirmed (or marked attended) members and guests, in the order they
-    signed up: whoever may be seated at one of its tables."""
+    signed up, but for those who left: whoever may be seated at one of its tables."""
     registrations = (
         Registration.objects.filter(
             evening=evening,
             status__in=[RegistrationStatus.CONFIRMED, RegistrationStatus.ATTENDED],
+            left_at__isnull=True,
         )
         .select_related("member", "guest")
         .order_by("arrival")

@@ -12,7 +12,7 @@ from django.utils import timezone, translation
 from django.utils.formats import date_format
 
 from accounts.models import User
-from club import lineup, scheduling, services, texts
+from club import lineup, queries, scheduling, services, texts
 from club.kernel.club_settings import ClubSettings
 from club.kernel.errors import RefusalCode, Refused
 from club.models import (
@@ -215,6 +215,24 @@ def test_removal_reasons_become_what_the_no_show_rule_reads_and_free_the_seat() 
         evening_id=evening.pk, member_id=regs[0].member_id or 0, actor=host
     )
     assert not back.seated
+
+
+def test_who_left_is_no_longer_offered_for_the_next_game_until_put_back() -> None:
+    host, evening = make_host(), soon(capacity=4)
+    regs = [s.registration for s in sign_up_many(evening, 4)]
+    for registration in regs:
+        lineup.lineup_check_in(registration_id=registration.pk, actor=host)
+    gone = regs[1]
+    lineup.lineup_remove(registration_id=gone.pk, reason="left", actor=host)
+    gone.refresh_from_db()
+    assert gone.status == "attended" and gone.left_at is not None  # came: no no-show
+    seatable = [p.member for p in games.present_players(evening)]
+    assert gone.member not in seatable and len(seatable) == 3
+    assert gone.member not in queries.evening_attendance(evening).members
+    # Back at the door: offered again.
+    lineup.lineup_add_member(evening_id=evening.pk, member_id=gone.member_id or 0, actor=host)
+    assert Registration.objects.get(pk=gone.pk).left_at is None
+    assert gone.member in [p.member for p in games.present_players(evening)]
 
 
 def test_check_in_marks_a_seat_and_the_finish_makes_it_attendance() -> None:
