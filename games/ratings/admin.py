@@ -2,10 +2,14 @@ from typing import Any
 
 from django import forms
 from django.contrib import admin
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _
 
 from club.doors.requests import member_of
+from club.kernel.parsing import whole_number
 from games.models import Game
 from games.ratings import services
 from games.ratings.models import PlayerScore, ScoringPreset, ScoringScheme, SeasonPreset
@@ -61,7 +65,14 @@ class _SchemeFormBase(forms.ModelForm[ScoringScheme]):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        fixed = getattr(self, "fixed_preset", None)  # ScoringSchemeAdmin.get_form
+        if fixed is not None:
+            self.initial["preset"] = fixed
         chosen = ScoringPreset.objects.filter(pk=self.initial.get("preset") or 0).first()
+        if "preset" in self.fields:
+            # The points below are this preset's: choosing another here would store them
+            # under its name (the add page is opened for one preset: ScoringSchemeAdmin).
+            self.fields["preset"].disabled = True
         current = ScoringScheme.objects.current(chosen).scheme().to_dict()
         for code in [*SCHEME_LABELS, "tie_breakers"]:
             if code in self.fields:
@@ -118,6 +129,32 @@ class ScoringSchemeAdmin(admin.ModelAdmin[ScoringScheme]):
     def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
         return False
 
+    def get_form(  # type: ignore[override]  # admin's own annotation is wider than its use
+        self, request: HttpRequest, obj: ScoringScheme | None = None, **kwargs: Any
+    ) -> type[forms.ModelForm[ScoringScheme]]:
+        form = super().get_form(request, obj, **kwargs)
+        preset = whole_number(request.GET.get("preset", ""))
+        if obj is None and preset:  # the add page's preset, for its post too
+            return type(form.__name__, (form,), {"fixed_preset": preset})
+        return form
+
+    def add_view(
+        self, request: HttpRequest, form_url: str = "", extra_context: dict[str, Any] | None = None
+    ) -> HttpResponse:
+        """A version is added to one preset, the form starting from its newest points: without
+        `?preset=`, the admin first chooses which (a form whose preset could be changed kept
+        the first preset's points under the other's name)."""
+        chosen = ScoringPreset.objects.filter(pk=whole_number(request.GET.get("preset", "")) or 0)
+        if not chosen.exists():
+            context = {
+                **self.admin_site.each_context(request),
+                "opts": self.opts,
+                "title": _("Add a version: which preset?"),
+                "presets": ScoringPreset.objects.all(),
+            }
+            return render(request, "admin/ratings/choose_preset.html", context)
+        return super().add_view(request, form_url, extra_context)
+
     def save_model(
         self, request: HttpRequest, obj: ScoringScheme, form: _SchemeFormBase, change: bool
     ) -> None:
@@ -132,7 +169,22 @@ class ScoringPresetAdmin(admin.ModelAdmin[ScoringPreset]):
     """The presets (docs/scoring.md); their points are their versions («Scoring schemes»)."""
 
     list_display = ["preset_name", "code", "source"]
-    readonly_fields = ["code"]
+
+    @admin.display(description=_("versions"))
+    def versions(self, preset: ScoringPreset) -> str:
+        """Its versions, newest first, and the way to add one starting from its points."""
+        add = reverse("admin:ratings_scoringscheme_add") + f"?preset={preset.pk}"
+        rows = format_html_join(
+            "",
+            '<li><a href="{}">{}</a> · {}</li>',
+            (
+                (reverse("admin:ratings_scoringscheme_change", args=[v.pk]), v, v.note)
+                for v in preset.versions.order_by("-version")
+            ),
+        )
+        return format_html(
+            '<ul>{}</ul><a href="{}" class="addlink">{}</a>', rows, add, _("Add a version")
+        )
 
     @admin.display(description=_("name"))
     def preset_name(self, preset: ScoringPreset) -> str:
@@ -141,7 +193,7 @@ class ScoringPresetAdmin(admin.ModelAdmin[ScoringPreset]):
     def get_readonly_fields(
         self, request: HttpRequest, obj: ScoringPreset | None = None
     ) -> list[str]:
-        return ["code"] if obj is not None else []
+        return ["code", "versions"] if obj is not None else []
 
     def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
         return False

@@ -300,7 +300,8 @@ def test_the_admin_sets_the_window_and_the_reading(admin_client_: Client) -> Non
 def test_a_scheme_version_carries_the_best_move_flag_and_the_bounds(
     admin_client_: Client,
 ) -> None:
-    page = admin_client_.get("/admin/ratings/scoringscheme/add/").content.decode()
+    add = f"/admin/ratings/scoringscheme/add/?preset={ScoringPreset.objects.club().pk}"
+    page = admin_client_.get(add).content.decode()
     for field in ("best_move_2", "best_move_3", "best_move_loners_black", "bonus_min"):
         assert f'name="{field}"' in page
     form: dict[str, object] = {"note": "ЛХ с одиночками", **Scheme().to_dict()}
@@ -308,6 +309,6 @@ def test_a_scheme_version_carries_the_best_move_flag_and_the_bounds(
     form["tie_breakers"] = ", ".join(Scheme().tie_breakers)
     form["best_move_loners_black"] = "on"
     form["bonus_max"] = 0.7
-    assert admin_client_.post("/admin/ratings/scoringscheme/add/", form).status_code == 302
+    assert admin_client_.post(add, form).status_code == 302
     latest = ScoringScheme.objects.current().scheme()
     assert latest.best_move_loners_black is True and latest.bonus_max == 0.7

@@ -318,17 +318,28 @@ def test_a_presets_new_version_starts_from_that_presets_points(admin_client_: Cl
     assert 'value="extra, wins, key_role_wins, first_night_kills"' in page
     fields = Scheme.from_dict(PRESETS["fiim"].points).to_dict()
     fields["tie_breakers"] = "wins, luck"
-    refused = admin_client_.post(
-        "/admin/ratings/scoringscheme/add/", {"preset": fiim.pk, "note": "x", **fields}
-    )
+    add = f"/admin/ratings/scoringscheme/add/?preset={fiim.pk}"
+    refused = admin_client_.post(add, {"preset": fiim.pk, "note": "x", **fields})
     assert refused.status_code == 200 and "errornote" in refused.content.decode()
     fields["tie_breakers"] = "wins, extra"
-    admin_client_.post(
-        "/admin/ratings/scoringscheme/add/", {"preset": fiim.pk, "note": "x", **fields}
-    )
+    # Another preset named in the post changes nothing: the points are the page's preset's.
+    club = preset("club")
+    admin_client_.post(add, {"preset": club.pk, "note": "x", **fields})
     latest = ScoringScheme.objects.current(fiim)
     assert (latest.version, latest.scheme().tie_breakers) == (2, ("wins", "extra"))
     assert ScoringScheme.objects.current().preset.code == "club"  # «Клуб» untouched
+    assert ScoringScheme.objects.filter(preset=club).count() == 1
+
+
+def test_a_new_version_is_added_from_its_presets_page(admin_client_: Client) -> None:
+    """Without a preset the add page asks which first: a form whose preset could be
+    changed kept «Клуб»'s points under «ФИИМ»'s name."""
+    chooser = admin_client_.get("/admin/ratings/scoringscheme/add/").content.decode()
+    fiim = preset("fiim")
+    assert f'href="?preset={fiim.pk}"' in chooser and 'name="win"' not in chooser
+    page = admin_client_.get(f"/admin/ratings/scoringpreset/{fiim.pk}/change/").content.decode()
+    assert f"/admin/ratings/scoringscheme/add/?preset={fiim.pk}" in page
+    assert "ФИИМ, версия 1" in page
 
 
 @pytest.mark.django_db(transaction=True)

@@ -9,7 +9,11 @@ from games.ratings.models import ScoringPreset, ScoringScheme
 from games.rules.scoring import Scheme
 
 pytestmark = pytest.mark.django_db
-ADD = "/admin/ratings/scoringscheme/add/"
+ADD = "/admin/ratings/scoringscheme/add/?preset="
+
+
+def add(preset: str = "club") -> str:
+    return ADD + str(ScoringPreset.objects.get(code=preset).pk)
 
 
 def form(preset: str = "club", **points: float) -> dict[str, object]:
@@ -26,11 +30,11 @@ def test_a_new_version_is_stored_and_every_game_is_rescored_after_the_commit(
     django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
     queued: list[tuple[str, tuple[object, ...]]],
 ) -> None:
-    page = admin_client_.get(ADD)
+    page = admin_client_.get(add())
     assert page.status_code == 200
     assert 'value="0.4"' in page.content.decode()  # starts from the current version
     with django_capture_on_commit_callbacks(execute=True):
-        response = admin_client_.post(ADD, form(doctor_save=0.8))
+        response = admin_client_.post(add(), form(doctor_save=0.8))
     assert response.status_code == 302
     latest = ScoringScheme.objects.current()
     assert (latest.preset.code, latest.version, latest.created_by) == ("club", 2, admin_member)
@@ -39,7 +43,7 @@ def test_a_new_version_is_stored_and_every_game_is_rescored_after_the_commit(
 
 
 def test_points_out_of_range_are_refused_and_nothing_changes(admin_client_: Client) -> None:
-    response = admin_client_.post(ADD, form(win=50))
+    response = admin_client_.post(add(), form(win=50))
     assert response.status_code == 200
     assert "errornote" in response.content.decode()
     assert ScoringScheme.objects.filter(preset__code="club").count() == 1
