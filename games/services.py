@@ -16,7 +16,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
-from django.utils.formats import date_format
+from django.utils.formats import date_format, number_format
 from django.utils.translation import gettext as _
 
 from accounts.models import User
@@ -422,6 +422,15 @@ def refuse_after_the_window(game: Game, kind: str, now: datetime) -> None:
         )
 
 
+def _taken_back(event: Mapping[str, Any]) -> str:
+    """What an undo of a host's after-the-end entry takes back, as the question names it."""
+    if event.get("type") == "best_move":
+        return _("the best move named by seat %(seat)s") % {"seat": event.get("by")}
+    points = float(event.get("points", 0))
+    shown = ("+" if points >= 0 else "−") + number_format(abs(points), 2)
+    return _("%(points)s to seat %(seat)s") % {"points": shown, "seat": event.get("seat")}
+
+
 def bonus_window_closes(game: Game, club: ClubSettings | None = None) -> datetime | None:
     """Until when a finished game takes extra points (None while it runs)."""
     ended = game.first_ended_at or game.ended_at
@@ -498,6 +507,18 @@ def game_record_event(
         if shaped["type"] == UNDO:
             if not standing:
                 raise Refused(_("There is nothing to undo."))
+            if game.finished:
+                # What the host gave after the end is taken back within its window only,
+                # and without reopening the game.
+                refuse_after_the_window(game, str(standing[-1].get("type")), now)
+            if game.finished and not confirmed and standing[-1].get("type") in AFTER_THE_GAME:
+                raise Refused(
+                    _("This takes back %(what)s. Undo?") % {"what": _taken_back(standing[-1])},
+                    RefusalCode.CONFIRM,
+                    removes=[],
+                    winner=None,
+                    reopens=False,
+                )
             if game.finished and not confirmed:
                 # One tap would reopen the game and withdraw its analysis: asked first.
                 raise Refused(

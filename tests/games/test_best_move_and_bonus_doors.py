@@ -16,6 +16,7 @@ from pytest_django import DjangoCaptureOnCommitCallbacks
 from accounts.models import User
 from accounts.services import api_token_create
 from club.kernel.club_settings import ClubSettings
+from club.kernel.errors import RefusalCode, Refused
 from games import services
 from games.models import Game, GameEvent
 from games.queries import bonuses_given
@@ -182,8 +183,11 @@ def test_the_best_move_after_the_end_keeps_to_the_window_too(table: Table) -> No
     assert game.first_ended_at is not None
     assert api_event(game, host, BEST_MOVE).status_code == 201
     with time_machine.travel(game.first_ended_at + timedelta(days=4)):
-        record(game, host, {"type": "undo"})
         assert api_event(game, host, BEST_MOVE).status_code == 403
+        # Nor is it taken back after the window (an undo of it was a way around it).
+        with pytest.raises(Refused):
+            record(game, host, {"type": "undo"})
+    assert view_of(game.pk).club_state.best_move is not None
 
 
 def test_the_host_screens_tap_takes_them_as_the_api_does(table: Table) -> None:
@@ -312,3 +316,34 @@ def test_a_scheme_version_carries_the_best_move_flag_and_the_bounds(
     assert admin_client_.post(add, form).status_code == 302
     latest = ScoringScheme.objects.current().scheme()
     assert latest.best_move_loners_black is True and latest.bonus_max == 0.7
+
+
+def test_an_undo_takes_extra_points_back_within_the_window_only(table: Table) -> None:
+    host, _evening, _players = table
+    game = finished(table, bonus(4, 0.35, "вёл город"))
+
+    def undo(confirmed: bool) -> None:
+        game.refresh_from_db()
+        services.game_record_event(
+            game_id=game.pk,
+            author=host,
+            event={"type": "undo"},
+            seq=game.last_seq + 1,
+            client_id=None,
+            confirmed=confirmed,
+        )
+
+    # Asked first, saying what it takes back: not «the game reopens», which it does not.
+    with pytest.raises(Refused) as asked:
+        undo(confirmed=False)
+    assert asked.value.code == RefusalCode.CONFIRM and "+0,35 месту 4" in asked.value.message
+    assert asked.value.details["reopens"] is False
+    assert game.first_ended_at is not None
+    with time_machine.travel(game.first_ended_at + timedelta(days=3, minutes=1)):
+        with pytest.raises(Refused) as late:
+            undo(confirmed=True)
+        assert late.value.code == RefusalCode.FORBIDDEN
+    assert [(b.seat, b.points) for b in bonuses_given(game)] == [(4, 0.35)]
+    undo(confirmed=True)
+    game.refresh_from_db()
+    assert bonuses_given(game) == [] and game.finished
