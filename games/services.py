@@ -16,7 +16,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
-from django.utils.formats import date_format, number_format
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from accounts.models import User
@@ -24,6 +24,7 @@ from accounts.services import refuse_unless_may_play
 from accounts.validation import login_key
 from club.kernel.club_settings import ClubSettings
 from club.kernel.errors import RefusalCode, Refused
+from club.kernel.numbers import signed
 from club.kernel.parsing import whole_number
 from club.kernel.queueing import queue_on_commit
 from club.models import Evening, EveningStatus, Guest, Registration, RegistrationStatus
@@ -427,8 +428,7 @@ def _taken_back(event: Mapping[str, Any]) -> str:
     if event.get("type") == "best_move":
         return _("the best move named by seat %(seat)s") % {"seat": event.get("by")}
     points = float(event.get("points", 0))
-    shown = ("+" if points >= 0 else "−") + number_format(abs(points), 2)
-    return _("%(points)s to seat %(seat)s") % {"points": shown, "seat": event.get("seat")}
+    return _("%(points)s to seat %(seat)s") % {"points": signed(points), "seat": event.get("seat")}
 
 
 def bonus_window_closes(game: Game, club: ClubSettings | None = None) -> datetime | None:

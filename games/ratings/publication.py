@@ -12,12 +12,12 @@ from typing import Any
 from django.conf import settings
 from django.urls import reverse
 from django.utils import translation
-from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from club import texts
 from club.kernel.club_settings import ClubSettings
+from club.kernel.numbers import signed
 from games import access
 from games.access import Viewer
 from games.models import Game, Role, Seat
@@ -91,9 +91,10 @@ def line_text(
     team: str = "",
     hidden: Mapping[str, str] | None = None,
 ) -> str:
-    """A score line in words: "win of the black team (mafia) +1.00". `hidden`: the names
-    a host's reason may not show this reader, and what stands for each (hidden_names)."""
-    return f"{line_label(line, nick, role_names, team, hidden)} {signed_points(line['points'])}"
+    """A score line in words: "win of the black team (mafia) — +1.00" (the dash keeps a
+    line's seat numbers apart from its points). `hidden`: the names a host's reason may not
+    show this reader, and what stands for each (hidden_names)."""
+    return f"{line_label(line, nick, role_names, team, hidden)} — {signed_points(line['points'])}"
 
 
 def line_label(
@@ -164,7 +165,7 @@ def unnamed(text: str, hidden: Mapping[str, str]) -> str:
 def signed_points(points: float) -> str:
     """Points with their sign, in the reader's number format (+0,20 in Russian), as the
     tables print them."""
-    return ("+" if points >= 0 else "−") + number_format(abs(points), 2)
+    return signed(points)
 
 
 WINNERS = {"red": gettext_lazy("the red (town)"), "black": gettext_lazy("the black (mafia)")}

@@ -26,12 +26,13 @@ from django.conf import settings
 from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone, translation
-from django.utils.formats import date_format, number_format
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from accounts.models import NotifyBy, User
 from accounts.services import member_set_game_reports
 from club.kernel.club_settings import ClubSettings
+from club.kernel.numbers import shown, signed
 from games.models import Game, Seat
 from games.ratings import stats
 from games.ratings.models import PlayerScore
@@ -155,21 +156,21 @@ def _rating_change(score: PlayerScore) -> str:
     system = ClubSettings.load().rating_system
     digits = stats.rating_digits(system)
     systems = dict(ClubSettings._meta.get_field("rating_system").choices or [])
-    shown = {
+    figures = {
         "system": str(systems.get(system, system)),
-        "before": number_format(before, digits),
-        "after": number_format(after, digits),
-        "change": ("+" if after >= before else "−") + number_format(abs(after - before), digits),
+        "before": shown(before, digits),
+        "after": shown(after, digits),
+        "change": signed(after - before, digits),
     }
     if system == rating.ELO_TRACKS and score.track == rating.RED:
-        return _("Red rating (%(system)s): %(before)s → %(after)s (%(change)s)") % shown
+        return _("Red rating (%(system)s): %(before)s → %(after)s (%(change)s)") % figures
     if system == rating.ELO_TRACKS:
-        return _("Black rating (%(system)s): %(before)s → %(after)s (%(change)s)") % shown
-    return _("Rating (%(system)s): %(before)s → %(after)s (%(change)s)") % shown
+        return _("Black rating (%(system)s): %(before)s → %(after)s (%(change)s)") % figures
+    return _("Rating (%(system)s): %(before)s → %(after)s (%(change)s)") % figures
 
 
 def _seconds(value: float) -> str:
-    return number_format(value, 0)
+    return shown(value, 0)
 
 
 def _recording_lines(game: Game, seat: int) -> list[str]:

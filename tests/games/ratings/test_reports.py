@@ -87,10 +87,10 @@ def test_on_one_message_per_channel_with_role_result_lines_and_rating(table: Tab
     assert "Место 4, Комиссар." in text
     assert "Победа: красные (город). Вы выиграли." in text
     assert f"Очки: +{score.points:.2f}".replace(".", ",") in text
-    assert "· победа красных (города) +1,00" in text
-    assert "· проверка нашла чёрного: 2 +0,30" in text
+    assert "· победа красных (города) — +1,00" in text
+    assert "· проверка нашла чёрного: 2 — +0,30" in text
     # The host's reason, with the other player it names said as their seat.
-    assert "· дополнительные баллы от ведущего: «вёл город, Игрок 2 молчала» +0,30" in text
+    assert "· дополнительные баллы от ведущего: «вёл город, Игрок 2 молчала» — +0,30" in text
     # The club's system: OpenSkill, a newcomer's 0.0 rising with the win.
     assert score.rating_after is not None and score.rating_after > 0
     assert "Рейтинг (OpenSkill с весом по игровым баллам): 0,0 → " in text
@@ -107,7 +107,7 @@ def test_the_best_move_is_its_givers_line_with_the_seats(table: Table) -> None:
     giver = wants(players[5])  # seat 6, shot on night 1: named 1, 2 (black) and 9
     tasks.game_analyse(game.pk)
     (row,) = report_rows(game, giver)
-    assert "· лучший ход, два из названных чёрные: 1, 2, 9 +0,25" in row.text
+    assert "· лучший ход, два из названных чёрные: 1, 2, 9 — +0,25" in row.text
     assert "Вы выиграли." in row.text
 
 
@@ -150,7 +150,7 @@ def test_an_opted_out_player_is_never_named_in_anothers_report(table: Table) -> 
     (row,) = report_rows(game, member)
     assert "лиса" not in row.text.casefold()
     assert "«Игрок 2 сдала себя на первой проверке»" in row.text
-    assert "· проверка нашла чёрного: 2 +0,30" in row.text
+    assert "· проверка нашла чёрного: 2 — +0,30" in row.text
     # The shy member's own report names them to nobody but themselves: not even by name.
     wants(shy)
     tasks.game_analyse(game.pk)
@@ -166,8 +166,8 @@ def test_the_report_speaks_the_language_it_was_switched_on_in(table: Table) -> N
     assert f"Your game {game.number}," in row.text
     assert "Seat 4, Commissar." in row.text
     assert "Winner: the red (town). You won." in row.text
-    assert "· win of the red team (town) +1.00" in row.text
-    assert "· extra points from the host: «вёл город, Player 2 молчала» +0.30" in row.text
+    assert "· win of the red team (town) — +1.00" in row.text
+    assert "· extra points from the host: «вёл город, Player 2 молчала» — +0.30" in row.text
     assert "Rating (OpenSkill, weighted by game points): 0.0 → " in row.text
 
 
