@@ -187,7 +187,8 @@ def score(
         if kind in ("votes", "hands") and game.tally is not None:
             day.deciding = game.tally.voters  # the last vote of the day decides
         for check in game.checks[checks_before:]:
-            if game.roles[check.by].code == "commissar" and check.result == Team.BLACK.value:
+            found = game.roles[check.by].code == "commissar" and check.result == Team.BLACK.value
+            if found and not _found_before(lines[check.by], check.target):
                 lines[check.by].append(
                     Line("check_found_black", scheme.check_found_black, {"target": check.target})
                 )
@@ -199,6 +200,14 @@ def score(
     _score_bonuses(game, scheme, lines)
     _score_win(game, scheme, lines)
     return _worth_something(lines)
+
+
+def _found_before(lines: list[Line], target: int) -> bool:
+    """The seat was found black by an earlier check: checking it again finds nothing new
+    (the walk of #28 saw a commissar score the same black seat twice)."""
+    return any(
+        line.code == "check_found_black" and line.detail.get("target") == target for line in lines
+    )
 
 
 def _score_win(game: ClubGame, scheme: Scheme, lines: dict[int, list[Line]]) -> None:
@@ -410,7 +419,8 @@ def score_online(
         if day_open and not _online_day_open(game):
             _score_standing_votes(game, standing, day, lines)
         for check in game.checks[checks_before:]:
-            if check.kind == "commissar" and check.result == "black":
+            found = check.kind == "commissar" and check.result == "black"
+            if found and not _found_before(lines[check.by], check.target):
                 lines[check.by].append(
                     Line("check_found_black", scheme.check_found_black, {"target": check.target})
                 )

@@ -64,6 +64,28 @@ def test_a_doctor_save_and_blacks_kill_of_the_commissar() -> None:
         ]
 
 
+def test_a_black_seat_checked_again_scores_once() -> None:
+    """The commissar checking the same black seat on a second night learns nothing new: a
+    line for the first find only (the walk of #28 saw it scored twice, a line to farm)."""
+    events = [
+        {"type": "day", "n": 1},
+        {"type": "night", "n": 1},
+        {"type": "kill", "by": "mafia", "target": 7},
+        {"type": "check", "by": 4, "target": 2},
+        {"type": "day", "n": 2},
+        {"type": "night", "n": 2},
+        {"type": "kill", "by": "mafia", "target": 8},
+        {"type": "check", "by": 4, "target": 2},
+        {"type": "day", "n": 3},
+        {"type": "night", "n": 3},
+        {"type": "kill", "by": "mafia", "target": 9},
+        {"type": "check", "by": 4, "target": 3},
+        {"type": "day", "n": 4},
+    ]
+    found = [line.detail for line in lines_of(events)[4] if line.code == "check_found_black"]
+    assert found == [{"target": 2}, {"target": 3}]
+
+
 def test_three_fouls_cost_the_removal() -> None:
     events = [{"type": "day", "n": 1}] + [{"type": "foul", "seat": 9}] * 3
     assert [(line.code, line.points) for line in lines_of(events)[9]] == [("removal", -0.5)]
