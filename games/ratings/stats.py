@@ -212,6 +212,39 @@ def _summed(scheme: Scheme) -> set[str]:
     return needed
 
 
+@dataclass(frozen=True)
+class Compensation:
+    """A member's first-night compensation (Ci) in a season: `each` for every game lost
+    as red after a first-night kill (`losses` of them), from K `kills` in N `games`."""
+
+    each: float
+    kills: int
+    games: int
+    losses: int
+
+    @property
+    def total(self) -> float:
+        return round(self.each * self.losses, 2)
+
+
+def member_compensation(member_id: int, season: Season) -> Compensation | None:
+    """The season's Ci for one member, as the leaderboard adds it (one query); None when
+    the season's preset has none or the member played no game in it."""
+    cap = season_scheme(season).scheme().first_night_compensation
+    if cap <= 0:
+        return None
+    counted = PlayerScore.objects.filter(whatif.in_season(season), member_id=member_id)
+    sums = counted.aggregate(
+        games=Count("id"),
+        kills=_SUMMED["first_night_kills"],
+        losses=_SUMMED["first_night_losses"],
+    )
+    if not sums["games"]:
+        return None
+    each = first_night_compensation(sums["kills"], sums["games"], cap)
+    return Compensation(round(each, 2), sums["kills"], sums["games"], sums["losses"])
+
+
 def _sums_in_sql(
     season: Season, only: BoardFilter, scheme: Scheme
 ) -> dict[int, tuple[str, bool, Sums]]:

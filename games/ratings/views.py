@@ -144,5 +144,7 @@ def player(request: SiteRequest, member_id: int) -> HttpResponse:
         "hidden": not member.publication_consent,
         "streaks": found.streaks,
         "seasons": found.seasons(ClubSettings.load()),
+        "season": (season := stats.current_season()),
+        "compensation": stats.member_compensation(member.pk, season),
     }
     return render(request, "games/player.html", context)

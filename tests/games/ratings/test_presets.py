@@ -162,6 +162,12 @@ def test_first_night_compensation_at_its_boundaries_on_fiims_table() -> None:
     assert all(row.ci is None for row in board(only=stats.BoardFilter(team="red")).rows)
     page = Client().get(f"/leaderboard/?season={SEASON.key}").content.decode()
     assert '<th class="num"><a' in page and ">Ci</a>" in page
+    assert 'id="ci-legend"' in page and "не больше 0,4" in page  # what Ci is, under the table
+    # The player's own season line says the same as the table, and how it was reached.
+    members = {row.nick: row.member_id for row in board().rows}
+    e5 = stats.member_compensation(members["E5"], SEASON)
+    assert e5 is not None and (e5.total, e5.kills, e5.games, e5.losses) == (0.8, 2, 5, 2)
+    assert stats.member_compensation(members["C3"], SEASON) == stats.Compensation(0.0, 0, 3, 0)
 
 
 TIED: dict[str, list[dict[str, Any]]] = {
