@@ -202,6 +202,8 @@ def _judged(view: GameView, nick: dict[int, str], runs: bool) -> dict[str, Any]:
         "best_move": best_move,
         "bonuses": bonuses,
         "bonus_form": form,
+        # Its host learns why the form is gone: the window closed.
+        "bonus_closed": runs and closes is not None and not form,
         "bonus_closes": closes,
         "bonus_scheme": scheme,
         "bonus_steps": _bonus_steps(scheme) if scheme else [],
@@ -234,10 +236,16 @@ def game_detail(request: SiteRequest, game_id: int) -> HttpResponse:
     if access.runs(request.user, view.game, view.seats) and "public" not in request.GET:
         data = host_screen.page_data(view, request.user)
         return render(request, "games/host.html", {"game": view.game, "data": data})
-    context = _game_context(request, view)
+    return _public_page(request, view)
+
+
+def _public_page(
+    request: SiteRequest, view: GameView, status: int = 200, **extra: Any
+) -> HttpResponse:
+    context = _game_context(request, view) | extra
     if view.game.finished:
         context["analysis"] = published_analysis(view, request.user, context["role_names"])
-    return render(request, "games/game.html", context)
+    return render(request, "games/game.html", context, status=status)
 
 
 @login_required
@@ -273,18 +281,29 @@ def game_tap(request: MemberRequest, game_id: int) -> JsonResponse:
 @answers_refusals(back=lambda game_id: reverse("game", args=[game_id]) + "?public=1#bonuses")
 def game_bonus(request: MemberRequest, game_id: int) -> HttpResponse:
     """Extra points (or a penalty) with a reason, from the finished game's page: its host
-    or an admin, within the club's window (games.ratings.services.bonus_give)."""
+    or an admin, within the club's window (games.ratings.services.bonus_give). A refusal
+    is said beside the form, which keeps what was typed."""
     seat = whole_number(request.POST.get("seat", ""), low=1, high=30)
     points = _points(request.POST.get("points", ""))
-    if seat is None or points is None:
-        raise Refused(_("Choose a seat and the points (for example 0.3 or −0.5)."))
-    bonus_give(
-        game_id=game_id,
-        author=request.user,
-        seat=seat,
-        points=points,
-        reason=request.POST.get("reason", ""),
-    )
+    try:
+        if seat is None or points is None:
+            raise Refused(_("Choose a seat and the points (for example 0.3 or −0.5)."))
+        bonus_give(
+            game_id=game_id,
+            author=request.user,
+            seat=seat,
+            points=points,
+            reason=request.POST.get("reason", ""),
+        )
+    except Refused as refusal:
+        view = game_view(game_id)
+        if view is None or not access.runs(request.user, view.game, view.seats):
+            raise  # not this member's form: the refusal's own page
+        posted = {"seat": seat, "points": request.POST.get("points", ""), "reason": ""}
+        posted["reason"] = request.POST.get("reason", "")[:200]
+        return _public_page(
+            request, view, refusal.status, bonus_error=refusal.message, bonus_posted=posted
+        )
     return action_answer(
         request,
         refusal=None,

@@ -268,9 +268,13 @@ def test_the_finished_games_page_gives_extra_points_to_its_host(
     assert answer.status_code == 302 and answer["Location"].endswith("?public=1#bonuses")
     assert [(b.seat, b.points, b.reason) for b in bonuses_given(game)] == [(4, 0.35, "вёл город")]
     refused = client.post(
-        f"/games/{game.pk}/bonus/", {"seat": "4", "points": "5", "reason": "много"}, follow=True
+        f"/games/{game.pk}/bonus/", {"seat": "7", "points": "5", "reason": "много за речь"}
     )
-    assert "от -1 до +1" in refused.content.decode()
+    # Said beside the form, which keeps what was typed.
+    assert refused.status_code == 422
+    text = refused.content.decode()
+    assert 'id="bonus-error"' in text and "от -1 до +1" in text
+    assert 'value="много за речь"' in text and '<option value="7" selected>' in text
     member = Client()
     member.force_login(players[0])
     member.post(f"/games/{game.pk}/bonus/", {"seat": "1", "points": "1", "reason": "себе"})
@@ -279,7 +283,11 @@ def test_the_finished_games_page_gives_extra_points_to_its_host(
     with time_machine.travel(game.first_ended_at + timedelta(days=3, minutes=1)):
         late = client.get(f"/games/{game.pk}/?public=1").content.decode()
         assert 'name="reason"' not in late and "вёл город" in late
-        client.post(f"/games/{game.pk}/bonus/", {"seat": "4", "points": "0.1", "reason": "x"})
+        assert "срок истёк" in late  # the host learns why the form is gone
+        too_late = client.post(
+            f"/games/{game.pk}/bonus/", {"seat": "4", "points": "0.1", "reason": "x"}
+        )
+        assert too_late.status_code == 403 and 'id="bonus-error"' in too_late.content.decode()
     assert len(bonuses_given(game)) == 1
 
 
