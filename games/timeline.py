@@ -7,6 +7,7 @@ from typing import cast
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from club.kernel.numbers import signed
 from games.rules.event_types import HandsEvent, VotesEvent
 
 # Why a seat left, and what a check found, in words.
@@ -42,8 +43,15 @@ def _tally(event: VotesEvent | HandsEvent, nick: Mapping[int, str]) -> str:
     return ", ".join(f"{_seat(seat, nick)}: {count}" for seat, count in sorted(counts.items()))
 
 
-def _signed(points: object) -> str:
-    return f"{points:+.2f}" if isinstance(points, int | float) else str(points)
+def _bonus(event: Mapping[str, object], seat: str) -> str:
+    """The host's extra points, or a penalty, as the score's lines name them: «−0,20»."""
+    points = event.get("points")
+    if not isinstance(points, int | float):
+        points = 0.0
+    words = {"seat": seat, "points": signed(points), "reason": event.get("reason")}
+    if points < 0:
+        return _("Penalty to %(seat)s: %(points)s, «%(reason)s»") % words
+    return _("Extra points to %(seat)s: %(points)s, «%(reason)s»") % words
 
 
 def _best_move(event: Mapping[str, object], nick: Mapping[int, str]) -> str:
@@ -114,14 +122,7 @@ def describe(
         "speech": lambda: _("%(seat)s speaks") % {"seat": s("seat")},
         "last_word": lambda: _("Last word: %(seat)s") % {"seat": s("seat")},
         "best_move": lambda: _best_move(event, nick),
-        "bonus": lambda: (
-            _("Extra points to %(seat)s: %(points)s, «%(reason)s»")
-            % {
-                "seat": s("seat"),
-                "points": _signed(event.get("points")),
-                "reason": event.get("reason"),
-            }
-        ),
+        "bonus": lambda: _bonus(event, s("seat")),
         # The online game's events.
         "vote": lambda: (
             _("%(voter)s votes for %(target)s") % {"voter": s("voter"), "target": _target()}

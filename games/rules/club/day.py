@@ -153,10 +153,16 @@ class ClubDay(ClubNight):
         if self.phase == Phase.SETUP:
             raise RuleViolation("not_started", gettext_noop("The game has not started."))
         self._require_seat(seat)
-        if not (points and abs(points) <= BONUS_LIMIT and round(points, 2) == points):
+        if not points:
+            raise RuleViolation("bonus_points", gettext_noop("Extra points are never zero."))
+        if round(points, 2) != points:
             raise RuleViolation(
                 "bonus_points",
-                gettext_noop("Extra points are in hundredths, not zero, within ±10."),
+                gettext_noop("Extra points are in hundredths of a point (0.05, 0.1, 0.25…)."),
+            )
+        if abs(points) > BONUS_LIMIT:
+            raise RuleViolation(
+                "bonus_points", gettext_noop("Extra points are within ±10 in a protocol.")
             )
         reason = reason.strip()
         if not reason:
