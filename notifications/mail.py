@@ -75,7 +75,7 @@ def letter(notification: Notification, member: User) -> EmailMessage:
     """The row as a letter to the member: a greeting, the text, its links, and where the
     member chooses how the club tells them."""
     club = ClubSettings.load()
-    with translation.override(settings.LANGUAGE_CODE):
+    with translation.override(notification.language or settings.LANGUAGE_CODE):
         name = club_name(club)
         subject = notification.subject or first_sentence(notification.text)
         parts = [

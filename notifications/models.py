@@ -47,6 +47,9 @@ class Notification(models.Model):
     # An email's subject; empty: the club's name and the text's first sentence.
     subject = models.CharField(_("subject"), max_length=200, blank=True, default="")
     text = models.TextField(_("text"))
+    # The language the text is written in, so that a letter wraps it in the same one (a
+    # member's report in English); empty: the site's (Russian).
+    language = models.CharField(_("language"), max_length=8, blank=True, default="", db_default="")
     buttons = models.JSONField(_("buttons"), default=list, blank=True)
     status = models.CharField(
         _("status"),

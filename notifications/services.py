@@ -26,8 +26,8 @@ _TABLE = Notification._meta.db_table
 _INSERT = (
     f"INSERT INTO {_TABLE}"  # noqa: S608
     " (dedupe_key, member_id, chat_id, channel, subject, text, buttons, status, attempts,"
-    "  last_error, created_at, edit_of_id, mailable)"
-    " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, 0, '', %s, %s, %s)"
+    "  last_error, created_at, edit_of_id, mailable, language)"
+    " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, 0, '', %s, %s, %s, %s)"
     " ON CONFLICT (dedupe_key) DO UPDATE SET dedupe_key = excluded.dedupe_key RETURNING id"
 )
 
@@ -81,6 +81,7 @@ def member_notify(
     subject: str = "",
     link: str = "",
     email: bool = True,
+    language: str = "",
 ) -> list[int]:
     """Tell a member something by each of their channels (notifications/channels.py):
     Telegram when linked, email otherwise, or both, as the member chose. One row per
@@ -91,7 +92,8 @@ def member_notify(
     `buttons` are Telegram's (an email shows the ones with a link and leaves the others
     out); `link`, a page of the site, is added to the email as its way to act (a page's
     address, which Telegram could not open from a developer's machine); `subject` is the
-    email's (empty: the club's name and the text's first sentence). Call it inside the
+    email's (empty: the club's name and the text's first sentence); `language`, the one
+    the text is written in, when not the site's (a letter then wraps it in it). Call it inside the
     transaction of the change. Returns the rows' ids, the first channel's first.
     """
     ids = []
@@ -105,8 +107,9 @@ def member_notify(
                 channel=channel,
                 subject=subject if by_email else "",
                 text=text,
-                buttons=[*buttons, *_site_link(link)] if by_email else buttons,
+                buttons=[*buttons, *_site_link(link, language)] if by_email else buttons,
                 mailable=email,
+                language=language,
             )
         )
     return ids
@@ -159,13 +162,14 @@ def email_fallback(notification: Notification) -> int | None:
             channel=NotificationChannel.EMAIL,
             text=notification.text,
             buttons=notification.buttons,
+            language=notification.language,
         )
 
 
-def _site_link(link: str) -> list[list[dict[str, str]]]:
+def _site_link(link: str, language: str = "") -> list[list[dict[str, str]]]:
     if not link:
         return []
-    with translation.override(settings.LANGUAGE_CODE):
+    with translation.override(language or settings.LANGUAGE_CODE):
         return [[{"text": _("Open on the site"), "url": link}]]
 
 
@@ -180,6 +184,7 @@ def _write(
     subject: str = "",
     edit_of: Notification | None = None,
     mailable: bool = True,
+    language: str = "",
 ) -> int:
     buttons_value = Notification._meta.get_field("buttons").get_db_prep_save(
         [list(row) for row in buttons], connection
@@ -199,6 +204,7 @@ def _write(
                 connection.ops.adapt_datetimefield_value(timezone.now()),
                 edit_of.pk if edit_of else None,
                 mailable,
+                language,
             ],
         )
         (notification_id,) = cursor.fetchone()

@@ -86,11 +86,12 @@ def game_report_send(*, game: Game, member: User, score: PlayerScore | None = No
     key = report_key(game.pk, member.pk)
     if Notification.objects.filter(dedupe_key=key).exists():
         return 0  # told already: a rebuilt analysis is not reported again
-    with translation.override(_language(member)):
+    language = _language(member)
+    with translation.override(language):
         text = report_text(game, score, member)
         subject = _("Your game %(number)d: the report") % {"number": game.number}
     with transaction.atomic():
-        member_notify(member=member, dedupe_key=key, text=text, subject=subject)
+        member_notify(member=member, dedupe_key=key, text=text, subject=subject, language=language)
     return 1
 
 

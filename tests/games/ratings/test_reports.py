@@ -21,6 +21,7 @@ from games.models import Game
 from games.ratings import reports, tasks
 from games.ratings.models import PlayerScore
 from games.recordings.models import FoulSuggestion, Recording, RecordingStatus, SuggestionStatus
+from notifications.mail import letter
 from notifications.models import Notification, NotificationChannel
 from notifications.sender import notification_deliver
 from tests.factories import make_evening
@@ -169,6 +170,21 @@ def test_the_report_speaks_the_language_it_was_switched_on_in(table: Table) -> N
     assert "· win of the red team (town) — +1.00" in row.text
     assert "· extra points from the host: «вёл город, Player 2 молчала» — +0.30" in row.text
     assert "Rating (OpenSkill, weighted by game points): 0.0 → " in row.text
+
+
+def test_a_report_by_email_is_one_language_throughout(table: Table) -> None:
+    """#28's walk: an English report came in a letter with a Russian subject, greeting
+    and footer. The letter wraps the text in the language it is written in."""
+    game, players = played(table, BONUS)
+    member = wants(players[COMMISSAR - 1], notify_by=NotifyBy.EMAIL, language="en")
+    tasks.game_analyse(game.pk)
+    (row,) = report_rows(game, member)
+    assert (row.channel, row.language) == (NotificationChannel.EMAIL, "en")
+    sent = letter(row, member)
+    assert sent.subject.endswith(f": Your game {game.number}: the report")
+    assert sent.body.startswith(f"Hello, {member.nickname}!")
+    assert "How the club tells you of your evenings" in sent.body
+    assert "Здравствуйте" not in sent.body
 
 
 def test_the_recording_adds_the_members_speech_figures_and_the_fouls_given(
