@@ -20,6 +20,7 @@ from games import access
 from games.ratings import stats
 from games.ratings.charts import line_chart
 from games.ratings.presets import presets as presets_offered
+from games.ratings.presets import season_scheme
 from games.ratings.publication import member_score_lines
 from games.ratings.seasons import season_parse
 from games.rules import rating
@@ -45,7 +46,9 @@ def leaderboard(request: SiteRequest) -> HttpResponse:
     # An admin may see the season scored under another preset beside its official table
     # (?preset=fiim); to anyone else the parameter means nothing.
     whatif = request.user.is_authenticated and request.user.is_staff
-    presets = presets_offered() if whatif else []
+    # The other presets: the season's own is the official table («none» in the list).
+    official = season_scheme(season).preset_id if whatif else None
+    presets = [p for p in presets_offered() if p.pk != official] if whatif else []
     preset = next((p for p in presets if p.code == request.GET.get("preset")), None)
     board = stats.leaderboard(season, sort, request.user, only, preset)
     context = {

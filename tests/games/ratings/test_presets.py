@@ -269,6 +269,7 @@ def test_only_an_admin_sees_the_what_if_beside_the_official_table(admin_client_:
     assert "Что если" not in visitor and "Официальное место" not in visitor
     same = admin_client_.get(f"/leaderboard/?season={SEASON.key}&preset=club").content.decode()
     assert "Официальное место" not in same  # the season's own preset: the official table
+    assert 'value="club"' not in same and 'value="fiim"' in same  # not offered as a what-if
 
 
 def whatif_queries(client: Client, games: int, seed: int) -> int:
