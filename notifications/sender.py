@@ -167,7 +167,12 @@ def _prepare(notification: Notification) -> _Call | Outcome:
         Notification.objects.filter(pk=notification_id).update(chat_id=chat_id)
     if settings.TELEGRAM_CONSOLE_MODE:
         verb = "edits a message in" if notification.edit_of_id else "to"
-        logger.info("Telegram (console) %s %s: %s", verb, chat_id, notification.text)
+        # The buttons too, each as [its text]: a tester sees the choices a member gets.
+        shown = " ".join(
+            f"[{button.get('text', '')}]" for row in notification.buttons for button in row
+        )
+        text = f"{notification.text}\n{shown}" if shown else notification.text
+        logger.info("Telegram (console) %s %s: %s", verb, chat_id, text)
         return _finish(notification_id, NotificationStatus.SENT, sent_at=timezone.now())
     wait = _chat_is_busy(chat_id)
     if wait is not None:

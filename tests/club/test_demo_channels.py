@@ -31,4 +31,14 @@ def test_ten_demo_members_hear_from_the_console_bot_and_ten_by_letter(
             (row_id,) = member_notify(member=member, dedupe_key=f"demo:{member.pk}", text="Привет!")
             assert notification_deliver(row_id).status == "sent"
     assert "Telegram (console) to 700000001: Привет!" in caplog.text
+    # The buttons too: a tester sees the choices the member gets.
+    (row_id,) = member_notify(
+        member=raven,
+        dedupe_key="demo:buttons",
+        text="Присылать отчёт?",
+        buttons=[[{"text": "Да", "callback_data": "y"}, {"text": "Нет", "callback_data": "n"}]],
+    )
+    with caplog.at_level("INFO"):
+        notification_deliver(row_id)
+    assert "Присылать отчёт?\n[Да] [Нет]" in caplog.text
     assert [m.to for m in mail.outbox] == [[lucky.email]] and lucky.email
