@@ -59,6 +59,9 @@ def leaderboard(request: SiteRequest) -> HttpResponse:
         "sort_label": dict(columns).get(sort, columns[1][1]),
         "rating_digits": stats.rating_digits(board.system),
         "presets": presets,
+        "system_label": dict(ClubSettings._meta.get_field("rating_system").choices or []).get(
+            board.system, board.system
+        ),
     }
     return render(request, "games/leaderboard.html", context)
 

@@ -11,6 +11,7 @@ from pytest_django import DjangoCaptureOnCommitCallbacks
 from club.kernel.club_settings import ClubSettings
 from games.ratings import stats, systems, tasks
 from games.ratings.models import PlayerScore
+from games.ratings.seasons import season_of
 from games.rules import rating
 from tests.checks import present
 from tests.games.season import History, seed_history
@@ -74,6 +75,11 @@ def test_the_club_starts_on_openskill_the_system_the_bench_chose(history: Histor
     # Every seat has the one rating (a losing loner keeps its own), each from a newcomer's 0.
     first = PlayerScore.objects.order_by("member_id", "ended_at").distinct("member_id")
     assert {score.rating_before for score in first} == {0.0}
+    # The leaderboard names the system its ratings come from.
+    season = PlayerScore.objects.order_by("played_on").first()
+    assert season is not None
+    page = Client().get("/leaderboard/?season=" + season_of(season.played_on, "quarter").key)
+    assert "Рейтинг: OpenSkill" in page.content.decode()
 
 
 def test_choosing_another_system_replays_every_games_rating(history: History) -> None:
