@@ -1,0 +1,61 @@
+"""generate(): who plays each round, then at which table, then in which seat."""
+
+from __future__ import annotations
+
+import random
+
+from .attendance import choose_players
+from .figures import check
+from .problem import Seating, SeatingError, SeatingProblem, gettext_noop
+from .seats import SeatSearch
+from .tables import TableSearch
+from .tabu import TabuSearch
+from .tally import tally
+
+# At effort 100: tabu steps per generated round; annealing moves per seat to fill, over the
+# tables and then over the seats.
+DEFAULT_EFFORT = 100
+TABU_STEPS = 1000
+POLISH = 100
+POLISH_HOT = 1.0
+POLISH_COLD = 0.1
+SEAT_MOVES = 1000
+SEAT_SWEEPS = 20
+
+
+def generate(problem: SeatingProblem, seed: int, effort: int = DEFAULT_EFFORT) -> Seating:
+    """A seating of the problem: the played rounds as they are, then the generated rounds.
+
+    The same (problem, seed, effort) give the same seating on any machine: the searches
+    count moves (effort × the seats to fill), never the clock. Raises SeatingError when the
+    search finds no seating that keeps every constraint."""
+    if effort < 1:
+        raise SeatingError(
+            "effort", gettext_noop("The effort must be at least 1, not %(effort)s."), effort=effort
+        )
+    rng = random.Random(seed)
+    plans = problem.plans()
+    played = tally(problem.players, problem.tables, problem.table_size, problem.played)
+    playing = choose_players(plans, problem.table_size, played.games.tolist(), rng)
+    slots = sum(plan.tables for plan in plans) * problem.table_size
+    tables = TableSearch(problem, plans, playing, played, rng)
+    TabuSearch(tables).run(effort * TABU_STEPS * len(plans) // 100)
+    if tables.exchange_rounds:
+        tables.run(effort * POLISH * slots // 100, POLISH_HOT, POLISH_COLD)
+    games = played.games.tolist()
+    for plays in playing:
+        for player, yes in enumerate(plays):
+            games[player] += yes
+    seats = SeatSearch(problem.table_size, tables.rounds(), played, games, rng)
+    seats.run(effort * SEAT_MOVES * slots // 100)
+    seats.settle(SEAT_SWEEPS)
+    seating = problem.played + seats.rounds()
+    try:
+        check(problem, seating)
+    except SeatingError as broken:
+        raise SeatingError(
+            "unsatisfiable",
+            gettext_noop("No seating was found that keeps every constraint: %(broken)s"),
+            broken=str(broken),
+        ) from broken
+    return seating
