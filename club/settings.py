@@ -80,6 +80,7 @@ INSTALLED_APPS = [
     "games.online",
     "games.recordings",
     "games.ratings",
+    "tournaments",
     "notifications",
 ]
 

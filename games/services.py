@@ -180,13 +180,13 @@ def seatable(*, host: User, evening_id: int, table: int) -> list[Present]:
     return present_players(evening, table)
 
 
-def club_options(club: ClubSettings | None = None) -> ClubOptions:
+def club_options(club: ClubSettings | None = None, table_size: int | None = None) -> ClubOptions:
     """The rules a new game is played by: the engine's readings with the club's table size
-    and the role catalogue as admins keep it."""
+    (or a tournament's, exactly `table_size`) and the role catalogue as admins keep it."""
     club = club or ClubSettings.load()
     return ClubOptions(
-        min_players=club.min_players,
-        max_players=max(club.min_players, 15),
+        min_players=table_size or club.min_players,
+        max_players=table_size or max(club.min_players, 15),
         best_move_victims=club.best_move_victims,
         roles=Role.objects.engine_roles(),
     )
@@ -242,17 +242,19 @@ def game_create(
     evening_id: int,
     seats: Mapping[int, tuple[Player, str]],
     table: int = 1,
+    table_size: int | None = None,
     now: datetime | None = None,
 ) -> Game:
     """Start a game of the evening at one of its tables: `seats` maps seat number → (a
-    member's id or one of the evening's guests, role code)."""
+    member's id or one of the evening's guests, role code). A tournament's game seats
+    exactly its `table_size` (tournaments.services)."""
     now = now or timezone.now()
     access.refuse_unless_may_host(host)
     evening = _evening(evening_id)
     if evening.status == EveningStatus.CANCELLED:
         raise Refused(_("This evening is cancelled."))
     club = ClubSettings.load()
-    _refuse_unless_startable(evening, seats, table, club, now)
+    _refuse_unless_startable(evening, seats, table, club, now, table_size)
     players = [player for player, _role in seats.values()]
     member_ids = [player for player in players if isinstance(player, int)]
     access.refuse_host_at_table(host, member_ids)
@@ -275,7 +277,7 @@ def game_create(
         if person.member is not None:
             refuse_unless_may_play(person.member, on=evening_date, club=club)
     people = {seat: _person(*_ids(player)) for seat, (player, _r) in seats.items()}
-    options = club_options(club)
+    options = club_options(club, table_size)
     with transaction.atomic():
         # One game at a time per evening takes the next number and seats its players.
         Evening.objects.select_for_update().filter(pk=evening.pk).first()
@@ -326,6 +328,7 @@ def _refuse_unless_startable(
     table: int,
     club: ClubSettings,
     now: datetime,
+    table_size: int | None = None,
 ) -> None:
     """The checks of a new game that need no lock: the day, the table, the seats' count."""
     if not game_may_start(evening, now):
@@ -335,10 +338,11 @@ def _refuse_unless_startable(
             % {"when": date_format(earliest, "DATETIME_FORMAT")},
         )
     refuse_unless_open_table(evening, table)
-    if len(seats) < club.min_players:
+    least = table_size or club.min_players
+    if len(seats) < least or (table_size and len(seats) != table_size):
         raise Refused(
             _("A game needs at least %(min)d players; %(count)d are seated.")
-            % {"min": club.min_players, "count": len(seats)},
+            % {"min": least, "count": len(seats)},
         )
     if sorted(seats) != list(range(1, len(seats) + 1)):
         raise Refused(_("Seats are numbered from 1 without gaps."))

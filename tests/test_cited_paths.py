@@ -22,7 +22,16 @@ import tokenize
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-FOLDERS: tuple[str, ...] = ("accounts", "club", "games", "notifications", "docs", "bench", "tests")
+FOLDERS: tuple[str, ...] = (
+    "accounts",
+    "club",
+    "games",
+    "notifications",
+    "tournaments",
+    "docs",
+    "bench",
+    "tests",
+)
 FOLDERS += ("static", "templates", "locale", ".ci")
 CITED = re.compile(
     r"(?<![\w./@-])((?:" + "|".join(re.escape(f) for f in FOLDERS) + r")/[\w./*<>-]*[\w*>])"

@@ -14,7 +14,16 @@ from django.test import Client
 ROOT = Path(__file__).resolve().parents[1]
 CATALOGUES = ROOT / "locale/ru/LC_MESSAGES"
 DOMAINS = ["django", "djangojs"]
-SOURCES = ["accounts", "club", "games", "notifications", "templates", "static", "manage.py"]
+SOURCES = [
+    "accounts",
+    "club",
+    "games",
+    "notifications",
+    "tournaments",
+    "templates",
+    "static",
+    "manage.py",
+]
 
 
 @pytest.mark.parametrize("domain", DOMAINS)

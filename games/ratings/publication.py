@@ -71,6 +71,22 @@ LINE_LABELS = {
     "black_missed_shot": gettext_lazy("the mafia's shot missed"),
     "disqualification": gettext_lazy("disqualified"),
 }
+# What orders equal points (games/rules/scoring.TIE_BREAKERS), as a table's note names it.
+TIE_BREAKER_LABELS = {
+    "wins": gettext_lazy("wins"),
+    "key_role_wins": gettext_lazy("wins as the boss or the commissar"),
+    "extra": gettext_lazy("the best move, extra points and penalties"),
+    "bonus": gettext_lazy("the host's extra points"),
+    "best_move": gettext_lazy("the best move's points"),
+    "first_night_kills": gettext_lazy("times killed on night 1"),
+    "fewer_games": gettext_lazy("fewer games"),
+}
+
+
+def tie_breakers_named(codes: Sequence[str]) -> str:
+    return " → ".join(str(TIE_BREAKER_LABELS.get(code, code)) for code in codes)
+
+
 # A bonus below zero is the host's penalty.
 PENALTY_LABEL = gettext_lazy("penalty from the host")
 # A line of a critical day (the town one mistake from losing) says so.

@@ -291,7 +291,8 @@ def _sums_rescored(
     for seat in whatif.season_rescored(season, scheme_row):
         if (only.team and seat.team != only.team) or (only.role and seat.role != only.role):
             continue
-        sums[seat.member_id].add(seat)
+        if seat.member_id is not None:  # season_rescored keeps members only
+            sums[seat.member_id].add(seat)
     names = User.objects.filter(pk__in=sums).values_list("pk", "nickname", "publication_consent")
     return {pk: (nick, consent, sums[pk]) for pk, nick, consent in names}
 

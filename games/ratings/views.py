@@ -24,6 +24,7 @@ from games.ratings.presets import season_scheme
 from games.ratings.publication import member_score_lines
 from games.ratings.seasons import season_parse
 from games.rules import rating
+from tournaments.queries import member_tournaments
 
 
 @require_GET
@@ -152,5 +153,6 @@ def player(request: SiteRequest, member_id: int) -> HttpResponse:
         "seasons": found.seasons(ClubSettings.load()),
         "season": (season := stats.current_season()),
         "compensation": stats.member_compensation(member.pk, season),
+        "tournaments": member_tournaments(member),
     }
     return render(request, "games/player.html", context)

@@ -22,7 +22,7 @@ from games.ratings.models import PlayerScore, ScoringScheme
 from games.ratings.seasons import Season
 from games.rules.errors import ProtocolError, RuleViolation
 from games.rules.log import effective_events
-from games.rules.scoring import Extras, killed_first_night, total, won
+from games.rules.scoring import Extras, Scheme, killed_first_night, total, won
 
 CACHE_SECONDS = 24 * 3600
 
@@ -32,7 +32,7 @@ class Scored:
     """One member's seat in one game, as a season's table sums it (a PlayerScore's
     fields, without the lines)."""
 
-    member_id: int
+    member_id: int | None  # None: a guest (on no season's table; a tournament's standings)
     role: str
     team: str
     won: bool
@@ -74,28 +74,35 @@ def _rescore(season: Season, scheme_row: ScoringScheme) -> list[Scored]:
         logs[game_id].append(payload)
     scored: list[Scored] = []
     for game in games:
-        events = effective_events(logs[game.pk])
-        try:
-            state, lines = game_lines(game, seats[game.pk], events, scheme)
-        except (ProtocolError, RuleViolation):
-            continue  # a protocol its analysis could not score either
-        killed = killed_first_night(state.eliminated)
-        for seat in seats[game.pk]:
-            if seat.member_id is None:
-                continue  # a guest: not on any table
-            code, team = role_and_team(state, seat.number)
-            extras = Extras.of(lines[seat.number])
-            scored.append(
-                Scored(
-                    member_id=seat.member_id,
-                    role=code,
-                    team=team.value,
-                    won=won(code, team, game.winner),
-                    points=total(lines[seat.number]),
-                    bonus_points=extras.bonus,
-                    best_move_points=extras.best_move,
-                    penalty_points=extras.penalty,
-                    killed_first_night=seat.number in killed,
-                )
-            )
+        by_seat = seats_scored(game, seats[game.pk], effective_events(logs[game.pk]), scheme)
+        # A guest is on no season's table.
+        scored += [seat for seat in by_seat.values() if seat.member_id is not None]
+    return scored
+
+
+def seats_scored(
+    game: Game, seats: list[Seat], events: list[dict[str, Any]], scheme: Scheme
+) -> dict[int, Scored]:
+    """Each seat of a game (by number) scored by `scheme`; none for a protocol its
+    analysis could not score either."""
+    try:
+        state, lines = game_lines(game, seats, events, scheme)
+    except (ProtocolError, RuleViolation):
+        return {}
+    killed = killed_first_night(state.eliminated)
+    scored: dict[int, Scored] = {}
+    for seat in seats:
+        code, team = role_and_team(state, seat.number)
+        extras = Extras.of(lines[seat.number])
+        scored[seat.number] = Scored(
+            member_id=seat.member_id,
+            role=code,
+            team=team.value,
+            won=won(code, team, game.winner),
+            points=total(lines[seat.number]),
+            bonus_points=extras.bonus,
+            best_move_points=extras.best_move,
+            penalty_points=extras.penalty,
+            killed_first_night=seat.number in killed,
+        )
     return scored

@@ -70,6 +70,18 @@ def random_game(
     players = players or rng.randint(12, 15)
     seats = random_lineup(rng, players)
     immune = rng.sample(sorted(seats), rng.randint(1, 2)) if rng.random() < immune_chance else []
+    return play(rng, seats, options=options, immune=immune)
+
+
+def play(
+    rng: random.Random,
+    seats: dict[int, str],
+    *,
+    options: ClubOptions | None = None,
+    immune: list[int] | None = None,
+) -> GeneratedGame:
+    """A random legal game of a given table (seat → role), played to its end."""
+    immune = immune or []
     game = ClubGame(seats, options=options, immune=immune)
     events: list[dict[str, Any]] = []
 

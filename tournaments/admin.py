@@ -1,0 +1,146 @@
+"""The organiser's door: a tournament made, its judges, constraints and rounds, and the
+seating made (and made again after a change) by an admin action."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib import admin, messages
+from django.db.models import QuerySet
+from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
+
+from club.doors.requests import member_of
+from club.kernel.errors import Refused
+from tournaments import services
+from tournaments.models import JudgeConflict, KeptApart, Round, Table, TableJudge, Tournament
+
+
+class TableJudgeInline(admin.TabularInline[TableJudge, Tournament]):
+    model = TableJudge
+    extra = 0
+    autocomplete_fields = ["judge"]
+
+
+class KeptApartInline(admin.TabularInline[KeptApart, Tournament]):
+    model = KeptApart
+    extra = 0
+    raw_id_fields = ["first", "second"]
+
+
+class RoundInline(admin.TabularInline[Round, Tournament]):
+    model = Round
+    extra = 0
+    fields = ["number", "stage", "weight", "announced_at"]
+    readonly_fields = ["announced_at"]
+
+
+class TournamentForm(forms.ModelForm[Tournament]):
+    """A new tournament names its first day's start and venue, and how many may sign up:
+    its evening's (services.tournament_create makes it, with the rounds)."""
+
+    starts_at = forms.DateTimeField(label=_("starts at"), required=False)
+    venue = forms.CharField(label=_("venue"), max_length=128, required=False)
+    capacity = forms.IntegerField(
+        label=_("places"),
+        required=False,
+        min_value=1,
+        max_value=500,
+        help_text=_("Sign-ups before the reserve; empty: tables × players at a table."),
+    )
+
+    class Meta:
+        model = Tournament
+        fields = [
+            "name", "ends_on", "preset", "table_size", "tables", "rounds",
+            "final_players", "final_rounds", "final_weight", "hide_final",
+        ]  # fmt: skip
+
+    def plan(self) -> services.TournamentPlan:
+        data = self.cleaned_data
+        return services.TournamentPlan(
+            name=data["name"],
+            starts_at=data["starts_at"],
+            ends_on=data["ends_on"],
+            venue=data["venue"],
+            preset=data["preset"].code,
+            tables=data["tables"],
+            rounds=data["rounds"],
+            table_size=data["table_size"],
+            capacity=data.get("capacity"),
+            final_players=data["final_players"],
+            final_rounds=data["final_rounds"],
+            final_weight=data["final_weight"],
+            hide_final=data["hide_final"],
+        )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if self.instance.pk is None and not self.errors:
+            if not data.get("starts_at") or not data.get("venue"):
+                raise forms.ValidationError(_("A new tournament needs its start and venue."))
+            try:
+                services.refuse_bad_plan(self.plan())
+            except Refused as refusal:
+                raise forms.ValidationError(refusal.message) from refusal
+        return data
+
+
+@admin.register(Tournament)
+class TournamentAdmin(admin.ModelAdmin[Tournament]):
+    form = TournamentForm
+    list_display = ["name", "evening", "tables", "rounds", "preset", "finished_at"]
+    readonly_fields = ["evening", "seed", "finished_at", "created_at"]
+    inlines = [TableJudgeInline, KeptApartInline, RoundInline]
+    actions = ["seat_rounds"]
+
+    def get_fields(self, request: HttpRequest, obj: Tournament | None = None) -> list[str]:
+        fields = list(TournamentForm.Meta.fields)
+        if obj is None:
+            return [*fields[:1], "starts_at", "venue", "capacity", *fields[1:]]
+        return [*fields, *self.readonly_fields]
+
+    def get_inlines(self, request: HttpRequest, obj: Tournament | None) -> list[Any]:
+        return list(self.inlines) if obj is not None else []
+
+    def save_model(self, request: HttpRequest, obj: Tournament, form: Any, change: bool) -> None:
+        if change:
+            super().save_model(request, obj, form, change)
+            return
+        # The service makes the evening and the rounds with it; the admin goes on with it.
+        created = services.tournament_create(plan=form.plan(), actor=member_of(request))
+        obj.pk, obj.evening_id, obj.seed = created.pk, created.evening_id, created.seed
+        obj.created_at = created.created_at
+
+    @admin.action(description=_("Seat the rounds not begun (again after a change)"))
+    def seat_rounds(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
+        for tournament in queryset:
+            try:
+                seated = services.tournament_seat(
+                    tournament_id=tournament.pk, actor=member_of(request)
+                )
+            except Refused as refusal:
+                self.message_user(request, f"{tournament}: {refusal.message}", messages.ERROR)
+                continue
+            text = ngettext("%(t)s: %(n)d round seated.", "%(t)s: %(n)d rounds seated.", seated)
+            self.message_user(request, text % {"t": tournament, "n": seated})
+
+
+@admin.register(Table)
+class TableAdmin(admin.ModelAdmin[Table]):
+    list_display = ["__str__", "judge", "game"]
+    list_filter = ["round__tournament"]
+    raw_id_fields = ["game"]
+    readonly_fields = ["round", "number", "players"]
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(JudgeConflict)
+class JudgeConflictAdmin(admin.ModelAdmin[JudgeConflict]):
+    list_display = ["judge", "registration"]
+    raw_id_fields = ["registration"]
+    autocomplete_fields = ["judge"]

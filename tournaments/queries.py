@@ -1,0 +1,185 @@
+"""What a tournament's pages show: its rounds' seating (by table and, for the reader, «where
+I play»), its standings, each name as the reader may see it (games/access.py)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+from django.utils.translation import gettext as _
+
+from accounts.models import User
+from club.models import Registration
+from games import access
+from games.access import Viewer
+from games.models import GameStatus
+from games.ratings.presets import scheme_version
+from games.ratings.publication import tie_breakers_named
+from tournaments import services
+from tournaments.models import Round, Stage, Table, Tournament
+from tournaments.standings import Standing, Standings, tournament_standings
+
+
+@dataclass(frozen=True)
+class SeatView:
+    seat: int
+    name: str
+    member_id: int | None  # a link to the player's page when the name is shown
+    me: bool
+
+
+@dataclass(frozen=True)
+class TableView:
+    table: Table
+    seats: list[SeatView]
+    judge: str
+    may_start: bool  # the reader may start its game (its judge, an admin)
+
+    @property
+    def state(self) -> str:
+        game = self.table.game
+        if game is None:
+            return "waiting"
+        return "finished" if game.status == GameStatus.FINISHED else "running"
+
+
+@dataclass(frozen=True)
+class RoundView:
+    round: Round
+    tables: list[TableView]
+
+    @property
+    def final(self) -> bool:
+        return self.round.stage == Stage.FINAL
+
+
+@dataclass(frozen=True)
+class MyGame:
+    round: Round
+    table: int
+    seat: int
+
+
+@dataclass(frozen=True)
+class Row:
+    standing: Standing
+    name: str
+    member_id: int | None
+    me: bool
+
+
+@dataclass(frozen=True)
+class TournamentPage:
+    tournament: Tournament
+    rounds: list[RoundView]
+    mine: list[MyGame]
+    standings: Standings
+    rows: list[Row]
+    signed_up: bool
+    players: int
+
+    @cached_property
+    def seated(self) -> bool:
+        return any(r.tables for r in self.rounds)
+
+    @property
+    def game_numbers(self) -> range:
+        """What «as of game N» offers: every finished game counted."""
+        return range(1, self.standings.of + 1)
+
+    @cached_property
+    def compensated(self) -> bool:
+        return any(row.standing.ci is not None for row in self.rows)
+
+    @cached_property
+    def tie_breakers(self) -> str:
+        return tie_breakers_named(scheme_version(self.tournament.preset).scheme().tie_breakers)
+
+
+class _Names:
+    """A registration's name as `viewer` may see it: a member's nickname under the
+    publication rules (or, on the seating, as on an evening's list), «Игрок N» otherwise
+    (N: the player's number in the tournament); a guest is never named."""
+
+    def __init__(self, registrations: list[Registration], viewer: Viewer) -> None:
+        self.by_id = {r.pk: r for r in registrations}
+        self.number = {r.pk: n for n, r in enumerate(registrations, 1)}
+        self.viewer = viewer
+
+    def name(self, registration_id: int, *, among_members: bool) -> tuple[str, int | None]:
+        registration = self.by_id.get(registration_id)
+        number = self.number.get(registration_id, 0)
+        if registration is None or registration.member is None:
+            return _("Guest %(n)d") % {"n": number}, None
+        member = registration.member
+        if access.may_see_name(member, self.viewer, among_members=among_members):
+            return member.nickname, member.pk if not among_members else None
+        return _("Player %(n)d") % {"n": number}, None
+
+
+def _everyone(tournament: Tournament, tables: list[Table]) -> list[Registration]:
+    """The participants, and anyone seated before who has left since (their games stay)."""
+    now_in = services.participants(tournament)
+    known = {r.pk for r in now_in}
+    seated = {pk for table in tables for pk in table.players} - known
+    gone = list(Registration.objects.filter(pk__in=seated).select_related("member", "guest"))
+    return sorted([*now_in, *gone], key=lambda r: (r.arrival, r.pk))
+
+
+def tournament_page(tournament: Tournament, viewer: Viewer, *, as_of: int | None) -> TournamentPage:
+    rounds = list(tournament.round_set.order_by("number"))
+    tables = list(
+        Table.objects.filter(round__tournament=tournament)
+        .select_related("game", "judge")
+        .order_by("round__number", "number")
+    )
+    everyone = _everyone(tournament, tables)
+    names = _Names(everyone, viewer)
+    me = viewer.pk if isinstance(viewer, User) else None
+    mine_ids = {r.pk for r in everyone if me is not None and r.member_id == me}
+    staff = isinstance(viewer, User) and viewer.is_staff
+    round_views = []
+    mine = []
+    for round_ in rounds:
+        views = []
+        for table in (t for t in tables if t.round_id == round_.pk):
+            seats = []
+            for seat, pk in enumerate(table.players, 1):
+                name, _member = names.name(pk, among_members=True)
+                seats.append(SeatView(seat, name, None, pk in mine_ids))
+                if pk in mine_ids:
+                    mine.append(MyGame(round_, table.number, seat))
+            judge = table.judge.nickname if table.judge else ""
+            may_start = table.game_id is None and (
+                staff or (me is not None and table.judge_id == me)
+            )
+            views.append(TableView(table, seats, judge, may_start))
+        round_views.append(RoundView(round_, views))
+    standings = tournament_standings(tournament, as_of=as_of, show_final=staff)
+    rows = []
+    for standing in standings.rows:
+        name, member_id = names.name(standing.registration_id, among_members=False)
+        rows.append(Row(standing, name, member_id, standing.registration_id in mine_ids))
+    return TournamentPage(
+        tournament=tournament,
+        rounds=round_views,
+        mine=mine,
+        standings=standings,
+        rows=rows,
+        signed_up=bool(mine_ids),
+        players=len(services.participants(tournament)),
+    )
+
+
+def member_tournaments(member: User) -> list[Tournament]:
+    """The tournaments a member played in (sat at a table whose game began), newest first."""
+    registration_of = dict(
+        Registration.objects.filter(member=member, evening__tournament__isnull=False).values_list(
+            "evening__tournament", "pk"
+        )
+    )
+    tables = Table.objects.filter(
+        round__tournament__in=list(registration_of), game__isnull=False
+    ).values_list("round__tournament", "players")
+    played = {t for t, players in tables if registration_of[t] in players}
+    return list(Tournament.objects.filter(pk__in=played).select_related("evening"))

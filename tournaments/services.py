@@ -1,0 +1,364 @@
+"""A tournament's life: made by an admin, joined through its evening's sign-up, seated by the
+generator (tournaments/seating), its games started at their tables, its final drawn from
+the standings (tournaments/standings.py). Every door (admin, pages, API, bot) calls these."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import date, datetime
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from accounts.models import User
+from club.kernel.errors import RefusalCode, Refused
+from club.models import Evening, EveningStatus, Registration, RegistrationStatus
+from games import services as games
+from games.models import Game, GameStatus
+from games.ratings.models import ScoringPreset
+from tournaments.models import (
+    Absence,
+    JudgeConflict,
+    KeptApart,
+    Round,
+    Stage,
+    Table,
+    TableJudge,
+    Tournament,
+)
+from tournaments.seating import SeatingError, SeatingProblem, generate
+from tournaments.standings import tournament_standings
+
+
+# The cards of a tournament's table: FIIM's ten (the don, two mafia, the sheriff, six
+# civilians) in the club's role codes; other sizes keep its shape (a quarter and more black).
+def tournament_lineup(table_size: int) -> dict[str, int]:
+    black = max(2, round(table_size * 0.3))
+    return {"boss": 1, "mafia": black - 1, "commissar": 1, "civilian": table_size - black - 1}
+
+
+@dataclass(frozen=True)
+class TournamentPlan:
+    """What an admin fills in for a new tournament."""
+
+    name: str
+    starts_at: datetime
+    ends_on: date
+    venue: str
+    preset: str  # a ScoringPreset's code
+    tables: int
+    rounds: int
+    table_size: int = 10
+    capacity: int | None = None  # sign-ups before the reserve; tables × table size if None
+    opens_at: datetime | None = None  # sign-up opens; at once if None
+    final_players: int = 10
+    final_rounds: int = 0
+    final_weight: float = 1.0
+    hide_final: bool = False
+
+
+def _refuse_unless_admin(actor: User) -> None:
+    if not (actor.is_active and actor.is_staff):
+        raise Refused(_("Only the club's admins run tournaments."), RefusalCode.FORBIDDEN)
+
+
+def refuse_bad_plan(plan: TournamentPlan) -> None:
+    if not plan.name.strip():
+        raise Refused(_("Name the tournament."), fields={"name": 1})
+    if not 7 <= plan.table_size <= 15:
+        raise Refused(_("A table seats 7 to 15 players."), fields={"table_size": 1})
+    if not 1 <= plan.tables <= 10 or not 1 <= plan.rounds <= 30:
+        raise Refused(_("1 to 10 tables and 1 to 30 qualifying rounds."), fields={"tables": 1})
+    if plan.final_players % plan.table_size or (plan.final_players == 0) != (
+        plan.final_rounds == 0
+    ):
+        raise Refused(
+            _("The final seats whole tables (a multiple of the table size) for one game or more."),
+            fields={"final_players": 1},
+        )
+    if plan.ends_on < timezone.localtime(plan.starts_at).date():
+        raise Refused(_("The last day is before the first."), fields={"ends_on": 1})
+
+
+def tournament_create(
+    *, plan: TournamentPlan, actor: User, now: datetime | None = None
+) -> Tournament:
+    """A tournament with its sign-up list (an evening of its own, as many tables as it
+    plays at) and its rounds: the qualifying ones, then the final's, weighted."""
+    _refuse_unless_admin(actor)
+    refuse_bad_plan(plan)
+    preset = ScoringPreset.objects.filter(code=plan.preset).first()
+    if preset is None:
+        raise Refused(_("There is no such scoring preset."), fields={"preset": 1})
+    now = now or timezone.now()
+    with transaction.atomic():
+        evening = Evening.objects.create(
+            starts_at=plan.starts_at,
+            venue=plan.venue,
+            capacity=plan.capacity or plan.tables * plan.table_size,
+            opens_at=min(plan.opens_at or now, plan.starts_at),
+            tables=plan.tables,
+            status=EveningStatus.SCHEDULED,
+        )
+        tournament = Tournament.objects.create(
+            name=plan.name.strip(),
+            evening=evening,
+            ends_on=plan.ends_on,
+            preset=preset,
+            table_size=plan.table_size,
+            tables=plan.tables,
+            rounds=plan.rounds,
+            final_players=plan.final_players,
+            final_rounds=plan.final_rounds,
+            final_weight=plan.final_weight,
+            hide_final=plan.hide_final,
+            seed=random.SystemRandom().randrange(1, 2**31),
+        )
+        Round.objects.bulk_create(
+            [
+                Round(tournament=tournament, number=n, stage=Stage.QUALIFYING)
+                for n in range(1, plan.rounds + 1)
+            ]
+            + [
+                Round(
+                    tournament=tournament,
+                    number=plan.rounds + n,
+                    stage=Stage.FINAL,
+                    weight=plan.final_weight,
+                )
+                for n in range(1, plan.final_rounds + 1)
+            ]
+        )
+    return tournament
+
+
+# --- who plays -------------------------------------------------------------------------
+
+
+def participants(tournament: Tournament) -> list[Registration]:
+    """The tournament's players: its evening's seats (confirmed or attended), in the order
+    they signed up; the reserve waits as on any evening."""
+    return list(
+        Registration.objects.filter(
+            evening_id=tournament.evening_id,
+            status__in=[RegistrationStatus.CONFIRMED, RegistrationStatus.ATTENDED],
+        )
+        .select_related("member", "guest")
+        .order_by("arrival", "pk")
+    )
+
+
+# --- the seating ---------------------------------------------------------------------------
+
+
+def _played_rounds(rounds: Sequence[Round], tables: Mapping[int, list[Table]]) -> list[Round]:
+    """The leading rounds whose games have begun: their seating is kept as it was."""
+    played = []
+    for round_ in rounds:
+        if not any(table.game_id for table in tables.get(round_.pk, [])):
+            break
+        played.append(round_)
+    return played
+
+
+@dataclass(frozen=True)
+class _Problem:
+    problem: SeatingProblem
+    people: list[int]  # registration ids, by the generator's player index
+
+
+def _problem(
+    tournament: Tournament, rounds: list[Round], tables: dict[int, list[Table]]
+) -> _Problem:
+    played = _played_rounds(rounds, tables)
+    now_in = [r.pk for r in participants(tournament)]
+    # Whoever played a kept round keeps their index; one who dropped out sits out the rest.
+    seen_before = {pk for r in played for t in tables[r.pk] for pk in t.players}
+    people = sorted(set(now_in) | seen_before)
+    index = {pk: i for i, pk in enumerate(people)}
+    later = range(len(played), len(rounds))
+    gone = seen_before - set(now_in)
+    absent = {(index[pk], r) for pk in gone for r in later}
+    for absence in Absence.objects.filter(registration_id__in=now_in):
+        if absence.round - 1 in later:
+            absent.add((index[absence.registration_id], absence.round - 1))
+    judge_of = dict(
+        TableJudge.objects.filter(tournament=tournament).values_list("table", "judge_id")
+    )
+    forbidden = {
+        (index[conflict.registration_id], r, table - 1)
+        for conflict in JudgeConflict.objects.filter(registration_id__in=now_in)
+        for table, judge_id in judge_of.items()
+        if judge_id == conflict.judge_id and table <= tournament.tables
+        for r in later
+    }
+    apart = {
+        (index[pair.first_id], index[pair.second_id])
+        for pair in KeptApart.objects.filter(tournament=tournament)
+        if pair.first_id in index and pair.second_id in index
+    }
+    kept = tuple(
+        tuple(tuple(index[pk] for pk in table.players) for table in tables[r.pk]) for r in played
+    )
+    problem = SeatingProblem(
+        players=len(people),
+        rounds=len(rounds),
+        tables=tournament.tables,
+        table_size=tournament.table_size,
+        keep_apart=frozenset(apart),
+        absent=frozenset(absent),
+        forbidden_tables=frozenset(forbidden),
+        played=kept,
+    )
+    return _Problem(problem, people)
+
+
+def seating_refusal(error: SeatingError) -> str:
+    """The generator's refusal in the reader's language (its templates are in the catalogue)."""
+    return _(error.template) % error.params
+
+
+def tournament_seat(*, tournament_id: int, actor: User, effort: int | None = None) -> int:
+    """Seat the qualifying rounds not begun yet (all of them at first; after a player
+    drops out or joins, the rest, keeping the rounds played): returns how many rounds were
+    seated. Deterministic from the tournament's seed."""
+    _refuse_unless_admin(actor)
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update().get(pk=tournament_id)
+        rounds = list(tournament.round_set.filter(stage=Stage.QUALIFYING).order_by("number"))
+        tables: dict[int, list[Table]] = {r.pk: [] for r in rounds}
+        for table in Table.objects.filter(round__in=rounds).order_by("number"):
+            tables[table.round_id].append(table)
+        try:
+            built = _problem(tournament, rounds, tables)
+            seating = generate(
+                built.problem, tournament.seed, *(() if effort is None else (effort,))
+            )
+        except SeatingError as error:
+            raise Refused(
+                _("No seating fits: %(why)s") % {"why": seating_refusal(error)}
+            ) from error
+        played = len(built.problem.played)
+        judges = dict(
+            TableJudge.objects.filter(tournament=tournament).values_list("table", "judge_id")
+        )
+        later = rounds[played:]
+        Table.objects.filter(round__in=later).delete()
+        Table.objects.bulk_create(
+            Table(
+                round=round_,
+                number=number,
+                players=[built.people[i] for i in seated],
+                judge_id=judges.get(number),
+            )
+            for round_, round_tables in zip(later, seating[played:], strict=True)
+            for number, seated in enumerate(round_tables, 1)
+        )
+        Round.objects.filter(pk__in=[r.pk for r in later]).update(announced_at=None)
+    return len(later)
+
+
+# --- the games -----------------------------------------------------------------------------
+
+
+def _player(registration: Registration) -> games.Player:
+    if registration.member_id is not None:
+        return registration.member_id
+    return games.GuestAt(registration.guest_id or 0)
+
+
+def table_game_start(*, table_id: int, host: User, now: datetime | None = None) -> Game:
+    """Start the game of one round's table: its players in the seating's order, the cards
+    dealt at random from the tournament's line-up; then the judge records it on the host's
+    screen as any game. Only the table's judge, or an admin, starts it."""
+    table = Table.objects.select_related("round__tournament").filter(pk=table_id).first()
+    if table is None:
+        raise Refused(_("There is no such table."), RefusalCode.NOT_FOUND)
+    tournament = table.round.tournament
+    if not (host.is_staff or table.judge_id == host.pk):
+        raise Refused(
+            _("Only this table's judge or an admin starts its game."), RefusalCode.FORBIDDEN
+        )
+    if table.game_id is not None:
+        raise Refused(_("This table's game has begun already."), RefusalCode.CONFLICT)
+    registrations = Registration.objects.in_bulk(table.players)
+    if len(registrations) != len(table.players):
+        raise Refused(_("A player of this table is no longer in the tournament: seat again."))
+    numbers = list(range(1, len(table.players) + 1))
+    cards = games.deal(tournament_lineup(tournament.table_size), numbers, random.SystemRandom())
+    seats = {
+        n: (_player(registrations[pk]), cards[n])
+        for n, pk in zip(numbers, table.players, strict=True)
+    }
+    with transaction.atomic():
+        locked = Table.objects.select_for_update().get(pk=table.pk)
+        if locked.game_id is not None:
+            raise Refused(_("This table's game has begun already."), RefusalCode.CONFLICT)
+        game = games.game_create(
+            host=host,
+            evening_id=tournament.evening_id,
+            seats=seats,
+            table=table.number,
+            table_size=tournament.table_size,
+            now=now,
+        )
+        locked.game = game
+        locked.save(update_fields=["game"])
+    return game
+
+
+# --- the final -------------------------------------------------------------------------------
+
+
+def tournament_final(*, tournament_id: int, actor: User, effort: int | None = None) -> list[int]:
+    """Seat the final: the standings' top `final_players` once every qualifying game has
+    ended (points, then the preset's tie-breakers, then the earlier sign-up), their seats
+    drawn for each final game by the generator, so that seat positions spread evenly.
+    Returns the finalists' registration ids in their standings' order."""
+    _refuse_unless_admin(actor)
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update().get(pk=tournament_id)
+        finals = list(tournament.round_set.filter(stage=Stage.FINAL).order_by("number"))
+        if not finals or tournament.final_players == 0:
+            raise Refused(_("This tournament has no final."), RefusalCode.CONFLICT)
+        if Table.objects.filter(round__in=finals, game__isnull=False).exists():
+            raise Refused(_("The final has begun: its seating stays."), RefusalCode.CONFLICT)
+        qualifying = Table.objects.filter(
+            round__tournament=tournament, round__stage=Stage.QUALIFYING
+        )
+        waiting = qualifying.exclude(game__status=GameStatus.FINISHED).count()
+        if waiting or not qualifying.exists():
+            raise Refused(
+                _("The qualifying rounds are not over: %(n)d games to play.") % {"n": waiting},
+                RefusalCode.CONFLICT,
+            )
+        rows = tournament_standings(tournament).rows
+        finalists = [row.registration_id for row in rows[: tournament.final_players]]
+        if len(finalists) < tournament.final_players:
+            raise Refused(_("Fewer players than the final seats have played."))
+        tables = tournament.final_players // tournament.table_size
+        problem = SeatingProblem(
+            players=len(finalists),
+            rounds=len(finals),
+            tables=tables,
+            table_size=tournament.table_size,
+        )  # no constraint: every table of the final is full of finalists
+        seating = generate(problem, tournament.seed, *(() if effort is None else (effort,)))
+        judges = dict(
+            TableJudge.objects.filter(tournament=tournament).values_list("table", "judge_id")
+        )
+        Table.objects.filter(round__in=finals).delete()
+        Table.objects.bulk_create(
+            Table(
+                round=round_,
+                number=number,
+                players=[finalists[i] for i in seated],
+                judge_id=judges.get(number),
+            )
+            for round_, round_tables in zip(finals, seating, strict=True)
+            for number, seated in enumerate(round_tables, 1)
+        )
+    return finalists
