@@ -427,6 +427,41 @@ def refuse_after_the_window(game: Game, kind: str, now: datetime) -> None:
         )
 
 
+def _refuse_undo(
+    game: Game, standing: list[dict[str, Any]], *, confirmed: bool, now: datetime
+) -> None:
+    """An undo of a finished game's last entry: what the host gave after the end within
+    its window only, without reopening the game; anything else reopens it. Each is asked
+    first (`confirmed` False), saying which it is."""
+    if not standing:
+        raise Refused(_("There is nothing to undo."))
+    if not game.finished:
+        return
+    last = standing[-1]
+    refuse_after_the_window(game, str(last.get("type")), now)
+    if confirmed:
+        return
+    if last.get("type") in AFTER_THE_GAME:
+        raise Refused(
+            _("This takes back %(what)s. Undo?") % {"what": _taken_back(last)},
+            RefusalCode.CONFIRM,
+            removes=[],
+            winner=None,
+            reopens=False,
+        )
+    # One tap would reopen the game and withdraw its analysis.
+    raise Refused(
+        _(
+            "This reopens the finished game: its result and analysis are "
+            "withdrawn until it ends again. Undo?"
+        ),
+        RefusalCode.CONFIRM,
+        removes=[],
+        winner=None,
+        reopens=True,
+    )
+
+
 def _taken_back(event: Mapping[str, Any]) -> str:
     """What an undo of a host's after-the-end entry takes back, as the question names it."""
     if event.get("type") == "best_move":
@@ -509,32 +544,7 @@ def game_record_event(
         seats = list(game.seats.all())
         standing = game.events.effective()
         if shaped["type"] == UNDO:
-            if not standing:
-                raise Refused(_("There is nothing to undo."))
-            if game.finished:
-                # What the host gave after the end is taken back within its window only,
-                # and without reopening the game.
-                refuse_after_the_window(game, str(standing[-1].get("type")), now)
-            if game.finished and not confirmed and standing[-1].get("type") in AFTER_THE_GAME:
-                raise Refused(
-                    _("This takes back %(what)s. Undo?") % {"what": _taken_back(standing[-1])},
-                    RefusalCode.CONFIRM,
-                    removes=[],
-                    winner=None,
-                    reopens=False,
-                )
-            if game.finished and not confirmed:
-                # One tap would reopen the game and withdraw its analysis: asked first.
-                raise Refused(
-                    _(
-                        "This reopens the finished game: its result and analysis are "
-                        "withdrawn until it ends again. Undo?"
-                    ),
-                    RefusalCode.CONFIRM,
-                    removes=[],
-                    winner=None,
-                    reopens=True,
-                )
+            _refuse_undo(game, standing, confirmed=confirmed, now=now)
             state = fold(game, seats, standing[:-1])
         else:
             shaped.setdefault("at", now.isoformat())

@@ -78,7 +78,7 @@ class TournamentForm(forms.ModelForm[Tournament]):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
-        if self.instance.pk is None and not self.errors:
+        if self.instance._state.adding and not self.errors:
             if not data.get("starts_at") or not data.get("venue"):
                 raise forms.ValidationError(_("A new tournament needs its start and venue."))
             try:
@@ -96,7 +96,9 @@ class TournamentAdmin(admin.ModelAdmin[Tournament]):
     inlines = [TableJudgeInline, KeptApartInline, RoundInline]
     actions = ["seat_rounds"]
 
-    def get_fields(self, request: HttpRequest, obj: Tournament | None = None) -> list[str]:
+    def get_fields(  # type: ignore[override]  # admin's own annotation is wider than its use
+        self, request: HttpRequest, obj: Tournament | None = None
+    ) -> list[str]:
         fields = list(TournamentForm.Meta.fields)
         if obj is None:
             return [*fields[:1], "starts_at", "venue", "capacity", *fields[1:]]

@@ -170,6 +170,22 @@ class _Problem:
     people: list[int]  # registration ids, by the generator's player index
 
 
+def _judged_against(
+    tournament: Tournament, index: dict[int, int], now_in: list[int], later: range
+) -> set[tuple[int, int, int]]:
+    """(player, round, table) for each table whose judge is listed against the player."""
+    judge_of = dict(
+        TableJudge.objects.filter(tournament=tournament).values_list("table", "judge_id")
+    )
+    return {
+        (index[conflict.registration_id], r, table - 1)
+        for conflict in JudgeConflict.objects.filter(registration_id__in=now_in)
+        for table, judge_id in judge_of.items()
+        if judge_id == conflict.judge_id and table <= tournament.tables
+        for r in later
+    }
+
+
 def _problem(
     tournament: Tournament, rounds: list[Round], tables: dict[int, list[Table]]
 ) -> _Problem:
@@ -182,19 +198,12 @@ def _problem(
     later = range(len(played), len(rounds))
     gone = seen_before - set(now_in)
     absent = {(index[pk], r) for pk in gone for r in later}
-    for absence in Absence.objects.filter(registration_id__in=now_in):
-        if absence.round - 1 in later:
-            absent.add((index[absence.registration_id], absence.round - 1))
-    judge_of = dict(
-        TableJudge.objects.filter(tournament=tournament).values_list("table", "judge_id")
-    )
-    forbidden = {
-        (index[conflict.registration_id], r, table - 1)
-        for conflict in JudgeConflict.objects.filter(registration_id__in=now_in)
-        for table, judge_id in judge_of.items()
-        if judge_id == conflict.judge_id and table <= tournament.tables
-        for r in later
+    absent |= {
+        (index[absence.registration_id], absence.round - 1)
+        for absence in Absence.objects.filter(registration_id__in=now_in)
+        if absence.round - 1 in later
     }
+    forbidden = _judged_against(tournament, index, now_in, later)
     apart = {
         (index[pair.first_id], index[pair.second_id])
         for pair in KeptApart.objects.filter(tournament=tournament)
@@ -203,22 +212,43 @@ def _problem(
     kept = tuple(
         tuple(tuple(index[pk] for pk in table.players) for table in tables[r.pk]) for r in played
     )
-    problem = SeatingProblem(
-        players=len(people),
-        rounds=len(rounds),
-        tables=tournament.tables,
-        table_size=tournament.table_size,
-        keep_apart=frozenset(apart),
-        absent=frozenset(absent),
-        forbidden_tables=frozenset(forbidden),
-        played=kept,
-    )
+    try:
+        problem = SeatingProblem(
+            players=len(people),
+            rounds=len(rounds),
+            tables=tournament.tables,
+            table_size=tournament.table_size,
+            keep_apart=frozenset(apart),
+            absent=frozenset(absent),
+            forbidden_tables=frozenset(forbidden),
+            played=kept,
+        )
+    except SeatingError as error:
+        raise _no_seating(error, people) from error
     return _Problem(problem, people)
 
 
-def seating_refusal(error: SeatingError) -> str:
-    """The generator's refusal in the reader's language (its templates are in the catalogue)."""
-    return _(error.template) % error.params
+def _no_seating(error: SeatingError, people: list[int]) -> Refused:
+    """The generator's refusal in the organiser's words: its players by name, its rounds
+    and tables counted from 1, in the reader's language (its templates are in the catalogue)."""
+    names = {
+        r.pk: r.listed_name
+        for r in Registration.objects.filter(pk__in=people).select_related("member", "guest")
+    }
+
+    def said(error: SeatingError) -> str:
+        params = dict(error.params)
+        for key in ("player", "first", "second"):
+            if isinstance(params.get(key), int) and 0 <= params[key] < len(people):
+                params[key] = names.get(people[params[key]], params[key])
+        for key in ("round", "table"):
+            if isinstance(params.get(key), int):
+                params[key] += 1
+        if isinstance(error.__cause__, SeatingError) and "broken" in params:
+            params["broken"] = said(error.__cause__)
+        return _(error.template) % params
+
+    return Refused(_("No seating fits: %(why)s") % {"why": said(error)})
 
 
 def tournament_seat(*, tournament_id: int, actor: User, effort: int | None = None) -> int:
@@ -232,15 +262,13 @@ def tournament_seat(*, tournament_id: int, actor: User, effort: int | None = Non
         tables: dict[int, list[Table]] = {r.pk: [] for r in rounds}
         for table in Table.objects.filter(round__in=rounds).order_by("number"):
             tables[table.round_id].append(table)
+        built = _problem(tournament, rounds, tables)
         try:
-            built = _problem(tournament, rounds, tables)
             seating = generate(
                 built.problem, tournament.seed, *(() if effort is None else (effort,))
             )
         except SeatingError as error:
-            raise Refused(
-                _("No seating fits: %(why)s") % {"why": seating_refusal(error)}
-            ) from error
+            raise _no_seating(error, built.people) from error
         played = len(built.problem.played)
         judges = dict(
             TableJudge.objects.filter(tournament=tournament).values_list("table", "judge_id")

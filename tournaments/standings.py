@@ -63,7 +63,7 @@ def tournament_standings(
         tables = [t for t in tables if t.round.stage != Stage.FINAL]
     counted = tables if as_of is None else tables[: max(0, as_of)]
     scheme = scheme_version(tournament.preset).scheme()
-    game_ids = [t.game_id for t in counted]
+    game_ids = [t.game_id for t in counted if t.game_id is not None]
     seats: dict[int, list[Seat]] = defaultdict(list)
     for seat in Seat.objects.filter(game_id__in=game_ids).order_by("game_id", "number"):
         seats[seat.game_id].append(seat)

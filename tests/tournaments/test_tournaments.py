@@ -44,6 +44,7 @@ from tournaments.models import (
     TableJudge,
     Tournament,
 )
+from tournaments.seating import SeatingProblem, check
 from tournaments.standings import tournament_standings
 
 pytestmark = pytest.mark.django_db
@@ -140,7 +141,7 @@ def hand_standings(tournament: Tournament) -> list[tuple[int, float, tuple[float
             kills[who] += red_killed
             losses[who] += red_killed and not did_win
             played[who] += 1
-    rows = []
+    rows: list[tuple[int, float, tuple[float, ...]]] = []
     for who in points:
         ci = first_night_compensation(kills[who], played[who], scheme.first_night_compensation)
         total_points = round(points[who] + round(ci * losses[who], 2), 2)
@@ -156,8 +157,8 @@ def test_thirty_players_six_rounds_and_a_final_through_the_api() -> None:
     made = api(organiser, "post", "/tournaments", plan())
     assert made.status_code == 201, made.content
     tournament = Tournament.objects.get(pk=made.json()["id"])
-    for table, judge in enumerate(judges, 1):
-        TableJudge.objects.create(tournament=tournament, table=table, judge=judge)
+    for number, judge in enumerate(judges, 1):
+        TableJudge.objects.create(tournament=tournament, table=number, judge=judge)
     players = [make_member(nickname=f"Турнирный {n}") for n in range(1, 32)]
     for player in players:
         assert api(player, "post", f"/tournaments/{tournament.pk}/registration").status_code == 201
@@ -259,7 +260,7 @@ def test_only_admins_make_and_seat_and_bad_plans_are_refused() -> None:
 
 def test_the_rounds_keep_constraints_and_a_reseat_keeps_the_played_rounds() -> None:
     organiser = admin()
-    tournament, members = small(organiser, players=13, capacity=13)
+    tournament, _members = small(organiser, players=13, capacity=13)
     registrations = list(Registration.objects.filter(evening=tournament.evening).order_by("pk"))
     first, second, third = registrations[:3]
     KeptApart.objects.create(tournament=tournament, first=first, second=second)
