@@ -183,3 +183,34 @@ def member_tournaments(member: User) -> list[Tournament]:
     ).values_list("round__tournament", "players")
     played = {t for t, players in tables if registration_of[t] in players}
     return list(Tournament.objects.filter(pk__in=played).select_related("evening"))
+
+
+@dataclass(frozen=True)
+class MyTournament:
+    """Where a member stands in their current tournament, for the bot's /tournament."""
+
+    tournament: Tournament
+    next_game: MyGame | None  # the first of their tables whose game has not ended
+    seated: bool  # the rounds have a seating
+    row: Row | None  # their standing, when they have played
+
+
+def member_tournament(member: User) -> MyTournament | None:
+    """The member's tournament not finished yet (the latest they signed up for)."""
+    tournament = (
+        Tournament.objects.filter(
+            finished_at__isnull=True,
+            evening__registrations__member=member,
+            evening__registrations__status__in=["confirmed", "attended"],
+        )
+        .select_related("evening", "preset")
+        .order_by("-evening__starts_at")
+        .first()
+    )
+    if tournament is None:
+        return None
+    page = tournament_page(tournament, member, as_of=None)
+    states = {(t.table.round_id, t.table.number): t.state for r in page.rounds for t in r.tables}
+    waiting = (g for g in page.mine if states.get((g.round.pk, g.table)) != "finished")
+    row = next((row for row in page.rows if row.me), None)
+    return MyTournament(tournament, next(waiting, None), page.seated, row)

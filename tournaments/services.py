@@ -9,7 +9,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 
+from django.conf import settings
 from django.db import transaction
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -19,6 +21,8 @@ from club.models import Evening, EveningStatus, Registration, RegistrationStatus
 from games import services as games
 from games.models import Game, GameStatus
 from games.ratings.models import ScoringPreset
+from notifications.models import Notification
+from notifications.services import notification_enqueue
 from tournaments.models import (
     Absence,
     JudgeConflict,
@@ -390,3 +394,43 @@ def tournament_final(*, tournament_id: int, actor: User, effort: int | None = No
             for number, seated in enumerate(round_tables, 1)
         )
     return finalists
+
+
+# --- telling the players ---------------------------------------------------------------------
+
+
+def round_announce(*, round_id: int, actor: User) -> int:
+    """Tell each member seated in a round where they play (table and seat), by their
+    channels, with the tournament's page; returns how many were told now. A re-seated
+    round is told again (its keys name the table and seat); a guest has no channel."""
+    _refuse_unless_admin(actor)
+    round_ = Round.objects.select_related("tournament").filter(pk=round_id).first()
+    if round_ is None:
+        raise Refused(_("There is no such round."), RefusalCode.NOT_FOUND)
+    tables = list(Table.objects.filter(round=round_).order_by("number"))
+    if not tables:
+        raise Refused(_("This round is not seated yet."), RefusalCode.CONFLICT)
+    tournament = round_.tournament
+    seated = {pk: (t.number, seat) for t in tables for seat, pk in enumerate(t.players, 1)}
+    registrations = Registration.objects.filter(pk__in=seated, member__isnull=False)
+    link = settings.SITE_URL + reverse("tournament", args=[tournament.pk]) + "#me"
+    told = 0
+    with transaction.atomic():
+        for registration in registrations.select_related("member"):
+            table, seat = seated[registration.pk]
+            assert registration.member is not None  # the filter's
+            key = f"tournament-round:{round_.pk}:{registration.pk}:{table}:{seat}"
+            before = Notification.objects.filter(dedupe_key__startswith=key).exists()
+            notification_enqueue(
+                dedupe_key=key,
+                member=registration.member,
+                text=_(
+                    "Tournament «%(name)s», round %(round)d: you play at table %(table)d, "
+                    "seat %(seat)d."
+                )
+                % {"name": tournament.name, "round": round_.number, "table": table, "seat": seat},
+                link=link,
+            )
+            told += not before
+        Round.objects.filter(pk=round_.pk).update(announced_at=timezone.now())
+    return told

@@ -6,7 +6,9 @@ from __future__ import annotations
 from datetime import date, datetime
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -17,9 +19,11 @@ from club import services as club
 from club.kernel import throttle
 from club.kernel.club_settings import ClubSettings
 from club.kernel.errors import RefusalCode, Refused
+from club.kernel.numbers import shown
 from club.kernel.parsing import whole_number
 from club.models import Evening, Registration, RegistrationSource, RegistrationStatus
 from games.ratings import reports
+from tournaments.queries import member_tournament
 from notifications.bot.cards import (
     ONLINE_BUTTONS,
     Buttons,
@@ -90,6 +94,7 @@ class Bot:
             "/settings": self.on_settings,
             "/online": self.on_online,
             "/say": self.on_say,
+            "/tournament": self.on_tournament,
             "/help": self.on_help,
         }
         if command in handlers:
@@ -109,6 +114,7 @@ class Bot:
                 "I am the club's bot.\n/evening — the next evening and your seat\n"
                 "/online — your online game: vote, fast, shoot, check\n"
                 "/say TEXT — a post in the online game's day thread\n"
+                "/tournament — where you play next in your tournament, your standing\n"
                 "/settings — publication of your nickname, reminders, reports after games\n"
                 "/help — this message"
             )
@@ -343,6 +349,38 @@ class Bot:
         return self.toast(_("Your place is being given up."))
 
     # --- settings ----------------------------------------------------------------------
+
+    def on_tournament(self, _argument: str) -> None:
+        """Where the member plays next in their tournament and where they stand."""
+        if self.member is None:
+            self._not_linked()
+            return
+        mine = member_tournament(self.member)
+        if mine is None:
+            self.reply(_("You are not in a tournament now."))
+            return
+        lines = [_("Tournament «%(name)s».") % {"name": mine.tournament.name}]
+        if mine.next_game is not None:
+            game = mine.next_game
+            lines.append(
+                _("Next: round %(round)d, table %(table)d, seat %(seat)d.")
+                % {"round": game.round.number, "table": game.table, "seat": game.seat}
+            )
+        elif mine.seated:
+            lines.append(_("Your seated games are over."))
+        else:
+            lines.append(_("The rounds are not seated yet."))
+        if mine.row is not None:
+            lines.append(
+                _("Standing: place %(place)d, %(points)s points in %(games)d games.")
+                % {
+                    "place": mine.row.standing.place,
+                    "points": shown(mine.row.standing.points, 2),
+                    "games": mine.row.standing.sums.games,
+                }
+            )
+        url = settings.SITE_URL + reverse("tournament", args=[mine.tournament.pk])
+        self.reply("\n".join([*lines, url]))
 
     def on_settings(self, _argument: str) -> None:
         if self.member is None:

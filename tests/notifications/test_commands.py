@@ -23,6 +23,7 @@ def test_telegram_setup_sets_the_webhook_with_its_secret_and_the_commands(
         "evening",
         "online",
         "say",
+        "tournament",
         "settings",
         "help",
     ]

@@ -13,11 +13,13 @@ from typing import Any
 import pytest
 from django.test import Client
 from django.utils import timezone
+from pytest_django import Settings
 
 from accounts.models import User
 from accounts.services import api_token_create
 from club.kernel.errors import Refused
 from club.models import Registration
+from notifications.models import Notification
 from games import services as games
 from games.models import Game, GameStatus, Seat
 from games.ratings.presets import scheme_version
@@ -34,6 +36,7 @@ from games.rules.scoring import (
 from games.rules.simulate import play
 from tests.factories import make_member
 from tests.games.recording import make_host
+from tests.notifications.test_webhook import SECRET, message, post
 from tournaments import services
 from tournaments.models import (
     Absence,
@@ -353,3 +356,38 @@ def test_the_page_shows_where_i_play_and_hides_the_final_until_its_end() -> None
     assert tournament_standings(tournament, show_final=False).games == 4
     # The player's page lists the tournament.
     assert tournament.name in Client().get(f"/players/{members[0].pk}/").content.decode()
+
+
+def test_each_player_is_told_where_they_play_and_asks_the_bot(settings: Settings) -> None:
+    settings.TELEGRAM_WEBHOOK_SECRET = SECRET
+    organiser = admin()
+    tournament, members = small(organiser, players=10)
+    for n, member in enumerate(members):
+        member.telegram_id = 61_000 + n
+        member.save(update_fields=["telegram_id"])
+    me = members[0]
+    assert me.telegram_id is not None
+    post(message("/tournament", user_id=me.telegram_id))
+    assert "рассажены" in last_text(me.telegram_id)
+    services.tournament_seat(tournament_id=tournament.pk, actor=organiser, effort=EFFORT)
+    first = tournament.round_set.get(number=1)
+    with pytest.raises(Refused):
+        services.round_announce(round_id=first.pk, actor=members[1])
+    assert services.round_announce(round_id=first.pk, actor=organiser) == 10
+    assert services.round_announce(round_id=first.pk, actor=organiser) == 0  # once
+    table = Table.objects.get(round=first)
+    seat = (
+        table.players.index(Registration.objects.get(evening=tournament.evening, member=me).pk) + 1
+    )
+    told = Notification.objects.get(member=me, dedupe_key__startswith="tournament-round:")
+    assert f"раунд 1: вы играете за столом 1, место {seat}" in told.text
+    post(message("/tournament", user_id=me.telegram_id))
+    answer = last_text(me.telegram_id)
+    assert f"Следующая игра: раунд 1, стол 1, место {seat}." in answer
+    assert f"/tournaments/{tournament.pk}/" in answer
+
+
+def last_text(chat_id: int) -> str:
+    row = Notification.objects.filter(chat_id=chat_id).order_by("-pk").first()
+    assert row is not None
+    return row.text

@@ -12,6 +12,7 @@ COMMANDS = [
     BotCommand("evening", "Ближайший вечер и моё место"),
     BotCommand("online", "Моя онлайн-игра: голос, фаст, выстрел, проверка"),
     BotCommand("say", "Пост в дневной ветке онлайн-игры"),
+    BotCommand("tournament", "Где я играю в турнире и моё место в таблице"),
     BotCommand("settings", "Публикация ника, напоминания, отчёты после игр"),
     BotCommand("help", "Что умеет бот"),
 ]
