@@ -94,7 +94,7 @@ class TournamentAdmin(admin.ModelAdmin[Tournament]):
     list_display = ["name", "evening", "tables", "rounds", "preset", "finished_at"]
     readonly_fields = ["evening", "seed", "finished_at", "created_at"]
     inlines = [TableJudgeInline, KeptApartInline, RoundInline]
-    actions = ["seat_rounds"]
+    actions = ["seat_rounds", "announce_next_round", "seat_final", "finish"]
 
     def get_fields(  # type: ignore[override]  # admin's own annotation is wider than its use
         self, request: HttpRequest, obj: Tournament | None = None
@@ -128,6 +128,51 @@ class TournamentAdmin(admin.ModelAdmin[Tournament]):
                 continue
             text = ngettext("%(t)s: %(n)d round seated.", "%(t)s: %(n)d rounds seated.", seated)
             self.message_user(request, text % {"t": tournament, "n": seated})
+
+    def _each(
+        self, request: HttpRequest, queryset: QuerySet[Tournament], act: Any, done: Any
+    ) -> None:
+        """Run `act(tournament)` for each chosen tournament; say `done` or the refusal."""
+        for tournament in queryset:
+            try:
+                result = act(tournament)
+            except Refused as refusal:
+                self.message_user(request, f"{tournament}: {refusal.message}", messages.ERROR)
+                continue
+            self.message_user(request, f"{tournament}: {done(result)}")
+
+    @admin.action(description=_("Tell the players of the next round where they play"))
+    def announce_next_round(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
+        def act(tournament: Tournament) -> int:
+            waiting = tournament.round_set.filter(
+                announced_at__isnull=True, table_set__isnull=False
+            )
+            round_ = waiting.order_by("number").first()
+            if round_ is None:
+                raise Refused(_("Every seated round has been told."))
+            return services.round_announce(round_id=round_.pk, actor=member_of(request))
+
+        self._each(request, queryset, act, lambda n: _("%(n)d players told.") % {"n": n})
+
+    @admin.action(description=_("Seat the final from the standings"))
+    def seat_final(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
+        actor = member_of(request)
+        self._each(
+            request,
+            queryset,
+            lambda t: services.tournament_final(tournament_id=t.pk, actor=actor),
+            lambda finalists: _("the final seated: %(n)d players.") % {"n": len(finalists)},
+        )
+
+    @admin.action(description=_("Finish: publish the results"))
+    def finish(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
+        actor = member_of(request)
+        self._each(
+            request,
+            queryset,
+            lambda t: services.tournament_finish(tournament_id=t.pk, actor=actor),
+            lambda _none: _("finished, the results are published."),
+        )
 
 
 @admin.register(Table)

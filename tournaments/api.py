@@ -211,3 +211,36 @@ def tournament_standings(
 def table_game_start(request: ApiRequest, table_id: int) -> Status[GameStartedOut]:
     game = services.table_game_start(table_id=table_id, host=request.auth)
     return Status(201, GameStartedOut(game_id=game.pk))
+
+
+class AnnouncedOut(Schema):
+    told: int
+
+
+class FinalOut(Schema):
+    finalists: int
+
+
+@router.post(
+    "/tournaments/{tournament_id}/rounds/{number}/announce",
+    response={200: AnnouncedOut, **ERRORS},
+)
+def round_announce(request: ApiRequest, tournament_id: int, number: int) -> AnnouncedOut:
+    round_ = _tournament(tournament_id).round_set.filter(number=number).first()
+    if round_ is None:
+        raise Refused(_("There is no such round."), RefusalCode.NOT_FOUND)
+    return AnnouncedOut(told=services.round_announce(round_id=round_.pk, actor=request.auth))
+
+
+@router.post("/tournaments/{tournament_id}/final", response={200: FinalOut, **ERRORS})
+def tournament_final(request: ApiRequest, tournament_id: int) -> FinalOut:
+    finalists = services.tournament_final(
+        tournament_id=_tournament(tournament_id).pk, actor=request.auth
+    )
+    return FinalOut(finalists=len(finalists))
+
+
+@router.post("/tournaments/{tournament_id}/finish", response={200: TournamentOut, **ERRORS})
+def tournament_finish(request: ApiRequest, tournament_id: int) -> TournamentOut:
+    services.tournament_finish(tournament_id=_tournament(tournament_id).pk, actor=request.auth)
+    return _out(_tournament(tournament_id))

@@ -434,3 +434,21 @@ def round_announce(*, round_id: int, actor: User) -> int:
             told += not before
         Round.objects.filter(pk=round_.pk).update(announced_at=timezone.now())
     return told
+
+
+def tournament_finish(*, tournament_id: int, actor: User, now: datetime | None = None) -> None:
+    """The last game has ended: the tournament is over and its results (the final's too,
+    when they were hidden) are published under the consent rules."""
+    _refuse_unless_admin(actor)
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update().get(pk=tournament_id)
+        if tournament.finished_at is not None:
+            raise Refused(_("The tournament is over already."), RefusalCode.CONFLICT)
+        tables = Table.objects.filter(round__tournament=tournament)
+        waiting = tables.exclude(game__status=GameStatus.FINISHED).count()
+        if waiting or not tables.exists():
+            raise Refused(
+                _("Games are still to be played: %(n)d.") % {"n": waiting}, RefusalCode.CONFLICT
+            )
+        tournament.finished_at = now or timezone.now()
+        tournament.save(update_fields=["finished_at"])

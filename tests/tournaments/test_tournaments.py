@@ -198,8 +198,9 @@ def test_thirty_players_six_rounds_and_a_final_through_the_api() -> None:
         (who, points) for who, points, _tie in by_hand
     ]
     # The final: the top ten, drawn into two games of weight 1.5.
-    finalists = services.tournament_final(tournament_id=tournament.pk, actor=organiser)
-    assert finalists == [r.registration_id for r in standings.rows[:10]]
+    final = api(organiser, "post", f"/tournaments/{tournament.pk}/final")
+    assert final.status_code == 200 and final.json() == {"finalists": 10}
+    finalists = [r.registration_id for r in standings.rows[:10]]
     final_tables = Table.objects.filter(round__tournament=tournament, round__stage=Stage.FINAL)
     assert [sorted(t.players) for t in final_tables] == [sorted(finalists)] * 2
     for table in final_tables:
@@ -213,6 +214,11 @@ def test_thirty_players_six_rounds_and_a_final_through_the_api() -> None:
     # «As of game N»: the standings after the first 18 games are the qualifying ones.
     as_of = api(players[5], "get", f"/tournaments/{tournament.pk}/standings?as_of=18").json()
     assert [row["points"] for row in as_of["rows"]] == [r.points for r in standings.rows]
+    # Over: the results page.
+    assert api(players[5], "post", f"/tournaments/{tournament.pk}/finish").status_code == 403
+    assert api(organiser, "post", f"/tournaments/{tournament.pk}/finish").status_code == 200
+    page = Client().get(f"/tournaments/{tournament.pk}/").content.decode()
+    assert "Итоги" in page and "закончен" in page
 
 
 def small(organiser: User, players: int = 12, **fields: Any) -> tuple[Tournament, list[User]]:
