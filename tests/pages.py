@@ -13,6 +13,7 @@ from django.core.management import call_command
 from accounts.models import User
 from club.models import Evening, EveningStatus
 from games.models import Game, GameStatus, Ruleset
+from tournaments.models import Tournament
 from tests.games.recording import evening_with_players, record, start_game
 
 
@@ -29,8 +30,12 @@ def demo_club() -> dict[str, Any]:
         "running": running,
         "evening": evening,
         "open_evening": Evening.objects.filter(status=EveningStatus.SCHEDULED).latest("pk"),
-        "finished": Game.objects.get(status=GameStatus.FINISHED, ruleset=Ruleset.CLUB),
+        # Last week's game (the tournament's are today's).
+        "finished": Game.objects.get(
+            status=GameStatus.FINISHED, ruleset=Ruleset.CLUB, tournament_table__isnull=True
+        ),
         "online": Game.objects.get(ruleset=Ruleset.ONLINE),
+        "tournament": Tournament.objects.get(),
     }
 
 
@@ -49,6 +54,8 @@ def pages(club: dict[str, Any]) -> dict[str, list[str]]:
             f"/games/{finished.pk}/",
             "/api/v1/docs",
             "/tg/",
+            "/tournaments/",
+            f"/tournaments/{club['tournament'].pk}/",
         ],
         "member": [
             "/evenings/mine/",
@@ -56,6 +63,8 @@ def pages(club: dict[str, Any]) -> dict[str, list[str]]:
             "/accounts/settings/",
             "/online/",
             f"/online/{online.pk}/",
+            # A player's own: «where I play», their row in the standings.
+            f"/tournaments/{club['tournament'].pk}/#me",
         ],
         "host": [
             f"/games/{club['running'].pk}/",
@@ -76,5 +85,7 @@ def pages(club: dict[str, Any]) -> dict[str, list[str]]:
             "/admin/notifications/notification/",
             "/leaderboard/?preset=fiim",  # the what-if beside the official table
             "/admin/ratings/seasonpreset/add/",
+            f"/admin/tournaments/tournament/{club['tournament'].pk}/change/",
+            "/admin/tournaments/tournament/add/",
         ],
     }

@@ -98,22 +98,24 @@ class TournamentPage:
 
 class _Names:
     """A registration's name as `viewer` may see it: a member's nickname under the
-    publication rules (or, on the seating, as on an evening's list), «Игрок N» otherwise
-    (N: the player's number in the tournament); a guest is never named."""
+    publication rules (the seating is posted and printed: a publication, as a game's seats
+    are), «Игрок N» otherwise (N: the player's number in the tournament); a guest is never
+    named."""
 
     def __init__(self, registrations: list[Registration], viewer: Viewer) -> None:
         self.by_id = {r.pk: r for r in registrations}
         self.number = {r.pk: n for n, r in enumerate(registrations, 1)}
         self.viewer = viewer
 
-    def name(self, registration_id: int, *, among_members: bool) -> tuple[str, int | None]:
+    def name(self, registration_id: int) -> tuple[str, int | None]:
+        """The name, and the member whose page it links to (when the name is shown)."""
         registration = self.by_id.get(registration_id)
         number = self.number.get(registration_id, 0)
         if registration is None or registration.member is None:
             return _("Guest %(n)d") % {"n": number}, None
         member = registration.member
-        if access.may_see_name(member, self.viewer, among_members=among_members):
-            return member.nickname, member.pk if not among_members else None
+        if access.may_see_name(member, self.viewer):
+            return member.nickname, member.pk
         return _("Player %(n)d") % {"n": number}, None
 
 
@@ -145,20 +147,22 @@ def tournament_page(tournament: Tournament, viewer: Viewer, *, as_of: int | None
         for table in (t for t in tables if t.round_id == round_.pk):
             seats = []
             for seat, pk in enumerate(table.players, 1):
-                name, _member = names.name(pk, among_members=True)
+                name, _member = names.name(pk)
                 seats.append(SeatView(seat, name, None, pk in mine_ids))
                 if pk in mine_ids:
                     mine.append(MyGame(round_, table.number, seat))
-            judge = table.judge.nickname if table.judge else ""
+            judge = table.judge
+            shown = judge is not None and access.may_see_name(judge, viewer)
+            judge_name = judge.nickname if judge is not None and shown else ""
             may_start = table.game_id is None and (
                 staff or (me is not None and table.judge_id == me)
             )
-            views.append(TableView(table, seats, judge, may_start))
+            views.append(TableView(table, seats, judge_name, may_start))
         round_views.append(RoundView(round_, views))
     standings = tournament_standings(tournament, as_of=as_of, show_final=staff)
     rows = []
     for standing in standings.rows:
-        name, member_id = names.name(standing.registration_id, among_members=False)
+        name, member_id = names.name(standing.registration_id)
         rows.append(Row(standing, name, member_id, standing.registration_id in mine_ids))
     return TournamentPage(
         tournament=tournament,

@@ -241,4 +241,4 @@ def test_no_page_of_the_browser_crawl_names_a_member_who_refused_publication(
             named = may_name(role, path, crawl, who[role])
             names = [name for pk, name in hidden.items() if pk not in named]
             assert_hidden(response.content.decode(), names, f"{role} {path}")
-    assert read == 19  # all but the opted-out member's player page, 404 to a visitor
+    assert read == 22  # all but the opted-out member's player page, 404 to a visitor

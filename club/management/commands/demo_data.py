@@ -1,5 +1,7 @@
-"""Load the demo club once: members with printed logins, a host, an admin, an open evening."""
+"""Load the demo club once: members with printed logins, a host, an admin, an open evening,
+a tournament under way."""
 
+import random
 from datetime import date, datetime, timedelta
 
 from django.conf import settings
@@ -15,7 +17,11 @@ from club.schedule import next_evening_start, signup_opens_at
 from games import services as games
 from games.online import services as online_play
 from games.ratings import analysis
+from games.rules import simulate
+from games.rules.club import ClubGame
 from games.rules.simulate import SAMPLE_LINEUP, SAMPLE_OPENING, SAMPLE_TOWN_WINS
+from tournaments import services as tournaments
+from tournaments.models import Table, TableJudge
 
 ADMIN = ("admin", "admin-demo")
 HOST = ("Ведущий", "host-demo")
@@ -70,7 +76,7 @@ class Command(BaseCommand):
     @transaction.atomic
     def _load(self) -> None:
         club = ClubSettings.load()
-        User.objects.create_superuser(ADMIN[0], ADMIN[1], birth_date=date(1980, 5, 17))
+        admin = User.objects.create_superuser(ADMIN[0], ADMIN[1], birth_date=date(1980, 5, 17))
         host = User.objects.create_user(
             HOST[0], HOST[1], birth_date=date(1988, 9, 3), email="host@example.com"
         )
@@ -102,6 +108,7 @@ class Command(BaseCommand):
             day_minutes=30,
             night_minutes=15,
         )
+        self._tournament(admin, User.objects.get(pk=host.pk), members, now)
         starts_at = next_evening_start(club, now + timedelta(hours=1))
         Evening.objects.create(
             starts_at=starts_at,
@@ -154,6 +161,56 @@ class Command(BaseCommand):
         # built here, the demo's game page shows it at once.
         analysis.game_analysis_build(game_id=game.pk)
         analysis.ratings_replay()
+
+    def _tournament(self, admin: User, host: User, members: list[User], now: datetime) -> None:
+        """A tournament under way today: the twenty members at two tables of ten over four
+        rounds and a final, the host and the admin judging; round 1 played (simulated
+        games), so the standings and «where I play» have something to show."""
+        plan = tournaments.TournamentPlan(
+            name="Кубок клуба",
+            starts_at=now - timedelta(hours=1),
+            ends_on=timezone.localtime(now).date(),
+            venue=ClubSettings.load().venue,
+            preset="fiim",
+            tables=2,
+            rounds=4,
+            capacity=20,
+            final_players=10,
+            final_rounds=1,
+            final_weight=1.5,
+        )
+        tournament = tournaments.tournament_create(plan=plan, actor=admin, now=now)
+        Registration.objects.bulk_create(
+            Registration(
+                member=member,
+                evening=tournament.evening,
+                status=RegistrationStatus.CONFIRMED,
+                source=RegistrationSource.WEB,
+                arrival=arrival,
+            )
+            for arrival, member in enumerate(members, start=1)
+        )
+        TableJudge.objects.bulk_create(
+            [
+                TableJudge(tournament=tournament, table=1, judge=host),
+                TableJudge(tournament=tournament, table=2, judge=admin),
+            ]
+        )
+        tournaments.tournament_seat(tournament_id=tournament.pk, actor=admin, effort=300)
+        for seed, table in enumerate(
+            Table.objects.filter(round__tournament=tournament, round__number=1)
+        ):
+            judge = host if table.judge_id == host.pk else admin
+            game = tournaments.table_game_start(table_id=table.pk, host=judge)
+            seats = {seat.number: seat.role for seat in game.seats.all()}
+            engine = games.engine_for(game, list(game.seats.all()))
+            assert isinstance(engine, ClubGame)
+            played = simulate.play(random.Random(seed), seats, options=engine.options)
+            for seq, event in enumerate(played.events, start=1):
+                games.game_record_event(
+                    game_id=game.pk, author=judge, event=event, seq=seq, client_id=None
+                )
+            analysis.game_analysis_build(game_id=game.pk)
 
     def _print_logins(self) -> None:
         lines = [
