@@ -19,6 +19,7 @@ from accounts.models import User
 from club.models import Evening
 from games.models import GameEvent
 from games.online.models import MafiaMessage
+from tournaments.models import Tournament
 from tests.e2e.conftest import ARTIFACTS, DESKTOP, PHONE, new_context, untranslated, watch_of
 from tests.e2e.test_csp import club  # noqa: F401 (the fixture)
 from tests.e2e.test_host_screen import axe_violations
@@ -53,6 +54,7 @@ def test_every_page_type_fits_the_phone_in_both_languages(
         {*User.objects.values_list("nickname", flat=True)}
         | {*User.objects.values_list("email", flat=True)}
         | {*Evening.objects.values_list("venue", flat=True)}
+        | {*Tournament.objects.values_list("name", flat=True)}
         | {e.payload.get("text", "") for e in GameEvent.objects.filter(type="post")}
         | {e.payload.get("reason", "") for e in GameEvent.objects.filter(type="bonus")}
         | {*MafiaMessage.objects.values_list("text", flat=True)},

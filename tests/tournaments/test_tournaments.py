@@ -332,6 +332,9 @@ def test_a_tables_game_is_its_judges_to_start_once() -> None:
     again = client.post(f"/tournaments/tables/{table.pk}/start/", follow=True)
     assert "уже началась" in again.content.decode()
     assert Game.objects.count() == 1
+    # The game's page says which tournament, round and table it is.
+    page = Client().get(f"/games/{game.pk}/").content.decode()
+    assert f'href="/tournaments/{tournament.pk}/#round-1"' in page and "раунд 1, стол 1" in page
 
 
 def test_the_page_shows_where_i_play_and_hides_the_final_until_its_end() -> None:
