@@ -312,6 +312,10 @@ CELERY_BEAT_SCHEDULE = {
         "task": "games.recordings.tasks.recordings_sweep",
         "schedule": 60 * 60,
     },
+    "tournaments": {
+        "task": "tournaments.tasks.tournaments_sweep",
+        "schedule": 60,
+    },
     "housekeeping": {
         "task": "club.tasks.housekeeping",
         "schedule": 60 * 60,

@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 
 from django.conf import settings
 from django.db import transaction
@@ -407,6 +407,10 @@ def round_announce(*, round_id: int, actor: User) -> int:
     round_ = Round.objects.select_related("tournament").filter(pk=round_id).first()
     if round_ is None:
         raise Refused(_("There is no such round."), RefusalCode.NOT_FOUND)
+    return _announce(round_)
+
+
+def _announce(round_: Round) -> int:
     tables = list(Table.objects.filter(round=round_).order_by("number"))
     if not tables:
         raise Refused(_("This round is not seated yet."), RefusalCode.CONFLICT)
@@ -452,3 +456,39 @@ def tournament_finish(*, tournament_id: int, actor: User, now: datetime | None =
             )
         tournament.finished_at = now or timezone.now()
         tournament.save(update_fields=["finished_at"])
+
+
+# The first round is told this long before the tournament starts (a seating made days
+# before may still change); each later one as soon as the round before it has ended.
+FIRST_ROUND_TOLD = timedelta(hours=2)
+
+
+def tournaments_sweep(now: datetime | None = None) -> int:
+    """Every minute (Celery beat): tell each running tournament's next seated round to its
+    players once it is due; returns how many rounds were told."""
+    now = now or timezone.now()
+    told = 0
+    running = Tournament.objects.filter(finished_at__isnull=True).select_related("evening")
+    for tournament in running.filter(evening__starts_at__lte=now + FIRST_ROUND_TOLD):
+        rounds = list(tournament.round_set.order_by("number"))
+        due = _next_to_tell(rounds)
+        if due is not None:
+            _announce(due)
+            told += 1
+    return told
+
+
+def _next_to_tell(rounds: list[Round]) -> Round | None:
+    """The first round not told yet, when it is seated and the round before it has ended."""
+    for before, round_ in zip([None, *rounds], rounds, strict=False):
+        if round_.announced_at is not None:
+            continue
+        tables = Table.objects.filter(round=round_)
+        if not tables.exists():
+            return None
+        if before is not None:
+            earlier = Table.objects.filter(round=before)
+            if earlier.exclude(game__status=GameStatus.FINISHED).exists() or not earlier.exists():
+                return None
+        return round_
+    return None

@@ -400,3 +400,25 @@ def last_text(chat_id: int) -> str:
     row = Notification.objects.filter(chat_id=chat_id).order_by("-pk").first()
     assert row is not None
     return row.text
+
+
+def test_the_sweep_tells_each_round_once_it_is_due() -> None:
+    organiser = admin()
+    tournament, members = small(organiser, players=10)
+    judge = make_host()
+    TableJudge.objects.create(tournament=tournament, table=1, judge=judge)
+    services.tournament_seat(tournament_id=tournament.pk, actor=organiser, effort=EFFORT)
+    starts = tournament.evening.starts_at
+
+    def told(number: int) -> int:
+        key = f"tournament-round:{tournament.round_set.get(number=number).pk}:"
+        return Notification.objects.filter(dedupe_key__startswith=key).count()
+
+    early = starts - services.FIRST_ROUND_TOLD - timedelta(minutes=1)
+    assert services.tournaments_sweep(now=early) == 0 and told(1) == 0
+    assert services.tournaments_sweep(now=starts) == 1 and told(1) == 10
+    assert services.tournaments_sweep(now=starts) == 0  # round 2 waits for round 1's end
+    first = Table.objects.get(round__tournament=tournament, round__number=1)
+    record_game(services.table_game_start(table_id=first.pk, host=judge), judge, 1, by_api=False)
+    assert services.tournaments_sweep(now=starts) == 1 and told(2) == 10
+    assert told(3) == 0

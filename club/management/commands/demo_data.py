@@ -211,6 +211,8 @@ class Command(BaseCommand):
                     game_id=game.pk, author=judge, event=event, seq=seq, client_id=None
                 )
             analysis.game_analysis_build(game_id=game.pk)
+        # Round 1 is played: the worker's sweep tells round 2's players where they sit.
+        tournament.round_set.filter(number=1).update(announced_at=now)
 
     def _print_logins(self) -> None:
         lines = [
