@@ -140,6 +140,11 @@ def tournament_page(tournament: Tournament, viewer: Viewer, *, as_of: int | None
     me = viewer.pk if isinstance(viewer, User) else None
     mine_ids = {r.pk for r in everyone if me is not None and r.member_id == me}
     staff = isinstance(viewer, User) and viewer.is_staff
+    # Rounds are played in order: a round whose earlier rounds have a table not begun waits.
+    unstarted = sorted(
+        {r.number for r in rounds for t in tables if t.round_id == r.pk and t.game_id is None}
+    )
+    waiting_rounds = {n for n in unstarted if n > unstarted[0]} if unstarted else set()
     round_views = []
     mine = []
     for round_ in rounds:
@@ -154,8 +159,10 @@ def tournament_page(tournament: Tournament, viewer: Viewer, *, as_of: int | None
             judge = table.judge
             shown = judge is not None and access.may_see_name(judge, viewer)
             judge_name = judge.nickname if judge is not None and shown else ""
-            may_start = table.game_id is None and (
-                staff or (me is not None and table.judge_id == me)
+            may_start = (
+                table.game_id is None
+                and (staff or (me is not None and table.judge_id == me))
+                and round_.number not in waiting_rounds
             )
             views.append(TableView(table, seats, judge_name, may_start))
         round_views.append(RoundView(round_, views))

@@ -302,6 +302,15 @@ def _player(registration: Registration) -> games.Player:
     return games.GuestAt(registration.guest_id or 0)
 
 
+def waits_for_an_earlier_round(table: Table) -> bool:
+    """Rounds are played in order: a table of an earlier round has not begun its game."""
+    return Table.objects.filter(
+        round__tournament_id=table.round.tournament_id,
+        round__number__lt=table.round.number,
+        game__isnull=True,
+    ).exists()
+
+
 def table_game_start(*, table_id: int, host: User, now: datetime | None = None) -> Game:
     """Start the game of one round's table: its players in the seating's order, the cards
     dealt at random from the tournament's line-up; then the judge records it on the host's
@@ -316,6 +325,12 @@ def table_game_start(*, table_id: int, host: User, now: datetime | None = None) 
         )
     if table.game_id is not None:
         raise Refused(_("This table's game has begun already."), RefusalCode.CONFLICT)
+    if waits_for_an_earlier_round(table):
+        raise Refused(
+            _("Round %(round)d starts once every table of the rounds before it has begun.")
+            % {"round": table.round.number},
+            RefusalCode.CONFLICT,
+        )
     registrations = Registration.objects.in_bulk(table.players)
     if len(registrations) != len(table.players):
         raise Refused(_("A player of this table is no longer in the tournament: seat again."))
