@@ -244,7 +244,9 @@ def host_table(game: ClubGame, events: Sequence[Mapping[str, Any]]) -> HostTable
             and seat in game.nominees,
             "nominates": list(game.nominations_by.get(seat, [])) if game.phase == Phase.DAY else [],
             "candidate": seat in game.candidates,
-            "speaking": seat == prompt.speaker,
+            # The one whose clock runs: during a last word its giver, not the round's
+            # next speaker (the engine's prompt names the speech that follows it).
+            "speaking": timer is not None and seat == timer["seat"],
             "out": _out_reason(game, seat),
             "last_word": seat in game.last_words_due,
             "targeted": list(game.night_targets.get(seat, [])) if game.phase == Phase.NIGHT else [],

@@ -92,6 +92,8 @@ def test_the_morning_says_what_the_night_did_and_its_last_word_opens_the_day() -
     last_word = {"kind": "last_word", "seat": 6, "seconds": LAST_WORD_SECONDS, "turn": 0}
     assert shown["timer"] == last_word
     assert shown["vote"] is None
+    # The green frame is on the victim giving the last word, not on the round's first speaker.
+    assert [seat["no"] for seat in shown["seats"] if seat["speaking"]] == [6]
 
 
 def test_a_player_fouled_out_mid_round_speaks_after_the_speech_under_way() -> None:
@@ -101,6 +103,11 @@ def test_a_player_fouled_out_mid_round_speaks_after_the_speech_under_way() -> No
     assert (
         present(shown["timer"])["kind"] == "speech" and present(shown["tap"])["kind"] == "nominate"
     )
+    assert [seat["no"] for seat in shown["seats"] if seat["speaking"]] == [1]  # speech under way
+    round_over = [speak(seat) for seat in range(1, 13) if seat != 9]
+    after = table([{"type": "day", "n": 1}, *fouls, *round_over])
+    assert present(after["timer"]) == {"kind": "last_word", "seat": 9, "seconds": 60, "turn": 11}
+    assert [seat["no"] for seat in after["seats"] if seat["speaking"]] == [9]
 
 
 def test_an_offline_tap_is_judged_words_its_refusal_and_names_a_removal() -> None:

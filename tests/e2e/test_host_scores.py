@@ -1,0 +1,158 @@
+"""The scores on the host's screen at 360×640 (issue #28's walk): extra points and the
+best move stay in sight once given, ↶ says which of them it takes back, the ☰ menu's items
+are thumb targets, two victims of night 1 are captioned as the givers of the best move,
+the green frame is on the one who gives the last word, and «Допы или штраф…» is offered
+only while the club's window for them is open.
+
+Each test starts from a game recorded on the server (tests.games.recording) and looks at
+the screen a host would open on it; the screenshots are in var/test-artifacts/e2e/scores/.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.utils import timezone
+from playwright.sync_api import Browser, BrowserContext
+from pytest_django.live_server_helper import LiveServer
+
+from games.models import Game
+from games.rules.table import table_for
+from tests.e2e.conftest import ARTIFACTS, new_context
+from tests.e2e.host_driver import HostScreen
+from tests.games.recording import (
+    OPENING,
+    TOWN_WINS,
+    evening_with_players,
+    make_host,
+    record,
+    start_game,
+)
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("migration_rows")]
+
+SHOTS = ARTIFACTS / "scores"
+# The 15 seats of the touch test (tests/e2e/test_host_touch.py): a maniac (4) besides the
+# mafia, so that night 1 can take two.
+FIFTEEN = [
+    "civilian", "boss", "civilian", "maniac", "mafia", "civilian", "commissar", "civilian",
+    "instigator", "mafia", "civilian", "doctor", "civilian", "civilian", "civilian",
+]  # fmt: skip
+WORDS = {
+    "ru": {
+        "given": "Начислено",
+        "undo_bonus": "Отменить допы +0,15 месту 1",
+        "undo_penalty": "Отменить штраф −0,20 месту 1",
+        "undo_best_move": "Отменить ЛХ 6",
+        "givers": "Кто называет ЛХ:",
+        "closed": "Допы: окно закрылось",
+        "points": "+0,15",
+        "penalty": "−0,20",
+    },
+    "en": {
+        "given": "Given",
+        "undo_bonus": "Undo the extra points +0.15 of seat 1",
+        "undo_penalty": "Undo the penalty −0.20 of seat 1",
+        "undo_best_move": "Undo the best move of 6",
+        "givers": "Who names the best move:",
+        "closed": "Extra points: the window closed",
+        "points": "+0.15",
+        "penalty": "−0.20",
+    },
+}
+
+
+@pytest.fixture(autouse=True)
+def shots_folder() -> Iterator[None]:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    yield
+
+
+def opened(
+    browser: Browser, live_server: LiveServer, game: Game, host: Any, language: str = "ru"
+) -> tuple[BrowserContext, HostScreen]:
+    """The host's screen of `game` on a 360×640 phone."""
+    context = new_context(browser, live_server, user=host, language=language)
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    page.wait_for_selector("html[data-host-ready]")
+    return context, HostScreen(page)
+
+
+def twelve(events: list[dict[str, Any]] | None = None) -> tuple[Any, Game, dict[int, str]]:
+    """A 12-seat game (tests.games.recording's line-up: 1 boss, 2–3 mafia, 4 commissar,
+    5 doctor) with `events` recorded: the host, the game and its nicknames."""
+    host = make_host(nickname="Ведущая")
+    evening, players = evening_with_players(12)
+    game = start_game(host, evening, players)
+    if events:
+        record(game, host, *events)
+    nicks = {seat.number: seat.player.nickname for seat in game.seats.select_related("member")}
+    return host, game, nicks
+
+
+def shoot(screen: HostScreen, name: str, language: str = "ru") -> None:
+    screen.shot(name)  # every target 48 px, nothing scrolls
+    screen.page.screenshot(path=SHOTS / f"{language}-{name}.png")
+
+
+def menu(screen: HostScreen) -> Any:
+    """☰ opened: its list."""
+    screen.touch(screen.page.locator("#host summary"))
+    listed = screen.page.locator("#host .host-menu > ul")
+    listed.wait_for(state="visible")
+    return listed
+
+
+def give(screen: HostScreen, seat: int, points: str, reason: str) -> None:
+    """☰ → «Допы или штраф…», the dialog filled, «Начислить»: one event recorded."""
+    menu(screen)
+    screen.touch(screen.page.locator("#host-bonus-open"))
+    dialog = screen.page.locator("#host-bonus")
+    dialog.wait_for(state="visible")
+    dialog.locator('select[name="seat"]').select_option(str(seat))
+    dialog.locator('select[name="points"]').select_option(points)
+    dialog.locator('input[name="reason"]').fill(reason)
+    screen.tap(dialog.locator('button[value="give"]'))
+
+
+def night_one_takes_two() -> list[dict[str, Any]]:
+    """Day 1, then night 1 in the order the table wakes the roles: the mafia shoot 1, the
+    maniac 3, everyone else passes; day 2."""
+    seats: dict[int | str, str] = dict(enumerate(FIFTEEN, start=1))
+    log: list[dict[str, Any]] = [{"type": "day", "n": 1}, {"type": "night", "n": 1}]
+    while step := table_for(seats, None, [], log)["night"]:
+        target = {"kill:mafia": 1, "kill:maniac": 3}.get(step["slot"])
+        log.append({**step["event"], "target": target})
+    return [*log, {"type": "day", "n": 2}]
+
+
+def test_during_the_last_word_the_green_frame_is_on_the_one_who_speaks(
+    live_server: LiveServer, browser: Browser
+) -> None:
+    host, game, _nicks = twelve(list(OPENING))  # seat 6's last word, then the round
+    context, screen = opened(browser, live_server, game, host)
+    page = screen.page
+    speaking = page.locator("#host-seats .host-seat.speaking")
+    assert [speaking.nth(n).get_attribute("data-seat") for n in range(speaking.count())] == ["6"]
+    shoot(screen, "last-word-frame")
+    screen.tap(screen.act("best-move-skip"))
+    screen.tap(screen.act("last-word"))
+    first = screen.table()["timer"]["seat"]
+    assert [speaking.nth(n).get_attribute("data-seat") for n in range(speaking.count())] == [
+        str(first)
+    ]
+    context.close()
+
+
+def finished_game(ended_days_ago: float) -> tuple[Any, Game]:
+    """A game the town won (seat 6 shot on night 1, no best move recorded), which first
+    ended `ended_days_ago` days ago."""
+    host, game, _nicks = twelve(list(TOWN_WINS))
+    ended = timezone.now() - timedelta(days=ended_days_ago)
+    Game.objects.filter(pk=game.pk).update(ended_at=ended, first_ended_at=ended)
+    return host, game
