@@ -18,8 +18,11 @@ if TYPE_CHECKING:  # the tests and the benches import Playwright when the browse
 
 PHONE: ViewportSize = {"width": 360, "height": 640}
 LONG_PRESS_MS = 700
-# Everything the host can touch on the screen.
-TARGETS = "#host button:not([disabled]), #host a[role=button], #host summary, dialog[open] button"
+# Everything the host can touch on the screen (the ☰ menu's items while it is open).
+TARGETS = (
+    "#host button:not([disabled]), #host a[role=button], #host summary, dialog[open] button,"
+    " #host details[open] li a"
+)
 
 SMALL_TARGETS_JS = """(selector) => [...document.querySelectorAll(selector)]
   .filter((node) => node.offsetParent !== null || node.closest('dialog[open]'))

@@ -120,6 +120,22 @@ def give(screen: HostScreen, seat: int, points: str, reason: str) -> None:
     screen.tap(dialog.locator('button[value="give"]'))
 
 
+def test_every_item_of_the_menu_is_a_thumb_target(
+    live_server: LiveServer, browser: Browser
+) -> None:
+    host, game, _nicks = twelve([{"type": "day", "n": 1}])
+    context, screen = opened(browser, live_server, game, host)
+    listed = menu(screen)
+    items = listed.locator("li > a")
+    assert items.count() >= 5
+    for n in range(items.count()):
+        box = items.nth(n).bounding_box()
+        assert box is not None and box["height"] >= 48, (items.nth(n).inner_text(), box)
+        screen.assert_inside(items.nth(n))
+    shoot(screen, "menu")
+    context.close()
+
+
 def night_one_takes_two() -> list[dict[str, Any]]:
     """Day 1, then night 1 in the order the table wakes the roles: the mafia shoot 1, the
     maniac 3, everyone else passes; day 2."""
