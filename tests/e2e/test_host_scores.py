@@ -21,7 +21,7 @@ from pytest_django.live_server_helper import LiveServer
 
 from games.models import Game
 from games.rules.table import table_for
-from tests.e2e.conftest import ARTIFACTS, new_context
+from tests.e2e.conftest import ARTIFACTS, new_context, untranslated
 from tests.e2e.host_driver import HostScreen
 from tests.games.recording import (
     OPENING,
@@ -145,6 +145,30 @@ def night_one_takes_two() -> list[dict[str, Any]]:
         target = {"kill:mafia": 1, "kill:maniac": 3}.get(step["slot"])
         log.append({**step["event"], "target": target})
     return [*log, {"type": "day", "n": 2}]
+
+
+@pytest.mark.parametrize("language", ["ru", "en"])
+def test_two_victims_of_night_one_are_captioned_as_the_givers(
+    live_server: LiveServer, browser: Browser, language: str
+) -> None:
+    host = make_host(nickname="Ведущая")
+    evening, players = evening_with_players(15)
+    game = start_game(host, evening, players, FIFTEEN)
+    record(game, host, *night_one_takes_two())
+    context, screen = opened(browser, live_server, game, host, language)
+    block = screen.page.locator("#host-prompt .host-best-move")
+    assert screen.table()["best_move"] == {"by": [1, 3], "most": 3}
+    caption = block.locator(".host-best-move-givers")
+    assert caption.inner_text() == WORDS[language]["givers"]
+    chips = block.locator("[data-giver]")
+    assert chips.count() == 2
+    caption_box, chip_box = caption.bounding_box(), chips.first.bounding_box()
+    assert caption_box is not None and chip_box is not None
+    assert caption_box["x"] < chip_box["x"] or caption_box["y"] < chip_box["y"], "the caption leads"
+    shoot(screen, "two-givers", language)
+    nicks = [seat.player.nickname for seat in game.seats.select_related("member")]
+    assert untranslated(screen.page, language, nicks) == []
+    context.close()
 
 
 def test_during_the_last_word_the_green_frame_is_on_the_one_who_speaks(

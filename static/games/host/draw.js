@@ -244,6 +244,8 @@ function checksBlock(checks, cards, words) {
 function bestMoveBlock(form, givers, act, words) {
   const line = el("div", { class: "host-best-move", "data-by": form.by });
   if (givers.length > 1) {
+    // The chips are bare seat numbers: the caption says what choosing one means.
+    line.append(el("span", { class: "host-best-move-givers" }, _("Who names the best move:")));
     for (const seat of givers) {
       const chosen = seat === form.by;
       line.append(
