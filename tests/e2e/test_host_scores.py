@@ -120,6 +120,51 @@ def give(screen: HostScreen, seat: int, points: str, reason: str) -> None:
     screen.tap(dialog.locator('button[value="give"]'))
 
 
+def test_the_best_move_recorded_stays_in_sight_until_the_next_day(
+    live_server: LiveServer, browser: Browser
+) -> None:
+    host, game, nicks = twelve(list(OPENING))  # seat 6 shot on night 1: its last word
+    context, screen = opened(browser, live_server, game, host)
+    page = screen.page
+    for seat in (1, 2, 9):
+        screen.touch(screen.seat(seat))
+    screen.tap(screen.act("best-move"))
+    # What was recorded is in the prompt and on the seats (★ in the order named).
+    given = page.locator("#host-prompt .host-best-move-given")
+    given.wait_for(state="visible")
+    assert given.inner_text() == f"ЛХ 6 {nicks[6]}: 1, 2, 9", given.inner_text()
+    screen.assert_inside(given)
+    assert [screen.seat(seat).locator(".marks").inner_text() for seat in (1, 2, 9)] == [
+        "★1",
+        "★2",
+        "★3",
+    ]
+    shoot(screen, "best-move-recorded")
+    # The last word ends, the round starts: still in sight through day 2.
+    screen.tap(screen.act("last-word"))
+    assert given.is_visible() and "★1" in screen.seat(1).inner_text()
+    screen.touch(screen.act("round"))
+    assert given.is_visible()
+    shoot(screen, "best-move-day-2-round")
+    # Day 3 (recorded from another device): gone.
+    record(
+        game,
+        host,
+        {"type": "nominate", "by": 7, "target": 2},
+        {"type": "votes", "counts": {"2": 7}},
+        {"type": "night", "n": 2},
+    )
+    page.reload()
+    page.wait_for_selector("html[data-host-ready]")
+    assert page.locator("#host-prompt .host-best-move-given").is_visible(), "night 2 still shows it"
+    record(game, host, {"type": "kill", "by": "mafia", "target": 8}, {"type": "day", "n": 3})
+    page.reload()
+    page.wait_for_selector("html[data-host-ready]")
+    assert not page.locator("#host-prompt .host-best-move-given").count()
+    assert "★" not in page.locator("#host-seats").inner_text()
+    context.close()
+
+
 def test_every_item_of_the_menu_is_a_thumb_target(
     live_server: LiveServer, browser: Browser
 ) -> None:

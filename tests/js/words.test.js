@@ -9,7 +9,7 @@ globalThis.django = {
   interpolate: (format, values) => format.replace(/%\((\w+)\)s/g, (_match, name) => String(values[name])),
 };
 const { Words } = await import("../../static/games/host/words.js");
-const { tonightsChecks } = await import("../../static/games/host/draw.js");
+const { tonightsChecks, bestMoveShown } = await import("../../static/games/host/draw.js");
 
 const words = new Words({
   nicks: { 3: "Ворон", 5: "Сова", 7: "Тень", 9: "Лис" },
@@ -83,6 +83,19 @@ test("a night's wake line names the role, never the seat that wakes", () => {
 test("the best move as it is named: the giver, then the seats in the order tapped", () => {
   assert.equal(words.bestMove({ by: 9, targets: [] }), "Best move of 9 Лис: tap up to three seats");
   assert.equal(words.bestMove({ by: 9, targets: [5, 3, 7] }), "Best move of 9 Лис: 5, 3, 7");
+});
+
+test("the best move recorded stays in sight from its morning until the next day starts", () => {
+  const given = { by: 9, targets: [5, 3] };
+  const shot = { seat: 9, phase: "night", n: 1, reason: "killed", revealed: false, last_word: true };
+  const at = (phase, n, over = false) => ({ phase, n, over, best_move_given: given, eliminated: [shot] });
+  assert.deepEqual(bestMoveShown(at("day", 2)), given);
+  assert.deepEqual(bestMoveShown(at("night", 2)), given);
+  assert.equal(bestMoveShown(at("day", 3)), null);
+  assert.deepEqual(bestMoveShown(at("over", 5, true)), given, "after the end, with the result");
+  assert.equal(bestMoveShown({ ...at("day", 2), best_move_given: null }), null);
+  assert.equal(words.bestMoveGiven(given), "Best move of 9 Лис: 5, 3");
+  assert.equal(words.bestMoveGiven({ by: 9, targets: [] }), "No best move from 9 Лис");
 });
 
 test("extra points are offered in steps of 0.05 within the scheme's bounds, never zero", async () => {

@@ -8,7 +8,7 @@
 // Secrecy: nothing drawn differs by role unless the cards are shown (👁 held, or the game
 // is over). A seat's role, team colour and the checks' answers are not even in the page
 // otherwise, so no style of the site can set one seat apart from another.
-/** @import { HostTable, Morning, TableSeat, Vote, CheckDict } from "./table.js" */
+/** @import { HostTable, Morning, TableSeat, Vote, CheckDict, BestMoveDict } from "./table.js" */
 /** @import { Clock } from "./clock.js" */
 /** @import { VoteForm, Target } from "./vote.js" */
 /** @import { TapEvent } from "./queue.js" */
@@ -164,9 +164,11 @@ function drawPrompt(view, act, words) {
   if (!view.engineReady && !view.online && view.waiting) {
     prompt.append(el("p", { class: "host-note" }, _("The screen shows the last state it knew; the taps are kept and sent when the network returns.")));
   }
+  const given = bestMoveShown(table);
   if (table.over) {
     prompt.append(el("p", { class: "host-line host-winner" }, words.winner(table.winner)));
     if (view.bestMove && table.best_move) prompt.append(bestMoveBlock(view.bestMove, table.best_move.by, act, words));
+    if (given) prompt.append(bestMoveGiven(given, words));
     if (table.morning) prompt.append(morningBlock(table.morning, true, words));
     return;
   }
@@ -185,6 +187,8 @@ function drawPrompt(view, act, words) {
   line.append(el("span", { class: "host-what" }, promptText(view, words)));
   prompt.append(line);
   if (view.bestMove && table.best_move) prompt.append(bestMoveBlock(view.bestMove, table.best_move.by, act, words));
+  // A vote's chips and keypad need the room: the seats keep the best move's ★ meanwhile.
+  if (given && !(view.vote && table.vote)) prompt.append(bestMoveGiven(given, words));
   if (table.morning && table.phase === "day") prompt.append(morningBlock(table.morning, view.cards, words));
   if (table.phase === "night") {
     const checks = tonightsChecks(table);
@@ -260,6 +264,29 @@ function bestMoveBlock(form, givers, act, words) {
   }
   line.append(el("span", {}, words.bestMove(form)));
   return line;
+}
+
+/**
+ * The best move as recorded, while the screen still shows it: from the morning it was
+ * named until the next day starts (the day and the night after its giver's night), and
+ * after the end. Null otherwise, or while none is recorded.
+ * @param {HostTable} table
+ * @returns {BestMoveDict | null}
+ */
+export function bestMoveShown(table) {
+  const given = table.best_move_given;
+  if (!given) return null;
+  if (table.over) return given;
+  const night = table.eliminated.find((out) => out.seat === given.by && out.phase === "night");
+  return night && table.n === night.n + 1 ? given : null;
+}
+
+/**
+ * @param {BestMoveDict} given
+ * @param {Words} words
+ */
+function bestMoveGiven(given, words) {
+  return el("p", { class: "host-best-move-given" }, words.bestMoveGiven(given));
 }
 
 /**
@@ -355,6 +382,7 @@ function drawSeats({ table, vote, cards, bestMove }, words) {
   const grid = $("host-seats");
   const press = seatGestures();
   const shown = cards || table.over;
+  const given = bestMoveShown(table);
   /** @param {number} no */
   const roleOf = (no) => table.seats.find((seat) => seat.no === no)?.role || "";
   grid.replaceChildren();
@@ -384,8 +412,9 @@ function drawSeats({ table, vote, cards, bestMove }, words) {
       status.push(hand === "for" ? _("hand up") : _("hand for %(seat)s", { seat: hand }));
     }
     const named = bestMove ? bestMove.targets.indexOf(seat.no) : -1;
-    if (named >= 0) {
-      marks.push(`★${named + 1}`);
+    const recorded = given ? given.targets.indexOf(seat.no) : -1;
+    if (named >= 0 || recorded >= 0) {
+      marks.push(`★${Math.max(named, recorded) + 1}`);
       status.push(_("named in the best move"));
     }
     for (const slot of seat.targeted) {

@@ -206,6 +206,15 @@ export class Words {
   }
 
   /**
+   * The best move as recorded: «ЛХ 6 Лиса: 1, 2, 9», or that its giver named none.
+   * @param {{ by: number, targets: number[] }} given
+   */
+  bestMoveGiven(given) {
+    if (!given.targets.length) return _("No best move from %(seat)s", { seat: this.seat(given.by) });
+    return this.bestMove(given);
+  }
+
+  /**
    * Who aims at a seat tonight, by the night's slot ("kill:mafia", "heal", "check:boss"…).
    * @param {string} slot
    * @param {(seat: number) => string} roleOf the role code of a seat, for an action's slot
