@@ -14,7 +14,7 @@ for the screen's type check, so a change on either side breaks one of the two ch
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, Literal, NotRequired, TypedDict
+from typing import Any, Literal, NotRequired, TypedDict, cast
 
 from games.rules import events as event_shapes
 from games.rules.club import (
@@ -33,7 +33,7 @@ from games.rules.club import (
     TallyDict,
 )
 from games.rules.errors import ProtocolError, RuleViolation, gettext_noop
-from games.rules.event_types import ActionEvent, CheckEvent, HealEvent, KillEvent
+from games.rules.event_types import ActionEvent, CheckEvent, ClubEvent, HealEvent, KillEvent
 from games.rules.log import UNDO, effective_events
 from games.rules.options import ClubOptions
 from games.rules.roles import Action, Team
@@ -170,6 +170,9 @@ class HostTable(TypedDict):
     eliminated: list[EliminationDict]
     checks: list[CheckDict]
     undo: bool
+    # The event ↶ takes back now (the last that stands), null when none: the screen names
+    # extra points and the best move before it takes them back.
+    undoes: ClubEvent | None
 
 
 class Consequence(TypedDict):
@@ -280,6 +283,8 @@ def host_table(game: ClubGame, events: Sequence[Mapping[str, Any]]) -> HostTable
         "eliminated": [out.as_dict() for out in game.eliminated],
         "checks": [check.as_dict() for check in game.checks],
         "undo": bool(events),
+        # Every event the table is folded from was shaped by events.normalize first.
+        "undoes": cast("ClubEvent", dict(events[-1])) if events else None,
     }
 
 

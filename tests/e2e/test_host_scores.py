@@ -21,8 +21,9 @@ from pytest_django.live_server_helper import LiveServer
 
 from games.models import Game
 from games.rules.table import table_for
-from tests.e2e.conftest import ARTIFACTS, new_context, untranslated
+from tests.e2e.conftest import ARTIFACTS, new_context, untranslated, watch_of
 from tests.e2e.host_driver import HostScreen
+from tests.e2e.test_host_screen import axe_violations
 from tests.games.recording import (
     OPENING,
     TOWN_WINS,
@@ -47,6 +48,7 @@ WORDS = {
         "undo_bonus": "Отменить допы +0,15 месту 1",
         "undo_penalty": "Отменить штраф −0,20 месту 1",
         "undo_best_move": "Отменить ЛХ 6",
+        "yes_undo": "Да, отменить",
         "givers": "Кто называет ЛХ:",
         "closed": "Допы: окно закрылось",
         "points": "+0,15",
@@ -57,6 +59,7 @@ WORDS = {
         "undo_bonus": "Undo the extra points +0.15 of seat 1",
         "undo_penalty": "Undo the penalty −0.20 of seat 1",
         "undo_best_move": "Undo the best move of 6",
+        "yes_undo": "Yes, undo it",
         "givers": "Who names the best move:",
         "closed": "Extra points: the window closed",
         "points": "+0.15",
@@ -118,6 +121,80 @@ def give(screen: HostScreen, seat: int, points: str, reason: str) -> None:
     dialog.locator('select[name="points"]').select_option(points)
     dialog.locator('input[name="reason"]').fill(reason)
     screen.tap(dialog.locator('button[value="give"]'))
+
+
+@pytest.mark.parametrize("language", ["ru", "en"])
+def test_extra_points_given_are_confirmed_shown_and_named_before_undo(
+    live_server: LiveServer, browser: Browser, language: str
+) -> None:
+    host, game, nicks = twelve(list(OPENING))  # seat 6 shot on night 1: its best move
+    context, screen = opened(browser, live_server, game, host, language)
+    page, said = screen.page, WORDS[language]
+    for seat in (1, 2, 9):
+        screen.touch(screen.seat(seat))
+    screen.tap(screen.act("best-move"))
+    give(screen, 1, "0.15", "лидер стола")
+    # An info hint confirms it, at the top, naming the points, the seat and the reason.
+    hint = page.locator("#host-toast.info")
+    hint.wait_for(state="visible")
+    text = hint.inner_text()
+    assert said["given"] in text and said["points"] in text and nicks[1] in text, text
+    assert "лидер стола" in text, text
+    screen.assert_inside(hint)
+    # The seat carries the points (beside its ★); ☰ lists what was given, with the reason.
+    assert screen.seat(1).locator(".bonus").inner_text() == said["points"]
+    shoot(screen, "bonus-given", language)
+    listed = menu(screen)
+    assert "лидер стола" in listed.inner_text() and said["points"] in listed.inner_text()
+    shoot(screen, "bonus-in-the-menu", language)
+    screen.touch(page.locator("#host summary"))
+    give(screen, 1, "-0.2", "спор с ведущим")
+    summed = "−0,05" if language == "ru" else "−0.05"  # the seat shows its sum
+    assert screen.seat(1).locator(".bonus").inner_text() == summed
+    before = screen.seq()
+
+    def undo_asks(expected: str, *, answer: str, shot: str) -> None:
+        screen.touch(page.locator("#host-undo"))
+        question = page.locator("#host-confirm")
+        question.wait_for(state="visible")
+        asked = page.locator("#host-confirm-text").inner_text()
+        assert asked.startswith(expected) and asked.endswith("?"), asked
+        assert question.locator("button[value=yes]").inner_text() == said["yes_undo"]
+        screen.assert_inside(question)
+        shoot(screen, shot, language)
+        screen.touch(question.locator(f"button[value={answer}]"))
+
+    def undone(count: int) -> None:
+        page.wait_for_function(
+            "(seq) => Number(document.documentElement.dataset.seq) >= seq", arg=before + count
+        )
+
+    # ↶ names what it takes back: the penalty, the extra points, the best move.
+    undo_asks(f"{said['undo_penalty']} {nicks[1]}", answer="no", shot="undo-penalty-asks")
+    page.wait_for_timeout(300)
+    assert screen.seq() == before, "a cancelled undo recorded something"
+    undo_asks(f"{said['undo_penalty']} {nicks[1]}", answer="yes", shot="undo-penalty-asks")
+    undone(1)
+    undo_asks(f"{said['undo_bonus']} {nicks[1]}", answer="yes", shot="undo-bonus-asks")
+    undone(2)
+    assert screen.table()["bonuses"] == [] and not screen.seat(1).locator(".bonus").count()
+    undo_asks(f"{said['undo_best_move']} {nicks[6]}: 1, 2, 9", answer="yes", shot="undo-lh-asks")
+    undone(3)
+    assert screen.table()["best_move"] == {"by": [6], "most": 3}
+    assert list(game.events.order_by("seq").values_list("type", flat=True))[-6:] == [
+        "best_move", "bonus", "bonus", "undo", "undo", "undo"
+    ]  # fmt: skip
+    # Any other tap is taken back at once, as before.
+    screen.tap(screen.act("best-move-skip"))
+    screen.tap(screen.act("last-word"))
+    screen.tap(page.locator("#host-undo"))
+    assert not page.locator("#host-confirm").is_visible()
+    assert screen.table()["timer"]["kind"] == "last_word"
+    reasons = ["лидер стола", "спор с ведущим"]  # the host's words, as written
+    assert untranslated(page, language, [*nicks.values(), *reasons]) == []
+    assert axe_violations(page, live_server) == []
+    assert watch_of(context).console_errors == []
+    context.close()
 
 
 def test_the_best_move_recorded_stays_in_sight_until_the_next_day(

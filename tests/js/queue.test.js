@@ -148,6 +148,16 @@ test("online, each tap goes at once, as the entry after the last one, the next a
   assert.deepEqual([queue.seq, queue.table.shows, types(queue.log)], [2, 2, ["day", "speech"]]);
 });
 
+test("a tap the host was already asked about goes confirmed: no second question", async () => {
+  const server = fakeServer();
+  server.confirmFirst.add("undo");
+  const { queue, ui } = queueOn(server);
+  await queue.send({ type: "bonus", seat: 3, points: 0.1, reason: "лидер" });
+  await queue.send({ type: "undo" }, true);
+  assert.deepEqual(server.bodies.map((body) => [body.event.type, body.confirmed]), [["bonus", false], ["undo", true]]);
+  assert.deepEqual(ui.asked, []);
+});
+
 test("a tap the network drops waits, every later tap waits behind it, and all go when the network returns", async () => {
   const server = fakeServer();
   const { queue, saved } = queueOn(server, { judge: engine });

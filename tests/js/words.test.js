@@ -98,6 +98,21 @@ test("the best move recorded stays in sight from its morning until the next day 
   assert.equal(words.bestMoveGiven({ by: 9, targets: [] }), "No best move from 9 Лис");
 });
 
+test("extra points are confirmed, listed and named before ↶ takes them back, as is the best move", async () => {
+  const { signedPoints } = await import("../../static/games/host/words.js");
+  assert.deepEqual([signedPoints(0.15), signedPoints(-0.2), signedPoints(0.15 - 0.2), signedPoints(0.1 - 0.1)], ["+0.15", "−0.20", "−0.05", "±0.00"]);
+  const bonus = { type: "bonus", seat: 3, points: 0.15, reason: "лидер" };
+  assert.equal(words.bonusGiven(bonus), "Given: +0.15 to 3 Ворон (лидер)");
+  assert.equal(words.bonusGiven({ ...bonus, points: -0.5 }), "Penalty given: −0.50 to 3 Ворон (лидер)");
+  assert.equal(words.bonus(bonus), "+0.15 — 3 Ворон: лидер");
+  assert.equal(words.undoQuestion(bonus), "Undo the extra points +0.15 of seat 3 Ворон?");
+  assert.equal(words.undoQuestion({ ...bonus, points: -0.2 }), "Undo the penalty −0.20 of seat 3 Ворон?");
+  assert.equal(words.undoQuestion({ type: "best_move", by: 9, targets: [5, 3, 7] }), "Undo the best move of 9 Лис: 5, 3, 7?");
+  assert.equal(words.undoQuestion({ type: "best_move", by: 9, targets: [] }), 'Undo "no best move" of 9 Лис?');
+  assert.equal(words.undoQuestion({ type: "foul", seat: 3 }), null, "any other tap is taken back at once");
+  assert.equal(words.undoQuestion(null), null);
+});
+
 test("extra points are offered in steps of 0.05 within the scheme's bounds, never zero", async () => {
   const { bonusSteps } = await import("../../static/games/host/dialogs.js");
   const steps = bonusSteps({ min: -1, max: 1 });

@@ -6,7 +6,7 @@
 /** @import { HostPage } from "./table.js" */
 /** @import { Words } from "./words.js" */
 import { el } from "./draw.js";
-import { _ } from "./words.js";
+import { _, signedPoints } from "./words.js";
 
 // Extra points go in steps of 0.05 within the scheme's bounds (games/rules/scoring.py).
 const BONUS_STEP = 0.05;
@@ -42,11 +42,15 @@ export function hideError() {
 
 /**
  * @param {string} message
+ * @param {string} [yes] the main button's words, when not «Да, записать» (an undo)
  * @returns {Promise<boolean>}
  */
-export function ask(message) {
+export function ask(message, yes) {
   const box = dialog("host-confirm");
   $("host-confirm-text").textContent = message;
+  const button = /** @type {HTMLButtonElement} */ (box.querySelector("button[value=yes]"));
+  const usual = button.textContent;
+  if (yes) button.textContent = yes;
   return new Promise((resolve) => {
     /** @param {Event} event */
     const answer = (event) => {
@@ -54,6 +58,7 @@ export function ask(message) {
       if (!value) return;
       box.removeEventListener("click", answer);
       box.close();
+      button.textContent = usual;
       resolve(value === "yes");
     };
     box.addEventListener("click", answer);
@@ -96,16 +101,6 @@ export function conflict(answer, waiting, recorded, describe) {
     box.addEventListener("cancel", stay);
     if (!box.open) box.showModal();
   });
-}
-
-/**
- * Points with their sign, as the page's language writes them: «+0,10», «−0,50».
- * @param {number} points
- */
-export function signedPoints(points) {
-  const lang = document.documentElement.lang || undefined;
-  const shown = Math.abs(points).toLocaleString(lang, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-  return `${points < 0 ? "−" : "+"}${shown}`;
 }
 
 /**

@@ -17,7 +17,7 @@
 import { span } from "./clock.js";
 import { bindSeatGestures, watchTouchEnd } from "./gestures.js";
 import { VoteForm as Form } from "./vote.js";
-import { _ } from "./words.js";
+import { _, signedPoints } from "./words.js";
 
 /**
  * @typedef {object} View what the screen shows now
@@ -149,6 +149,7 @@ export function draw(view, act, words) {
   drawSeats(view, words);
   drawBar(view, act);
   drawNightMenu(view, words);
+  drawBonusMenu(view, words);
   fitSeats();
 }
 
@@ -417,6 +418,13 @@ function drawSeats({ table, vote, cards, bestMove }, words) {
       marks.push(`★${Math.max(named, recorded) + 1}`);
       status.push(_("named in the best move"));
     }
+    // Extra points and penalties given to the seat, summed: «+0,15».
+    const bonuses = table.bonuses.filter((bonus) => bonus.seat === seat.no);
+    if (bonuses.length) {
+      const sum = signedPoints(bonuses.reduce((total, bonus) => total + bonus.points, 0));
+      marks.push(el("span", { class: "bonus" }, sum));
+      status.push(_("extra points: %(points)s", { points: sum }));
+    }
     for (const slot of seat.targeted) {
       const kind = slot.split(":")[0];
       marks.push(el("span", { class: `slot slot-${kind}` }, SLOT_MARKS[kind] || "•"));
@@ -501,6 +509,21 @@ function drawNightMenu({ table }, words) {
   item.replaceChildren(
     el("strong", {}, _("Tonight")),
     list.length ? el("ul", {}, list) : el("p", {}, _("Nobody is aimed at yet.")),
+  );
+}
+
+/**
+ * The ☰ menu's list of the extra points and penalties given, with their reasons.
+ * @param {View} view
+ * @param {Words} words
+ */
+function drawBonusMenu({ table }, words) {
+  const item = document.getElementById("host-bonuses");
+  if (!item) return;
+  item.hidden = !table.bonuses.length;
+  item.replaceChildren(
+    el("strong", {}, _("Extra points given")),
+    el("ul", {}, table.bonuses.map((bonus) => el("li", {}, words.bonus(bonus)))),
   );
 }
 

@@ -194,6 +194,17 @@ function engineShown() {
   return waitingForEngine !== undefined && (!waitingForEngine.online || waitingForEngine.taps.length > 0);
 }
 
+/**
+ * The event ↶ takes back: the table's, or the last waiting tap while the phone's engine has
+ * not judged it (a tap other than an undo at the end of the log is the one that stands last).
+ * @returns {TapEvent | null}
+ */
+function undoing() {
+  const last = queue.taps.at(-1);
+  if (queue.unjudged && last && last.event.type !== "undo") return last.event;
+  return queue.table.undoes || null;
+}
+
 /** @param {TapEvent} event */
 function describe(event) {
   return describeTap(event, words, page.seats);
@@ -238,7 +249,13 @@ function seatHold(seat) {
 function bindHeader() {
   /** @param {string} id */
   const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
-  $("host-undo").addEventListener("click", () => queue.send({ type: "undo" }));
+  $("host-undo").addEventListener("click", async () => {
+    // Extra points and the best move are named before they are taken back (nothing else
+    // on the screen shows them going); any other tap is taken back at once.
+    const question = words.undoQuestion(undoing());
+    if (question && !(await ask(question, _("Yes, undo it")))) return;
+    queue.send({ type: "undo" }, question !== null);
+  });
   const eye = $("host-eye");
   /** @param {boolean} on */
   const show = (on) => {
@@ -255,7 +272,12 @@ function bindHeader() {
     event.preventDefault();
     /** @type {HTMLDetailsElement} */ ($("host-bonus-open").closest("details")).open = false;
     const given = await bonusDialog(page, words);
-    if (given) queue.send({ type: "bonus", ...given });
+    if (!given) return;
+    await queue.send({ type: "bonus", ...given });
+    // Said once the screen has taken them (the server, or the phone's engine offline); a
+    // refusal has said why not instead.
+    const last = queue.pendingLog().at(-1);
+    if (last && last.type === "bonus" && last.seat === given.seat && last.points === given.points) say(words.bonusGiven(given), "info");
   });
 }
 

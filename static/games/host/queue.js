@@ -174,16 +174,23 @@ export class TapQueue {
     return turn;
   }
 
-  /** @param {TapEvent} event */
-  send(event) {
-    return this.inLane(() => this.sendNow(event));
+  /**
+   * @param {TapEvent} event
+   * @param {boolean} [confirmed] the host was already asked (↶ named what it takes back):
+   *   no second question, from the server or the phone's engine
+   */
+  send(event, confirmed = false) {
+    return this.inLane(() => this.sendNow(event, confirmed));
   }
 
-  /** @param {TapEvent} event */
-  async sendNow(event) {
+  /**
+   * @param {TapEvent} event
+   * @param {boolean} [confirmed]
+   */
+  async sendNow(event, confirmed = false) {
     if (!event.at) event.at = new Date().toISOString();
     this.ui.tapping();
-    const tap = { client_id: newClientId(), event, confirmed: false };
+    const tap = { client_id: newClientId(), event, confirmed };
     if (!this.online || this.taps.length || this.sending) {
       await this.keep(tap);
       this.kick(); // every new tap tries the server again

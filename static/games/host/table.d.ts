@@ -175,6 +175,7 @@ export interface HostTable {
   eliminated: EliminationDict[];
   checks: CheckDict[];
   undo: boolean;
+  undoes: ClubEvent | null;
 }
 
 export type Phase = "setup" | "day" | "night" | "over";

@@ -19,6 +19,18 @@ export function _(text, values) {
   return values ? interpolate(gettext(text), values, true) : gettext(text);
 }
 
+/**
+ * Points with their sign, as the page's language writes them: «+0,10», «−0,50»; «±0,00»
+ * for a sum that comes to nothing.
+ * @param {number} points
+ */
+export function signedPoints(points) {
+  const lang = globalThis.document?.documentElement.lang || undefined;
+  const shown = Math.abs(points).toLocaleString(lang, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  const sign = Math.round(Math.abs(points) * 100) === 0 ? "±" : points < 0 ? "−" : "+";
+  return `${sign}${shown}`;
+}
+
 /** @type {Record<string, () => string>} */
 const WAKE = {
   "check:boss": () => _("The boss checks: is it the commissar?"),
@@ -212,6 +224,47 @@ export class Words {
   bestMoveGiven(given) {
     if (!given.targets.length) return _("No best move from %(seat)s", { seat: this.seat(given.by) });
     return this.bestMove(given);
+  }
+
+  /**
+   * Extra points (or a penalty) as given: «+0,15 — 1 Лиса: лидер стола».
+   * @param {{ seat: number, points: number, reason: string }} bonus
+   */
+  bonus(bonus) {
+    return _("%(points)s — %(seat)s: %(reason)s", { points: signedPoints(bonus.points), seat: this.seat(bonus.seat), reason: bonus.reason });
+  }
+
+  /**
+   * The hint that confirms extra points (or a penalty) once the screen has taken them.
+   * @param {{ seat: number, points: number, reason: string }} bonus
+   */
+  bonusGiven(bonus) {
+    const values = { points: signedPoints(bonus.points), seat: this.seat(bonus.seat), reason: bonus.reason };
+    return bonus.points < 0
+      ? _("Penalty given: %(points)s to %(seat)s (%(reason)s)", values)
+      : _("Given: %(points)s to %(seat)s (%(reason)s)", values);
+  }
+
+  /**
+   * What ↶ asks before it takes back extra points or the best move; null for any other
+   * tap (taken back at once, as always).
+   * @param {TapEvent | null} event the event ↶ would take back
+   * @returns {string | null}
+   */
+  undoQuestion(event) {
+    if (!event) return null;
+    if (event.type === "bonus") {
+      const values = { points: signedPoints(event.points), seat: this.seat(event.seat) };
+      return event.points < 0
+        ? _("Undo the penalty %(points)s of seat %(seat)s?", values)
+        : _("Undo the extra points %(points)s of seat %(seat)s?", values);
+    }
+    if (event.type === "best_move") {
+      const seat = this.seat(event.by);
+      const named = event.targets.join(", ");
+      return named ? _("Undo the best move of %(seat)s: %(seats)s?", { seat, seats: named }) : _("Undo \"no best move\" of %(seat)s?", { seat });
+    }
+    return null;
   }
 
   /**

@@ -321,6 +321,16 @@ def test_no_best_move_after_a_quiet_night_and_extra_points_are_listed() -> None:
     assert consequence_of_none(given)
 
 
+def test_the_table_names_what_undo_takes_back() -> None:
+    assert table([])["undoes"] is None
+    bonus = {"type": "bonus", "seat": 4, "points": 0.15, "reason": "лидер"}
+    given = [*SAMPLE_OPENING, {"type": "best_move", "by": 6, "targets": [1, 2]}, bonus]
+    assert table(given)["undoes"] == bonus
+    # After an undo, the event before it: the best move.
+    assert table([*given, {"type": "undo"}])["undoes"] == given[-2]
+    assert table([*given, {"type": "foul", "seat": 3}])["undoes"] == {"type": "foul", "seat": 3}
+
+
 def test_after_the_end_the_best_move_is_still_offered_until_recorded() -> None:
     seats: dict[int | str, str] = {1: "mafia", 2: "civilian", 3: "civilian", 4: "civilian"}
     options = {"min_players": 4}
