@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 import io
 import zipfile
+from datetime import timedelta
 from functools import cache
 from pathlib import Path
 from typing import Any, TypedDict, cast
@@ -20,6 +21,9 @@ from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.translation import gettext
 
+from club.kernel.club_settings import ClubSettings
+from games import services
+from games.models import Game
 from games.queries import GameView
 from games.ratings import stats
 from games.ratings.publication import visible_nicks
@@ -36,6 +40,17 @@ class BonusBounds(TypedDict):
 
     min: float
     max: float
+
+
+class BonusWindow(TypedDict):
+    """How long after the game's end the host may still give extra points and record the
+    best move (the club's `bonus_window_days`; games.services refuses them after it): the
+    screen offers them only while it is open."""
+
+    days: int
+    # When it closes (ISO), counted from the game's first end; null while the game has
+    # never ended (it ends on the screen: the window is then `days` from that moment).
+    closes: str | None
 
 
 class HostPage(TypedDict):
@@ -59,6 +74,7 @@ class HostPage(TypedDict):
     table: HostTable
     messages: dict[str, str]  # the engine's refusal templates in the page's language
     bonus: BonusBounds
+    bonusWindow: BonusWindow
 
 
 class TapRecorded(TypedDict):
@@ -95,7 +111,19 @@ def page_data(view: GameView, viewer: Any) -> HostPage:
         "table": table_of(view),
         "messages": engine_messages(),
         "bonus": {"min": scheme.bonus_min, "max": scheme.bonus_max},
+        "bonusWindow": bonus_window(game),
     }
+
+
+def bonus_window(game: Game) -> BonusWindow:
+    """The window for extra points after the end, as games.services keeps it."""
+    club = ClubSettings.load()
+    closes = services.bonus_window_closes(game, club)  # None while the game runs
+    if closes is None and game.first_ended_at is not None:
+        # Reopened by an undo: should it end again, the window still counts from its
+        # first end (services.refuse_after_the_window).
+        closes = game.first_ended_at + timedelta(days=club.bonus_window_days)
+    return {"days": club.bonus_window_days, "closes": closes.isoformat() if closes else None}
 
 
 def table_of(view: GameView) -> HostTable:

@@ -13,14 +13,17 @@ from __future__ import annotations
 from collections.abc import Iterator
 from datetime import timedelta
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import pytest
 from django.utils import timezone
 from playwright.sync_api import Browser, BrowserContext
 from pytest_django.live_server_helper import LiveServer
 
+from club.kernel.club_settings import ClubSettings
 from games.models import Game
 from games.rules.table import table_for
+from tests.checks import present
 from tests.e2e.conftest import ARTIFACTS, new_context, untranslated, watch_of
 from tests.e2e.host_driver import HostScreen
 from tests.e2e.test_host_screen import axe_violations
@@ -31,6 +34,7 @@ from tests.games.recording import (
     make_host,
     record,
     start_game,
+    view_of,
 )
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("migration_rows")]
@@ -318,3 +322,62 @@ def finished_game(ended_days_ago: float) -> tuple[Any, Game]:
     ended = timezone.now() - timedelta(days=ended_days_ago)
     Game.objects.filter(pk=game.pk).update(ended_at=ended, first_ended_at=ended)
     return host, game
+
+
+@pytest.mark.parametrize("language", ["ru", "en"])
+def test_after_the_window_the_menu_offers_no_extra_points_and_says_when_it_closed(
+    live_server: LiveServer, browser: Browser, language: str
+) -> None:
+    host, game = finished_game(4)  # the club's window: 3 days
+    context, screen = opened(browser, live_server, game, host, language)
+    listed = menu(screen)
+    assert not screen.page.locator("#host-bonus-open").is_visible()
+    closed = listed.locator("#host-bonus-closed")
+    assert WORDS[language]["closed"] in closed.inner_text(), closed.inner_text()
+    # The day it closed (the game's end and 3 days), as the phone's zone and language say it.
+    closes = present(view_of(game.pk).game.first_ended_at) + timedelta(days=3)
+    zone = screen.page.evaluate("() => Intl.DateTimeFormat().resolvedOptions().timeZone")
+    day = closes.astimezone(ZoneInfo(zone))
+    when = f"{day:%d.%m.%Y}" if language == "ru" else f"{day.month}/{day.day}/{day:%y}"
+    assert when in closed.inner_text(), closed.inner_text()
+    # Nor the best move after the end: the server would refuse it too.
+    assert not screen.act("best-move").count() and screen.act("public").count()
+    shoot(screen, "window-closed", language)
+    assert untranslated(screen.page, language, []) == []
+    context.close()
+
+
+def test_a_finished_game_within_the_window_still_offers_them(
+    live_server: LiveServer, browser: Browser
+) -> None:
+    host, game = finished_game(1)
+    context, screen = opened(browser, live_server, game, host)
+    menu(screen)
+    assert screen.page.locator("#host-bonus-open").is_visible()
+    assert not screen.page.locator("#host-bonus-closed").is_visible()
+    assert screen.act("best-move").count(), "the best move is offered after the end"
+    shoot(screen, "window-open")
+    context.close()
+
+
+def test_a_game_that_ends_on_the_screen_with_no_window_offers_none_after_the_end(
+    live_server: LiveServer, browser: Browser
+) -> None:
+    # The club gives no time after the end (the walk's «не позже 0 дн.» refusal).
+    ClubSettings.objects.filter(pk=1).update(bonus_window_days=0)
+    ClubSettings.forget_cached()
+    host, game, _nicks = twelve(list(TOWN_WINS)[:-1])  # day 4: the last vote to come
+    context, screen = opened(browser, live_server, game, host)
+    menu(screen)
+    assert screen.page.locator("#host-bonus-open").is_visible(), "offered while it runs"
+    screen.touch(screen.page.locator("#host summary"))
+    record(game, host, list(TOWN_WINS)[-1])  # the vote that ends it, from another phone
+    screen.page.wait_for_function("() => window.hostScreen.table().over", timeout=15_000)
+    assert view_of(game.pk).game.finished
+    menu(screen)
+    assert not screen.page.locator("#host-bonus-open").is_visible()
+    closed = screen.page.locator("#host-bonus-closed")
+    assert closed.inner_text() == "Допы: окно закрылось с концом игры"
+    assert not screen.act("best-move").count(), "nor the best move after the end"
+    shoot(screen, "window-none-after-the-end")
+    context.close()

@@ -18,12 +18,14 @@ from accounts.services import api_token_create
 from club.kernel.club_settings import ClubSettings
 from club.kernel.errors import RefusalCode, Refused
 from games import services
+from games.host_screen import bonus_window, page_data
 from games.models import Game, GameEvent
 from games.queries import bonuses_given
 from games.ratings import analysis
 from games.ratings.models import PlayerScore, ScoringPreset, ScoringScheme
 from games.rules.club import ClubGame
 from games.rules.scoring import Scheme
+from tests.checks import present
 from tests.factories import make_member
 from tests.games.recording import OPENING, TOWN_WINS, Table, record, start_game, view_of
 from tests.responses import Response
@@ -189,6 +191,27 @@ def test_the_best_move_after_the_end_keeps_to_the_window_too(table: Table) -> No
         with pytest.raises(Refused):
             record(game, host, {"type": "undo"})
     assert view_of(game.pk).club_state.best_move is not None
+
+
+def test_the_host_screen_is_told_when_the_window_closes(table: Table) -> None:
+    host, evening, players = table
+    game = start_game(host, evening, players)
+    record(game, host, *TOWN_WINS[:-1])
+    assert bonus_window(game) == {"days": 3, "closes": None}  # it runs: no window yet
+    record(game, host, TOWN_WINS[-1])
+    ended = present(game.first_ended_at)
+    closes = (ended + timedelta(days=3)).isoformat()
+    assert bonus_window(game) == {"days": 3, "closes": closes}
+    assert page_data(view_of(game.pk), host)["bonusWindow"]["closes"] == closes
+    # Reopened by an undo and ended again later, the window counts from the first end.
+    with time_machine.travel(ended + timedelta(days=1)):
+        record(game, host, {"type": "undo"})
+        assert bonus_window(game) == {"days": 3, "closes": closes}
+        record(game, host, TOWN_WINS[-1])
+    assert bonus_window(game) == {"days": 3, "closes": closes}
+    ClubSettings.objects.filter(pk=1).update(bonus_window_days=0)
+    ClubSettings.forget_cached()
+    assert bonus_window(game) == {"days": 0, "closes": ended.isoformat()}
 
 
 def test_the_host_screens_tap_takes_them_as_the_api_does(table: Table) -> None:

@@ -113,6 +113,20 @@ test("extra points are confirmed, listed and named before ↶ takes them back, a
   assert.equal(words.undoQuestion(null), null);
 });
 
+test("extra points are taken while the game runs, and after the end within the club's window", async () => {
+  const { bonusWindowOpen } = await import("../../static/games/host/dialogs.js");
+  const closes = "2026-12-08T21:00:00+03:00";
+  const at = Date.parse(closes);
+  assert.equal(bonusWindowOpen({ days: 3, closes }, false, at + 1), true, "a game reopened by an undo runs");
+  assert.equal(bonusWindowOpen({ days: 3, closes }, true, at - 1), true);
+  assert.equal(bonusWindowOpen({ days: 3, closes }, true, at + 1), false);
+  // Ended on this screen: the window runs from now, unless the club gives none.
+  assert.equal(bonusWindowOpen({ days: 3, closes: null }, true, at), true);
+  assert.equal(bonusWindowOpen({ days: 0, closes: null }, true, at), false);
+  assert.equal(words.bonusWindowClosed({ days: 0, closes: null }), "Extra points: the window closed at the game's end");
+  assert.match(words.bonusWindowClosed({ days: 3, closes }), /^Extra points: the window closed on \S/);
+});
+
 test("extra points are offered in steps of 0.05 within the scheme's bounds, never zero", async () => {
   const { bonusSteps } = await import("../../static/games/host/dialogs.js");
   const steps = bonusSteps({ min: -1, max: 1 });

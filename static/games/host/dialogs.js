@@ -104,6 +104,20 @@ export function conflict(answer, waiting, recorded, describe) {
 }
 
 /**
+ * Whether extra points (and a best move not yet recorded) are still taken: at any time of
+ * the game, and after the end until the club's window closes. A game that ended on this
+ * screen has a window of the club's days from now: open unless the club gives none.
+ * @param {HostPage["bonusWindow"]} window
+ * @param {boolean} over
+ * @param {number} now ms since the epoch
+ */
+export function bonusWindowOpen(window, over, now) {
+  if (!over) return true;
+  if (window.closes === null) return window.days > 0;
+  return now <= Date.parse(window.closes);
+}
+
+/**
  * The points the host may give, in steps, from the highest to the lowest, never zero.
  * @param {HostPage["bonus"]} bounds
  * @returns {number[]}

@@ -8,7 +8,7 @@
 // Secrecy: nothing drawn differs by role unless the cards are shown (👁 held, or the game
 // is over). A seat's role, team colour and the checks' answers are not even in the page
 // otherwise, so no style of the site can set one seat apart from another.
-/** @import { HostTable, Morning, TableSeat, Vote, CheckDict, BestMoveDict } from "./table.js" */
+/** @import { HostPage, HostTable, Morning, TableSeat, Vote, CheckDict, BestMoveDict } from "./table.js" */
 /** @import { Clock } from "./clock.js" */
 /** @import { VoteForm, Target } from "./vote.js" */
 /** @import { TapEvent } from "./queue.js" */
@@ -33,6 +33,8 @@ import { _, signedPoints } from "./words.js";
  * @property {boolean} foulNext «Фол…» armed: the next seat tapped gets a foul
  * @property {boolean} cards 👁 is held: the cards and the checks' answers show
  * @property {BestMoveForm | null} bestMove the best move being named, while it is offered
+ * @property {HostPage["bonusWindow"]} bonusWindow the club's window for extra points after the end
+ * @property {boolean} bonusOpen extra points are taken now (the game runs, or the window is open)
  */
 /**
  * The best move (ЛХ) being named: who gives it and the seats tapped so far, in order.
@@ -513,11 +515,17 @@ function drawNightMenu({ table }, words) {
 }
 
 /**
- * The ☰ menu's list of the extra points and penalties given, with their reasons.
+ * The ☰ menu's extra points: the dialog's item while they are taken (else when the window
+ * closed), and the list of those given, with their reasons.
  * @param {View} view
  * @param {Words} words
  */
-function drawBonusMenu({ table }, words) {
+function drawBonusMenu({ table, bonusWindow, bonusOpen }, words) {
+  // «Допы или штраф…» while they are taken; once the window has closed, when it did.
+  $("host-bonus-item").hidden = !bonusOpen;
+  const closed = $("host-bonus-closed");
+  closed.hidden = bonusOpen;
+  closed.textContent = bonusOpen ? "" : words.bonusWindowClosed(bonusWindow);
   const item = document.getElementById("host-bonuses");
   if (!item) return;
   item.hidden = !table.bonuses.length;

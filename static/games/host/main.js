@@ -13,7 +13,7 @@
 /** @import { BestMoveForm, Controls } from "./draw.js" */
 /** @import { Io, TapEvent, Ui } from "./queue.js" */
 import { Clocks, tick } from "./clock.js";
-import { ask, bonusDialog, conflict, hideError, say } from "./dialogs.js";
+import { ask, bonusDialog, bonusWindowOpen, conflict, hideError, say } from "./dialogs.js";
 import { draw } from "./draw.js";
 import { startEngine } from "./engine.js";
 import { keepOffline } from "./offline.js";
@@ -141,7 +141,8 @@ const controls = {
  */
 function followBestMove(form, table) {
   const offer = table.best_move;
-  if (!offer) return null;
+  // After the end, only within the club's window (the server refuses it after).
+  if (!offer || !bonusWindowOpen(page.bonusWindow, table.over, Date.now())) return null;
   if (form && offer.by.includes(form.by)) return form;
   return { by: offer.by[0], targets: [] };
 }
@@ -178,6 +179,8 @@ function render() {
     foulNext,
     cards,
     bestMove,
+    bonusWindow: page.bonusWindow,
+    bonusOpen: bonusWindowOpen(page.bonusWindow, table.over, Date.now()),
   };
   draw(view, controls, words);
   const net = /** @type {HTMLElement} */ (document.getElementById("host-net"));
@@ -268,6 +271,10 @@ function bindHeader() {
   eye.addEventListener("keydown", (event) => event.key === " " && show(true));
   eye.addEventListener("keyup", () => show(false));
   eye.addEventListener("contextmenu", (event) => event.preventDefault());
+  // The window may have closed while the screen lay open: ☰ says so when it opens.
+  $("host-bonus-open").closest("details")?.addEventListener("toggle", (event) => {
+    if (/** @type {HTMLDetailsElement} */ (event.target).open) render();
+  });
   $("host-bonus-open").addEventListener("click", async (event) => {
     event.preventDefault();
     /** @type {HTMLDetailsElement} */ ($("host-bonus-open").closest("details")).open = false;

@@ -23,6 +23,7 @@ export interface HostPage {
   table: HostTable;
   messages: Record<string, string>;
   bonus: BonusBounds;
+  bonusWindow: BonusWindow;
 }
 
 export type ClubEntry = ClubEvent | UndoEvent;
@@ -313,6 +314,12 @@ export interface TallyDict {
 export interface BonusBounds {
   min: number;
   max: number;
+}
+
+/** How long after the game's end the host may still give extra points and record the best move (the club's `bonus_window_days`; games.services refuses them after it): the screen offers them only while it is open. */
+export interface BonusWindow {
+  days: number;
+  closes: string | null;
 }
 
 /** The answer to a tap the server recorded (or had recorded: `created` is false). */

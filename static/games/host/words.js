@@ -246,6 +246,18 @@ export class Words {
   }
 
   /**
+   * ☰'s line in place of «Допы или штраф…» once the window for them has closed: when, in
+   * the phone's zone and the page's language.
+   * @param {HostPage["bonusWindow"]} window
+   */
+  bonusWindowClosed(window) {
+    if (window.closes === null) return _("Extra points: the window closed at the game's end");
+    const lang = globalThis.document?.documentElement.lang || undefined;
+    const when = new Date(window.closes).toLocaleString(lang, { dateStyle: "short", timeStyle: "short" });
+    return _("Extra points: the window closed on %(when)s", { when });
+  }
+
+  /**
    * What ↶ asks before it takes back extra points or the best move; null for any other
    * tap (taken back at once, as always).
    * @param {TapEvent | null} event the event ↶ would take back
