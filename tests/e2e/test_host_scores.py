@@ -315,10 +315,10 @@ def test_during_the_last_word_the_green_frame_is_on_the_one_who_speaks(
     context.close()
 
 
-def finished_game(ended_days_ago: float) -> tuple[Any, Game]:
-    """A game the town won (seat 6 shot on night 1, no best move recorded), which first
-    ended `ended_days_ago` days ago."""
-    host, game, _nicks = twelve(list(TOWN_WINS))
+def finished_game(ended_days_ago: float, *after: dict[str, Any]) -> tuple[Any, Game]:
+    """A game the town won (seat 6 shot on night 1, no best move recorded), with `after`
+    recorded after its end, which first ended `ended_days_ago` days ago."""
+    host, game, _nicks = twelve([*TOWN_WINS, *after])
     ended = timezone.now() - timedelta(days=ended_days_ago)
     Game.objects.filter(pk=game.pk).update(ended_at=ended, first_ended_at=ended)
     return host, game
@@ -328,8 +328,15 @@ def finished_game(ended_days_ago: float) -> tuple[Any, Game]:
 def test_after_the_window_the_menu_offers_no_extra_points_and_says_when_it_closed(
     live_server: LiveServer, browser: Browser, language: str
 ) -> None:
-    host, game = finished_game(4)  # the club's window: 3 days
+    given = {"type": "bonus", "seat": 4, "points": 0.3, "reason": "лидер"}
+    host, game = finished_game(4, given)  # the club's window: 3 days
     context, screen = opened(browser, live_server, game, host, language)
+    # ↶ would take back extra points after the window: said at once, nothing asked or sent.
+    screen.touch(screen.page.locator("#host-undo"))
+    refusal = screen.refusal()
+    assert WORDS[language]["closed"] in refusal, refusal
+    assert not screen.page.locator("#host-confirm").is_visible()
+    assert screen.seq() == game.events.count() and screen.table()["bonuses"]
     listed = menu(screen)
     assert not screen.page.locator("#host-bonus-open").is_visible()
     closed = listed.locator("#host-bonus-closed")
@@ -343,7 +350,8 @@ def test_after_the_window_the_menu_offers_no_extra_points_and_says_when_it_close
     # Nor the best move after the end: the server would refuse it too.
     assert not screen.act("best-move").count() and screen.act("public").count()
     shoot(screen, "window-closed", language)
-    assert untranslated(screen.page, language, []) == []
+    nicks = [seat.player.nickname for seat in game.seats.select_related("member")]
+    assert untranslated(screen.page, language, [*nicks, "лидер"]) == []
     context.close()
 
 

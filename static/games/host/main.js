@@ -256,6 +256,8 @@ function bindHeader() {
     // Extra points and the best move are named before they are taken back (nothing else
     // on the screen shows them going); any other tap is taken back at once.
     const question = words.undoQuestion(undoing());
+    // After the end they are taken back within the club's window only (the server refuses).
+    if (question && !bonusWindowOpen(page.bonusWindow, queue.table.over, Date.now())) return say(words.bonusWindowClosed(page.bonusWindow));
     if (question && !(await ask(question, _("Yes, undo it")))) return;
     queue.send({ type: "undo" }, question !== null);
   });
