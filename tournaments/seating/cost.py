@@ -7,7 +7,7 @@ import numpy as np
 
 from .problem import Seating, SeatingProblem
 from .seats import seat_groups
-from .tables import APART, BARRED, TABLE_WEIGHT, pair_prices
+from .tables import APART, BARRED, GAMES_WEIGHT, TABLE_WEIGHT, pair_prices
 from .tally import tally
 
 
@@ -29,6 +29,7 @@ def seating_cost(problem: SeatingProblem, seating: Seating) -> float:
         for player in players
     )
     cost += BARRED * barred
+    cost += GAMES_WEIGHT * float((counts.games.astype(np.float64) ** 2).sum())
     groups = seat_groups(problem.table_size)
     for player in range(problem.players):
         row = counts.seats[player]

@@ -42,11 +42,7 @@ def generate(problem: SeatingProblem, seed: int, effort: int = DEFAULT_EFFORT) -
     TabuSearch(tables).run(effort * TABU_STEPS * len(plans) // 100)
     if tables.exchange_rounds:
         tables.run(effort * POLISH * slots // 100, POLISH_HOT, POLISH_COLD)
-    games = played.games.tolist()
-    for plays in playing:
-        for player, yes in enumerate(plays):
-            games[player] += yes
-    seats = SeatSearch(problem.table_size, tables.rounds(), played, games, rng)
+    seats = SeatSearch(problem.table_size, tables.rounds(), played, tables.games, rng)
     seats.run(effort * SEAT_MOVES * slots // 100)
     seats.settle(SEAT_SWEEPS)
     seating = problem.played + seats.rounds()

@@ -34,6 +34,13 @@ COLD = 0.2
 # Of the moves in a round that has both, the share that are label swaps and exchanges.
 RELABEL_SHARE = 0.1
 EXCHANGE_SHARE = 0.2
+# Of the moves in a round where players sit out, the share that hand one player's game to
+# another (the others keep the games each has).
+REPLACE_SHARE = 0.05
+# The price of uneven games: GAMES_WEIGHT × the sum of squared games, so a move that takes
+# a game from one player and gives it to another with as many costs 2·GAMES_WEIGHT. Above
+# anything the pairs or the tables can gain, below a broken constraint.
+GAMES_WEIGHT = 200.0
 
 # A pair that never meets costs this much more than its squared deviation says.
 NEVER_MET = 8.0
@@ -91,6 +98,8 @@ class TableSearch:
         for player, round_, table in problem.forbidden_tables:
             if round_ >= first:
                 self.barred[round_ - first, player, table] = 1.0
+        self.played_games = played.games.tolist()
+        self.games = list(self.played_games)
         for i, plan in enumerate(plans):
             self._start_round(i, plan, playing[i])
         self.swap_rounds = [i for i, n in enumerate(self.counts) if n >= 2]
@@ -113,6 +122,7 @@ class TableSearch:
                 key=lambda t: (self._joining_cost(i, player, t, fill[t]), fill[t], t),
             )
             self._seat(i, player, table, fill[table])
+            self.games[player] += 1
             fill[table] += 1
         for player in plan.able:
             if not playing[player]:
@@ -149,7 +159,8 @@ class TableSearch:
         for i, n in enumerate(self.counts):
             for table in range(n):
                 barred += float(self.barred[i, self.members[i, table], table].sum())
-        return pairs + tables + BARRED * barred
+        games = GAMES_WEIGHT * float(sum(g * g for g in self.games))
+        return pairs + tables + BARRED * barred + games
 
     def run(self, moves: int, hot: float = HOT, cold: float = COLD) -> None:
         if self.movable:
@@ -160,7 +171,9 @@ class TableSearch:
         i = self.movable[int(rng.random() * len(self.movable))]
         n = self.counts[i]
         pick = rng.random()
-        if self.sitters[i] and (n < 2 or pick < EXCHANGE_SHARE):
+        if self.sitters[i] and pick < REPLACE_SHARE:
+            self._hand_over(i, temperature)
+        elif self.sitters[i] and (n < 2 or pick < EXCHANGE_SHARE):
             self._exchange(i, temperature)
         elif n >= 2 and pick > 1.0 - RELABEL_SHARE:
             self._relabel(i, temperature)
@@ -284,6 +297,27 @@ class TableSearch:
             self._replace(j, c, slot_c, p, q)
             self._replace(i, a, slot, q, p)
 
+    def _hand_over(self, i: int, temperature: float) -> None:
+        """A player of round i sits it out in favour of one who sat out: the one loses a
+        game, the other gains one. Worth it only to keep a constraint (GAMES_WEIGHT)."""
+        rng = self.rng
+        a = int(rng.random() * self.counts[i])
+        slot = int(rng.random() * self.size)
+        p = int(self.members[i, a, slot])
+        q = self.sitters[i][int(rng.random() * len(self.sitters[i]))]
+        deviation, games = self.deviation, self.games
+        before = float((deviation[p] ** 2).sum() + (deviation[q] ** 2).sum())
+        delta = self._replace(i, a, slot, p, q)
+        after = float((deviation[p] ** 2).sum() + (deviation[q] ** 2).sum())
+        delta += TABLE_WEIGHT * (after - before)
+        delta += BARRED * float(self.barred[i, q, a] - self.barred[i, p, a])
+        delta += GAMES_WEIGHT * (2 * (games[q] - games[p]) + 2)
+        if accepts(delta, temperature, rng):
+            games[p] -= 1
+            games[q] += 1
+        else:
+            self._replace(i, a, slot, q, p)
+
     def _replace(self, i: int, table: int, slot: int, leaving: int, coming: int) -> float:
         """`coming` (sitting round i out) takes the seat of `leaving`, who sits out instead.
         Returns the change of the pairs' cost."""
@@ -322,9 +356,12 @@ class TableSearch:
         self.sitters = [list(sitting) for sitting in saved.sitters]
         self.pairs = self.played_pairs.copy()
         self.deviation = self.played_deviation.copy()
+        self.games = list(self.played_games)
         for i, n in enumerate(self.counts):
             for table in range(n):
                 seated = self.members[i, table]
+                for player in seated:
+                    self.games[int(player)] += 1
                 self.pairs[np.ix_(seated, seated)] += 1
                 self.pairs[seated, seated] -= 1
                 self.deviation[seated] -= self.shares[i]
