@@ -18,7 +18,8 @@ spread, table deviation) and seconds:
   of its tables, a random seat at each, the players swapped, kept only if the score falls
   (10 restarts from the start in 5/8 of the time). Then its seat score (over players, the mean
   squared difference between the times in each seat and G/10) with swaps of two seats of a
-  random game, kept only if it falls (3 restarts from the best tables in 3/8 of the time).
+  random game, kept only if it falls (3 restarts from the best tables in 3/8 of the time;
+  all of it on one table, where there are no players to swap).
   Both scores are kept up to date move by move as ours are (numpy rows), so the two are
   compared as searches, not as implementations.
 
@@ -33,6 +34,7 @@ import os
 import random
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import asdict
 from pathlib import Path
 
@@ -204,8 +206,10 @@ class MafPlacement:
                 games[g, s1], games[g, s2] = q, p
 
     def solve(self, seconds: float) -> Seating:
-        tables = self.solve_players(seconds * PLAYER_SHARE)
-        games = self.solve_seats(tables, seconds * (1 - PLAYER_SHARE))
+        # On one table there are no players to swap: the seats take all the time.
+        share = PLAYER_SHARE if self.problem.tables > 1 else 0.0
+        tables = self.solve_players(seconds * share)
+        games = self.solve_seats(tables, seconds * (1 - share))
         t = self.problem.tables
         return tuple(
             tuple(tuple(int(p) for p in games[r * t + k]) for k in range(t))
@@ -213,10 +217,9 @@ class MafPlacement:
         )
 
 
-def measured(problem: SeatingProblem, make: object) -> tuple[Seating, float]:
-    assert callable(make)
+def measured(make: Callable[[], Seating]) -> tuple[Seating, float]:
     started = time.perf_counter()
-    seating: Seating = make()
+    seating = make()
     return seating, time.perf_counter() - started
 
 
@@ -228,18 +231,38 @@ def row(problem: SeatingProblem, seating: Seating, seconds: float) -> dict[str, 
     return {**values, "seconds": round(seconds, 2)}
 
 
+FIGURES = ("pair_deviation", "pairs_never_met", "seat_deviation", "games_spread", "table_deviation")
+
+
+def verdict(ours: dict[str, float | int], theirs: dict[str, float | int]) -> dict[str, str]:
+    """Each figure of ours against a baseline's: better, equal or worse (lower is better)."""
+    return {
+        name: "better"
+        if ours[name] < theirs[name]
+        else "equal"
+        if ours[name] == theirs[name]
+        else "worse"
+        for name in FIGURES
+    }
+
+
 def run_case(players: int, rounds: int, tables: int) -> dict[str, object]:
     problem = SeatingProblem(players, rounds, tables, TABLE_SIZE)
-    ours, ours_seconds = measured(problem, lambda: generate(problem, SEED))
+    ours, ours_seconds = measured(lambda: generate(problem, SEED))
     log(f"{players}×{rounds} on {tables}: ours {ours_seconds:.1f} s")
-    drawn, random_seconds = measured(problem, lambda: best_random(problem))
+    drawn, random_seconds = measured(lambda: best_random(problem))
     placement = MafPlacement(problem, random.Random(SEED))
-    theirs, theirs_seconds = measured(problem, lambda: placement.solve(ours_seconds))
-    return {
-        "case": f"{players}x{rounds}x{tables}",
+    theirs, theirs_seconds = measured(lambda: placement.solve(ours_seconds))
+    rows = {
         "ours": row(problem, ours, ours_seconds),
         "random": row(problem, drawn, random_seconds),
         "mafplacement": row(problem, theirs, theirs_seconds),
+    }
+    return {
+        "case": f"{players}x{rounds}x{tables}",
+        **rows,
+        "against_random": verdict(rows["ours"], rows["random"]),
+        "against_mafplacement": verdict(rows["ours"], rows["mafplacement"]),
     }
 
 
@@ -248,7 +271,8 @@ def main() -> None:
     cases = [c for c in CASES if not wanted or "x".join(map(str, c)) in wanted]
     load = os.getloadavg()[0]
     results = [run_case(*case) for case in cases]
-    print(json.dumps({"load": round(load, 2), "cases": results}, ensure_ascii=False))
+    loads = {"load_before": round(load, 2), "load_after": round(os.getloadavg()[0], 2)}
+    print(json.dumps({**loads, "cases": results}, ensure_ascii=False))
 
 
 if __name__ == "__main__":

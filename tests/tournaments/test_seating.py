@@ -10,6 +10,7 @@ import random
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from tests.tournaments.seating_helpers import assert_valid, games_of
@@ -29,7 +30,7 @@ from tournaments.seating.cost import seating_cost
 from tournaments.seating.seats import SeatSearch, seat_weights
 from tournaments.seating.tables import TableSearch
 from tournaments.seating.tabu import TabuSearch
-from tournaments.seating.tally import tally
+from tournaments.seating.tally import GRID, tally
 
 ROOT = Path(__file__).resolve().parents[2]
 QUICK = 5  # effort: the tests check rules, not how even the seating is
@@ -407,6 +408,24 @@ def test_the_tabu_steps_change_the_cost_by_what_they_computed() -> None:
         settled = search._settle_labels()
         assert state.cost() - current == pytest.approx(settled, abs=1e-6)
         current = state.cost()
+
+
+def test_the_tabu_steps_are_exact_whatever_the_order_of_the_sums() -> None:
+    """Every change a tabu step weighs is a whole multiple of 2⁻²² (the grid, and the tables'
+    weight 1/4), so however the machine's BLAS orders a matrix product's sums it finds the
+    same numbers, and the same seed makes the same choices everywhere."""
+    state = started(searched_problem())
+    search = TabuSearch(state)
+    for step in range(20):
+        rounds = search._rounds_to_weigh()
+        deltas = search._swap_deltas(rounds, step, 0.0, 0.0)
+        finite = deltas[np.isfinite(deltas)] * GRID * 4
+        assert finite.size and (finite == np.round(finite)).all()
+        k, p, q = search._one_of(deltas, float(deltas.min()))
+        search._make_swap(step, int(rounds[k]), p, q)
+    labels = search._relabel_deltas()
+    finite = labels[np.isfinite(labels)] * GRID * 4
+    assert finite.size and (finite == np.round(finite)).all()
 
 
 def test_the_seat_searchs_changes_add_up(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -12,13 +12,12 @@ from .tables import TableSearch
 from .tabu import TabuSearch
 from .tally import tally
 
-# At effort 100: tabu steps per generated round; annealing moves per seat to fill, over the
-# tables and then over the seats.
+# The work at effort 100 (the default; it scales in proportion): tabu steps per generated
+# round; annealing moves per seat to fill, over who sits out (where some do) and over the
+# seats; and at most this many sweeps of exact reseating, table by table.
 DEFAULT_EFFORT = 100
 TABU_STEPS = 1000
-POLISH = 100
-POLISH_HOT = 1.0
-POLISH_COLD = 0.1
+SIT_OUT_MOVES = 100
 SEAT_MOVES = 1000
 SEAT_SWEEPS = 20
 
@@ -26,9 +25,12 @@ SEAT_SWEEPS = 20
 def generate(problem: SeatingProblem, seed: int, effort: int = DEFAULT_EFFORT) -> Seating:
     """A seating of the problem: the played rounds as they are, then the generated rounds.
 
-    The same (problem, seed, effort) give the same seating on any machine: the searches
-    count moves (effort × the seats to fill), never the clock. Raises SeatingError when the
-    search finds no seating that keeps every constraint."""
+    Who plays each round (attendance.py), then who sits at which table (a greedy start,
+    the tabu search of tabu.py, an annealing where players sit out: tables.py), then the
+    order around each table (seats.py). The same (problem, seed, effort) give the same
+    seating on any machine: the searches count their steps, in proportion to the effort,
+    never the clock. Raises SeatingError when no seating was found that keeps every
+    constraint (the problem's own checks refuse the impossible numbers before)."""
     if effort < 1:
         raise SeatingError(
             "effort", gettext_noop("The effort must be at least 1, not %(effort)s."), effort=effort
@@ -41,7 +43,7 @@ def generate(problem: SeatingProblem, seed: int, effort: int = DEFAULT_EFFORT) -
     tables = TableSearch(problem, plans, playing, played, rng)
     TabuSearch(tables).run(effort * TABU_STEPS * len(plans) // 100)
     if tables.exchange_rounds:
-        tables.run(effort * POLISH * slots // 100, POLISH_HOT, POLISH_COLD)
+        tables.run(effort * SIT_OUT_MOVES * slots // 100)
     seats = SeatSearch(problem.table_size, tables.rounds(), played, tables.games, rng)
     seats.run(effort * SEAT_MOVES * slots // 100)
     seats.settle(SEAT_SWEEPS)

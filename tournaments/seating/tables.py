@@ -1,17 +1,22 @@
-"""Who sits at which table in each generated round: a greedy start, then simulated annealing.
+"""Who sits at which table in each generated round: the state the searches share, its
+greedy start and its annealing.
 
 The cost, kept up to date move by move with numpy rows:
-- pairs: the sum over pairs of the square of the times they met (played rounds included).
-  The meetings' total is fixed by the rounds, so this is the pair deviation from any target
-  plus a constant, and squares make a third meeting dearer than a first one;
+- pairs: over the pairs of players, a price of the times they met (played rounds included):
+  the squared difference from the target G·(S−1)/(P−1), plus NEVER_MET for a pair that
+  never met; looked up in a table, so a move's change is a sum of look-ups;
 - tables: TABLE_WEIGHT × the sum over players and tables of (times at the table − the even
-  share), so a player's games spread over the tables (and their hosts);
+  share)², so a player's games spread over the tables (and their judges);
+- games: GAMES_WEIGHT × the sum of squared games; it changes only when a game moves from one
+  player to another, which only a constraint can be worth;
 - constraints: a pair to keep apart counts as having met APART times already, so sharing a
   table costs about 2·APART; a player at a table barred to them costs BARRED.
 
-Moves: swap two players of one round between two tables; swap two tables' labels in a round
-(only the tables term and the bars change); and, where players sit out, exchange a player's
-sit-out with another's across two rounds (each keeps their number of games).
+The greedy start seats each round's players, the most constrained first, each at the table
+where they add the least cost. The tabu search (tabu.py) then swaps players between tables.
+Where players sit out, an annealing follows, cold, with four moves: swap two players between
+tables; swap two tables' labels; exchange two players' sitting out across two rounds (each
+keeps their games); hand a game from one player to another (only a constraint pays for it).
 """
 
 from __future__ import annotations
@@ -24,13 +29,14 @@ import numpy as np
 
 from .anneal import accepts, anneal
 from .problem import RoundPlan, SeatingProblem
-from .tally import FloatArray, IntArray, Tally
+from .tally import FloatArray, IntArray, Tally, on_grid
 
 APART = 1000
 BARRED = 2000.0
-TABLE_WEIGHT = 0.2
-HOT = 8.0
-COLD = 0.2
+TABLE_WEIGHT = 0.25  # a power of two keeps the costs on the grid (tally.GRID)
+# The annealing's temperatures: it polishes the tabu search's seating, so it starts cold.
+HOT = 1.0
+COLD = 0.1
 # Of the moves in a round that has both, the share that are label swaps and exchanges.
 RELABEL_SHARE = 0.1
 EXCHANGE_SHARE = 0.2
@@ -74,7 +80,7 @@ class TableSearch:
         self.size = size
         self.rng = rng
         self.counts = [plan.tables for plan in plans]
-        self.shares = [played.share(n) for n in self.counts]
+        self.shares = [on_grid(played.share(n)) for n in self.counts]
         self.members: IntArray = np.full((rounds, problem.tables, size), -1, dtype=np.int64)
         self.table_of: IntArray = np.full((rounds, players), CANNOT_PLAY, dtype=np.int64)
         self.slot_of: IntArray = np.zeros((rounds, players), dtype=np.int64)
@@ -91,7 +97,7 @@ class TableSearch:
         self.up = np.append(self.price[1:] - self.price[:-1], [0.0, 0.0])
         self.down = np.append([0.0], self.price[:-1] - self.price[1:])
         self.down = np.append(self.down, 0.0)
-        self.played_deviation: FloatArray = played.tables - played.expected_tables
+        self.played_deviation = on_grid(played.tables - played.expected_tables)
         self.deviation = self.played_deviation.copy()
         self.barred = np.zeros((rounds, players, problem.tables), dtype=np.float64)
         first = problem.first_generated
@@ -162,9 +168,10 @@ class TableSearch:
         games = GAMES_WEIGHT * float(sum(g * g for g in self.games))
         return pairs + tables + BARRED * barred + games
 
-    def run(self, moves: int, hot: float = HOT, cold: float = COLD) -> None:
+    def run(self, moves: int) -> None:
+        """Anneal over `moves` moves."""
         if self.movable:
-            anneal(moves, hot, cold, self._move)
+            anneal(moves, HOT, COLD, self._move)
 
     def _move(self, temperature: float) -> None:
         rng = self.rng
@@ -384,4 +391,4 @@ def pair_prices(played: Tally, problem: SeatingProblem, plans: Sequence[RoundPla
     times = np.arange(APART + problem.rounds + 2, dtype=np.float64)
     prices = (times - target) ** 2
     prices[0] += NEVER_MET
-    return prices
+    return on_grid(prices)

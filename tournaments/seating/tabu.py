@@ -44,7 +44,9 @@ class TabuSearch:
         state = self.state
         if steps <= 0 or not len(self.swap_rounds):
             return
-        current = best = state.cost()
+        # The cost relative to the start: the steps' changes are exact (tally.GRID), so the
+        # comparisons are the same on every machine.
+        current = best = 0.0
         saved = state.snapshot()
         for step in range(steps):
             if step % LABELS_EVERY == 0:

@@ -11,6 +11,16 @@ from numpy.typing import NDArray
 IntArray = NDArray[np.int64]
 FloatArray = NDArray[np.float64]
 
+# The searches' costs are kept on a grid of 2⁻²⁰: sums of such numbers are exact in floating
+# point whatever their order (a matrix product's order depends on the machine's BLAS), so
+# the same seed makes the same choices on every machine.
+GRID = 2.0**20
+
+
+def on_grid(values: FloatArray) -> FloatArray:
+    snapped: FloatArray = np.round(values * GRID) / GRID
+    return snapped
+
 
 class Tally:
     """Counts over any rounds of a seating, each round given as its tables of players in
