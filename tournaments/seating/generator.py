@@ -51,9 +51,21 @@ def generate(problem: SeatingProblem, seed: int, effort: int = DEFAULT_EFFORT) -
     try:
         check(problem, seating)
     except SeatingError as broken:
-        raise SeatingError(
-            "unsatisfiable",
-            gettext_noop("No seating was found that keeps every constraint: %(broken)s"),
-            broken=str(broken),
-        ) from broken
+        # Only the constraints the search weighs can be left broken: a pair kept apart, or
+        # a bar (the absent never play, and every table is filled by construction).
+        if broken.code not in _UNKEPT:
+            raise
+        raise SeatingError("unsatisfiable", _UNKEPT[broken.code], **broken.params) from broken
     return seating
+
+
+_UNKEPT = {
+    "kept_apart_together": gettext_noop(
+        "No seating was found that keeps players %(first)s and %(second)s apart: the best one "
+        "found seats them together at table %(table)s in round %(round)s."
+    ),
+    "table_barred": gettext_noop(
+        "No seating was found that keeps player %(player)s away from table %(table)s in round "
+        "%(round)s."
+    ),
+}

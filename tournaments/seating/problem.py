@@ -85,15 +85,19 @@ class SeatingProblem:
         return tuple(_plan_round(self, r) for r in range(self.first_generated, self.rounds))
 
 
+_SIZES = {
+    "players": gettext_noop("The number of players must be a positive whole number."),
+    "rounds": gettext_noop("The number of rounds must be a positive whole number."),
+    "tables": gettext_noop("The number of tables must be a positive whole number."),
+    "table_size": gettext_noop("The table size must be a positive whole number."),
+}
+
+
 def _check_sizes(problem: SeatingProblem) -> None:
-    for name in ("players", "rounds", "tables", "table_size"):
+    for name, message in _SIZES.items():
         value = getattr(problem, name)
         if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
-            raise SeatingError(
-                "size",
-                gettext_noop("The number of %(name)s must be a positive whole number."),
-                name=name.replace("_", " "),
-            )
+            raise SeatingError("size", message, name=name)
     if problem.players < problem.table_size:
         raise SeatingError(
             "too_few_players",
