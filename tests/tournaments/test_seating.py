@@ -252,6 +252,11 @@ def test_a_reseat_keeps_the_played_rounds_verbatim_and_drops_a_player() -> None:
     assert [len(tables) for tables in reseated[3:]] == [2, 2, 2]
 
 
+def test_when_every_round_was_played_the_seating_is_the_played_rounds() -> None:
+    played = generate(SeatingProblem(20, 2, 2, 10), 1, QUICK)
+    assert generate(SeatingProblem(20, 2, 2, 10, played=played), 2, QUICK) == played
+
+
 def test_a_reseat_counts_the_played_meetings() -> None:
     """Two tables, two rounds; the first round played. The generated round mixes the
     tables: each player meets at least four of those they did not meet in round 0."""
