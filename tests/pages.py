@@ -13,8 +13,8 @@ from django.core.management import call_command
 from accounts.models import User
 from club.models import Evening, EveningStatus
 from games.models import Game, GameStatus, Ruleset
-from tournaments.models import Tournament
 from tests.games.recording import evening_with_players, record, start_game
+from tournaments.models import Tournament
 
 
 def demo_club() -> dict[str, Any]:

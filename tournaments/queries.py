@@ -128,6 +128,53 @@ def _everyone(tournament: Tournament, tables: list[Table]) -> list[Registration]
     return sorted([*now_in, *gone], key=lambda r: (r.arrival, r.pk))
 
 
+@dataclass
+class _Reader:
+    """Who reads the page: their registrations, whether they start games anywhere."""
+
+    viewer: Viewer
+    names: _Names
+    mine: set[int]
+    me: int | None
+    staff: bool
+
+    def may_start(self, table: Table) -> bool:
+        return table.game_id is None and (
+            self.staff or (self.me is not None and table.judge_id == self.me)
+        )
+
+    def judge(self, table: Table) -> str:
+        judge = table.judge
+        if judge is None or not access.may_see_name(judge, self.viewer):
+            return ""
+        return judge.nickname
+
+
+def _rounds(
+    rounds: list[Round], tables: list[Table], reader: _Reader
+) -> tuple[list[RoundView], list[MyGame]]:
+    """Each round's tables with their seats as the reader may see them, and the reader's
+    own games. Rounds are played in order: a round after one with a table not begun waits."""
+    unstarted = sorted(
+        {r.number for r in rounds for t in tables if t.round_id == r.pk and t.game_id is None}
+    )
+    waiting = {n for n in unstarted if n > unstarted[0]} if unstarted else set()
+    views: list[RoundView] = []
+    mine: list[MyGame] = []
+    for round_ in rounds:
+        round_tables = []
+        for table in (t for t in tables if t.round_id == round_.pk):
+            seats = [
+                SeatView(seat, reader.names.name(pk)[0], None, pk in reader.mine)
+                for seat, pk in enumerate(table.players, 1)
+            ]
+            mine += [MyGame(round_, table.number, s.seat) for s in seats if s.me]
+            may_start = reader.may_start(table) and round_.number not in waiting
+            round_tables.append(TableView(table, seats, reader.judge(table), may_start))
+        views.append(RoundView(round_, round_tables))
+    return views, mine
+
+
 def tournament_page(tournament: Tournament, viewer: Viewer, *, as_of: int | None) -> TournamentPage:
     rounds = list(tournament.round_set.order_by("number"))
     tables = list(
@@ -136,48 +183,27 @@ def tournament_page(tournament: Tournament, viewer: Viewer, *, as_of: int | None
         .order_by("round__number", "number")
     )
     everyone = _everyone(tournament, tables)
-    names = _Names(everyone, viewer)
     me = viewer.pk if isinstance(viewer, User) else None
-    mine_ids = {r.pk for r in everyone if me is not None and r.member_id == me}
-    staff = isinstance(viewer, User) and viewer.is_staff
-    # Rounds are played in order: a round whose earlier rounds have a table not begun waits.
-    unstarted = sorted(
-        {r.number for r in rounds for t in tables if t.round_id == r.pk and t.game_id is None}
+    reader = _Reader(
+        viewer=viewer,
+        names=_Names(everyone, viewer),
+        mine={r.pk for r in everyone if me is not None and r.member_id == me},
+        me=me,
+        staff=isinstance(viewer, User) and viewer.is_staff,
     )
-    waiting_rounds = {n for n in unstarted if n > unstarted[0]} if unstarted else set()
-    round_views = []
-    mine = []
-    for round_ in rounds:
-        views = []
-        for table in (t for t in tables if t.round_id == round_.pk):
-            seats = []
-            for seat, pk in enumerate(table.players, 1):
-                name, _member = names.name(pk)
-                seats.append(SeatView(seat, name, None, pk in mine_ids))
-                if pk in mine_ids:
-                    mine.append(MyGame(round_, table.number, seat))
-            judge = table.judge
-            shown = judge is not None and access.may_see_name(judge, viewer)
-            judge_name = judge.nickname if judge is not None and shown else ""
-            may_start = (
-                table.game_id is None
-                and (staff or (me is not None and table.judge_id == me))
-                and round_.number not in waiting_rounds
-            )
-            views.append(TableView(table, seats, judge_name, may_start))
-        round_views.append(RoundView(round_, views))
-    standings = tournament_standings(tournament, as_of=as_of, show_final=staff)
+    round_views, mine = _rounds(rounds, tables, reader)
+    standings = tournament_standings(tournament, as_of=as_of, show_final=reader.staff)
     rows = []
     for standing in standings.rows:
-        name, member_id = names.name(standing.registration_id)
-        rows.append(Row(standing, name, member_id, standing.registration_id in mine_ids))
+        name, member_id = reader.names.name(standing.registration_id)
+        rows.append(Row(standing, name, member_id, standing.registration_id in reader.mine))
     return TournamentPage(
         tournament=tournament,
         rounds=round_views,
         mine=mine,
         standings=standings,
         rows=rows,
-        signed_up=bool(mine_ids),
+        signed_up=bool(reader.mine),
         players=len(services.participants(tournament)),
     )
 

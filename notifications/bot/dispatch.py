@@ -23,7 +23,6 @@ from club.kernel.numbers import shown
 from club.kernel.parsing import whole_number
 from club.models import Evening, Registration, RegistrationSource, RegistrationStatus
 from games.ratings import reports
-from tournaments.queries import member_tournament
 from notifications.bot.cards import (
     ONLINE_BUTTONS,
     Buttons,
@@ -34,6 +33,7 @@ from notifications.bot.cards import (
 from notifications.bot.updates import Incoming
 from notifications.models import BotConversation, TelegramLinkCode
 from notifications.services import notification_enqueue
+from tournaments.queries import member_tournament
 
 
 class Bot:

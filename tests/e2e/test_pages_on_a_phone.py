@@ -19,11 +19,11 @@ from accounts.models import User
 from club.models import Evening
 from games.models import GameEvent
 from games.online.models import MafiaMessage
-from tournaments.models import Tournament
 from tests.e2e.conftest import ARTIFACTS, DESKTOP, PHONE, new_context, untranslated, watch_of
 from tests.e2e.test_csp import club  # noqa: F401 (the fixture)
 from tests.e2e.test_host_screen import axe_violations
 from tests.pages import pages
+from tournaments.models import Tournament
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("migration_rows")]
 SHOTS = ARTIFACTS / "pages"

@@ -19,7 +19,6 @@ from accounts.models import User
 from accounts.services import api_token_create
 from club.kernel.errors import Refused
 from club.models import Registration
-from notifications.models import Notification
 from games import services as games
 from games.models import Game, GameStatus, Seat
 from games.ratings.presets import scheme_version
@@ -34,6 +33,7 @@ from games.rules.scoring import (
     won,
 )
 from games.rules.simulate import play
+from notifications.models import Notification
 from tests.factories import make_member
 from tests.games.recording import make_host
 from tests.notifications.test_webhook import SECRET, message, post
@@ -404,7 +404,7 @@ def last_text(chat_id: int) -> str:
 
 def test_the_sweep_tells_each_round_once_it_is_due() -> None:
     organiser = admin()
-    tournament, members = small(organiser, players=10)
+    tournament, _members = small(organiser, players=10)
     judge = make_host()
     TableJudge.objects.create(tournament=tournament, table=1, judge=judge)
     services.tournament_seat(tournament_id=tournament.pk, actor=organiser, effort=EFFORT)
