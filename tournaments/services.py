@@ -255,24 +255,40 @@ def _no_seating(error: SeatingError, people: list[int]) -> Refused:
     return Refused(_("No seating fits: %(why)s") % {"why": said(error)})
 
 
+def _qualifying(tournament: Tournament) -> tuple[list[Round], _Problem]:
+    """The qualifying rounds and the seating problem they pose as the database has them."""
+    rounds = list(tournament.round_set.filter(stage=Stage.QUALIFYING).order_by("number"))
+    tables: dict[int, list[Table]] = {r.pk: [] for r in rounds}
+    for table in Table.objects.filter(round__in=rounds).order_by("number"):
+        tables[table.round_id].append(table)
+    return rounds, _problem(tournament, rounds, tables)
+
+
 def tournament_seat(*, tournament_id: int, actor: User, effort: int | None = None) -> int:
     """Seat the qualifying rounds not begun yet (all of them at first; after a player
     drops out or joins, the rest, keeping the rounds played): returns how many rounds were
-    seated. Deterministic from the tournament's seed."""
+    seated. Deterministic from the tournament's seed.
+
+    The generator runs outside any lock (seconds for fifty players); the seating is written
+    only if the problem is still the one it solved (nobody joined, left or started a game
+    meanwhile), else the organiser is asked to seat again."""
     _refuse_unless_admin(actor)
+    tournament = Tournament.objects.filter(pk=tournament_id).first()
+    if tournament is None:
+        raise Refused(_("There is no such tournament."), RefusalCode.NOT_FOUND)
+    _rounds, built = _qualifying(tournament)
+    try:
+        seating = generate(built.problem, tournament.seed, *(() if effort is None else (effort,)))
+    except SeatingError as error:
+        raise _no_seating(error, built.people) from error
     with transaction.atomic():
         tournament = Tournament.objects.select_for_update().get(pk=tournament_id)
-        rounds = list(tournament.round_set.filter(stage=Stage.QUALIFYING).order_by("number"))
-        tables: dict[int, list[Table]] = {r.pk: [] for r in rounds}
-        for table in Table.objects.filter(round__in=rounds).order_by("number"):
-            tables[table.round_id].append(table)
-        built = _problem(tournament, rounds, tables)
-        try:
-            seating = generate(
-                built.problem, tournament.seed, *(() if effort is None else (effort,))
+        rounds, now = _qualifying(tournament)
+        if now != built:
+            raise Refused(
+                _("The tournament changed while it was being seated: seat it again."),
+                RefusalCode.CONFLICT,
             )
-        except SeatingError as error:
-            raise _no_seating(error, built.people) from error
         played = len(built.problem.played)
         judges = dict(
             TableJudge.objects.filter(tournament=tournament).values_list("table", "judge_id")
