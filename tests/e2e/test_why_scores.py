@@ -68,7 +68,10 @@ def test_a_score_opens_to_its_lines_on_a_phone_in_both_languages(
         assert untranslated(page, language, data) == []
 
         page.goto(f"{live_server.url}/players/{member.pk}/", wait_until="networkidle")
-        recent = page.locator(".games-played details.why").first
+        # The finished game's row among their recent games (the tournament's are newer).
+        recent = page.locator(
+            f'.games-played tr.score:has(a[href="/games/{game.pk}/"]) + tr.lines details.why'
+        )
         recent.locator("summary").tap()
         assert "вёл город от первой проверки" in recent.inner_text()
         recent.scroll_into_view_if_needed()
