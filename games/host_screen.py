@@ -59,6 +59,7 @@ class HostPage(TypedDict):
     game: int
     number: int
     tableNo: int | None  # the game's table when its evening has two, else None
+    round: int | None  # a tournament's game: its round (tournaments.models.Table), else None
     tapUrl: str
     headUrl: str  # the log's head, polled while the game runs (a second phone follows)
     engineUrl: str
@@ -95,6 +96,7 @@ def page_data(view: GameView, viewer: Any) -> HostPage:
         "game": game.pk,
         "number": game.number,
         "tableNo": game.table if game.evening is not None and game.evening.tables > 1 else None,
+        "round": _tournament_round(game),
         "tapUrl": reverse("game_tap", args=[game.pk]),
         "headUrl": reverse("game_head", args=[game.pk]),
         "engineUrl": reverse("game_engine"),
@@ -165,3 +167,11 @@ def engine_zip() -> bytes:
         for path in sorted(RULES_DIR.rglob("*.py")):  # the engines' packages too
             archive.write(path, f"games/rules/{path.relative_to(RULES_DIR).as_posix()}")
     return buffer.getvalue()
+
+
+def _tournament_round(game: Game) -> int | None:
+    """A tournament's game names its round on the screen. Read through the reverse relation
+    (games stand below tournaments and import nothing of them): absent, it raises an
+    AttributeError, which getattr turns into None."""
+    seat = getattr(game, "tournament_table", None)
+    return getattr(getattr(seat, "round", None), "number", None)

@@ -15,7 +15,15 @@ from django.utils.translation import ngettext
 from club.doors.requests import member_of
 from club.kernel.errors import Refused
 from tournaments import services
-from tournaments.models import JudgeConflict, KeptApart, Round, Table, TableJudge, Tournament
+from tournaments.models import (
+    Absence,
+    JudgeConflict,
+    KeptApart,
+    Round,
+    Table,
+    TableJudge,
+    Tournament,
+)
 
 
 class TableJudgeInline(admin.TabularInline[TableJudge, Tournament]):
@@ -41,10 +49,12 @@ class TournamentForm(forms.ModelForm[Tournament]):
     """A new tournament names its first day's start and venue, and how many may sign up:
     its evening's (services.tournament_create makes it, with the rounds)."""
 
-    starts_at = forms.DateTimeField(label=_("starts at"), required=False)
-    venue = forms.CharField(label=_("venue"), max_length=128, required=False)
+    starts_at = forms.SplitDateTimeField(
+        label=_("Starts at"), required=False, widget=admin.widgets.AdminSplitDateTime
+    )
+    venue = forms.CharField(label=_("Venue"), max_length=128, required=False)
     capacity = forms.IntegerField(
-        label=_("places"),
+        label=_("Places"),
         required=False,
         min_value=1,
         max_value=500,
@@ -57,6 +67,12 @@ class TournamentForm(forms.ModelForm[Tournament]):
             "name", "ends_on", "preset", "table_size", "tables", "rounds",
             "final_players", "final_rounds", "final_weight", "hide_final",
         ]  # fmt: skip
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if self.instance._state.adding:  # its evening's: asked of a new tournament only
+            self.fields["starts_at"].required = True
+            self.fields["venue"].required = True
 
     def plan(self) -> services.TournamentPlan:
         data = self.cleaned_data
@@ -148,11 +164,15 @@ class TournamentAdmin(admin.ModelAdmin[Tournament]):
                 announced_at__isnull=True, table_set__isnull=False
             )
             round_ = waiting.order_by("number").first()
+            if round_ is None and not Table.objects.filter(round__tournament=tournament).exists():
+                raise Refused(_("The rounds are not seated yet."))
             if round_ is None:
                 raise Refused(_("Every seated round has been told."))
             return services.round_announce(round_id=round_.pk, actor=member_of(request))
 
-        self._each(request, queryset, act, lambda n: _("%(n)d players told.") % {"n": n})
+        self._each(
+            request, queryset, act, lambda n: _("%(n)d players told of their round.") % {"n": n}
+        )
 
     @admin.action(description=_("Seat the final from the standings"))
     def seat_final(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
@@ -184,6 +204,14 @@ class TableAdmin(admin.ModelAdmin[Table]):
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
+
+
+@admin.register(Absence)
+class AbsenceAdmin(admin.ModelAdmin[Absence]):
+    """A player's round they cannot attend: the next seating leaves them out of it."""
+
+    list_display = ["registration", "round"]
+    raw_id_fields = ["registration"]
 
 
 @admin.register(JudgeConflict)

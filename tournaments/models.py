@@ -4,9 +4,11 @@ and the games played at them (docs/tournaments.md)."""
 from __future__ import annotations
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from club.models import Evening, Registration
 from games.models import Game
@@ -125,8 +127,8 @@ class Table(models.Model):
     )
 
     class Meta:
-        verbose_name = _("table")
-        verbose_name_plural = _("tables")
+        verbose_name = pgettext_lazy("tournament", "table")
+        verbose_name_plural = pgettext_lazy("tournament", "tables")
         ordering = ["round", "number"]
         constraints = [
             models.UniqueConstraint(fields=["round", "number"], name="table_once"),
@@ -184,6 +186,16 @@ class KeptApart(models.Model):
     def __str__(self) -> str:
         return f"{self.first} · {self.second}"
 
+    def clean(self) -> None:
+        """Two different players of this tournament (its evening's sign-ups)."""
+        if self.first_id is None or self.second_id is None:
+            return  # the form says which is missing
+        if self.first_id == self.second_id:
+            raise ValidationError(_("A player is not kept apart from themselves."))
+        evening = self.tournament.evening_id
+        if {self.first.evening_id, self.second.evening_id} != {evening}:
+            raise ValidationError(_("Both players are this tournament's: its sign-ups."))
+
 
 class Absence(models.Model):
     """A round a player cannot attend."""
@@ -205,6 +217,16 @@ class Absence(models.Model):
 
     def __str__(self) -> str:
         return f"{self.registration} · {self.round}"
+
+    def clean(self) -> None:
+        """A round of the tournament whose sign-up this is."""
+        if self.registration_id is None:
+            return  # the form says it is missing
+        tournament = Tournament.objects.filter(evening_id=self.registration.evening_id).first()
+        if tournament is None:
+            raise ValidationError(_("This sign-up is no tournament's."))
+        if not tournament.round_set.filter(number=self.round).exists():
+            raise ValidationError(_("The tournament has no round %(n)d.") % {"n": self.round})
 
 
 class JudgeConflict(models.Model):

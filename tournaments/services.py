@@ -76,11 +76,24 @@ def refuse_bad_plan(plan: TournamentPlan) -> None:
         raise Refused(_("A table seats 7 to 15 players."), fields={"table_size": 1})
     if not 1 <= plan.tables <= 10 or not 1 <= plan.rounds <= 30:
         raise Refused(_("1 to 10 tables and 1 to 30 qualifying rounds."), fields={"tables": 1})
-    if plan.final_players % plan.table_size or (plan.final_players == 0) != (
-        plan.final_rounds == 0
+    places = plan.capacity or plan.tables * plan.table_size
+    if places < plan.table_size:
+        raise Refused(
+            _("%(places)d places cannot fill a table of %(size)d.")
+            % {"places": places, "size": plan.table_size},
+            fields={"capacity": 1},
+        )
+    # No final game: no final, whatever its players say (the form's default is 10).
+    if plan.final_rounds and (
+        plan.final_players <= 0
+        or plan.final_players % plan.table_size
+        or plan.final_players > places
     ):
         raise Refused(
-            _("The final seats whole tables (a multiple of the table size) for one game or more."),
+            _(
+                "The final seats whole tables (a multiple of the table size), no more "
+                "players than the places."
+            ),
             fields={"final_players": 1},
         )
     if plan.ends_on < timezone.localtime(plan.starts_at).date():
@@ -115,10 +128,10 @@ def tournament_create(
             table_size=plan.table_size,
             tables=plan.tables,
             rounds=plan.rounds,
-            final_players=plan.final_players,
+            final_players=plan.final_players if plan.final_rounds else 0,
             final_rounds=plan.final_rounds,
             final_weight=plan.final_weight,
-            hide_final=plan.hide_final,
+            hide_final=plan.hide_final and plan.final_rounds > 0,
             seed=random.SystemRandom().randrange(1, 2**31),
         )
         Round.objects.bulk_create(
@@ -276,6 +289,12 @@ def tournament_seat(*, tournament_id: int, actor: User, effort: int | None = Non
     tournament = Tournament.objects.filter(pk=tournament_id).first()
     if tournament is None:
         raise Refused(_("There is no such tournament."), RefusalCode.NOT_FOUND)
+    if len(participants(tournament)) < tournament.table_size:
+        raise Refused(
+            _("Fewer players have signed up than a table seats (%(size)d): nothing to seat yet.")
+            % {"size": tournament.table_size},
+            RefusalCode.CONFLICT,
+        )
     _rounds, built = _qualifying(tournament)
     try:
         seating = generate(built.problem, tournament.seed, *(() if effort is None else (effort,)))
@@ -392,8 +411,10 @@ def tournament_final(*, tournament_id: int, actor: User, effort: int | None = No
         qualifying = Table.objects.filter(
             round__tournament=tournament, round__stage=Stage.QUALIFYING
         )
+        if not qualifying.exists():
+            raise Refused(_("The rounds are not seated yet."), RefusalCode.CONFLICT)
         waiting = qualifying.exclude(game__status=GameStatus.FINISHED).count()
-        if waiting or not qualifying.exists():
+        if waiting:
             raise Refused(
                 _("The qualifying rounds are not over: %(n)d games to play.") % {"n": waiting},
                 RefusalCode.CONFLICT,
@@ -480,8 +501,10 @@ def tournament_finish(*, tournament_id: int, actor: User, now: datetime | None =
         if tournament.finished_at is not None:
             raise Refused(_("The tournament is over already."), RefusalCode.CONFLICT)
         tables = Table.objects.filter(round__tournament=tournament)
+        if not tables.exists():
+            raise Refused(_("The rounds are not seated yet."), RefusalCode.CONFLICT)
         waiting = tables.exclude(game__status=GameStatus.FINISHED).count()
-        if waiting or not tables.exists():
+        if waiting:
             raise Refused(
                 _("Games are still to be played: %(n)d.") % {"n": waiting}, RefusalCode.CONFLICT
             )

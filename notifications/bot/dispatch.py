@@ -372,7 +372,7 @@ class Bot:
             lines.append(_("The rounds are not seated yet."))
         if mine.row is not None:
             lines.append(
-                _("Standing: place %(place)d, %(points)s points in %(games)d games.")
+                _("Standing: place %(place)d; points %(points)s; games played %(games)d.")
                 % {
                     "place": mine.row.standing.place,
                     "points": shown(mine.row.standing.points, 2),

@@ -11,6 +11,7 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
+from django.core.exceptions import ValidationError
 from django.test import Client
 from django.utils import timezone
 from pytest_django import Settings
@@ -34,7 +35,7 @@ from games.rules.scoring import (
 )
 from games.rules.simulate import play
 from notifications.models import Notification
-from tests.factories import make_member
+from tests.factories import make_evening, make_member, sign_up_many
 from tests.games.recording import make_host
 from tests.notifications.test_webhook import SECRET, message, post
 from tournaments import services
@@ -255,7 +256,8 @@ def test_only_admins_make_and_seat_and_bad_plans_are_refused() -> None:
         {"tables": 0},
         {"table_size": 20},
         {"final_players": 15},  # not whole tables of ten
-        {"final_rounds": 0},  # a final of ten with no game
+        {"final_players": 40},  # more than the 30 places
+        {"capacity": 5},  # never a full table
         {"preset": "nope"},
         {"name": ""},
         {"ends_on": "2020-01-01"},
@@ -265,6 +267,16 @@ def test_only_admins_make_and_seat_and_bad_plans_are_refused() -> None:
         assert answer.json()["detail"]
     assert not Tournament.objects.exists()
     assert api(organiser, "post", "/tournaments/999/seating").status_code == 404
+    # The form's defaults (a final of ten, no final game) make a tournament without a final.
+    made = api(organiser, "post", "/tournaments", plan(final_rounds=0, hide_final=True))
+    assert made.status_code == 201, made.content
+    tournament = Tournament.objects.get()
+    assert (tournament.final_players, tournament.hide_final) == (0, False)
+    # Nobody signed up: each action says so, in the organiser's words.
+    seat = api(organiser, "post", f"/tournaments/{tournament.pk}/seating").json()["detail"]
+    assert "рассаживать пока некого" in seat
+    finish = api(organiser, "post", f"/tournaments/{tournament.pk}/finish").json()["detail"]
+    assert finish == "Раунды ещё не рассажены."
 
 
 def test_the_rounds_keep_constraints_and_a_reseat_keeps_the_played_rounds() -> None:
@@ -273,6 +285,13 @@ def test_the_rounds_keep_constraints_and_a_reseat_keeps_the_played_rounds() -> N
     registrations = list(Registration.objects.filter(evening=tournament.evening).order_by("pk"))
     first, second, third = registrations[:3]
     KeptApart.objects.create(tournament=tournament, first=first, second=second)
+    with pytest.raises(ValidationError):
+        KeptApart(tournament=tournament, first=first, second=first).full_clean()
+    elsewhere = sign_up_many(make_evening(), 1)[0].registration
+    with pytest.raises(ValidationError):
+        KeptApart(tournament=tournament, first=first, second=elsewhere).full_clean()
+    with pytest.raises(ValidationError):
+        Absence(registration=third, round=9).full_clean()
     Absence.objects.create(registration=third, round=2)
     judge = make_host()
     TableJudge.objects.create(tournament=tournament, table=1, judge=judge)
@@ -335,6 +354,10 @@ def test_a_tables_game_is_its_judges_to_start_once() -> None:
     # The game's page says which tournament, round and table it is.
     page = Client().get(f"/games/{game.pk}/").content.decode()
     assert f'href="/tournaments/{tournament.pk}/#round-1"' in page and "раунд 1, стол 1" in page
+    # The judge's screen names the round and links back to the tournament.
+    screen = client.get(f"/games/{game.pk}/").content.decode()
+    assert "Игра 1 · раунд 1" in screen and '"round": 1' in screen  # the title, and its redraw's
+    assert f'href="/tournaments/{tournament.pk}/#round-1"' in screen
 
 
 def test_the_page_shows_where_i_play_and_hides_the_final_until_its_end() -> None:

@@ -24,6 +24,7 @@ import { _, signedPoints } from "./words.js";
  * @property {HostTable} table
  * @property {number} number the game's number
  * @property {number | null} tableNo its table, when the evening has two
+ * @property {number | null} round a tournament's game: its round
  * @property {number} seq the server's last entry this phone knows
  * @property {number} waiting taps waiting for the server
  * @property {boolean} online
@@ -128,9 +129,11 @@ function seatGestures() {
 export function draw(view, act, words) {
   const table = view.table;
   drawn = { table, act };
-  const game = view.tableNo
-    ? _("Game %(number)s, table %(table)s", { number: view.number, table: view.tableNo })
-    : _("Game %(number)s", { number: view.number });
+  const game =
+    (view.tableNo
+      ? _("Game %(number)s, table %(table)s", { number: view.number, table: view.tableNo })
+      : _("Game %(number)s", { number: view.number })) +
+    (view.round ? `, ${_("round %(round)s", { round: view.round })}` : "");
   $("host-title").textContent = `${game} · ${words.phase(table)}`;
   /** @type {HTMLButtonElement} */ ($("host-undo")).disabled = !table.undo;
   $("host").classList.toggle("over", table.over);

@@ -170,6 +170,7 @@ function render() {
     table,
     number: page.number,
     tableNo: page.tableNo,
+    round: page.round,
     seq: queue.seq,
     waiting: queue.taps.length,
     online: queue.online,

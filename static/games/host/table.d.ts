@@ -8,6 +8,7 @@ export interface HostPage {
   game: number;
   number: number;
   tableNo: number | null;
+  round: number | null;
   tapUrl: string;
   headUrl: string;
   engineUrl: string;
