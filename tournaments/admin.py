@@ -7,6 +7,7 @@ from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
+from django.contrib.admin.widgets import AdminSplitDateTime
 from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
@@ -50,7 +51,7 @@ class TournamentForm(forms.ModelForm[Tournament]):
     its evening's (services.tournament_create makes it, with the rounds)."""
 
     starts_at = forms.SplitDateTimeField(
-        label=_("Starts at"), required=False, widget=admin.widgets.AdminSplitDateTime
+        label=_("Starts at"), required=False, widget=AdminSplitDateTime
     )
     venue = forms.CharField(label=_("Venue"), max_length=128, required=False)
     capacity = forms.IntegerField(

@@ -188,7 +188,7 @@ class KeptApart(models.Model):
 
     def clean(self) -> None:
         """Two different players of this tournament (its evening's sign-ups)."""
-        if self.first_id is None or self.second_id is None:
+        if not (self.first_id and self.second_id):
             return  # the form says which is missing
         if self.first_id == self.second_id:
             raise ValidationError(_("A player is not kept apart from themselves."))
@@ -220,7 +220,7 @@ class Absence(models.Model):
 
     def clean(self) -> None:
         """A round of the tournament whose sign-up this is."""
-        if self.registration_id is None:
+        if not self.registration_id:
             return  # the form says it is missing
         tournament = Tournament.objects.filter(evening_id=self.registration.evening_id).first()
         if tournament is None:
