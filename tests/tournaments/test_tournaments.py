@@ -22,6 +22,7 @@ from club.kernel.errors import Refused
 from club.models import Registration
 from games import services as games
 from games.models import Game, GameStatus, Seat
+from games.ratings.models import ScoringPreset
 from games.ratings.presets import scheme_version
 from games.rules.club import ClubGame
 from games.rules.scoring import (
@@ -445,3 +446,29 @@ def test_the_sweep_tells_each_round_once_it_is_due() -> None:
     record_game(services.table_game_start(table_id=first.pk, host=judge), judge, 1, by_api=False)
     assert services.tournaments_sweep(now=starts) == 1 and told(2) == 10
     assert told(3) == 0
+
+
+def test_an_admin_makes_a_tournament_in_django_admin(admin_client_: Client) -> None:
+    start = timezone.localtime(timezone.now() + timedelta(days=7))
+    form = {
+        "name": "Кубок зимы",
+        "starts_at_0": start.strftime("%d.%m.%Y"),
+        "starts_at_1": "18:00",
+        "venue": "GrandDaddy",
+        "capacity": "",
+        "ends_on": start.strftime("%d.%m.%Y"),
+        "preset": ScoringPreset.objects.get(code="fiim").pk,
+        "table_size": "10",
+        "tables": "2",
+        "rounds": "4",
+        "final_players": "10",  # the form's defaults: no final game, so no final
+        "final_rounds": "0",
+        "final_weight": "1.0",
+    }
+    answer = admin_client_.post("/admin/tournaments/tournament/add/", form)
+    assert answer.status_code == 302, answer.content.decode()[:2000]
+    made = Tournament.objects.get(name="Кубок зимы")
+    assert (made.evening.capacity, made.evening.tables, made.final_players) == (20, 2, 0)
+    assert made.round_set.count() == 4
+    refused = admin_client_.post("/admin/tournaments/tournament/add/", form | {"capacity": "5"})
+    assert refused.status_code == 200 and "не хватит на стол" in refused.content.decode()
