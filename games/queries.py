@@ -50,7 +50,15 @@ def recent_games() -> QuerySet[Game]:
 
 
 def game_view(game_id: int) -> GameView | None:
-    game = Game.objects.select_related("evening", "host").filter(pk=game_id).first()
+    # A tournament's game names its tournament, round and table (tournaments.models.Table,
+    # the reverse one-to-one): read in the same query, none more for any game.
+    game = (
+        Game.objects.select_related(
+            "evening", "host", "tournament_table__round__tournament__preset"
+        )
+        .filter(pk=game_id)
+        .first()
+    )
     if game is None:
         return None
     seats = list(
