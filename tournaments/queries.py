@@ -77,10 +77,23 @@ class TournamentPage:
     rows: list[Row]
     signed_up: bool
     players: int
+    reader_id: int | None = None
 
     @cached_property
     def seated(self) -> bool:
         return any(r.tables for r in self.rounds)
+
+    @cached_property
+    def judged(self) -> list[tuple[RoundView, TableView]]:
+        """The reader's tables as their judge whose games have not ended, in round order."""
+        return [
+            (r, t)
+            for r in self.rounds
+            for t in r.tables
+            if t.table.judge_id is not None
+            and t.table.judge_id == self.reader_id
+            and t.state != "finished"
+        ]
 
     @property
     def game_numbers(self) -> range:
@@ -205,6 +218,7 @@ def tournament_page(tournament: Tournament, viewer: Viewer, *, as_of: int | None
         rows=rows,
         signed_up=bool(reader.mine),
         players=len(services.participants(tournament)),
+        reader_id=me,
     )
 
 

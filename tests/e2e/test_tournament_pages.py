@@ -63,8 +63,11 @@ def test_a_player_finds_where_they_play_and_a_judge_starts_the_table(
     judged = Table.objects.get(round__tournament=tournament, round__number=2, judge=host)
     context = new_context(browser, live_server, user=host)
     page = context.new_page()
-    page.goto(url + "#round-2", wait_until="networkidle")
-    start = page.locator(f'form[action="/tournaments/tables/{judged.pk}/start/"] button')
+    page.goto(url, wait_until="networkidle")
+    # «Где я сужу» at the top: their table of the round to play, a thumb's tap away.
+    box = page.locator("#judge").bounding_box()
+    assert box is not None and box["y"] < PHONE["height"]
+    start = page.locator(f'#judge form[action="/tournaments/tables/{judged.pk}/start/"] button')
     assert (start.bounding_box() or {"height": 0})["height"] >= 48
     assert page.locator('form[action$="/start/"] button').count() == 1  # their table only
     start.tap()
