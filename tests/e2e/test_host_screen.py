@@ -103,7 +103,15 @@ def test_a_host_records_a_whole_game_with_one_thumb(
     page.get_by_role("button", name="Дальше: стол").tap()
     # The table: whole names and cards at 360 px.
     first = page.locator('select[name="member_1"]')
-    assert present(first.bounding_box())["width"] > 160  # a seat a row: the player, then the card
+    first.wait_for(state="visible")
+    # A seat a row: the player, then the card, as the settled page lays it out (one full run
+    # under load measured the select mid-layout at 91 px).
+    page.wait_for_function(
+        "() => document.querySelector('select[name=\"member_1\"]')"
+        ".getBoundingClientRect().width > 160",
+        timeout=10_000,
+    )
+    assert present(first.bounding_box())["width"] > 160
     assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
     assert axe_violations(page, live_server) == []
     page.screenshot(path=ARTIFACTS / "host-00-table.png", full_page=True)
