@@ -168,10 +168,8 @@ def _rounds(
 ) -> tuple[list[RoundView], list[MyGame]]:
     """Each round's tables with their seats as the reader may see them, and the reader's
     own games. Rounds are played in order: a round after one with a table not begun waits."""
-    unstarted = sorted(
-        {r.number for r in rounds for t in tables if t.round_id == r.pk and t.game_id is None}
-    )
-    waiting = {n for n in unstarted if n > unstarted[0]} if unstarted else set()
+    number = {r.pk: r.number for r in rounds}
+    waiting = services.rounds_waiting(number[t.round_id] for t in tables if t.game_id is None)
     views: list[RoundView] = []
     mine: list[MyGame] = []
     for round_ in rounds:

@@ -5,7 +5,7 @@ the standings (tournaments/standings.py). Every door (admin, pages, API, bot) ca
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
@@ -337,13 +337,18 @@ def _player(registration: Registration) -> games.Player:
     return games.GuestAt(registration.guest_id or 0)
 
 
+def rounds_waiting(not_begun: Iterable[int]) -> set[int]:
+    """Rounds are played in order: of the rounds with a table whose game has not begun
+    (their numbers), every one after the first waits."""
+    numbers = sorted(set(not_begun))
+    return set(numbers[1:])
+
+
 def waits_for_an_earlier_round(table: Table) -> bool:
-    """Rounds are played in order: a table of an earlier round has not begun its game."""
-    return Table.objects.filter(
-        round__tournament_id=table.round.tournament_id,
-        round__number__lt=table.round.number,
-        game__isnull=True,
-    ).exists()
+    not_begun = Table.objects.filter(
+        round__tournament_id=table.round.tournament_id, game__isnull=True
+    ).values_list("round__number", flat=True)
+    return table.round.number in rounds_waiting(not_begun)
 
 
 def table_game_start(*, table_id: int, host: User, now: datetime | None = None) -> Game:
@@ -470,13 +475,19 @@ def _announce(round_: Round) -> int:
     seated = {pk: (t.number, seat) for t in tables for seat, pk in enumerate(t.players, 1)}
     registrations = Registration.objects.filter(pk__in=seated, member__isnull=False)
     link = settings.SITE_URL + reverse("tournament", args=[tournament.pk]) + "#me"
+    prefix = f"tournament-round:{round_.pk}:"
+    # The keys written before, in one query (a message's first row carries its key as is).
+    before = set(
+        Notification.objects.filter(dedupe_key__startswith=prefix).values_list(
+            "dedupe_key", flat=True
+        )
+    )
     told = 0
     with transaction.atomic():
         for registration in registrations.select_related("member"):
             table, seat = seated[registration.pk]
             assert registration.member is not None  # the filter's
-            key = f"tournament-round:{round_.pk}:{registration.pk}:{table}:{seat}"
-            before = Notification.objects.filter(dedupe_key__startswith=key).exists()
+            key = f"{prefix}{registration.pk}:{table}:{seat}"
             notification_enqueue(
                 dedupe_key=key,
                 member=registration.member,
@@ -487,7 +498,7 @@ def _announce(round_: Round) -> int:
                 % {"name": tournament.name, "round": round_.number, "table": table, "seat": seat},
                 link=link,
             )
-            told += not before
+            told += key not in before
         Round.objects.filter(pk=round_.pk).update(announced_at=timezone.now())
     return told
 
