@@ -250,7 +250,7 @@ def member_tournament(member: User) -> MyTournament | None:
         Tournament.objects.filter(
             finished_at__isnull=True,
             evening__registrations__member=member,
-            evening__registrations__status__in=["confirmed", "attended"],
+            evening__registrations__status__in=services.PLAYING,
         )
         .select_related("evening", "preset")
         .order_by("-evening__starts_at")

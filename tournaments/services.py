@@ -155,14 +155,15 @@ def tournament_create(
 # --- who plays -------------------------------------------------------------------------
 
 
+# A tournament's players: its evening's seats (the reserve waits).
+PLAYING = (RegistrationStatus.CONFIRMED, RegistrationStatus.ATTENDED)
+
+
 def participants(tournament: Tournament) -> list[Registration]:
     """The tournament's players: its evening's seats (confirmed or attended), in the order
     they signed up; the reserve waits as on any evening."""
     return list(
-        Registration.objects.filter(
-            evening_id=tournament.evening_id,
-            status__in=[RegistrationStatus.CONFIRMED, RegistrationStatus.ATTENDED],
-        )
+        Registration.objects.filter(evening_id=tournament.evening_id, status__in=PLAYING)
         .select_related("member", "guest")
         .order_by("arrival", "pk")
     )
