@@ -472,3 +472,17 @@ def test_an_admin_makes_a_tournament_in_django_admin(admin_client_: Client) -> N
     assert made.round_set.count() == 4
     refused = admin_client_.post("/admin/tournaments/tournament/add/", form | {"capacity": "5"})
     assert refused.status_code == 200 and "не хватит на стол" in refused.content.decode()
+
+
+def test_hostile_input_is_refused_before_it_is_stored() -> None:
+    organiser = admin()
+    broken = api(organiser, "post", "/tournaments", plan(name="Ку\x00бок", venue="x\ud800"))
+    assert broken.status_code == 422 and "NUL" in broken.json()["detail"]
+    huge = api(organiser, "post", "/tournaments", plan(name="К" * 100_000))
+    assert huge.status_code == 413  # refused before it is read
+    deep = Client().get(f"/tournaments/{10**30}/")
+    assert deep.status_code == 404
+    assert not Tournament.objects.exists()
+    made = api(organiser, "post", "/tournaments", plan()).json()["id"]
+    for as_of in ("9" * 5000, "-1", "１", "2.5"):  # read as «all games», never an error
+        assert Client().get(f"/tournaments/{made}/", {"as_of": as_of}).status_code == 200
