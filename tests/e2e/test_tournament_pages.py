@@ -56,10 +56,10 @@ def test_a_player_finds_where_they_play_and_a_judge_starts_the_table(
         page.wait_for_url("**#round-2")
         # The round's heading lands below the sticky header, not under it.
         page.wait_for_timeout(300)  # the jump settles
-        heading = page.locator("#round-2 h3").bounding_box()
+        landed = page.locator("#round-2 h3").bounding_box()
         header = page.locator("header.site-header").bounding_box()
-        assert heading is not None and header is not None
-        assert heading["y"] >= header["y"] + header["height"], (heading, header)
+        assert landed is not None and header is not None
+        assert landed["y"] >= header["y"] + header["height"], (landed, header)
         page.screenshot(path=SHOTS / f"{language}-where-i-play.png")
         assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
         assert watch_of(context).console_errors == []
