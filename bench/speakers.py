@@ -1,13 +1,19 @@
-"""Who spoke when, over an hour-long game: the scripted table of tests/table_sound.py (twelve
-synthetic voices, speeches on the host's timer, planted interruptions, asides and night
-talk, room noise) encoded as m4a (AAC), then analysed in a fresh process as the worker does:
-decoding, voice activity, the frames' features and the attribution. Prints one JSON line:
-seats, planted, attributed_right, accuracy, false_fouls (suggested fouls no planted talk
-explains, at the default threshold), rtf (the analysing process's wall time per second of
-sound, decoding and VAD included) and peak_mb (its peak resident memory).
-Run: uv run python bench/speakers.py [minutes]
+"""Who spoke when, over an hour-long game: the scripted table of tests/table_sound.py encoded
+as m4a (AAC) and analysed in a fresh process as the worker does: decoding, voice activity,
+the frames' features, the speaker encoder and the attribution. Prints one JSON line per
+table: voices, room, seed, planted, accuracy (planted stretches attributed to their seat, or
+to nobody for the host's and a stranger's), false_fouls (suggested fouls no planted talk
+explains), fouls_suggested of foulable (planted interruptions and night talk of at least
+FOUL_SECONDS), the share right of each planted kind, rtf (the analysing process's wall time
+per second of sound, decoding and VAD included) and peak_mb (its peak resident memory).
+
+The voices are synthetic (twelve, tests/sound.py) or, with --real, the 14 read-speech
+speakers of ../shared/voices/ (bench/real_voices.py: never copied into the repository).
+Run: uv run python bench/speakers.py [--real] [--room plain|phone] [--host] [--over]
+     [--strangers] [--minutes 60] [--seeds 1] [--method embedding|mfcc|fusion ...]
 """
 
+import argparse
 import json
 import subprocess
 import sys
@@ -21,31 +27,42 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the project, 
 from bench.common import ROOT, log
 
 ANALYSE = """
-import json, re, sys, time
+import json, os, re, sys, time
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 from datetime import datetime
 sys.path.insert(0, {root!r})
 import numpy as np
-from games.recordings.audio import decode, features, speakers, vad
-from games.recordings.audio.alignment import places
+from games.recordings.audio import decode, encoder, features, speakers, vad
+from games.recordings.audio.alignment import announcements, places
 started = time.perf_counter()
 script = json.load(open(sys.argv[2]))
-described = []
+methods = sys.argv[3].split(",")
+described, mels = [], encoder.MelFrames()
 def blocks():
     for block in decode.blocks(sys.argv[1], vad.BLOCK_SAMPLES):
         described.append(features.mfcc(block))
+        mels.feed(block)
         yield block
 probs = vad.probabilities(blocks())
 voiced = vad.segments(probs)
 duration = len(probs) * vad.FRAME_SECONDS
-windows, nights = places(script["events"], datetime.fromisoformat(script["started_at"]), duration)
-found = speakers.attribute(
-    np.concatenate(described), voiced, [speakers.Window(*w) for w in windows], nights
-)
-wall = time.perf_counter() - started
+start = datetime.fromisoformat(script["started_at"])
+windows, nights = places(script["events"], start, duration)
+host = announcements(script["events"], start, duration)
+sound = speakers.Sound(np.concatenate(described), *mels.finish())
+found = {{}}
+for method in methods:
+    attribution = speakers.attribute(
+        sound, voiced, [speakers.Window(*w) for w in windows], nights, host=host, method=method
+    )
+    if not found:
+        wall = time.perf_counter() - started
+    found[method] = {{"stretches": [s.as_dict() for s in attribution.stretches],
+      "suggestions": [s.as_dict() for s in attribution.suggestions],
+      "modelled": attribution.modelled}}
 peak_kb = int(re.search(r"VmHWM:\\s+(\\d+)", open("/proc/self/status").read())[1])
 print(json.dumps({{"audio_seconds": duration, "wall_seconds": wall, "peak_mb": peak_kb / 1024,
-  "stretches": [s.as_dict() for s in found.stretches],
-  "suggestions": [s.as_dict() for s in found.suggestions], "modelled": found.modelled}}))
+  "methods": found}}))
 """
 
 
@@ -58,57 +75,129 @@ def heard_as(stretches: list[dict[str, Any]], start: float, end: float) -> int |
     return max(share, key=share.__getitem__) if share else None
 
 
+def explained(suggestion: dict[str, Any], planted: list[Any]) -> bool:
+    return any(
+        p.seat == suggestion["seat"]
+        and p.kind in ("interruption", "night")
+        and (p.during == suggestion["during"] or p.kind == "night")
+        and min(p.end, suggestion["end"]) > max(p.start, suggestion["start"])
+        for p in planted
+    )
+
+
+def figures(found: dict[str, Any], planted: list[Any], foul_seconds: float) -> dict[str, Any]:
+    stretches = found["stretches"]
+    right = {p: heard_as(stretches, p.start, p.end) == p.seat for p in planted}
+    kinds: dict[str, list[bool]] = {}
+    for p, ok in right.items():
+        kinds.setdefault(p.kind + ("_over" if p.over else ""), []).append(ok)
+    foulable = [
+        p for p in planted if p.kind in ("interruption", "night") and p.end - p.start >= foul_seconds
+    ]
+    suggested = [
+        p
+        for p in foulable
+        if any(
+            s["seat"] == p.seat
+            and (s["during"] == p.during or p.kind == "night")
+            and min(p.end, s["end"]) > max(p.start, s["start"])
+            for s in found["suggestions"]
+        )
+    ]
+    false = [s for s in found["suggestions"] if not explained(s, planted)]
+    return {
+        "seats": len(found["modelled"]),
+        "planted": len(planted),
+        "accuracy": round(sum(right.values()) / len(planted), 3),
+        "false_fouls": len(false),
+        "false_fouls_on_nobody": sum(
+            any(
+                p.seat is None and min(p.end, s["end"]) > max(p.start, s["start"]) for p in planted
+            )
+            for s in false
+        ),
+        "fouls_suggested": len(suggested),
+        "foulable": len(foulable),
+        "right_by_kind": {k: f"{sum(v)}/{len(v)}" for k, v in sorted(kinds.items())},
+    }
+
+
 def main() -> None:
     sys.path.insert(0, str(ROOT))
     import numpy as np
 
+    from games.recordings.audio.speakers import FOUL_SECONDS, METHOD
     from tests.sound import write
     from tests.table_sound import scripted_game
 
-    minutes = float(sys.argv[1]) if len(sys.argv) > 1 else 60
-    began = time.perf_counter()
-    game = scripted_game(np.random.default_rng(2026), minutes)
-    took = time.perf_counter() - began
-    log(f"scripted {minutes:.0f} min, {len(game.planted)} planted, {took:.0f} s")
-    with tempfile.TemporaryDirectory() as folder:
-        path = write(Path(folder) / "game.m4a", game.samples, "m4a")
-        del game.samples
-        script = Path(folder) / "script.json"
-        script.write_text(
-            json.dumps({"events": game.events, "started_at": game.started_at.isoformat()})
-        )
-        run = subprocess.run(
-            [sys.executable, "-c", ANALYSE.format(root=str(ROOT)), str(path), str(script)],
-            capture_output=True,
-            text=True,
-            check=True,
-        )
-    found = json.loads(run.stdout)
-    right = sum(heard_as(found["stretches"], p.start, p.end) == p.seat for p in game.planted)
-    false_fouls = [
-        s
-        for s in found["suggestions"]
-        if not any(
-            p.seat == s["seat"]
-            and p.kind != "aside"
-            and (p.during == s["during"] or p.kind == "night")
-            and min(p.end, s["end"]) > max(p.start, s["start"])
-            for p in game.planted
-        )
-    ]
-    print(
-        json.dumps(
-            {
-                "seats": len(found["modelled"]),
-                "planted": len(game.planted),
-                "attributed_right": right,
-                "accuracy": round(right / len(game.planted), 3),
-                "false_fouls": len(false_fouls),
-                "rtf": round(found["wall_seconds"] / found["audio_seconds"], 4),
-                "peak_mb": round(found["peak_mb"], 1),
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--real", action="store_true", help="the voices of ../shared/voices")
+    parser.add_argument("--room", choices=("plain", "phone"), default="plain")
+    parser.add_argument("--host", action="store_true", help="the host's voice announces")
+    parser.add_argument("--over", action="store_true", help="interruptions over the speaker")
+    parser.add_argument("--strangers", action="store_true", help="a spectator's voice by night")
+    parser.add_argument("--minutes", type=float, default=60)
+    parser.add_argument("--seeds", type=int, default=1)
+    parser.add_argument("--method", nargs="+", default=[METHOD])
+    args = parser.parse_args()
+
+    for seed in range(args.seeds):
+        rng = np.random.default_rng(2026 + seed)
+        options: dict[str, Any] = {
+            "host": args.host,
+            "over_speaker": args.over,
+            "strangers": 0.5 if args.strangers else 0.0,
+        }
+        if args.real:
+            from bench.real_voices import RealBanks, phone_room, plain_room
+
+            options["banks"] = RealBanks(rng)
+            options["room"] = (phone_room if args.room == "phone" else plain_room)(rng)
+        elif args.room == "phone":
+            from bench.real_voices import phone_room
+
+            options["room"] = phone_room(rng)
+        began = time.perf_counter()
+        game = scripted_game(rng, args.minutes, **options)
+        log(f"seed {seed}: scripted {args.minutes:.0f} min, {len(game.planted)} planted, "
+            f"{time.perf_counter() - began:.0f} s")
+        with tempfile.TemporaryDirectory() as folder:
+            path = write(Path(folder) / "game.m4a", game.samples, "m4a")
+            del game.samples
+            script = Path(folder) / "script.json"
+            script.write_text(
+                json.dumps({"events": game.events, "started_at": game.started_at.isoformat()})
+            )
+            run = subprocess.run(
+                [
+                    sys.executable,
+                    "-c",
+                    ANALYSE.format(root=str(ROOT)),
+                    str(path),
+                    str(script),
+                    ",".join(args.method),
+                ],
+                capture_output=True,
+                text=True,
+                check=True,
+            )
+        found = json.loads(run.stdout)
+        for method, result in found["methods"].items():
+            line = {
+                "voices": "real" if args.real else "synthetic",
+                "room": args.room,
+                "host": args.host,
+                "over": args.over,
+                "strangers": args.strangers,
+                "seed": seed,
+                "minutes": args.minutes,
+                "method": method,
+                **figures(result, game.planted, FOUL_SECONDS),
             }
-        )
-    )
+            if method == args.method[0]:
+                line["rtf"] = round(found["wall_seconds"] / found["audio_seconds"], 4)
+                line["peak_mb"] = round(found["peak_mb"], 1)
+            print(json.dumps(line), flush=True)
 
 
 if __name__ == "__main__":

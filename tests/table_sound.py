@@ -1,29 +1,38 @@
-"""A scripted game's sound, made in the tests (and bench/speakers.py): twelve seats with
-distinct synthetic voices speak in their turns on the host's timer; planted in it are
-interruptions (another seat talks while the speaker pauses), asides between the speeches
-(the «балаган») and talk at night, over the room's noise. What was planted is returned
-with the sound, so a test can check what the analysis says of each stretch."""
+"""A scripted game's sound, made in the tests (and bench/speakers.py): twelve seats speak in
+their turns on the host's timer; planted in it are interruptions (another seat talks while
+the speaker pauses, or over the speaker), asides between the speeches (the «балаган») and
+talk at night, over the room's noise; optionally the host's own voice announcing the phases
+and «Дальше» between speeches, and a stranger's voice (a spectator) by night. What was
+planted is returned with the sound, so a test can check what the analysis says of each
+stretch.
+
+The voices are synthetic (tests/sound.py) unless a bank of recorded ones is given
+(bench/speakers.py's real-voice mode); the room is a gain per seat over quiet noise unless
+a Room places each seat's sound (distance, echo, a phone's band)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
 from tests.sound import RATE, Voice, quiet, speech, table_voices
 
 START = datetime(2026, 11, 29, 18, 5, tzinfo=UTC)
+HOST, STRANGER = 0, -1  # the voices that have no seat, as the banks number them
 
 
 @dataclass(frozen=True)
 class Planted:
     start: float  # seconds from the start of the sound
     end: float
-    seat: int  # who talks
-    kind: str  # "interruption", "aside" or "night"
+    seat: int | None  # who talks (None: the host or a stranger, who have no seat)
+    kind: str  # "interruption", "aside", "night", "host" or "stranger"
     during: int | None = None  # whose speech it interrupts
+    over: bool = False  # an interruption spoken over the speaker (not in a pause)
 
 
 @dataclass
@@ -34,14 +43,19 @@ class ScriptedGame:
     planted: list[Planted] = field(default_factory=list)
 
 
-class _Banks:
-    """Each seat's voice, synthesized once, cut into the pieces the script needs: the
-    speeches from one half of the bank, everything planted from the other, so what the
-    analysis learns a voice from is never the very sound it is tested on."""
+class Banks(Protocol):
+    """Each voice's sound, cut into the pieces the script needs: the speeches from one
+    part of a voice's material, everything planted from another, so what the analysis
+    learns a voice from is never the very sound it is tested on. Voices are numbered by
+    seat; HOST and STRANGER are the voices without one."""
 
-    def __init__(self, rng: np.random.Generator, voices: list[Voice], seconds: float) -> None:
+    def cut(self, seat: int, seconds: float, *, planted: bool) -> np.ndarray: ...
+
+
+class SyntheticBanks:
+    def __init__(self, rng: np.random.Generator, voices: dict[int, Voice], seconds: float) -> None:
         self.rng = rng
-        self.bank = {seat: speech(rng, seconds, voice) for seat, voice in enumerate(voices, 1)}
+        self.bank = {seat: speech(rng, seconds, voice) for seat, voice in voices.items()}
 
     def cut(self, seat: int, seconds: float, *, planted: bool) -> np.ndarray:
         bank = self.bank[seat]
@@ -50,6 +64,12 @@ class _Banks:
         length = min(int(seconds * RATE), hi - lo - 1)
         start = int(self.rng.integers(lo, hi - length))
         return bank[start : start + length]
+
+
+# A room: how a voice reaches the phone (seat, its dry sound → what is heard), and the
+# noise of the room over `seconds`.
+type Placing = Callable[[int, np.ndarray], np.ndarray]
+type Noise = Callable[[float], np.ndarray]
 
 
 def scripted_game(
@@ -61,12 +81,29 @@ def scripted_game(
     interruptions: float = 0.3,  # the share of speeches with one
     night_talk: float = 0.8,  # the share of nights with talk
     noise: float = 0.004,
+    banks: Banks | None = None,  # recorded voices (default: synthetic ones)
+    room: tuple[Placing, Noise] | None = None,  # default: a gain per seat over quiet noise
+    host: bool = False,  # the host announces each phase and says «Дальше» between speeches
+    strangers: float = 0.0,  # the share of nights a stranger's voice is heard in
+    over_speaker: bool = False,  # interruptions are spoken over the speaker, not in a pause
 ) -> ScriptedGame:
-    voices = table_voices(seats)
-    banks = _Banks(rng, voices, seconds=120)
-    gain = {seat: float(rng.uniform(0.6, 1.0)) for seat in range(1, seats + 1)}
+    if banks is None:
+        voices = dict(enumerate(table_voices(seats), 1))
+        if host or strangers:
+            extra = table_voices(15)
+            voices |= {HOST: extra[12], STRANGER: extra[13]}
+        banks = SyntheticBanks(rng, voices, seconds=120)
     total = int(minutes * 60 * RATE)
-    sound = quiet(rng, minutes * 60, noise)
+    if room is None:
+        gain = {seat: float(rng.uniform(0.6, 1.0)) for seat in range(1, seats + 1)}
+        gain |= {HOST: 0.9, STRANGER: 0.5}
+        sound = quiet(rng, minutes * 60, noise)
+
+        def placed(seat: int, piece: np.ndarray) -> np.ndarray:
+            return piece * gain[seat]
+    else:
+        placed, room_noise = room
+        sound = room_noise(minutes * 60)
     game = ScriptedGame(sound, START)
     clock = 2.0
 
@@ -74,16 +111,23 @@ def scripted_game(
         return (START + timedelta(seconds=seconds)).isoformat()
 
     def put(seat: int, start: float, seconds: float, *, planted: bool) -> float:
-        piece = banks.cut(seat, seconds, planted=planted) * gain[seat]
+        piece = placed(seat, banks.cut(seat, seconds, planted=planted))
         a = int(start * RATE)
         b = min(total, a + piece.size)
         sound[a:b] += piece[: b - a]
         return start + (b - a) / RATE
 
+    def announce(start: float, seconds: float) -> float:
+        end = put(HOST, start, seconds, planted=True)
+        game.planted.append(Planted(start, end, None, "host"))
+        return end
+
     n = 0
     while clock < minutes * 60 - 120:
         n += 1
         game.events.append({"type": "day", "n": n, "at": at(clock)})
+        if host:  # «Город просыпается…»
+            clock = announce(clock + 0.3, float(rng.uniform(2, 3.5))) + 0.8
         for seat in range(1, seats + 1):
             if clock > minutes * 60 - 60:
                 break
@@ -100,19 +144,31 @@ def scripted_game(
             talk = start + 0.3
             if rng.random() < interruptions:
                 first = float(rng.uniform(6, length / 2))
-                talk = put(seat, talk, first, planted=False) + 0.4
                 other = int(rng.choice([s for s in range(1, seats + 1) if s != seat]))
-                end = put(other, talk, float(rng.uniform(3, 6)), planted=True)
-                game.planted.append(Planted(talk, end, other, "interruption", seat))
-                talk = end + 0.4
+                if over_speaker:  # the speaker goes on; the other talks over them
+                    begin = talk + first
+                    end = put(other, begin, float(rng.uniform(3, 6)), planted=True)
+                    game.planted.append(Planted(begin, end, other, "interruption", seat, True))
+                else:
+                    talk = put(seat, talk, first, planted=False) + 0.4
+                    end = put(other, talk, float(rng.uniform(3, 6)), planted=True)
+                    game.planted.append(Planted(talk, end, other, "interruption", seat))
+                    talk = end + 0.4
             put(seat, talk, max(1.0, stop - 0.3 - talk), planted=False)
             clock = stop + float(rng.uniform(1, 2.5))
+            if host:  # «Спасибо. Дальше.»
+                clock = announce(clock - 0.7, float(rng.uniform(0.6, 1.0))) + 0.7
         game.events.append({"type": "night", "n": n, "at": at(clock)})
         night_end = clock + 45
+        if host:  # «Город засыпает…»
+            announce(clock + 0.3, float(rng.uniform(2, 3.5)))
         if rng.random() < night_talk:
             other = int(rng.integers(1, seats + 1))
             end = put(other, clock + 10, float(rng.uniform(3, 5)), planted=True)
             game.planted.append(Planted(clock + 10, end, other, "night"))
+        if strangers and rng.random() < strangers:  # a spectator in the room
+            end = put(STRANGER, clock + 25, float(rng.uniform(3, 6)), planted=True)
+            game.planted.append(Planted(clock + 25, end, None, "stranger"))
         clock = night_end
     peak = np.abs(sound).max()
     game.samples = (0.8 * sound / peak).astype(np.float32) if peak > 0.8 else sound

@@ -16,8 +16,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.recordings import services
-from games.recordings.audio import decode, features, speakers, vad
-from games.recordings.audio.alignment import Alignment, align, places
+from games.recordings.audio import decode, encoder, features, speakers, vad
+from games.recordings.audio.alignment import Alignment, align, announcements, places
 from games.recordings.models import FoulSuggestion, Recording, RecordingStatus, SuggestionStatus
 
 logger = logging.getLogger(__name__)
@@ -41,12 +41,14 @@ def recording_analyse(*, recording_id: int) -> Recording | None:
             Recording.objects.filter(pk=recording_id).update(progress=percent)
 
     frame_features: list[np.ndarray] = []
+    mel_frames = encoder.MelFrames()
 
     def described(blocks: Iterable[np.ndarray]) -> Iterator[np.ndarray]:
-        """The blocks on their way to the VAD, each also described for the speakers: one
-        decoding of the file serves both."""
+        """The blocks on their way to the VAD, each also described for the speakers (the
+        MFCC and the speaker encoder's mel frames): one decoding of the file serves all."""
         for block in blocks:
             frame_features.append(features.mfcc(block))
+            mel_frames.feed(block)
             yield block
 
     # The header's length was checked at the upload; the sound itself is counted here, so
@@ -66,7 +68,12 @@ def recording_analyse(*, recording_id: int) -> Recording | None:
         return None
     voiced = [[a, b] for a, b in vad.segments(probs)]
     duration = len(probs) * vad.FRAME_SECONDS
-    attribution = _who_spoke(recording, frame_features, voiced, duration)
+    sound = speakers.Sound(
+        np.concatenate(frame_features) if frame_features else np.zeros((0, features.FEATURES)),
+        *mel_frames.finish(),
+    )
+    del frame_features
+    attribution = _who_spoke(recording, sound, voiced, duration)
     transcript, note = _transcribe(recording)
     with transaction.atomic():
         if not Recording.objects.filter(pk=recording_id, deleted_at__isnull=True).update(
@@ -91,17 +98,19 @@ def _fail(recording_id: int, error: str) -> None:
 
 
 def _who_spoke(
-    recording: Recording,
-    frame_features: list[np.ndarray],
-    voiced: list[list[float]],
-    duration: float,
+    recording: Recording, sound: speakers.Sound, voiced: list[list[float]], duration: float
 ) -> speakers.Attribution:
     """Each stretch of voice attributed to a seat, the host's speech windows teaching the
-    voices (audio/speakers.py), with the game's protocol as it stands now."""
-    windows, nights = places(recording.game.events.effective(), recording.started_at, duration)
-    table = np.concatenate(frame_features) if frame_features else np.zeros((0, features.FEATURES))
+    voices and the phases' announcements the host's own (audio/speakers.py), with the
+    game's protocol as it stands now."""
+    events = recording.game.events.effective()
+    windows, nights = places(events, recording.started_at, duration)
     return speakers.attribute(
-        table, voiced, [speakers.Window(*window) for window in windows], nights
+        sound,
+        voiced,
+        [speakers.Window(*window) for window in windows],
+        nights,
+        host=announcements(events, recording.started_at, duration),
     )
 
 

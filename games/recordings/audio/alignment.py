@@ -166,3 +166,28 @@ def places(
     if night_from is not None:
         nights.append((night_from, duration))
     return windows, [(a, b) for a, b in nights if b > 0 and a < duration]
+
+
+# When the host is heard, by the protocol: announcing a phase just after it starts, and
+# calling the votes just before their count is recorded (seconds around the event's `at`).
+ANNOUNCED = {"day": (0.0, 4.0), "night": (0.0, 4.0), "votes": (-4.0, 0.0), "hands": (-4.0, 0.0)}
+
+
+def announcements(
+    events: Sequence[Mapping[str, Any]], started_at: datetime, duration: float
+) -> list[tuple[float, float]]:
+    """Where the host's own voice is expected on the recording's time line: what teaches
+    the analysis the host's voice, so that it is never given to a seat."""
+    found = []
+    for event in events:
+        around = ANNOUNCED.get(str(event.get("type")))
+        if around is None or "at" not in event:
+            continue
+        try:
+            moment = (datetime.fromisoformat(str(event["at"])) - started_at).total_seconds()
+        except ValueError:
+            continue
+        start, end = moment + around[0], moment + around[1]
+        if end > 0 and start < duration:
+            found.append((max(0.0, start), min(duration, end)))
+    return found

@@ -18,11 +18,12 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
 
+from games.recordings.audio import encoder
 from games.recordings.audio.vad import FRAME_SECONDS
 
 CHUNK_SECONDS = 1.0  # a chunk of voice: long enough to average the phonemes away
@@ -30,8 +31,15 @@ MIN_CHUNK_SECONDS = 0.4  # shorter voice is left unattributed
 EDGE_SECONDS = 1.0  # a window's first and last second may hold the host or the last word
 THRESHOLD = 0.9  # the posterior below which a chunk's speaker is "unknown"
 FOUL_SECONDS = 3.0  # talk in another's speech (or at night) that is worth a suggestion
+PAUSE_SECONDS = 1.0  # a pause in a seat's talk no longer than this is part of the talk
 MIN_ENROLMENT_CHUNKS = 3  # a seat heard less than this in its windows is not modelled
 REGULARISATION = 0.05  # added to the covariance's diagonal (in units of its mean variance)
+METHOD = "fusion"  # the cells' vectors: "mfcc", "embedding" or both, "fusion" (docs/audio.md)
+# A seat's voice heard outside its own speeches whose embedding stands this much further
+# from the seat's voice (cosine) than the seat's own cells typically do is nobody's: the
+# host, a spectator, music (docs/audio.md: strangers at -0.19…-0.22, the seats' own talk
+# at -0.19 or closer, the host at -0.26 or further).
+STRANGE = 0.17
 
 Interval = tuple[float, float]
 
@@ -129,6 +137,17 @@ class _Chunk:
     end: float
     vector: np.ndarray
     segment: int  # the voiced segment it belongs to
+    context: tuple[float, float]  # the second of voice (seconds) that describes it
+
+
+@dataclass(frozen=True)
+class Sound:
+    """What the attribution reads of a recording: the MFCC of the VAD's frames
+    (features.py) and the speaker encoder's mel frames with their loudness (encoder.py)."""
+
+    features: np.ndarray
+    mels: np.ndarray | None = None
+    powers: np.ndarray | None = None
 
 
 def _chunks(features: np.ndarray, voiced: Sequence[Sequence[float]]) -> list[_Chunk]:
@@ -148,8 +167,16 @@ def _chunks(features: np.ndarray, voiced: Sequence[Sequence[float]]) -> list[_Ch
             edges.pop(-2)
         for lo, hi in itertools.pairwise(edges):
             middle = (lo + hi) // 2
-            context = features[max(first, middle - span // 2) : min(last, middle + span // 2)]
-            found.append(_Chunk(lo * FRAME_SECONDS, hi * FRAME_SECONDS, _describe(context), number))
+            around = (max(first, middle - span // 2), min(last, middle + span // 2))
+            found.append(
+                _Chunk(
+                    lo * FRAME_SECONDS,
+                    hi * FRAME_SECONDS,
+                    _describe(features[around[0] : around[1]]),
+                    number,
+                    (around[0] * FRAME_SECONDS, around[1] * FRAME_SECONDS),
+                )
+            )
     return found
 
 
@@ -180,22 +207,31 @@ def _describe(block: np.ndarray) -> np.ndarray:
 
 
 class _Backend:
-    """Each seat a Gaussian of its chunks' vectors, sharing one covariance."""
+    """Each seat a Gaussian of its chunks' vectors, sharing one covariance. The vectors
+    are whitened by it once, so every distance is a plain matrix product."""
 
     def __init__(self, vectors: np.ndarray, labels: np.ndarray) -> None:
         self.seats = sorted(set(labels.tolist()))
-        self.means = np.stack([vectors[labels == s].mean(axis=0) for s in self.seats])
-        centred = vectors - self.means[np.searchsorted(self.seats, labels)]
+        means = np.stack([vectors[labels == s].mean(axis=0) for s in self.seats])
+        centred = vectors - means[np.searchsorted(self.seats, labels)]
         covariance = centred.T @ centred / max(1, len(vectors) - len(self.seats))
         covariance += (
             REGULARISATION * np.trace(covariance) / len(covariance) * np.eye(len(covariance))
         )
-        self.precision = np.linalg.inv(covariance)
+        self.whitening = np.linalg.cholesky(np.linalg.inv(covariance))
+        self.means = means @ self.whitening
+
+    def distances(self, vectors: np.ndarray) -> np.ndarray:
+        """(chunks, seats) squared Mahalanobis distances to the seats' means."""
+        white = vectors @ self.whitening
+        distances: np.ndarray = (
+            (white**2).sum(axis=1)[:, None] - 2 * white @ self.means.T + (self.means**2).sum(axis=1)
+        )
+        return distances
 
     def posteriors(self, vectors: np.ndarray) -> np.ndarray:
         """(chunks, seats) posteriors with equal priors."""
-        diff = vectors[:, None, :] - self.means[None, :, :]
-        scores = -0.5 * np.einsum("csd,de,cse->cs", diff, self.precision, diff)
+        scores = -0.5 * self.distances(vectors)
         scores -= scores.max(axis=1, keepdims=True)
         odds: np.ndarray = np.exp(scores)
         posteriors: np.ndarray = odds / odds.sum(axis=1, keepdims=True)
@@ -212,39 +248,74 @@ def _at_night(nights: Sequence[Interval], start: float, end: float) -> bool:
     return any(a <= middle < b for a, b in nights)
 
 
+HOST_LABEL = 0  # the host's voice, learnt like a seat's but never a seat
+
+
+def _vectors(
+    sound: Sound, chunks: Sequence[_Chunk], method: str
+) -> tuple[np.ndarray, np.ndarray | None]:
+    """Each cell's vector, normalised over the recording (the phone and the room are the
+    same for everyone): the MFCC's statistics standardised, or the speaker encoder's
+    embedding less the recording's mean embedding, at unit length; "fusion" joins both."""
+    parts = []
+    embedded: np.ndarray | None = None
+    if method in ("mfcc", "fusion"):
+        cepstral = np.stack([c.vector for c in chunks]).astype(np.float64)
+        cepstral = (cepstral - cepstral.mean(axis=0)) / (cepstral.std(axis=0) + 1e-6)
+        parts.append(cepstral / np.sqrt(cepstral.shape[1]) if method == "fusion" else cepstral)
+    if method in ("embedding", "fusion"):
+        if sound.mels is None or sound.powers is None:
+            raise ValueError("the embedding needs the encoder's mel frames")
+        embedded = encoder.embed(sound.mels, sound.powers, [c.context for c in chunks])
+        embedded = embedded.astype(np.float64) - embedded.mean(axis=0)
+        embedded /= np.maximum(np.linalg.norm(embedded, axis=1, keepdims=True), 1e-9)
+        parts.append(embedded)
+    return np.concatenate(parts, axis=1), embedded
+
+
 def attribute(
-    features: np.ndarray,
+    sound: Sound | np.ndarray,
     voiced: Sequence[Sequence[float]],
     windows: Sequence[Window],
     nights: Sequence[Interval] = (),
     *,
+    host: Sequence[Interval] = (),
     threshold: float = THRESHOLD,
+    method: str = METHOD,
 ) -> Attribution:
-    """Every voiced chunk to its most likely seat (or unknown), and what that makes."""
-    chunks = _chunks(features, voiced)
+    """Every voiced chunk to its most likely seat (or unknown), and what that makes.
+    `host`: where the host is known to speak (the phases' announcements), to learn the
+    host's voice, which is then nobody's seat."""
+    if isinstance(sound, np.ndarray):
+        sound = Sound(sound)
+    chunks = _chunks(sound.features, voiced)
     if not chunks:
         return Attribution([], {}, [], [], 0.0)
-    vectors = np.stack([c.vector for c in chunks]).astype(np.float64)
-    # Normalised over the recording: the phone and the room are the same for everyone.
-    vectors = (vectors - vectors.mean(axis=0)) / (vectors.std(axis=0) + 1e-6)
     where = [_inside(windows, c.start, c.end) for c in chunks]
 
-    # Enrolment: the chunks well inside each speaker's own window.
+    # Enrolment: the chunks well inside each speaker's own window, and the host's.
     enrolled = np.array(
         [
             w is not None and c.start >= w.start + EDGE_SECONDS and c.end <= w.end - EDGE_SECONDS
             for c, w in zip(chunks, where, strict=True)
         ]
     )
-    labels = np.array([w.seat if w else 0 for w in where])
+    labels = np.array([w.seat if w else -1 for w in where])
+    hosting = np.array([w is None and _at_night(host, c.start, c.end) for c, w in zip(chunks, where, strict=True)])
     counts = {s: int(((labels == s) & enrolled).sum()) for s in set(labels[enrolled].tolist())}
     modelled = sorted(s for s, n in counts.items() if n >= MIN_ENROLMENT_CHUNKS)
     if len(modelled) < 2:
         return Attribution([], {}, [], modelled, 0.0)
     enrolled &= np.isin(labels, modelled)
-    backend = _trained(vectors, labels, enrolled, len(modelled), threshold)
+    if hosting.sum() >= MIN_ENROLMENT_CHUNKS:
+        labels[hosting] = HOST_LABEL
+        enrolled |= hosting
+    vectors, embedded = _vectors(sound, chunks, method)
+    backend, kept = _trained(vectors, labels, enrolled, len(modelled), threshold)
     posteriors = _smoothed(backend.posteriors(vectors), chunks)
     attributed = _attributed(chunks, where, posteriors, backend, nights, threshold)
+    if embedded is not None:
+        attributed = _strangers_left_out(attributed, embedded, labels, kept)
     stretches = _merged(attributed)
     return Attribution(
         stretches,
@@ -257,18 +328,19 @@ def attribute(
 
 def _trained(
     vectors: np.ndarray, labels: np.ndarray, enrolled: np.ndarray, seats: int, threshold: float
-) -> _Backend:
+) -> tuple[_Backend, np.ndarray]:
     """The seats' voices from their enrolled chunks, in two passes: the second without the
     windows' chunks that confidently sound like someone else (the interruptions and
-    overlaps inside a speech are not the speaker's voice)."""
+    overlaps inside a speech are not the speaker's voice). Also which chunks taught it."""
     backend = _Backend(vectors[enrolled], labels[enrolled])
     first = backend.posteriors(vectors[enrolled])
     own = np.searchsorted(backend.seats, labels[enrolled])
     kept = first[np.arange(len(own)), own] >= 1 - threshold
+    taught = np.flatnonzero(enrolled)
     if kept.sum() >= 2 * seats:
-        keep = np.flatnonzero(enrolled)[kept]
-        backend = _Backend(vectors[keep], labels[keep])
-    return backend
+        taught = taught[kept]
+        backend = _Backend(vectors[taught], labels[taught])
+    return backend, taught
 
 
 def _attributed(
@@ -279,19 +351,21 @@ def _attributed(
     nights: Sequence[Interval],
     threshold: float,
 ) -> list[Stretch]:
-    """Each chunk to its most likely seat, or to nobody below the threshold; inside a
-    speech, to the speaker unless another seat is sure."""
+    """Each chunk to its most likely seat, or to nobody below the threshold or when it is
+    the host's voice; inside a speech, an unsure chunk is the speaker's."""
     best = posteriors.argmax(axis=1)
     attributed: list[Stretch] = []
     for index, chunk in enumerate(chunks):
         window = where[index]
         seat: int | None = backend.seats[best[index]]
         confidence = float(posteriors[index, best[index]])
-        if confidence < threshold:
+        if seat == HOST_LABEL:
+            seat = None  # the host's voice: nobody's seat
+        elif confidence < threshold:
             seat = None
-        if window is not None and seat is None and window.seat in backend.seats:
-            seat = window.seat  # inside a speech, the speaker unless another is sure
-            confidence = float(posteriors[index, backend.seats.index(window.seat)])
+            if window is not None and window.seat in backend.seats:
+                seat = window.seat  # inside a speech, the speaker unless another is sure
+                confidence = float(posteriors[index, backend.seats.index(window.seat)])
         attributed.append(
             Stretch(
                 chunk.start,
@@ -303,6 +377,40 @@ def _attributed(
             )
         )
     return attributed
+
+
+def _strangers_left_out(
+    attributed: list[Stretch], embedded: np.ndarray, labels: np.ndarray, taught: np.ndarray
+) -> list[Stretch]:
+    """A run of chunks given to a seat outside its own speeches whose voice stands further
+    from the seat's (cosine to the seat's mean embedding, over the run) than the seat's own
+    chunks typically do, by more than STRANGE, is nobody's: the LDA names the nearest seat
+    even for a voice of nobody at the table."""
+    centroids: dict[int, np.ndarray] = {}
+    typical: dict[int, float] = {}
+    for seat in set(labels[taught].tolist()):
+        own = embedded[taught[labels[taught] == seat]]
+        centre = own.mean(axis=0)
+        centroids[seat] = centre / max(float(np.linalg.norm(centre)), 1e-9)
+        typical[seat] = float(np.median(own @ centroids[seat]))
+    result = list(attributed)
+    run: list[int] = []
+    for index in [*range(len(attributed)), -1]:
+        chunk = attributed[index] if index >= 0 else None
+        if run and (
+            chunk is None
+            or (chunk.seat, chunk.owner, chunk.night) != (result[run[0]].seat, result[run[0]].owner, result[run[0]].night)
+        ):
+            first = result[run[0]]
+            if first.seat is not None and first.owner != first.seat and first.seat in centroids:
+                closeness = float((embedded[run] @ centroids[first.seat]).mean())
+                if closeness < typical[first.seat] - STRANGE:
+                    for j in run:
+                        result[j] = replace(result[j], seat=None, confidence=0.0)
+            run = []
+        if chunk is not None:
+            run.append(index)
+    return result
 
 
 def _merged(chunks: list[Stretch]) -> list[Stretch]:
@@ -340,11 +448,24 @@ def _figures(stretches: list[Stretch]) -> dict[int, SeatTalk]:
     return dict(sorted(seats.items()))
 
 
+def _talk_seconds(parts: Sequence[Stretch]) -> float:
+    """How long a seat talked in its stretches (in time order): a pause of up to
+    PAUSE_SECONDS between two of them is part of the talk (one remark with breaths between
+    its words), a longer one is not."""
+    total = 0.0
+    for index, part in enumerate(parts):
+        total += part.seconds
+        if index and 0 < part.start - parts[index - 1].end <= PAUSE_SECONDS:
+            total += part.start - parts[index - 1].end
+    return total
+
+
 def _suggestions(
     stretches: list[Stretch], windows: Sequence[Window], nights: Sequence[Interval]
 ) -> list[Suggestion]:
     """A seat's talk in one speech of another's, or in one night, when it adds up to
-    FOUL_SECONDS: the host decides (never applied by itself)."""
+    FOUL_SECONDS (its pauses between words counted in): the host decides (never applied
+    by itself)."""
     totals: dict[tuple[int, Any], list[Stretch]] = {}
     for stretch in stretches:
         if stretch.seat is None:
@@ -357,7 +478,7 @@ def _suggestions(
             totals.setdefault((stretch.seat, ("night", night)), []).append(stretch)
     found = []
     for (seat, (kind, place)), parts in totals.items():
-        seconds = sum(p.seconds for p in parts)
+        seconds = _talk_seconds(parts)
         if seconds >= FOUL_SECONDS:
             during = place.seat if kind == "speech" and isinstance(place, Window) else None
             found.append(Suggestion(seat, during, parts[0].start, parts[-1].end, seconds))

@@ -22,7 +22,7 @@ from games.ratings import analysis as ratings_analysis
 from games.ratings.publication import published_analysis
 from games.recordings import analysis as recording_analysis
 from games.recordings import services as recordings
-from games.recordings.audio import features, speakers, vad
+from games.recordings.audio import encoder, features, speakers, vad
 from games.recordings.models import FoulSuggestion, Recording, SuggestionStatus
 from tests.factories import make_member
 from tests.games.recording import TOWN_WINS, Table, record, start_game, view_of
@@ -62,7 +62,8 @@ def attribute(game: ScriptedGame) -> speakers.Attribution:
     ]
     night = next(e for e in game.events if e["type"] == "night")
     nights = [(seconds(game, night["at"]), game.samples.size / 16_000)]
-    return speakers.attribute(features.frames_mfcc(blocks), voiced, windows, nights)
+    sound = speakers.Sound(features.frames_mfcc(blocks), *encoder.mel_frames(blocks))
+    return speakers.attribute(sound, voiced, windows, nights)
 
 
 def heard_as(found: speakers.Attribution, start: float, end: float) -> int | None:
