@@ -27,7 +27,9 @@ import numpy as np
 
 from bench.common import ROOT
 from tests.sound import RATE
-from tests.table_sound import HOST, STRANGER, Noise, Placing
+from tests.table_sound import HOST, STRANGER, Noise, Placing, plain_room
+
+__all__ = ["RealBanks", "phone_room", "plain_room"]
 
 VOICES = ROOT.parent / "shared" / "voices"
 LOUDNESS = 0.06  # RMS of every utterance's voiced sound
@@ -36,7 +38,7 @@ EDGE = 0.15  # seconds of silence kept at an utterance's edges
 
 def _decoded(path: Path) -> np.ndarray:
     resampler = av.AudioResampler(format="flt", layout="mono", rate=RATE)
-    parts = []
+    parts: list[np.ndarray] = []
     with av.open(str(path)) as container:
         for frame in container.decode(container.streams.audio[0]):
             parts.extend(out.to_ndarray().reshape(-1) for out in resampler.resample(frame))
@@ -119,18 +121,6 @@ def _phone_band(n: int) -> np.ndarray:
     low_pass = 1 / (1 + (freqs / 7000.0) ** 8)
     result: np.ndarray = high_pass * low_pass
     return result
-
-
-def plain_room(rng: np.random.Generator, noise: float = 0.004) -> tuple[Placing, Noise]:
-    gain = {seat: float(rng.uniform(0.6, 1.0)) for seat in range(1, 13)} | {HOST: 0.9, STRANGER: 0.5}
-
-    def placed(seat: int, piece: np.ndarray) -> np.ndarray:
-        return piece * gain[seat]
-
-    def room_noise(seconds: float) -> np.ndarray:
-        return rng.normal(0, noise, int(seconds * RATE)).astype(np.float32)
-
-    return placed, room_noise
 
 
 def phone_room(rng: np.random.Generator) -> tuple[Placing, Noise]:

@@ -92,7 +92,9 @@ def figures(found: dict[str, Any], planted: list[Any], foul_seconds: float) -> d
     for p, ok in right.items():
         kinds.setdefault(p.kind + ("_over" if p.over else ""), []).append(ok)
     foulable = [
-        p for p in planted if p.kind in ("interruption", "night") and p.end - p.start >= foul_seconds
+        p
+        for p in planted
+        if p.kind in ("interruption", "night") and p.end - p.start >= foul_seconds
     ]
     suggested = [
         p
@@ -111,9 +113,7 @@ def figures(found: dict[str, Any], planted: list[Any], foul_seconds: float) -> d
         "accuracy": round(sum(right.values()) / len(planted), 3),
         "false_fouls": len(false),
         "false_fouls_on_nobody": sum(
-            any(
-                p.seat is None and min(p.end, s["end"]) > max(p.start, s["start"]) for p in planted
-            )
+            any(p.seat is None and min(p.end, s["end"]) > max(p.start, s["start"]) for p in planted)
             for s in false
         ),
         "fouls_suggested": len(suggested),
@@ -152,15 +152,19 @@ def main() -> None:
             from bench.real_voices import RealBanks, phone_room, plain_room
 
             options["banks"] = RealBanks(rng)
-            options["room"] = (phone_room if args.room == "phone" else plain_room)(rng)
+            options["room"] = (
+                phone_room(rng) if args.room == "phone" else plain_room(rng, 12, 0.004)
+            )
         elif args.room == "phone":
             from bench.real_voices import phone_room
 
             options["room"] = phone_room(rng)
         began = time.perf_counter()
         game = scripted_game(rng, args.minutes, **options)
-        log(f"seed {seed}: scripted {args.minutes:.0f} min, {len(game.planted)} planted, "
-            f"{time.perf_counter() - began:.0f} s")
+        log(
+            f"seed {seed}: scripted {args.minutes:.0f} min, {len(game.planted)} planted, "
+            f"{time.perf_counter() - began:.0f} s"
+        )
         with tempfile.TemporaryDirectory() as folder:
             path = write(Path(folder) / "game.m4a", game.samples, "m4a")
             del game.samples

@@ -72,6 +72,20 @@ type Placing = Callable[[int, np.ndarray], np.ndarray]
 type Noise = Callable[[float], np.ndarray]
 
 
+def plain_room(rng: np.random.Generator, seats: int, noise: float) -> tuple[Placing, Noise]:
+    """The plain room: each seat its own gain, over quiet noise."""
+    gain = {seat: float(rng.uniform(0.6, 1.0)) for seat in range(1, seats + 1)}
+    gain |= {HOST: 0.9, STRANGER: 0.5}
+
+    def placed(seat: int, piece: np.ndarray) -> np.ndarray:
+        return piece * gain[seat]
+
+    def room_noise(seconds: float) -> np.ndarray:
+        return quiet(rng, seconds, noise)
+
+    return placed, room_noise
+
+
 def scripted_game(
     rng: np.random.Generator,
     minutes: float,
@@ -95,15 +109,9 @@ def scripted_game(
         banks = SyntheticBanks(rng, voices, seconds=120)
     total = int(minutes * 60 * RATE)
     if room is None:
-        gain = {seat: float(rng.uniform(0.6, 1.0)) for seat in range(1, seats + 1)}
-        gain |= {HOST: 0.9, STRANGER: 0.5}
-        sound = quiet(rng, minutes * 60, noise)
-
-        def placed(seat: int, piece: np.ndarray) -> np.ndarray:
-            return piece * gain[seat]
-    else:
-        placed, room_noise = room
-        sound = room_noise(minutes * 60)
+        room = plain_room(rng, seats, noise)
+    placed, room_noise = room
+    sound = room_noise(minutes * 60)
     game = ScriptedGame(sound, START)
     clock = 2.0
 

@@ -68,12 +68,12 @@ def recording_analyse(*, recording_id: int) -> Recording | None:
         return None
     voiced = [[a, b] for a, b in vad.segments(probs)]
     duration = len(probs) * vad.FRAME_SECONDS
-    sound = speakers.Sound(
+    heard = speakers.Sound(
         np.concatenate(frame_features) if frame_features else np.zeros((0, features.FEATURES)),
         *mel_frames.finish(),
     )
-    del frame_features
-    attribution = _who_spoke(recording, sound, voiced, duration)
+    frame_features.clear()  # the joined copy is all that is needed now
+    attribution = _who_spoke(recording, heard, voiced, duration)
     transcript, note = _transcribe(recording)
     with transaction.atomic():
         if not Recording.objects.filter(pk=recording_id, deleted_at__isnull=True).update(

@@ -70,8 +70,15 @@ def _sha256(path: Path) -> str:
 class _TensorRef:
     """What torch._utils._rebuild_tensor_v2 is given: where a tensor lies in a storage."""
 
-    def __init__(self, storage: str, offset: int, size: Sequence[int], stride: Sequence[int], *_: Any):
-        self.storage, self.offset, self.size, self.stride = storage, offset, tuple(size), tuple(stride)
+    def __init__(
+        self, storage: str, offset: int, size: Sequence[int], stride: Sequence[int], *_: Any
+    ):
+        self.storage, self.offset, self.size, self.stride = (
+            storage,
+            offset,
+            tuple(size),
+            tuple(stride),
+        )
 
 
 class _CheckpointReader(pickle.Unpickler):
@@ -135,7 +142,10 @@ class _Network:
             scale[: 2 * HIDDEN] = 0.5
             scale[3 * HIDDEN :] = 0.5
             self.layers.append(
-                (np.ascontiguousarray((stacked * scale[:, None]).T), (bias * scale).astype(np.float32))
+                (
+                    np.ascontiguousarray((stacked * scale[:, None]).T),
+                    (bias * scale).astype(np.float32),
+                )
             )
         self.linear = np.ascontiguousarray(weights["linear.weight"].T)
         self.linear_bias = weights["linear.bias"]
@@ -160,7 +170,10 @@ class _Network:
                 out_gate = gates[:, 3 * HIDDEN :]
                 out_gate += 1.0
                 out_gate *= 0.5
-                cell = gates[:, HIDDEN : 2 * HIDDEN] * cell + gates[:, :HIDDEN] * gates[:, 2 * HIDDEN : 3 * HIDDEN]
+                cell = (
+                    gates[:, HIDDEN : 2 * HIDDEN] * cell
+                    + gates[:, :HIDDEN] * gates[:, 2 * HIDDEN : 3 * HIDDEN]
+                )
                 hidden = out_gate * np.tanh(cell)
                 states[layer] = (hidden, cell)
                 given = hidden
@@ -194,7 +207,9 @@ def _filterbank() -> np.ndarray:
     """(WINDOW // 2 + 1, BANDS): triangles between Slaney mel points 0…8 kHz, each
     normalised by its width (librosa's norm="slaney")."""
     bins = np.fft.rfftfreq(WINDOW, 1.0 / RATE)
-    points = _slaney_hz(np.linspace(_slaney_mel(np.array(0.0)), _slaney_mel(np.array(RATE / 2)), BANDS + 2))
+    points = _slaney_hz(
+        np.linspace(_slaney_mel(np.array(0.0)), _slaney_mel(np.array(RATE / 2)), BANDS + 2)
+    )
     widths = np.diff(points)
     ramps = points[:, None] - bins[None, :]
     bank = np.zeros((BANDS, bins.size))

@@ -301,7 +301,9 @@ def attribute(
         ]
     )
     labels = np.array([w.seat if w else -1 for w in where])
-    hosting = np.array([w is None and _at_night(host, c.start, c.end) for c, w in zip(chunks, where, strict=True)])
+    hosting = np.array(
+        [w is None and _at_night(host, c.start, c.end) for c, w in zip(chunks, where, strict=True)]
+    )
     counts = {s: int(((labels == s) & enrolled).sum()) for s in set(labels[enrolled].tolist())}
     modelled = sorted(s for s, n in counts.items() if n >= MIN_ENROLMENT_CHUNKS)
     if len(modelled) < 2:
@@ -399,7 +401,8 @@ def _strangers_left_out(
         chunk = attributed[index] if index >= 0 else None
         if run and (
             chunk is None
-            or (chunk.seat, chunk.owner, chunk.night) != (result[run[0]].seat, result[run[0]].owner, result[run[0]].night)
+            or (chunk.seat, chunk.owner, chunk.night)
+            != (result[run[0]].seat, result[run[0]].owner, result[run[0]].night)
         ):
             first = result[run[0]]
             if first.seat is not None and first.owner != first.seat and first.seat in centroids:

@@ -59,6 +59,7 @@ def test_embed_ignores_loudness_and_groups_spans_of_any_length() -> None:
 def test_a_checkpoint_naming_anything_else_is_refused(tmp_path: Path) -> None:
     """The unpickler knows three names; a pickle calling any other is never run."""
     hostile = io.BytesIO()
+    header: object
     for header in (1, 1001, {}):
         pickle.dump(header, hostile)
     pickle.dump({"model_state": print}, hostile)  # builtins.print: not a state dict's
