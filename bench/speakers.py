@@ -2,7 +2,9 @@
 as m4a (AAC) and analysed in a fresh process as the worker does: decoding, voice activity,
 the frames' features, the speaker encoder and the attribution. Prints one JSON line per
 table: voices, room, seed, planted, accuracy (planted stretches attributed to their seat, or
-to nobody for the host's and a stranger's), false_fouls (suggested fouls no planted talk
+to nobody for the host's and a stranger's; for an interruption spoken over the speaker, the
+seat heard in most of it), over_caught (such interruptions of which the interrupter is
+heard for at least CAUGHT_SECONDS), false_fouls (suggested fouls no planted talk
 explains), fouls_suggested of foulable (planted interruptions and night talk of at least
 FOUL_SECONDS), the share right of each planted kind, rtf (the analysing process's wall time
 per second of sound, decoding and VAD included) and peak_mb (its peak resident memory).
@@ -75,6 +77,18 @@ def heard_as(stretches: list[dict[str, Any]], start: float, end: float) -> int |
     return max(share, key=share.__getitem__) if share else None
 
 
+CAUGHT_SECONDS = 1.0  # an interruption over the speaker is caught when this much is heard
+
+
+def heard_for(stretches: list[dict[str, Any]], seat: int | None, start: float, end: float) -> float:
+    """Seconds of [start, end] the analysis gives to `seat`."""
+    return sum(
+        max(0.0, min(end, s["end"]) - max(start, s["start"]))
+        for s in stretches
+        if s["seat"] == seat
+    )
+
+
 def explained(suggestion: dict[str, Any], planted: list[Any]) -> bool:
     return any(
         p.seat == suggestion["seat"]
@@ -107,6 +121,8 @@ def figures(found: dict[str, Any], planted: list[Any], foul_seconds: float) -> d
         )
     ]
     false = [s for s in found["suggestions"] if not explained(s, planted)]
+    over = [p for p in planted if p.over]
+    caught = [p for p in over if heard_for(stretches, p.seat, p.start, p.end) >= CAUGHT_SECONDS]
     return {
         "seats": len(found["modelled"]),
         "planted": len(planted),
@@ -119,6 +135,7 @@ def figures(found: dict[str, Any], planted: list[Any], foul_seconds: float) -> d
         "fouls_suggested": len(suggested),
         "foulable": len(foulable),
         "right_by_kind": {k: f"{sum(v)}/{len(v)}" for k, v in sorted(kinds.items())},
+        **({"over_caught": f"{len(caught)}/{len(over)}"} if over else {}),
     }
 
 

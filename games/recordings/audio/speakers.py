@@ -31,7 +31,12 @@ MIN_CHUNK_SECONDS = 0.4  # shorter voice is left unattributed
 EDGE_SECONDS = 1.0  # a window's first and last second may hold the host or the last word
 THRESHOLD = 0.9  # the posterior below which a chunk's speaker is "unknown"
 FOUL_SECONDS = 3.0  # talk in another's speech (or at night) that is worth a suggestion
-PAUSE_SECONDS = 1.0  # a pause in a seat's talk no longer than this is part of the talk
+PAUSE_SECONDS = 1.0
+# Two voices at once (docs/audio.md): a speech's chunk this much further from the speaker's
+# voice than the speaker's own chunks typically stand, and what is left of it beside the
+# speaker's voice this close to another seat's.
+OVERLAP_DROP = 0.2
+OVERLAP_SCORE = 0.25
 MIN_ENROLMENT_CHUNKS = 3  # a seat heard less than this in its windows is not modelled
 REGULARISATION = 0.05  # added to the covariance's diagonal (in units of its mean variance)
 METHOD = "fusion"  # the cells' vectors: "mfcc", "embedding" or both, "fusion" (docs/audio.md)
@@ -317,7 +322,8 @@ def attribute(
     posteriors = _smoothed(backend.posteriors(vectors), chunks)
     attributed = _attributed(chunks, where, posteriors, backend, nights, threshold)
     if embedded is not None:
-        attributed = _strangers_left_out(attributed, embedded, labels, kept)
+        voices = _Voices(embedded, labels, kept)
+        attributed = _overlaps(_strangers_left_out(attributed, voices), voices)
     stretches = _merged(attributed)
     return Attribution(
         stretches,
@@ -381,38 +387,90 @@ def _attributed(
     return attributed
 
 
-def _strangers_left_out(
-    attributed: list[Stretch], embedded: np.ndarray, labels: np.ndarray, taught: np.ndarray
-) -> list[Stretch]:
-    """A run of chunks given to a seat outside its own speeches whose voice stands further
-    from the seat's (cosine to the seat's mean embedding, over the run) than the seat's own
-    chunks typically do, by more than STRANGE, is nobody's: the LDA names the nearest seat
-    even for a voice of nobody at the table."""
-    centroids: dict[int, np.ndarray] = {}
-    typical: dict[int, float] = {}
-    for seat in set(labels[taught].tolist()):
-        own = embedded[taught[labels[taught] == seat]]
-        centre = own.mean(axis=0)
-        centroids[seat] = centre / max(float(np.linalg.norm(centre)), 1e-9)
-        typical[seat] = float(np.median(own @ centroids[seat]))
-    result = list(attributed)
-    run: list[int] = []
-    for index in [*range(len(attributed)), -1]:
-        chunk = attributed[index] if index >= 0 else None
-        if run and (
-            chunk is None
-            or (chunk.seat, chunk.owner, chunk.night)
-            != (result[run[0]].seat, result[run[0]].owner, result[run[0]].night)
+class _Voices:
+    """Each voice (the seats' and the host's) as the mean of the embeddings that taught it,
+    and how close (cosine) its own chunks typically stand to that mean."""
+
+    def __init__(self, embedded: np.ndarray, labels: np.ndarray, taught: np.ndarray) -> None:
+        self.embedded = embedded
+        self.seats = sorted(set(labels[taught].tolist()))
+        centres = np.stack([embedded[taught[labels[taught] == s]].mean(axis=0) for s in self.seats])
+        self.centres = centres / np.maximum(np.linalg.norm(centres, axis=1, keepdims=True), 1e-9)
+        self.typical = {
+            seat: float(np.median(embedded[taught[labels[taught] == seat]] @ self.centres[i]))
+            for i, seat in enumerate(self.seats)
+        }
+
+    def closeness(self, chunks: Sequence[int], seat: int) -> float:
+        """The chunks' mean cosine to the seat's voice, less its own chunks' typical one."""
+        centre = self.centres[self.seats.index(seat)]
+        return float((self.embedded[list(chunks)] @ centre).mean()) - self.typical[seat]
+
+    def beside(self, chunk: int, speaker: int) -> tuple[int, float]:
+        """The other voice in a chunk where the speaker's voice is weak: the chunk's
+        embedding without its part along the speaker's voice, against the other voices."""
+        centre = self.centres[self.seats.index(speaker)]
+        rest = self.embedded[chunk] - (self.embedded[chunk] @ centre) * centre
+        scores = self.centres @ (rest / max(float(np.linalg.norm(rest)), 1e-9))
+        scores[self.seats.index(speaker)] = -np.inf
+        if HOST_LABEL in self.seats:
+            scores[self.seats.index(HOST_LABEL)] = -np.inf
+        best = int(scores.argmax())
+        return self.seats[best], float(scores[best])
+
+
+def _runs(attributed: Sequence[Stretch]) -> list[list[int]]:
+    """The chunks in runs of one seat in one place (as _merged would join them)."""
+    runs: list[list[int]] = []
+    for index, chunk in enumerate(attributed):
+        last = attributed[runs[-1][0]] if runs else None
+        if last is not None and (last.seat, last.owner, last.night) == (
+            chunk.seat,
+            chunk.owner,
+            chunk.night,
         ):
-            first = result[run[0]]
-            if first.seat is not None and first.owner != first.seat and first.seat in centroids:
-                closeness = float((embedded[run] @ centroids[first.seat]).mean())
-                if closeness < typical[first.seat] - STRANGE:
-                    for j in run:
-                        result[j] = replace(result[j], seat=None, confidence=0.0)
-            run = []
-        if chunk is not None:
-            run.append(index)
+            runs[-1].append(index)
+        else:
+            runs.append([index])
+    return runs
+
+
+def _strangers_left_out(attributed: list[Stretch], voices: _Voices) -> list[Stretch]:
+    """A run of chunks given to a seat outside its own speeches whose voice stands further
+    from the seat's than the seat's own chunks typically do, by more than STRANGE, is
+    nobody's: the LDA names the nearest seat even for a voice of nobody at the table."""
+    result = list(attributed)
+    for run in _runs(attributed):
+        first = attributed[run[0]]
+        if first.seat is None or first.owner == first.seat or first.seat not in voices.seats:
+            continue
+        if voices.closeness(run, first.seat) < -STRANGE:
+            for index in run:
+                result[index] = replace(result[index], seat=None, confidence=0.0)
+    return result
+
+
+def _overlaps(attributed: list[Stretch], voices: _Voices) -> list[Stretch]:
+    """A chunk of a speech where the speaker's voice stands far from its own (by more than
+    OVERLAP_DROP) and what is left of it, the speaker's part taken out, is clearly another
+    seat's (cosine OVERLAP_SCORE): that seat talks over the speaker. Its neighbours follow
+    on half the evidence (a voice over another lasts longer than half a second)."""
+    result = list(attributed)
+    candidates: dict[int, tuple[float, int, float]] = {}
+    for index, chunk in enumerate(attributed):
+        speaker = chunk.owner
+        if speaker is None or chunk.seat != speaker or speaker not in voices.seats:
+            continue
+        drop = -voices.closeness([index], speaker)
+        if drop >= OVERLAP_DROP / 2:
+            candidates[index] = (drop, *voices.beside(index, speaker))
+    for index, (drop, other, score) in candidates.items():
+        if drop >= OVERLAP_DROP and score >= OVERLAP_SCORE:
+            result[index] = replace(attributed[index], seat=other, confidence=score)
+    for index, (_drop, other, score) in candidates.items():
+        near = [result[j].seat for j in (index - 1, index + 1) if 0 <= j < len(result)]
+        if result[index].seat != other and other in near and score >= OVERLAP_SCORE / 2:
+            result[index] = replace(attributed[index], seat=other, confidence=score)
     return result
 
 
