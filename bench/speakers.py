@@ -83,7 +83,7 @@ CAUGHT_SECONDS = 1.0  # an interruption over the speaker is caught when this muc
 def heard_for(stretches: list[dict[str, Any]], seat: int | None, start: float, end: float) -> float:
     """Seconds of [start, end] the analysis gives to `seat`."""
     return sum(
-        max(0.0, min(end, s["end"]) - max(start, s["start"]))
+        max(0.0, min(end, float(s["end"])) - max(start, float(s["start"])))
         for s in stretches
         if s["seat"] == seat
     )
