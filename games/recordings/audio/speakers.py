@@ -34,9 +34,10 @@ FOUL_SECONDS = 3.0  # talk in another's speech (or at night) that is worth a sug
 PAUSE_SECONDS = 1.0
 # Two voices at once (docs/audio.md): a speech's chunk this much further from the speaker's
 # voice than the speaker's own chunks typically stand, and what is left of it beside the
-# speaker's voice this close to another seat's.
+# speaker's voice closer to one seat's than to the next by this much (cosine). A smaller
+# margin catches more and names the wrong seat on the synthetic table: a false foul.
 OVERLAP_DROP = 0.2
-OVERLAP_SCORE = 0.25
+OVERLAP_MARGIN = 0.15
 MIN_ENROLMENT_CHUNKS = 3  # a seat heard less than this in its windows is not modelled
 REGULARISATION = 0.05  # added to the covariance's diagonal (in units of its mean variance)
 METHOD = "fusion"  # the cells' vectors: "mfcc", "embedding" or both, "fusion" (docs/audio.md)
@@ -408,15 +409,16 @@ class _Voices:
 
     def beside(self, chunk: int, speaker: int) -> tuple[int, float]:
         """The other voice in a chunk where the speaker's voice is weak: the chunk's
-        embedding without its part along the speaker's voice, against the other voices."""
+        embedding without its part along the speaker's voice, against the other voices;
+        its evidence is how far it stands ahead of the next voice (cosine)."""
         centre = self.centres[self.seats.index(speaker)]
         rest = self.embedded[chunk] - (self.embedded[chunk] @ centre) * centre
         scores = self.centres @ (rest / max(float(np.linalg.norm(rest)), 1e-9))
         scores[self.seats.index(speaker)] = -np.inf
         if HOST_LABEL in self.seats:
             scores[self.seats.index(HOST_LABEL)] = -np.inf
-        best = int(scores.argmax())
-        return self.seats[best], float(scores[best])
+        second, best = (int(i) for i in np.argsort(scores)[-2:])
+        return self.seats[best], float(scores[best] - scores[second])
 
 
 def _runs(attributed: Sequence[Stretch]) -> list[list[int]]:
@@ -453,8 +455,9 @@ def _strangers_left_out(attributed: list[Stretch], voices: _Voices) -> list[Stre
 def _overlaps(attributed: list[Stretch], voices: _Voices) -> list[Stretch]:
     """A chunk of a speech where the speaker's voice stands far from its own (by more than
     OVERLAP_DROP) and what is left of it, the speaker's part taken out, is clearly another
-    seat's (cosine OVERLAP_SCORE): that seat talks over the speaker. Its neighbours follow
-    on half the evidence (a voice over another lasts longer than half a second)."""
+    seat's (ahead of the next voice by OVERLAP_MARGIN): that seat talks over the speaker.
+    Its neighbours follow on half the evidence (a voice over another lasts longer than
+    half a second)."""
     result = list(attributed)
     candidates: dict[int, tuple[float, int, float]] = {}
     for index, chunk in enumerate(attributed):
@@ -464,13 +467,13 @@ def _overlaps(attributed: list[Stretch], voices: _Voices) -> list[Stretch]:
         drop = -voices.closeness([index], speaker)
         if drop >= OVERLAP_DROP / 2:
             candidates[index] = (drop, *voices.beside(index, speaker))
-    for index, (drop, other, score) in candidates.items():
-        if drop >= OVERLAP_DROP and score >= OVERLAP_SCORE:
-            result[index] = replace(attributed[index], seat=other, confidence=score)
-    for index, (_drop, other, score) in candidates.items():
+    for index, (drop, other, margin) in candidates.items():
+        if drop >= OVERLAP_DROP and margin >= OVERLAP_MARGIN:
+            result[index] = replace(attributed[index], seat=other, confidence=margin)
+    for index, (_drop, other, margin) in candidates.items():
         near = [result[j].seat for j in (index - 1, index + 1) if 0 <= j < len(result)]
-        if result[index].seat != other and other in near and score >= OVERLAP_SCORE / 2:
-            result[index] = replace(attributed[index], seat=other, confidence=score)
+        if result[index].seat != other and other in near and margin >= OVERLAP_MARGIN / 2:
+            result[index] = replace(attributed[index], seat=other, confidence=margin)
     return result
 
 
