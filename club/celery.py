@@ -1,9 +1,19 @@
-"""The Celery application: configured from Django settings under the CELERY_ namespace."""
+"""The Celery application: configured from Django settings under the CELERY_ namespace.
+
+`celery -A club worker` imports this module first (club/__init__.py loads it), before any
+task's module brings numpy in: the place to limit numpy's BLAS to one thread, which
+OpenBLAS reads once, when it is loaded. The worker's processes are its parallelism (one
+task each); on a busy 2-core worker a BLAS of two threads per process made a small matrix
+product ten times slower, its threads waiting on each other. An operator's own setting
+wins; the site's processes, which load this module with Django, get the same (gunicorn's
+workers are its parallelism too)."""
 
 import os
 
-from celery import Celery
-from celery.signals import after_task_publish, task_postrun
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+from celery import Celery  # noqa: E402  (after the BLAS setting, as every import here)
+from celery.signals import after_task_publish, task_postrun  # noqa: E402
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "club.settings")
 

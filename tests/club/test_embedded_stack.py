@@ -31,7 +31,8 @@ def embedded_env(tmp_path: Path) -> dict[str, str]:
     env = {
         key: value
         for key, value in os.environ.items()
-        if key not in {"DATABASE_URL", "CELERY_BROKER_URL", "CLUB_CACHE_URL"}
+        if key
+        not in {"DATABASE_URL", "CELERY_BROKER_URL", "CLUB_CACHE_URL", "OPENBLAS_NUM_THREADS"}
         and not key.startswith("DJANGO_")
     }
     env.update(
@@ -109,6 +110,9 @@ def test_web_worker_and_beat_run_on_the_embedded_defaults(embedded_env: dict[str
 
         first = worker_pid()
         assert first is not None
+        # Its numpy's BLAS runs one thread (club/celery.py, tests/club/test_worker_blas.py).
+        started_with = Path(f"/proc/{first}/environ").read_bytes().split(b"\0")
+        assert b"OPENBLAS_NUM_THREADS=1" in started_with
         os.kill(first, signal.SIGKILL)
         assert healthz(embedded_env["PORT"])
         assert wait_for(lambda: worker_pid() not in (None, first), timeout=30)
