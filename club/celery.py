@@ -10,10 +10,11 @@ workers are its parallelism too)."""
 
 import os
 
+# Before every import: celery's own could one day bring numpy in.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
-from celery import Celery  # noqa: E402  (after the BLAS setting, as every import here)
-from celery.signals import after_task_publish, task_postrun  # noqa: E402
+from celery import Celery
+from celery.signals import after_task_publish, task_postrun
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "club.settings")
 
