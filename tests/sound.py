@@ -1,6 +1,13 @@
 """Recordings made in the tests: speech-like sound (voiced syllables with gliding formants
 and consonant bursts, which Silero VAD takes for speech), quiet room noise, and files in the
-formats the phones make, encoded by PyAV."""
+formats the phones make, encoded by PyAV.
+
+PyAV's ffmpeg encodes every format the club takes but AMR: it carries AMR's decoders and
+no encoder (ffmpeg's AMR encoders are the opencore and VisualOn libraries, not built into
+the wheels). The tests' AMR recording is therefore a file in tests/data/, made once from
+this module's sound by the opencore AMR encoder (tests/data/make_amr.py says how); a 3gp
+holding AMR is made from it here by PyAV, which copies its packets into the other
+container (`amr_in_3gp`)."""
 
 from __future__ import annotations
 
@@ -21,13 +28,42 @@ VOWELS = [
     (440, 1020, 2240),
     (660, 1720, 2410),
 ]
-# Container, codec, sample rate (opus takes 48 kHz).
+
+
+@dataclass(frozen=True)
+class Encoding:
+    """How a file of one kind is written: ffmpeg's container (muxer) and codec, the sample
+    rate (opus takes 48 kHz), and what some encoders need besides."""
+
+    container: str
+    codec: str
+    rate: int
+    layout: str = "mono"  # ffmpeg's own vorbis encoder writes only stereo
+    bit_rate: int | None = None  # wmav2 has no default
+    options: tuple[tuple[str, str], ...] = ()
+
+
+# By the file name's extension, as the phones name them.
 FORMATS = {
-    "wav": ("wav", "pcm_s16le", 16_000),
-    "m4a": ("mp4", "aac", 44_100),
-    "mp3": ("mp3", "libmp3lame", 44_100),
-    "ogg": ("ogg", "libopus", 48_000),
-    "webm": ("webm", "libopus", 48_000),
+    "wav": Encoding("wav", "pcm_s16le", 16_000),
+    "m4a": Encoding("mp4", "aac", 44_100),
+    "mp4": Encoding("mp4", "aac", 48_000),
+    "aac": Encoding("adts", "aac", 44_100),  # a bare AAC stream (ADTS)
+    "mp3": Encoding("mp3", "libmp3lame", 44_100),
+    "ogg": Encoding("ogg", "libopus", 48_000),
+    "opus": Encoding("opus", "libopus", 48_000),  # WhatsApp's and Telegram's voice notes
+    # Android's recorders' Ogg Vorbis; ffmpeg's own vorbis encoder is marked experimental.
+    "oga": Encoding("ogg", "vorbis", 44_100, "stereo", options=(("strict", "experimental"),)),
+    "webm": Encoding("webm", "libopus", 48_000),
+    "3gp": Encoding("3gp", "aac", 16_000),
+    "3ga": Encoding("3gp", "aac", 44_100),  # Samsung's name for an audio-only 3gp
+    "flac": Encoding("flac", "flac", 44_100, "stereo"),
+    "aiff": Encoding("aiff", "pcm_s16be", 44_100, "stereo"),
+    "aif": Encoding("aiff", "pcm_s16be", 16_000),
+    "caf": Encoding("caf", "pcm_s16le", 44_100),  # iOS's recorder's default: PCM in CAF
+    "wma": Encoding("asf", "wmav2", 44_100, bit_rate=64_000),
+    # An hour of this is 691 MB: the uncompressed recording of a phone set to its best.
+    "wav48": Encoding("wav", "pcm_s16le", 48_000, "stereo"),
 }
 
 
@@ -148,11 +184,20 @@ def write(path: Path, samples: np.ndarray, kind: str, *, streamed: bool = False)
 
 
 def _encode(target: str | _Stream, samples: np.ndarray, kind: str) -> None:
-    container_format, codec, rate = FORMATS[kind]
-    with av.open(target, "w", format=container_format) as container:
-        stream = container.add_stream(codec, rate=rate, layout="mono")
+    encoding = FORMATS[kind]
+    with av.open(target, "w", format=encoding.container) as container:
+        stream = container.add_stream(
+            encoding.codec,
+            rate=encoding.rate,
+            layout=encoding.layout,
+            options=dict(encoding.options),
+        )
         assert isinstance(stream, av.AudioStream)  # for mypy: an audio codec's stream
-        resampler = av.AudioResampler(format=stream.format.name, layout="mono", rate=rate)
+        if encoding.bit_rate is not None:
+            stream.bit_rate = encoding.bit_rate
+        resampler = av.AudioResampler(
+            format=stream.format.name, layout=encoding.layout, rate=encoding.rate
+        )
         pcm = (samples * 32767).clip(-32768, 32767).astype(np.int16)
         step = RATE  # a second at a time
         for start in range(0, pcm.size, step):
@@ -165,3 +210,17 @@ def _encode(target: str | _Stream, samples: np.ndarray, kind: str) -> None:
         for out in resampler.resample(None):
             container.mux(stream.encode(out))
         container.mux(stream.encode(None))
+
+
+def amr_in_3gp(source: Path, path: Path) -> Path:
+    """The AMR recording's packets in a 3gp container, as Android's recorders write it
+    (PyAV copies them: it cannot encode AMR)."""
+    with av.open(str(source)) as amr, av.open(str(path), "w", format="3gp") as out:
+        sound = amr.streams.audio[0]
+        copy = out.add_stream_from_template(sound)
+        for packet in amr.demux(sound):
+            if packet.dts is None:  # the demuxer's last, empty packet
+                continue
+            packet.stream = copy
+            out.mux(packet)
+    return path
