@@ -55,6 +55,11 @@ def recording_analyse(*, recording_id: int) -> Recording | None:
     # a header that is missing or wrong costs no more than the club's limit of work.
     longest = services.longest_seconds()
     try:
+        # An uncompressed or unplayable upload becomes its small stored form first.
+        compacted = services.recording_compact(recording, longest=longest)
+        if compacted is None:
+            return None  # deleted while it was being transcoded: nothing of it is kept
+        recording = compacted
         with recording.file.open("rb") as sound:
             sound_blocks = decode.blocks(sound, vad.BLOCK_SAMPLES, longest=longest)
             probs = vad.probabilities(described(sound_blocks), report)

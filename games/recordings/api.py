@@ -29,7 +29,8 @@ router = Router(tags=["recordings"])
 
 class RecordingIn(Schema):
     name: str = Field(..., min_length=1, max_length=200)
-    size: int = Field(..., ge=1, le=recordings.MAX_BYTES)
+    # Bytes; 0 and more than MAX_BYTES are refused by the service, with its message.
+    size: int = Field(..., ge=0)
     started_at: Moment | None = None  # second 0 of the sound; the game's start if not given
 
 
@@ -122,10 +123,8 @@ def recording_delete(request: ApiRequest, recording_id: int) -> Status[None]:
     "/recordings/{recording_id}/file",
     response={200: None, **ERRORS},
     # An int key, as ninja keys its own: a "200" beside 200 is a duplicated key in JSON.
-    openapi_extra={"responses": {200: {"description": "The recording as uploaded."}}},
+    openapi_extra={"responses": {200: {"description": "The recording as stored."}}},
 )
 def recording_file(request: ApiRequest, recording_id: int) -> FileResponse:
     download = recordings.recording_open(recording_id=recording_id, user=request.auth)
-    return FileResponse(
-        download.file, as_attachment=True, filename=download.recording.original_name
-    )
+    return FileResponse(download.file, as_attachment=True, filename=download.name)

@@ -3,21 +3,27 @@ its sound in the worker, and its deletion on time (RULES.md §C: 3 days, always)
 
 Uploads land in a local partial file (appended under the recording's row lock, at the
 offset the phone names, so a retried or resumed chunk never doubles); once complete the
-file is probed (it must open, hold sound, and be no longer than the club's limit), goes to
-Django's storage (local files, or S3 through django-storages) and the analysis is queued
-after the commit. A new upload for a game that has a recording is a replacement beside
-it: the game keeps its recording and analysis until the new one is complete and readable,
-and then the two change places in one transaction; a replacement that is unreadable, too
-long, or abandoned (no chunk for UPLOAD_EXPIRES) changes nothing. The hourly sweep deletes
-every recording whose time has come — all that are overdue after a downtime, none still
-within its time — and the abandoned uploads, and writes an audit row for each.
+file is probed by its bytes, whatever its name (it must open as one of the phones'
+formats, hold sound whose first frame decodes, and be no longer than the club's limit),
+goes to Django's storage (local files, or S3 through django-storages) under a name its
+header gives, and the analysis is queued after the commit. The worker first puts a
+recording that is uncompressed, lossless or unplayable in a browser into its small stored
+form (audio/compact.py), in place of the upload. A new upload for a game that has a
+recording is a replacement beside it: the game keeps its recording and analysis until
+the new one is complete and readable, and then the two change places in one transaction;
+a replacement that is unreadable, too long, or abandoned (no chunk for UPLOAD_EXPIRES)
+changes nothing. The hourly sweep deletes every recording whose time has come — all that
+are overdue after a downtime, none still within its time — and the abandoned uploads, and
+writes an audit row for each; and it deletes any file of the recordings' folder that no
+recording names (what a process killed between a database commit and a file's deletion
+left).
 """
 
 from __future__ import annotations
 
 import logging
 import math
-import os
+import tempfile
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -26,6 +32,7 @@ from typing import IO, Any
 from django.conf import settings
 from django.core.files import File
 from django.db import transaction
+from django.db.models import FileField
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
@@ -37,7 +44,7 @@ from games import access
 from games import services as games_services
 from games.access import Viewer
 from games.models import Game
-from games.recordings.audio import decode
+from games.recordings.audio import compact, decode
 from games.recordings.models import (
     FoulSuggestion,
     Recording,
@@ -49,12 +56,16 @@ from games.rules.events import moment_problem
 
 logger = logging.getLogger(__name__)
 
-MAX_BYTES = 300 * 1024 * 1024
+# Five hours of 48 kHz stereo 16-bit WAV (3.5 GB; three hours are 2.1 GB): the club's
+# longest recording, uncompressed. What is stored is small whatever came (audio/compact.py).
+MAX_BYTES = 4 * 1024**3
 # An upload without a chunk for this long is abandoned: the sweep removes it (the phone
 # resumes a dropped upload within minutes; a day covers a night without a network).
 UPLOAD_EXPIRES = timedelta(days=1)
 CHUNK_BYTES = 2 * 1024 * 1024  # under Django's 2.5 MB limit on a request body held in memory
-FORMATS = {".m4a", ".aac", ".mp4", ".ogg", ".opus", ".oga", ".mp3", ".wav", ".webm"}
+# A file in the recordings' folder that no recording names, this old, is an orphan: a file
+# is named by its row in the transaction that stores it, which lasts seconds.
+ORPHAN_AGE = timedelta(hours=2)
 
 
 def _partial_path(recording: Recording) -> Path:
@@ -148,10 +159,13 @@ def recording_start(
     # Everything is checked before anything is touched: a refusal changes nothing.
     if started_at is not None and moment_problem(started_at) is not None:
         raise Refused(_("The recording's start is not a time the club can store."))
-    if "\x00" in name or os.path.splitext(name.lower())[1] not in FORMATS:
-        raise Refused(_("Upload an m4a, ogg, opus, mp3, wav or webm recording."))
-    if not 0 < size <= MAX_BYTES:
-        raise Refused(_("A recording is up to 300 MB."))
+    # Any name: what the file is, its bytes say when the upload completes (_complete).
+    if "\x00" in name:
+        raise Refused(_("The file's name holds a character that cannot be stored."))
+    if size <= 0:
+        raise Refused(_("The file is empty: choose the recording itself."))
+    if size > MAX_BYTES:
+        raise Refused(_("A recording is up to 4 GB."))
     if due_at(game) <= timezone.now():
         raise Refused(
             _("Recordings are kept %(days)d days after the game; this game is older.")
@@ -256,23 +270,42 @@ def recording_store_whole(
     return recording
 
 
+def unreadable(problem: decode.Problem) -> str:
+    """Why a complete upload is not a recording, in the reader's language."""
+    if problem == decode.Problem.NO_AUDIO:
+        return _("The file holds no sound (a video without a sound track?): upload the recording.")
+    if problem == decode.Problem.UNDECODABLE:
+        return _(
+            "The file's sound does not decode: it is damaged, or in a codec the club does not read."
+        )
+    return _(
+        "The file is not a sound recording, or it is cut short. The club takes m4a, mp3, "
+        "ogg, opus, webm, wav, flac, aiff, caf, amr, 3gp and wma: upload the file the "
+        "phone saved."
+    )
+
+
 def _complete(recording: Recording, path: Path, *, by: User) -> None:
-    """The last byte is in: check it is sound no longer than the club takes (the
-    container's header says how long), move it to storage, put it in the place of the
-    recording it replaces, queue the analysis. Call it with the game's rows locked."""
+    """The last byte is in: check by its bytes that it is sound no longer than the club
+    takes (the container's header says how long), move it to storage under the name its
+    header gives, put it in the place of the recording it replaces, queue the analysis.
+    Call it with the game's rows locked."""
     try:
-        duration = decode.probe(str(path), longest=longest_seconds())
+        header = decode.inspect(str(path), longest=longest_seconds())
     except decode.UnreadableAudio as error:
-        logger.info("Recording %s unreadable: %s", recording.pk, error)
-        _fail(recording, path, _("The file is not a recording that can be read."))
+        logger.info("Recording %s unreadable (%s): %s", recording.pk, error.problem.value, error)
+        _fail(recording, path, unreadable(error.problem))
         return
+    duration = header.seconds
     if duration > longest_seconds():
         logger.info("Recording %s refused: %.0f s long", recording.pk, duration)
         _fail(recording, path, too_long(duration))
         return
     with open(path, "rb") as partial:
-        extension = os.path.splitext(recording.original_name.lower())[1]  # one of FORMATS
-        recording.file.save(f"game-{recording.game_id}{extension}", File(partial), save=False)
+        # The name's extension is the header's, never the upload's: a file called
+        # "game.m4a" that holds AMR is stored as .amr, and a name says nothing else.
+        stored_as = f"game-{recording.game_id}{header.extension}"
+        recording.file.save(stored_as, File(partial), save=False)
     if recording.replacement:
         replaced = Recording.objects.filter(game_id=recording.game_id, replacement=False).first()
         if replaced is not None:
@@ -285,6 +318,44 @@ def _complete(recording: Recording, path: Path, *, by: User) -> None:
     transaction.on_commit(lambda: path.unlink(missing_ok=True))
     queue_on_commit("games.recordings.tasks.recording_analyse", recording.pk)
     logger.info("Recording %s stored as %s", recording.pk, name)
+
+
+def recording_compact(recording: Recording, *, longest: float) -> Recording | None:
+    """The worker's first step: a recording that is not kept as it came (uncompressed,
+    lossless, unplayable in a browser: audio/compact.py) is transcoded to the stored form,
+    which takes the upload's place; the upload is deleted with an audit row. The
+    recording as it is now; None if it was deleted (or replaced) meanwhile: then nothing
+    of it is stored again. Raises decode.UnreadableAudio and decode.TooLong as the
+    analysis's decoding does."""
+    uploaded = recording.file.name or ""
+    with recording.file.open("rb") as sound:
+        header = decode.inspect(sound, longest=longest)
+    if compact.stored_as_uploaded(header, recording.file.size):
+        return recording
+    # A file without a name (gone with the process, whatever kills it), on the worker's
+    # disk: the transcoded sound is never left behind there.
+    with tempfile.TemporaryFile() as small:
+        with recording.file.open("rb") as sound:
+            seconds = compact.transcode(sound, small, longest=longest)
+        small.seek(0)
+        with transaction.atomic():
+            current = _locked(recording.pk)
+            if current is None or current.deleted_at is not None or current.file.name != uploaded:
+                return None
+            storage = current.file.storage
+            # Stored, and the commit then fails: a file no row names, which the sweep
+            # deletes (_sweep_orphans).
+            name = f"game-{current.game_id}{compact.EXTENSION}"
+            current.file.save(name, File(small), save=False)
+            current.save(update_fields=["file"])
+            _audit(current, file_name=uploaded, reason="compacted", by=None)
+            transaction.on_commit(lambda: storage.delete(uploaded))
+    logger.info(
+        "Recording %s compacted: %s (%s, %d bytes) to %s (%.0f s, %d bytes)",
+        recording.pk, uploaded, header.codec, recording.received, current.file.name, seconds,
+        current.file.size,
+    )  # fmt: skip
+    return current
 
 
 def _fail(recording: Recording, path: Path, error: str) -> None:
@@ -321,16 +392,7 @@ def _forget_sound(recording: Recording, *, reason: str, by: User | None) -> None
     """The audit row now, the files once the transaction commits."""
     name = recording.file.name or ""
     storage, partial = recording.file.storage, _partial_path(recording)
-    RecordingDeletion.objects.create(
-        recording_id=recording.pk,
-        game_id=recording.game_id,
-        file_name=name or recording.original_name,
-        size=recording.received,
-        due_at=due_at(recording.game),
-        deleted_at=timezone.now(),
-        reason=reason,
-        by=by,
-    )
+    _audit(recording, file_name=name or recording.original_name, reason=reason, by=by)
 
     def remove_files() -> None:
         if name:
@@ -338,6 +400,19 @@ def _forget_sound(recording: Recording, *, reason: str, by: User | None) -> None
         partial.unlink(missing_ok=True)
 
     transaction.on_commit(remove_files)
+
+
+def _audit(recording: Recording, *, file_name: str, reason: str, by: User | None) -> None:
+    RecordingDeletion.objects.create(
+        recording_id=recording.pk,
+        game_id=recording.game_id,
+        file_name=file_name,
+        size=recording.received,
+        due_at=due_at(recording.game),
+        deleted_at=timezone.now(),
+        reason=reason,
+        by=by,
+    )
 
 
 def recording_delete(*, recording_id: int, user: User) -> None:
@@ -353,7 +428,7 @@ def recording_delete(*, recording_id: int, user: User) -> None:
 
 def recordings_sweep(now: datetime | None = None) -> int:
     """Delete every recording whose game is older than the retention, and every upload
-    abandoned for UPLOAD_EXPIRES; returns how many."""
+    abandoned for UPLOAD_EXPIRES; returns how many. Then the orphaned files."""
     now = now or timezone.now()
     club = ClubSettings.load()
     retention = timedelta(days=club.audio_retention_days)
@@ -381,13 +456,40 @@ def recordings_sweep(now: datetime | None = None) -> int:
             else:
                 continue
             deleted += 1
+    _sweep_orphans(now)
     return deleted
+
+
+def _sweep_orphans(now: datetime) -> int:
+    """Delete the files of the recordings' folder that no recording names and that are
+    ORPHAN_AGE old, and log each; how many. They are what a process killed between a
+    commit and a file's deletion left (the audit row of that deletion was written in the
+    commit), or a transcoded file whose commit failed (its recording still names the
+    upload it was made from)."""
+    field = Recording._meta.get_field("file")
+    assert isinstance(field, FileField)
+    storage, folder = field.storage, str(field.upload_to).rstrip("/")
+    try:
+        _folders, names = storage.listdir(folder)
+    except FileNotFoundError:
+        return 0  # nothing was ever stored
+    named = set(Recording.objects.exclude(file="").values_list("file", flat=True))
+    removed = 0
+    for name in (f"{folder}/{base}" for base in names):
+        if name in named or storage.get_modified_time(name) > now - ORPHAN_AGE:
+            continue
+        logger.warning("Recording file %s named by no recording: deleted", name)
+        storage.delete(name)
+        removed += 1
+    return removed
 
 
 @dataclass(frozen=True)
 class Download:
     recording: Recording
     file: IO[bytes]
+    size: int  # of the stored file (a transcoded one is not the upload's size)
+    name: str  # the upload's name with the stored form's extension
 
 
 def recording_open(*, recording_id: int, user: User) -> Download:
@@ -395,7 +497,9 @@ def recording_open(*, recording_id: int, user: User) -> Download:
     recording = recording_for(user, recording_id)
     if not recording.file:
         raise Refused(_("The recording is not uploaded yet."), RefusalCode.NOT_FOUND)
-    return Download(recording, recording.file.open("rb"))
+    stored = recording.file.name or ""
+    name = Path(recording.original_name).stem + Path(stored).suffix
+    return Download(recording, recording.file.open("rb"), recording.file.size, name)
 
 
 def suggestion_decide(*, suggestion_id: int, user: User, accept: bool) -> FoulSuggestion:

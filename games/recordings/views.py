@@ -111,9 +111,7 @@ def game_recording_file(request: MemberRequest, game_id: int) -> HttpResponseBas
     if recording is None:
         raise Refused(_("There is no such recording."), RefusalCode.NOT_FOUND)
     download = recordings.recording_open(recording_id=recording.pk, user=request.user)
-    return _ranged(
-        request, download.file, download.recording.size, download.recording.original_name
-    )
+    return _ranged(request, download.file, download.size, download.name)
 
 
 RANGE = re.compile(r"^bytes=(\d*)-(\d*)$")

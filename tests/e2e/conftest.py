@@ -196,7 +196,7 @@ LATIN_WORD = re.compile(r"\b[A-Za-z]{3,}\b")
 ADDRESS = re.compile(r"(?:https?://|/)\S+")  # a path or a link is not a word
 # Names the Russian pages keep in Latin letters.
 LATIN_NAMES = {"GrandDaddy", "Telegram", "iCalendar", "API", "PNG", "JPEG", "WebP", "Elo"}
-LATIN_NAMES |= {"ogg", "opus", "wav", "webm"}  # the recordings' file formats
+LATIN_NAMES |= {"ogg", "opus", "wav", "webm", "flac", "amr", "aiff", "caf", "wma"}  # formats
 
 
 def untranslated(page: Page, language: str, data: list[str]) -> list[str]:
