@@ -138,6 +138,17 @@ def places(
     """Where the protocol puts the voices on the recording's time line: every speech's
     window (seat, start, end in seconds) and every night (start, end), a night lasting from
     its `night` event to the next `day` (events without their moment `at` are skipped)."""
+    windows, nights = protocol_times(events, started_at)
+    covered = [(seat, a, b) for seat, a, b in windows if b > 0 and a < duration]
+    until = [(a, duration if b is None else b) for a, b in nights]
+    return covered, [(a, b) for a, b in until if b > 0 and a < duration]
+
+
+def protocol_times(
+    events: Sequence[Mapping[str, Any]], started_at: datetime
+) -> tuple[list[tuple[int, float, float]], list[tuple[float, float | None]]]:
+    """The protocol's speech windows (seat, start, end) and nights (start, end; None for a
+    night no `day` followed) in seconds from `started_at`, wherever they fall."""
 
     def second(moment: object) -> float | None:
         try:
@@ -150,9 +161,9 @@ def places(
         if event.get("type") not in ("speech", "last_word") or "start" not in event:
             continue
         start, end = second(event["start"]), second(event.get("end"))
-        if start is not None and end is not None and end > 0 and start < duration:
+        if start is not None and end is not None:
             windows.append((int(event["seat"]), start, end))
-    nights: list[tuple[float, float]] = []
+    nights: list[tuple[float, float | None]] = []
     night_from: float | None = None
     for event in events:
         moment = second(event["at"]) if "at" in event else None
@@ -164,8 +175,8 @@ def places(
             nights.append((night_from, moment))
             night_from = None
     if night_from is not None:
-        nights.append((night_from, duration))
-    return windows, [(a, b) for a, b in nights if b > 0 and a < duration]
+        nights.append((night_from, None))
+    return windows, nights
 
 
 # When the host is heard, by the protocol: announcing a phase just after it starts, and
