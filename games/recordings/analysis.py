@@ -7,6 +7,7 @@ from __future__ import annotations
 import logging
 import math
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from datetime import timedelta
 from typing import Any
 
 import numpy as np
@@ -18,6 +19,7 @@ from django.utils.translation import gettext as _
 from games.recordings import services
 from games.recordings.audio import decode, encoder, features, speakers, vad
 from games.recordings.audio.alignment import Alignment, align, announcements, places
+from games.recordings.audio.offset import OffsetFound, find_offset
 from games.recordings.models import FoulSuggestion, Recording, RecordingStatus, SuggestionStatus
 
 logger = logging.getLogger(__name__)
@@ -73,12 +75,15 @@ def recording_analyse(*, recording_id: int) -> Recording | None:
         return None
     voiced = [[a, b] for a, b in vad.segments(probs)]
     duration = len(probs) * vad.FRAME_SECONDS
+    start = _sound_start(recording, voiced, duration)  # sets recording.started_at
     heard = speakers.Sound(
         np.concatenate(frame_features) if frame_features else np.zeros((0, features.FEATURES)),
         *mel_frames.finish(),
     )
     frame_features.clear()  # the joined copy is all that is needed now
-    attribution = _who_spoke(recording, heard, voiced, duration)
+    # A paused recording's time line is broken after the pause: nobody's voice is
+    # attributed on it (the recording's page says why) rather than garbage.
+    attribution = None if start.pause else _who_spoke(recording, heard, voiced, duration)
     transcript, note = _transcribe(recording)
     with transaction.atomic():
         if not Recording.objects.filter(pk=recording_id, deleted_at__isnull=True).update(
@@ -86,14 +91,43 @@ def recording_analyse(*, recording_id: int) -> Recording | None:
             progress=100,
             duration=duration,
             voiced=voiced,
-            speakers=attribution.as_dict(),
+            speakers=attribution.as_dict() if attribution else None,
             transcript=transcript,
             transcript_note=note,
             analysed_at=timezone.now(),
+            **_start_fields(recording, start),
         ):
             return None  # deleted while it was being analysed: nothing of it is kept
-        _suggest(recording, attribution)
+        if attribution is None:
+            FoulSuggestion.objects.filter(
+                recording=recording, status=SuggestionStatus.PENDING
+            ).delete()
+        else:
+            _suggest(recording, attribution)
     return Recording.objects.get(pk=recording_id)
+
+
+def _sound_start(recording: Recording, voiced: list[list[float]], duration: float) -> OffsetFound:
+    """Where the protocol fits the sound (audio/offset.py), and the start the analysis
+    aligns with from here on, set on `recording.started_at`: the sound's when it is sure of
+    it and nobody gave a start, else the given one."""
+    given = recording.given_start
+    found = find_offset(voiced, duration, recording.game.events.effective(), given)
+    recording.given_started_at = given
+    recording.started_at = given
+    if found.sure and not recording.start_given:
+        recording.started_at = given + timedelta(seconds=found.offset_seconds)
+    return found
+
+
+def _start_fields(recording: Recording, start: OffsetFound) -> dict[str, Any]:
+    return {
+        "started_at": recording.started_at,
+        "given_started_at": recording.given_started_at,
+        "start_offset": round(start.offset_seconds, 1),
+        "start_confidence": round(start.confidence, 3),
+        "pause": start.pause.as_dict() if start.pause else None,
+    }
 
 
 def _fail(recording_id: int, error: str) -> None:
@@ -165,8 +199,11 @@ def recording_alignment(
     recording: Recording, events: Sequence[Mapping[str, Any]] | None = None
 ) -> Alignment | None:
     """The speech figures of an analysed recording, against the game's current log (or
-    the effective `events` a page has already read)."""
+    the effective `events` a page has already read); None for a recording paused and
+    resumed (its time line is broken)."""
     if recording.voiced is None or recording.duration is None:
+        return None
+    if recording.pause:  # the time line is broken after the pause: no figures from it
         return None
     if events is None:
         events = recording.game.events.effective()

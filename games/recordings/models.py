@@ -72,7 +72,23 @@ class Recording(models.Model):
     received = models.BigIntegerField(_("received, bytes"), default=0)
     file = models.FileField(_("file"), upload_to="recordings/", blank=True)
     # When the phone started recording: second 0 of the sound, to align it with the log.
+    # Every reader aligns with it: the start the upload gave, or the one the analysis found
+    # in the sound when nobody gave one (games/recordings/audio/offset.py).
     started_at = models.DateTimeField(_("recording started"))
+    # The start the upload gave (the game's start by default), kept when the sound's is
+    # used; empty until the first analysis, when it is `started_at` as uploaded.
+    given_started_at = models.DateTimeField(_("recording started, as given"), null=True, blank=True)
+    # Where the protocol fits the sound: its start minus the given one, in seconds, and how
+    # sure (0-1; audio/offset.SURE and more: claimed). Empty until analysed.
+    start_offset = models.FloatField(
+        _("start by the sound, s from the given"), null=True, blank=True
+    )
+    start_confidence = models.FloatField(
+        _("confidence of the start by the sound"), null=True, blank=True
+    )
+    # The recording was paused and resumed (offset.Pause.as_dict: where, by how much): its
+    # time line is broken after it, so nobody's voice is attributed on it.
+    pause = models.JSONField(_("paused at"), null=True, blank=True)
     status = models.CharField(
         _("status"),
         max_length=12,
@@ -120,6 +136,19 @@ class Recording(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game}: {self.original_name}"
+
+    @property
+    def given_start(self) -> datetime:
+        """The start the upload gave (the game's start when it gave none)."""
+        return self.given_started_at or self.started_at
+
+    @property
+    def start_given(self) -> bool:
+        """Whether someone said when the recording began. The upload form offers the game's
+        start to the second and the API's default is the game's start exactly (the game's
+        start never changes), so a start within a second of it is the default: the sound's
+        start is used instead when the sound is sure of it."""
+        return abs((self.given_start - self.game.started_at).total_seconds()) >= 1.0
 
 
 class RecordingDeletion(models.Model):
