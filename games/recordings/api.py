@@ -10,6 +10,7 @@ GET shows, or answers `failed` with the `error` (unreadable, or longer than the 
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Annotated
 
 from django.core.exceptions import RequestDataTooBig
@@ -22,6 +23,7 @@ from club.kernel.errors import RefusalCode, Refused
 from club.kernel.parsing import Moment
 from club.kernel.schemas import ERRORS
 from games.recordings import services as recordings
+from games.recordings.audio.offset import SURE
 from games.recordings.models import Recording
 
 router = Router(tags=["recordings"])
@@ -32,6 +34,31 @@ class RecordingIn(Schema):
     # Bytes; 0 and more than MAX_BYTES are refused by the service, with its message.
     size: int = Field(..., ge=0)
     started_at: Moment | None = None  # second 0 of the sound; the game's start if not given
+
+
+class StartOut(Schema):
+    """The recording's start as its sound told it (docs/audio.md)."""
+
+    given_at: datetime  # the start the upload gave: the game's start unless given
+    given_by_host: bool
+    sound_at: datetime  # where the protocol fits the sound best
+    offset_seconds: float  # sound_at - given_at
+    confidence: float  # 0-1: claimed from `sure_from`
+    sure: bool
+    sure_from: float
+    fits_given: bool | None  # within a second of sound_at (null: the sound is not sure)
+    from_sound: bool  # the figures align with sound_at (else with given_at)
+
+
+class PauseOut(Schema):
+    """The recording was paused and resumed: nobody's voice is attributed on it."""
+
+    at: float  # the recording's second from which the protocol fits later
+    earliest: float  # the jump is somewhere between these seconds of the recording
+    latest: float
+    seconds: float  # how much later: the game's time the recording missed
+    offset_after: float
+    confidence_after: float
 
 
 class RecordingOut(Schema):
@@ -48,6 +75,9 @@ class RecordingOut(Schema):
     # An upload beside the game's recording, which stays the game's until this one is
     # complete and readable (then `replacement` turns false: this is the game's recording).
     replacement: bool
+    started_at: datetime  # second 0 of the sound, as the figures align it
+    start: StartOut | None  # null until analysed
+    pause: PauseOut | None
 
 
 def _out(recording: Recording) -> RecordingOut:
@@ -63,6 +93,26 @@ def _out(recording: Recording) -> RecordingOut:
         error=recording.error,
         duration=recording.duration,
         replacement=recording.replacement,
+        started_at=recording.started_at,
+        start=_start_out(recording),
+        pause=PauseOut(**recording.pause) if recording.pause else None,
+    )
+
+
+def _start_out(recording: Recording) -> StartOut | None:
+    report = recordings.start_report(recording)
+    if report is None:
+        return None
+    return StartOut(
+        given_at=report.given_at,
+        given_by_host=report.given_by_host,
+        sound_at=report.sound_at,
+        offset_seconds=report.offset_seconds,
+        confidence=report.confidence,
+        sure=report.sure,
+        sure_from=SURE,
+        fits_given=report.fits,
+        from_sound=report.from_sound,
     )
 
 

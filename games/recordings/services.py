@@ -44,7 +44,7 @@ from games import access
 from games import services as games_services
 from games.access import Viewer
 from games.models import Game
-from games.recordings.audio import compact, decode
+from games.recordings.audio import compact, decode, offset
 from games.recordings.models import (
     FoulSuggestion,
     Recording,
@@ -555,3 +555,97 @@ def suggestion_reason(suggestion: FoulSuggestion) -> str:
             "seconds": round(suggestion.seconds),
             "during": suggestion.during,
         }
+
+
+# --- the recording's start, from its sound ---------------------------------------------
+
+
+@dataclass(frozen=True)
+class StartReport:
+    """What the analysis found of the recording's start (audio/offset.py), for the
+    recording's page and the API: moments aware, offsets in seconds."""
+
+    game_started_at: datetime
+    given_at: datetime  # the start the upload gave: the game's start unless given
+    given_by_host: bool  # someone gave it (Recording.start_given)
+    used_at: datetime  # the start the figures align with
+    sound_at: datetime  # where the protocol fits the sound best
+    offset_seconds: float  # sound_at - given_at
+    confidence: float  # 0-1
+    sure: bool  # the sound's start is claimed (offset.SURE)
+    fits: bool | None  # the given start is within offset.FITS_SECONDS of it (None: unsure)
+    from_sound: bool  # the figures align with the sound's start
+    pause: dict[str, float] | None  # offset.Pause.as_dict()
+
+    @property
+    def after_game_start(self) -> float:
+        """Seconds from the game's start to the sound's (negative: before it)."""
+        return (self.sound_at - self.game_started_at).total_seconds()
+
+
+def start_report(recording: Recording) -> StartReport | None:
+    """The recording's start as the sound told it, once analysed (None before)."""
+    if recording.start_offset is None or recording.start_confidence is None:
+        return None
+    sure = recording.start_confidence >= offset.SURE
+    given = recording.given_start
+    return StartReport(
+        game_started_at=recording.game.started_at,
+        given_at=given,
+        given_by_host=recording.start_given,
+        used_at=recording.started_at,
+        sound_at=given + timedelta(seconds=recording.start_offset),
+        offset_seconds=recording.start_offset,
+        confidence=recording.start_confidence,
+        sure=sure,
+        fits=abs(recording.start_offset) <= offset.FITS_SECONDS if sure else None,
+        from_sound=recording.started_at != given,
+        pause=recording.pause,
+    )
+
+
+def recording_use_sound_start(*, recording_id: int, user: User, offset_seen: float) -> Recording:
+    """The host takes the start the sound found instead of the one given (which does not
+    fit it): it becomes the given start, and the recording is analysed again with it.
+    `offset_seen`: the offset the host's page showed; if the analysis has changed since,
+    nothing is done."""
+    with transaction.atomic():
+        recording = recording_for(user, recording_id, lock=True)
+        report = start_report(recording)
+        if recording.status != RecordingStatus.ANALYSED or not recording.file:
+            raise Refused(
+                _("Only a recording analysed and still kept can be analysed again."),
+                RefusalCode.CONFLICT,
+            )
+        if report is None or abs(report.offset_seconds - offset_seen) > 0.05:
+            raise Refused(
+                _("The recording's analysis has changed since the page was read: look again."),
+                RefusalCode.CONFLICT,
+            )
+        if not report.sure:
+            raise Refused(_("The sound does not tell when the recording started."))
+        if report.fits:
+            raise Refused(_("The given start already fits the sound."))
+        if report.pause:
+            raise Refused(_("The recording was paused: another start does not mend its time line."))
+        Recording.objects.filter(pk=recording.pk).update(
+            given_started_at=report.sound_at,
+            started_at=report.sound_at,
+            status=RecordingStatus.QUEUED,
+            progress=0,
+        )
+        queue_on_commit("games.recordings.tasks.recording_analyse", recording.pk)
+    recording.refresh_from_db()
+    return recording
+
+
+def span_text(seconds: float) -> str:
+    """A length for the host to read, in their language: «12 с», «2 мин 10 с», «1 ч 5 мин»."""
+    whole = round(abs(seconds))
+    hours, rest = divmod(whole, 3600)
+    minutes, rest = divmod(rest, 60)
+    if hours:
+        return _("%(hours)d h %(minutes)d min") % {"hours": hours, "minutes": minutes}
+    if minutes:
+        return _("%(minutes)d min %(seconds)d s") % {"minutes": minutes, "seconds": rest}
+    return _("%(seconds)d s") % {"seconds": rest}

@@ -13,6 +13,11 @@ urlpatterns = [
         name="game_recording_suggestion",
     ),
     path(
+        "games/<int:game_id>/recording/start/",
+        views.game_recording_start,
+        name="game_recording_start",
+    ),
+    path(
         "games/<int:game_id>/recording/delete/",
         views.game_recording_delete,
         name="game_recording_delete",

@@ -21,9 +21,10 @@ from club.doors.requests import MemberRequest, SiteRequest
 from club.doors.responses import action_answer, answers_refusals
 from club.kernel.club_settings import ClubSettings
 from club.kernel.errors import RefusalCode, Refused
-from club.kernel.parsing import parse_moment
+from club.kernel.parsing import parse_moment, whole_number
 from games.models import Game
 from games.recordings import services as recordings
+from games.recordings.audio.offset import SEARCH_SECONDS, SURE
 from games.recordings.models import Recording, RecordingStatus
 
 
@@ -58,12 +59,41 @@ def recording_part(game: Any) -> dict[str, Any]:
         "game": game,
         "recording": recording,
         "replacement": replacement,
+        "start": _start_part(recording, club) if recording else None,
         "suggestions": suggestions,
         "chunk_bytes": recordings.CHUNK_BYTES,
         "retention_days": club.audio_retention_days,
         "started_default": timezone.localtime(game.started_at, club.zone).strftime(
             "%Y-%m-%dT%H:%M:%S"
         ),
+    }
+
+
+def _start_part(recording: Recording, club: ClubSettings) -> dict[str, Any] | None:
+    """What the page says of the recording's start (services.start_report), in words."""
+    report = recordings.start_report(recording)
+    if report is None:
+        return None
+
+    def clock(moment: datetime) -> str:
+        return timezone.localtime(moment, club.zone).strftime("%H:%M:%S")
+
+    after_game = report.after_game_start
+    pause = report.pause
+    return {
+        "report": report,
+        "sound_clock": clock(report.sound_at),
+        "given_clock": clock(report.given_at),
+        # Within a second of the game's start: "with" it.
+        "game_relation": "with" if abs(after_game) < 1 else "after" if after_game > 0 else "before",
+        "game_span": recordings.span_text(after_game),
+        "given_relation": "later" if report.offset_seconds > 0 else "earlier",
+        "given_span": recordings.span_text(report.offset_seconds),
+        # The offset the page shows, in tenths of a second: the door refuses if it changed.
+        "tenths": round(report.offset_seconds * 10),
+        "needed": SURE,
+        "pause_at": _clock(pause["at"]) if pause else "",
+        "pause_span": recordings.span_text(pause["seconds"]) if pause else "",
     }
 
 
@@ -192,6 +222,34 @@ def game_recording_suggestion(
         return render(request, "games/_recording.html", context)
 
     return action_answer(request, refusal=refusal, done=done, back=_page(game_id), part=part)
+
+
+@login_required
+@require_POST
+@answers_refusals(back=_back)
+def game_recording_start(request: MemberRequest, game_id: int) -> HttpResponse:
+    """The host takes the recording's start the sound found (the one given does not fit
+    it), and the recording is analysed again with it."""
+    recording = _recording_context(request, game_id)["recording"]  # the host's, or 403
+    if recording is None:
+        raise Refused(_("There is no such recording."), RefusalCode.NOT_FOUND)
+    tenths = whole_number(request.POST.get("offset"), low=-MAX_TENTHS, high=MAX_TENTHS)
+    if tenths is None:
+        raise Refused(_("The page sent no start by the sound: reload it and try again."))
+    recordings.recording_use_sound_start(
+        recording_id=recording.pk, user=request.user, offset_seen=tenths / 10
+    )
+    done = _("The start by the sound is taken; the recording is being analysed again.")
+
+    def part(error: str | None, outcome: str | None) -> HttpResponse:
+        context = _recording_context(request, game_id) | {"error": error, "outcome": outcome}
+        return render(request, "games/_recording.html", context)
+
+    return action_answer(request, refusal=None, done=done, back=_page(game_id), part=part)
+
+
+# The offsets the analysis searches (audio/offset.SEARCH_SECONDS), in tenths of a second.
+MAX_TENTHS = round(SEARCH_SECONDS * 10)
 
 
 def _clock(seconds: float) -> str:
