@@ -1,18 +1,21 @@
 """Who spoke when, over an hour-long game: the scripted table of tests/table_sound.py encoded
 as m4a (AAC) and analysed in a fresh process as the worker does: decoding, voice activity,
 the frames' features, the speaker encoder and the attribution. Prints one JSON line per
-table: voices, room, seed, planted, accuracy (planted stretches attributed to their seat, or
-to nobody for the host's and a stranger's; for an interruption spoken over the speaker, the
-seat heard in most of it), over_caught (such interruptions of which the interrupter is
-heard for at least CAUGHT_SECONDS), false_fouls (suggested fouls no planted talk
+table and method: voices, room, seed, planted, accuracy (planted stretches attributed to
+their seat, or to nobody for the host's and a stranger's; for an interruption spoken over
+the speaker, the seat heard in most of it), false_fouls (suggested fouls no planted talk
 explains), fouls_suggested of foulable (planted interruptions and night talk of at least
-FOUL_SECONDS), the share right of each planted kind, rtf (the analysing process's wall time
-per second of sound, decoding and VAD included) and peak_mb (its peak resident memory).
+FOUL_SECONDS), the share right of each planted kind, over_caught (interruptions over the
+speaker whose interrupter is heard for at least CAUGHT_SECONDS); for the first method also
+rtf (the analysing process's wall time per second of sound, decoding and VAD included),
+peak_mb (its peak resident memory), and start_error_max and start_sure: the same sound
+begun from 4 minutes before to 5 minutes after the protocol's start (LATES), the largest
+error of the start found from the sound (audio/offset.py) and how many it was sure of.
 
 The voices are synthetic (twelve, tests/sound.py) or, with --real, the 14 read-speech
 speakers of ../shared/voices/ (bench/real_voices.py: never copied into the repository).
 Run: uv run python bench/speakers.py [--real] [--room plain|phone] [--host] [--over]
-     [--strangers] [--minutes 60] [--seeds 1] [--method embedding|mfcc|fusion ...]
+     [--strangers] [--minutes 60] [--seeds 1] [--method fusion|embedding|mfcc ...]
 """
 
 import argparse
@@ -36,6 +39,7 @@ sys.path.insert(0, {root!r})
 import numpy as np
 from games.recordings.audio import decode, encoder, features, speakers, vad
 from games.recordings.audio.alignment import announcements, places
+from games.recordings.audio.offset import find_offset
 started = time.perf_counter()
 script = json.load(open(sys.argv[2]))
 methods = sys.argv[3].split(",")
@@ -62,9 +66,16 @@ for method in methods:
     found[method] = {{"stretches": [s.as_dict() for s in attribution.stretches],
       "suggestions": [s.as_dict() for s in attribution.suggestions],
       "modelled": attribution.modelled}}
+# The same sound begun `late` seconds after the protocol's start (voice before it cut, or
+# silence before it added): where does find_offset say it began?
+offsets = []
+for late in {lates!r}:
+    moved = [(max(0.0, a - late), b - late) for a, b in voiced if b - late > 0]
+    fit = find_offset(moved, duration - late, script["events"], start)
+    offsets.append([late, fit.offset_seconds - late, fit.confidence, fit.sure])
 peak_kb = int(re.search(r"VmHWM:\\s+(\\d+)", open("/proc/self/status").read())[1])
 print(json.dumps({{"audio_seconds": duration, "wall_seconds": wall, "peak_mb": peak_kb / 1024,
-  "methods": found}}))
+  "methods": found, "offsets": offsets}}))
 """
 
 
@@ -77,6 +88,8 @@ def heard_as(stretches: list[dict[str, Any]], start: float, end: float) -> int |
     return max(share, key=share.__getitem__) if share else None
 
 
+# Recording starts after the protocol's (seconds; negative: before), for the offset figure.
+LATES = (-240.0, -120.0, -61.5, -5.0, 0.0, 12.3, 60.0, 180.0, 300.0)
 CAUGHT_SECONDS = 1.0  # an interruption over the speaker is caught when this much is heard
 
 
@@ -193,7 +206,7 @@ def main() -> None:
                 [
                     sys.executable,
                     "-c",
-                    ANALYSE.format(root=str(ROOT)),
+                    ANALYSE.format(root=str(ROOT), lates=LATES),
                     str(path),
                     str(script),
                     ",".join(args.method),
@@ -216,6 +229,9 @@ def main() -> None:
                 **figures(result, game.planted, FOUL_SECONDS),
             }
             if method == args.method[0]:
+                errors = [abs(error) for _late, error, _c, _sure in found["offsets"]]
+                line["start_error_max"] = round(max(errors), 2)
+                line["start_sure"] = f"{sum(sure for *_, sure in found['offsets'])}/{len(errors)}"
                 line["rtf"] = round(found["wall_seconds"] / found["audio_seconds"], 4)
                 line["peak_mb"] = round(found["peak_mb"], 1)
             print(json.dumps(line), flush=True)
