@@ -72,6 +72,18 @@ type Placing = Callable[[int, np.ndarray], np.ndarray]
 type Noise = Callable[[float], np.ndarray]
 
 
+def _spoken(piece: np.ndarray) -> tuple[float, float]:
+    """Where speech begins and ends in a dry piece (seconds): the first and last 20 ms
+    whose loudness is over a tenth of the piece's loudest."""
+    frame = RATE // 50
+    count = max(1, piece.size // frame)
+    loudness = np.sqrt((piece[: count * frame].reshape(count, frame) ** 2).mean(axis=1))
+    if loudness.max() <= 0:
+        return 0.0, piece.size / RATE
+    loud = np.flatnonzero(loudness > 0.1 * loudness.max())
+    return loud[0] * frame / RATE, min(piece.size, (loud[-1] + 1) * frame) / RATE
+
+
 def plain_room(rng: np.random.Generator, seats: int, noise: float) -> tuple[Placing, Noise]:
     """The plain room: each seat its own gain, over quiet noise."""
     gain = {seat: float(rng.uniform(0.6, 1.0)) for seat in range(1, seats + 1)}
@@ -119,16 +131,36 @@ def scripted_game(
         return (START + timedelta(seconds=seconds)).isoformat()
 
     def put(seat: int, start: float, seconds: float, *, planted: bool) -> float:
-        piece = placed(seat, banks.cut(seat, seconds, planted=planted))
+        return add(placed(seat, banks.cut(seat, seconds, planted=planted)), start)
+
+    def add(piece: np.ndarray, start: float) -> float:
         a = int(start * RATE)
         b = min(total, a + piece.size)
         sound[a:b] += piece[: b - a]
         return start + (b - a) / RATE
 
-    def announce(start: float, seconds: float) -> float:
-        end = put(HOST, start, seconds, planted=True)
-        game.planted.append(Planted(start, end, None, "host"))
+    def plant(
+        who: int,
+        start: float,
+        seconds: float,
+        kind: str,
+        during: int | None = None,
+        *,
+        over: bool = False,
+    ) -> float:
+        """Another voice planted: what was said runs from its first word to its last (a
+        piece of recorded speech may begin or end in a pause), which is what is checked."""
+        dry = banks.cut(who, seconds, planted=True)
+        first, last = _spoken(dry)
+        end = add(placed(who, dry), start)
+        seat = who if who > 0 else None
+        game.planted.append(
+            Planted(start + first, min(end, start + last), seat, kind, during, over)
+        )
         return end
+
+    def announce(start: float, seconds: float) -> float:
+        return plant(HOST, start, seconds, "host")
 
     n = 0
     while clock < minutes * 60 - 120:
@@ -141,8 +173,7 @@ def scripted_game(
                 break
             if rng.random() < 0.25:  # an aside between the speeches
                 other = int(rng.integers(1, seats + 1))
-                end = put(other, clock + 0.5, float(rng.uniform(2.5, 4)), planted=True)
-                game.planted.append(Planted(clock + 0.5, end, other, "aside"))
+                end = plant(other, clock + 0.5, float(rng.uniform(2.5, 4)), "aside")
                 clock = end + 1.5
             length = float(rng.uniform(*speech_seconds))
             start, stop = clock, clock + length
@@ -155,13 +186,10 @@ def scripted_game(
                 other = int(rng.choice([s for s in range(1, seats + 1) if s != seat]))
                 if over_speaker:  # the speaker goes on; the other talks over them
                     begin = talk + first
-                    end = put(other, begin, float(rng.uniform(3, 6)), planted=True)
-                    game.planted.append(Planted(begin, end, other, "interruption", seat, True))
+                    plant(other, begin, float(rng.uniform(3, 6)), "interruption", seat, over=True)
                 else:
                     talk = put(seat, talk, first, planted=False) + 0.4
-                    end = put(other, talk, float(rng.uniform(3, 6)), planted=True)
-                    game.planted.append(Planted(talk, end, other, "interruption", seat))
-                    talk = end + 0.4
+                    talk = plant(other, talk, float(rng.uniform(3, 6)), "interruption", seat) + 0.4
             put(seat, talk, max(1.0, stop - 0.3 - talk), planted=False)
             clock = stop + float(rng.uniform(1, 2.5))
             if host:  # «Спасибо. Дальше.»
@@ -172,11 +200,9 @@ def scripted_game(
             announce(clock + 0.3, float(rng.uniform(2, 3.5)))
         if rng.random() < night_talk:
             other = int(rng.integers(1, seats + 1))
-            end = put(other, clock + 10, float(rng.uniform(3, 5)), planted=True)
-            game.planted.append(Planted(clock + 10, end, other, "night"))
+            plant(other, clock + 10, float(rng.uniform(3, 5)), "night")
         if strangers and rng.random() < strangers:  # a spectator in the room
-            end = put(STRANGER, clock + 25, float(rng.uniform(3, 6)), planted=True)
-            game.planted.append(Planted(clock + 25, end, None, "stranger"))
+            plant(STRANGER, clock + 25, float(rng.uniform(3, 6)), "stranger")
         clock = night_end
     peak = np.abs(sound).max()
     game.samples = (0.8 * sound / peak).astype(np.float32) if peak > 0.8 else sound

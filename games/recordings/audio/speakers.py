@@ -315,10 +315,12 @@ def attribute(
     if len(modelled) < 2:
         return Attribution([], {}, [], modelled, 0.0)
     enrolled &= np.isin(labels, modelled)
+    vectors, embedded = _vectors(sound, chunks, method)
+    if embedded is not None:  # a seat's voice by the host's announcement is the seat's
+        hosting &= ~_Voices(embedded, labels, np.flatnonzero(enrolled)).a_seats(hosting)
     if hosting.sum() >= MIN_ENROLMENT_CHUNKS:
         labels[hosting] = HOST_LABEL
         enrolled |= hosting
-    vectors, embedded = _vectors(sound, chunks, method)
     backend, kept = _trained(vectors, labels, enrolled, len(modelled), threshold)
     posteriors = _smoothed(backend.posteriors(vectors), chunks)
     attributed = _attributed(chunks, where, posteriors, backend, nights, threshold)
@@ -406,6 +408,17 @@ class _Voices:
         """The chunks' mean cosine to the seat's voice, less its own chunks' typical one."""
         centre = self.centres[self.seats.index(seat)]
         return float((self.embedded[list(chunks)] @ centre).mean()) - self.typical[seat]
+
+    def a_seats(self, chunks: np.ndarray) -> np.ndarray:
+        """Which of the chunks (a mask) stand as close to some seat's voice as its own
+        typically do, less STRANGE: the seat's, not a stranger's nor the host's."""
+        found = np.zeros(len(chunks), dtype=bool)
+        chosen = np.flatnonzero(chunks)
+        if chosen.size:
+            typical = np.array([self.typical[seat] for seat in self.seats])
+            near = self.embedded[chosen] @ self.centres.T - typical >= -STRANGE
+            found[chosen] = near.any(axis=1)
+        return found
 
     def beside(self, chunk: int, speaker: int) -> tuple[int, float]:
         """The other voice in a chunk where the speaker's voice is weak: the chunk's
