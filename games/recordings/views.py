@@ -66,6 +66,9 @@ def recording_part(game: Any) -> dict[str, Any]:
         "started_default": timezone.localtime(game.started_at, club.zone).strftime(
             "%Y-%m-%dT%H:%M:%S"
         ),
+        # The field shows the club's wall clock; the page's script sends it with the club's
+        # offset, never read in the phone's own zone (a phone set elsewhere moved it hours).
+        "zone_offset": timezone.localtime(game.started_at, club.zone).isoformat()[-6:],
     }
 
 

@@ -31,11 +31,14 @@
   }
 
   async function upload(file) {
-    const startedAt = form.elements.started_at.value;
+    // The field is the club's wall clock (the page says so): sent with the club's offset,
+    // never read in the phone's own time zone.
+    const wall = form.elements.started_at.value;
+    const startedAt = wall ? (wall.length === 16 ? `${wall}:00` : wall) + form.dataset.zoneOffset : null;
     const begun = await call(form.dataset.start, {
       method: "POST",
       headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ name: file.name, size: file.size, started_at: startedAt ? new Date(startedAt).toISOString() : null }),
+      body: JSON.stringify({ name: file.name, size: file.size, started_at: startedAt }),
     });
     if (!begun.response.ok) throw new Error(begun.body.detail || begun.response.statusText);
     let recording = begun.body;

@@ -20,7 +20,7 @@ from pytest_django.live_server_helper import LiveServer
 from accounts.models import User
 from games.models import Game
 from games.recordings.models import Recording, RecordingStatus
-from tests.e2e.conftest import ARTIFACTS, new_context, untranslated, watch_of
+from tests.e2e.conftest import ARTIFACTS, logged_in, new_context, untranslated, watch_of
 from tests.e2e.test_host_screen import axe_violations
 from tests.games.recording import evening_with_players, make_host, start_game
 from tests.sound import quiet, write
@@ -152,4 +152,28 @@ def test_the_start_by_the_sound_on_a_phone_in_both_languages(
     assert recording.status == RecordingStatus.QUEUED
     expected = game.started_at + timedelta(seconds=40)
     assert recording.given_started_at == expected and recording.started_at == expected
+    context.close()
+
+
+def test_a_phone_in_another_time_zone_sends_the_start_the_field_shows(
+    browser: Browser, live_server: LiveServer, tmp_path: Path
+) -> None:
+    """The start field shows the club's wall clock; a phone set to another zone (here two
+    hours east of Moscow) sends that moment, not one read in its own zone: untouched, the
+    given start is the game's."""
+    host = make_host(nickname="Ведущая")
+    evening, players = evening_with_players()
+    game = start_game(host, evening, players)
+    sound = write(tmp_path / "table.wav", quiet(np.random.default_rng(2), 3.0), "wav")
+    context = browser.new_context(
+        viewport={"width": 360, "height": 640}, timezone_id="Asia/Yekaterinburg"
+    )
+    context = logged_in(context, live_server, host)
+    page = context.new_page()
+    page.goto(f"{live_server.url}/games/{game.pk}/recording/", wait_until="networkidle")
+    page.locator("#recording-upload input[type=file]").set_input_files(str(sound))
+    page.locator("#recording-upload button[type=submit]").click()
+    page.wait_for_function("() => !document.querySelector('#recording-upload')", timeout=20_000)
+    recording = Recording.objects.get(game=game)
+    assert abs((recording.started_at - game.started_at).total_seconds()) < 1
     context.close()
