@@ -81,9 +81,16 @@ def recording_analyse(*, recording_id: int) -> Recording | None:
         *mel_frames.finish(),
     )
     frame_features.clear()  # the joined copy is all that is needed now
-    # A paused recording's time line is broken after the pause: nobody's voice is
-    # attributed on it (the recording's page says why) rather than garbage.
-    attribution = None if start.pause else _who_spoke(recording, heard, voiced, duration)
+    # A paused recording's time line is broken after the pause, and a given start the sound
+    # contradicts puts every window in the wrong place: nobody's voice is attributed on
+    # such a time line (the recording's page says why) rather than garbage.
+    broken = services.timeline_broken(
+        paused=start.pause is not None,
+        sure=start.sure,
+        given_by_host=recording.start_given,
+        fits=start.fits_given,
+    )
+    attribution = None if broken else _who_spoke(recording, heard, voiced, duration)
     transcript, note = _transcribe(recording)
     with transaction.atomic():
         if not Recording.objects.filter(pk=recording_id, deleted_at__isnull=True).update(
@@ -200,10 +207,11 @@ def recording_alignment(
 ) -> Alignment | None:
     """The speech figures of an analysed recording, against the game's current log (or
     the effective `events` a page has already read); None for a recording paused and
-    resumed (its time line is broken)."""
+    resumed, or whose given start the sound contradicts (its time line is broken)."""
     if recording.voiced is None or recording.duration is None:
         return None
-    if recording.pause:  # the time line is broken after the pause: no figures from it
+    report = services.start_report(recording)
+    if report is not None and report.timeline_broken:
         return None
     if events is None:
         events = recording.game.events.effective()

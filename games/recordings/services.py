@@ -578,9 +578,28 @@ class StartReport:
     pause: dict[str, float] | None  # offset.Pause.as_dict()
 
     @property
+    def timeline_broken(self) -> bool:
+        """Nothing is worked out on this time line: paused and resumed, or a start someone
+        gave that the sound surely contradicts (timeline_broken)."""
+        return timeline_broken(
+            paused=self.pause is not None,
+            sure=self.sure,
+            given_by_host=self.given_by_host,
+            fits=self.fits,
+        )
+
+    @property
     def after_game_start(self) -> float:
         """Seconds from the game's start to the sound's (negative: before it)."""
         return (self.sound_at - self.game_started_at).total_seconds()
+
+
+def timeline_broken(*, paused: bool, sure: bool, given_by_host: bool, fits: bool | None) -> bool:
+    """Whether the protocol's time line on the recording is known to be wrong: the
+    recording was paused and resumed, or the sound is sure the start someone gave is not
+    its start. Then no voice is attributed, no foul suggested, no speech figure worked out:
+    figures from a wrong time line are wrong data (the page says what to do instead)."""
+    return paused or (sure and given_by_host and fits is False)
 
 
 def start_report(recording: Recording) -> StartReport | None:

@@ -147,9 +147,15 @@ def test_a_given_start_that_does_not_fit_is_said_and_can_be_replaced(
     host, game = played
     given = game.started_at + timedelta(seconds=LATE + 130)  # 2 min 10 s too late
     recording = analysed(host, game, sounds["late"], given)
-    assert recording.started_at == given  # the host's start is used
+    assert recording.started_at == given  # the host's start is kept as given
     assert recording.start_offset == pytest.approx(-130, abs=1.0)
+    # Nothing is worked out on a time line the sound contradicts: no voices, no suggested
+    # fouls (each would be another remark's), no speech figures.
+    assert recording.speakers is None
+    assert not FoulSuggestion.objects.filter(recording=recording).exists()
+    assert recording_analysis.recording_alignment(recording) is None
     shown = page(host, game)
+    assert "не считаются от начала, с которым не сходится звук" in shown
     sound_clock = local_clock(given - timedelta(seconds=130))
     assert (
         "Указанное начало не сходится со звуком: по звуку запись началась "
@@ -189,6 +195,7 @@ def test_a_given_start_that_does_not_fit_is_said_and_can_be_replaced(
     ]
     again = recording_analysis.recording_analyse(recording_id=recording.pk)
     assert again is not None and again.start_offset == pytest.approx(0, abs=1.0)
+    assert again.speakers is not None and recording_analysis.recording_alignment(again)
     moved = (again.started_at - game.started_at).total_seconds()
     assert moved == pytest.approx(LATE, abs=1.0)
     clock = local_clock(again.started_at)
