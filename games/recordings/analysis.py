@@ -162,11 +162,24 @@ def _who_spoke(
 
 def _suggest(recording: Recording, attribution: speakers.Attribution) -> None:
     """The fouls the sound suggests, for the host to accept or dismiss; an analysis run
-    again replaces the ones still waiting and keeps the host's decisions."""
+    again replaces the ones still waiting and keeps the host's decisions, and talk the log
+    already holds a foul for (given by the host, or accepted from an earlier recording of
+    the game) is not suggested again."""
     FoulSuggestion.objects.filter(recording=recording, status=SuggestionStatus.PENDING).delete()
     decided = set(
         FoulSuggestion.objects.filter(recording=recording).values_list("seat", "during", "start")
     )
+    events = recording.game.events.effective()
+
+    def logged(found: speakers.Suggestion) -> bool:
+        at = recording.started_at
+        return services.foul_logged(
+            events,
+            found.seat,
+            at + timedelta(seconds=found.start),
+            at + timedelta(seconds=found.end),
+        )
+
     FoulSuggestion.objects.bulk_create(
         FoulSuggestion(
             recording=recording,
@@ -177,7 +190,7 @@ def _suggest(recording: Recording, attribution: speakers.Attribution) -> None:
             seconds=round(found.seconds, 1),
         )
         for found in attribution.suggestions
-        if (found.seat, found.during, round(found.start, 2)) not in decided
+        if (found.seat, found.during, round(found.start, 2)) not in decided and not logged(found)
     )
 
 

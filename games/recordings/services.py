@@ -24,6 +24,7 @@ from __future__ import annotations
 import logging
 import math
 import tempfile
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -502,19 +503,35 @@ def recording_open(*, recording_id: int, user: User) -> Download:
     return Download(recording, recording.file.open("rb"), recording.file.size, name)
 
 
-def suggestion_decide(*, suggestion_id: int, user: User, accept: bool) -> FoulSuggestion:
+def suggestion_decide(
+    *, suggestion_id: int, user: User, accept: bool, game_id: int | None = None
+) -> FoulSuggestion:
     """The host's answer to a foul the recording suggests: accepted, it is a foul in the
     game's log (a finished game counts it and changes nothing else); dismissed, it stays
-    only as dismissed. Deciding twice is refused."""
+    only as dismissed. Deciding twice is refused, and so is a foul for talk the log already
+    holds a foul for (a recording replaced and analysed again suggests it anew).
+    `game_id`: the game the door was asked through; another game's suggestion is not
+    found there."""
     suggestion = (
         FoulSuggestion.objects.select_related("recording__game").filter(pk=suggestion_id).first()
     )
+    if suggestion is not None and game_id is not None and suggestion.recording.game_id != game_id:
+        suggestion = None
     if suggestion is None:
         raise Refused(_("There is no such suggestion."), RefusalCode.NOT_FOUND)
     game = suggestion.recording.game
     if not access.runs(user, game):
         raise Refused(_("Only the game's host decides on its fouls."), RefusalCode.FORBIDDEN)
     with transaction.atomic():
+        if accept and foul_logged(
+            game.events.effective(),
+            suggestion.seat,
+            suggestion.recording.started_at + timedelta(seconds=suggestion.start),
+            suggestion.recording.started_at + timedelta(seconds=suggestion.end),
+        ):
+            raise Refused(
+                _("The game's log already holds a foul for this talk."), RefusalCode.CONFLICT
+            )
         decided = FoulSuggestion.objects.filter(
             pk=suggestion.pk, status=SuggestionStatus.PENDING
         ).update(
@@ -542,6 +559,28 @@ def suggestion_decide(*, suggestion_id: int, user: User, accept: bool) -> FoulSu
             )
     suggestion.refresh_from_db()
     return suggestion
+
+
+FOUL_NEAR_SECONDS = 2.0  # a foul logged this close to a stretch of talk was given for it
+
+
+def foul_logged(
+    events: Sequence[Mapping[str, Any]], seat: int, start: datetime, end: datetime
+) -> bool:
+    """Whether the log holds a foul for `seat` at a moment within [start, end] (or
+    FOUL_NEAR_SECONDS of it): one given for that talk, by the host's tap or a suggestion
+    accepted from an earlier analysis or recording."""
+    near = timedelta(seconds=FOUL_NEAR_SECONDS)
+    for event in events:
+        if event.get("type") != "foul" or event.get("seat") != seat or "at" not in event:
+            continue
+        try:
+            moment = datetime.fromisoformat(str(event["at"]))
+        except ValueError:
+            continue
+        if start - near <= moment <= end + near:
+            return True
+    return False
 
 
 def suggestion_reason(suggestion: FoulSuggestion) -> str:

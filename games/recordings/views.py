@@ -5,6 +5,7 @@ with seeking, and early deletion."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
@@ -213,18 +214,20 @@ def game_recording_suggestion(
     """The host accepts a suggested foul (a foul in the log) or dismisses it."""
     _recording_context(request, game_id)  # the host's or an admin's, or 403
     refusal = None
-    accept = request.POST.get("decision") == "accept"
+    decision = request.POST.get("decision")
+    accept = decision == "accept"
     try:
-        recordings.suggestion_decide(suggestion_id=suggestion_id, user=request.user, accept=accept)
+        if decision not in ("accept", "dismiss"):
+            raise Refused(_("The page sent no decision: reload it and try again."))
+        recordings.suggestion_decide(
+            suggestion_id=suggestion_id, user=request.user, accept=accept, game_id=game_id
+        )
     except Refused as refused:
         refusal = refused
     done = _("The foul is given.") if accept else _("The suggestion is dismissed.")
-
-    def part(error: str | None, outcome: str | None) -> HttpResponse:
-        context = _recording_context(request, game_id) | {"error": error, "outcome": outcome}
-        return render(request, "games/_recording.html", context)
-
-    return action_answer(request, refusal=refusal, done=done, back=_page(game_id), part=part)
+    return action_answer(
+        request, refusal=refusal, done=done, back=_page(game_id), part=_section(request, game_id)
+    )
 
 
 @login_required
@@ -237,18 +240,31 @@ def game_recording_start(request: MemberRequest, game_id: int) -> HttpResponse:
     if recording is None:
         raise Refused(_("There is no such recording."), RefusalCode.NOT_FOUND)
     tenths = whole_number(request.POST.get("offset"), low=-MAX_TENTHS, high=MAX_TENTHS)
-    if tenths is None:
-        raise Refused(_("The page sent no start by the sound: reload it and try again."))
-    recordings.recording_use_sound_start(
-        recording_id=recording.pk, user=request.user, offset_seen=tenths / 10
-    )
+    refusal = None
+    try:
+        if tenths is None:
+            raise Refused(_("The page sent no start by the sound: reload it and try again."))
+        recordings.recording_use_sound_start(
+            recording_id=recording.pk, user=request.user, offset_seen=tenths / 10
+        )
+    except Refused as refused:  # said in the section the page swaps in, not on a later page
+        refusal = refused
     done = _("The start by the sound is taken; the recording is being analysed again.")
+    return action_answer(
+        request, refusal=refusal, done=done, back=_page(game_id), part=_section(request, game_id)
+    )
+
+
+def _section(
+    request: MemberRequest, game_id: int
+) -> Callable[[str | None, str | None], HttpResponse]:
+    """The recording's section with an action's error or outcome, for htmx to swap in."""
 
     def part(error: str | None, outcome: str | None) -> HttpResponse:
         context = _recording_context(request, game_id) | {"error": error, "outcome": outcome}
         return render(request, "games/_recording.html", context)
 
-    return action_answer(request, refusal=None, done=done, back=_page(game_id), part=part)
+    return part
 
 
 # The offsets the analysis searches (audio/offset.SEARCH_SECONDS), in tenths of a second.

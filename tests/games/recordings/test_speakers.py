@@ -265,6 +265,38 @@ def test_the_host_gives_a_suggested_foul_or_dismisses_it(heard: Heard) -> None:
     recording_analysis._suggest(recording, speakers.Attribution([], {}, stored, [], 0.0))
     assert FoulSuggestion.objects.exclude(status=SuggestionStatus.PENDING).count() == decided
 
+    # The recording replaced (its suggestions gone with it) and the new one analysed: the
+    # talk already fouled is not suggested again, and a foul for it is not given twice.
+    FoulSuggestion.objects.filter(recording=recording).delete()
+    recording_analysis._suggest(recording, speakers.Attribution([], {}, stored, [], 0.0))
+    again = {(s.seat, s.start) for s in FoulSuggestion.objects.filter(recording=recording)}
+    assert (first.seat, first.start) not in again
+    twin = FoulSuggestion.objects.create(
+        recording=recording,
+        seat=first.seat,
+        during=first.during,
+        start=first.start + 0.5,
+        end=first.end,
+        seconds=first.seconds,
+    )
+    fouls = view_of(game.pk).club_state.fouls.get(first.seat, 0)
+    with pytest.raises(Refused) as twice:
+        recordings.suggestion_decide(suggestion_id=twin.pk, user=host, accept=True)
+    assert twice.value.code == RefusalCode.CONFLICT
+    assert view_of(game.pk).club_state.fouls.get(first.seat, 0) == fouls
+    twin.refresh_from_db()
+    assert twin.status == SuggestionStatus.PENDING
+
+    # The door takes "accept" or "dismiss", and a suggestion only through its own game.
+    client = Client()
+    client.force_login(host)
+    for bad in ("maybe", "", "accept\x00"):
+        client.post(f"/games/{game.pk}/recording/suggestions/{twin.pk}/", {"decision": bad})
+    other = start_game(host, game.evening, list(players))
+    client.post(f"/games/{other.pk}/recording/suggestions/{twin.pk}/", {"decision": "dismiss"})
+    twin.refresh_from_db()
+    assert twin.status == SuggestionStatus.PENDING
+
 
 @pytest.mark.django_db
 def test_the_figures_are_published_under_the_consent_rules(heard: Heard) -> None:
