@@ -451,13 +451,17 @@ def _runs(attributed: Sequence[Stretch]) -> list[list[int]]:
 
 
 def _strangers_left_out(attributed: list[Stretch], voices: _Voices) -> list[Stretch]:
-    """A run of chunks given to a seat outside its own speeches whose voice stands further
-    from the seat's than the seat's own chunks typically do, by more than STRANGE, is
-    nobody's: the LDA names the nearest seat even for a voice of nobody at the table."""
+    """A run of chunks given to a seat in another's speech or at night whose voice stands
+    further from the seat's than the seat's own chunks typically do, by more than
+    STRANGE, is nobody's: the LDA names the nearest seat even for a voice of nobody at the
+    table, and such a run would be a foul."""
     result = list(attributed)
     for run in _runs(attributed):
         first = attributed[run[0]]
-        if first.seat is None or first.owner == first.seat or first.seat not in voices.seats:
+        # Only where talk can become a foul: in another's speech, or at night. An aside
+        # costs nobody anything, and a seat's own far-off chunks would be lost with it.
+        foulable = first.night or (first.owner is not None and first.owner != first.seat)
+        if first.seat is None or not foulable or first.seat not in voices.seats:
             continue
         if voices.closeness(run, first.seat) < -STRANGE:
             for index in run:
