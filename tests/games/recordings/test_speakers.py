@@ -269,8 +269,8 @@ def test_the_host_gives_a_suggested_foul_or_dismisses_it(heard: Heard) -> None:
     # talk already fouled is not suggested again, and a foul for it is not given twice.
     FoulSuggestion.objects.filter(recording=recording).delete()
     recording_analysis._suggest(recording, speakers.Attribution([], {}, stored, [], 0.0))
-    again = {(s.seat, s.start) for s in FoulSuggestion.objects.filter(recording=recording)}
-    assert (first.seat, first.start) not in again
+    anew = {(s.seat, s.start) for s in FoulSuggestion.objects.filter(recording=recording)}
+    assert (first.seat, first.start) not in anew
     twin = FoulSuggestion.objects.create(
         recording=recording,
         seat=first.seat,
@@ -292,6 +292,7 @@ def test_the_host_gives_a_suggested_foul_or_dismisses_it(heard: Heard) -> None:
     client.force_login(host)
     for bad in ("maybe", "", "accept\x00"):
         client.post(f"/games/{game.pk}/recording/suggestions/{twin.pk}/", {"decision": bad})
+    assert game.evening is not None
     other = start_game(host, game.evening, list(players))
     client.post(f"/games/{other.pk}/recording/suggestions/{twin.pk}/", {"decision": "dismiss"})
     twin.refresh_from_db()
