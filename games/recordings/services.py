@@ -63,6 +63,9 @@ MAX_BYTES = 4 * 1024**3
 # An upload without a chunk for this long is abandoned: the sweep removes it (the phone
 # resumes a dropped upload within minutes; a day covers a night without a network).
 UPLOAD_EXPIRES = timedelta(days=1)
+# A recording's start may lie this far from the game's (a recorder started early, a game
+# recorded on one long file): further is a typing slip, which no analysis could mend.
+START_REACH = timedelta(hours=12)
 CHUNK_BYTES = 2 * 1024 * 1024  # under Django's 2.5 MB limit on a request body held in memory
 # A file in the recordings' folder that no recording names, this old, is an orphan: a file
 # is named by its row in the transaction that stores it, which lasts seconds.
@@ -160,6 +163,11 @@ def recording_start(
     # Everything is checked before anything is touched: a refusal changes nothing.
     if started_at is not None and moment_problem(started_at) is not None:
         raise Refused(_("The recording's start is not a time the club can store."))
+    if started_at is not None and abs(started_at - game.started_at) > START_REACH:
+        raise Refused(
+            _("The recording's start is more than %(hours)d hours from the game's start.")
+            % {"hours": START_REACH // timedelta(hours=1)}
+        )
     # Any name: what the file is, its bytes say when the upload completes (_complete).
     if "\x00" in name:
         raise Refused(_("The file's name holds a character that cannot be stored."))
@@ -698,12 +706,15 @@ def recording_use_sound_start(*, recording_id: int, user: User, offset_seen: flo
 
 
 def span_text(seconds: float) -> str:
-    """A length for the host to read, in their language: «12 с», «2 мин 10 с», «1 ч 5 мин»."""
+    """A length for the host to read, in their language: «12 с», «2 мин 10 с», «1 мин»,
+    «1 ч 5 мин»."""
     whole = round(abs(seconds))
     hours, rest = divmod(whole, 3600)
     minutes, rest = divmod(rest, 60)
     if hours:
         return _("%(hours)d h %(minutes)d min") % {"hours": hours, "minutes": minutes}
+    if minutes and not rest:
+        return _("%(minutes)d min") % {"minutes": minutes}
     if minutes:
         return _("%(minutes)d min %(seconds)d s") % {"minutes": minutes, "seconds": rest}
     return _("%(seconds)d s") % {"seconds": rest}

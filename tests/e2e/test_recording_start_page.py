@@ -56,8 +56,11 @@ SAID = {
     ("en", "sound"): "12 s after the game's start (sure)",
     ("ru", "unfit"): "по звуку запись началась на 2 мин 10 с раньше",
     ("en", "unfit"): "by the sound the recording began 2 min 10 s earlier",
-    ("ru", "paused"): "Запись ставили на паузу: примерно с 30:05 записи",
-    ("en", "paused"): "The recording was paused and resumed: from about 30:05",
+    ("ru", "paused"): "Запись ставили на паузу: примерно на 30:05 записи пропало около 1 мин 2 с",
+    (
+        "en",
+        "paused",
+    ): "The recording was paused and resumed: about 1 min 2 s is missing at about 30:05",
     ("ru", "unsure"): "По звуку не понять, когда началась запись (уверенность 0,12, нужно 0,5)",
     ("en", "unsure"): "The sound does not tell when the recording began (confidence 0.12",
 }

@@ -1,5 +1,6 @@
 """The recording's doors: the API the phone's uploader uses, and the game page's section."""
 
+from datetime import timedelta
 from pathlib import Path
 
 import numpy as np
@@ -140,3 +141,25 @@ def test_the_hosts_player_can_seek_with_byte_ranges(game: Game, tmp_path: Path) 
     whole = site.get(url)
     assert whole.status_code == 200 and whole["Accept-Ranges"] == "bytes"
     assert streamed(whole) == data
+
+
+def test_a_start_far_from_the_games_is_refused(game: Game) -> None:
+    """A start decades (or a day) from the game is a typing slip no analysis could mend
+    (the sound's start is searched 30 minutes either side): refused, nothing stored."""
+    host = bearer(game.host)
+    for moment in ("1900-01-01T00:00:00Z", (game.started_at + timedelta(hours=13)).isoformat()):
+        answer = host.post(
+            f"/api/v1/games/{game.pk}/recording",
+            {"name": "g.m4a", "size": 1000, "started_at": moment},
+            content_type="application/json",
+        )
+        assert answer.status_code == 422, moment
+        assert "больше чем на 12 часов" in answer.json()["detail"]
+    assert not Recording.objects.filter(game=game).exists()
+    near = (game.started_at - timedelta(hours=1)).isoformat()
+    answer = host.post(
+        f"/api/v1/games/{game.pk}/recording",
+        {"name": "g.m4a", "size": 1000, "started_at": near},
+        content_type="application/json",
+    )
+    assert answer.status_code == 201
