@@ -27,8 +27,6 @@ from games.ratings.charts import speaker_timeline, speech_timeline
 from games.ratings.models import GameAnalysis, PlayerScore
 from games.recordings.analysis import (
     TRANSCRIPT_DONE,
-    TRANSCRIPT_NOT_INSTALLED,
-    TRANSCRIPT_UNCONFIGURED,
     recording_alignment,
 )
 from games.recordings.audio.alignment import places
@@ -409,9 +407,9 @@ def _speakers(
     }
 
 
+# Said to readers only when there is a transcript: why there is none (no model configured,
+# faster-whisper not installed) is the operator's business, not the members' (docs/deploy.md).
 TRANSCRIPTION = {
-    TRANSCRIPT_UNCONFIGURED: gettext_lazy("skipped: no Whisper model is configured"),
-    TRANSCRIPT_NOT_INSTALLED: gettext_lazy("skipped: faster-whisper is not installed"),
     TRANSCRIPT_DONE: gettext_lazy("by faster-whisper, kept until the recording is deleted"),
 }
 

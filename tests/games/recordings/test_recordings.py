@@ -269,7 +269,7 @@ def test_the_figures_join_the_published_analysis_with_its_timeline(
     audio = Client().get(f"/api/v1/games/{game.pk}/analysis").json()["audio"]
     assert [s["seat"] for s in audio["speeches"]] == [1, 2, 3]
     assert audio["speeches"][1]["over"] == pytest.approx(3, abs=0.5)
-    assert audio["transcription"].startswith("пропущена")
+    assert audio["transcription"] == ""  # why there is none is the operator's business
 
 
 def test_an_admin_deletes_a_recording_from_admin_with_an_audit_row(
