@@ -134,7 +134,7 @@ def scripted_game(
         return add(placed(seat, banks.cut(seat, seconds, planted=planted)), start)
 
     def add(piece: np.ndarray, start: float) -> float:
-        a = int(start * RATE)
+        a = min(total, int(start * RATE))  # talk planted past the end is not heard
         b = min(total, a + piece.size)
         sound[a:b] += piece[: b - a]
         return start + (b - a) / RATE
