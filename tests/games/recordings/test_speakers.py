@@ -330,6 +330,8 @@ def test_a_foul_from_the_recording_is_heard_first_and_placed_at_its_moment(heard
     client = Client()
     client.force_login(host)
     page = client.get(f"/games/{game.pk}/recording/").content.decode()
+    # The host finds the who-spoke-when figures from here (the walk of #30 did not).
+    assert f'href="/games/{game.pk}/?public=1#analysis">Кто когда говорил — в разборе игры' in page
     listen_from = max(0, int(first.start) - 1)
     assert f'/recording/file/#t={listen_from}"' in page or f"#t={listen_from}" in page
     recordings.suggestion_decide(suggestion_id=first.pk, user=host, accept=True)
