@@ -2,16 +2,20 @@
 protocol (docs/audio.md).
 
 Every `speech` event is a window in which one known seat speaks: those windows teach the
-analysis each seat's voice. The voiced sound is cut into chunks of about a second; a chunk
-is described by the mean and the spread of its frames' MFCC (features.py), normalised over
-the recording. Each seat's voice is a Gaussian of its chunks, all seats sharing one
-within-seat covariance (a per-game Gaussian backend: linear discriminant scoring). Then
-every chunk is scored against every seat: the most likely seat, with its posterior as the
-confidence, or "unknown" below the threshold. Inside a speaker's window a chunk goes to
-another seat only when that seat is the confident answer (an interruption); outside every
-window, by day (the «балаган»'s asides) and at night, to whoever is.
+analysis each seat's voice, and the phases' announcements the host's. The voiced sound is
+cut into half-second cells, each described by the second of voice around it: the speaker
+encoder's embedding (encoder.py) joined with its MFCC's statistics (features.py), both
+normalised over the recording. Each voice is a Gaussian of its cells, all sharing one
+within-voice covariance (a per-game Gaussian backend: linear discriminant scoring). Then
+every cell is scored against every voice: the most likely seat, with its posterior as the
+confidence, or nobody — below the threshold, for the host's voice, or for a voice far from
+the seat's where it would be a foul. Inside a speaker's window a cell goes to another seat
+only when that seat is the confident answer (an interruption) or stands clearly beside the
+speaker's weakened voice (talk over the speaker); outside every window, by day (the
+«балаган»'s asides) and at night, to whoever is.
 
-Pure numpy, no Django: state in (features, voiced intervals, windows), figures out.
+Pure numpy, no Django: state in (the sound's descriptions, voiced intervals, windows),
+figures out.
 """
 
 from __future__ import annotations
