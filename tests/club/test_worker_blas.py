@@ -30,7 +30,10 @@ print(os.environ.get("OPENBLAS_NUM_THREADS", "unset"), blas.scipy_openblas_get_n
 
 def started(**variables: str) -> str:
     env = {key: value for key, value in os.environ.items() if key != "OPENBLAS_NUM_THREADS"}
-    env.update(DJANGO_SETTINGS_MODULE="club.settings", **variables)
+    # The project's root is put on the path by name: an environment with PYTHONSAFEPATH set
+    # (or any other way `-c` leaves the working directory off sys.path) must not hide `club`.
+    path = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
+    env.update(DJANGO_SETTINGS_MODULE="club.settings", PYTHONPATH=path, **variables)
     done = subprocess.run(
         [sys.executable, "-c", WORKER_START],
         cwd=ROOT,
@@ -38,8 +41,9 @@ def started(**variables: str) -> str:
         capture_output=True,
         text=True,
         timeout=120,
-        check=True,
+        check=False,
     )
+    assert done.returncode == 0, done.stderr  # what broke the worker's start, when it did
     return done.stdout.split("\n")[-2]  # the last line: what the worker's BLAS runs
 
 

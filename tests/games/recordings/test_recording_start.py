@@ -156,7 +156,9 @@ def test_a_given_start_that_does_not_fit_is_said_and_can_be_replaced(
     assert recording_analysis.recording_alignment(recording) is None
     shown = page(host, game)
     assert "не считаются от начала, с которым не сходится звук" in shown
-    sound_clock = local_clock(given - timedelta(seconds=130))
+    # The page's clock is the found start (within a second of 130 s earlier), to the second.
+    assert recording.start_offset is not None
+    sound_clock = local_clock(given + timedelta(seconds=recording.start_offset))
     assert (
         "Указанное начало не сходится со звуком: по звуку запись началась "
         f"на 2 мин 10 с раньше, в {sound_clock}."
