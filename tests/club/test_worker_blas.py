@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from django.db import connection
 
 ROOT = Path(__file__).resolve().parents[2]
 # What `celery -A club worker` does in a fresh process: find the app (importing `club`),
@@ -33,7 +34,12 @@ def started(**variables: str) -> str:
     # The project's root is put on the path by name: an environment with PYTHONSAFEPATH set
     # (or any other way `-c` leaves the working directory off sys.path) must not hide `club`.
     path = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
-    env.update(DJANGO_SETTINGS_MODULE="club.settings", PYTHONPATH=path, **variables)
+    # Celery's Django fix-up runs the model checks, which open the database: the test's own,
+    # since the one DATABASE_URL names need not exist (on a fresh CI machine it does not).
+    database = os.environ["DATABASE_URL"].rsplit("/", 1)[0] + "/" + connection.settings_dict["NAME"]
+    env.update(
+        DJANGO_SETTINGS_MODULE="club.settings", PYTHONPATH=path, DATABASE_URL=database, **variables
+    )
     done = subprocess.run(
         [sys.executable, "-c", WORKER_START],
         cwd=ROOT,
@@ -47,6 +53,7 @@ def started(**variables: str) -> str:
     return done.stdout.split("\n")[-2]  # the last line: what the worker's BLAS runs
 
 
+@pytest.mark.django_db
 @pytest.mark.parametrize(("given", "runs"), [({}, "1 1"), ({"OPENBLAS_NUM_THREADS": "2"}, "2 2")])
 def test_a_worker_process_runs_blas_on_one_thread_unless_told_otherwise(
     given: dict[str, str], runs: str
