@@ -11,6 +11,8 @@ from typing import Any
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django_stubs_ext import StrOrPromise
 from ninja import NinjaAPI
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 from ninja.parser import Parser
@@ -46,9 +48,60 @@ api = NinjaAPI(
 )
 
 
+# Pydantic's messages are English: the common kinds of error, in the reader's language,
+# with pydantic's context (its `ctx`: the bound, the length, the choices). A kind not named
+# here keeps pydantic's words; a validator's own ValueError keeps its (translated) text.
+VALIDATION_MESSAGES: dict[str, StrOrPromise] = {
+    "missing": gettext_lazy("required"),
+    "extra_forbidden": gettext_lazy("not a field this takes"),
+    "json_invalid": gettext_lazy("not valid JSON"),
+    "string_type": gettext_lazy("must be text"),
+    "int_type": gettext_lazy("must be a whole number"),
+    "int_parsing": gettext_lazy("must be a whole number"),
+    "int_from_float": gettext_lazy("must be a whole number"),
+    "float_type": gettext_lazy("must be a number"),
+    "float_parsing": gettext_lazy("must be a number"),
+    "bool_type": gettext_lazy("must be true or false"),
+    "bool_parsing": gettext_lazy("must be true or false"),
+    "list_type": gettext_lazy("must be a list"),
+    "dict_type": gettext_lazy("must be an object"),
+    "model_type": gettext_lazy("must be an object"),
+    "model_attributes_type": gettext_lazy("must be an object"),
+    "datetime_type": gettext_lazy("must be a date and time (ISO 8601)"),
+    "datetime_parsing": gettext_lazy("must be a date and time (ISO 8601)"),
+    "datetime_from_date_parsing": gettext_lazy("must be a date and time (ISO 8601)"),
+    "date_type": gettext_lazy("must be a date (YYYY-MM-DD)"),
+    "date_parsing": gettext_lazy("must be a date (YYYY-MM-DD)"),
+    "date_from_datetime_parsing": gettext_lazy("must be a date (YYYY-MM-DD)"),
+    "time_parsing": gettext_lazy("must be a time (HH:MM)"),
+    "uuid_parsing": gettext_lazy("must be a UUID"),
+    "greater_than": gettext_lazy("must be greater than %(gt)s"),
+    "greater_than_equal": gettext_lazy("must be at least %(ge)s"),
+    "less_than": gettext_lazy("must be less than %(lt)s"),
+    "less_than_equal": gettext_lazy("must be at most %(le)s"),
+    "string_too_short": gettext_lazy("must be at least %(min_length)s characters"),
+    "string_too_long": gettext_lazy("must be at most %(max_length)s characters"),
+    "too_short": gettext_lazy("must have at least %(min_length)s items"),
+    "too_long": gettext_lazy("must have at most %(max_length)s items"),
+    "literal_error": gettext_lazy("must be one of: %(expected)s"),
+    "enum": gettext_lazy("must be one of: %(expected)s"),
+    "string_pattern_mismatch": gettext_lazy("is not in the expected form"),
+}
+
+
+def _message(error: dict[str, Any]) -> str:
+    template = VALIDATION_MESSAGES.get(str(error.get("type", "")))
+    if template is None:
+        return str(error.get("msg", ""))
+    try:
+        return str(template) % error.get("ctx", {})
+    except (KeyError, TypeError, ValueError):  # a context pydantic did not give: its words
+        return str(error.get("msg", ""))
+
+
 def _describe(error: dict[str, Any]) -> str:
     where = ".".join(str(part) for part in error.get("loc", ()) if part not in ("body", "payload"))
-    return f"{where}: {error.get('msg', '')}" if where else str(error.get("msg", ""))
+    return f"{where}: {_message(error)}" if where else _message(error)
 
 
 # The reason of an HttpError (django-ninja's own, or a door's), by its status.

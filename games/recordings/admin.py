@@ -22,6 +22,7 @@ class RecordingAdmin(admin.ModelAdmin[Recording]):
         "replacement",
         "progress",
         "size",
+        "stored_size",
         "created_at",
         "deleted_at",
     ]

@@ -67,6 +67,7 @@ class RecordingOut(Schema):
     name: str
     size: int
     received: int
+    stored_size: int | None  # what the club keeps (transcoded on arrival); null until stored
     chunk_bytes: int
     status: str
     progress: int
@@ -87,6 +88,7 @@ def _out(recording: Recording) -> RecordingOut:
         name=recording.original_name,
         size=recording.size,
         received=recording.received,
+        stored_size=recording.stored_size,
         chunk_bytes=recordings.CHUNK_BYTES,
         status=recording.status,
         progress=recording.progress,

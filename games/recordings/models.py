@@ -70,6 +70,9 @@ class Recording(models.Model):
     original_name = models.CharField(_("file name"), max_length=200)
     size = models.BigIntegerField(_("size, bytes"))
     received = models.BigIntegerField(_("received, bytes"), default=0)
+    # What the stored file takes: the upload's size, or the transcoded form's
+    # (services.recording_compact), which is what the club keeps for 3 days.
+    stored_size = models.BigIntegerField(_("stored, bytes"), null=True, blank=True)
     file = models.FileField(_("file"), upload_to="recordings/", blank=True)
     # When the phone started recording: second 0 of the sound, to align it with the log.
     # Every reader aligns with it: the start the upload gave, or the one the analysis found

@@ -320,9 +320,11 @@ def _complete(recording: Recording, path: Path, *, by: User) -> None:
         if replaced is not None:
             _discard(replaced, reason="replaced", by=by)
         recording.replacement = False
-    recording.duration = duration
+    recording.duration, recording.stored_size = duration, recording.size
     recording.status, recording.uploaded_at = RecordingStatus.QUEUED, timezone.now()
-    recording.save(update_fields=["file", "status", "uploaded_at", "duration", "replacement"])
+    recording.save(
+        update_fields=["file", "status", "uploaded_at", "duration", "replacement", "stored_size"]
+    )
     name = recording.file.name
     transaction.on_commit(lambda: path.unlink(missing_ok=True))
     queue_on_commit("games.recordings.tasks.recording_analyse", recording.pk)
@@ -356,7 +358,8 @@ def recording_compact(recording: Recording, *, longest: float) -> Recording | No
             # deletes (_sweep_orphans).
             name = f"game-{current.game_id}{compact.EXTENSION}"
             current.file.save(name, File(small), save=False)
-            current.save(update_fields=["file"])
+            current.stored_size = current.file.size
+            current.save(update_fields=["file", "stored_size"])
             _audit(current, file_name=uploaded, reason="compacted", by=None)
             transaction.on_commit(lambda: storage.delete(uploaded))
     logger.info(

@@ -147,6 +147,40 @@ def test_bad_evenings_are_422(payload: dict[str, object]) -> None:
     assert not Evening.objects.exists()
 
 
+@pytest.mark.parametrize(
+    ("payload", "language", "said"),
+    [
+        (
+            {"starts_at": "not a date", "capacity": 15},
+            "ru",
+            "Неверные данные: starts_at: должно быть датой и временем (ISO 8601)",
+        ),
+        (
+            {"starts_at": "not a date", "capacity": 15},
+            "en",
+            "Invalid input: starts_at: must be a date and time (ISO 8601)",
+        ),
+        ({"starts_at": "2099-01-01T18:00:00+03:00"}, "ru", "capacity: обязательное поле"),
+        (
+            {"starts_at": "2099-01-01T18:00:00+03:00", "capacity": "many"},
+            "ru",
+            "capacity: должно быть целым числом",
+        ),
+    ],
+)
+def test_a_422_says_what_is_wrong_in_the_readers_language(
+    payload: dict[str, object], language: str, said: str
+) -> None:
+    """Pydantic's own words are English: the walk of #30 read them in a Russian client."""
+    client, auth = api(make_member(is_superuser=True))
+    client.cookies["django_language"] = language  # the site's language switch
+    response = client.post(
+        "/api/v1/evenings", payload, content_type="application/json", headers=auth
+    )
+    assert response.status_code == 422
+    assert said in response.json()["detail"]
+
+
 def test_the_session_needs_the_csrf_token_for_writes(member: User) -> None:
     evening = make_evening()
     client = Client(enforce_csrf_checks=True)

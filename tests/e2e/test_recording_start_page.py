@@ -52,8 +52,8 @@ STATES: dict[str, dict[str, Any]] = {
     "unsure": {"given": 0.0, "offset": 3.1, "confidence": 0.12, "pause": None},
 }
 SAID = {
-    ("ru", "sound"): "на 12 с позже начала игры (уверенно)",
-    ("en", "sound"): "12 s after the game's start (sure)",
+    ("ru", "sound"): "на 12 с позже начала игры (уверенность ",
+    ("en", "sound"): "12 s after the game's start (confidence ",
     ("ru", "unfit"): "по звуку запись началась на 2 мин 10 с раньше",
     ("en", "unfit"): "by the sound the recording began 2 min 10 s earlier",
     ("ru", "paused"): "Запись ставили на паузу: примерно на 30:05 записи пропало около 1 мин 2 с",

@@ -100,12 +100,14 @@ def test_each_phone_format_is_taken_analysed_and_measured(
     if kind in KEPT:  # a browser plays it, and it is small: kept as it came
         assert stored.file.name.endswith(KEPT[kind])
         assert Path(stored.file.path).read_bytes() == data
+        assert stored.stored_size == len(data)
         assert not RecordingDeletion.objects.exists()
     else:  # transcoded in the worker; the upload is deleted, with an audit row
         assert stored.file.name.endswith(compact.EXTENSION)
         header = decode.inspect(stored.file.path)
         assert (header.codec, header.extension) == ("aac", ".m4a")
         assert stored.file.size < len(data) or kind in ("amr", "3gp-amr")
+        assert stored.stored_size == stored.file.size  # what the page and the API show
         audit = RecordingDeletion.objects.get()
         assert (audit.recording_id, audit.reason) == (recording.pk, "compacted")
     assert stored_files(tmp_path) == [Path(stored.file.name).name]  # nothing else kept

@@ -67,6 +67,22 @@ def test_beginning_a_replacement_keeps_the_analysed_recording(
     assert (begun.json()["status"], begun.json().get("replacement")) == ("uploading", True)
 
 
+def test_a_replacement_begun_before_the_recording_was_deleted_keeps_nothing(
+    analysed: tuple[User, Game, Recording],
+) -> None:
+    """The host's walk of #30: after deleting the recording while a new one was still being
+    uploaded, the page said both «was deleted» and «the game keeps the one it has»."""
+    host, game, recording = analysed
+    assert begin(bearer(host), game, "again.ogg", 10_000).status_code == 201
+    recordings.recording_delete(recording_id=recording.pk, user=host)
+    site = Client()
+    site.force_login(host)
+    page = site.get(f"/games/{game.pk}/recording/").content.decode()
+    assert "Запись удалена." in page
+    assert "Загружается новая запись «again.ogg» (0\xa0байт из 9,8\xa0КБ)." in page
+    assert "остаётся прежняя" not in page
+
+
 def test_the_replacement_takes_the_place_once_complete_and_readable(
     analysed: tuple[User, Game, Recording],
     tmp_path: Path,

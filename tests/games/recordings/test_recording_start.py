@@ -123,7 +123,11 @@ def test_without_a_given_start_the_sounds_start_is_used(
     assert all(s.talk >= 0.8 * (s.end - s.start - 0.5) for s in alignment.speeches[1:])
     shown = page(host, game)
     clock = local_clock(recording.started_at)
-    assert f"Начало записи по звуку: {clock}, на 40 с позже начала игры (уверенно)." in shown
+    sure = f"{recording.start_confidence:.2f}".replace(".", ",")  # the page's own number
+    assert (
+        f"Начало записи по звуку: {clock}, на 40 с позже начала игры "
+        f"(уверенность {sure}, нужно 0,5)."
+    ) in shown
     english = page(host, game, "en")
     assert f"The recording's start by the sound: {clock}, 40 s after the game's start" in english
     token = api_token_create(member=host).key
@@ -201,7 +205,7 @@ def test_a_given_start_that_does_not_fit_is_said_and_can_be_replaced(
     moved = (again.started_at - game.started_at).total_seconds()
     assert moved == pytest.approx(LATE, abs=1.0)
     clock = local_clock(again.started_at)
-    assert f"Указанное начало записи, {clock}, сходится со звуком (уверенно)." in page(host, game)
+    assert f"Указанное начало записи, {clock}, сходится со звуком (уверенность " in page(host, game)
     refused = client.post(door, {"offset": str(round((again.start_offset or 0) * 10))}, follow=True)
     assert "Указанное начало и так сходится со звуком." in refused.content.decode()
 

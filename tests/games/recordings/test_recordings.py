@@ -7,11 +7,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 import time_machine
+from django.template.defaultfilters import filesizeformat
 from django.test import Client
-from django.utils import timezone
+from django.utils import timezone, translation
 from pytest_django import DjangoCaptureOnCommitCallbacks
 
 from accounts.models import User
+from accounts.services import api_token_create
 from club.kernel.errors import RefusalCode, Refused
 from games.models import Game
 from games.recordings import analysis as recording_analysis
@@ -101,6 +103,29 @@ def test_the_figures_of_each_speech_are_within_half_a_second(
         measured = (speech.talk, speech.silence, speech.over, speech.after)
         assert measured == pytest.approx(TRUTH[speech.seat], abs=0.5), speech
     assert alignment.outside == pytest.approx(3, abs=0.5)  # the 3 s after seat 2's slot
+
+
+def test_the_page_and_the_api_show_what_is_kept_of_a_transcoded_upload(
+    played: Played, tmp_path: Path
+) -> None:
+    """The host's walk of #30: a WAV transcoded on arrival showed its upload's size, not the
+    few megabytes the club keeps."""
+    host, game, began = played
+    recording = upload(host, game, sound_file(tmp_path, "wav"), began)
+    analysed = recording_analysis.recording_analyse(recording_id=recording.pk)
+    assert analysed is not None and analysed.stored_size is not None
+    assert analysed.stored_size == analysed.file.size < analysed.size
+    client = Client()
+    client.force_login(host)
+    page = client.get(f"/games/{game.pk}/recording/").content.decode()
+    with translation.override("ru"):
+        uploaded, kept = filesizeformat(analysed.size), filesizeformat(analysed.stored_size)
+    assert f"загружено {uploaded}, хранится {kept}" in page
+    token = api_token_create(member=host).key
+    read = client.get(
+        f"/api/v1/recordings/{analysed.pk}", headers={"Authorization": f"Bearer {token}"}
+    ).json()
+    assert (read["size"], read["stored_size"]) == (analysed.size, analysed.stored_size)
 
 
 def test_an_interrupted_upload_resumes_where_the_server_stopped(

@@ -5,6 +5,7 @@ under the consent rules."""
 
 from __future__ import annotations
 
+import re
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -316,6 +317,8 @@ def test_the_figures_are_published_under_the_consent_rules(heard: Heard) -> None
     assert 3 in hosts
     page = Client().get(f"/games/{game.pk}/").content.decode()
     assert "Кто говорил когда" in page and 'class="voice seat-1' in page
+    # Talk in another's speech says whose and in what (the walk of #30 read «6: 5»).
+    assert re.search(r"<td>место \d+: \d+ с(, место \d+: \d+ с)*</td>", page)
     api = Client().get(f"/api/v1/games/{game.pk}/analysis").json()
     assert 3 not in {row["seat"] for row in api["audio"]["speakers"]["seats"]}
 
