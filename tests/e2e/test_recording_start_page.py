@@ -13,7 +13,8 @@ from typing import Any
 import numpy as np
 import pytest
 from django.core.files import File
-from django.utils import timezone
+from django.template.defaultfilters import filesizeformat
+from django.utils import timezone, translation
 from playwright.sync_api import Browser, Page
 from pytest_django.live_server_helper import LiveServer
 
@@ -66,6 +67,14 @@ SAID = {
 }
 
 
+KEPT = {"ru": "загружено %s, хранится %s", "en": "%s uploaded, %s kept"}
+
+
+def filesizeformat_in(language: str, recording: Recording) -> tuple[str, str]:
+    with translation.override(language):
+        return filesizeformat(recording.size), filesizeformat(recording.stored_size)
+
+
 def analysed_as(recording: Recording, game: Game, state: str) -> None:
     """The recording as the analysis left it in `state` (the figures written directly: the
     sound's own analysis is tests/games/recordings/test_recording_start.py's)."""
@@ -99,12 +108,16 @@ def test_the_start_by_the_sound_on_a_phone_in_both_languages(
     Game.objects.filter(pk=game.pk).update(started_at=timezone.now() - timedelta(hours=2))
     game.refresh_from_db()
     sound = write(tmp_path / "table.ogg", quiet(np.random.default_rng(1), 5.0), "ogg")
+    # An hour of WAV the worker transcoded (services.recording_compact): the page says both
+    # sizes, the upload's and the one kept.
+    uploaded = 691_000_000
     recording = Recording(
         game=game,
         uploaded_by=host,
-        original_name="стол.ogg",
-        size=sound.stat().st_size,
-        received=sound.stat().st_size,
+        original_name="стол.wav",
+        size=uploaded,
+        received=uploaded,
+        stored_size=sound.stat().st_size,
         started_at=game.started_at,
         duration=3600.0,
         voiced=[],
@@ -125,6 +138,8 @@ def test_the_start_by_the_sound_on_a_phone_in_both_languages(
         for state in STATES:
             analysed_as(recording, game, state)
             page.goto(f"{live_server.url}/games/{game.pk}/recording/", wait_until="networkidle")
+            sizes = KEPT[language] % filesizeformat_in(language, recording)
+            assert sizes in page.locator("#recording").inner_text(), (language, state)
             said = page.locator(".recording-start")
             assert SAID[language, state] in said.inner_text(), (language, state)
             has_button = said.locator("button").count() == 1
