@@ -93,8 +93,9 @@ def _message(error: dict[str, Any]) -> str:
     template = VALIDATION_MESSAGES.get(str(error.get("type", "")))
     if template is None:
         return str(error.get("msg", ""))
+    context: dict[str, Any] = error.get("ctx", {})
     try:
-        return str(template) % error.get("ctx", {})
+        return str(template) % context
     except (KeyError, TypeError, ValueError):  # a context pydantic did not give: its words
         return str(error.get("msg", ""))
 

@@ -72,7 +72,7 @@ KEPT = {"ru": "загружено %s, хранится %s", "en": "%s uploaded, 
 
 def filesizeformat_in(language: str, recording: Recording) -> tuple[str, str]:
     with translation.override(language):
-        return filesizeformat(recording.size), filesizeformat(recording.stored_size)
+        return filesizeformat(recording.size), filesizeformat(recording.stored_size or 0)
 
 
 def analysed_as(recording: Recording, game: Game, state: str) -> None:
