@@ -93,15 +93,27 @@ def _message(error: dict[str, Any]) -> str:
     template = VALIDATION_MESSAGES.get(str(error.get("type", "")))
     if template is None:
         return str(error.get("msg", ""))
-    context: dict[str, Any] = error.get("ctx", {})
+    context: dict[str, Any] = dict(error.get("ctx", {}))
+    if "expected" in context:  # pydantic's "'a', 'b' or 'c'": its "or" is English
+        context["expected"] = str(context["expected"]).replace(" or ", ", ")
     try:
         return str(template) % context
     except (KeyError, TypeError, ValueError):  # a context pydantic did not give: its words
         return str(error.get("msg", ""))
 
 
+# Where django-ninja says a value came from, before its name: ("body", "payload", "capacity"),
+# ("query", "sort"). The reader knows where they put it; the name is what they need.
+SOURCES = ("body", "query", "path", "form", "header", "cookie")
+
+
 def _describe(error: dict[str, Any]) -> str:
-    where = ".".join(str(part) for part in error.get("loc", ()) if part not in ("body", "payload"))
+    loc = [str(part) for part in error.get("loc", ())]
+    if loc[:1] and loc[0] in SOURCES:
+        loc = loc[1:]
+    if loc[:1] == ["payload"]:
+        loc = loc[1:]
+    where = ".".join(loc)
     return f"{where}: {_message(error)}" if where else _message(error)
 
 

@@ -181,6 +181,15 @@ def test_a_422_says_what_is_wrong_in_the_readers_language(
     assert said in response.json()["detail"]
 
 
+def test_a_422_names_the_choices_and_the_form_in_the_readers_language() -> None:
+    client = Client()
+    wrong_sort = client.get("/api/v1/leaderboard?sort=luck").json()["detail"]
+    assert wrong_sort.startswith("Неверные данные: sort: допустимо одно из: 'points', ")
+    assert " or " not in wrong_sort
+    wrong_season = client.get("/api/v1/leaderboard?season=spring").json()["detail"]
+    assert wrong_season == "Неверные данные: season: не в том виде, что ожидается"
+
+
 def test_the_session_needs_the_csrf_token_for_writes(member: User) -> None:
     evening = make_evening()
     client = Client(enforce_csrf_checks=True)
