@@ -370,6 +370,18 @@ def _audio(
     }
 
 
+# Talk in another's speech shorter than this is not listed by whose speech it was (it would
+# read «место 7: 0 с»); it stays in the seat's sum.
+LISTED_SECONDS = 0.5
+
+
+def listed_others(others: dict[str, float]) -> list[tuple[int, float]]:
+    """A seat's talk in others' speeches worth naming, as (whose seat, seconds), by seat."""
+    return sorted(
+        (int(owner), seconds) for owner, seconds in others.items() if seconds >= LISTED_SECONDS
+    )
+
+
 def _speakers(
     recording: Recording, view: GameView, labels: dict[int, str]
 ) -> dict[str, Any] | None:
@@ -388,8 +400,8 @@ def _speakers(
             "nick": labels[int(seat)],
             "own": talk["own"],
             "others": [
-                {"seat": int(owner), "nick": name(int(owner)), "seconds": seconds}
-                for owner, seconds in talk["others"].items()
+                {"seat": owner, "nick": name(owner), "seconds": seconds}
+                for owner, seconds in listed_others(talk["others"])
             ],
             "in_others": round(sum(talk["others"].values()), 1),
             "night": talk["night"],

@@ -36,7 +36,13 @@ from club.kernel.numbers import shown, signed
 from games.models import Game, Seat
 from games.ratings import stats
 from games.ratings.models import PlayerScore
-from games.ratings.publication import hidden_names, line_text, signed_points, winner_label
+from games.ratings.publication import (
+    hidden_names,
+    line_text,
+    listed_others,
+    signed_points,
+    winner_label,
+)
 from games.recordings.analysis import recording_alignment
 from games.recordings.models import FoulSuggestion, Recording, RecordingStatus, SuggestionStatus
 from games.rules import rating
@@ -233,7 +239,7 @@ def _talk(recording: Recording, seat: int) -> str:
     others: dict[str, float] = found.get("others", {})
     whose = ", ".join(
         _("seat %(seat)s: %(seconds)s") % {"seat": owner, "seconds": _seconds(seconds)}
-        for owner, seconds in sorted(others.items(), key=lambda item: int(item[0]))
+        for owner, seconds in listed_others(others)
     )
     return _(
         "Your voice, as the recording told it apart (seconds): in your speeches %(own)s; in "

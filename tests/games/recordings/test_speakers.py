@@ -317,8 +317,11 @@ def test_the_figures_are_published_under_the_consent_rules(heard: Heard) -> None
     assert 3 in hosts
     page = Client().get(f"/games/{game.pk}/").content.decode()
     assert "Кто говорил когда" in page and 'class="voice seat-1' in page
-    # Talk in another's speech says whose and in what (the walk of #30 read «6: 5»).
-    assert re.search(r"<td>место \d+: \d+ с(, место \d+: \d+ с)*</td>", page)
+    # Talk in another's speech says whose and how long (the walk of #30 read «6: 5»), each
+    # item unbroken, and none that would read «0 с».
+    item = r'<span class="num">место \d+: [1-9]\d* с</span>'
+    assert re.search(rf"<td>{item}(, {item})*</td>", page)
+    assert not re.search(r"место \d+: 0 с", page)
     api = Client().get(f"/api/v1/games/{game.pk}/analysis").json()
     assert 3 not in {row["seat"] for row in api["audio"]["speakers"]["seats"]}
 
