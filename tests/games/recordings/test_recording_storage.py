@@ -108,7 +108,7 @@ def test_the_files_a_killed_process_left_are_deleted_by_the_sweep(
     save = Recording.save
 
     def commit_fails(self: Recording, *args: Any, **kwargs: Any) -> None:
-        if kwargs.get("update_fields") == ["file"]:
+        if kwargs.get("update_fields") == ["file", "stored_size"]:
             raise DatabaseError("the connection dropped")
         save(self, *args, **kwargs)
 
