@@ -10,6 +10,7 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
+from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django_stubs_ext import StrOrPromise
@@ -59,6 +60,7 @@ VALIDATION_MESSAGES: dict[str, StrOrPromise] = {
     "int_type": gettext_lazy("must be a whole number"),
     "int_parsing": gettext_lazy("must be a whole number"),
     "int_from_float": gettext_lazy("must be a whole number"),
+    "int_parsing_size": gettext_lazy("must be a whole number"),
     "float_type": gettext_lazy("must be a number"),
     "float_parsing": gettext_lazy("must be a number"),
     "bool_type": gettext_lazy("must be true or false"),
@@ -73,16 +75,17 @@ VALIDATION_MESSAGES: dict[str, StrOrPromise] = {
     "date_type": gettext_lazy("must be a date (YYYY-MM-DD)"),
     "date_parsing": gettext_lazy("must be a date (YYYY-MM-DD)"),
     "date_from_datetime_parsing": gettext_lazy("must be a date (YYYY-MM-DD)"),
+    "date_from_datetime_inexact": gettext_lazy("must be a date (YYYY-MM-DD)"),
     "time_parsing": gettext_lazy("must be a time (HH:MM)"),
     "uuid_parsing": gettext_lazy("must be a UUID"),
     "greater_than": gettext_lazy("must be greater than %(gt)s"),
     "greater_than_equal": gettext_lazy("must be at least %(ge)s"),
     "less_than": gettext_lazy("must be less than %(lt)s"),
     "less_than_equal": gettext_lazy("must be at most %(le)s"),
-    "string_too_short": gettext_lazy("must be at least %(min_length)s characters"),
-    "string_too_long": gettext_lazy("must be at most %(max_length)s characters"),
-    "too_short": gettext_lazy("must have at least %(min_length)s items"),
-    "too_long": gettext_lazy("must have at most %(max_length)s items"),
+    "string_too_short": gettext_lazy("its length must be at least %(min_length)s"),
+    "string_too_long": gettext_lazy("its length must be at most %(max_length)s"),
+    "too_short": gettext_lazy("the number of items must be at least %(min_length)s"),
+    "too_long": gettext_lazy("the number of items must be at most %(max_length)s"),
     "literal_error": gettext_lazy("must be one of: %(expected)s"),
     "enum": gettext_lazy("must be one of: %(expected)s"),
     "string_pattern_mismatch": gettext_lazy("is not in the expected form"),
@@ -90,12 +93,20 @@ VALIDATION_MESSAGES: dict[str, StrOrPromise] = {
 
 
 def _message(error: dict[str, Any]) -> str:
-    template = VALIDATION_MESSAGES.get(str(error.get("type", "")))
+    context: dict[str, Any] = dict(error.get("ctx", {}))
+    kind = str(error.get("type", ""))
+    if kind == "value_error" and context.get("error") is not None:
+        # A validator's own reason (club/kernel/parsing.py: already the reader's language),
+        # without pydantic's English "Value error, " before it.
+        return str(context["error"])
+    template = VALIDATION_MESSAGES.get(kind)
     if template is None:
         return str(error.get("msg", ""))
-    context: dict[str, Any] = dict(error.get("ctx", {}))
     if "expected" in context:  # pydantic's "'a', 'b' or 'c'": its "or" is English
         context["expected"] = str(context["expected"]).replace(" or ", ", ")
+    for bound in ("gt", "ge", "lt", "le"):  # 0.1 is «0,1» in Russian
+        if isinstance(context.get(bound), int | float) and not isinstance(context[bound], bool):
+            context[bound] = number_format(context[bound])
     try:
         return str(template) % context
     except (KeyError, TypeError, ValueError):  # a context pydantic did not give: its words
@@ -107,13 +118,16 @@ def _message(error: dict[str, Any]) -> str:
 SOURCES = ("body", "query", "path", "form", "header", "cookie")
 
 
-def _describe(error: dict[str, Any]) -> str:
+def describe_error(error: dict[str, Any]) -> str:
+    """One of pydantic's errors as the reader reads it: «capacity: обязательное поле»."""
     loc = [str(part) for part in error.get("loc", ())]
     if loc[:1] and loc[0] in SOURCES:
         loc = loc[1:]
     if loc[:1] == ["payload"]:
         loc = loc[1:]
     where = ".".join(loc)
+    if not where and error.get("type") == "missing":
+        return _("The request needs a JSON body.")
     return f"{where}: {_message(error)}" if where else _message(error)
 
 
@@ -147,7 +161,7 @@ def _refusal_of(exc: Exception) -> Refused | None:
     if isinstance(exc, Refused):
         return exc
     if isinstance(exc, ValidationError):
-        details = "; ".join(_describe(error) for error in exc.errors)
+        details = "; ".join(describe_error(error) for error in exc.errors)
         return Refused(_("Invalid input: %(details)s") % {"details": details})
     if isinstance(exc, AuthenticationError):
         return Refused(

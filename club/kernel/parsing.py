@@ -23,7 +23,16 @@ from django.utils.translation import gettext as _
 from pydantic import AfterValidator, BeforeValidator, WithJsonSchema
 
 # The one definition of a storable moment: the protocol's (pure, importable by anything).
-from games.rules.events import UNSTORABLE, moment_problem, storable_text
+from games.rules.events import (
+    EARLIEST_YEAR,
+    LATEST_YEAR,
+    NO_ZONE,
+    OFFSET_BEYOND,
+    UNSTORABLE,
+    YEAR_OUTSIDE,
+    moment_problem,
+    storable_text,
+)
 
 __all__ = ["UNSTORABLE", "moment_problem", "storable_text"]
 
@@ -48,14 +57,25 @@ def whole_number(raw: object, *, low: int = 0, high: int = BIGINT_MAX) -> int | 
 def _text_only(value: object) -> object:
     """A moment is sent as ISO 8601 text: a bare number would be read as a Unix time."""
     if not isinstance(value, str | datetime):
-        raise ValueError("a time is ISO 8601 text")
+        raise ValueError(_("must be a date and time (ISO 8601)"))
     return value
+
+
+def moment_refusal(problem: str) -> str:
+    """games/rules/events.moment_problem's English reason in the reader's language."""
+    said = {
+        NO_ZONE: _("needs its time zone, e.g. 2026-12-20T18:00:00+03:00"),
+        OFFSET_BEYOND: _("the time zone offset must be within ±15:59"),
+        YEAR_OUTSIDE: _("the year must be within %(earliest)d–%(latest)d")
+        % {"earliest": EARLIEST_YEAR, "latest": LATEST_YEAR},
+    }
+    return said.get(problem, problem)
 
 
 def _checked(moment: datetime) -> datetime:
     problem = moment_problem(moment)
     if problem is not None:
-        raise ValueError(problem)
+        raise ValueError(moment_refusal(problem))
     return moment
 
 

@@ -53,15 +53,22 @@ EARLIEST_YEAR, LATEST_YEAR = 1900, 2999
 NUMBER_MAX = 100_000
 
 
+# Why a moment is refused, in English (the engine's words; the site says them in the
+# reader's language: club.kernel.parsing).
+NO_ZONE = "a time zone is required"
+OFFSET_BEYOND = "the time zone offset is beyond ±15:59"
+YEAR_OUTSIDE = f"the year is outside {EARLIEST_YEAR}–{LATEST_YEAR}"
+
+
 def moment_problem(moment: datetime) -> str | None:
     """Why an aware datetime cannot be a club's moment, in English, or None if it can."""
     offset = moment.utcoffset()
     if offset is None:
-        return "a time zone is required"
+        return NO_ZONE
     if abs(offset) > MAX_OFFSET:
-        return "the time zone offset is beyond ±15:59"
+        return OFFSET_BEYOND
     if not EARLIEST_YEAR <= moment.year <= LATEST_YEAR:
-        return f"the year is outside {EARLIEST_YEAR}–{LATEST_YEAR}"
+        return YEAR_OUTSIDE
     return None
 
 

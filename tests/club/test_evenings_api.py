@@ -7,6 +7,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from accounts.services import api_token_create
+from club.doors.api import describe_error
 from club.models import Evening, Registration
 from tests.factories import EveningFields, MemberFields, make_evening, make_member, sign_up_many
 
@@ -161,6 +162,28 @@ def test_bad_evenings_are_422(payload: dict[str, object]) -> None:
             "Invalid input: starts_at: must be a date and time (ISO 8601)",
         ),
         ({"starts_at": "2099-01-01T18:00:00+03:00"}, "ru", "capacity: обязательное поле"),
+        # A validator's own reasons, in the reader's language and without pydantic's
+        # "Value error, " (the helper's walk of #30 read them in English).
+        (
+            {"starts_at": "2099-01-01T18:00:00", "capacity": 15},
+            "ru",
+            "starts_at: нужен часовой пояс, например 2026-12-20T18:00:00+03:00",
+        ),
+        (
+            {"starts_at": 1767000000, "capacity": 15},
+            "ru",
+            "Неверные данные: starts_at: должно быть датой и временем (ISO 8601)",
+        ),
+        (
+            {"starts_at": "1800-01-01T18:00:00+03:00", "capacity": 15},
+            "ru",
+            "starts_at: год должен быть в пределах 1900–2999",
+        ),
+        (
+            {"starts_at": "2099-01-01T18:00:00", "capacity": 15},
+            "en",
+            "starts_at: needs its time zone, e.g. 2026-12-20T18:00:00+03:00",
+        ),
         (
             {"starts_at": "2099-01-01T18:00:00+03:00", "capacity": "many"},
             "ru",
@@ -183,6 +206,17 @@ def test_a_422_says_what_is_wrong_in_the_readers_language(
 
 def test_a_422_names_the_choices_and_the_form_in_the_readers_language() -> None:
     client = Client()
+    huge = client.get(f"/api/v1/leaderboard?season={'9' * 5000}").json()["detail"]
+    assert huge.startswith("Неверные данные: season: ")
+    admin, auth = api(make_member(is_superuser=True))
+    empty = admin.post("/api/v1/evenings", content_type="application/json", headers=auth)
+    assert empty.status_code == 422
+    assert empty.json()["detail"] == (
+        "Неверные данные: starts_at: обязательное поле; capacity: обязательное поле"
+    )
+    # A body missing as a whole names no field: it says what is missing.
+    whole = {"type": "missing", "loc": ("body", "payload"), "msg": "Field required"}
+    assert describe_error(whole) == "Запросу нужно тело в JSON."
     wrong_sort = client.get("/api/v1/leaderboard?sort=luck").json()["detail"]
     assert wrong_sort.startswith("Неверные данные: sort: допустимо одно из: 'points', ")
     assert " or " not in wrong_sort
