@@ -35,7 +35,8 @@ class EveningDetail(EveningOut):
 
 class EveningIn(Schema):
     starts_at: Moment
-    capacity: int = Field(..., ge=1, le=services.MAX_CAPACITY)
+    # strict: a number, not true (pydantic's lax mode reads it as 1) nor a text.
+    capacity: int = Field(..., ge=1, le=services.MAX_CAPACITY, strict=True)
     venue: str | None = Field(None, min_length=1, max_length=128)
     opens_at: Moment | None = None
 

@@ -40,7 +40,7 @@ from accounts.validation import NICKNAME_MAX_LENGTH, login_key, normalize_nickna
 from club import buttons, seating, texts
 from club.kernel.club_settings import ClubSettings
 from club.kernel.errors import RefusalCode, Refused
-from club.kernel.parsing import storable_text
+from club.kernel.parsing import INVISIBLE, storable_text
 from club.models import (
     Evening,
     EveningStatus,
@@ -87,9 +87,8 @@ PHONE_MAX = Guest._meta.get_field("phone").max_length or 20
 # The username as typed may start with «@».
 TELEGRAM_TYPED_MAX = 1 + (Guest._meta.get_field("telegram_username").max_length or 32)
 
-# Characters nobody sees and no nickname holds: controls, format characters (zero-width
-# spaces and joiners, direction marks and overrides), line and paragraph separators.
-_INVISIBLE = frozenset({"Cc", "Cf", "Zl", "Zp"})
+# Characters nobody sees and no nickname holds (club/kernel/parsing.py).
+_INVISIBLE = INVISIBLE
 
 # The members' search: what it shows at most, how long a search can be (no nickname is
 # longer), and how much of what was sent it reads at all (a nickname pasted with invisible

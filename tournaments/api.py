@@ -21,18 +21,19 @@ router = Router(tags=["tournaments"])
 
 
 class TournamentIn(Schema):
+    # Whole numbers are strict: true is not 1, nor "10" ten.
     name: str = Field(..., min_length=1, max_length=120)
     starts_at: Moment
     ends_on: date
     venue: str = Field(..., min_length=1, max_length=128)
     preset: str = Field(..., min_length=1, max_length=32)
-    tables: int = Field(..., ge=1, le=10)
-    rounds: int = Field(..., ge=1, le=30)
-    table_size: int = Field(10, ge=7, le=15)
-    capacity: int | None = Field(None, ge=1, le=500)
+    tables: int = Field(..., ge=1, le=10, strict=True)
+    rounds: int = Field(..., ge=1, le=30, strict=True)
+    table_size: int = Field(10, ge=7, le=15, strict=True)
+    capacity: int | None = Field(None, ge=1, le=500, strict=True)
     opens_at: Moment | None = None
-    final_players: int = Field(10, ge=0, le=150)
-    final_rounds: int = Field(0, ge=0, le=10)
+    final_players: int = Field(10, ge=0, le=150, strict=True)
+    final_rounds: int = Field(0, ge=0, le=10, strict=True)
     final_weight: float = Field(1.0, ge=0.1, le=5.0)
     hide_final: bool = False
 

@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 
 from accounts.models import User
 from club.kernel.errors import RefusalCode, Refused
+from club.kernel.parsing import shows_something
 from club.models import Evening, EveningStatus, Registration, RegistrationStatus
 from games import services as games
 from games.models import Game, GameStatus
@@ -69,9 +70,17 @@ def _refuse_unless_admin(actor: User) -> None:
         raise Refused(_("Only the club's admins run tournaments."), RefusalCode.FORBIDDEN)
 
 
+# A tournament is played over a day or a few; a last day years away is a typo.
+LONGEST = timedelta(days=366)
+
+
 def refuse_bad_plan(plan: TournamentPlan) -> None:
-    if not plan.name.strip():
+    if not shows_something(plan.name):
         raise Refused(_("Name the tournament."), fields={"name": 1})
+    if not shows_something(plan.venue):
+        raise Refused(_("Name the venue."), fields={"venue": 1})
+    if plan.opens_at is not None and plan.opens_at > plan.starts_at:
+        raise Refused(_("Sign-up must open before the tournament starts."), fields={"opens_at": 1})
     if not 7 <= plan.table_size <= 15:
         raise Refused(_("A table seats 7 to 15 players."), fields={"table_size": 1})
     if not 1 <= plan.tables <= 10 or not 1 <= plan.rounds <= 30:
@@ -96,8 +105,11 @@ def refuse_bad_plan(plan: TournamentPlan) -> None:
             ),
             fields={"final_players": 1},
         )
-    if plan.ends_on < timezone.localtime(plan.starts_at).date():
+    first_day = timezone.localtime(plan.starts_at).date()
+    if plan.ends_on < first_day:
         raise Refused(_("The last day is before the first."), fields={"ends_on": 1})
+    if plan.ends_on - first_day > LONGEST:
+        raise Refused(_("The last day is more than a year after the first."), fields={"ends_on": 1})
 
 
 def tournament_create(
@@ -114,7 +126,7 @@ def tournament_create(
     with transaction.atomic():
         evening = Evening.objects.create(
             starts_at=plan.starts_at,
-            venue=plan.venue,
+            venue=plan.venue.strip(),
             capacity=plan.capacity or plan.tables * plan.table_size,
             opens_at=min(plan.opens_at or now, plan.starts_at),
             tables=plan.tables,

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from datetime import UTC, datetime, tzinfo
 from typing import Annotated, Any
 
@@ -39,6 +40,16 @@ __all__ = ["UNSTORABLE", "moment_problem", "storable_text"]
 # ASCII digits only, with an optional minus; at most 18 of them (inside a bigint).
 _WHOLE = re.compile(r"-?[0-9]{1,18}")
 BIGINT_MAX = 2**63 - 1
+
+
+# Characters nobody sees: controls, format characters (zero-width spaces and joiners,
+# direction marks and overrides), line and paragraph separators.
+INVISIBLE = frozenset({"Cc", "Cf", "Zl", "Zp"})
+
+
+def shows_something(text: str) -> bool:
+    """Whether the text holds a character one sees (not only spaces and invisible ones)."""
+    return any(not ch.isspace() and unicodedata.category(ch) not in INVISIBLE for ch in text)
 
 
 def whole_number(raw: object, *, low: int = 0, high: int = BIGINT_MAX) -> int | None:

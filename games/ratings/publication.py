@@ -345,7 +345,7 @@ def _audio(
     """What the sound showed, in numbers only (the sound itself is never published), for
     the seats whose voice may be published (`shown`)."""
     alignment = recording_alignment(recording, view.events)
-    if alignment is None:
+    if alignment is None or not alignment.speeches:  # no speech logged: no figure means a thing
         return None
     speeches = [
         s.as_dict() | {"nick": nick.get(s.seat, str(s.seat))}
@@ -388,7 +388,7 @@ def _speakers(
     """Who spoke when (audio/speakers.py), for the seats in `labels` only: each one's talk
     in their own speeches, in others' (whose), at night and aside, and the picture."""
     found = recording.speakers
-    if not found or recording.duration is None:
+    if not recording.voices_told or found is None or recording.duration is None:
         return None
 
     def name(seat: int) -> str:
@@ -410,6 +410,8 @@ def _speakers(
         for seat, talk in found["seats"].items()
         if int(seat) in labels
     ]
+    if not seats:  # every voice told belongs to a player who refused publication
+        return None
     windows, nights = places(view.events, recording.started_at, recording.duration)
     stretches = [s for s in found["stretches"] if s["seat"] in labels]
     return {

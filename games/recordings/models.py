@@ -146,6 +146,12 @@ class Recording(models.Model):
         return self.given_started_at or self.started_at
 
     @property
+    def voices_told(self) -> bool:
+        """Whether who spoke when was worked out for any seat (a game logged without
+        speeches teaches the analysis no voice: nothing to show)."""
+        return bool(self.speakers and self.speakers.get("seats"))
+
+    @property
     def start_given(self) -> bool:
         """Whether someone said when the recording began. The upload form offers the game's
         start to the second and the API's default is the game's start exactly (the game's

@@ -262,6 +262,14 @@ def test_only_admins_make_and_seat_and_bad_plans_are_refused() -> None:
         {"preset": "nope"},
         {"name": ""},
         {"ends_on": "2020-01-01"},
+        # The helper's walk of #30 found these taken: a name nobody sees, a blank venue, a
+        # last day millennia away, sign-up opening after the start, true for a number.
+        {"name": "\u200b"},
+        {"venue": " "},
+        {"ends_on": "9999-12-31"},
+        {"opens_at": (timezone.now() + timedelta(days=3)).isoformat()},
+        {"tables": True},
+        {"rounds": "6"},
     ):
         answer = api(organiser, "post", "/tournaments", plan(**bad))
         assert answer.status_code in (400, 422), (bad, answer.content)

@@ -16,6 +16,7 @@ from accounts.models import User
 from accounts.services import api_token_create
 from club.kernel.errors import RefusalCode, Refused
 from games.models import Game
+from games.ratings import analysis as ratings_analysis
 from games.recordings import analysis as recording_analysis
 from games.recordings import services as recordings
 from games.recordings.models import Recording, RecordingDeletion, RecordingStatus
@@ -126,6 +127,32 @@ def test_the_page_and_the_api_show_what_is_kept_of_a_transcoded_upload(
         f"/api/v1/recordings/{analysed.pk}", headers={"Authorization": f"Bearer {token}"}
     ).json()
     assert (read["size"], read["stored_size"]) == (analysed.size, analysed.stored_size)
+
+
+def test_a_game_logged_without_speeches_shows_no_empty_figures(
+    table: Table, tmp_path: Path
+) -> None:
+    """The helper's walk of #30: a game with no speech in its log, its recording analysed,
+    showed an empty speeches table, an empty who-spoke-when picture and table, and the
+    recording page's link to them."""
+    host, evening, players = table
+    game = start_game(host, evening, players)
+    began = timezone.now() - timedelta(hours=1)
+    record(game, host, *TOWN_WINS)
+    recording = upload(host, game, sound_file(tmp_path, "m4a"), began)
+    analysed = recording_analysis.recording_analyse(recording_id=recording.pk)
+    assert analysed is not None and analysed.status == RecordingStatus.ANALYSED
+    assert not analysed.voices_told
+    ratings_analysis.game_analysis_build(game_id=game.pk)
+    client = Client()
+    client.force_login(host)
+    page = client.get(f"/games/{game.pk}/?public=1").content.decode()
+    assert 'id="analysis"' in page
+    for empty in ("Речи по записи", "Кто говорил когда", 'class="speeches"', 'class="speakers"'):
+        assert empty not in page, empty
+    recording_page = client.get(f"/games/{game.pk}/recording/").content.decode()
+    assert "Кто когда говорил — в разборе игры" not in recording_page
+    assert client.get(f"/api/v1/games/{game.pk}/analysis").json()["audio"] is None
 
 
 def test_an_interrupted_upload_resumes_where_the_server_stopped(
