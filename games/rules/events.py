@@ -152,6 +152,8 @@ def normalize(raw: object, ruleset: str = "club") -> ClubEntry | OnlineEvent:
         raise ProtocolError(gettext_noop("An event must be an object."))
     known = ONLINE_FIELDS if ruleset == "online" else FIELDS
     kind = raw.get("type")
+    if kind is None:  # «unknown type None» would name Python's word for nothing
+        raise ProtocolError(gettext_noop("An event needs its `type`."))
     if not isinstance(kind, str) or kind not in known:
         raise _unknown_type(kind)
     if not raw.keys() <= known[kind] | COMMON:

@@ -71,6 +71,16 @@ def test_normalize_keeps_an_event_as_its_kind_says() -> None:
     assert online == {"type": "vote", "voter": 3, "target": "pass"}
 
 
+def test_an_event_without_its_type_says_so() -> None:
+    """«Unknown event type: None» named Python's word for nothing (a helper's walk)."""
+    with pytest.raises(events.ProtocolError) as missing:
+        events.normalize({"seat": 3})
+    assert missing.value.english == "An event needs its `type`."
+    with pytest.raises(events.ProtocolError) as unknown:
+        events.normalize({"type": "dance"})
+    assert unknown.value.english == "Unknown event type: 'dance'."
+
+
 class Base(TypedDict):
     at: NotRequired[str]
 
