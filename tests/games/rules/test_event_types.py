@@ -13,6 +13,7 @@ import pytest
 from games.management.commands.host_types import declarations
 from games.rules import event_types, events
 from games.rules.club import ClubGame
+from games.rules.errors import ProtocolError
 from games.rules.fold import EventFold
 from games.rules.online import OnlineGame
 
@@ -73,10 +74,10 @@ def test_normalize_keeps_an_event_as_its_kind_says() -> None:
 
 def test_an_event_without_its_type_says_so() -> None:
     """«Unknown event type: None» named Python's word for nothing (a helper's walk)."""
-    with pytest.raises(events.ProtocolError) as missing:
+    with pytest.raises(ProtocolError) as missing:
         events.normalize({"seat": 3})
     assert missing.value.english == "An event needs its `type`."
-    with pytest.raises(events.ProtocolError) as unknown:
+    with pytest.raises(ProtocolError) as unknown:
         events.normalize({"type": "dance"})
     assert unknown.value.english == "Unknown event type: 'dance'."
 
