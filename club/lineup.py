@@ -87,9 +87,6 @@ PHONE_MAX = Guest._meta.get_field("phone").max_length or 20
 # The username as typed may start with «@».
 TELEGRAM_TYPED_MAX = 1 + (Guest._meta.get_field("telegram_username").max_length or 32)
 
-# Characters nobody sees and no nickname holds (club/kernel/parsing.py).
-_INVISIBLE = INVISIBLE
-
 # The members' search: what it shows at most, how long a search can be (no nickname is
 # longer), and how much of what was sent it reads at all (a nickname pasted with invisible
 # characters around it fits; anything longer is refused unread).
@@ -120,7 +117,7 @@ def door_opens_text(evening: Evening, now: datetime, club: ClubSettings) -> str:
 
 
 def _invisible(text: str) -> bool:
-    return any(unicodedata.category(ch) in _INVISIBLE for ch in text)
+    return any(unicodedata.category(ch) in INVISIBLE for ch in text)
 
 
 @dataclass(frozen=True)
@@ -642,7 +639,7 @@ def search_text(raw: str) -> str:
     visible = "".join(
         " " if ch.isspace() else ch
         for ch in raw
-        if ch.isspace() or unicodedata.category(ch) not in _INVISIBLE
+        if ch.isspace() or unicodedata.category(ch) not in INVISIBLE
     )
     text = normalize_nickname(unicodedata.normalize("NFKC", visible))
     if len(text) > SEARCH_MAX:

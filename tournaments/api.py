@@ -21,12 +21,12 @@ router = Router(tags=["tournaments"])
 
 
 class TournamentIn(Schema):
-    # Whole numbers are strict: true is not 1, nor "10" ten.
     name: str = Field(..., min_length=1, max_length=120)
     starts_at: Moment
     ends_on: date
     venue: str = Field(..., min_length=1, max_length=128)
     preset: str = Field(..., min_length=1, max_length=32)
+    # Whole numbers are strict: true is not 1, nor "10" ten.
     tables: int = Field(..., ge=1, le=10, strict=True)
     rounds: int = Field(..., ge=1, le=30, strict=True)
     table_size: int = Field(10, ge=7, le=15, strict=True)
