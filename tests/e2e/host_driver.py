@@ -18,6 +18,7 @@ if TYPE_CHECKING:  # the tests and the benches import Playwright when the browse
 
 PHONE: ViewportSize = {"width": 360, "height": 640}
 LONG_PRESS_MS = 700
+RETRIES_AFTER_REDRAW = 10
 # Everything the host can touch on the screen (the ☰ menu's items while it is open).
 TARGETS = (
     "#host button:not([disabled]), #host a[role=button], #host summary, dialog[open] button,"
@@ -29,6 +30,18 @@ SMALL_TARGETS_JS = """(selector) => [...document.querySelectorAll(selector)]
   .map((node) => [node.textContent.trim().slice(0, 30), node.getBoundingClientRect()])
   .filter(([, box]) => box.width > 0 && (box.width < 48 || box.height < 48))
   .map(([label, box]) => `${label} ${Math.round(box.width)}x${Math.round(box.height)}`)"""
+
+
+def shown_box(page: Any, locator: Any) -> Any:
+    """Where the element is; None when it is not shown. A redraw (the clock's, the network
+    line's) replaces the seats' buttons, and one that falls between finding the element and
+    measuring it loses the box: measured again, the new button has it."""
+    for _ in range(RETRIES_AFTER_REDRAW):
+        box = locator.bounding_box()
+        if box is not None:
+            return box
+        page.wait_for_timeout(50)
+    return locator.bounding_box()
 
 
 @dataclass
@@ -57,7 +70,7 @@ class HostScreen:
         self.page.wait_for_function("(n) => window.hostScreen.queued() === n", arg=count)
 
     def assert_inside(self, locator: Any) -> None:
-        box = locator.bounding_box()
+        box = shown_box(self.page, locator)
         assert box is not None, f"{locator} is not on the screen"
         assert box["x"] >= 0 and box["y"] >= 0, f"{locator} is above or left of the viewport"
         assert box["x"] + box["width"] <= PHONE["width"] + 0.5, f"{locator} is cut off on the right"
@@ -217,7 +230,7 @@ def best_move(screen: HostScreen, named: list[int]) -> None:
         toast.wait_for(state="visible")
         hint = toast.bounding_box()
         seats = screen.page.locator("#host-seats .host-seat")
-        for box in (seats.nth(i).bounding_box() for i in range(seats.count())):
+        for box in (shown_box(screen.page, seats.nth(i)) for i in range(seats.count())):
             apart = hint["y"] + hint["height"] <= box["y"] or box["y"] + box["height"] <= hint["y"]
             assert apart, f"the hint {hint} covers a seat {box}"
     assert screen.seq() == before, "a named seat recorded something by itself"

@@ -32,7 +32,7 @@ from pytest_django.live_server_helper import LiveServer
 
 from games.models import Game, GameEvent
 from tests.e2e.conftest import ARTIFACTS, new_context, untranslated, watch_of
-from tests.e2e.host_driver import TARGETS, HostScreen
+from tests.e2e.host_driver import TARGETS, HostScreen, shown_box
 from tests.e2e.test_host_screen import axe_violations
 from tests.games.recording import evening_with_players, make_host, record, start_game
 
@@ -96,7 +96,7 @@ class Finger:
     cdp: Any
 
     def point(self, locator: Any) -> dict[str, float]:
-        box = locator.bounding_box()
+        box = shown_box(self.page, locator)
         assert box is not None, f"{locator} is not on the screen"
         return {"x": box["x"] + box["width"] / 2, "y": box["y"] + box["height"] / 2}
 
