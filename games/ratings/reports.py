@@ -243,7 +243,7 @@ def _talk(recording: Recording, seat: int) -> str:
     )
     return _(
         "Your voice, as the recording told it apart (seconds): in your speeches %(own)s; in "
-        "others' %(others)s%(whose)s; at night %(night)s; aside %(aside)s."
+        "others' %(others)s%(whose)s; at night %(night)s; between speeches %(aside)s."
     ) % {
         "own": _seconds(found.get("own", 0)),
         "others": _seconds(sum(others.values())),

@@ -235,7 +235,7 @@ def test_the_recording_adds_the_members_speech_figures_and_the_fouls_given(
     assert "· день 1: голос 32 из 30, тишина 3, сверх времени 3, после таймера 2" in row.text, (
         row.text
     )
-    assert "в своих речах 32; в чужих 6 (место 5: 6); ночью 2; в стороне 1." in row.text
+    assert "в своих речах 32; в чужих 6 (место 5: 6); ночью 2; между речами 1." in row.text
     assert (
         "Фолы, которые подсказала запись и выдал ведущий:\n· 6 с разговора во время речи игрока 5"
         in (row.text)

@@ -148,7 +148,7 @@ def test_a_game_logged_without_speeches_shows_no_empty_figures(
     client.force_login(host)
     page = client.get(f"/games/{game.pk}/?public=1").content.decode()
     assert 'id="analysis"' in page
-    for empty in ("Речи по записи", "Кто говорил когда", 'class="speeches"', 'class="speakers"'):
+    for empty in ("Речи по записи", "Кто когда говорил", 'class="speeches"', 'class="speakers"'):
         assert empty not in page, empty
     recording_page = client.get(f"/games/{game.pk}/recording/").content.decode()
     assert "Кто когда говорил — в разборе игры" not in recording_page

@@ -316,7 +316,11 @@ def test_the_figures_are_published_under_the_consent_rules(heard: Heard) -> None
     hosts = {row["seat"] for row in audio_of(view, host)["speakers"]["seats"]}
     assert 3 in hosts
     page = Client().get(f"/games/{game.pk}/").content.decode()
-    assert "Кто говорил когда" in page and 'class="voice seat-1' in page
+    assert "Кто когда говорил" in page and 'class="voice seat-1' in page
+    # The seat's talk by day between speeches and the whole recording's voice outside the
+    # speeches read apart (both read «вне речей» before).
+    assert "<th class=\"num\">Между речами</th>" in page
+    assert "голос вне всех речей, днём и ночью, с голосом ведущего" in page
     # Talk in another's speech says whose and how long (the walk of #30 read «6: 5»), each
     # item unbroken, and none that would read «0 с».
     item = r'<span class="num">место \d+: [1-9]\d* с</span>'
