@@ -34,7 +34,8 @@ class TournamentIn(Schema):
     opens_at: Moment | None = None
     final_players: int = Field(10, ge=0, le=150, strict=True)
     final_rounds: int = Field(0, ge=0, le=10, strict=True)
-    final_weight: float = Field(1.0, ge=0.1, le=5.0)
+    # JSON as Python reads it takes NaN and Infinity: refused as such, not by the bounds.
+    final_weight: float = Field(1.0, ge=0.1, le=5.0, allow_inf_nan=False)
     hide_final: bool = False
 
 

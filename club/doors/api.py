@@ -89,6 +89,7 @@ VALIDATION_MESSAGES: dict[str, StrOrPromise] = {
     "literal_error": gettext_lazy("must be one of: %(expected)s"),
     "enum": gettext_lazy("must be one of: %(expected)s"),
     "string_pattern_mismatch": gettext_lazy("is not in the expected form"),
+    "finite_number": gettext_lazy("must be a finite number"),
 }
 
 

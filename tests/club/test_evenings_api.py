@@ -229,6 +229,17 @@ def test_a_422_names_the_choices_and_the_form_in_the_readers_language() -> None:
     assert wrong_season == "Неверные данные: season: не в том виде, что ожидается"
 
 
+@pytest.mark.parametrize("number", ["NaN", "Infinity", "-Infinity"])
+def test_a_number_that_is_not_finite_is_said_as_such(number: str) -> None:
+    """JSON as Python reads it takes NaN and Infinity; they fail the bound, which said
+    «не больше 5,0» of a number that is not one."""
+    admin, auth = api(make_member(is_superuser=True))
+    body = '{"name": "Кубок", "starts_on": "2099-01-03", "final_weight": %s}' % number
+    response = admin.post("/api/v1/tournaments", body, content_type="application/json", headers=auth)
+    assert response.status_code == 422
+    assert "final_weight: должно быть конечным числом" in response.json()["detail"]
+
+
 def test_the_session_needs_the_csrf_token_for_writes(member: User) -> None:
     evening = make_evening()
     client = Client(enforce_csrf_checks=True)
