@@ -319,7 +319,7 @@ def test_the_figures_are_published_under_the_consent_rules(heard: Heard) -> None
     assert "Кто когда говорил" in page and 'class="voice seat-1' in page
     # The seat's talk by day between speeches and the whole recording's voice outside the
     # speeches read apart (both read «вне речей» before).
-    assert "<th class=\"num\">Между речами</th>" in page
+    assert '<th class="num">Между речами</th>' in page
     assert "голос вне всех речей, днём и ночью, с голосом ведущего" in page
     # Talk in another's speech says whose and how long (the walk of #30 read «6: 5»), each
     # item unbroken, and none that would read «0 с».
