@@ -147,7 +147,7 @@ def watch_of(context: BrowserContext) -> Watch:
 def browser_page(browser: Browser, live_server: LiveServer) -> Iterator[BrowserContext]:
     """A phone-sized context for the older tests, which log in with `logged_in`."""
     for old in ARTIFACTS.glob("*.png"):
-        old.unlink()
+        old.unlink(missing_ok=True)  # another worker may have taken it first
     context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
     yield context
     context.close()

@@ -25,7 +25,7 @@ from games.models import Game
 from games.rules.table import table_for
 from tests.checks import present
 from tests.e2e.conftest import ARTIFACTS, new_context, untranslated, watch_of
-from tests.e2e.host_driver import HostScreen
+from tests.e2e.host_driver import HostScreen, shown_box
 from tests.e2e.test_host_screen import axe_violations
 from tests.games.recording import (
     OPENING,
@@ -255,7 +255,7 @@ def test_every_item_of_the_menu_is_a_thumb_target(
     items = listed.locator("li > a")
     assert items.count() >= 5
     for n in range(items.count()):
-        box = items.nth(n).bounding_box()
+        box = shown_box(screen.page, items.nth(n))
         assert box is not None and box["height"] >= 48, (items.nth(n).inner_text(), box)
         screen.assert_inside(items.nth(n))
     shoot(screen, "menu")
@@ -288,7 +288,8 @@ def test_two_victims_of_night_one_are_captioned_as_the_givers(
     assert caption.inner_text() == WORDS[language]["givers"]
     chips = block.locator("[data-giver]")
     assert chips.count() == 2
-    caption_box, chip_box = caption.bounding_box(), chips.first.bounding_box()
+    caption_box = shown_box(screen.page, caption)
+    chip_box = shown_box(screen.page, chips.first)
     assert caption_box is not None and chip_box is not None
     assert caption_box["x"] < chip_box["x"] or caption_box["y"] < chip_box["y"], "the caption leads"
     shoot(screen, "two-givers", language)
