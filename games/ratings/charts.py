@@ -87,7 +87,8 @@ class Timeline:
     minutes: list[tuple[float, int]]  # (x, minute) ticks
 
 
-ROW, LABEL, TIMELINE_WIDTH, TIMELINE_PAD = 14, 90, 800, 28
+# LABEL holds a seat number and a name shortened to 14 characters at 12 px (the speakers).
+ROW, LABEL, TIMELINE_WIDTH, TIMELINE_PAD = 14, 116, 800, 28
 
 
 def speech_timeline(
@@ -154,7 +155,9 @@ class SpeakerPicture:
     minutes: list[tuple[float, int]]
 
 
-SPEAKER_ROW = 12
+# A row holds a 12 px label: the picture is drawn 1:1 on a phone (club.css's .wide-picture),
+# where 10 px rows read 9 px seat names.
+SPEAKER_ROW = 15
 
 
 def speaker_timeline(
@@ -206,7 +209,7 @@ def speaker_timeline(
     return SpeakerPicture(
         TIMELINE_WIDTH,
         height,
-        [(y(seat) + 9, seat, labels[seat]) for seat in seats],
+        [(y(seat) + 11, seat, labels[seat]) for seat in seats],
         slots,
         [(x(a), round((min(b, duration) - max(a, 0.0)) * scale, 1)) for a, b in nights],
         bars,

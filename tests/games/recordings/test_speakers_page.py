@@ -1,0 +1,67 @@
+"""Who spoke when as a phone shows it (#30's walk: the picture's seat names read about 9 px
+on a 360 px screen): the names at a readable size, clear of the bars, and the section in
+the page's language, in Russian and English. Screenshots in var/test-artifacts/e2e/speakers/."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser
+from pytest_django.live_server_helper import LiveServer
+
+from accounts.models import User
+from club.models import Evening
+from games.ratings import analysis as ratings_analysis
+from tests.e2e.conftest import ARTIFACTS, browser, new_context, untranslated, watch_of  # noqa: F401
+from tests.games.recordings.test_speakers import Heard, heard, table_sound  # noqa: F401
+
+pytestmark = pytest.mark.django_db(transaction=True)
+SHOTS = ARTIFACTS / "speakers"
+SMALLEST_LABEL_PX = 11.5  # the names are drawn at 12 px; pico's body text is 16
+
+GEOMETRY_JS = """() => {
+  const svg = document.querySelector('figure.speaker-timeline svg');
+  const labels = [...svg.querySelectorAll('text.tick')].filter((t) => !t.textContent.endsWith('′'));
+  const bars = [...svg.querySelectorAll('rect.voice, rect.slot')];
+  return {
+    // The font's size as drawn: the CSS size times the picture's scale on the screen.
+    sizes: labels.map((t) => parseFloat(getComputedStyle(t).fontSize) * svg.getScreenCTM().a),
+    labelsEnd: Math.max(...labels.map((t) => t.getBoundingClientRect().right)),
+    barsStart: Math.min(...bars.map((r) => r.getBoundingClientRect().left)),
+    pageWidth: document.documentElement.scrollWidth,
+  };
+}"""
+
+
+@pytest.mark.parametrize("language", ["ru", "en"])
+def test_who_spoke_when_reads_on_a_phone(
+    heard: Heard,  # noqa: F811
+    browser: Browser,  # noqa: F811
+    live_server: LiveServer,
+    language: str,
+) -> None:
+    host, game, _recording, players = heard
+    longest = players[-1]  # a name the picture shortens: «12. Шахерезада…»
+    longest.nickname = "Шахерезада Великолепная"
+    longest.save(update_fields=["nickname"])
+    ratings_analysis.game_analysis_build(game_id=game.pk)
+    context = new_context(browser, live_server, user=host, language=language)
+    page = context.new_page()
+    page.goto(f"{live_server.url}/games/{game.pk}/?public=1#analysis")
+    figure = page.locator("figure.speaker-timeline")
+    figure.scroll_into_view_if_needed()
+    shown: dict[str, Any] = page.evaluate(GEOMETRY_JS)
+    assert len(shown["sizes"]) == len(players)
+    assert min(shown["sizes"]) >= SMALLEST_LABEL_PX, shown["sizes"]
+    assert shown["labelsEnd"] <= shown["barsStart"], "a seat's name runs into the bars"
+    assert shown["pageWidth"] <= 360, "the picture swipes inside its frame, not the page"
+    # The members' own words (nicknames, the venue) are shown as written.
+    # The picture's shortened name too («12. Шахерезад…»).
+    words = {*User.objects.values_list("nickname", flat=True), longest.nickname[:9]}
+    data = sorted(words | {*Evening.objects.values_list("venue", flat=True)}, key=len, reverse=True)
+    assert untranslated(page, language, data) == []
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=SHOTS / f"{language}-picture.png")
+    assert watch_of(context).console_errors == []
+    context.close()
