@@ -20,6 +20,7 @@ from club.kernel.errors import RefusalCode, Refused
 from club.kernel.parsing import whole_number
 
 KB = 1024
+MB = 1024 * KB
 
 
 class Answer(StrEnum):
@@ -38,6 +39,9 @@ class Door:
     limit: int
     answer: Answer
     json: bool  # a JSON door: its body is read as it came, before anything parses a form
+    # The size the refusal names, where the limit keeps room for what comes with the body:
+    # the one the service behind the door says too, not a second figure beside it.
+    told: int = 0
 
 
 # The first door whose path matches is the request's; a path in none has Django's bound.
@@ -48,7 +52,13 @@ DOORS: tuple[Door, ...] = (
     # replies to stays well under this.
     Door(re.compile(r"^/telegram/webhook/$"), 64 * KB, Answer.WEBHOOK, json=True),
     # A recording's chunks are raw bytes, bounded by the chunk size (2 MB) its door checks.
-    Door(re.compile(r"^/api/v1/recordings/[0-9]+/chunk$"), 2560 * KB, Answer.API, json=False),
+    Door(
+        re.compile(r"^/api/v1/recordings/[0-9]+/chunk$"),
+        2560 * KB,
+        Answer.API,
+        json=False,
+        told=2 * MB,  # games.recordings.services.CHUNK_BYTES
+    ),
     # Every other JSON body of /api/v1: the largest, a game of 30 seats, is under 5 KB.
     Door(re.compile(r"^/api/"), 64 * KB, Answer.API, json=True),
     # The organiser's line-up forms: the largest, a message of 1,000 characters, is under
@@ -64,6 +74,12 @@ def door_of(path: str) -> Door | None:
     return next((door for door in DOORS if door.path.match(path)), None)
 
 
+def too_large(door: Door) -> str:
+    if door.told:
+        return _("The request is too large: at most %(mb)d MB.") % {"mb": door.told // MB}
+    return _("The request is too large: at most %(kb)d KB.") % {"kb": door.limit // KB}
+
+
 def refuse_unreadable(request: HttpRequest, door: Door) -> None:
     """Refuse a body longer than the door's limit by its declared length, before it is
     read (a body sent without a length is not read at all: WSGI gives a view only the
@@ -72,9 +88,6 @@ def refuse_unreadable(request: HttpRequest, door: Door) -> None:
     a 500; read first, it is refused as the JSON it is not."""
     declared = whole_number(request.META.get("CONTENT_LENGTH") or "0")
     if declared is None or declared > door.limit:
-        raise Refused(
-            _("The request is too large: at most %(kb)d KB.") % {"kb": door.limit // KB},
-            RefusalCode.TOO_LARGE,
-        )
+        raise Refused(too_large(door), RefusalCode.TOO_LARGE)
     if door.json:
         request.body  # noqa: B018 (kept by the request for whoever reads it next)
