@@ -6,6 +6,7 @@ HTML page.
 """
 
 import logging
+import re
 from typing import Any
 
 from django.core.exceptions import PermissionDenied
@@ -117,6 +118,11 @@ def _message(error: dict[str, Any]) -> str:
 # Where django-ninja says a value came from, before its name: ("body", "payload", "capacity"),
 # ("query", "sort"). The reader knows where they put it; the name is what they need.
 SOURCES = ("body", "query", "path", "form", "header", "cookie")
+# Where a value may be one of several types, pydantic names the branch it tried after the
+# field («options.a.bool»): the reader wrote «options.a».
+UNION_BRANCH = re.compile(
+    r"^(bool|int|float|str|none|(list|dict|literal|nullable|function-\w+)\[.*\])$"
+)
 
 
 def describe_error(error: dict[str, Any]) -> str:
@@ -126,6 +132,8 @@ def describe_error(error: dict[str, Any]) -> str:
         loc = loc[1:]
     if loc[:1] == ["payload"]:
         loc = loc[1:]
+    if len(loc) > 1 and UNION_BRANCH.match(loc[-1]):
+        loc = loc[:-1]
     where = ".".join(loc)
     if not where and error.get("type") == "missing":
         return _("The request needs a JSON body.")
@@ -162,7 +170,8 @@ def _refusal_of(exc: Exception) -> Refused | None:
     if isinstance(exc, Refused):
         return exc
     if isinstance(exc, ValidationError):
-        details = "; ".join(describe_error(error) for error in exc.errors)
+        # A union's branches can say the same thing of one value: said once.
+        details = "; ".join(dict.fromkeys(describe_error(error) for error in exc.errors))
         return Refused(_("Invalid input: %(details)s") % {"details": details})
     if isinstance(exc, AuthenticationError):
         return Refused(

@@ -266,3 +266,18 @@ def test_a_body_that_is_not_json_gets_a_clear_400() -> None:
         400,
         {"detail": "Тело запроса — не корректный JSON.", "code": "unreadable"},
     )
+
+
+def test_a_value_of_several_allowed_types_is_named_as_the_reader_wrote_it() -> None:
+    """pydantic names the union's branch after the field («options.a.bool»), once per
+    branch; the reader wrote «options.a»."""
+    admin, auth = api(make_member(is_superuser=True))
+    body = {"member_ids": [], "starts_at": "2099-01-03T18:00:00+03:00", "options": {"a": [1]}}
+    response = admin.post(
+        "/api/v1/online-games", body, content_type="application/json", headers=auth
+    )
+    assert response.status_code == 422
+    detail = response.json()["detail"]
+    for said in ("должно быть true или false", "должно быть целым числом", "должно быть текстом"):
+        assert f"options.a: {said}" in detail, detail
+    assert "options.a.bool" not in detail and "options.a.int" not in detail
