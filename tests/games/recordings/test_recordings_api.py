@@ -10,8 +10,10 @@ from django.test import Client
 
 from accounts.models import User
 from accounts.services import api_token_create
+from club.kernel.bodies import door_of
 from games.models import Game
 from games.recordings.models import Recording, RecordingStatus
+from games.recordings.services import CHUNK_BYTES
 from tests.factories import make_member
 from tests.games.recording import TOWN_WINS, Table, record, start_game
 from tests.responses import Response
@@ -107,6 +109,8 @@ def test_a_chunk_over_the_limit_is_refused_with_a_message(game: Game) -> None:
     between = put(host, recording_id, 0, b"\0" * (2 * 1024 * 1024 + 1))
     assert between.status_code == 422
     assert between.json()["detail"] == "Часть файла — не больше 2 МБ."
+    door = door_of(f"/api/v1/recordings/{recording_id}/chunk")
+    assert door is not None and door.told == CHUNK_BYTES  # the two name one size
     assert answer.json()["code"] == "too_large"
     assert Recording.objects.get(pk=recording_id).received == 0
 
