@@ -61,9 +61,9 @@ run: install
 ## make test: the host screen's JavaScript unit tests (Node), then the whole suite on
 ## PostgreSQL and Redis (local defaults or DATABASE_URL and CELERY_BROKER_URL); it stops at
 ## once, naming the service, when one is missing. Two pytest processes share the work, each
-## taking the next test when it is free (pytest-xdist's worksteal: a file at a time left one
-## process idle for the last 100 s behind the longest browser files; each has its own test
-## database and Redis databases): `make test PYTEST_WORKERS=` runs them in one.
+## taking the next test when it is free (pytest-xdist's worksteal: a file at a time can leave
+## one process idle behind the longest browser file; each has its own test database and
+## Redis databases): `make test PYTEST_WORKERS=` runs them in one.
 PYTEST_WORKERS ?= -n 2 --dist worksteal
 test: install-dev
 	node --test tests/js/
