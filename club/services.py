@@ -20,7 +20,7 @@ from accounts.services import member_is_of_age
 from club import buttons, reserve_news, seating, texts
 from club.kernel.club_settings import ClubSettings
 from club.kernel.errors import RefusalCode, Refused
-from club.kernel.parsing import storable_text
+from club.kernel.parsing import shows_something, storable_text
 from club.kernel.queueing import queue_on_commit
 from club.models import Evening, EveningStatus, Registration, RegistrationSource, RegistrationStatus
 from club.queries import at_the_tables, evening_lineup
@@ -579,7 +579,8 @@ def evening_create(
             _("The capacity is a number from 1 to %(max)d.") % {"max": MAX_CAPACITY},
         )
     venue = (venue or club.venue).strip()
-    if not venue or len(venue) > 128 or not storable_text(venue):
+    # The tournaments' check too: a venue of invisible characters only names no place.
+    if not shows_something(venue) or len(venue) > 128 or not storable_text(venue):
         raise Refused(_("The venue is 1 to 128 characters long."))
     if opens_at is None:
         opens_at = min(signup_opens_at(club, starts_at), starts_at)

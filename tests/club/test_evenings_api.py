@@ -129,6 +129,8 @@ def test_only_admins_create_evenings() -> None:
         {"starts_at": "not a date", "capacity": 15},
         {"starts_at": "2099-01-01T18:00:00+03:00", "capacity": 0},
         {"starts_at": "2099-01-01T18:00:00+03:00", "capacity": 15, "venue": ""},
+        # Seen by nobody: a zero-width space and a direction mark (tournaments refused it).
+        {"starts_at": "2099-01-01T18:00:00+03:00", "capacity": 15, "venue": "\u200b\u200e"},
         {
             "starts_at": "2099-01-01T18:00:00+03:00",
             "capacity": 15,
