@@ -63,7 +63,7 @@ from club.services import (
     refuse_unless_off_the_tables,
 )
 from notifications.channels import email_reaches, member_channels, telegram_reaches
-from notifications.models import NotificationChannel
+from notifications.models import Notification, NotificationChannel, NotificationStatus
 from notifications.services import member_notify, notification_enqueue, notification_send_on_commit
 
 # The door opens on the evening's day: check-in, and a removal as not come or left, from
@@ -617,7 +617,7 @@ def evening_message(
             for member in members
             if not _tell(
                 member,
-                dedupe_key=f"evening-message:{change.pk}:{member.pk}",
+                dedupe_key=f"{_message_key(change.pk)}{member.pk}",
                 text=body,
                 subject=subject,
                 link=texts.evening_link(evening),
@@ -628,6 +628,59 @@ def evening_message(
     return Reach(
         len(members), len(members) - len(unreachable), unreachable, len(listed) - len(members)
     )
+
+
+def _message_key(change_id: int) -> str:
+    """The start of the outbox keys of the message logged as `change_id` (a row per member
+    and channel follows it)."""
+    return f"evening-message:{change_id}:"
+
+
+@dataclass(frozen=True)
+class Undelivered:
+    member: User | None
+    channel: str  # the channel's name, as the organiser reads it
+    reason: str  # as the mail server or Telegram gave it
+
+
+@dataclass(frozen=True)
+class Delivery:
+    """What the outbox has done with a message to the evening so far: rows sent, rows still
+    to go (retries included), and the rows that failed, each with its reason."""
+
+    sent: int = 0
+    waiting: int = 0
+    failed: tuple[Undelivered, ...] = ()
+
+
+def message_deliveries(change_ids: list[int]) -> dict[int, Delivery]:
+    """The delivery of each message among `change_ids`, read from the outbox: what the
+    organiser sees under the message in the line-up's log (a letter refused for good names
+    the member and the server's reason; one refused for now is still waiting)."""
+    if not change_ids:
+        return {}
+    wanted = Q()
+    for change_id in change_ids:
+        wanted |= Q(dedupe_key__startswith=_message_key(change_id))
+    counts: dict[int, dict[str, int]] = {}
+    failed: dict[int, list[Undelivered]] = {}
+    for row in Notification.objects.filter(wanted).select_related("member").order_by("pk"):
+        change_id = int(row.dedupe_key.split(":")[1])
+        by_status = counts.setdefault(change_id, {})
+        by_status[row.status] = by_status.get(row.status, 0) + 1
+        if row.status == NotificationStatus.FAILED:
+            channel = str(NotificationChannel(row.channel).label)
+            undelivered = Undelivered(row.member, channel, row.last_error)
+            failed.setdefault(change_id, []).append(undelivered)
+    return {
+        change_id: Delivery(
+            sent=by_status.get(NotificationStatus.SENT, 0),
+            waiting=by_status.get(NotificationStatus.PENDING, 0)
+            + by_status.get(NotificationStatus.SENDING, 0),
+            failed=tuple(failed.get(change_id, ())),
+        )
+        for change_id, by_status in counts.items()
+    }
 
 
 def search_text(raw: str) -> str:

@@ -27,6 +27,7 @@ from club.kernel.parsing import whole_number
 from club.models import (
     Evening,
     EveningStatus,
+    LineupAction,
     LineupChange,
     Registration,
     RegistrationSource,
@@ -263,6 +264,9 @@ def _lineup_context(request: SiteRequest, evening: Evening, **extra: object) -> 
     )
     whole_log = request.method == "GET" and request.GET.get("log") == "all"
     changes = list(log if whole_log else log[:LOG_LIMIT])
+    deliveries = lineup.message_deliveries(
+        [change.pk for change in changes if change.action == LineupAction.MESSAGE]
+    )
     context: dict[str, object] = {
         "evening": evening,
         "lineup": current,
@@ -282,6 +286,8 @@ def _lineup_context(request: SiteRequest, evening: Evening, **extra: object) -> 
         "found": found,
         "search_refused": search_refused,
         "changes": changes,
+        # Each change with, for a message, what the outbox has done with it so far.
+        "log_rows": [(change, deliveries.get(change.pk)) for change in changes],
         "changes_count": log.count() if len(changes) == LOG_LIMIT else len(changes),
         "whole_log": whole_log,
         "min_age": club.min_age,

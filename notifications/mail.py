@@ -31,6 +31,9 @@ SUBJECT_LENGTH = 78  # the first sentence of the text, cut to a line a mail clie
 class MailFailure:
     permanent: bool  # True: sending it again cannot help (an address the server refuses)
     message: str
+    # True: the server answered 4xx, "not now" (greylisting, a rate limit): asking again
+    # within seconds gets the same answer, so the next try waits minutes, not seconds.
+    not_now: bool = False
 
 
 def club_name(club: ClubSettings) -> str:
@@ -94,15 +97,30 @@ def letter(notification: Notification, member: User) -> EmailMessage:
         )
 
 
+def _reply(code: int, text: bytes | str) -> str:
+    """A server's reply as it said it («451 4.7.1 Greylisted, try again later»)."""
+    said = text.decode(errors="replace") if isinstance(text, bytes) else text
+    return f"{code} {' '.join(said.split())}".strip()
+
+
 def failure_of(error: Exception) -> MailFailure:
-    """What an error of the mail backend means: a refusal the server gives for good (5xx,
-    every recipient refused) or a letter Python could not build is permanent; a network
-    error, a timeout or a 4xx (the server busy, greylisting) is worth another try."""
-    message = f"{type(error).__name__}: {error}"[:1000]
+    """What an error of the mail backend means, by the server's reply code (RFC 5321 §4.2.1):
+    5xx is the server's refusal for good (a mailbox that does not exist); 4xx is a refusal
+    for now (greylisting, a provider's rate limit, a full mailbox), as is a network error or
+    a timeout: worth another try. A refused recipient is permanent only when its code is
+    5xx. A letter Python could not build is permanent. The message is the server's reply as
+    it said it, which the organiser reads among the evening's message results."""
     if isinstance(error, smtplib.SMTPRecipientsRefused):
-        return MailFailure(permanent=True, message=message)
+        # Each letter has one recipient: the reply to it is the letter's.
+        replies = list(error.recipients.values())
+        permanent = bool(replies) and all(code >= 500 for code, _text in replies)
+        message = "; ".join(_reply(code, text) for code, text in replies) or str(error)
+        return MailFailure(permanent=permanent, message=message[:1000], not_now=not permanent)
     if isinstance(error, smtplib.SMTPResponseException):
-        return MailFailure(permanent=error.smtp_code >= 500, message=message)
+        message = _reply(error.smtp_code, error.smtp_error)
+        permanent = error.smtp_code >= 500
+        return MailFailure(permanent=permanent, message=message[:1000], not_now=not permanent)
+    message = f"{type(error).__name__}: {error}"[:1000]
     if isinstance(error, smtplib.SMTPException | OSError):
         return MailFailure(permanent=False, message=message)
     return MailFailure(permanent=True, message=message)

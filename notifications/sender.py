@@ -22,6 +22,7 @@ the message and every other one wait it out without a call, and without losing a
 from __future__ import annotations
 
 import logging
+import random
 from dataclasses import dataclass
 from datetime import timedelta
 
@@ -45,6 +46,9 @@ PRIVATE_BURST, PRIVATE_WINDOW = 3, timedelta(seconds=3)
 # A group takes twenty a minute.
 GROUP_BURST, GROUP_WINDOW = 20, timedelta(minutes=1)
 IN_DOUBT_AFTER = timedelta(minutes=5)
+# A mail server's 4xx: the first retry after half a minute, then 1, 2, 4, 5, 5, 5 min
+# (about 22 minutes in all over MAX_ATTEMPTS).
+NOT_NOW_FIRST_WAIT = 30.0
 KEPT_AFTER_SENDING = "(sent; its link is not kept)"
 
 
@@ -237,8 +241,9 @@ def _finish_failed(notification: Notification, chat_id: int, failure: telegram.F
 
 def _deliver_email(notification: Notification) -> Outcome:
     """An email row: sent through Django's mail API, marked begun first (as a Telegram
-    call is: a worker killed while the mail server talks leaves the row in doubt); a
-    permanent refusal fails it, a passing one retries with the same backoff."""
+    call is: a worker killed while the mail server talks leaves the row in doubt); the
+    server's 5xx fails it with the server's reply as the reason, a 4xx or a network error
+    is tried again later (`_email_backoff`), up to MAX_ATTEMPTS."""
     notification_id, member = notification.pk, notification.member
     if member is None or not member.email:
         return _finish(notification_id, NotificationStatus.SKIPPED, last_error="No address.")
@@ -251,8 +256,7 @@ def _deliver_email(notification: Notification) -> Outcome:
         logger.warning("Email %s to %s failed: %s", notification_id, member.pk, failure.message)
         if failure.permanent or notification.attempts >= MAX_ATTEMPTS:
             return _finish(notification_id, NotificationStatus.FAILED, last_error=failure.message)
-        backoff = min(MAX_BACKOFF_SECONDS, 0.5 * 2 ** (notification.attempts - 1))
-        return _release(notification_id, backoff, failure.message)
+        return _release(notification_id, _email_backoff(notification, failure), failure.message)
     kept = (
         {"text": KEPT_AFTER_SENDING}
         if notification.dedupe_key.startswith(CONFIDENTIAL_KEY_PREFIX)
@@ -261,6 +265,17 @@ def _deliver_email(notification: Notification) -> Outcome:
     return _finish(
         notification_id, NotificationStatus.SENT, sent_at=timezone.now(), last_error="", **kept
     )
+
+
+def _email_backoff(notification: Notification, failure: mail.MailFailure) -> float:
+    """Seconds to the letter's next try: as a Telegram 5xx's (0.5 s, 1 s, 2 s, …) after a
+    network error; after a server's 4xx from NOT_NOW_FIRST_WAIT up, doubling to the cap, so
+    the tries span the minutes a greylist (commonly 1–5 min) or a provider's rate limit
+    asks for. A spread of a fifth either way, so an evening's fifty letters refused
+    together do not come back together to the same rate limit."""
+    first = NOT_NOW_FIRST_WAIT if failure.not_now else 0.5
+    backoff: float = min(MAX_BACKOFF_SECONDS, first * 2.0 ** (notification.attempts - 1))
+    return backoff * random.uniform(0.8, 1.2) if failure.not_now else backoff
 
 
 def _failed(notification_id: int, failure: telegram.Failure) -> Outcome:
