@@ -159,6 +159,17 @@ def capacity_fits_tables(capacity: int, min_per_table: int) -> bool:
     return capacity >= tables * min_per_table
 
 
+def table_shares(people: int, tables: int, min_per_table: int) -> list[int] | None:
+    """How `people` sit at `tables` tables so that every table reaches its minimum: as even
+    as possible (24 at two tables of 12 to 15 are 12 + 12, 25 are 13 + 12), the earlier
+    tables taking the odd one, none above TABLE_MAX_SEATS (the rest wait for the next
+    game). None when there are too few for every table's minimum."""
+    if tables < 1 or people < tables * min_per_table:
+        return None
+    base, odd = divmod(min(people, tables * TABLE_MAX_SEATS), tables)
+    return [base + (1 if index < odd else 0) for index in range(tables)]
+
+
 # The one order of an evening's line-up, and so of every number a member reads: «seat N» is
 # a place among the confirmed by arrival; «reserve position N» a place in the reserve, the
 # held-back last, then by arrival. place_in_line() numbers every read by it;

@@ -27,7 +27,15 @@ from club.kernel.errors import RefusalCode, Refused
 from club.kernel.numbers import signed
 from club.kernel.parsing import whole_number
 from club.kernel.queueing import queue_on_commit
-from club.models import Evening, EveningStatus, Guest, Registration, RegistrationStatus
+from club.models import (
+    TABLE_MAX_SEATS,
+    Evening,
+    EveningStatus,
+    Guest,
+    Registration,
+    RegistrationStatus,
+    table_shares,
+)
 from games import access
 from games.models import Game, GameEvent, GameStatus, Role, Ruleset, Seat
 from games.rules import events as event_shapes
@@ -146,12 +154,41 @@ def present_players(evening: Evening, table: int = 1) -> list[Present]:
     return [p for p in _on_the_list(evening) if _person(*_ids(p.player)) not in busy]
 
 
-def preselected(evening: Evening, present: Sequence[Present], seats: int) -> list[Present]:
-    """Whom the seating screen ticks before the host does, at most `seats`: once the door is
-    kept at the evening (someone of it was checked in), those checked in, in the list's
-    order, and nobody who was not; a club that keeps no door gets the list's first."""
+@dataclass(frozen=True)
+class Preselection:
+    """Whom «Новая игра» ticks for a table before the host does, and the split it follows."""
+
+    chosen: list[Present]
+    people: int  # whom the free tables may seat: those checked in (once the door is kept)
+    tables: int  # the evening's tables without a running game, this one among them
+    shares: list[int] | None  # the people per free table, each at its minimum; None: too few
+
+
+def preselected(evening: Evening, present: Sequence[Present], table: int) -> Preselection:
+    """Whom the seating screen ticks for `table`: once the door is kept at the evening
+    (someone of it was checked in), those checked in, in the list's order, and nobody who
+    was not; a club that keeps no door, the list. With two free tables (open, no game
+    running at the other) the people are split so that every table reaches its minimum
+    (club.models.table_shares: 24 → 12 + 12, not 15 + 9), and this table gets its share,
+    the list's first for table 1, the next for table 2; when they are too few for that, or
+    one table is free, this table gets the list's first up to a table's maximum."""
+    club = ClubSettings.load()
     door_kept = Registration.objects.filter(evening=evening, checked_in_at__isnull=False).exists()
-    return [p for p in present if p.came or not door_kept][:seats]
+    people = [p for p in present if p.came or not door_kept]
+    playing = set(
+        Game.objects.filter(evening=evening, status=GameStatus.RUNNING)
+        .exclude(table=table)
+        .values_list("table", flat=True)
+    )
+    free = [t for t in range(1, evening.tables + 1) if t == table or t not in playing]
+    shares = table_shares(len(people), len(free), club.min_players)
+    if shares is None or table not in free:
+        chosen = people[: max(club.min_players, TABLE_MAX_SEATS)]
+    else:
+        index = free.index(table)
+        first = sum(shares[:index])
+        chosen = people[first : first + shares[index]]
+    return Preselection(chosen, len(people), len(free), shares)
 
 
 def refuse_unless_open_table(evening: Evening, table: int) -> None:

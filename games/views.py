@@ -23,6 +23,7 @@ from club.identity import THEME_COLOR, identity
 from club.kernel.club_settings import ClubSettings
 from club.kernel.errors import Refused
 from club.kernel.parsing import whole_number
+from club.lineup import MAX_TABLES
 from club.models import Evening
 from games import access, host_screen, services, taps
 from games.models import Role, Ruleset
@@ -68,9 +69,11 @@ def game_new(request: MemberRequest, evening_id: int) -> HttpResponse:
         "lineups": {size: services.suggested_lineup(size) for size in sizes},
     }
     if request.method == "GET":
-        chosen = services.preselected(evening, present, seats=context["max_players"])
+        preselection = services.preselected(evening, present, table)
+        chosen = preselection.chosen
         context["lineup"] = services.suggested_lineup(len(chosen) or club.min_players)
         context["chosen"] = {p.key for p in chosen}
+        context["split"] = _split_note(preselection, evening, table, club)
         return render(request, "games/new.html", context)
     ticked = set(request.POST.getlist("players"))
     chosen = [p for p in present if p.key in ticked]
@@ -98,6 +101,43 @@ def game_new(request: MemberRequest, evening_id: int) -> HttpResponse:
         {"name": role.name, "count": lineup[role.code]} for role in roles if role.code in lineup
     ]
     return render(request, "games/confirm.html", context)
+
+
+def _split_note(
+    preselection: services.Preselection, evening: Evening, table: int, club: ClubSettings
+) -> str:
+    """What the ticks above the list follow, said: the split over two free tables, or why
+    there is none (too few for every table's minimum; one table open though two would fill)."""
+    people, ticked = preselection.people, len(preselection.chosen)
+    if preselection.tables > 1 and preselection.shares is not None:
+        return _(
+            "Players to seat: %(people)d, tables: %(tables)d — %(shares)s, at least %(min)d "
+            "at every table. Ticked for table %(table)d: %(ticked)d."
+        ) % {
+            "people": people,
+            "tables": preselection.tables,
+            "shares": " + ".join(str(share) for share in preselection.shares),
+            "min": club.min_players,
+            "table": table,
+            "ticked": ticked,
+        }
+    if preselection.tables > 1:
+        return _(
+            "Players to seat: %(people)d — too few for %(tables)d tables of at least %(min)d "
+            "(%(need)d are needed). Ticked for this table: %(ticked)d."
+        ) % {
+            "people": people,
+            "tables": preselection.tables,
+            "min": club.min_players,
+            "need": preselection.tables * club.min_players,
+            "ticked": ticked,
+        }
+    if evening.tables < MAX_TABLES and people >= MAX_TABLES * club.min_players:
+        return _(
+            "Players to seat: %(people)d — enough for %(tables)d tables of at least %(min)d. "
+            "The organiser opens the second table on the evening's line-up."
+        ) % {"people": people, "tables": MAX_TABLES, "min": club.min_players}
+    return ""
 
 
 def _table(request: MemberRequest, evening: Evening) -> int:

@@ -608,7 +608,8 @@ def test_the_seating_ticks_those_checked_in_at_the_door_first() -> None:
         return [p.key for p in page.context["present"] if p.key in chosen]
 
     keys = [str(p.pk) for p in players] + [f"g{guest.pk}"]
-    assert ticked(1) == keys[:15]  # nobody checked in: the door is not kept
+    # Nobody checked in (the door is not kept): the list, 25 split 13 + 12 over the tables.
+    assert ticked(1) == keys[:13]
     came = [players[2], players[5], *players[16:24]]
     for player in came:
         Registration.objects.filter(evening=evening, member=player).update(
@@ -622,6 +623,54 @@ def test_the_seating_ticks_those_checked_in_at_the_door_first() -> None:
     # Table 1 plays the first twelve: table 2 ticks the rest who came, not who did not.
     start_game(host, evening, players[:12])
     assert ticked(2) == [str(p.pk) for p in players[16:24]] + [f"g{guest.pk}"]
+
+
+def test_with_two_tables_the_seating_splits_so_every_table_reaches_its_minimum() -> None:
+    """Issue 37 (13): with 24 present and two tables, «Новая игра» for table 1 ticked 15,
+    leaving 9 for table 2, under its 12. It ticks 12 (the list's first) and table 2 the next
+    12, and says the split; too few for two tables, it says that instead."""
+    host = make_host()
+    evening, _ = evening_with_players(0)
+    Evening.objects.filter(pk=evening.pk).update(capacity=15)
+    players = [result.member for result in sign_up_many(evening, 24)]
+    lineup.evening_open_second_table(evening_id=evening.pk, actor=host)
+    client = Client()
+    client.force_login(host)
+
+    def form(table: int) -> tuple[list[str], str]:
+        page = client.get(f"/evenings/{evening.pk}/games/new/?table={table}")
+        assert page.status_code == 200
+        chosen = page.context["chosen"]
+        ticked = [p.key for p in page.context["present"] if p.key in chosen]
+        note = re.search(r'<p class="notice" id="seating-split">([^<]*)</p>', page.text)
+        return ticked, note.group(1) if note else ""
+
+    keys = [str(p.pk) for p in players]
+    ticked, note = form(1)
+    assert ticked == keys[:12]
+    assert note == (
+        "Игроков к рассадке: 24, столов: 2 — 12 + 12, за каждым столом не меньше 12. "
+        "Для стола 1 отмечено: 12."
+    )
+    assert form(2)[0] == keys[12:]  # the other share, not the first 15 again
+    # Table 2 plays first: table 1 is the one table free, with the 12 left.
+    start_game(host, evening, players[12:], roles=LINEUP)
+    Game.objects.filter(evening=evening).update(table=2)
+    ticked, note = form(1)
+    assert ticked == keys[:12] and note == ""
+    # One of the 24 leaves: 23 cannot make two tables of 12, and the screen says so.
+    Game.objects.filter(evening=evening).delete()
+    lineup.lineup_remove(
+        registration_id=players[0].registrations.get(evening=evening).pk,
+        reason="by_phone",
+        actor=host,
+    )
+    ticked, note = form(1)
+    assert ticked == keys[1:16]
+    assert note == (
+        "Игроков к рассадке: 23 — мало для 2 столов, за каждым не меньше 12 (нужно 24). "
+        "Для этого стола отмечено: 15."
+    )
 
 
 def test_with_two_tables_the_host_s_screens_name_the_table() -> None:
