@@ -42,6 +42,29 @@ class SeatInline(admin.TabularInline[Seat, Game]):
     def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
         return False  # a played table is history; correct it through a protocol import
 
+    # Once a game has events, its log speaks of its seats: a seat added or deleted would
+    # leave a record the engine no longer replays (games.services.Unreplayable), so the
+    # table is fixed from the first event on, and its heading says so.
+    def get_formset(self, request: HttpRequest, obj: Game | None = None, **kwargs: Any) -> Any:
+        # Admin makes its inlines anew for each request: the heading is this game's.
+        if _played(obj):
+            self.verbose_name_plural = _(
+                "seats (fixed: the game has events, and its log would no longer replay; "
+                "correct a played table through a protocol import)"
+            )
+        return super().get_formset(request, obj, **kwargs)
+
+    def has_add_permission(self, request: HttpRequest, obj: Game | None = None) -> bool:
+        return not _played(obj) and super().has_add_permission(request, obj)
+
+    def has_delete_permission(self, request: HttpRequest, obj: Game | None = None) -> bool:
+        return not _played(obj) and super().has_delete_permission(request, obj)
+
+
+def _played(game: Game | None) -> bool:
+    """A game whose log has an entry (an undo too): its seats are part of its record."""
+    return game is not None and game.last_seq > 0
+
 
 class SeatAsPlayedInline(admin.TabularInline[Seat, Game]):
     """The seats of a running game to a staff member seated at it: the cards their seat
@@ -201,7 +224,13 @@ class GameAdmin(admin.ModelAdmin[Game]):
             return None
         documents = []
         for game in games:
-            view = game_view(game.pk)
+            try:
+                view = game_view(game.pk)
+            except services.Unreplayable as unreplayable:
+                self.message_user(
+                    request, f"{game}: {unreplayable.message} {unreplayable.reason}", messages.ERROR
+                )
+                return None
             if view is not None:
                 documents.append(services.game_protocol(view.game, view.seats, view.log))
         body = documents[0] if len(documents) == 1 else documents

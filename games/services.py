@@ -7,6 +7,7 @@ only judge of what is allowed.
 
 from __future__ import annotations
 
+import logging
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -52,6 +53,8 @@ from games.rules_text import rules_message
 from games.timeline import REASONS
 
 Engine = ClubGame | OnlineGame
+
+logger = logging.getLogger(__name__)
 
 
 # --- starting a game ------------------------------------------------------------------
@@ -407,9 +410,34 @@ def engine_for(game: Game, seats: Sequence[Seat]) -> Engine:
     )
 
 
+class Unreplayable(Refused):
+    """The game's stored record no longer replays through the engine: its seats or its
+    log were changed after it was played (a seat deleted in the database, say). Every door
+    says so with code `unreplayable` rather than failing; `reason` is the engine's own
+    word, for whoever runs the game only (it may name a seat's card)."""
+
+    def __init__(self, game: Game, error: RuleViolation | ProtocolError) -> None:
+        super().__init__(
+            _(
+                "The stored record of this game no longer replays: it was changed after it "
+                "was played. Its table and analysis cannot be shown until an admin corrects it."
+            ),
+            RefusalCode.UNREPLAYABLE,
+            game_id=game.pk,
+        )
+        self.game = game
+        self.reason = rules_message(error)
+
+
 def fold(game: Game, seats: Sequence[Seat], events: Sequence[Mapping[str, object]]) -> Engine:
-    state = engine_for(game, seats)
-    state.apply_all(events)
+    """The game's state after its stored `events`: every one was judged when it was
+    recorded, so a refusal here means the record changed since (`Unreplayable`)."""
+    try:
+        state = engine_for(game, seats)
+        state.apply_all(events)
+    except (ProtocolError, RuleViolation) as error:
+        logger.warning("Game %s no longer replays: %s", game.pk, error.english)
+        raise Unreplayable(game, error) from error
     return state
 
 

@@ -268,7 +268,10 @@ def _bonus_steps(scheme: Scheme) -> list[dict[str, Any]]:
 def game_detail(request: SiteRequest, game_id: int) -> HttpResponse:
     """The game's host (or an admin not at the table) gets the table screen, unless they
     ask for the public page; everyone else the public page."""
-    view = game_view(game_id)
+    try:
+        view = game_view(game_id)
+    except services.Unreplayable as unreplayable:
+        return _unreplayable_page(request, unreplayable)
     if view is None:
         raise Http404
     if view.game.ruleset == Ruleset.ONLINE:
@@ -277,6 +280,19 @@ def game_detail(request: SiteRequest, game_id: int) -> HttpResponse:
         data = host_screen.page_data(view, request.user)
         return render(request, "games/host.html", {"game": view.game, "data": data})
     return _public_page(request, view)
+
+
+def _unreplayable_page(request: SiteRequest, unreplayable: services.Unreplayable) -> HttpResponse:
+    """What a game's page says when its stored record no longer replays: which game, that
+    its table cannot be shown, and to whoever runs it the engine's reason and the way to
+    the record in admin."""
+    game = unreplayable.game
+    context = {
+        "game": game,
+        "message": unreplayable.message,
+        "reason": unreplayable.reason if access.runs(request.user, game) else "",
+    }
+    return render(request, "games/unreplayable.html", context, status=unreplayable.status)
 
 
 def _public_page(
@@ -377,7 +393,10 @@ def game_head(request: MemberRequest, game_id: int) -> HttpResponse:
     # Polled every few seconds by every open screen: «nothing new» reads no log.
     if known == game.last_seq:
         return HttpResponse(status=204)
-    view = game_view(game_id)
+    try:
+        view = game_view(game_id)
+    except services.Unreplayable as unreplayable:
+        return _tap_refused(unreplayable)
     assert view is not None  # the check above found it
     return JsonResponse(
         {"seq": view.game.last_seq, "log": view.log, "table": host_screen.table_of(view)}

@@ -36,6 +36,7 @@ class RefusalCode(StrEnum):
     CLOSED = "closed"  # the evening's sign-up is over: closed, cancelled or taken place
     STALE = "stale"  # another device wrote first: reload (the game's log moved on)
     LATE_MODKILL = "late_modkill"  # an inactivity modkill too close to the night: an override
+    UNREPLAYABLE = "unreplayable"  # the game's stored record no longer replays (changed since)
     TOO_LARGE = "too_large"  # the body is over the door's limit
     CONFIRM = "confirm"  # done only once the person confirms it (the host's «are you sure»)
     THROTTLED = "throttled"  # too many attempts: `retry_after` seconds
@@ -60,6 +61,7 @@ STATUS: dict[RefusalCode, int] = {
     RefusalCode.CLOSED: 409,
     RefusalCode.STALE: 409,
     RefusalCode.LATE_MODKILL: 409,
+    RefusalCode.UNREPLAYABLE: 409,
     RefusalCode.TOO_LARGE: 413,
     RefusalCode.CONFIRM: 428,
     RefusalCode.THROTTLED: 429,

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 from collections.abc import Callable, Mapping, Sequence
 from datetime import date, datetime
 from typing import Any
@@ -25,6 +26,7 @@ from games.ratings.models import GameAnalysis, PlayerScore, ScoringScheme
 from games.ratings.presets import scheme_by_day
 from games.rules import rating
 from games.rules.club import ClubGame
+from games.rules.errors import ProtocolError, RuleViolation
 from games.rules.online import BLACK_ROLES, OnlineGame
 from games.rules.roles import Team
 from games.rules.scoring import (
@@ -39,6 +41,8 @@ from games.rules.scoring import (
 )
 from games.services import engine_for
 from games.timeline import in_time_order
+
+logger = logging.getLogger(__name__)
 
 # Held while ratings are replayed, so that two replays never interleave their writes.
 _RATINGS_LOCK = 7_001_001
@@ -99,7 +103,13 @@ def game_analysis_build(
         existing = GameAnalysis.objects.filter(game=game).first()
         if existing is not None and existing.digest == digest:
             return False
-        state, lines = game_lines(game, seats, events, scheme)
+        try:
+            state, lines = game_lines(game, seats, events, scheme)
+        except (ProtocolError, RuleViolation) as error:
+            # A record changed after the game (games.services.Unreplayable): its pages say
+            # so; the analysis it had stays, and a rescore of every game goes on past it.
+            logger.warning("Game %s no longer replays, not analysed: %s", game.pk, error.english)
+            return False
         first_night = killed_first_night(state.eliminated)
         ended_at = game.ended_at or timezone.now()
         GameAnalysis.objects.update_or_create(
