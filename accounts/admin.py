@@ -159,17 +159,26 @@ class MemberAdmin(PermissionsInTheReadersLanguage, UserAdmin[User]):
         "email",
         "birth_date",
         "status",
+        "language",
         "publication_consent",
         "is_staff",
         "date_joined",
     )
-    list_filter = ("status", "is_staff", "publication_consent", LookalikeFilter, "groups")
+    list_filter = (
+        "status",
+        "is_staff",
+        "publication_consent",
+        "language",
+        LookalikeFilter,
+        "groups",
+    )
     search_fields = ("nickname", "telegram_username", "email")
     ordering = ("nickname",)
     readonly_fields = ("last_login", "date_joined", "status_changed_at")
     fieldsets = (
         (None, {"fields": ("nickname", "password")}),
         (_("Personal"), {"fields": ("email", "birth_date", "publication_consent")}),
+        (_("Messages"), {"fields": ("language", "language_chosen")}),
         (_("Telegram"), {"fields": ("telegram_id", "telegram_username")}),
         (_("Membership"), {"fields": ("status", "status_reason", "status_changed_at")}),
         (
@@ -224,6 +233,9 @@ class MemberAdmin(PermissionsInTheReadersLanguage, UserAdmin[User]):
     def save_model(
         self, request: HttpRequest, obj: User, form: forms.ModelForm[User], change: bool
     ) -> None:
+        if "language" in form.changed_data and "language_chosen" not in form.changed_data:
+            # Set by the admin (at the member's word): Telegram's no longer changes it.
+            obj.language_chosen = True
         super().save_model(request, obj, form, change)
         if change and "status" in form.changed_data:
             services.member_set_status(

@@ -9,13 +9,15 @@ from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth import password_validation
 from django.contrib.auth.forms import AuthenticationForm, PasswordResetForm
 from django.template import loader
-from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
+from accounts.languages import speaking_to
 from accounts.models import MembershipStatus, NotifyBy, User
 from accounts.services import BLOCKED, login_lock_key, refusal_fields
 from club.kernel import throttle
+from club.kernel.club_settings import ClubSettings
 from club.kernel.errors import Refused
+from notifications.mail import club_name
 from notifications.services import member_email
 
 DATE_INPUT_FORMATS = ["%Y-%m-%d", "%d.%m.%Y"]
@@ -134,6 +136,12 @@ class MemberSettingsForm(forms.Form):
     # the member's choice instead of reading its absence as «off».
     game_reports_shown = forms.BooleanField(required=False, widget=forms.HiddenInput)
     # Not required: a form without it (an older page still open) keeps the member's choice.
+    language = forms.ChoiceField(
+        label=_("Write to me in"),
+        choices=settings.LANGUAGES,
+        required=False,
+    )
+    # Not required: a form without it (an older page still open) keeps the member's choice.
     notify_by = forms.ChoiceField(
         label=_("Tell me about my seats and evenings by"),
         choices=NotifyBy.choices,
@@ -144,7 +152,7 @@ class MemberSettingsForm(forms.Form):
 
 class OutboxPasswordResetForm(PasswordResetForm):
     """Django's reset form, whose letter goes through the outbox's email channel (the same
-    claim, retries and record as every message) in the club's language, with the club's
+    claim, retries and record as every message) in the member's language, with the club's
     name. `outbox_ids` are the rows written, for the view to send at once."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -161,7 +169,9 @@ class OutboxPasswordResetForm(PasswordResetForm):
         html_email_template_name: str | None = None,
     ) -> None:
         member = context["user"]
-        with translation.override(settings.LANGUAGE_CODE):
+        with speaking_to(member):
+            # The club's name too: «Mafia club» when it has none, in the member's language.
+            context = {**context, "club_name": club_name(ClubSettings.load())}
             subject = "".join(loader.render_to_string(subject_template_name, context).splitlines())
             text = loader.render_to_string(email_template_name, context)
         # One letter per request, as Django sends it (the requests are throttled,

@@ -30,6 +30,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from accounts import services
 from accounts.forms import MiniAppJoinForm, MiniAppLinkForm, add_refusal
+from accounts.languages import supported_language
 from accounts.models import MembershipStatus, User
 from accounts.telegram_webapp import (
     MiniAppLaunch,
@@ -40,7 +41,7 @@ from accounts.telegram_webapp import (
     mini_app_token,
 )
 from club.doors import csp
-from club.doors.middleware import APP_LANGUAGE, supported_language
+from club.doors.middleware import APP_LANGUAGE
 from club.doors.requests import SiteRequest
 from club.kernel import throttle
 from club.kernel.errors import Refused
@@ -172,6 +173,8 @@ def mini_app_join(request: SiteRequest) -> HttpResponse:
                 password=None,
                 telegram_id=pending["telegram_id"],
                 telegram_username=pending["username"],
+                # The app's: its Telegram's language, or the one its switch chose.
+                language=translation.get_language() or "",
             )
         except Refused as refusal:
             add_refusal(form, refusal)
@@ -218,6 +221,7 @@ def mini_app_link(request: SiteRequest) -> HttpResponse:
                 member=form.get_user(),
                 telegram_id=pending["telegram_id"],
                 username=pending["username"],
+                language=translation.get_language() or "",
             )
         except Refused as refusal:
             add_refusal(form, refusal)

@@ -4,6 +4,7 @@ import hashlib
 import secrets
 from typing import Any, ClassVar
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, BaseUserManager, PermissionsMixin
 from django.db import models
 from django.db.models.functions import Lower
@@ -172,10 +173,23 @@ class User(AbstractBaseUser, PermissionsMixin):
     game_reports_offered_at = models.DateTimeField(
         _("reports offered in the bot"), null=True, blank=True
     )
-    # The language the reports are written in: the page's when the member switched them on
-    # on the site ("" = the club's, as in the bot).
-    game_reports_language = models.CharField(
-        _("language of the reports"), max_length=8, blank=True, default=""
+    # The language of every message and letter the club writes to the member
+    # (accounts/languages.py): learnt at sign-up, in the Mini App and when Telegram is
+    # linked, until the member (or the admin) chooses one (`language_chosen`).
+    language = models.CharField(
+        _("language"),
+        max_length=8,
+        choices=settings.LANGUAGES,
+        default=settings.LANGUAGE_CODE,
+        help_text=_("Messages, reminders and letters to the member are written in it."),
+    )
+    language_chosen = models.BooleanField(
+        _("language chosen by the member"),
+        default=False,
+        help_text=_(
+            "Chosen on the site or set here: Telegram's and the Mini App's language no "
+            "longer change it."
+        ),
     )
     # Set when Telegram answers that the member blocked the bot: nothing more is sent.
     telegram_blocked_at = models.DateTimeField(_("blocked the bot"), null=True, blank=True)

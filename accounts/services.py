@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from accounts.age import is_of_age
+from accounts.languages import language_or_club, supported_language
 from accounts.lookalikes import lookalike_key
 from accounts.models import ApiToken, MembershipStatus, NotifyBy, UsedSignature, User
 from accounts.telegram_login import TelegramIdentity
@@ -171,8 +172,11 @@ def member_sign_up(
     email: str = "",
     telegram_id: int | None = None,
     telegram_username: str = "",
+    language: str = "",
 ) -> User:
-    """Create a member after every check; nothing is stored when one fails."""
+    """Create a member after every check; nothing is stored when one fails. `language`:
+    the one the door learnt (the page's, the Mini App's, Telegram's), the club's when the
+    site does not speak it; an automatic one, which the member may change."""
     club = ClubSettings.load()
     errors: dict[str, list[str]] = {}
     cleaned: dict[str, str] = {}
@@ -192,6 +196,7 @@ def member_sign_up(
         birth_date=birth_date,
         telegram_id=telegram_id,
         telegram_username=telegram_username,
+        language=language_or_club(language),
     )
     member.set_password(password)
     try:
@@ -221,18 +226,40 @@ def member_set_notify_by(*, member: User, notify_by: NotifyBy) -> User:
     return member
 
 
-def member_set_game_reports(*, member: User, on: bool, language: str | None = None) -> User:
-    """A personal report after each game, or none (games/ratings/reports.py writes them).
-    `language`: the one the member switched them on in (the site's page); None keeps the
-    one recorded, "" is the club's. Choosing either way also counts as the bot's one offer
+def member_set_game_reports(*, member: User, on: bool) -> User:
+    """A personal report after each game, or none (games/ratings/reports.py writes them, in
+    the member's language). Choosing either way also counts as the bot's one offer
     answered, so the bot never asks a member who has chosen."""
     member.game_reports = on
-    fields = ["game_reports", "game_reports_offered_at"]
-    if language is not None:
-        member.game_reports_language = language[:8]
-        fields.append("game_reports_language")
     member.game_reports_offered_at = member.game_reports_offered_at or timezone.now()
-    member.save(update_fields=fields)
+    member.save(update_fields=["game_reports", "game_reports_offered_at"])
+    return member
+
+
+def member_choose_language(*, member: User, language: str) -> User:
+    """The member's (or the admin's) choice of the language the club writes to them in:
+    it stands over every automatic one from then on (member_learn_language). A language
+    the site does not speak is refused, and nothing changes."""
+    chosen = supported_language(language)
+    if chosen is None:
+        raise Refused(
+            _("Choose a language from the list."), RefusalCode.INVALID, fields={"language": 1}
+        )
+    member.language, member.language_chosen = chosen, True
+    member.save(update_fields=["language", "language_chosen"])
+    return member
+
+
+def member_learn_language(*, member: User, language: str) -> User:
+    """A language a door learnt of the member by itself (the Mini App's launch, Telegram's
+    `language_code` at linking): it becomes theirs unless they chose one
+    (member_choose_language); one the site does not speak counts as the club's."""
+    learnt = language_or_club(language)
+    if member.language_chosen or member.language == learnt:
+        return member
+    changed = User.objects.filter(pk=member.pk, language_chosen=False).update(language=learnt)
+    if changed:
+        member.language = learnt
     return member
 
 
@@ -330,10 +357,14 @@ def member_telegram_login(*, identity: TelegramIdentity) -> User:
     return member
 
 
-def member_telegram_link(*, member: User, telegram_id: int, username: str = "") -> User:
+def member_telegram_link(
+    *, member: User, telegram_id: int, username: str = "", language: str = ""
+) -> User:
     """Link a Telegram account to the member: the one rule for the profile page and the
     bot's deep link. A link is never moved or replaced silently: a Telegram account that
-    belongs to another member stays there, and a member with a link unlinks first."""
+    belongs to another member stays there, and a member with a link unlinks first.
+    `language`: the Telegram app's (its `language_code`, "" when the door does not know
+    it), learnt as the member's unless they chose one."""
     with transaction.atomic():
         member = User.objects.select_for_update().get(pk=member.pk)
         refuse_unless_usable(member)
@@ -353,6 +384,8 @@ def member_telegram_link(*, member: User, telegram_id: int, username: str = "") 
         member.telegram_username = username[:64]
         member.telegram_blocked_at = None  # a fresh link: the bot may write again
         member.save(update_fields=["telegram_id", "telegram_username", "telegram_blocked_at"])
+        if language:
+            member_learn_language(member=member, language=language)
     return member
 
 
@@ -383,4 +416,4 @@ def member_mini_app_open(
     if member.telegram_username != identity.username:
         member.telegram_username = identity.username
         member.save(update_fields=["telegram_username"])
-    return member
+    return member_learn_language(member=member, language=launch.language)

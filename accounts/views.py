@@ -14,6 +14,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.i18n import set_language
 
 from accounts import services
 from accounts.forms import (
@@ -23,15 +24,14 @@ from accounts.forms import (
     SignUpForm,
     add_refusal,
 )
+from accounts.languages import supported_language
 from accounts.models import NotifyBy
 from accounts.telegram_login import TelegramIdentity, telegram_login_verify
 from club.doors import csp
 from club.doors.requests import MemberRequest, SiteRequest
 from club.doors.responses import action_answer, answers_refusals
 from club.kernel import throttle
-from club.kernel.club_settings import ClubSettings
 from club.kernel.errors import Refused
-from notifications import mail
 from notifications.sender import notification_deliver
 
 BACKEND = "accounts.backends.NicknameOrEmailBackend"
@@ -60,6 +60,7 @@ def sign_up(request: SiteRequest) -> HttpResponse:
                 email=data["email"],
                 birth_date=data["birth_date"],
                 password=data["password1"],
+                language=translation.get_language() or "",  # the page's, until they choose
             )
         except Refused as refusal:
             add_refusal(form, refusal)
@@ -117,6 +118,7 @@ def api_token_revoke(request: MemberRequest, token_id: int) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def member_settings(request: MemberRequest) -> HttpResponse:
     member = request.user
+    language, chosen = "", False
     if request.method == "POST":
         form = MemberSettingsForm(request.POST)
         if form.is_valid():
@@ -125,19 +127,19 @@ def member_settings(request: MemberRequest) -> HttpResponse:
             )
             services.member_set_reminders(member=member, reminders=form.cleaned_data["reminders"])
             reports = form.cleaned_data["game_reports"]
-            language = translation.get_language() or ""
-            if form.cleaned_data["game_reports_shown"] and (
-                reports != member.game_reports
-                or (reports and language != member.game_reports_language)
-            ):
-                # Written in the language of the page they were switched on in.
-                services.member_set_game_reports(member=member, on=reports, language=language)
+            if form.cleaned_data["game_reports_shown"] and reports != member.game_reports:
+                services.member_set_game_reports(member=member, on=reports)
             notify_by = form.cleaned_data["notify_by"]
             if notify_by:
                 services.member_set_notify_by(member=member, notify_by=NotifyBy(notify_by))
+            language = form.cleaned_data["language"]
+            # Changed, it is the member's choice; the pages follow it too (the switch's cookie).
+            chosen = bool(language) and language != member.language
+            if chosen:
+                services.member_choose_language(member=member, language=language)
             if not request.htmx:
                 messages.success(request, _("Settings saved."))
-                return redirect("accounts:settings")
+                return _page_language(redirect("accounts:settings"), language if chosen else "")
     else:
         form = MemberSettingsForm(
             initial={
@@ -145,12 +147,44 @@ def member_settings(request: MemberRequest) -> HttpResponse:
                 "reminders": member.reminders,
                 "game_reports": member.game_reports,
                 "notify_by": member.notify_by,
+                "language": member.language,
             }
         )
     template = "accounts/settings.html#consent" if request.htmx else "accounts/settings.html"
-    return render(
+    response = render(
         request, template, {"form": form, "telegram_linked": member.telegram_id is not None}
     )
+    return _page_language(response, language if chosen else "")
+
+
+def _page_language(response: HttpResponse, language: str) -> HttpResponse:
+    """The site's pages in `language` from now on, as the language switch sets them (""
+    leaves them as they are)."""
+    if not language:
+        return response
+    response.set_cookie(
+        settings.LANGUAGE_COOKIE_NAME,
+        language,
+        max_age=settings.LANGUAGE_COOKIE_AGE,
+        path=settings.LANGUAGE_COOKIE_PATH,
+        domain=settings.LANGUAGE_COOKIE_DOMAIN,
+        secure=settings.LANGUAGE_COOKIE_SECURE,
+        httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
+        samesite=settings.LANGUAGE_COOKIE_SAMESITE,
+    )
+    return response
+
+
+@require_POST
+def language_set(request: SiteRequest) -> HttpResponse:
+    """The language switch (the site's footer, the Mini App's settings): Django's own
+    set_language for the pages; a logged-in member's switch is also their choice of the
+    language the club writes to them in (accounts/languages.py)."""
+    response = set_language(request)
+    language = supported_language(request.POST.get("language"))
+    if request.user.is_authenticated and language is not None:
+        services.member_choose_language(member=request.user, language=language)
+    return response
 
 
 class PasswordResetView(auth_views.PasswordResetView):
@@ -175,7 +209,6 @@ class PasswordResetView(auth_views.PasswordResetView):
             response = self.form_invalid(form)
             response.status_code = refusal.status
             return response
-        self.extra_email_context = {"club_name": mail.club_name(ClubSettings.load())}
         response = super().form_valid(form)
         # Sent now, as Django's own reset does, rather than after the queue: the member is
         # waiting for it. The outbox's claim keeps the queued task from sending it again,

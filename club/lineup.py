@@ -34,6 +34,7 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from accounts.languages import speaking_to
 from accounts.lookalikes import lookalike_key
 from accounts.models import MembershipStatus, User
 from accounts.validation import NICKNAME_MAX_LENGTH, login_key, normalize_nickname
@@ -192,7 +193,10 @@ def _sign_up_by_organiser(
     member: User | None,
     guest_id: int | None,
 ) -> seating.Outcome:
-    when = texts.evening_when(evening, club)
+    with speaking_to(member):
+        when = texts.evening_when(evening, club)
+        seat_text = texts.seat_confirmed(seat=seating.PLACE, capacity=evening.capacity, when=when)
+        reserve_text = texts.in_reserve(position=seating.PLACE, when=when)
     return seating.sign_up(
         evening_id=evening.pk,
         member_id=member.pk if member is not None else None,
@@ -201,8 +205,8 @@ def _sign_up_by_organiser(
         held_back=False,  # the organiser's choice stands over the no-show rule
         now=now,
         door=True,
-        seat_text=texts.seat_confirmed(seat=seating.PLACE, capacity=evening.capacity, when=when),
-        reserve_text=texts.in_reserve(position=seating.PLACE, when=when),
+        seat_text=seat_text,
+        reserve_text=reserve_text,
         channels=member_channels(member) if member is not None else (),
     )
 
@@ -359,17 +363,18 @@ def lineup_move_to_seat(*, registration_id: int, actor: User, now: datetime | No
             registration.promoted_at = now
             registration.save(update_fields=["status", "promoted_at", "held_back"])
             if registration.member is not None:
-                notification_enqueue(
-                    dedupe_key=f"promoted:{registration.pk}:{registration.arrival}",
-                    member=registration.member,
-                    text=texts.promoted(
-                        seat=evening_lineup(evening).seat_of(registration) or 0,
-                        capacity=evening.capacity,
-                        when=texts.evening_when(evening, club),
-                    ),
-                    buttons=[[buttons.confirm(evening.pk), buttons.cancel(evening.pk)]],
-                    link=texts.evening_link(evening),
-                )
+                with speaking_to(registration.member):
+                    notification_enqueue(
+                        dedupe_key=f"promoted:{registration.pk}:{registration.arrival}",
+                        member=registration.member,
+                        text=texts.promoted(
+                            seat=evening_lineup(evening).seat_of(registration) or 0,
+                            capacity=evening.capacity,
+                            when=texts.evening_when(evening, club),
+                        ),
+                        buttons=[[buttons.confirm(evening.pk), buttons.cancel(evening.pk)]],
+                        link=texts.evening_link(evening),
+                    )
         else:
             registration.arrival = min(front) - 1
             registration.save(update_fields=["arrival", "held_back"])
@@ -437,14 +442,15 @@ def lineup_remove(
             registration.left_at = now
         registration.save(update_fields=["status", "leaves_at", "cancelled_at", "left_at"])
         if registration.member is not None and removal != RemovalReason.LEFT:
-            when = texts.evening_when(evening, club)
-            notification_enqueue(
-                dedupe_key=f"removed:{registration.pk}:{registration.arrival}",
-                member=registration.member,
-                text=texts.cancelled(when=when)
-                if removal == RemovalReason.BY_PHONE
-                else texts.removed_no_show(when=when),
-            )
+            with speaking_to(registration.member):
+                when = texts.evening_when(evening, club)
+                notification_enqueue(
+                    dedupe_key=f"removed:{registration.pk}:{registration.arrival}",
+                    member=registration.member,
+                    text=texts.cancelled(when=when)
+                    if removal == RemovalReason.BY_PHONE
+                    else texts.removed_no_show(when=when),
+                )
         promoted = _fill_seats(evening, club, now) if had_seat and now < evening.starts_at else []
         _log(evening.pk, LineupAction.REMOVED, actor, registration, reason=removal)
         _log_promoted(evening.pk, actor, promoted)
@@ -572,10 +578,21 @@ _REACHES = {
 }
 
 
-def _tell(member: User, *, dedupe_key: str, text: str, subject: str, link: str) -> bool:
-    """Send a message by the member's channels through the outbox (a row per channel).
+def _tell_from_organiser(
+    member: User, evening: Evening, club: ClubSettings, *, dedupe_key: str, text: str
+) -> bool:
+    """Send the organiser's `text` by the member's channels through the outbox (a row per
+    channel), framed in the member's language (the organiser's words stay as written).
     True when one of them can reach the member (a linked, unblocked Telegram; an email)."""
-    member_notify(member=member, dedupe_key=dedupe_key, text=text, subject=subject, link=link)
+    with speaking_to(member):
+        when = texts.evening_when(evening, club)
+        member_notify(
+            member=member,
+            dedupe_key=dedupe_key,
+            text=texts.evening_message(when=when, text=text),
+            subject=texts.evening_message_subject(when=when),
+            link=texts.evening_link(evening),
+        )
     return any(_REACHES[channel](member) for channel in member_channels(member))
 
 
@@ -609,18 +626,15 @@ def evening_message(
         )
         members = [r.member for r in listed if r.member is not None]
         change = _log(evening.pk, LineupAction.MESSAGE, actor, text=text)
-        when = texts.evening_when(evening, club)
-        body = texts.evening_message(when=when, text=text)
-        subject = texts.evening_message_subject(when=when)
         unreachable = [
             member.nickname
             for member in members
-            if not _tell(
+            if not _tell_from_organiser(
                 member,
+                evening,
+                club,
                 dedupe_key=f"{_message_key(change.pk)}{member.pk}",
-                text=body,
-                subject=subject,
-                link=texts.evening_link(evening),
+                text=text,
             )
         ]
         change.reached = len(members) - len(unreachable)

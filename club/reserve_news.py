@@ -12,6 +12,7 @@ by its own confirmation, never again here.
 
 from __future__ import annotations
 
+from accounts.languages import speaking_to
 from accounts.models import User
 from club import texts
 from club.kernel.club_settings import ClubSettings
@@ -32,17 +33,19 @@ def tell_moved_up(evening: Evening, before: dict[int, int], club: ClubSettings) 
     if not line:
         return []
     told = []
-    when = texts.evening_when(evening, club)
     for registration in evening_lineup(evening).reserve:
         was = before.get(registration.pk)
         member = registration.member  # a guest has no channel to be told by
         if member is None or was is None or was <= line or registration.place > line:
             continue
-        notification_enqueue(
-            dedupe_key=f"reserve-up:{registration.pk}:{registration.arrival}",
-            member=member,
-            text=texts.reserve_moved_up(position=registration.place, when=when),
-            link=texts.evening_link(evening),
-        )
+        with speaking_to(member):
+            notification_enqueue(
+                dedupe_key=f"reserve-up:{registration.pk}:{registration.arrival}",
+                member=member,
+                text=texts.reserve_moved_up(
+                    position=registration.place, when=texts.evening_when(evening, club)
+                ),
+                link=texts.evening_link(evening),
+            )
         told.append(member)
     return told

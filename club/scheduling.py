@@ -17,6 +17,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Count, F, Q
 from django.utils import timezone
 
+from accounts.languages import speaking_to
 from club import buttons, queries, services, texts
 from club.announcements import evening_announce_signup
 from club.calendar import EVENING_LENGTH
@@ -155,24 +156,24 @@ def evenings_repair_seats(*, now: datetime) -> list[int]:
 
 
 def _remind(evening: Evening, club: ClubSettings) -> None:
-    when = texts.evening_when(evening, club)
     lineup = queries.evening_lineup(evening)
     with transaction.atomic():
         for seat, registration in enumerate(lineup.confirmed, start=1):
             if registration.member is None or not registration.member.reminders:
                 continue  # the seat number stays the member's place among all the seated
-            keys = (
-                []
-                if registration.attendance_confirmed_at
-                else [[buttons.confirm(evening.pk), buttons.cancel(evening.pk)]]
-            )
-            notification_enqueue(
-                dedupe_key=f"reminder:{registration.pk}:{registration.arrival}",
-                member=registration.member,
-                text=texts.reminder(when=when, seat=seat),
-                buttons=keys,
-                link=texts.evening_link(evening),  # a letter's way to confirm
-            )
+            with speaking_to(registration.member):
+                keys = (
+                    []
+                    if registration.attendance_confirmed_at
+                    else [[buttons.confirm(evening.pk), buttons.cancel(evening.pk)]]
+                )
+                notification_enqueue(
+                    dedupe_key=f"reminder:{registration.pk}:{registration.arrival}",
+                    member=registration.member,
+                    text=texts.reminder(when=texts.evening_when(evening, club), seat=seat),
+                    buttons=keys,
+                    link=texts.evening_link(evening),  # a letter's way to confirm
+                )
 
 
 def _prompt_admins(evening: Evening, club: ClubSettings) -> None:
@@ -180,8 +181,9 @@ def _prompt_admins(evening: Evening, club: ClubSettings) -> None:
     admins = get_user_model().objects.filter(is_staff=True, is_active=True)
     with transaction.atomic():
         for admin in admins:
-            notification_enqueue(
-                dedupe_key=f"mark-no-shows:{evening.pk}:{admin.pk}",
-                member=admin,
-                text=texts.mark_no_shows(when=texts.evening_when(evening, club)),
-            )
+            with speaking_to(admin):
+                notification_enqueue(
+                    dedupe_key=f"mark-no-shows:{evening.pk}:{admin.pk}",
+                    member=admin,
+                    text=texts.mark_no_shows(when=texts.evening_when(evening, club)),
+                )

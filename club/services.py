@@ -15,6 +15,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts.languages import speaking_to
 from accounts.models import User
 from accounts.services import member_is_of_age
 from club import buttons, reserve_news, seating, texts
@@ -128,17 +129,19 @@ def _fill_seats(evening: Evening, club: ClubSettings, now: datetime) -> list[Reg
         registration.promoted_at = now
         registration.save(update_fields=["status", "promoted_at"])
     lineup = evening_lineup(evening)
-    when = texts.evening_when(evening, club)
     for registration in promoted:
-        notification_enqueue(
-            dedupe_key=f"promoted:{registration.pk}:{registration.arrival}",
-            member=registration.member,
-            text=texts.promoted(
-                seat=lineup.seat_of(registration) or 0, capacity=evening.capacity, when=when
-            ),
-            buttons=[[buttons.confirm(evening.pk), buttons.cancel(evening.pk)]],
-            link=texts.evening_link(evening),
-        )
+        with speaking_to(registration.member):
+            notification_enqueue(
+                dedupe_key=f"promoted:{registration.pk}:{registration.arrival}",
+                member=registration.member,
+                text=texts.promoted(
+                    seat=lineup.seat_of(registration) or 0,
+                    capacity=evening.capacity,
+                    when=texts.evening_when(evening, club),
+                ),
+                buttons=[[buttons.confirm(evening.pk), buttons.cancel(evening.pk)]],
+                link=texts.evening_link(evening),
+            )
     reserve_news.tell_moved_up(evening, before, club)
     return promoted
 
@@ -164,15 +167,18 @@ def registration_create(
     club = ClubSettings.load()
     refuse_unless_of_age_on_the_evening(member, evening, club)
     held_back = _is_held_back(member, club, now)
-    when = texts.evening_when(evening, club)
+    with speaking_to(member):
+        when = texts.evening_when(evening, club)
+        seat_text = texts.seat_confirmed(seat=seating.PLACE, capacity=evening.capacity, when=when)
+        reserve_text = texts.in_reserve(position=seating.PLACE, when=when)
     outcome = seating.sign_up(
         evening_id=evening.pk,
         member_id=member.pk,
         source=source,
         held_back=held_back,
         now=now,
-        seat_text=texts.seat_confirmed(seat=seating.PLACE, capacity=evening.capacity, when=when),
-        reserve_text=texts.in_reserve(position=seating.PLACE, when=when),
+        seat_text=seat_text,
+        reserve_text=reserve_text,
         channels=member_channels(member),
     )
     if not outcome.found:
@@ -350,11 +356,12 @@ def _leave(*, member: User, evening_id: int, now: datetime, due: bool = False) -
         registration.cancelled_at = now
         registration.leaves_at = None
         registration.save(update_fields=["status", "cancelled_at", "leaves_at"])
-        notification_enqueue(
-            dedupe_key=f"cancelled:{registration.pk}:{registration.arrival}",
-            member=member,
-            text=texts.cancelled(when=texts.evening_when(evening, club)),
-        )
+        with speaking_to(member):
+            notification_enqueue(
+                dedupe_key=f"cancelled:{registration.pk}:{registration.arrival}",
+                member=member,
+                text=texts.cancelled(when=texts.evening_when(evening, club)),
+            )
         if had_seat and evening.change_refusal(now) is None:
             _fill_seats(evening, club, now)
         elif before is not None:
@@ -431,13 +438,14 @@ def evening_release_unconfirmed(*, evening_id: int, now: datetime | None = None)
         for registration in unconfirmed:
             position = lineup.position_of(registration)
             if position is not None:
-                notification_enqueue(
-                    dedupe_key=f"released:{registration.pk}:{registration.arrival}",
-                    member=registration.member,
-                    text=texts.released_unconfirmed(
-                        position=position, when=texts.evening_when(evening, club)
-                    ),
-                )
+                with speaking_to(registration.member):
+                    notification_enqueue(
+                        dedupe_key=f"released:{registration.pk}:{registration.arrival}",
+                        member=registration.member,
+                        text=texts.released_unconfirmed(
+                            position=position, when=texts.evening_when(evening, club)
+                        ),
+                    )
     return len(unconfirmed)
 
 
@@ -471,18 +479,18 @@ def evening_cancel(*, evening_id: int, now: datetime | None = None) -> Evening:
             return evening
         evening.status = EveningStatus.CANCELLED
         evening.save(update_fields=["status"])
-        when = texts.evening_when(evening, club)
         for registration in (
             Registration.objects.active().filter(evening=evening).select_related("member")
         ):
             registration.status = RegistrationStatus.CANCELLED
             registration.cancelled_at = now
             registration.save(update_fields=["status", "cancelled_at"])
-            notification_enqueue(
-                dedupe_key=f"evening-cancelled:{registration.pk}",
-                member=registration.member,
-                text=texts.evening_cancelled(when=when),
-            )
+            with speaking_to(registration.member):
+                notification_enqueue(
+                    dedupe_key=f"evening-cancelled:{registration.pk}",
+                    member=registration.member,
+                    text=texts.evening_cancelled(when=texts.evening_when(evening, club)),
+                )
     return evening
 
 
@@ -498,16 +506,16 @@ def evening_move(*, evening_id: int, starts_at: datetime, now: datetime | None =
         evening.opens_at = min(evening.opens_at, starts_at)
         evening.reminders_sent_at = None
         evening.save(update_fields=["starts_at", "opens_at", "reminders_sent_at"])
-        when = texts.evening_when(evening, club)
         stamp = int(starts_at.timestamp())
         for registration in (
             Registration.objects.active().filter(evening=evening).select_related("member")
         ):
-            notification_enqueue(
-                dedupe_key=f"evening-moved:{registration.pk}:{stamp}",
-                member=registration.member,
-                text=texts.evening_moved(when=when),
-            )
+            with speaking_to(registration.member):
+                notification_enqueue(
+                    dedupe_key=f"evening-moved:{registration.pk}:{stamp}",
+                    member=registration.member,
+                    text=texts.evening_moved(when=texts.evening_when(evening, club)),
+                )
     return evening
 
 

@@ -1,5 +1,7 @@
-"""What members read about the club's evenings in Telegram: always in the club's language
-(Russian), whatever language the page that caused them was showing."""
+"""What members read about the club's evenings, in Telegram and in letters: in the
+language of the message being composed (accounts.languages.message_language): the
+recipient's inside `speaking_to(member)`, else the club's (Russian, as the club's group
+reads it), whatever language the page that caused them was showing."""
 
 from collections.abc import Callable
 from functools import wraps
@@ -11,20 +13,23 @@ from django.utils.formats import date_format
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 
+from accounts.languages import message_language
 from club.kernel.club_settings import ClubSettings
 from club.models import Evening
 
 
-def in_club_language[**P](text: Callable[P, str]) -> Callable[P, str]:
+def in_message_language[**R, T](text: Callable[R, T]) -> Callable[R, T]:
+    """The text rendered in the language of the message being composed."""
+
     @wraps(text)
-    def rendered(*args: P.args, **kwargs: P.kwargs) -> str:
-        with translation.override(settings.LANGUAGE_CODE):
+    def rendered(*args: R.args, **kwargs: R.kwargs) -> T:
+        with translation.override(message_language()):
             return text(*args, **kwargs)
 
     return rendered
 
 
-@in_club_language
+@in_message_language
 def evening_when(evening: Evening, club: ClubSettings) -> str:
     """When and where, as every message about an evening names it: in the middle of a
     sentence, so lower case in Russian («воскресенье, 6 декабря, 18:00, …»). A text that
@@ -43,7 +48,7 @@ def sentence(when: str) -> str:
     return str(capfirst(when))
 
 
-@in_club_language
+@in_message_language
 def seat_confirmed(*, seat: int | str, capacity: int, when: str) -> str:
     return _("You are in! No. %(seat)s of %(capacity)d on the list. %(when)s.") % {
         "seat": seat,
@@ -52,7 +57,7 @@ def seat_confirmed(*, seat: int | str, capacity: int, when: str) -> str:
     }
 
 
-@in_club_language
+@in_message_language
 def in_reserve(*, position: int | str, when: str) -> str:
     return _(
         "The evening is full: you are in the reserve, position %(position)s. "
@@ -60,7 +65,7 @@ def in_reserve(*, position: int | str, when: str) -> str:
     ) % {"position": position, "when": sentence(when)}
 
 
-@in_club_language
+@in_message_language
 def promoted(*, seat: int, capacity: int, when: str) -> str:
     return _(
         "A seat has freed up: you are in! No. %(seat)d of %(capacity)d on the list. "
@@ -68,7 +73,7 @@ def promoted(*, seat: int, capacity: int, when: str) -> str:
     ) % {"seat": seat, "capacity": capacity, "when": sentence(when)}
 
 
-@in_club_language
+@in_message_language
 def reserve_moved_up(*, position: int, when: str) -> str:
     return _(
         "You have moved up the reserve: position %(position)d. When a seat frees up, it is "
@@ -76,12 +81,12 @@ def reserve_moved_up(*, position: int, when: str) -> str:
     ) % {"position": position, "when": sentence(when)}
 
 
-@in_club_language
+@in_message_language
 def cancelled(*, when: str) -> str:
     return _("Your sign-up is cancelled. %(when)s.") % {"when": sentence(when)}
 
 
-@in_club_language
+@in_message_language
 def removed_no_show(*, when: str) -> str:
     return _(
         "The organiser marked you as not come, so your place went to the reserve. If you "
@@ -89,18 +94,18 @@ def removed_no_show(*, when: str) -> str:
     ) % {"when": sentence(when)}
 
 
-@in_club_language
+@in_message_language
 def evening_message(*, when: str, text: str) -> str:
     return _("From the evening's organiser (%(when)s):\n%(text)s") % {"when": when, "text": text}
 
 
-@in_club_language
+@in_message_language
 def evening_message_subject(*, when: str) -> str:
     """The letter's subject for evening_message (whose first line ends with a colon)."""
     return _("A message from the evening's organiser (%(when)s)") % {"when": when}
 
 
-@in_club_language
+@in_message_language
 def released_unconfirmed(*, position: int, when: str) -> str:
     return _(
         "You did not confirm your seat in time, so it went to the reserve. You are in the "
@@ -108,7 +113,7 @@ def released_unconfirmed(*, position: int, when: str) -> str:
     ) % {"position": position, "when": sentence(when)}
 
 
-@in_club_language
+@in_message_language
 def signup_open(*, when: str, capacity: int) -> str:
     return _("Sign-up is open! %(when)s. %(capacity)d seats: first come, first served.") % {
         "when": sentence(when),
@@ -116,7 +121,7 @@ def signup_open(*, when: str, capacity: int) -> str:
     }
 
 
-@in_club_language
+@in_message_language
 def lineup(*, when: str, players: list[str], reserve: list[str]) -> str:
     lines = [_("Tonight's line-up. %(when)s.") % {"when": sentence(when)}]
     lines += [f"{number}. {nick}" for number, nick in enumerate(players, start=1)]
@@ -125,12 +130,12 @@ def lineup(*, when: str, players: list[str], reserve: list[str]) -> str:
     return "\n".join(lines)
 
 
-@in_club_language
+@in_message_language
 def ok_playing_label() -> str:
     return _("OK, I'm playing")
 
 
-@in_club_language
+@in_message_language
 def reminder(*, when: str, seat: int) -> str:
     return _(
         "Today is the evening! %(when)s. You are no. %(seat)d on the list. Please confirm "
@@ -141,41 +146,41 @@ def reminder(*, when: str, seat: int) -> str:
     }
 
 
-@in_club_language
+@in_message_language
 def evening_cancelled(*, when: str) -> str:
     return _("The evening is cancelled: %(when)s. Sorry! Your sign-up is cancelled too.") % {
         "when": when
     }
 
 
-@in_club_language
+@in_message_language
 def evening_moved(*, when: str) -> str:
     return _("The evening has moved: now %(when)s. Your place stays yours.") % {"when": when}
 
 
-@in_club_language
+@in_message_language
 def mark_no_shows(*, when: str) -> str:
     return _("The evening is over (%(when)s). Please mark who came and who did not in admin.") % {
         "when": when
     }
 
 
+@in_message_language
 def open_in_app_label() -> str:
-    with translation.override(settings.LANGUAGE_CODE):
-        return _("Open in the club's app")
+    return _("Open in the club's app")
 
 
+@in_message_language
 def undo_label() -> str:
-    with translation.override(settings.LANGUAGE_CODE):
-        return _("Take it back")
+    return _("Take it back")
 
 
+@in_message_language
 def confirm_labels() -> tuple[str, str]:
-    with translation.override(settings.LANGUAGE_CODE):
-        return _("I confirm"), _("I can't make it")
+    return _("I confirm"), _("I can't make it")
 
 
+@in_message_language
 def leave_labels() -> tuple[str, str]:
     """The answers to «Не смогу»'s question, as the evening page words them."""
-    with translation.override(settings.LANGUAGE_CODE):
-        return _("Yes, I can't make it"), _("No, I'm staying")
+    return _("Yes, I can't make it"), _("No, I'm staying")

@@ -4,6 +4,7 @@ from django.urls import include, path, re_path
 from django.views.i18n import JavaScriptCatalog
 
 from accounts import miniapp
+from accounts import views as account_views
 from club import views
 from club.doors.api import api
 from notifications import views as notification_views
@@ -59,7 +60,8 @@ urlpatterns = [
     path("api/v1/", api.urls),
     # Unknown API paths answer in JSON too, never with the site's HTML 404 page.
     re_path(r"^api/", views.api_not_found),
-    path("i18n/", include("django.conf.urls.i18n")),
+    # Django's set_language, which also records a logged-in member's choice.
+    path("i18n/setlang/", account_views.language_set, name="set_language"),
     # The words of the pages' scripts (the host's table screen), from
     # locale/*/LC_MESSAGES/djangojs.po.
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),

@@ -3,8 +3,9 @@ server's refusal means for it (`failure_of`). Sending is Django's mail API, so t
 is the settings' MAILERS: the console in `make run`, SMTP in production (docs/deploy.md),
 memory in the tests.
 
-The letter is put together when it is sent, in the club's language, with the club's name
-from its settings: the row keeps the message as Telegram would show it.
+The letter is put together when it is sent, in the language the row's text was written in
+(the member's, accounts/languages.py), with the club's name from its settings: the row
+keeps the message as Telegram would show it.
 """
 
 from __future__ import annotations
@@ -17,9 +18,9 @@ from email.utils import parseaddr
 from django.conf import settings
 from django.core.mail import EmailMessage
 from django.urls import reverse
-from django.utils import translation
 from django.utils.translation import gettext as _
 
+from accounts.languages import member_language, speaking
 from accounts.models import User
 from club.kernel.club_settings import ClubSettings
 from notifications.models import Notification
@@ -78,7 +79,7 @@ def letter(notification: Notification, member: User) -> EmailMessage:
     """The row as a letter to the member: a greeting, the text, its links, and where the
     member chooses how the club tells them."""
     club = ClubSettings.load()
-    with translation.override(notification.language or settings.LANGUAGE_CODE):
+    with speaking(notification.language or member_language(member)):
         name = club_name(club)
         subject = notification.subject or first_sentence(notification.text)
         parts = [

@@ -4,11 +4,11 @@ import secrets
 from collections.abc import Sequence
 from datetime import timedelta
 
-from django.conf import settings
 from django.db import connection, transaction
-from django.utils import timezone, translation
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts.languages import member_language, speaking
 from accounts.models import NotifyBy, User
 from club.kernel.queueing import queue_on_commit
 from notifications.channels import email_reaches, member_channels, row_key
@@ -92,10 +92,13 @@ def member_notify(
     `buttons` are Telegram's (an email shows the ones with a link and leaves the others
     out); `link`, a page of the site, is added to the email as its way to act (a page's
     address, which Telegram could not open from a developer's machine); `subject` is the
-    email's (empty: the club's name and the text's first sentence); `language`, the one
-    the text is written in, when not the site's (a letter then wraps it in it). Call it inside the
-    transaction of the change. Returns the rows' ids, the first channel's first.
+    email's (empty: the club's name and the text's first sentence). The text, its buttons
+    and its subject are composed in the member's language (compose them inside
+    `accounts.languages.speaking_to(member)`); `language` says which, the member's when
+    empty, and a letter wraps the text in it. Call it inside the transaction of the
+    change. Returns the rows' ids, the first channel's first.
     """
+    language = language or member_language(member)
     ids = []
     for index, channel in enumerate(member_channels(member, email=email)):
         by_email = channel == NotificationChannel.EMAIL
@@ -124,8 +127,9 @@ def member_email(
     *, member: User, dedupe_key: str, subject: str, text: str, secret: bool = False
 ) -> int:
     """A letter that only email can carry (a password-reset link: the member asked for it
-    by their address), through the outbox's email channel. `secret`: its text is dropped
-    once it is sent. Returns the row's id."""
+    by their address), through the outbox's email channel, written in the member's
+    language (compose it inside `speaking_to(member)`). `secret`: its text is dropped once
+    it is sent. Returns the row's id."""
     if secret:
         dedupe_key = CONFIDENTIAL_KEY_PREFIX + dedupe_key
     with transaction.atomic():
@@ -137,6 +141,7 @@ def member_email(
             subject=subject,
             text=text,
             buttons=(),
+            language=member_language(member),
         )
 
 
@@ -166,10 +171,10 @@ def email_fallback(notification: Notification) -> int | None:
         )
 
 
-def _site_link(link: str, language: str = "") -> list[list[dict[str, str]]]:
+def _site_link(link: str, language: str) -> list[list[dict[str, str]]]:
     if not link:
         return []
-    with translation.override(language or settings.LANGUAGE_CODE):
+    with speaking(language):
         return [[{"text": _("Open on the site"), "url": link}]]
 
 

@@ -15,6 +15,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts.languages import speaking_to
 from accounts.models import User
 from club.kernel.errors import RefusalCode, Refused
 from club.kernel.parsing import shows_something
@@ -501,16 +502,22 @@ def _announce(round_: Round) -> int:
             table, seat = seated[registration.pk]
             assert registration.member is not None  # the filter's
             key = f"{prefix}{registration.pk}:{table}:{seat}"
-            notification_enqueue(
-                dedupe_key=key,
-                member=registration.member,
-                text=_(
-                    "Tournament «%(name)s», round %(round)d: you play at table %(table)d, "
-                    "seat %(seat)d."
+            with speaking_to(registration.member):
+                notification_enqueue(
+                    dedupe_key=key,
+                    member=registration.member,
+                    text=_(
+                        "Tournament «%(name)s», round %(round)d: you play at table %(table)d, "
+                        "seat %(seat)d."
+                    )
+                    % {
+                        "name": tournament.name,
+                        "round": round_.number,
+                        "table": table,
+                        "seat": seat,
+                    },
+                    link=link,
                 )
-                % {"name": tournament.name, "round": round_.number, "table": table, "seat": seat},
-                link=link,
-            )
             told += key not in before
         Round.objects.filter(pk=round_.pk).update(announced_at=timezone.now())
     return told

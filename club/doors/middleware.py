@@ -16,6 +16,7 @@ from django.shortcuts import render
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
+from accounts.languages import supported_language
 from club.doors import csp
 from club.kernel import bodies
 from club.kernel.club_settings import ClubSettings
@@ -82,14 +83,6 @@ class SiteErrorPagesMiddleware:
 # The language of the Telegram app that opened the club's Mini App in this session (its
 # signed launch data's `language_code`, set by accounts/miniapp.py).
 APP_LANGUAGE = "miniapp_language"
-
-
-def supported_language(code: object) -> str | None:
-    """The site's language for a language tag ("en", "en-US", "ru"), None when it has none."""
-    if not isinstance(code, str):
-        return None
-    primary = code.split("-")[0].split("_")[0].strip().lower()
-    return primary if primary in {known for known, _name in settings.LANGUAGES} else None
 
 
 class ClubLocaleMiddleware(LocaleMiddleware):

@@ -10,9 +10,13 @@ Telegram hears that the game is coming and how it ended, and plays it on the sit
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
+
 from django.conf import settings
 from django.urls import reverse
 
+from accounts.languages import speaking_to
 from accounts.models import User
 from games.models import Game
 from games.online import texts
@@ -30,28 +34,32 @@ def key_prefix(game_id: int) -> str:
     return f"online:{game_id}:"
 
 
-def tell(game: Game, member: User, key: str, text: str) -> None:
-    """Tell one player `text`, keyed `key` (its first word, before a colon, names the kind
-    of message: BY_EMAIL's rule reads it)."""
-    member_notify(
-        member=member,
-        dedupe_key=f"{key_prefix(game.pk)}{key}:{member.pk}",
-        text=text,
-        link=settings.SITE_URL + reverse("online_game", args=[game.pk]),
-        email=key.partition(":")[0] in BY_EMAIL,
-    )
+def tell(game: Game, member: User, key: str, compose: Callable[[], str]) -> None:
+    """Tell one player what `compose` writes (in their language), keyed `key` (its first
+    word, before a colon, names the kind of message: BY_EMAIL's rule reads it)."""
+    with speaking_to(member):
+        member_notify(
+            member=member,
+            dedupe_key=f"{key_prefix(game.pk)}{key}:{member.pk}",
+            text=compose(),
+            link=settings.SITE_URL + reverse("online_game", args=[game.pk]),
+            email=key.partition(":")[0] in BY_EMAIL,
+        )
 
 
-def everyone(found: Table, key: str, text: str) -> None:
+def everyone(found: Table, key: str, compose: Callable[[], str]) -> None:
+    """Tell every player, each in their own language."""
     for seat in found.seats:
-        tell(found.game, seat.player, key, text)
+        tell(found.game, seat.player, key, compose)
 
 
 def phase(found: Table) -> None:
     state = found.state
     key = f"phase:{state.phase.value}:{state.n}"
     until = found.table.deadline_at
-    everyone(found, key, texts.online_phase(phase=state.phase.value, n=state.n, until=until))
+    everyone(
+        found, key, lambda: texts.online_phase(phase=state.phase.value, n=state.n, until=until)
+    )
     if state.phase.value == "night":
         for seat in found.seats:
             turn = [a for a in state.actions_for(seat.number) if a in NIGHT_ACTIONS]
@@ -60,7 +68,7 @@ def phase(found: Table) -> None:
                     found.game,
                     seat.player,
                     f"turn:{state.n}",
-                    texts.online_night_turn(actions=turn, n=state.n),
+                    partial(texts.online_night_turn, actions=turn, n=state.n),
                 )
 
 
@@ -72,7 +80,8 @@ def outcome(found: Table) -> None:
         for e in state.eliminated
         if (e.phase, e.n) == (state.phase.value, state.n) and e.reason in ("voted", "killed")
     ]
-    text = texts.online_outcome(
+    compose = partial(
+        texts.online_outcome,
         phase=state.phase.value,
         n=state.n,
         outcome=state.outcome or "",
@@ -80,10 +89,12 @@ def outcome(found: Table) -> None:
         tied=[f"{s}. {nick[s]}" for s in (state.catastrophe.tied if state.catastrophe else [])],
         fast_night_at=found.table.deadline_at if state.ended_by_fast and not state.open else None,
     )
-    everyone(found, f"outcome:{state.phase.value}:{state.n}:{found.game.last_seq}", text)
+    everyone(found, f"outcome:{state.phase.value}:{state.n}:{found.game.last_seq}", compose)
 
 
 def end(found: Table) -> None:
     everyone(
-        found, "end", texts.online_end(number=found.game.number, winner=found.state.winner or "")
+        found,
+        "end",
+        partial(texts.online_end, number=found.game.number, winner=found.state.winner or ""),
     )

@@ -15,6 +15,7 @@ import random
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from functools import partial
 from typing import Any
 
 from django.db import transaction
@@ -134,7 +135,8 @@ def _tell_the_deal(
             game,
             seat.player,
             f"deal:{seat.number}",
-            texts.online_dealt(
+            partial(
+                texts.online_dealt,
                 number=game.number,
                 seat=seat.number,
                 role=seat.role,

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from datetime import datetime, timedelta
+from functools import partial
 from typing import Any
 
 from django.db import transaction
@@ -31,7 +32,7 @@ def after_action(
             found.game,
             checker.player,
             f"check:{state.n}:{kind}",
-            texts.online_check(night=state.n, target=check.target, result=check.result),
+            partial(texts.online_check, night=state.n, target=check.target, result=check.result),
         )
     if removed:
         nick = {s.number: s.player.nickname for s in found.seats}
@@ -39,7 +40,7 @@ def after_action(
         announce.everyone(
             found,
             f"removed:{found.game.pk}:{found.game.last_seq}",
-            texts.online_removed(names=names),
+            partial(texts.online_removed, names=names),
         )
     if kind == "extend" and table.deadline_at:
         table.deadline_at += timedelta(minutes=int(event["minutes"]))

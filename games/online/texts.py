@@ -1,5 +1,5 @@
-"""What the players of an online game read in Telegram (in the club's language), and the
-online roles' names."""
+"""What the players of an online game read in Telegram (in each player's language,
+accounts/languages.py), and the online roles' names."""
 
 from collections.abc import Mapping
 from datetime import datetime
@@ -10,7 +10,7 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from club.kernel.club_settings import ClubSettings
-from club.texts import in_club_language
+from club.texts import in_message_language
 from games.rules.online import MAX_VOTES_A_DAY, OnlineGame
 
 
@@ -30,7 +30,7 @@ def _moment(moment: datetime | None) -> str:
     return date_format(timezone.localtime(moment, ClubSettings.load().zone), "j E, H:i")
 
 
-@in_club_language
+@in_message_language
 def online_dealt(
     *, number: int, seat: int, role: str, starts_at: datetime, partners: list[str]
 ) -> str:
@@ -46,7 +46,7 @@ def online_dealt(
     return text
 
 
-@in_club_language
+@in_message_language
 def online_phase(*, phase: str, n: int, until: datetime | None) -> str:
     if phase == "day":
         return _("Day %(n)d has begun: discuss and vote until %(until)s.") % {
@@ -56,7 +56,7 @@ def online_phase(*, phase: str, n: int, until: datetime | None) -> str:
     return _("Night %(n)d has fallen, until %(until)s.") % {"n": n, "until": _moment(until)}
 
 
-@in_club_language
+@in_message_language
 def online_night_turn(*, actions: list[str], n: int) -> str:
     """The night's reminder, naming what the player may still do (OnlineGame.actions_for)."""
     if "shot" in actions and "don_check" in actions:
@@ -76,7 +76,7 @@ def check_answer(result: str) -> str:
     return answers.get(result, result)
 
 
-@in_club_language
+@in_message_language
 def online_check(*, night: int, target: int, result: str) -> str:
     return _("Night %(n)d, your check of seat %(seat)d: %(answer)s.") % {
         "n": night,
@@ -85,7 +85,7 @@ def online_check(*, night: int, target: int, result: str) -> str:
     }
 
 
-@in_club_language
+@in_message_language
 def online_outcome(
     *,
     phase: str,
@@ -130,13 +130,13 @@ def _outcome_words(*, phase: str, n: int, outcome: str, out: list[str], tied: li
     }
 
 
-@in_club_language
+@in_message_language
 def online_end(*, number: int, winner: str) -> str:
     side = _("the town (red)") if winner == "red" else _("the mafia (black)")
     return _("Online game %(number)d is over: %(side)s wins.") % {"number": number, "side": side}
 
 
-@in_club_language
+@in_message_language
 def online_removed(*, names: list[str]) -> str:
     return _("The host removes %(names)s from the game.") % {"names": ", ".join(names)}
 

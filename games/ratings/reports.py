@@ -25,10 +25,11 @@ from datetime import timedelta
 from django.conf import settings
 from django.db import transaction
 from django.urls import reverse
-from django.utils import timezone, translation
+from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
+from accounts.languages import speaking_to
 from accounts.models import NotifyBy, User
 from accounts.services import member_set_game_reports
 from club.kernel.club_settings import ClubSettings
@@ -92,19 +93,14 @@ def game_report_send(*, game: Game, member: User, score: PlayerScore | None = No
     key = report_key(game.pk, member.pk)
     if Notification.objects.filter(dedupe_key=key).exists():
         return 0  # told already: a rebuilt analysis is not reported again
-    language = _language(member)
-    with translation.override(language):
-        text = report_text(game, score, member)
-        subject = _("Your game %(number)d: the report") % {"number": game.number}
-    with transaction.atomic():
-        member_notify(member=member, dedupe_key=key, text=text, subject=subject, language=language)
+    with speaking_to(member), transaction.atomic():
+        member_notify(
+            member=member,
+            dedupe_key=key,
+            text=report_text(game, score, member),
+            subject=_("Your game %(number)d: the report") % {"number": game.number},
+        )
     return 1
-
-
-def _language(member: User) -> str:
-    languages = {code for code, _name in settings.LANGUAGES}
-    chosen = member.game_reports_language
-    return chosen if chosen in languages else settings.LANGUAGE_CODE
 
 
 def report_text(game: Game, score: PlayerScore, member: User) -> str:
@@ -266,7 +262,7 @@ def reports_offer(*, member: User, game: Game) -> bool:
         ).update(game_reports_offered_at=timezone.now())
         if not asked:
             return False
-        with translation.override(settings.LANGUAGE_CODE):  # the bot's language
+        with speaking_to(member):
             text = _(
                 "Your game %(number)d has been analysed. Would you like a short report of "
                 "your own after each game: your role, the result, your points with their "

@@ -12,8 +12,8 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.utils import translation
 
+from accounts.languages import member_language, speaking
 from notifications.bot.dispatch import Bot
 from notifications.bot.groups import group_membership_record, parse_membership
 from notifications.bot.updates import parse_update
@@ -37,8 +37,10 @@ def process_update(raw: object) -> dict[str, Any] | None:
     except IntegrityError:
         return None  # a repeat delivery: already handled, or being handled now
     try:
-        with translation.override("ru"):
-            return Bot(incoming).handle()
+        bot = Bot(incoming)
+        # The member's language; a Telegram user who is not one yet, their Telegram's.
+        with speaking(member_language(bot.member) if bot.member else incoming.language):
+            return bot.handle()
     except Exception:
         # Not handled: the id is forgotten, so Telegram's next delivery of it is handled.
         # (Its replies' dedupe keys carry the update id: none is sent twice.)

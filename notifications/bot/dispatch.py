@@ -13,6 +13,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts import services as accounts
+from accounts.languages import speaking_to
 from accounts.models import User
 from club import buttons, queries, texts
 from club import services as club
@@ -183,12 +184,14 @@ class Bot:
                 member=link.member,
                 telegram_id=self.incoming.telegram_id,
                 username=self.incoming.username,
+                language=self.incoming.language,
             )
             TelegramLinkCode.objects.filter(pk=link.pk).update(used_at=timezone.now())
         self.member = member
-        self.reply(_("Done! Telegram is linked to %(nick)s.") % {"nick": member.nickname})
-        self.evening_card(None)
-        return self.toast(_("Telegram is linked."))
+        with speaking_to(member):  # from now on the member's, which may be their own choice
+            self.reply(_("Done! Telegram is linked to %(nick)s.") % {"nick": member.nickname})
+            self.evening_card(None)
+            return self.toast(_("Telegram is linked."))
 
     # --- the evening -------------------------------------------------------------------
 
@@ -461,6 +464,7 @@ class Bot:
                 password=None,
                 telegram_id=self.incoming.telegram_id,
                 telegram_username=self.incoming.username,
+                language=self.incoming.language,
             )
         except Refused as refusal:
             self.reply(refusal.message)
@@ -470,5 +474,6 @@ class Bot:
             return
         conversation.delete()
         self.member = member
-        self.reply(_("Welcome to the club, %(nick)s!") % {"nick": member.nickname})
-        self.evening_card(None)
+        with speaking_to(member):
+            self.reply(_("Welcome to the club, %(nick)s!") % {"nick": member.nickname})
+            self.evening_card(None)

@@ -14,6 +14,7 @@ class Incoming:
     text: str = ""  # a message's text
     callback_id: str = ""  # a button press
     data: str = ""  # the pressed button's callback data
+    language: str = ""  # the sender's Telegram app's language ("en", "pt-br", …; may be absent)
 
 
 def parse_update(raw: object) -> Incoming | None:
@@ -38,6 +39,7 @@ def parse_update(raw: object) -> Incoming | None:
             chat["id"],
             str(sender.get("username") or "")[:64],
             text=text[:1000],
+            language=_language(sender),
         )
     if isinstance(callback := raw.get("callback_query"), dict):
         sender = callback.get("from")
@@ -53,6 +55,7 @@ def parse_update(raw: object) -> Incoming | None:
             str(sender.get("username") or "")[:64],
             callback_id=callback_id,
             data=data[:64],
+            language=_language(sender),
         )
     return None
 
@@ -61,3 +64,9 @@ def _id(value: object) -> bool:
     """A Telegram id: a whole number a database's bigint holds (Telegram's fit in 52 bits;
     a larger one is not Telegram's, and would fail the query instead of being ignored)."""
     return type(value) is int and -(2**63) <= value < 2**63
+
+
+def _language(sender: dict[str, object]) -> str:
+    """The sender's `language_code`, an IETF tag when Telegram sends one ("" otherwise)."""
+    code = sender.get("language_code")
+    return code[:16] if isinstance(code, str) else ""
