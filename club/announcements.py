@@ -1,11 +1,13 @@
 """What the club tells its Telegram group about an evening: that sign-up is open (with a
-button into the bot), and the line-up. Written to the outbox like every message."""
+button into the bot), and the line-up. Written to the outbox like every message, in the
+club's language (the group has many readers)."""
 
 from datetime import timedelta
 
 from django.conf import settings
 from django.db import transaction
 
+from accounts.languages import speaking
 from club import queries, texts
 from club.kernel.club_settings import ClubSettings
 from club.models import Evening
@@ -21,10 +23,11 @@ def evening_announce_signup(*, evening_id: int) -> int | None:
     if evening is None or club.telegram_group_chat_id is None:
         return None
     buttons = []
-    if settings.TELEGRAM_BOT_USERNAME:
-        url = f"https://t.me/{settings.TELEGRAM_BOT_USERNAME}?start=e{evening.pk}"
-        buttons = [[{"text": texts.ok_playing_label(), "url": url}], *_open_in_app(evening)]
-    with transaction.atomic():
+    # The group has no one reader: the club's language, whoever's message is being written.
+    with speaking(settings.LANGUAGE_CODE), transaction.atomic():
+        if settings.TELEGRAM_BOT_USERNAME:
+            url = f"https://t.me/{settings.TELEGRAM_BOT_USERNAME}?start=e{evening.pk}"
+            buttons = [[{"text": texts.ok_playing_label(), "url": url}], *_open_in_app(evening)]
         return notification_enqueue(
             dedupe_key=f"announce:signup:{evening.pk}",
             chat_id=club.telegram_group_chat_id,
@@ -72,14 +75,15 @@ def evening_lineup_sync(*, evening_id: int) -> int | None:
         and not Notification.objects.filter(dedupe_key=key).exists()
     ):
         return None  # nobody yet: nothing to post
-    return chat_post_sync(
-        dedupe_key=key,
-        chat_id=club.telegram_group_chat_id,
-        text=texts.lineup(
-            when=texts.evening_when(evening, club),
-            players=[r.listed_name for r in current.confirmed],
-            reserve=[r.listed_name for r in current.reserve],
-        ),
-        buttons=_open_in_app(evening),
-        pause=LINEUP_PAUSE,
-    )
+    with speaking(settings.LANGUAGE_CODE):  # the group's language
+        return chat_post_sync(
+            dedupe_key=key,
+            chat_id=club.telegram_group_chat_id,
+            text=texts.lineup(
+                when=texts.evening_when(evening, club),
+                players=[r.listed_name for r in current.confirmed],
+                reserve=[r.listed_name for r in current.reserve],
+            ),
+            buttons=_open_in_app(evening),
+            pause=LINEUP_PAUSE,
+        )

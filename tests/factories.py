@@ -26,6 +26,8 @@ class MemberFields(TypedDict, total=False):
     publication_consent: bool
     reminders: bool
     notify_by: str
+    language: str
+    language_chosen: bool
     lookalike_kept: bool
     status: str
     is_staff: bool

@@ -11,10 +11,10 @@ from typing import Any
 
 from django.conf import settings
 from django.urls import reverse
-from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from accounts.languages import speaking
 from club import texts
 from club.kernel.club_settings import ClubSettings
 from club.kernel.numbers import signed
@@ -200,7 +200,7 @@ def game_post_text(game_id: int) -> str | None:
     )
     points = dict(PlayerScore.objects.filter(game=game).values_list("seat", "points"))
     club = ClubSettings.load()
-    with translation.override(settings.LANGUAGE_CODE):
+    with speaking(settings.LANGUAGE_CODE):
         role_names = {role.code: role.name for role in Role.objects.all()}
         nick = visible_nicks(seats, game, None)
         lines = [
