@@ -62,6 +62,7 @@ from club.services import (
     lock_evening,
     refuse_unless_of_age_on_the_evening,
     refuse_unless_off_the_tables,
+    seats_free,
 )
 from notifications.channels import email_reaches, member_channels, telegram_reaches
 from notifications.models import Notification, NotificationChannel, NotificationStatus
@@ -203,6 +204,7 @@ def _sign_up_by_organiser(
         guest_id=guest_id,
         source=RegistrationSource.LINEUP,
         held_back=False,  # the organiser's choice stands over the no-show rule
+        held_back_sits=True,
         now=now,
         door=True,
         seat_text=seat_text,
@@ -337,10 +339,6 @@ def _evening_of(registration_id: int) -> int:
     return evening_id
 
 
-def _free_seats(evening: Evening) -> int:
-    return evening.capacity - Registration.objects.confirmed().filter(evening=evening).count()
-
-
 def lineup_move_to_seat(*, registration_id: int, actor: User, now: datetime | None = None) -> Added:
     """Seat someone from the reserve ahead of its order (a deliberate override, logged).
     With no free seat they go to the front of the reserve: the next freed seat is theirs."""
@@ -358,7 +356,7 @@ def lineup_move_to_seat(*, registration_id: int, actor: User, now: datetime | No
             Registration.objects.reserve().filter(evening=evening).values_list("arrival", flat=True)
         )
         registration.held_back = False
-        if _free_seats(evening) > 0:
+        if seats_free(evening):
             registration.status = RegistrationStatus.CONFIRMED
             registration.promoted_at = now
             registration.save(update_fields=["status", "promoted_at", "held_back"])

@@ -3,13 +3,20 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, TypedDict, cast
+from typing import TYPE_CHECKING, Any, TypedDict, cast
 
 from django.db.models import Count, F, Q, QuerySet, Value
 from django.db.models.functions import Greatest
 
 from accounts.models import User
-from club.models import Evening, Registration, RegistrationStatus, free_seats, place_in_line
+from club.models import (
+    RESERVE_ORDER,
+    Evening,
+    Registration,
+    RegistrationStatus,
+    free_seats,
+    place_in_line,
+)
 
 
 class _Place(TypedDict):
@@ -43,11 +50,51 @@ class Lineup:
     def seats_left(self, capacity: int) -> int:
         return free_seats(capacity, len(self.confirmed))
 
-    def next_reserve_position(self) -> int:
-        """Where a sign-up would join the reserve now: a newcomer is not held back and
-        arrives last, so RESERVE_ORDER puts them after everyone waiting who is not held back
-        (club/seating.py's SQL seats them there)."""
-        return sum(1 for r in self.reserve if not r.held_back) + 1
+    def next_reserve_position(self, *, held_back: bool = False) -> int:
+        """Where a sign-up would join the reserve now: a newcomer arrives last, and
+        RESERVE_ORDER places them among those waiting."""
+        newcomer = self._newcomer(held_back)
+        return 1 + sum(1 for r in self.reserve if reserve_key(r) < newcomer)
+
+    def prospect(
+        self, capacity: int, *, held_back: bool, held_back_sits: bool, started: bool = False
+    ) -> Prospect:
+        """What a sign-up would get now, as club/seating.py's SQL decides it (the page says
+        it before the press; tests/club/test_places.py proves the two agree): a seat when
+        the newcomer may sit now (not held back, or `held_back_sits`: the last call has
+        come, club.services.held_back_sits) and a seat is free beyond those the reserve
+        waiting ahead of them may take now; else the reserve."""
+        newcomer = self._newcomer(held_back)
+        claims = (
+            0
+            if started  # after the start the reserve holds no claim on a freed seat
+            else sum(
+                1
+                for r in self.reserve
+                if reserve_key(r) < newcomer and (not r.held_back or held_back_sits)
+            )
+        )
+        if (not held_back or held_back_sits) and self.seats_left(capacity) > claims:
+            return Prospect(seat=len(self.confirmed) + 1, position=None)
+        return Prospect(seat=None, position=self.next_reserve_position(held_back=held_back))
+
+    def _newcomer(self, held_back: bool) -> tuple[Any, ...]:
+        last = max((r.arrival for r in [*self.confirmed, *self.reserve]), default=0)
+        return reserve_key(Registration(held_back=held_back, arrival=last + 1))
+
+
+@dataclass(frozen=True)
+class Prospect:
+    """Where a sign-up would land: a seat (its number) or the reserve (its position)."""
+
+    seat: int | None
+    position: int | None
+
+
+def reserve_key(registration: Registration) -> tuple[Any, ...]:
+    """A waiting registration's place in the reserve's order (club.models.RESERVE_ORDER)
+    as a sort key, for rows already read: the order's one statement in Python."""
+    return tuple(getattr(registration, name) for name in RESERVE_ORDER)
 
 
 @dataclass(frozen=True)

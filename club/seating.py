@@ -19,7 +19,9 @@ transaction (READ COMMITTED gives each statement a fresh snapshot, so SEAT count
 committed before LOCK got the row) and commits before it answers, so the lock is held for
 the server's own work only. SQLite, which serializes writers anyway, runs the same
 statements one by one in a transaction. The rule (a seat while seats are free, then the
-reserve in arrival order, held-back members last) is written here once, for both.
+reserve in arrival order, held-back members last and seated only from the last call on) is
+written here once, for both; when the last call has come is the caller's word
+(club.services.held_back_sits), as it is for the promotions (club.services._fill_seats).
 """
 
 import hashlib
@@ -51,9 +53,15 @@ SEAT = (
     f"INSERT INTO {REGISTRATION}"  # noqa: S608
     " (member_id, guest_id, evening_id, status, source, arrival, held_back, created_at)"
     " SELECT %(member)s, %(guest)s, e.id,"
-    "  CASE WHEN NOT %(held_back)s AND e.capacity >"
+    # A seat when this sign-up may take one now (not held back, or the last call has come:
+    # club.services.held_back_sits) and a seat is free beyond those the reserve waiting
+    # ahead of it may take now (RESERVE_ORDER: the held-back after the rest, a newcomer
+    # last). After the start the reserve holds no claim: the organiser seats whom they choose.
+    "  CASE WHEN (NOT %(held_back)s OR %(held_back_sits)s) AND e.capacity >"
     f"   (SELECT COUNT(*) FROM {REGISTRATION} c"
-    "     WHERE c.evening_id = e.id AND c.status = %(confirmed)s)"
+    "     WHERE c.evening_id = e.id AND (c.status = %(confirmed)s"
+    "      OR c.status = %(reserve)s AND %(now)s < e.starts_at"
+    "       AND (NOT c.held_back OR %(held_back)s AND %(held_back_sits)s)))"
     "  THEN %(confirmed)s ELSE %(reserve)s END,"
     "  %(source)s, e.arrivals, %(held_back)s, %(now)s"
     f" FROM {EVENING} e"
@@ -136,6 +144,7 @@ def sign_up(
     member_id: int | None,
     source: str,
     held_back: bool,
+    held_back_sits: bool,
     now: datetime,
     seat_text: str,
     reserve_text: str,
@@ -148,6 +157,10 @@ def sign_up(
     (notifications.channels.member_channels). Call it outside any transaction: it is its
     own.
 
+    `held_back`: the no-show rule sends this member after the rest of the reserve;
+    `held_back_sits`: the held-back may take free seats now (club.services.held_back_sits,
+    the one place that says when: from the last call on).
+
     A member's or a guest's (`guest_id`, with `member_id` None and no `channels`: the
     organiser's line-up). `door`: the organiser adds at the door, which the evening's
     sign-up window does not bound (after the start, a closed list), though a finished or
@@ -159,6 +172,7 @@ def sign_up(
         "door": door,
         "source": source,
         "held_back": held_back,
+        "held_back_sits": held_back_sits,
         "now": now,
         "seat_text": seat_text,
         "reserve_text": reserve_text,

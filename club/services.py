@@ -23,7 +23,14 @@ from club.kernel.club_settings import ClubSettings
 from club.kernel.errors import RefusalCode, Refused
 from club.kernel.parsing import shows_something, storable_text
 from club.kernel.queueing import queue_on_commit
-from club.models import Evening, EveningStatus, Registration, RegistrationSource, RegistrationStatus
+from club.models import (
+    Evening,
+    EveningStatus,
+    Registration,
+    RegistrationSource,
+    RegistrationStatus,
+    free_seats,
+)
 from club.queries import at_the_tables, evening_lineup
 from club.schedule import signup_opens_at
 from notifications.channels import member_channels
@@ -81,8 +88,12 @@ def _next_arrival(evening: Evening) -> int:
     return evening.arrivals
 
 
-def _confirmed_count(evening: Evening) -> int:
-    return Registration.objects.confirmed().filter(evening=evening).count()
+def seats_free(evening: Evening) -> int:
+    """The evening's free seats now (club.models.free_seats: never negative, though an admin
+    may lower the capacity below the confirmed). Read under the evening's lock to act on it."""
+    return free_seats(
+        evening.capacity, Registration.objects.confirmed().filter(evening=evening).count()
+    )
 
 
 def recent_no_shows(member: User, club: ClubSettings, now: datetime | None = None) -> int:
@@ -97,28 +108,37 @@ def recent_no_shows(member: User, club: ClubSettings, now: datetime | None = Non
     return statuses.count(RegistrationStatus.NO_SHOW)
 
 
-def _is_held_back(member: User, club: ClubSettings, now: datetime) -> bool:
+def is_held_back(member: User, club: ClubSettings, now: datetime) -> bool:
+    """The no-show rule holds the member back: a sign-up of theirs waits behind the rest of
+    the reserve until the last call (held_back_sits)."""
     if not club.noshow_penalty_count:
         return False
     return recent_no_shows(member, club, now) >= club.noshow_penalty_count
 
 
-def _last_call(evening: Evening, club: ClubSettings) -> datetime:
+def last_call(evening: Evening, club: ClubSettings) -> datetime:
     """From now on held-back members may take free seats too."""
     return evening.starts_at - timedelta(hours=club.confirmation_deadline_hours)
+
+
+def held_back_sits(evening: Evening, club: ClubSettings, now: datetime) -> bool:
+    """The no-show rule's one question: may a held-back member take a free seat now? From
+    the last call on, yes; before it they wait behind the rest of the reserve. The
+    promotions (_fill_seats) and a sign-up's own seat (club/seating.py) both ask it here."""
+    return now >= last_call(evening, club)
 
 
 def _fill_seats(evening: Evening, club: ClubSettings, now: datetime) -> list[Registration]:
     """Promote from the reserve into free seats, in order, each member told their number
     on the list and asked to confirm; those left waiting who moved up into the reserve's
     first places are told so (club/reserve_news.py). The evening must be locked."""
-    free = evening.capacity - _confirmed_count(evening)
-    if free <= 0:
+    free = seats_free(evening)
+    if not free:
         return []
     waiting = (
         Registration.objects.reserve().filter(evening=evening).select_related("member", "guest")
     )
-    if now < _last_call(evening, club):
+    if not held_back_sits(evening, club, now):
         waiting = waiting.filter(held_back=False)
     promoted = list(waiting[:free])
     if not promoted:
@@ -166,7 +186,7 @@ def registration_create(
     _refuse_unless_open(evening, now)
     club = ClubSettings.load()
     refuse_unless_of_age_on_the_evening(member, evening, club)
-    held_back = _is_held_back(member, club, now)
+    held_back = is_held_back(member, club, now)
     with speaking_to(member):
         when = texts.evening_when(evening, club)
         seat_text = texts.seat_confirmed(seat=seating.PLACE, capacity=evening.capacity, when=when)
@@ -176,6 +196,7 @@ def registration_create(
         member_id=member.pk,
         source=source,
         held_back=held_back,
+        held_back_sits=held_back_sits(evening, club, now),
         now=now,
         seat_text=seat_text,
         reserve_text=reserve_text,
@@ -417,7 +438,7 @@ def evening_release_unconfirmed(*, evening_id: int, now: datetime | None = None)
         if (
             evening.unconfirmed_released_at is not None
             or evening.status not in (EveningStatus.SCHEDULED, EveningStatus.CLOSED)
-            or not _last_call(evening, club) <= now < evening.starts_at
+            or not last_call(evening, club) <= now < evening.starts_at
         ):
             return 0
         unconfirmed = list(
@@ -540,7 +561,7 @@ def registration_promote(*, registration_id: int, now: datetime | None = None) -
         registration.arrival = min(front) - 1
         registration.held_back = False
         registration.save(update_fields=["arrival", "held_back"])
-        if _confirmed_count(evening) < evening.capacity:
+        if seats_free(evening):
             _fill_seats(evening, club, now)
             registration.refresh_from_db()
         _lineup_changed(evening.pk)

@@ -53,6 +53,17 @@ def home(request: SiteRequest) -> HttpResponse:
 def _evening_context(request: SiteRequest, evening: Evening, **extra: object) -> dict[str, object]:
     lineup = queries.evening_lineup(evening)
     mine = lineup.by_member.get(request.user.pk) if request.user.is_authenticated else None
+    now = timezone.now()
+    club = ClubSettings.load()
+    # What «Ок, играем» will do, said before the press: the sign-up's own rule
+    # (queries.Lineup.prospect), the no-show rule included.
+    held_back = (
+        request.user.is_authenticated
+        and mine is None
+        and services.is_held_back(request.user, club, now)
+    )
+    sits = services.held_back_sits(evening, club, now)
+    joins = lineup.prospect(evening.capacity, held_back=held_back, held_back_sits=sits)
     return {
         "evening": evening,
         "lineup": lineup,
@@ -60,12 +71,13 @@ def _evening_context(request: SiteRequest, evening: Evening, **extra: object) ->
         "my_seat": lineup.seat_of(mine) if mine else None,
         "my_position": lineup.position_of(mine) if mine else None,
         "seats_left": lineup.seats_left(evening.capacity),
-        # What «Ок, играем» will do on a full evening: a place in the reserve, said before.
-        "reserve_at": lineup.next_reserve_position(),
+        "joins": joins,
+        # Seats are free, but the no-show rule keeps this member waiting until the last call.
+        "held_back_until": services.last_call(evening, club) if held_back and not sits else None,
         "signup_open": evening.is_open_for_signup(),
-        "started": timezone.now() >= evening.starts_at,
+        "started": now >= evening.starts_at,
         # «Не смогу» pressed and its undo window still running.
-        "undo_open": bool(mine and mine.may_take_back(timezone.now())),
+        "undo_open": bool(mine and mine.may_take_back(now)),
         **extra,
     }
 
@@ -321,7 +333,9 @@ def _lineup_rows(
     where, row = context.get("where"), context.get("row")
     gone = _gone_row(evening, current, where, row)
     if gone is not None and context.get("at") == "reserve":
-        waiting.insert(sum(1 for r in waiting if _in_order(r) < _in_order(gone)), gone)
+        waiting.insert(
+            sum(1 for r in waiting if queries.reserve_key(r) < queries.reserve_key(gone)), gone
+        )
     elif gone is not None:
         seated.insert(sum(1 for r in seated if r.arrival < gone.arrival), gone)
     unplaced = where == "row" and gone is None and row not in _listed(current)
@@ -362,11 +376,6 @@ def _finished(evening: Evening, current: queries.Lineup) -> dict[str, object]:
 
 def _listed(current: queries.Lineup) -> set[int]:
     return {r.pk for r in current.confirmed} | {r.pk for r in current.reserve}
-
-
-def _in_order(registration: Registration) -> tuple[bool, int]:
-    """The reserve's order (club.models.RESERVE_ORDER)."""
-    return (registration.held_back, registration.arrival)
 
 
 def _gone_row(

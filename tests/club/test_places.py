@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from club import queries, scheduling, seating, services
 from club.kernel.club_settings import ClubSettings
 from club.kernel.errors import Refused
-from club.models import Registration, RegistrationSource
+from club.models import Evening, Registration, RegistrationSource
 from notifications.models import Notification
 from tests.examples import examples
 from tests.factories import make_evening, make_member
@@ -50,14 +50,17 @@ def test_a_reminder_names_the_members_seat_whatever_the_others_reminders() -> No
 
 
 OPERATIONS = st.lists(
-    st.tuples(st.sampled_from(["sign_up", "held_back", "cancel"]), st.integers(0, 9)),
+    st.tuples(
+        st.sampled_from(["sign_up", "held_back", "cancel", "capacity", "last_call"]),
+        st.integers(0, 9),
+    ),
     min_size=1,
     max_size=30,
 )
 
 
 @settings(
-    max_examples=examples(40),
+    max_examples=examples(60),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
@@ -65,31 +68,56 @@ OPERATIONS = st.lists(
 def test_the_sign_up_sql_numbers_places_as_the_lineup_does(
     operations: list[tuple[str, int]],
 ) -> None:
+    """One rule of free seats and the reserve's order: what the page says a sign-up will
+    get (queries.Lineup.prospect) is what the sign-up's SQL gives, with the held-back
+    before and after the last call, and an admin's capacity below the confirmed (no seat
+    is ever negative)."""
     evening = make_evening(capacity=3)
     members = [make_member() for _ in range(10)]
+    held_back_sits = False
     for action, index in operations:
         member = members[index]
         if action == "cancel":
             with contextlib.suppress(Refused):
                 services.registration_cancel(member=member, evening_id=evening.pk)
             continue
+        if action == "capacity":  # an admin's edit, as the admin's form saves it
+            Evening.objects.filter(pk=evening.pk).update(capacity=index % 5)
+            evening.refresh_from_db()
+            continue
+        if action == "last_call":
+            held_back_sits = not held_back_sits
+            continue
+        before = queries.evening_lineup(evening)
+        assert before.seats_left(evening.capacity) >= 0
+        held_back = action == "held_back"
+        expected = before.prospect(
+            evening.capacity, held_back=held_back, held_back_sits=held_back_sits
+        )
         outcome = seating.sign_up(
             evening_id=evening.pk,
             member_id=member.pk,
             source=RegistrationSource.WEB,
-            held_back=action == "held_back",
+            held_back=held_back,
+            held_back_sits=held_back_sits,
             now=timezone.now(),
             seat_text="",
             reserve_text="",
         )
         if outcome.written is None:
             continue  # already in
+        seated = outcome.written.status == "confirmed"
+        assert (seated, outcome.written.place) == (
+            (True, expected.seat) if expected.seat else (False, expected.position)
+        )
         lineup = queries.evening_lineup(evening)
         registration = Registration.objects.get(pk=outcome.written.registration_id)
         read = lineup.seat_of(registration) or lineup.position_of(registration)
         assert outcome.written.place == read
         (listed,) = (p for r, p in queries.member_evenings(member) if r.evening_id == evening.pk)
         assert listed == read
+        # The reserve's order as Python sorts rows already read is the order SQL numbers.
+        assert sorted(lineup.reserve, key=queries.reserve_key) == lineup.reserve
     Registration.objects.filter(evening=evening).delete()
 
 
@@ -120,6 +148,7 @@ def test_the_sign_up_sql_is_open_exactly_when_the_model_says(
         member_id=make_member().pk,
         source=RegistrationSource.WEB,
         held_back=False,
+        held_back_sits=False,
         now=now,
         seat_text="",
         reserve_text="",
