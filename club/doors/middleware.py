@@ -162,9 +162,10 @@ class BodyLimitMiddleware:
 
     @staticmethod
     def refused(request: HttpRequest, door: bodies.Door, refusal: Refused) -> HttpResponse:
-        if door.answer in (bodies.Answer.API, bodies.Answer.TAP):
+        if door.answer in (bodies.Answer.API, bodies.Answer.TAP, bodies.Answer.APP):
+            # The tap's and the Mini App's scripts show the message they find in `error`.
             return JsonResponse(
-                refusal.body(tap=door.answer == bodies.Answer.TAP), status=refusal.status
+                refusal.body(tap=door.answer != bodies.Answer.API), status=refusal.status
             )
         if door.answer == bodies.Answer.WEBHOOK:
             # Acknowledged, or Telegram would send the same update again and again.

@@ -31,6 +31,7 @@ class Answer(StrEnum):
     TAP = "tap"
     WEBHOOK = "webhook"
     PAGE = "page"
+    APP = "app"  # the Mini App's launch check: JSON whose `error` its script shows
 
 
 @dataclass(frozen=True)
@@ -64,6 +65,21 @@ DOORS: tuple[Door, ...] = (
     # The organiser's line-up forms: the largest, a message of 1,000 characters, is under
     # 10 KB percent-encoded, a guest's form under 1 KB.
     Door(re.compile(r"^/evenings/[0-9]+/lineup/"), 16 * KB, Answer.PAGE, json=False),
+    # The doors anyone may post to without an account: logging in, signing up, a password's
+    # reset and its new password, the Telegram Login Widget's return (accounts/urls.py);
+    # the largest, the sign-up with two long passwords, is under 2 KB percent-encoded.
+    Door(
+        re.compile(r"^/accounts/(login|signup|password/reset|telegram/login)/"),
+        16 * KB,
+        Answer.PAGE,
+        json=False,
+    ),
+    # The Mini App's launch data (Telegram's signed init data: under 4 KB with the longest
+    # names and photo address), then its join and link forms (under 1 KB).
+    Door(re.compile(r"^/tg/auth/$"), 16 * KB, Answer.APP, json=False),
+    Door(re.compile(r"^/tg/(join|link)/$"), 16 * KB, Answer.PAGE, json=False),
+    # The language switch (Django's set_language: a language and the page to return to).
+    Door(re.compile(r"^/i18n/"), 16 * KB, Answer.PAGE, json=False),
     # A protocol file for the admin's import (2 MB), with the form around it.
     Door(re.compile(r"^/admin/games/game/import/$"), 2_000_000 + 64 * KB, Answer.PAGE, False),
 )

@@ -256,3 +256,39 @@ def test_a_protocol_file_over_its_cap_is_refused_before_it_is_read(admin_client_
     upload = SimpleUploadedFile("p.json", b" " * 2_100_000)
     answer = admin_client_.post("/admin/games/game/import/", {"protocol": upload})
     assert answer.status_code == 413 and "КБ" in answer.content.decode()
+
+
+# --- the docs say the caps the table holds -----------------------------------------------
+
+UNITS = {"KB": bodies.KB, "MB": bodies.MB, "bytes": 1}
+
+
+def documented_caps() -> list[tuple[list[str], int | None]]:
+    """docs/deploy.md's table of body caps: each row's paths (an `<id>` read as 1, a `…` as
+    nothing) and its cap in bytes (None: Django's own bound)."""
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[2] / "docs/deploy.md").read_text()
+    table = text[text.index("| door | cap | over it |") :].split("\n\n")[0]
+    rows = []
+    for line in table.splitlines()[2:]:
+        door, cap, _answer = (cell.strip() for cell in line.strip().strip("|").split("|"))
+        paths = [
+            path.replace("<id>", "1").replace("…", "") for path in re.findall(r"`(/[^`]*)`", door)
+        ]
+        figure = re.match(r"([0-9,]+) (KB|MB|bytes)\b", cap)
+        size = int(figure[1].replace(",", "")) * UNITS[figure[2]] if figure else None
+        rows.append((paths, size))
+    return rows
+
+
+def test_the_docs_state_each_doors_cap_as_the_table_holds_it() -> None:
+    rows = documented_caps()
+    documented = [path for paths, _size in rows for path in paths]
+    for paths, size in rows:
+        for path in paths:
+            door = bodies.door_of(path)
+            assert (door.limit if door else None) == size, path
+    # Every door of the table is in the docs.
+    for door in bodies.DOORS:
+        assert any(door.path.match(path) for path in documented), door.path.pattern
