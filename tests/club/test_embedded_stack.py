@@ -124,6 +124,10 @@ def test_web_worker_and_beat_run_on_the_embedded_defaults(embedded_env: dict[str
     assert "worker@" in output and "ready" in output
     assert "worker exited with -9; restart #1" in output
     assert "The club site is up: http://127.0.0.1:" in output
+    # A healthy start logs no error: the first /healthz (run_stack's own probe) answers 200
+    # at once, not "the broker did not answer" (tests/club/test_first_health_check.py).
+    start = output.split("The club site is up")[0]
+    assert [line for line in start.splitlines() if "ERROR" in line] == []
     assert "Starting development server" in output or "Starting WSGI development server" in output
     with pytest.raises(ProcessLookupError):
         os.killpg(stack.pid, 0)  # nothing of the three is left running
