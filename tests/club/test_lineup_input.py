@@ -17,7 +17,6 @@ overrides (a name shown reversed or doubled on the hosts' screens); «Алена
 from __future__ import annotations
 
 import re
-import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import timedelta
@@ -168,13 +167,9 @@ def test_the_search_is_one_bounded_query_and_a_long_one_reads_nothing(door: Door
         door.search("а" * lineup.SEARCH_MAX)
     assert len(captured) == 1
     assert f"LIMIT {lineup.FOUND_LIMIT}" in captured[0]["sql"]
-    # CPU time of this thread (the request runs in it): the wall clock is shared with the
-    # other test process and whatever else the machine does.
     for query in ("а" * (lineup.SEARCH_MAX + 1), "x" * 10_000, "Л" * 1_000_000):
-        started = time.thread_time()
         with CaptureQueriesContext(connection) as captured, pytest.raises(Refused) as refused:
             door.search(query)
-        assert time.thread_time() - started < 0.05
         assert len(captured) == 0
         assert refused.value.details["fields"] == {"q": 1}
     # At most FOUND_LIMIT, however many match.
@@ -188,10 +183,8 @@ def test_a_search_longer_than_a_nickname_is_refused_in_the_organiser_s_language(
     door: Door, size: int, unchanged: None
 ) -> None:
     query = "Лиса" * (size // 4 + 1)
-    started = time.thread_time()
     part = door.client.get(door.url(), {"q": query}, headers=FOUND)
     page = door.client.get(door.url(), {"q": query})
-    assert time.thread_time() - started < 2
     for answer in (part, page):
         assert answer.status_code == 422
         assert "Никнейма длиннее 32 символов не бывает" in answer.content.decode()
@@ -366,9 +359,7 @@ def test_a_megabyte_body_is_refused_before_it_is_read(
     door: Door, tail: str, unchanged: None
 ) -> None:
     body = {"name": "Я" * 1_000_000, "text": "Я" * 1_000_000, "member": "1" * 1_000_000}
-    started = time.thread_time()
     answer = door.client.post(door.url(tail), body, headers=HTMX)
-    assert time.thread_time() - started < 2
     assert answer.status_code == 413
     assert "Запрос слишком велик: не больше 16 КБ." in answer.content.decode()
 

@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from games.rules.errors import RuleViolation
 from games.rules.table import offline_tap
+from games.services import Unreplayable
 from tests.games.recording import Table, view_of
 from tests.games.speech_order import CASES, SEATS, Case
 
@@ -44,7 +44,7 @@ def test_a_game_recorded_before_the_check_keeps_its_speeches(table: Table) -> No
     GameEvent.objects.bulk_create(
         GameEvent(game=game, seq=n, type=e["type"], payload=e) for n, e in enumerate(log, 1)
     )
-    with pytest.raises(RuleViolation):
+    with pytest.raises(Unreplayable):
         view_of(game.pk)
     migration = importlib.import_module("games.migrations.0009_speeches_checked")
     migration.recorded_before_the_check(apps, None)
