@@ -36,6 +36,7 @@ class PointsInline(admin.TabularInline[PlayerScore, Game]):
 SCHEME_LABELS: dict[str, Any] = {
     **{code: label for code, label in LINE_LABELS.items() if code in Scheme().to_dict()},
     "best_move_loners_black": _("the best move counts the loners (maniac, нагнетатель) black"),
+    "best_move_red_only": _("only a red player's best move scores"),
     "bonus_min": _("extra points: the lowest (a penalty)"),
     "bonus_max": _("extra points: the highest"),
     "critical_day_factor": _("a critical day's nominations and votes count this many times"),

@@ -4,8 +4,10 @@ mafiaratings keeps it; «Автоматический», lines read off the prot
 
 Each preset is a scheme (games/rules/scoring.Scheme, only what differs from its defaults)
 with its tie-breakers. The database keeps them as versions (games/ratings/models.py); the
-migration that made each version 1 copied these values, so editing this module changes no
-stored version: it is the reference the tests hold the versions to.
+migrations that made each version copied these values, so editing this module changes no
+stored version: it is the reference the tests hold each preset's newest version to (a
+change here is a new version, made by a migration: ratings/migrations/0007 added the best
+move's `best_move_red_only`).
 """
 
 from __future__ import annotations
@@ -51,6 +53,8 @@ PRESETS: dict[str, Preset] = {
             "best_move_2": 0.25,
             "best_move_3": 0.4,
             "best_move_loners_black": False,
+            # scoring 19's «legacy» policy has "roles": 3 (civilians and the sheriff).
+            "best_move_red_only": True,
             "first_night_compensation": 0.4,
             # mafiaratings' default order «(epg)wsk» (include/scoring.php).
             "tie_breakers": ["extra", "wins", "key_role_wins", "first_night_kills"],
@@ -81,6 +85,7 @@ PRESETS: dict[str, Preset] = {
             "best_move_2": 0.25,
             "best_move_3": 0.4,
             "best_move_loners_black": False,
+            "best_move_red_only": True,  # the best move as FIIM scores it
             "tie_breakers": ["bonus", "key_role_wins", "first_night_kills", "best_move"],
         },
     ),

@@ -43,6 +43,10 @@ class Scheme:
     # Whether the loners (maniac, нагнетатель) count as black in a best move (FIIM plays
     # without them: its black are the mafia and the don).
     best_move_loners_black: bool = False
+    # Whether only a red giver's best move scores (FIIM: mafiaratings scores the «legacy»
+    # group for roles 3, the civilians and the sheriff): a black first-night victim, shot by
+    # the maniac, who names its partners has found nothing the town did not lose.
+    best_move_red_only: bool = False
     # The bounds of the host's extra points (допы) and penalties: never more than a win.
     bonus_min: float = -1.0
     bonus_max: float = 1.0
@@ -346,9 +350,12 @@ def first_night_compensation(kills: int, games: int, cap: float) -> float:
 
 def _score_best_move(game: ClubGame, scheme: Scheme, lines: dict[int, list[Line]]) -> None:
     """The best move the engine recorded, by how many of its seats the scheme calls black
-    (`best_move_1` … `best_move_3`); a line only when those points are not zero."""
+    (`best_move_1` … `best_move_3`); a line only when those points are not zero, and none
+    for a giver who is not red when the scheme scores red players' best moves only."""
     given = game.best_move
     if given is None:
+        return
+    if scheme.best_move_red_only and game.roles[given.by].team != Team.RED:
         return
     black = sum(1 for seat in given.targets if scheme.black_for_best_move(game.roles[seat].team))
     points = {1: scheme.best_move_1, 2: scheme.best_move_2, 3: scheme.best_move_3}.get(black, 0)

@@ -2,7 +2,7 @@
 first-night compensation and the tie-breakers on the season's table, and the what-if
 table an admin sees, equal to the season scored again under that preset."""
 
-from dataclasses import astuple
+from dataclasses import astuple, replace
 from datetime import date, datetime
 from typing import Any
 
@@ -46,12 +46,22 @@ def season_is(code: str, since: date = SEASON.first_day) -> None:
     SeasonPreset.objects.update_or_create(since=since, defaults={"preset": preset(code)})
 
 
-def test_each_preset_has_its_version_1_as_the_reference_defines_it() -> None:
+def test_each_presets_newest_version_is_as_the_reference_defines_it() -> None:
     for code, reference in PRESETS.items():
-        v1 = ScoringScheme.objects.get(preset__code=code, version=1)
-        assert v1.scheme() == Scheme.from_dict(reference.points), code
-        assert v1.preset.name == reference.name
-    assert str(ScoringScheme.objects.get(preset__code="fiim")) == "ФИИМ, версия 1"
+        newest = ScoringScheme.objects.current(preset(code))
+        assert newest.scheme() == Scheme.from_dict(reference.points), code
+        assert newest.preset.name == reference.name
+    assert str(ScoringScheme.objects.get(preset__code="fiim", version=1)) == "ФИИМ, версия 1"
+
+
+def test_the_federation_presets_best_move_for_red_only_is_a_version_of_its_own() -> None:
+    """Version 1 stays what games were scored by; the flag came with version 2."""
+    for code in ("fiim", "auto"):
+        v1, v2 = ScoringScheme.objects.filter(preset__code=code).order_by("version")[:2]
+        assert not v1.scheme().best_move_red_only
+        assert v2.scheme() == replace(v1.scheme(), best_move_red_only=True)
+        assert "red" in v2.note
+    assert not ScoringScheme.objects.current(preset("club")).scheme().best_move_red_only
 
 
 def test_a_season_is_scored_by_the_latest_row_on_or_before_its_first_day() -> None:
@@ -333,7 +343,7 @@ def test_a_presets_new_version_starts_from_that_presets_points(admin_client_: Cl
     club = preset("club")
     admin_client_.post(add, {"preset": club.pk, "note": "x", **fields})
     latest = ScoringScheme.objects.current(fiim)
-    assert (latest.version, latest.scheme().tie_breakers) == (2, ("wins", "extra"))
+    assert (latest.version, latest.scheme().tie_breakers) == (3, ("wins", "extra"))
     assert ScoringScheme.objects.current().preset.code == "club"  # «Клуб» untouched
     assert ScoringScheme.objects.filter(preset=club).count() == 1
 

@@ -326,3 +326,46 @@ def test_every_preset_scores_the_best_move_and_the_hosts_extra_points_as_fiim_do
         assert Extras.of(lines[10]) == Extras(penalty=-0.5)
     assert SCHEMES[FIIM].best_move_2 == 0.25 and SCHEMES[FIIM].best_move_3 == 0.4
     assert not SCHEMES[FIIM].best_move_loners_black
+
+
+# The maniac shoots a mafioso (2) on night 1; the mafia shoot nobody. The mafioso's last
+# word names his partners: two of three black, and he is black himself.
+BLACK_VICTIM = {1: "boss", 2: "mafia", 3: "mafia", 4: "maniac", 5: "commissar"} | {
+    seat: "civilian" for seat in range(6, 13)
+}
+BLACK_VICTIMS_BEST_MOVE: list[dict[str, Any]] = [
+    {"type": "day", "n": 1},
+    {"type": "night", "n": 1},
+    {"type": "kill", "by": "mafia", "target": None},
+    {"type": "kill", "by": "maniac", "target": 2},
+    {"type": "day", "n": 2},
+    {"type": "best_move", "by": 2, "targets": [1, 3, 7]},
+]
+
+
+@pytest.mark.parametrize(
+    ("preset", "points"),
+    [
+        # FIIM's rating (mafiaratings' scoring 19): the «legacy» group is for roles 3, the
+        # civilians and the sheriff; a black victim's best move scores nothing.
+        (FIIM, 0.0),
+        (AUTO, 0.0),  # its best move is FIIM's
+        (CLUB, 0.25),  # the club's own lines: every victim's best move, as it always was
+    ],
+)
+def test_a_black_first_night_victims_best_move_scores_as_its_preset_says(
+    preset: str, points: float
+) -> None:
+    game = ClubGame(BLACK_VICTIM)
+    lines = score(game, BLACK_VICTIMS_BEST_MOVE, SCHEMES[preset])
+    assert [out.seat for out in game.eliminated] == [2]
+    assert game.best_move is not None and game.best_move.by == 2
+    assert Extras.of(lines[2]).best_move == points
+    assert SCHEMES[preset].best_move_red_only is (points == 0.0)
+
+
+@pytest.mark.parametrize("preset", [FIIM, AUTO, CLUB])
+def test_a_red_first_night_victims_best_move_scores_under_every_preset(preset: str) -> None:
+    events = [*BLACK_VICTIMS_BEST_MOVE[:3], {"type": "kill", "by": "maniac", "target": 6}]
+    events += [{"type": "day", "n": 2}, {"type": "best_move", "by": 6, "targets": [1, 3, 7]}]
+    assert Extras.of(lines_of(events, preset, BLACK_VICTIM)[6]).best_move == 0.25
