@@ -226,9 +226,24 @@ def ratings_replay() -> int:
             .annotate(n=Count("pk"))
             .values_list("game_id", "n")
         )
+        # A game at a tournament's table is a tournament game: mafiaratings rates a game
+        # with a tournament by the tournament's K (16/12), not the club game's (4/3).
+        tournament = set(
+            Game.objects.filter(tournament_table__isnull=False).values_list("pk", flat=True)
+        )
         changes = rating.replay(
             (
-                rating.Played(pk, game, member, track, winner, won, points, seats.get(game, 0))
+                rating.Played(
+                    pk,
+                    game,
+                    member,
+                    track,
+                    winner,
+                    won,
+                    points,
+                    seats.get(game, 0),
+                    kind=rating.TOURNAMENT if game in tournament else rating.CLUB,
+                )
                 for pk, game, member, track, winner, won, points, _before, _after in rows
             ),
             systems.rater(system or rating.OPENSKILL),

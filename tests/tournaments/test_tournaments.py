@@ -18,12 +18,15 @@ from pytest_django import Settings
 
 from accounts.models import User
 from accounts.services import api_token_create
+from club.kernel.club_settings import ClubSettings
 from club.kernel.errors import Refused
 from club.models import Registration
 from games import services as games
 from games.models import Game, GameStatus, Seat
-from games.ratings.models import ScoringPreset
+from games.ratings import analysis
+from games.ratings.models import PlayerScore, ScoringPreset
 from games.ratings.presets import scheme_version
+from games.rules import rating
 from games.rules.club import ClubGame
 from games.rules.scoring import (
     Extras,
@@ -494,3 +497,26 @@ def test_hostile_input_is_refused_before_it_is_stored() -> None:
     made = api(organiser, "post", "/tournaments", plan()).json()["id"]
     for as_of in ("9" * 5000, "-1", "１", "2.5"):  # read as «all games», never an error
         assert Client().get(f"/tournaments/{made}/", {"as_of": as_of}).status_code == 200
+
+
+def test_a_tournament_game_is_rated_with_the_tournaments_k() -> None:
+    """mafiaratings (include/game_ratings.php) rates a game with a tournament by 16/12, a
+    club game by 4/3: the first game, everyone at 0 and E = ½, moves a tournament game's
+    winner by 16 × ½ = +8 and its loser by −12 × ½ = −6 (a club game's: +2 and −1.5)."""
+    ClubSettings.objects.filter(pk=1).update(rating_system=rating.ELO_NONZERO_SUM)
+    ClubSettings.forget_cached()
+    organiser = admin()
+    tournament, _members = small(organiser, players=10)
+    judge = make_host()
+    TableJudge.objects.create(tournament=tournament, table=1, judge=judge)
+    services.tournament_seat(tournament_id=tournament.pk, actor=organiser, effort=EFFORT)
+    table = Table.objects.get(round__tournament=tournament, round__number=1)
+    game = services.table_game_start(table_id=table.pk, host=judge)
+    record_game(game, judge, seed=3, by_api=False)
+    analysis.game_analysis_build(game_id=game.pk)
+    analysis.ratings_replay()
+    scores = PlayerScore.objects.filter(game=game).exclude(track="")
+    assert scores.count() == 10
+    for row in scores:
+        assert row.rating_before == 0.0
+        assert row.rating_after == (8.0 if row.won else -6.0), row.role
