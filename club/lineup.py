@@ -503,17 +503,19 @@ def _double_tap(registration: Registration, actor: User) -> bool:
     return last is not None and timezone.now() - last < DOUBLE_TAP
 
 
-def evening_settle_attendance(*, evening_id: int) -> int:
+def evening_settle_attendance(*, evening_id: int) -> bool:
     """When an evening finishes, the door's taps become the attendance the no-show rule
     reads: a seat tapped in is attended, a seat never tapped a no-show. Only for an evening
     whose door was kept (someone was tapped in): without taps nobody is called a no-show.
-    Returns how many were marked no-show."""
+    Returns whether the door was kept, so that every seat's attendance is recorded and
+    nobody is asked to mark it again (club/scheduling.py's prompt)."""
     with transaction.atomic():
         seated = Registration.objects.confirmed().filter(evening_id=evening_id)
         if not seated.filter(checked_in_at__isnull=False).exists():
-            return 0
+            return False
         seated.filter(checked_in_at__isnull=False).update(status=RegistrationStatus.ATTENDED)
-        return seated.filter(checked_in_at__isnull=True).update(status=RegistrationStatus.NO_SHOW)
+        seated.filter(checked_in_at__isnull=True).update(status=RegistrationStatus.NO_SHOW)
+        return True
 
 
 def second_table_refusal(evening: Evening, people: int, club: ClubSettings) -> Refused | None:

@@ -113,8 +113,10 @@ def schedule_sweep(*, now: datetime | None = None) -> SweepReport:
         if Evening.objects.filter(pk=evening.pk, status=evening.status).update(
             status=EveningStatus.FINISHED
         ):
-            evening_settle_attendance(evening_id=evening.pk)
-            _prompt_admins(evening, club)
+            # Attendance the door recorded is not asked for again: the admins are asked
+            # to mark who came only for an evening whose door nobody kept.
+            if not evening_settle_attendance(evening_id=evening.pk):
+                _prompt_admins(evening, club)
             report.finished.append(evening.pk)
     return report
 

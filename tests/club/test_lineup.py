@@ -458,6 +458,25 @@ def test_an_evening_whose_door_was_not_kept_marks_nobody_a_no_show() -> None:
     }
 
 
+def test_attendance_the_door_recorded_is_not_asked_for_again() -> None:
+    """The admins are asked to mark who came only after an evening whose door nobody
+    kept: the door's taps already said it for every seat."""
+    admin = make_member(is_staff=True, telegram_id=9001)
+    host, kept, unkept = make_host(), soon(capacity=3), soon(capacity=3)
+    regs = [s.registration for s in sign_up_many(kept, 2)]
+    sign_up_many(unkept, 2)
+    lineup.lineup_check_in(registration_id=regs[0].pk, actor=host)
+    scheduling.schedule_sweep(now=kept.starts_at + timedelta(hours=6))
+    asked = Notification.objects.filter(member=admin, dedupe_key__startswith="mark-no-shows:")
+    assert [key.split(":")[1] for key in asked.values_list("dedupe_key", flat=True)] == [
+        str(unkept.pk)
+    ]
+    assert [r.status for r in Registration.objects.filter(evening=kept).order_by("arrival")] == [
+        "attended",
+        "no_show",
+    ]
+
+
 def test_the_door_opens_on_the_evening_s_day() -> None:
     host = make_host()
     evening = make_evening(capacity=3)  # three days away
