@@ -1,10 +1,12 @@
 """The rules engines' refusals in words: their English templates rendered through gettext
-in the active language (the request's, or the one the replay command is asked for)."""
+in the active language (the request's, or the one the replay command is asked for); and as
+the doors' one error, with the rule's own code."""
 
 from __future__ import annotations
 
 from django.utils.translation import gettext
 
+from club.kernel.errors import Refused
 from games.rules.errors import ProtocolError, RuleViolation
 
 # Parameters that are words of the message itself ("player", "nominee"), translated too;
@@ -18,3 +20,11 @@ def rules_message(error: RuleViolation | ProtocolError) -> str:
         for name, value in error.params.items()
     }
     return gettext(error.template) % params
+
+
+def rule_refused(error: RuleViolation | ProtocolError, message: str | None = None) -> Refused:
+    """The engine's refusal as a door's: its words in the reader's language (or `message`,
+    which says more, such as the event's place in a document) and its own code, so the
+    error body says `not_day` rather than `invalid` at every door (the host's tap, the API,
+    the online game, an import)."""
+    return Refused(rules_message(error) if message is None else message, error.code)

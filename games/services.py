@@ -42,14 +42,14 @@ from games.models import Game, GameEvent, GameStatus, Role, Ruleset, Seat
 from games.rules import events as event_shapes
 from games.rules import protocol
 from games.rules.club import ClubGame, carried_immunity
-from games.rules.errors import ProtocolError, RuleViolation
+from games.rules.errors import ProtocolError, RuleCode, RuleViolation
 from games.rules.event_types import ClubEntry, OnlineEvent
 from games.rules.log import UNDO, effective_events
 from games.rules.online import OnlineGame, OnlineOptions
 from games.rules.options import ClubOptions
 from games.rules.scoring import Scheme
 from games.rules.table import Consequence, judged
-from games.rules_text import rules_message
+from games.rules_text import rule_refused, rules_message
 from games.timeline import REASONS
 
 Engine = ClubGame | OnlineGame
@@ -334,7 +334,7 @@ def game_create(
                 {seat: role for seat, (_p, role) in seats.items()}, options=options, immune=immune
             )
         except ProtocolError as error:
-            raise Refused(rules_message(error)) from error
+            raise rule_refused(error) from error
         game = Game.objects.create(
             evening=evening,
             number=Game.objects.filter(evening=evening).count() + 1,
@@ -499,7 +499,8 @@ def _refuse_undo(
     its window only, without reopening the game; anything else reopens it. Each is asked
     first (`confirmed` False), saying which it is."""
     if not standing:
-        raise Refused(_("There is nothing to undo."))
+        # The phone's engine says the same offline (games/rules/table.py).
+        raise Refused(_("There is nothing to undo."), RuleCode.NOTHING_TO_UNDO)
     if not game.finished:
         return
     last = standing[-1]
@@ -589,7 +590,7 @@ def game_record_event(
         try:
             shaped = event_shapes.normalize(event)
         except ProtocolError as error:
-            raise Refused(rules_message(error)) from error
+            raise rule_refused(error) from error
         if client_id is not None:
             earlier = GameEvent.objects.filter(game=game, client_id=client_id).first()
             if earlier is not None:
@@ -618,7 +619,7 @@ def game_record_event(
             try:
                 outcome = judged(state, shaped)
             except (RuleViolation, ProtocolError) as error:
-                raise Refused(rules_message(error)) from error
+                raise rule_refused(error) from error
             if not confirmed and outcome is not None:
                 raise Refused(_confirm_message(outcome), RefusalCode.CONFIRM, **outcome)
         entry = _append(game, shaped, author=author, client_id=client_id, state=state, now=now)
@@ -714,13 +715,14 @@ def protocol_read(document: Any, *, host: User) -> Imported:
     try:
         parsed = protocol.parse(document)
     except ProtocolError as error:
-        raise Refused(rules_message(error)) from error
+        raise rule_refused(error) from error
     state, failure = protocol.replay(parsed)
     if failure is not None:
-        raise Refused(
+        raise rule_refused(
+            failure.error,
             _("Event %(index)d: %(error)s")
-            % {"index": failure.index, "error": rules_message(failure.error)}
-        )
+            % {"index": failure.index, "error": rules_message(failure.error)},
+        ) from failure.error
     members = _members_by_nick([seat.nick for seat in parsed.seats])
     access.refuse_host_at_table(host, [member.pk for member in members.values()])
     return Imported(parsed, state, members, protocol.normalized_events(parsed))

@@ -7,7 +7,9 @@ user's language: services build it with gettext under the request's active langu
 
 A refusal's reason is a `RefusalCode`, one of a short list a door or a client may branch
 on; its HTTP status follows from the code, so a raising site names the reason only. The
-list, with each code's status, is in docs/architecture.md («The one error»).
+list, with each code's status, is in docs/architecture.md («The one error»). An event the
+rules engine refused carries the engine's own `RuleCode` (games/rules/errors.py) instead,
+to the error body unchanged: `not_day`, not `invalid`; its status is `invalid`'s, 422.
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ from enum import StrEnum
 from typing import Any
 
 from django.utils.functional import Promise
+
+from games.rules.errors import RuleCode
 
 
 class RefusalCode(StrEnum):
@@ -67,6 +71,16 @@ STATUS: dict[RefusalCode, int] = {
     RefusalCode.THROTTLED: 429,
 }
 
+# Why a request is refused: the door's reason, or the rules engine's for a refused event.
+type Code = RefusalCode | RuleCode
+
+
+def status_of(code: Code) -> int:
+    """The HTTP status of a refusal with `code`: an engine's refusal is the request that
+    cannot be done as asked (the event at this point of the game), `invalid`'s 422."""
+    return code.status if isinstance(code, RefusalCode) else RefusalCode.INVALID.status
+
+
 # What a JSON door answers on a failure that is no refusal (a bug, logged): not a code a
 # service may raise, so not a RefusalCode.
 INTERNAL = "internal"
@@ -81,22 +95,23 @@ def error_body(detail: str, code: str, details: Mapping[str, Any] | None = None)
 class Refused(Exception):
     """A request the club will not do, and why, for the person who asked.
 
-    `code` names the reason for the doors and the tests, and gives the HTTP status;
+    `code` names the reason for the doors and the tests, and gives the HTTP status (an
+    event the engine refused: the rule's own code, games.rules_text.rule_refused);
     `details` carries what a door may show beside the message (the game's last sequence
     number, the server's upload offset, a form's fields).
     """
 
     def __init__(
-        self, message: str | Promise, code: RefusalCode = RefusalCode.INVALID, /, **details: Any
+        self, message: str | Promise, code: Code = RefusalCode.INVALID, /, **details: Any
     ) -> None:
         super().__init__(message)
         self.message = str(message)
-        self.code = RefusalCode(code)
+        self.code: Code = code if isinstance(code, RuleCode) else RefusalCode(code)
         self.details = details
 
     @property
     def status(self) -> int:
-        return self.code.status
+        return status_of(self.code)
 
     def body(self, *, tap: bool = False) -> dict[str, Any]:
         """The JSON doors' answer: `{"detail", "code", ...details}`. The host screen's tap

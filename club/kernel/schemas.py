@@ -1,6 +1,7 @@
 from ninja import Field, Schema
 
 from club.kernel.errors import STATUS, RefusalCode
+from games.rules.errors import RuleCode
 
 
 class ErrorOut(Schema):
@@ -10,7 +11,13 @@ class ErrorOut(Schema):
 
     model_config = {"extra": "allow"}
     detail: str
-    code: RefusalCode = Field(..., description="Why: its HTTP status follows from it.")
+    code: RefusalCode | RuleCode = Field(
+        ...,
+        description=(
+            "Why: its HTTP status follows from it. An event the rules refuse carries the "
+            "rule's own code (a RuleCode, with 422)."
+        ),
+    )
 
 
 # Every endpoint documents the error answers it can give: JSON {"detail", "code", ...} each,

@@ -6,12 +6,11 @@ from __future__ import annotations
 from django.utils import timezone
 
 from accounts.models import User
-from club.kernel.errors import Refused
 from games.models import Game, GameEvent, Ruleset
 from games.online.table import Table
 from games.rules import events as event_shapes
 from games.rules.errors import ProtocolError, RuleViolation
-from games.rules_text import rules_message
+from games.rules_text import rule_refused
 from games.services import game_analyse_on_commit
 
 
@@ -21,13 +20,13 @@ def append(found: Table, event: dict[str, object], author: User | None) -> None:
     try:
         shaped = event_shapes.normalize(event, Ruleset.ONLINE.value)
     except ProtocolError as error:
-        raise Refused(rules_message(error)) from error
+        raise rule_refused(error) from error
     shaped.setdefault("at", timezone.now().isoformat())
     state = found.state
     try:
         state.apply(shaped)
     except (RuleViolation, ProtocolError) as error:
-        raise Refused(rules_message(error)) from error
+        raise rule_refused(error) from error
     GameEvent.objects.create(
         game=game, seq=game.last_seq + 1, type=str(shaped["type"]), payload=shaped, author=author
     )

@@ -37,7 +37,7 @@ from games.online.sweep import after_action
 from games.online.table import Table, online_table
 from games.rules.errors import ProtocolError
 from games.rules.online import BLACK_ROLES, LINEUP, OnlineOptions, Reason
-from games.rules_text import rules_message
+from games.rules_text import rule_refused
 from games.services import next_online_number
 
 PLAYERS = sum(LINEUP.values())
@@ -83,7 +83,7 @@ def online_game_create(
     try:
         readings = OnlineOptions.from_dict(options or {})
     except ProtocolError as error:
-        raise Refused(rules_message(error)) from error
+        raise rule_refused(error) from error
     if starts_at < timezone.now() - timedelta(minutes=1):
         raise Refused(_("The start is in the past."))
     members = {m.pk: m for m in User.objects.filter(pk__in=member_ids, is_active=True)}

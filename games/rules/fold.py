@@ -7,7 +7,7 @@ import copy
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, ClassVar, Self
 
-from games.rules.errors import ProtocolError, RuleViolation, gettext_noop
+from games.rules.errors import ProtocolError, RuleCode, RuleViolation, gettext_noop
 
 
 class EventFold:
@@ -37,7 +37,7 @@ class EventFold:
         if handler is None:
             raise ProtocolError(gettext_noop("Unknown event type: %(kind)s."), kind=repr(kind))
         if self.finished and kind not in self.after_end:
-            raise RuleViolation("game_over", gettext_noop("The game is over."))
+            raise RuleViolation(RuleCode.GAME_OVER, gettext_noop("The game is over."))
         handler(self, event)
         self.events_applied += 1
 

@@ -32,7 +32,7 @@ from games.rules.club import (
     Step,
     TallyDict,
 )
-from games.rules.errors import ProtocolError, RuleViolation, gettext_noop
+from games.rules.errors import ProtocolError, RuleCode, RuleViolation, gettext_noop
 from games.rules.event_types import ActionEvent, CheckEvent, ClubEvent, HealEvent, KillEvent
 from games.rules.log import UNDO, effective_events
 from games.rules.options import ClubOptions
@@ -487,7 +487,9 @@ def offline_tap(
         game = build(seats, options, immune, log)
         if event.get("type") == UNDO:
             if not effective_events(log):
-                raise RuleViolation("nothing_to_undo", gettext_noop("There is nothing to undo."))
+                raise RuleViolation(
+                    RuleCode.NOTHING_TO_UNDO, gettext_noop("There is nothing to undo.")
+                )
             after = table_for(seats, options, immune, [*log, dict(event)])
             if not game.finished:
                 return {"ok": True, "table": after}

@@ -17,6 +17,7 @@ from ninja.errors import AuthenticationError, HttpError, ValidationError
 from club.doors.api import on_error
 from club.kernel import parsing
 from club.kernel.errors import STATUS, RefusalCode, Refused
+from games.rules.errors import RuleCode
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -106,6 +107,8 @@ def test_the_schema_documents_the_error_body_and_every_code() -> None:
     assert set(error["required"]) == {"detail", "code"}
     codes = schema["components"]["schemas"]["RefusalCode"]["enum"]
     assert sorted(codes) == sorted(code.value for code in RefusalCode)
+    rules = schema["components"]["schemas"]["RuleCode"]["enum"]  # an event the rules refused
+    assert sorted(rules) == sorted(code.value for code in RuleCode)
     answers = schema["paths"]["/api/v1/games/{game_id}/events"]["post"]["responses"]
     assert {str(status) for status in STATUS.values()} <= set(answers)
 

@@ -97,7 +97,7 @@ def test_events_through_the_api_statuses(table: Table) -> None:
     violation = post({"type": "night", "n": 5, "seq": 2, "client_id": "c"})
     assert violation.status_code == 422
     assert violation.json()["detail"]  # the engine's message
-    assert violation.json()["code"] == "invalid"
+    assert violation.json()["code"] == "phase_order"  # the rule's own code
     assert post({"type": "foul", "seat": 2, "seq": 2}, bearer(players[0])).status_code == 403
     assert post({"type": "nope", "seq": 2}).status_code == 422
     assert GameEvent.objects.filter(game=game).count() == 1
@@ -167,7 +167,7 @@ def test_the_host_screen_records_taps_as_json(table: Table) -> None:
     # A refusal of the rules: the message, nothing written.
     refused = tap(client, game, {"type": "nominate", "by": 1, "target": 99}, 3, "x4")
     assert refused.status_code == 422 and "99" in refused.json()["detail"]
-    assert refused.json()["code"] == "invalid"
+    assert refused.json()["code"] == "no_such_seat"
     game.refresh_from_db()
     assert [e.type for e in game.events.order_by("seq")] == ["day", "foul"]
 
@@ -198,7 +198,7 @@ def test_a_tap_that_removes_a_player_is_confirmed_first(table: Table) -> None:
     [(b"", 400, "unreadable"), (b"\xff", 400, "unreadable"), (b"[" * 5000, 400, "unreadable"),
      (b"[]", 422, "invalid"), (b'{"seq": 1}', 422, "invalid"),
      (b'{"seq": "1", "event": {}}', 422, "invalid"),
-     (b'{"seq": 1, "event": {"type": 7}}', 422, "invalid"),
+     (b'{"seq": 1, "event": {"type": 7}}', 422, "malformed"),
      (b'{"seq": 1, "client_id": 5, "event": {"type": "day", "n": 1}}', 422, "invalid"),
      (b'{"seq": 1, "event": {"type": "day", "n": 1}, "confirmed": "yes"}', 422, "invalid")],
 )  # fmt: skip
@@ -250,7 +250,7 @@ def test_the_tap_and_the_api_refuse_alike(table: Table) -> None:
     assert stale_tap[1]["code"] == "stale" and stale_tap[1]["seq"] == 3
     assert [entry["type"] for entry in stale_tap[1]["log"]] == ["day", "foul", "foul"]
     rule_tap, rule_api = both({"type": "nominate", "by": 1, "target": 99}, seq=4, client_id="r1")
-    assert rule_tap == rule_api and rule_tap[:1] == (422,) and rule_tap[1]["code"] == "invalid"
+    assert rule_tap == rule_api and rule_tap[:1] == (422,) and rule_tap[1]["code"] == "no_such_seat"
     third = {"type": "foul", "seat": 3}
     confirm_tap, confirm_api = both(third, seq=4, client_id="c1", confirmed=False)
     assert confirm_tap == confirm_api and confirm_tap[0] == 428

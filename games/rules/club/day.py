@@ -15,7 +15,7 @@ from games.rules.club.state import (
     Step,
     _count_field,
 )
-from games.rules.errors import ProtocolError, RuleViolation, gettext_noop, seat_field
+from games.rules.errors import ProtocolError, RuleCode, RuleViolation, gettext_noop, seat_field
 from games.rules.event_types import (
     BestMoveEvent,
     BonusEvent,
@@ -42,9 +42,13 @@ class ClubDay(ClubNight):
         n = _count_field(event, "n")
         if self.phase == Phase.SETUP:
             if n != 1:
-                raise RuleViolation("phase_order", gettext_noop("The game opens with day 1."))
+                raise RuleViolation(
+                    RuleCode.PHASE_ORDER, gettext_noop("The game opens with day 1.")
+                )
         elif self.phase != Phase.NIGHT or n != self.n + 1:
-            raise RuleViolation("phase_order", gettext_noop("Day %(n)s cannot start now."), n=n)
+            raise RuleViolation(
+                RuleCode.PHASE_ORDER, gettext_noop("Day %(n)s cannot start now."), n=n
+            )
         if self.phase == Phase.NIGHT:
             self._resolve_night()  # may end the game: the day then never starts
             if self.finished:
@@ -86,12 +90,12 @@ class ClubDay(ClubNight):
             # it counts in the record and changes nothing of the finished game.
             if seat not in self.roles:
                 raise RuleViolation(
-                    "no_such_seat", gettext_noop("There is no seat %(seat)s."), seat=seat
+                    RuleCode.NO_SUCH_SEAT, gettext_noop("There is no seat %(seat)s."), seat=seat
                 )
             self.fouls[seat] = self.fouls.get(seat, 0) + 1
             return
         if self.phase not in (Phase.DAY, Phase.NIGHT):
-            raise RuleViolation("not_started", gettext_noop("The game has not started."))
+            raise RuleViolation(RuleCode.NOT_STARTED, gettext_noop("The game has not started."))
         self._require_alive(seat)
         self._add_foul(seat)
 
@@ -110,16 +114,18 @@ class ClubDay(ClubNight):
             raise ProtocolError(gettext_noop("Field `targets` is a list of seat numbers."))
         self._require_seat(by)
         if self.options.best_move_victims == "none":
-            raise RuleViolation("no_best_move", gettext_noop("These rules have no best move."))
+            raise RuleViolation(
+                RuleCode.NO_BEST_MOVE, gettext_noop("These rules have no best move.")
+            )
         if self.best_move is not None:
             raise RuleViolation(
-                "best_move_given",
+                RuleCode.BEST_MOVE_GIVEN,
                 gettext_noop("The best move is already recorded (seat %(seat)s's)."),
                 seat=self.best_move.by,
             )
         if by not in self.best_move_givers():
             raise RuleViolation(
-                "best_move_not_due",
+                RuleCode.BEST_MOVE_NOT_DUE,
                 gettext_noop(
                     "Seat %(seat)s names no best move: only the player killed first at night does."
                 ),
@@ -127,15 +133,15 @@ class ClubDay(ClubNight):
             )
         if len(targets) > BEST_MOVE_SEATS:
             raise RuleViolation(
-                "best_move_targets", gettext_noop("A best move names three seats at most.")
+                RuleCode.BEST_MOVE_TARGETS, gettext_noop("A best move names three seats at most.")
             )
         if len(set(targets)) != len(targets):
             raise RuleViolation(
-                "best_move_targets", gettext_noop("A best move names each seat once.")
+                RuleCode.BEST_MOVE_TARGETS, gettext_noop("A best move names each seat once.")
             )
         if by in targets:
             raise RuleViolation(
-                "best_move_targets", gettext_noop("A player does not name their own seat.")
+                RuleCode.BEST_MOVE_TARGETS, gettext_noop("A player does not name their own seat.")
             )
         for seat in targets:
             self._require_seat(seat)
@@ -151,25 +157,25 @@ class ClubDay(ClubNight):
         if not isinstance(reason, str):
             raise ProtocolError(gettext_noop("Field `reason` is a text."))
         if self.phase == Phase.SETUP:
-            raise RuleViolation("not_started", gettext_noop("The game has not started."))
+            raise RuleViolation(RuleCode.NOT_STARTED, gettext_noop("The game has not started."))
         self._require_seat(seat)
         if not points:
-            raise RuleViolation("bonus_points", gettext_noop("Extra points are never zero."))
+            raise RuleViolation(RuleCode.BONUS_POINTS, gettext_noop("Extra points are never zero."))
         if round(points, 2) != points:
             raise RuleViolation(
-                "bonus_points",
+                RuleCode.BONUS_POINTS,
                 gettext_noop("Extra points are in hundredths of a point (0.05, 0.1, 0.25…)."),
             )
         if abs(points) > BONUS_LIMIT:
             raise RuleViolation(
-                "bonus_points", gettext_noop("Extra points are within ±10 in a protocol.")
+                RuleCode.BONUS_POINTS, gettext_noop("Extra points are within ±10 in a protocol.")
             )
         reason = reason.strip()
         if not reason:
-            raise RuleViolation("bonus_reason", gettext_noop("Extra points need a reason."))
+            raise RuleViolation(RuleCode.BONUS_REASON, gettext_noop("Extra points need a reason."))
         if len(reason) > BONUS_REASON_MAX:
             raise RuleViolation(
-                "bonus_reason", gettext_noop("The reason is 200 characters at most.")
+                RuleCode.BONUS_REASON, gettext_noop("The reason is 200 characters at most.")
             )
         self.bonuses.append(Bonus(seat, float(points), reason))
 
@@ -180,7 +186,7 @@ class ClubDay(ClubNight):
         speaker = self.speaker_due()
         if self.options.speeches_checked and seat != speaker:
             raise RuleViolation(
-                "not_speaking",
+                RuleCode.NOT_SPEAKING,
                 gettext_noop("«Под фол» is the speaker's: seat %(seat)s is not speaking now."),
                 seat=seat,
             )
@@ -191,7 +197,7 @@ class ClubDay(ClubNight):
         )
         if taken >= MAX_EXTENSIONS:
             raise RuleViolation(
-                "extension_limit", gettext_noop("«Под фол» is allowed twice at most.")
+                RuleCode.EXTENSION_LIMIT, gettext_noop("«Под фол» is allowed twice at most.")
             )
         self.extensions[seat] = self.extensions.get(seat, 0) + 1
         self.extensions_total[seat] = self.extensions_total.get(seat, 0) + 1
@@ -218,7 +224,9 @@ class ClubDay(ClubNight):
         self._require_seat(seat)
         if seat not in self.last_words_due:
             raise RuleViolation(
-                "no_last_word", gettext_noop("Seat %(seat)s has no last word now."), seat=seat
+                RuleCode.NO_LAST_WORD,
+                gettext_noop("Seat %(seat)s has no last word now."),
+                seat=seat,
             )
         if self.options.speeches_checked:
             self.speeches_end = self._require_after_the_last(event)
@@ -233,12 +241,12 @@ class ClubDay(ClubNight):
             return
         if (seat in self.spoken and self.step == Step.ROUND) or seat in self.defended:
             raise RuleViolation(
-                "spoken", gettext_noop("Seat %(seat)s has already spoken."), seat=seat
+                RuleCode.SPOKEN, gettext_noop("Seat %(seat)s has already spoken."), seat=seat
             )
         if due is None:
-            raise RuleViolation("no_speech_due", gettext_noop("No speech is due now."))
+            raise RuleViolation(RuleCode.NO_SPEECH_DUE, gettext_noop("No speech is due now."))
         raise RuleViolation(
-            "speech_order",
+            RuleCode.SPEECH_ORDER,
             gettext_noop("Seat %(due)s speaks now, not seat %(seat)s."),
             due=due,
             seat=seat,
@@ -253,7 +261,7 @@ class ClubDay(ClubNight):
         end = datetime.fromisoformat(event["end"])
         if self.speeches_end is not None and start < self.speeches_end:
             raise RuleViolation(
-                "speech_overlap",
+                RuleCode.SPEECH_OVERLAP,
                 gettext_noop(
                     "This speech starts at %(start)s, before the one before it ended (%(end)s)."
                 ),

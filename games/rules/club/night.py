@@ -13,7 +13,7 @@ from games.rules.club.state import (
     _count_field,
     _target_field,
 )
-from games.rules.errors import ProtocolError, RuleViolation, gettext_noop, seat_field
+from games.rules.errors import ProtocolError, RuleCode, RuleViolation, gettext_noop, seat_field
 from games.rules.event_types import ActionEvent, CheckEvent, HealEvent, KillEvent, NightEvent
 from games.rules.roles import MAFIA_KILL_ORDER, Action, CheckKind, Role, Team
 
@@ -24,13 +24,17 @@ class ClubNight(ClubEnd):
     def _on_night(self, event: NightEvent) -> None:
         n = _count_field(event, "n")
         if self.phase != Phase.DAY or n != self.n:
-            raise RuleViolation("phase_order", gettext_noop("Night %(n)s cannot start now."), n=n)
+            raise RuleViolation(
+                RuleCode.PHASE_ORDER, gettext_noop("Night %(n)s cannot start now."), n=n
+            )
         if self.step == Step.ROUND and self.nominees:
             raise RuleViolation(
-                "vote_pending", gettext_noop("Players are nominated: the vote comes first.")
+                RuleCode.VOTE_PENDING, gettext_noop("Players are nominated: the vote comes first.")
             )
         if self.step not in (Step.ROUND, Step.DONE):
-            raise RuleViolation("vote_pending", gettext_noop("The day's vote is not finished."))
+            raise RuleViolation(
+                RuleCode.VOTE_PENDING, gettext_noop("The day's vote is not finished.")
+            )
         self.phase = Phase.NIGHT
         self.night_checks_from = len(self.checks)
         self.night_order_reached = -1
@@ -42,18 +46,18 @@ class ClubNight(ClubEnd):
 
     def _require_night(self) -> None:
         if self.phase != Phase.NIGHT:
-            raise RuleViolation("not_night", gettext_noop("This happens at night only."))
+            raise RuleViolation(RuleCode.NOT_NIGHT, gettext_noop("This happens at night only."))
 
     def _take_night_slot(self, order: int, slot: str) -> None:
         """Check that a role may act now, in the night order, once; then mark it as acted.
         Callers check everything else first: nothing after this may refuse the event."""
         if slot in self.acted:
             raise RuleViolation(
-                "already_acted", gettext_noop("This role has already acted tonight.")
+                RuleCode.ALREADY_ACTED, gettext_noop("This role has already acted tonight.")
             )
         if order < self.night_order_reached:
             raise RuleViolation(
-                "night_order", gettext_noop("Night actions are recorded in the night order.")
+                RuleCode.NIGHT_ORDER, gettext_noop("Night actions are recorded in the night order.")
             )
         self.acted.add(slot)
         self.night_order_reached = order
@@ -63,7 +67,9 @@ class ClubNight(ClubEnd):
         role = self.roles[seat]
         if role.action != action or role.night_order is None:
             raise RuleViolation(
-                "wrong_role", gettext_noop("Seat %(seat)s cannot do this at night."), seat=seat
+                RuleCode.WRONG_ROLE,
+                gettext_noop("Seat %(seat)s cannot do this at night."),
+                seat=seat,
             )
         return role
 
@@ -91,7 +97,7 @@ class ClubNight(ClubEnd):
         """The night order of a kill by `by` and the living seats who make it."""
         if by == "swindler" and not self.options.swindler_kills:
             raise RuleViolation(
-                "no_such_kill", gettext_noop("Under these rules the swindler does not kill.")
+                RuleCode.NO_SUCH_KILL, gettext_noop("Under these rules the swindler does not kill.")
             )
         shooters = [
             seat
@@ -107,7 +113,7 @@ class ClubNight(ClubEnd):
         ]
         if not shooters:
             raise RuleViolation(
-                "no_killer", gettext_noop("Nobody alive shoots as `%(by)s`."), by=by
+                RuleCode.NO_KILLER, gettext_noop("Nobody alive shoots as `%(by)s`."), by=by
             )
         order = MAFIA_KILL_ORDER if by == "mafia" else min(orders, default=MAFIA_KILL_ORDER)
         return order, shooters
@@ -120,7 +126,7 @@ class ClubNight(ClubEnd):
         self._require_night()
         if self.n == 1 and not self.options.night_one_kills:
             raise RuleViolation(
-                "no_kills_night_one", gettext_noop("No kills on night 1 under these rules.")
+                RuleCode.NO_KILLS_NIGHT_ONE, gettext_noop("No kills on night 1 under these rules.")
             )
         order, _shooters = self._killers(by)
         if target is not None:
@@ -136,7 +142,9 @@ class ClubNight(ClubEnd):
         self._require_night()
         healers = [s for s in self.alive if self.roles[s].action == Action.HEAL]
         if not healers:
-            raise RuleViolation("no_healer", gettext_noop("There is no doctor at the table."))
+            raise RuleViolation(
+                RuleCode.NO_HEALER, gettext_noop("There is no doctor at the table.")
+            )
         if target is not None:
             self._require_alive(target, gettext_noop("target"))
         order = min(self.roles[s].night_order or 0 for s in healers)

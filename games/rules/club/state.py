@@ -14,7 +14,7 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any, TypedDict
 
-from games.rules.errors import ProtocolError, RuleViolation, gettext_noop, seat_field
+from games.rules.errors import ProtocolError, RuleCode, RuleViolation, gettext_noop, seat_field
 from games.rules.fold import EventFold
 from games.rules.options import ClubOptions
 from games.rules.roles import Role
@@ -339,23 +339,23 @@ class ClubState(EventFold):
 
     def _require_day(self, *steps: Step) -> None:
         if self.phase != Phase.DAY:
-            raise RuleViolation("not_day", gettext_noop("This happens by day only."))
+            raise RuleViolation(RuleCode.NOT_DAY, gettext_noop("This happens by day only."))
         if steps and self.step not in steps:
             raise RuleViolation(
-                "wrong_step", gettext_noop("This cannot happen at this point of the day.")
+                RuleCode.WRONG_STEP, gettext_noop("This cannot happen at this point of the day.")
             )
 
     def _require_seat(self, seat: int) -> None:
         if seat not in self.roles:
             raise RuleViolation(
-                "no_such_seat", gettext_noop("There is no seat %(seat)s."), seat=seat
+                RuleCode.NO_SUCH_SEAT, gettext_noop("There is no seat %(seat)s."), seat=seat
             )
 
     def _require_alive(self, seat: int, who: str = gettext_noop("player")) -> None:
         self._require_seat(seat)
         if seat not in self.alive:
             raise RuleViolation(
-                "seat_out",
+                RuleCode.SEAT_OUT,
                 gettext_noop("Seat %(seat)s (%(who)s) has already left the table."),
                 seat=seat,
                 who=who,

@@ -15,7 +15,7 @@ from games.rules.club.state import (
     _count_field,
     _seat_map,
 )
-from games.rules.errors import RuleViolation, gettext_noop, seat_field
+from games.rules.errors import RuleCode, RuleViolation, gettext_noop, seat_field
 from games.rules.event_types import (
     ExpelBothEvent,
     FirstDayExpelEvent,
@@ -37,21 +37,21 @@ class ClubVote(ClubEnd):
         self._require_alive(target, gettext_noop("nominee"))
         if target in self.immune_now:
             raise RuleViolation(
-                "immune",
+                RuleCode.IMMUNE,
                 gettext_noop("Seat %(target)s is immune on day 1 and cannot be nominated."),
                 target=target,
             )
         made = self.nominations_by.get(by, [])
         if target in made:
             raise RuleViolation(
-                "duplicate_nomination",
+                RuleCode.DUPLICATE_NOMINATION,
                 gettext_noop("Seat %(by)s has already nominated seat %(target)s."),
                 by=by,
                 target=target,
             )
         if len(made) >= 2:
             raise RuleViolation(
-                "too_many_nominations",
+                RuleCode.TOO_MANY_NOMINATIONS,
                 gettext_noop("Seat %(by)s has already nominated two players."),
                 by=by,
             )
@@ -71,7 +71,7 @@ class ClubVote(ClubEnd):
                 self._require_alive(voter, gettext_noop("voter"))
                 if target not in counts:
                     raise RuleViolation(
-                        "not_a_candidate",
+                        RuleCode.NOT_A_CANDIDATE,
                         gettext_noop("Seat %(target)s is not a %(what)s."),
                         target=target,
                         what=what,
@@ -82,14 +82,14 @@ class ClubVote(ClubEnd):
         for seat in counts:
             if seat not in allowed:
                 raise RuleViolation(
-                    "not_a_candidate",
+                    RuleCode.NOT_A_CANDIDATE,
                     gettext_noop("Seat %(seat)s is not a %(what)s."),
                     seat=seat,
                     what=what,
                 )
         if sum(counts.values()) > len(self.alive):
             raise RuleViolation(
-                "too_many_votes",
+                RuleCode.TOO_MANY_VOTES,
                 gettext_noop("More votes than living players (%(living)s)."),
                 living=len(self.alive),
             )
@@ -99,7 +99,7 @@ class ClubVote(ClubEnd):
         self._require_day(Step.ROUND)
         if not self.nominees:
             raise RuleViolation(
-                "no_nominees", gettext_noop("Nobody is nominated: there is no vote.")
+                RuleCode.NO_NOMINEES, gettext_noop("Nobody is nominated: there is no vote.")
             )
         counts, voters = self._counts(event, self.nominees, gettext_noop("nominated player"))
         candidates = self._defence_candidates(counts)
@@ -174,7 +174,7 @@ class ClubVote(ClubEnd):
     def _check_hands_total(self, hands: int) -> None:
         if hands > len(self.alive):
             raise RuleViolation(
-                "too_many_votes",
+                RuleCode.TOO_MANY_VOTES,
                 gettext_noop("More hands than living players (%(living)s)."),
                 living=len(self.alive),
             )

@@ -3,7 +3,7 @@ words, the host's close of the day, and an extension of whichever phase is open.
 
 from __future__ import annotations
 
-from games.rules.errors import ProtocolError, RuleViolation, gettext_noop, seat_field
+from games.rules.errors import ProtocolError, RuleCode, RuleViolation, gettext_noop, seat_field
 from games.rules.event_types import DayEndEvent, DayEvent, ExtendEvent, PostEvent
 from games.rules.online.night import OnlineNight
 from games.rules.online.state import Phase
@@ -16,7 +16,9 @@ class OnlineDay(OnlineNight):
         n = event.get("n")
         expected = 1 if self.phase == Phase.SETUP else self.n + 1
         if self.phase not in (Phase.SETUP, Phase.NIGHT) or n != expected:
-            raise RuleViolation("phase_order", gettext_noop("Day %(n)s cannot start now."), n=n)
+            raise RuleViolation(
+                RuleCode.PHASE_ORDER, gettext_noop("Day %(n)s cannot start now."), n=n
+            )
         if self.phase == Phase.NIGHT and self.open:
             self._resolve_night()
             if self.finished:
@@ -40,7 +42,9 @@ class OnlineDay(OnlineNight):
         if type(minutes) is not int or not 1 <= minutes <= 24 * 60:
             raise ProtocolError(gettext_noop("`minutes` is 1 to 1440."))
         if not self.open:
-            raise RuleViolation("wrong_phase", gettext_noop("There is no open phase to extend."))
+            raise RuleViolation(
+                RuleCode.WRONG_PHASE, gettext_noop("There is no open phase to extend.")
+            )
 
     def _on_post(self, event: PostEvent) -> None:
         seat = seat_field(event, "seat")
@@ -52,15 +56,18 @@ class OnlineDay(OnlineNight):
             return
         self._living(seat)
         if self.phase != Phase.DAY:
-            raise RuleViolation("wrong_phase", gettext_noop("Posts are written by day."))
+            raise RuleViolation(RuleCode.WRONG_PHASE, gettext_noop("Posts are written by day."))
         round_ = self.catastrophe
         if round_ is not None:
             if seat not in round_.tied:
                 raise RuleViolation(
-                    "catastrophe", gettext_noop("In a catastrophe only the tied players post.")
+                    RuleCode.CATASTROPHE,
+                    gettext_noop("In a catastrophe only the tied players post."),
                 )
             if seat in round_.posted:
-                raise RuleViolation("catastrophe", gettext_noop("One post in a catastrophe."))
+                raise RuleViolation(
+                    RuleCode.CATASTROPHE, gettext_noop("One post in a catastrophe.")
+                )
             round_.posted.add(seat)
             self.posts.append((self.n, seat))
             self._tell("round_post", seat=seat)

@@ -3,7 +3,7 @@ elimination (the last word it gives, the votes and shots it voids), and the winn
 
 from __future__ import annotations
 
-from games.rules.errors import RuleViolation, gettext_noop, seat_field
+from games.rules.errors import RuleCode, RuleViolation, gettext_noop, seat_field
 from games.rules.event_types import ModkillEvent, WarningEvent
 from games.rules.online.state import (
     PASS,
@@ -21,7 +21,7 @@ class OnlineEnd(OnlineState):
         seat = seat_field(event, "seat")
         self._living(seat)
         if self.phase == Phase.SETUP:
-            raise RuleViolation("wrong_phase", gettext_noop("The game has not started."))
+            raise RuleViolation(RuleCode.WRONG_PHASE, gettext_noop("The game has not started."))
         self._warn(seat)
 
     def _warn(self, seat: int) -> None:
@@ -35,7 +35,7 @@ class OnlineEnd(OnlineState):
         seat = seat_field(event, "seat")
         self._living(seat)
         if self.phase == Phase.SETUP:
-            raise RuleViolation("wrong_phase", gettext_noop("The game has not started."))
+            raise RuleViolation(RuleCode.WRONG_PHASE, gettext_noop("The game has not started."))
         self._tell("modkill", seat=seat)
         self._host_removal(seat, Reason.MODKILL)
 

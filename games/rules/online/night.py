@@ -4,7 +4,7 @@ agreed target dies, anything else misfires (three in a row and the town wins).""
 
 from __future__ import annotations
 
-from games.rules.errors import ProtocolError, RuleViolation, gettext_noop, seat_field
+from games.rules.errors import ProtocolError, RuleCode, RuleViolation, gettext_noop, seat_field
 from games.rules.event_types import (
     ComCheckEvent,
     DonCheckEvent,
@@ -22,11 +22,13 @@ class OnlineNight(OnlineVote):
     def _on_night(self, event: NightEvent) -> None:
         n = event.get("n")
         if self.phase != Phase.DAY or n != self.n:
-            raise RuleViolation("phase_order", gettext_noop("Night %(n)s cannot start now."), n=n)
+            raise RuleViolation(
+                RuleCode.PHASE_ORDER, gettext_noop("Night %(n)s cannot start now."), n=n
+            )
         if self.open:
             if self.catastrophe is not None or self._would_tie():
                 raise RuleViolation(
-                    "vote_pending",
+                    RuleCode.VOTE_PENDING,
                     gettext_noop(
                         "The leaders are tied: the catastrophe comes first (close the day)."
                     ),
@@ -48,7 +50,7 @@ class OnlineNight(OnlineVote):
         by = seat_field(event, "by")
         self._living(by)
         if self.roles[by] not in BLACK_ROLES:
-            raise RuleViolation("not_mafia", gettext_noop("Only the mafia shoot."))
+            raise RuleViolation(RuleCode.NOT_MAFIA, gettext_noop("Only the mafia shoot."))
         target = event.get("target")
         if target is not None:
             if type(target) is not int:
@@ -56,29 +58,31 @@ class OnlineNight(OnlineVote):
             self._living(target)
         if self.phase == Phase.NIGHT and self.open:
             if by in self.shots and not self.options.shot_changeable:
-                raise RuleViolation("acted", gettext_noop("This night's shot is made already."))
+                raise RuleViolation(
+                    RuleCode.ACTED, gettext_noop("This night's shot is made already.")
+                )
             self.shots[by] = target
         elif self.phase == Phase.DAY:
             self.advance_shots[by] = target  # left in advance for the coming night
         else:
-            raise RuleViolation("wrong_phase", gettext_noop("No shots now."))
+            raise RuleViolation(RuleCode.WRONG_PHASE, gettext_noop("No shots now."))
 
     def _check(self, event: DonCheckEvent | ComCheckEvent, kind: str) -> None:
         self._require_open(Phase.NIGHT)
         role = "don" if kind == "don" else "commissar"
         by = next((s for s in self.alive if self.roles[s] == role), None)
         if by is None:
-            raise RuleViolation("no_checker", gettext_noop("Nobody is left to check."))
+            raise RuleViolation(RuleCode.NO_CHECKER, gettext_noop("Nobody is left to check."))
         if kind in self.checked:
-            raise RuleViolation("acted", gettext_noop("This night's check is made already."))
+            raise RuleViolation(RuleCode.ACTED, gettext_noop("This night's check is made already."))
         target = seat_field(event, "target")
         if target not in self.roles:
             raise RuleViolation(
-                "not_alive", gettext_noop("There is no seat %(target)s."), target=target
+                RuleCode.NOT_ALIVE, gettext_noop("There is no seat %(target)s."), target=target
             )
         if target not in self.alive and not self.options.check_departed:
             raise RuleViolation(
-                "not_alive", gettext_noop("Player %(seat)s is not in the game."), seat=target
+                RuleCode.NOT_ALIVE, gettext_noop("Player %(seat)s is not in the game."), seat=target
             )
         if kind == "don":
             result = "commissar" if self.roles[target] == "commissar" else "not_commissar"

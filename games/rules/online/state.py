@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from games.rules.errors import ProtocolError, RuleViolation, gettext_noop
+from games.rules.errors import ProtocolError, RuleCode, RuleViolation, gettext_noop
 from games.rules.fold import EventFold
 from games.rules.online.options import OnlineOptions
 
@@ -223,13 +223,13 @@ class OnlineState(EventFold):
     def _living(self, seat: int) -> None:
         if seat not in self.alive:
             raise RuleViolation(
-                "not_alive", gettext_noop("Player %(seat)s is not in the game."), seat=seat
+                RuleCode.NOT_ALIVE, gettext_noop("Player %(seat)s is not in the game."), seat=seat
             )
 
     def _require_open(self, phase: Phase) -> None:
         if self.phase != phase or not self.open:
             raise RuleViolation(
-                "wrong_phase",
+                RuleCode.WRONG_PHASE,
                 gettext_noop("Not now: it belongs to an open day.")
                 if phase == Phase.DAY
                 else gettext_noop("It is not night."),

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from games.rules.errors import ProtocolError, RuleViolation, gettext_noop, seat_field
+from games.rules.errors import ProtocolError, RuleCode, RuleViolation, gettext_noop, seat_field
 from games.rules.event_types import FastEvent, RevoteEvent, UnfastEvent, VoteEvent
 from games.rules.online.end import OnlineEnd
 from games.rules.online.state import (
@@ -34,11 +34,11 @@ class OnlineVote(OnlineEnd):
             self._living(target)
         if self.catastrophe is not None:
             raise RuleViolation(
-                "catastrophe", gettext_noop("A catastrophe is on: vote in the revote.")
+                RuleCode.CATASTROPHE, gettext_noop("A catastrophe is on: vote in the revote.")
             )
         if self.vote_count.get(voter, 0) >= MAX_VOTES_A_DAY:
             raise RuleViolation(
-                "vote_final",
+                RuleCode.VOTE_FINAL,
                 gettext_noop("The vote was changed once already: the second vote is final."),
             )
         self.votes[voter] = target
@@ -52,7 +52,7 @@ class OnlineVote(OnlineEnd):
         voter = seat_field(event, "voter")
         self._living(voter)
         if self.catastrophe is not None:
-            raise RuleViolation("catastrophe", gettext_noop("No fast during a catastrophe."))
+            raise RuleViolation(RuleCode.CATASTROPHE, gettext_noop("No fast during a catastrophe."))
         self.fasted.add(voter)
         self._tell("fast", seat=voter)
         self._maybe_fast_night()
@@ -85,27 +85,28 @@ class OnlineVote(OnlineEnd):
         if round_ is None:  # left in advance: only «hang all / pardon all» can be
             if target not in (HANG_ALL, PARDON_ALL):
                 raise RuleViolation(
-                    "no_catastrophe",
+                    RuleCode.NO_CATASTROPHE,
                     gettext_noop("Only «hang all / pardon all» can be left in advance."),
                 )
             self.held[voter] = target
             return
         if voter in round_.tied:
             raise RuleViolation(
-                "catastrophe", gettext_noop("The tied players do not vote in the catastrophe.")
+                RuleCode.CATASTROPHE,
+                gettext_noop("The tied players do not vote in the catastrophe."),
             )
         if voter in round_.excluded:
             raise RuleViolation(
-                "catastrophe",
+                RuleCode.CATASTROPHE,
                 gettext_noop("You were in the tie: you do not vote in its follow-up round."),
             )
         replacing = voter in round_.advance and self.options.advance_vote_replaceable
         if voter in round_.votes and not replacing:
-            raise RuleViolation("vote_final", gettext_noop("One vote in the catastrophe."))
+            raise RuleViolation(RuleCode.VOTE_FINAL, gettext_noop("One vote in the catastrophe."))
         allowed = (HANG_ALL, PARDON_ALL) if round_.question else tuple(round_.tied)
         if target not in allowed:
             raise RuleViolation(
-                "bad_target", gettext_noop("That vote is not on offer in this round.")
+                RuleCode.BAD_TARGET, gettext_noop("That vote is not on offer in this round.")
             )
         round_.votes[voter] = target
         round_.advance.discard(voter)

@@ -9,6 +9,7 @@ from club.kernel.errors import RefusalCode, Refused
 from games import services
 from games.models import GameEvent, GameStatus
 from games.rules import protocol
+from games.rules.errors import RuleCode
 from tests.factories import make_member
 from tests.games.recording import (
     LINEUP,
@@ -59,7 +60,7 @@ def test_a_rule_violation_is_refused_with_the_engines_message_and_changes_nothin
     record(game, host, {"type": "day", "n": 1})
     with pytest.raises(Refused) as refused:
         record(game, host, {"type": "nominate", "by": 1, "target": 99})
-    assert refused.value.code == RefusalCode.INVALID
+    assert refused.value.code == RuleCode.NO_SUCH_SEAT and refused.value.status == 422
     assert "99" in refused.value.message
     assert GameEvent.objects.filter(game=game).count() == 1
 

@@ -76,4 +76,4 @@ def test_the_api_answers_in_the_callers_language(table: Table) -> None:
             content_type="application/json",
         )
         assert refused.status_code == 422 and words in refused.json()["detail"]
-        assert refused.json()["code"] == "invalid"
+        assert refused.json()["code"] == "seat_out"
