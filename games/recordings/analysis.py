@@ -93,6 +93,9 @@ def recording_analyse(*, recording_id: int) -> Recording | None:
     attribution = None if broken else _who_spoke(recording, heard, voiced, duration)
     transcript, note = _transcribe(recording)
     with transaction.atomic():
+        # The game's rows locked as every writer locks them: a replacement takes the place
+        # of the recording it replaces in this transaction, with its analysis.
+        services.lock_game_recordings(recording.game_id)
         if not Recording.objects.filter(pk=recording_id, deleted_at__isnull=True).update(
             status=RecordingStatus.ANALYSED,
             progress=100,
@@ -105,6 +108,7 @@ def recording_analyse(*, recording_id: int) -> Recording | None:
             **_start_fields(recording, start),
         ):
             return None  # deleted while it was being analysed: nothing of it is kept
+        services.take_place(recording)
         if attribution is None:
             FoulSuggestion.objects.filter(
                 recording=recording, status=SuggestionStatus.PENDING

@@ -1,8 +1,10 @@
 """/api/v1: a game's recording, uploaded in chunks from the host's phone.
 
 `POST /games/{id}/recording` begins (or finds the begun) upload; for a game that has a
-recording it is a replacement, and the old one stays until the new one is complete and
-readable. `PUT /recordings/{id}/chunk` appends the bytes at `Upload-Offset`, which must be
+recording it is a replacement, and the old one stays until the worker has analysed the
+new one (`replacement` stays true while it is queued and analysed; refused, it answers
+`failed` with the `error` and the old one stays the game's).
+`PUT /recordings/{id}/chunk` appends the bytes at `Upload-Offset`, which must be
 what the server has (`GET /recordings/{id}` tells it: `received`), so a dropped connection
 continues where it stopped; the last chunk queues the analysis, whose `progress` the same
 GET shows, or answers `failed` with the `error` (unreadable, or longer than the club takes).
@@ -74,7 +76,7 @@ class RecordingOut(Schema):
     error: str
     duration: float | None
     # An upload beside the game's recording, which stays the game's until this one is
-    # complete and readable (then `replacement` turns false: this is the game's recording).
+    # analysed (then `replacement` turns false: this is the game's recording).
     replacement: bool
     started_at: datetime  # second 0 of the sound, as the figures align it
     start: StartOut | None  # null until analysed

@@ -31,8 +31,11 @@ class RecordingQuerySet(models.QuerySet["Recording"]):
     def abandoned(self, *, since: datetime) -> RecordingQuerySet:
         """Uploads that never became a game's recording (unfinished, or a replacement that
         failed) and have had no chunk since `since`."""
+        # A replacement in the worker is not abandoned, however long the queue: the
+        # catch-up runs it again (tasks.recordings_catch_up).
         return self.filter(
-            models.Q(status=RecordingStatus.UPLOADING) | models.Q(replacement=True),
+            models.Q(status=RecordingStatus.UPLOADING)
+            | models.Q(replacement=True, status=RecordingStatus.FAILED),
             deleted_at__isnull=True,
             last_chunk_at__lt=since,
         )
@@ -56,8 +59,9 @@ class Recording(models.Model):
     game = models.ForeignKey(
         Game, on_delete=models.CASCADE, related_name="recordings", verbose_name=_("game")
     )
-    # An upload that replaces the game's recording: until it is complete and readable the
-    # game keeps the recording it has, with its analysis; then this one takes its place.
+    # An upload that replaces the game's recording: until the worker has analysed it (read
+    # all of its sound) the game keeps the recording it has, with its analysis; then this
+    # one takes its place.
     # A game has at most one recording and one replacement (the constraints below).
     replacement = models.BooleanField(_("replacement being uploaded"), default=False)
     uploaded_by = models.ForeignKey(

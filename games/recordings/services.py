@@ -10,9 +10,12 @@ header gives, and the analysis is queued after the commit. The worker first puts
 recording that is uncompressed, lossless or unplayable in a browser into its small stored
 form (audio/compact.py), in place of the upload. A new upload for a game that has a
 recording is a replacement beside it: the game keeps its recording and analysis until
-the new one is complete and readable, and then the two change places in one transaction;
-a replacement that is unreadable, too long, or abandoned (no chunk for UPLOAD_EXPIRES)
-changes nothing. The hourly sweep deletes every recording whose time has come — all that
+the new one is complete, readable and analysed by the worker (which reads all of its
+sound: a header may lie about its length), and then the two change places in one
+transaction; a replacement that is unreadable, too long (by its header at the upload or by
+its sound in the worker), or abandoned (no chunk for UPLOAD_EXPIRES) changes nothing, and
+stays beside the game's recording with the reason until a new upload or the sweep.
+The hourly sweep deletes every recording whose time has come — all that
 are overdue after a downtime, none still within its time — and the abandoned uploads, and
 writes an audit row for each; and it deletes any file of the recordings' folder that no
 recording names (what a process killed between a database commit and a file's deletion
@@ -108,7 +111,7 @@ def _clock(seconds: float) -> str:
     return f"{whole // 3600}:{whole // 60 % 60:02d}:{whole % 60:02d}"
 
 
-def _lock_game_recordings(game_id: int) -> list[Recording]:
+def lock_game_recordings(game_id: int) -> list[Recording]:
     """The game's recording and its replacement, locked in one order (by id) by every
     writer, so two of them never wait on each other."""
     return list(
@@ -120,9 +123,9 @@ def _lock_game_recordings(game_id: int) -> list[Recording]:
 
 
 def _locked(recording_id: int) -> Recording | None:
-    """The recording, locked with its game's other row (see _lock_game_recordings)."""
+    """The recording, locked with its game's other row (see lock_game_recordings)."""
     game_id = Recording.objects.filter(pk=recording_id).values_list("game_id", flat=True).first()
-    rows = [] if game_id is None else _lock_game_recordings(game_id)
+    rows = [] if game_id is None else lock_game_recordings(game_id)
     return next((row for row in rows if row.pk == recording_id), None)
 
 
@@ -151,8 +154,8 @@ def recording_start(
     *, game_id: int, user: User, name: str, size: int, started_at: datetime | None = None
 ) -> Recording:
     """Begin an upload (or resume the one already begun for the same file). A game that
-    has a recording keeps it until the new one is complete and readable: the upload is
-    its replacement."""
+    has a recording keeps it until the new one is analysed: the upload is its
+    replacement."""
     game = Game.objects.filter(pk=game_id).first()
     if game is None:
         raise Refused(_("There is no such game."), RefusalCode.NOT_FOUND)
@@ -184,7 +187,7 @@ def recording_start(
         # Two starts at once for a game with no row yet would both create one: the game's
         # own row, locked first, makes the second wait and see the first's.
         Game.objects.select_for_update().filter(pk=game.pk).exists()
-        rows = _lock_game_recordings(game.pk)
+        rows = lock_game_recordings(game.pk)
         for row in rows:
             if row.status == RecordingStatus.UPLOADING and (row.original_name, row.size) == (
                 name[:200],
@@ -192,10 +195,8 @@ def recording_start(
             ):
                 return row  # the same file again: the upload goes on where it stopped
         current = next((row for row in rows if not row.replacement), None)
-        if current is not None and current.status in (
-            RecordingStatus.QUEUED,
-            RecordingStatus.PROCESSING,
-        ):
+        # The game's recording, or its replacement, in the worker: a third file would race it.
+        if any(row.status in (RecordingStatus.QUEUED, RecordingStatus.PROCESSING) for row in rows):
             raise Refused(
                 _("The game's recording is being analysed; try again when it is done."),
                 RefusalCode.CONFLICT,
@@ -297,7 +298,7 @@ def unreadable(problem: decode.Problem) -> str:
 def _complete(recording: Recording, path: Path, *, by: User) -> None:
     """The last byte is in: check by its bytes that it is sound no longer than the club
     takes (the container's header says how long), move it to storage under the name its
-    header gives, put it in the place of the recording it replaces, queue the analysis.
+    header gives, queue the analysis (a replacement takes its place only once analysed).
     Call it with the game's rows locked."""
     try:
         header = decode.inspect(str(path), longest=longest_seconds())
@@ -315,20 +316,28 @@ def _complete(recording: Recording, path: Path, *, by: User) -> None:
         # "game.m4a" that holds AMR is stored as .amr, and a name says nothing else.
         stored_as = f"game-{recording.game_id}{header.extension}"
         recording.file.save(stored_as, File(partial), save=False)
-    if recording.replacement:
-        replaced = Recording.objects.filter(game_id=recording.game_id, replacement=False).first()
-        if replaced is not None:
-            _discard(replaced, reason="replaced", by=by)
-        recording.replacement = False
+    # A replacement stays one until the worker has read all of its sound (take_place): a
+    # header may say 10 minutes of a file that holds 5 hours, and only the decoding tells.
     recording.duration, recording.stored_size = duration, recording.size
     recording.status, recording.uploaded_at = RecordingStatus.QUEUED, timezone.now()
-    recording.save(
-        update_fields=["file", "status", "uploaded_at", "duration", "replacement", "stored_size"]
-    )
+    recording.save(update_fields=["file", "status", "uploaded_at", "duration", "stored_size"])
     name = recording.file.name
     transaction.on_commit(lambda: path.unlink(missing_ok=True))
     queue_on_commit("games.recordings.tasks.recording_analyse", recording.pk)
     logger.info("Recording %s stored as %s", recording.pk, name)
+
+
+def take_place(recording: Recording) -> None:
+    """A replacement the worker has read and analysed becomes the game's recording: the
+    one it replaces (with its file and analysis) goes now, not before. Call it in a
+    transaction, with the game's rows locked (lock_game_recordings)."""
+    if not Recording.objects.filter(pk=recording.pk, replacement=True).exists():
+        return
+    replaced = Recording.objects.filter(game_id=recording.game_id, replacement=False).first()
+    if replaced is not None:
+        _discard(replaced, reason="replaced", by=recording.uploaded_by)
+    Recording.objects.filter(pk=recording.pk).update(replacement=False)
+    recording.replacement = False
 
 
 def recording_compact(recording: Recording, *, longest: float) -> Recording | None:
