@@ -68,14 +68,20 @@ def member_is_of_age(*, member: User, on: date, club: ClubSettings | None = None
 def refuse_unless_may_play(member: User, *, on: date, club: ClubSettings) -> None:
     """The one rule for a seat at a table, live or online: an active member who has the
     club's age on the game's date. The message names the member, for the one who seats them."""
+    # The codes are the sign-up's for the same facts (refuse_unless_active, the evening's
+    # age check): a door or a client reads one reason whoever asked.
     if not member.can_sign_up_for_evenings:
         raise Refused(
             _("%(nick)s is suspended and cannot play.") % {"nick": member.nickname},
+            RefusalCode.BANNED
+            if member.status == MembershipStatus.BANNED
+            else RefusalCode.SUSPENDED,
         )
     if not member_is_of_age(member=member, on=on, club=club):
         raise Refused(
             _("%(nick)s is under %(age)d on the game's date.")
             % {"nick": member.nickname, "age": club.min_age},
+            RefusalCode.UNDERAGE,
         )
 
 

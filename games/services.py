@@ -292,7 +292,8 @@ def game_create(
     access.refuse_unless_may_host(host)
     evening = _evening(evening_id)
     if evening.status == EveningStatus.CANCELLED:
-        raise Refused(_("This evening is cancelled."))
+        # As the sign-up and the line-up say it (club.models, club.lineup): `closed`.
+        raise Refused(_("This evening is cancelled."), RefusalCode.CLOSED)
     club = ClubSettings.load()
     _refuse_unless_startable(evening, seats, table, club, now, table_size)
     players = [player for player, _role in seats.values()]
