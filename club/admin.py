@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.functional import lazy
 from django.utils.html import format_html
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext, ngettext, pgettext
 from django.utils.translation import gettext_lazy as _
 from django_stubs_ext import StrOrPromise
 
@@ -215,6 +215,20 @@ def _ask_first(
     return TemplateResponse(request, "admin/club/action_confirmation.html", context)
 
 
+def _sign_up_counts(evening: Evening) -> str:
+    """The evening's places as its state makes them true: seated and waiting while it is
+    ahead or under way; once it is over, who came and who did not (the door's taps or the
+    admins' marks), else how many were on the list; a cancelled evening has no places."""
+    counts = {name: getattr(evening, name, 0) for name in ("seated", "waiting", "came", "missed")}
+    if evening.status == EveningStatus.CANCELLED:
+        return pgettext("evening", "cancelled")
+    if evening.status == EveningStatus.FINISHED:
+        if counts["came"] or counts["missed"]:
+            return gettext("over: %(came)d came, %(missed)d did not") % counts
+        return gettext("over: %(seated)d on the list") % counts
+    return gettext("%(seated)d seated, %(waiting)d in the reserve") % counts
+
+
 def _without_bulk_delete[A](actions: dict[str, A]) -> dict[str, A]:
     actions.pop("delete_selected", None)
     return actions
@@ -267,6 +281,12 @@ class EveningAdmin(admin.ModelAdmin[Evening]):
                 waiting=Count(
                     "registrations", filter=Q(registrations__status=RegistrationStatus.RESERVE)
                 ),
+                came=Count(
+                    "registrations", filter=Q(registrations__status=RegistrationStatus.ATTENDED)
+                ),
+                missed=Count(
+                    "registrations", filter=Q(registrations__status=RegistrationStatus.NO_SHOW)
+                ),
             )
         )
 
@@ -274,11 +294,7 @@ class EveningAdmin(admin.ModelAdmin[Evening]):
     def sign_ups(self, evening: Evening) -> str:
         """The seated and the reserve, linking to the evening's sign-ups in their list."""
         url = reverse("admin:club_registration_changelist") + f"?evening__id__exact={evening.pk}"
-        counts = gettext("%(seated)d seated, %(waiting)d in the reserve") % {
-            "seated": getattr(evening, "seated", 0),
-            "waiting": getattr(evening, "waiting", 0),
-        }
-        return format_html('<a href="{}">{}</a>', url, counts)
+        return format_html('<a href="{}">{}</a>', url, _sign_up_counts(evening))
 
     def get_fields(self, request: HttpRequest, obj: Evening | None = None) -> tuple[str, ...]:
         if obj is None:  # a new evening is scheduled; it is closed or cancelled later

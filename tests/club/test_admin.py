@@ -127,3 +127,50 @@ def test_an_evenings_sign_up_rows_do_not_repeat_the_evenings_name(admin_client_:
     page = admin_client_.get(f"/admin/club/evening/{evening.pk}/change/").content.decode()
     # The tab title, the breadcrumbs and the heading name the evening; its three rows do not.
     assert page.count(f"{evening}") == 3
+
+
+def test_the_evenings_list_says_what_a_finished_or_cancelled_evening_s_places_were(
+    admin_client_: Client,
+) -> None:
+    """A finished evening does not read «в игре: 0»: who came and who did not (the door's
+    taps or the admins' marks), else how many were on the list; a cancelled one says so."""
+    from django.utils import translation
+
+    from club.admin import _sign_up_counts
+    from club.models import EveningStatus, RegistrationStatus
+
+    ahead = make_evening(capacity=2)
+    sign_up_many(ahead, 3)
+    settled = make_evening(capacity=3, starts_at=timezone.now() + timedelta(days=4))
+    regs = [s.registration for s in sign_up_many(settled, 3)]
+    Registration.objects.filter(pk__in=[regs[0].pk, regs[1].pk]).update(
+        status=RegistrationStatus.ATTENDED
+    )
+    Registration.objects.filter(pk=regs[2].pk).update(status=RegistrationStatus.NO_SHOW)
+    unmarked = make_evening(capacity=3, starts_at=timezone.now() + timedelta(days=5))
+    sign_up_many(unmarked, 2)
+    cancelled = make_evening(capacity=3, starts_at=timezone.now() + timedelta(days=6))
+    Evening.objects.filter(pk__in=[settled.pk, unmarked.pk]).update(status=EveningStatus.FINISHED)
+    Evening.objects.filter(pk=cancelled.pk).update(status=EveningStatus.CANCELLED)
+
+    page = admin_client_.get("/admin/club/evening/").content.decode()
+    assert "в игре: 2, в резерве: 1" in page
+    assert "прошёл: пришли 2, не пришли 1" in page
+    assert "прошёл: в списке было 2" in page
+    assert "в игре: 0" not in page
+    rows = {e.pk: e for e in listed_evenings([settled.pk, unmarked.pk, cancelled.pk])}
+    with translation.override("en"):
+        assert _sign_up_counts(rows[settled.pk]) == "over: 2 came, 1 did not"
+        assert _sign_up_counts(rows[unmarked.pk]) == "over: 2 on the list"
+        assert _sign_up_counts(rows[cancelled.pk]) == "cancelled"
+    with translation.override("ru"):
+        assert _sign_up_counts(rows[cancelled.pk]) == "отменён"
+
+
+def listed_evenings(pks: list[int]) -> list[Evening]:
+    """The evenings as the admin's list reads them (with its counts)."""
+    from django.contrib.admin.sites import site
+    from django.test import RequestFactory
+
+    request = RequestFactory().get("/admin/club/evening/")
+    return list(site._registry[Evening].get_queryset(request).filter(pk__in=pks))
