@@ -14,7 +14,8 @@ from club.kernel.schemas import ERRORS
 from games import access, services, taps
 from games.models import Ruleset
 from games.queries import GameView, game_view
-from games.ratings.publication import hidden_names, unnamed_reason, visible_nicks
+from games.ratings.publication import hidden_names, visible_nicks
+from games.reasons import as_references, with_texts
 
 router = Router(tags=["games"])
 
@@ -252,7 +253,10 @@ def game_protocol(request: ApiRequest, game_id: int) -> dict[str, Any]:
     nick = visible_nicks(view.seats, view.game, request.auth)
     for seat in document["seats"]:
         seat["nick"] = nick[seat["seat"]]
-    # A host's reason for extra points may be written with a nickname the reader may not see.
-    hidden = hidden_names(view.seats, nick)
-    document["events"] = [unnamed_reason(event, hidden) for event in document["events"]]
+    # A host's reason keeps its references to seats ({seat:N}); a nickname the reader may
+    # not see, written in words before the check, is given as a reference too.
+    hidden = hidden_names(view.seats, nick).hidden()
+    document["events"] = [
+        with_texts(event, lambda text: as_references(text, hidden)) for event in document["events"]
+    ]
     return document

@@ -37,7 +37,7 @@ from club.models import (
     RegistrationStatus,
     table_shares,
 )
-from games import access
+from games import access, reasons
 from games.models import Game, GameEvent, GameStatus, Role, Ruleset, Seat
 from games.rules import events as event_shapes
 from games.rules import protocol
@@ -608,7 +608,9 @@ def game_record_event(
                 RefusalCode.STALE,
                 seq=game.last_seq,
             )
-        seats = list(game.seats.all())
+        seats = list(game.seats.select_related("member", "guest__member"))
+        # A reason names players by seat ({seat:N}), never by nickname (games/reasons.py).
+        reasons.refuse_named_event(shaped, reasons.seat_names(seats))
         standing = game.events.effective()
         if shaped["type"] == UNDO:
             _refuse_undo(game, standing, confirmed=confirmed, now=now)

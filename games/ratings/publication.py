@@ -5,7 +5,6 @@ game's host and the admins; the same rule serves the game page, the API, the pro
 the API publishes and the club group's posts (whose reader is nobody in particular).
 """
 
-import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -25,6 +24,7 @@ from games.queries import GameView
 from games.ratings import stats
 from games.ratings.charts import speaker_timeline, speech_timeline
 from games.ratings.models import GameAnalysis, PlayerScore
+from games.reasons import NOBODY, Naming, seat_names, shown, with_texts
 from games.recordings.analysis import (
     TRANSCRIPT_DONE,
     recording_alignment,
@@ -103,11 +103,11 @@ def line_text(
     nick: Mapping[int, str],
     role_names: Mapping[str, str],
     team: str = "",
-    hidden: Mapping[str, str] | None = None,
+    hidden: Naming | None = None,
 ) -> str:
     """A score line in words: "win of the black team (mafia) — +1.00" (the dash keeps a
     line's seat numbers apart from its points). `hidden`: the names a host's reason may not
-    show this reader, and what stands for each (hidden_names)."""
+    show this reader (hidden_names)."""
     return f"{line_label(line, nick, role_names, team, hidden)} — {signed_points(line['points'])}"
 
 
@@ -116,10 +116,9 @@ def line_label(
     nick: Mapping[int, str],
     role_names: Mapping[str, str],
     team: str = "",
-    hidden: Mapping[str, str] | None = None,
+    hidden: Naming | None = None,
 ) -> str:
     """What a score line is for, without its points: "win of the black team (mafia)"."""
-    hidden = hidden or {}
     label = str(LINE_LABELS.get(line["code"], line["code"]))
     if line["code"] == "win" and team in WIN_LABELS:
         label = str(WIN_LABELS[team])
@@ -131,17 +130,16 @@ def line_label(
         label += ": " + ", ".join(_seat_named(seat, nick) for seat in line["targets"])
     if line["code"] == "bonus":
         label = str(PENALTY_LABEL if line["points"] < 0 else label)
-        label += f": «{unnamed(line.get('reason', ''), hidden)}»"
+        label += f": «{unnamed(line.get('reason', ''), hidden or NOBODY)}»"
     if line.get("critical"):
         label += f", {CRITICAL_LABEL}"
     return label
 
 
-def unnamed_reason(event: Mapping[str, Any], hidden: Mapping[str, str]) -> Mapping[str, Any]:
-    """An event whose written reason (extra points') names no one `hidden`."""
-    if event.get("type") != "bonus" or not hidden:
-        return event
-    return {**event, "reason": unnamed(str(event.get("reason", "")), hidden)}
+def unnamed_reason(event: Mapping[str, Any], hidden: Naming) -> Mapping[str, Any]:
+    """An event whose written words (a reason) name the seats as this reader may read
+    them (games/reasons.py)."""
+    return with_texts(event, lambda text: unnamed(text, hidden))
 
 
 def _seat_named(seat: int, nick: Mapping[int, str]) -> str:
@@ -151,29 +149,17 @@ def _seat_named(seat: int, nick: Mapping[int, str]) -> str:
     return f"{seat} ({name})" if name else str(seat)
 
 
-def hidden_names(seats: list[Seat], nick: Mapping[int, str]) -> dict[str, str]:
-    """The names of the seats whose name the reader may not see (`nick` says «Игрок N»
-    for them), each with what to say instead: a host's reason written with a player's
-    nickname (the form asks for seats) is shown with «Игрок N» in its place."""
-    return {
-        name: nick[seat.number]
-        for seat in seats
-        if (name := access.seat_nickname(seat)) != nick.get(seat.number)
-    }
+def hidden_names(seats: list[Seat], nick: Mapping[int, str]) -> Naming:
+    """What a host's reason may call each seat for the reader whom `nick` names the seats
+    to (it says «Игрок N» for those whose name the reader may not see): a reference or a
+    hidden player's nickname, in any form, says «место N» (games/reasons.py)."""
+    names = seat_names(seats)
+    return Naming(names, frozenset(seat for seat, name in names.items() if nick.get(seat) == name))
 
 
-def unnamed(text: str, hidden: Mapping[str, str]) -> str:
-    """`text` with each of the `hidden` names, written as a word of its own in any letter
-    case, replaced by what stands for it (the longest first, so that «Кот» never breaks
-    «Кот Бегемот»). A name declined or misspelt is not found: the form asks for seats."""
-    names = sorted((name for name in hidden if name), key=len, reverse=True)
-    if not names or not text:
-        return text
-    pattern = re.compile(
-        "|".join(f"(?P<n{i}>(?<!\\w){re.escape(name)}(?!\\w))" for i, name in enumerate(names)),
-        re.IGNORECASE,
-    )
-    return pattern.sub(lambda found: hidden[names[int(str(found.lastgroup)[1:])]], text)
+def unnamed(text: str, hidden: Naming) -> str:
+    """A host's reason as this reader reads it (games.reasons.shown)."""
+    return shown(text, hidden)
 
 
 def signed_points(points: float) -> str:

@@ -6,7 +6,7 @@ chose): their seat and role, the result, their points line by line with the host
 their rating's change by the club's system, and, when the game's recording had been
 analysed by then, their speech figures and the fouls the recording suggested that the host
 gave. It goes to that member alone and names nobody else: other seats are numbers, and a
-reason the host wrote with a hidden player's nickname says «Игрок N» instead.
+reason the host wrote names another player as «место N» (games/reasons.py).
 
 Once per game per member: the outbox's dedupe key is the game's and the member's, so an
 analysis built again (an undo and redo of the end, extra points given later, a foul from
@@ -38,12 +38,12 @@ from games.models import Game, Seat
 from games.ratings import stats
 from games.ratings.models import PlayerScore
 from games.ratings.publication import (
-    hidden_names,
     line_text,
     listed_others,
     signed_points,
     winner_label,
 )
+from games.reasons import Naming, seat_names
 from games.recordings.analysis import recording_alignment
 from games.recordings.models import FoulSuggestion, Recording, RecordingStatus, SuggestionStatus
 from games.rules import rating
@@ -110,11 +110,11 @@ def report_text(game: Game, score: PlayerScore, member: User) -> str:
     seats = list(
         Seat.objects.filter(game=game).select_related("member", "guest__member").order_by("number")
     )
-    # Seats by their numbers, and a reason written with another player's nickname says
-    # «Игрок N» instead: the report names nobody but its reader.
+    # Seats by their numbers, and a reason that names another player (by seat, or in
+    # words written before the check) says «место N» instead: the report names nobody but
+    # its reader.
     nick: dict[int, str] = {}
-    hidden = hidden_names(seats, {seat.number: _player(seat.number) for seat in seats})
-    hidden.pop(member.nickname, None)
+    hidden = Naming(seat_names(seats), frozenset({score.seat}))
     role = names.get(score.role, score.role)
     lines = [
         _("Your game %(number)d, %(when)s") % {"number": game.number, "when": _when(game)},

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from datetime import timedelta
 from typing import Any, Unpack
+from unittest import mock
 
 from django.contrib.auth.models import Group
 from django.utils import timezone
@@ -53,6 +54,13 @@ def record(game: Game, host: User, *events: Mapping[str, Any]) -> None:
             game_id=game.pk, author=host, event=event, seq=game.last_seq + 1, client_id=None
         )
     game.refresh_from_db()
+
+
+def record_unscreened(game: Game, host: User, *events: Mapping[str, Any]) -> None:
+    """`record` as it was before a reason was screened for nicknames (games/reasons.py):
+    the reasons written then are in clubs' logs, and the pages screen them as they show."""
+    with mock.patch("games.reasons.refuse_named_event"):
+        record(game, host, *events)
 
 
 def view_of(game_id: int) -> GameView:

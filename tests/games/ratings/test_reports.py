@@ -27,7 +27,7 @@ from notifications.sender import notification_deliver
 from tests.factories import make_evening
 from tests.fake_telegram import FakeTelegram
 from tests.games.ratings.scored import BONUS, COMMISSAR, named, played
-from tests.games.recording import TOWN_WINS, Table, record, start_game
+from tests.games.recording import TOWN_WINS, Table, record, record_unscreened, start_game
 from tests.notifications.test_webhook import SECRET, button
 
 pytestmark = pytest.mark.django_db
@@ -91,7 +91,7 @@ def test_on_one_message_per_channel_with_role_result_lines_and_rating(table: Tab
     assert "· победа красных (города) — +1,00" in text
     assert "· проверка нашла чёрного: 2 — +0,30" in text
     # The host's reason, with the other player it names said as their seat.
-    assert "· дополнительные баллы от ведущего: «вёл город, Игрок 2 молчала» — +0,30" in text
+    assert "· дополнительные баллы от ведущего: «вёл город, место 2 молчала» — +0,30" in text
     # The club's system: OpenSkill, a newcomer's 0.0 rising with the win.
     assert score.rating_after is not None and score.rating_after > 0
     assert "Рейтинг (OpenSkill с весом по игровым баллам): 0,0 → " in text
@@ -121,7 +121,7 @@ def test_a_rebuilt_analysis_sends_nothing_more_even_when_the_points_change(
     tasks.game_analyse(game.pk)
     (first,) = report_rows(game, member)
     before = PlayerScore.objects.get(game=game, seat=COMMISSAR).points
-    record(game, host, BONUS)  # extra points after the end: the analysis is built again
+    record_unscreened(game, host, BONUS)  # extra points after the end: the analysis is built again
     tasks.game_analyse(game.pk)
     tasks.game_analyse(game.pk)
     assert PlayerScore.objects.get(game=game, seat=COMMISSAR).points == pytest.approx(before + 0.3)
@@ -150,7 +150,7 @@ def test_an_opted_out_player_is_never_named_in_anothers_report(table: Table) -> 
     tasks.game_analyse(game.pk)
     (row,) = report_rows(game, member)
     assert "лиса" not in row.text.casefold()
-    assert "«Игрок 2 сдала себя на первой проверке»" in row.text
+    assert "«место 2 сдала себя на первой проверке»" in row.text
     assert "· проверка нашла чёрного: 2 — +0,30" in row.text
     # The shy member's own report names them to nobody but themselves: not even by name.
     wants(shy)
@@ -168,7 +168,7 @@ def test_the_report_speaks_the_members_language(table: Table) -> None:
     assert "Seat 4, Commissar." in row.text
     assert "Winner: the red (town). You won." in row.text
     assert "· win of the red team (town) — +1.00" in row.text
-    assert "· extra points from the host: «вёл город, Player 2 молчала» — +0.30" in row.text
+    assert "· extra points from the host: «вёл город, seat 2 молчала» — +0.30" in row.text
     assert "Rating (OpenSkill, weighted by game points): 0.0 → " in row.text
 
 

@@ -40,7 +40,7 @@ def as_member(member: User | None) -> Client:
 def game(table: Table) -> tuple[Game, list[User]]:
     """The town's win with a best move, the host's extra points to the commissar with a
     reason naming seat 2's player, who refused publication."""
-    reason = {**BONUS, "reason": "раскусил Лиса с первой проверки"}
+    reason = {**BONUS, "reason": "раскусил Лису с первой проверки"}
     game, players = played(table, reason)
     tasks.game_analyse(game.pk)
     shy = players[1]
@@ -59,8 +59,8 @@ def test_every_score_on_the_game_page_opens_to_its_lines(game: tuple[Game, list[
     assert "проверка нашла чёрного: 2 (Игрок 2) +0,30" in commissar
     assert "выставление чёрного игрока: 3 (Барон) +0,20" in commissar
     assert "победа красных (города) +1,00" in commissar
-    # The reason as the host wrote it, but with «Игрок 2» for the hidden nickname.
-    assert "дополнительные баллы от ведущего: «раскусил Игрок 2 с первой проверки» +0,30" in (
+    # The reason as the host wrote it («Лису»), with «место 2» for the hidden nickname.
+    assert "дополнительные баллы от ведущего: «раскусил место 2 с первой проверки» +0,30" in (
         commissar
     )
     assert (
@@ -81,7 +81,7 @@ def test_a_member_sees_their_own_score_open_and_their_own_name(
     shown = disclosures(page)
     assert [opened for opened, _text in shown].count(True) == 1 and shown[1][0]
     assert "Лиса" in page  # their own seat, to themselves
-    assert "«раскусил Лиса с первой проверки»" in shown[COMMISSAR - 1][1]
+    assert "«раскусил Лису с первой проверки»" in shown[COMMISSAR - 1][1]
     # Another member sees them as their seat.
     other = as_member(players[4]).get(f"/games/{played_game.pk}/").content.decode()
     assert "Лиса" not in other and disclosures(other)[4][0]
@@ -98,7 +98,7 @@ def test_every_score_on_the_players_page_opens_under_the_same_rules(
     for _opened, text in shown:
         assert text.startswith("За что 2,30")
         assert "проверка нашла чёрного: 2 (Игрок 2) +0,30" in text
-        assert "«раскусил Игрок 2 с первой проверки»" in text
+        assert "«раскусил место 2 с первой проверки»" in text
     assert "Лиса" not in page
     # The shy member's page is theirs alone, with their lines, named to themselves.
     assert as_member(None).get(f"/players/{shy.pk}/").status_code == 404
@@ -107,7 +107,7 @@ def test_every_score_on_the_players_page_opens_under_the_same_rules(
     assert disclosures(own)[0][1].startswith("За что 0,00 Ни одной строки")
     # Seen by the commissar himself, the hidden player stays «Игрок 2».
     mine = as_member(commissar).get(f"/players/{commissar.pk}/").content.decode()
-    assert "Лиса" not in mine and "«раскусил Игрок 2 с первой проверки»" in mine
+    assert "Лис" not in mine and "«раскусил место 2 с первой проверки»" in mine
 
 
 def test_the_english_page_labels_each_line(game: tuple[Game, list[User]]) -> None:
@@ -118,4 +118,4 @@ def test_the_english_page_labels_each_line(game: tuple[Game, list[User]]) -> Non
     commissar = shown[COMMISSAR - 1][1]
     assert commissar.startswith("Why 2.30")
     assert "a check found black: 2 (Player 2) +0.30" in commissar
-    assert "extra points from the host: «раскусил Player 2 с первой проверки» +0.30" in commissar
+    assert "extra points from the host: «раскусил seat 2 с первой проверки» +0.30" in commissar
