@@ -445,7 +445,7 @@ def lineup_remove(
                 notification_enqueue(
                     dedupe_key=f"removed:{registration.pk}:{registration.arrival}",
                     member=registration.member,
-                    text=texts.cancelled(when=when)
+                    text=texts.removed_by_phone(had_seat=had_seat, when=when)
                     if removal == RemovalReason.BY_PHONE
                     else texts.removed_no_show(when=when),
                 )
@@ -557,7 +557,7 @@ def evening_open_second_table(
         evening.tables = MAX_TABLES
         evening.save(update_fields=["capacity", "tables"])
         # The organiser's action: the reserve moves up now, also after the start.
-        promoted = _fill_seats(evening, club, now)
+        promoted = _fill_seats(evening, club, now, second_table=True)
         _log(evening.pk, LineupAction.SECOND_TABLE, actor)
         _log_promoted(evening.pk, actor, promoted)
         _lineup_changed(evening.pk)

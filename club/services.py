@@ -128,10 +128,14 @@ def held_back_sits(evening: Evening, club: ClubSettings, now: datetime) -> bool:
     return now >= last_call(evening, club)
 
 
-def _fill_seats(evening: Evening, club: ClubSettings, now: datetime) -> list[Registration]:
+def _fill_seats(
+    evening: Evening, club: ClubSettings, now: datetime, *, second_table: bool = False
+) -> list[Registration]:
     """Promote from the reserve into free seats, in order, each member told their number
     on the list and asked to confirm; those left waiting who moved up into the reserve's
-    first places are told so (club/reserve_news.py). The evening must be locked."""
+    first places are told so (club/reserve_news.py). The evening must be locked.
+    `second_table`: the seats are a second table's (nobody freed them), and the promoted
+    are told so."""
     free = seats_free(evening)
     if not free:
         return []
@@ -149,12 +153,13 @@ def _fill_seats(evening: Evening, club: ClubSettings, now: datetime) -> list[Reg
         registration.promoted_at = now
         registration.save(update_fields=["status", "promoted_at"])
     lineup = evening_lineup(evening)
+    told = texts.promoted_to_second_table if second_table else texts.promoted
     for registration in promoted:
         with speaking_to(registration.member):
             notification_enqueue(
                 dedupe_key=f"promoted:{registration.pk}:{registration.arrival}",
                 member=registration.member,
-                text=texts.promoted(
+                text=told(
                     seat=lineup.seat_of(registration) or 0,
                     capacity=evening.capacity,
                     when=texts.evening_when(evening, club),
@@ -358,10 +363,13 @@ def _active_registration(evening: Evening, member: User) -> Registration:
     return registration
 
 
-def _leave(*, member: User, evening_id: int, now: datetime, due: bool = False) -> Registration:
+def _leave(
+    *, member: User, evening_id: int, now: datetime, due: bool = False, by_club: bool = False
+) -> Registration:
     """Give the place up now; a freed seat goes to the reserve at once. `due`: the end of an
     undo window, which counts only if the window is still running out (not taken back), and
-    which stands even when the evening began during the window."""
+    which stands even when the evening began during the window. `by_club`: an admin took
+    the place, and the member is told who did and what became of it."""
     club = ClubSettings.load()
     with transaction.atomic(durable=True):
         evening = lock_evening(evening_id)
@@ -381,7 +389,11 @@ def _leave(*, member: User, evening_id: int, now: datetime, due: bool = False) -
             notification_enqueue(
                 dedupe_key=f"cancelled:{registration.pk}:{registration.arrival}",
                 member=member,
-                text=texts.cancelled(when=texts.evening_when(evening, club)),
+                text=texts.removed_by_club(
+                    had_seat=had_seat, when=texts.evening_when(evening, club)
+                )
+                if by_club
+                else texts.cancelled(when=texts.evening_when(evening, club)),
             )
         if had_seat and evening.change_refusal(now) is None:
             _fill_seats(evening, club, now)
@@ -640,7 +652,9 @@ def registration_withdraw(*, registration_id: int, now: datetime | None = None) 
             _("A guest is taken off on the evening's line-up, with a reason."),
             RefusalCode.CONFLICT,
         )
-    return _leave(member=registration.member, evening_id=registration.evening_id, now=now)
+    return _leave(
+        member=registration.member, evening_id=registration.evening_id, now=now, by_club=True
+    )
 
 
 def refuse_unless_of_age_on_the_evening(member: User, evening: Evening, club: ClubSettings) -> None:

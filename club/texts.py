@@ -74,6 +74,15 @@ def promoted(*, seat: int, capacity: int, when: str) -> str:
 
 
 @in_message_language
+def promoted_to_second_table(*, seat: int, capacity: int, when: str) -> str:
+    """A seat of a second table the organiser opened: nobody gave theirs up."""
+    return _(
+        "A second table has opened: you are in! No. %(seat)d of %(capacity)d on the list. "
+        "%(when)s. Please confirm you are coming."
+    ) % {"seat": seat, "capacity": capacity, "when": sentence(when)}
+
+
+@in_message_language
 def reserve_moved_up(*, position: int, when: str) -> str:
     return _(
         "You have moved up the reserve: position %(position)d. When a seat frees up, it is "
@@ -84,6 +93,35 @@ def reserve_moved_up(*, position: int, when: str) -> str:
 @in_message_language
 def cancelled(*, when: str) -> str:
     return _("Your sign-up is cancelled. %(when)s.") % {"when": sentence(when)}
+
+
+@in_message_language
+def removed_by_club(*, had_seat: bool, when: str) -> str:
+    """An admin took the sign-up off: who did it, and what became of the member's place."""
+    if had_seat:
+        text = _(
+            "The club has cancelled your sign-up: your seat is no longer yours and goes to "
+            "someone else. If this is a mistake, tell the organiser. %(when)s."
+        )
+    else:
+        text = _(
+            "The club has cancelled your sign-up: you are no longer in the reserve and will "
+            "not get a seat. If this is a mistake, tell the organiser. %(when)s."
+        )
+    return text % {"when": sentence(when)}
+
+
+@in_message_language
+def removed_by_phone(*, had_seat: bool, when: str) -> str:
+    """The organiser took the sign-up off as the member asked by phone."""
+    if had_seat:
+        text = _(
+            "As you asked by phone, the organiser has cancelled your sign-up: your seat "
+            "goes to someone else. %(when)s."
+        )
+    else:
+        text = _("As you asked by phone, the organiser has taken you off the reserve. %(when)s.")
+    return text % {"when": sentence(when)}
 
 
 @in_message_language

@@ -760,3 +760,35 @@ def test_the_screen_is_for_hosts_and_admins_and_a_refused_tap_is_said_in_its_row
         headers={"HX-Request": "true", "HX-Target": "found"},
     )
     assert found.status_code == 200 and 'id="found"' in found.content.decode()
+
+
+def test_a_removal_by_the_club_says_who_did_it_and_what_became_of_the_place() -> None:
+    """Taken off by the club, a member hears that the club did it and what it means for
+    their place, a seat or the reserve, in their own language; asked by phone, that the
+    organiser did as they asked."""
+    host, evening = make_host(), soon(capacity=1)
+    seated, waiting, phoned = (make_member() for _ in range(3))
+    User.objects.filter(pk=waiting.pk).update(language="en")
+    for member in (seated, waiting, phoned):
+        services.registration_create(
+            member=member, evening_id=evening.pk, source=RegistrationSource.WEB
+        )
+
+    def told(member: User) -> str:
+        return (
+            Notification.objects.filter(member=member)
+            .order_by("-pk")
+            .values_list("text", flat=True)[0]
+        )
+
+    mine = {r.member_id: r.pk for r in Registration.objects.filter(evening=evening)}
+    services.registration_withdraw(registration_id=mine[waiting.pk])
+    assert told(waiting).startswith(
+        "The club has cancelled your sign-up: you are no longer in the reserve"
+    )
+    lineup.lineup_remove(registration_id=mine[phoned.pk], reason="by_phone", actor=host)
+    assert told(phoned).startswith("Как вы просили по телефону, организатор убрал вас из резерва.")
+    services.registration_withdraw(registration_id=mine[seated.pk])
+    assert told(seated).startswith(
+        "Клуб отменил вашу запись: место больше не за вами и перейдёт другому."
+    )

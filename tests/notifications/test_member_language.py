@@ -220,6 +220,31 @@ def _removal(reason: RemovalReason) -> Callable[[Pair], None]:
     return remove
 
 
+def _withdrawn(pair: Pair) -> None:
+    """An admin cancels their sign-ups (the admin's action): the club did it."""
+    evening = _signed_up(pair)
+    for registration in Registration.objects.filter(evening=evening):
+        club.registration_withdraw(registration_id=registration.pk)
+
+
+def _second_table(pair: Pair) -> None:
+    """The organiser opens a second table: the reserve moves up, nobody having left."""
+    table = ClubSettings.load().min_players
+    evening = make_evening(capacity=table)
+    people = [*(make_member() for _ in range(table)), *pair.both()]
+    people += [make_member() for _ in range(table - 2)]
+    for member in people:
+        club.registration_create(
+            member=member, evening_id=evening.pk, source=RegistrationSource.WEB
+        )
+    Notification.objects.filter(status=NotificationStatus.PENDING).update(
+        status=NotificationStatus.SENT
+    )
+    organiser = make_member(is_staff=True, is_superuser=True)
+    promoted = lineup.evening_open_second_table(evening_id=evening.pk, actor=organiser)
+    assert set(pair.both()) <= {registration.member for registration in promoted}
+
+
 def _released(pair: Pair) -> None:
     settings_row = ClubSettings.load()
     settings_row.release_unconfirmed_seats = True
@@ -353,7 +378,17 @@ KINDS = {
         _removal(RemovalReason.NO_SHOW), "Организатор отметил неявку", "marked you as not come"
     ),
     "removed at the member's call": Kind(
-        _removal(RemovalReason.BY_PHONE), "Запись отменена", "sign-up is cancelled"
+        _removal(RemovalReason.BY_PHONE),
+        "Как вы просили по телефону, организатор отменил вашу запись: ваше место перейдёт",
+        "As you asked by phone, the organiser has cancelled your sign-up: your seat goes",
+    ),
+    "removed by the club": Kind(
+        _withdrawn,
+        "Клуб отменил вашу запись: место больше не за вами",
+        "The club has cancelled your sign-up: your seat is no longer yours",
+    ),
+    "promoted to a second table": Kind(
+        _second_table, "Открылся второй стол — вы в игре!", "A second table has opened"
     ),
     "released unconfirmed": Kind(_released, "Вы не подтвердили участие", "did not confirm"),
     "reminder": Kind(_reminded, "Сегодня вечер игры!", "Today is the evening!"),
