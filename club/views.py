@@ -38,6 +38,7 @@ from games.access import may_host, may_see_name
 from games.models import Game, GameStatus
 from games.queries import evening_guests_played, evening_players, recent_games
 from games.services import game_may_start
+from notifications.channels import how_told
 
 
 @require_GET
@@ -78,6 +79,8 @@ def _evening_context(request: SiteRequest, evening: Evening, **extra: object) ->
         "started": now >= evening.starts_at,
         # «Не смогу» pressed and its undo window still running.
         "undo_open": bool(mine and mine.may_take_back(now)),
+        # How a freed seat's news reaches this member: the bot, a letter, both or nothing.
+        "how_told": how_told(request.user) if request.user.is_authenticated else "",
         **extra,
     }
 

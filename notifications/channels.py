@@ -22,6 +22,8 @@ key (`row_key`).
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
+
 from accounts.models import NotifyBy, User
 from notifications.models import NotificationChannel
 
@@ -57,6 +59,30 @@ def _chosen_channels(member: User) -> list[NotificationChannel]:
         case _ if not telegram and email:
             return [NotificationChannel.EMAIL]
     return [NotificationChannel.TELEGRAM]
+
+
+def reaching_channels(member: User) -> list[NotificationChannel]:
+    """The channels a message to `member` actually arrives by now: their choice
+    (member_channels) less what cannot reach them."""
+    reaches = {
+        NotificationChannel.TELEGRAM: telegram_reaches,
+        NotificationChannel.EMAIL: email_reaches,
+    }
+    return [channel for channel in member_channels(member) if reaches[channel](member)]
+
+
+def how_told(member: User) -> str:
+    """How the club's news of a seat reaches the member, as a page promises it: the bot,
+    a letter, both, or nothing (and what to do about it). An email-only member is not
+    promised a message from a bot they never met."""
+    match reaching_channels(member):
+        case [NotificationChannel.TELEGRAM]:
+            return _("The bot tells you.")
+        case [NotificationChannel.EMAIL]:
+            return _("A letter to %(email)s tells you.") % {"email": member.email}
+        case []:
+            return _("Nothing can tell you yet: link Telegram or add an email in your settings.")
+    return _("The bot and a letter tell you.")
 
 
 def row_key(dedupe_key: str, channel: str, *, first: bool) -> str:

@@ -9,7 +9,8 @@ from django.test import Client
 from django.utils import timezone
 
 from accounts.models import User
-from club.models import Registration
+from club.models import Registration, RegistrationSource
+from club.services import registration_create
 from tests.factories import make_evening, make_member, sign_up_many
 
 pytestmark = pytest.mark.django_db
@@ -303,3 +304,36 @@ def test_a_started_evening_counts_its_seated_guests_and_says_if_a_game_is_on() -
     record(game, host, *TOWN_WINS)
     page = client.get(f"/evenings/{evening.pk}/").content.decode()
     assert " · прошёл</p>" in page and "идёт" not in page
+
+
+def test_the_page_promises_the_bot_only_to_those_the_bot_reaches() -> None:
+    """A member only email reaches is told a letter comes (to which address), not that the
+    bot writes; one with Telegram, the bot; one with both, both; one nothing reaches, what
+    to do. Before the sign-up (a full evening) and in the reserve, in either language."""
+    evening = make_evening(capacity=1)
+    sign_up_many(evening, 1)
+    by_mail = make_member(email="fox@example.org")
+    by_bot = make_member(email="", telegram_id=7001)
+    by_both = make_member(email="wolf@example.org", telegram_id=7002, notify_by="both")
+    nothing = make_member(email="")
+
+    def page(member: User, language: str = "ru") -> str:
+        client = Client()
+        client.cookies["django_language"] = language
+        client.force_login(member)
+        return client.get(f"/evenings/{evening.pk}/").content.decode()
+
+    full = page(by_mail)
+    assert "вы перейдёте в игроки сами. Об этом придёт письмо на fox@example.org." in full
+    assert "бот напишет" not in full.lower()
+    assert "A letter to fox@example.org tells you." in page(by_mail, "en")
+    for member in (by_mail, by_bot, by_both, nothing):
+        registration_create(member=member, evening_id=evening.pk, source=RegistrationSource.WEB)
+    waiting = page(by_mail)
+    assert "Когда место освободится, оно сразу станет вашим. Об этом придёт письмо" in waiting
+    assert "Бот напишет" not in waiting
+    assert "Когда место освободится, оно сразу станет вашим. Бот напишет об этом." in page(by_bot)
+    assert "The bot tells you." in page(by_bot, "en")
+    assert "Об этом напишет бот и придёт письмо." in page(by_both)
+    assert "привяжите Telegram или добавьте почту" in page(nothing)
+    assert "link Telegram or add an email" in page(nothing, "en")
