@@ -105,6 +105,9 @@ test("extra points are confirmed, listed and named before ↶ takes them back, a
   assert.equal(words.bonusGiven(bonus), "Given: +0.15 to 3 Ворон (лидер)");
   assert.equal(words.bonusGiven({ ...bonus, points: -0.5 }), "Penalty given: −0.50 to 3 Ворон (лидер)");
   assert.equal(words.bonus(bonus), "+0.15 — 3 Ворон: лидер");
+  // A seat the reason names by reference reads as the seat and its name to the host.
+  assert.equal(words.bonus({ ...bonus, reason: "раскусил {seat:9}" }), "+0.15 — 3 Ворон: раскусил 9 Лис");
+  assert.equal(words.bonusGiven({ ...bonus, reason: "{seat:3} вёл" }), "Given: +0.15 to 3 Ворон (3 Ворон вёл)");
   assert.equal(words.undoQuestion(bonus), "Undo the extra points +0.15 of seat 3 Ворон?");
   assert.equal(words.undoQuestion({ ...bonus, points: -0.2 }), "Undo the penalty −0.20 of seat 3 Ворон?");
   assert.equal(words.undoQuestion({ type: "best_move", by: 9, targets: [5, 3, 7] }), "Undo the best move of 9 Лис: 5, 3, 7?");

@@ -150,10 +150,30 @@ export function bonusDialog(page, words) {
   points.replaceChildren(...steps.map((each) => el("option", { value: String(each) }, signedPoints(each))));
   points.value = String(steps.includes(BONUS_DEFAULT) ? BONUS_DEFAULT : steps[0]);
   reason.value = "";
+  // The seat picker: a tap writes the seat's reference where the cursor is, so the reason
+  // names the player by seat (games/reasons.py refuses a nickname in words).
+  const picker = /** @type {HTMLElement} */ (document.getElementById("host-bonus-seats"));
+  picker.replaceChildren(
+    ...Object.keys(page.seats).map((no) =>
+      el("button", { type: "button", class: "secondary outline", "data-seat-ref": `{seat:${no}}`, title: words.seat(Number(no)) }, no),
+    ),
+  );
   return new Promise((resolve) => {
     /** @param {Event} event */
     const cancel = (event) => {
-      if (/** @type {HTMLElement} */ (event.target).closest("button")?.value !== "cancel") return;
+      const button = /** @type {HTMLElement} */ (event.target).closest("button");
+      const ref = button?.dataset.seatRef;
+      if (ref) {
+        const at = reason.selectionStart ?? reason.value.length;
+        const before = reason.value.slice(0, at);
+        const written = before + (before && !before.endsWith(" ") ? " " : "") + ref;
+        reason.value = (written + reason.value.slice(reason.selectionEnd ?? at)).slice(0, reason.maxLength);
+        reason.focus();
+        reason.setSelectionRange(written.length, written.length);
+        reason.setCustomValidity("");
+        return;
+      }
+      if (button?.value !== "cancel") return;
       done(null);
     };
     /** @param {SubmitEvent} event */

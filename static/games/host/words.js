@@ -231,7 +231,16 @@ export class Words {
    * @param {{ seat: number, points: number, reason: string }} bonus
    */
   bonus(bonus) {
-    return _("%(points)s — %(seat)s: %(reason)s", { points: signedPoints(bonus.points), seat: this.seat(bonus.seat), reason: bonus.reason });
+    return _("%(points)s — %(seat)s: %(reason)s", { points: signedPoints(bonus.points), seat: this.seat(bonus.seat), reason: this.reasonText(bonus.reason) });
+  }
+
+  /**
+   * A host's reason as the host reads it: each seat it names by reference ({seat:4},
+   * games/reasons.py) as «4 Лиса» (the host sees every name at their table).
+   * @param {string} text
+   */
+  reasonText(text) {
+    return text.replace(/\{seat:(\d{1,2})\}/g, (_ref, seat) => this.seat(Number(seat)));
   }
 
   /**
@@ -239,7 +248,7 @@ export class Words {
    * @param {{ seat: number, points: number, reason: string }} bonus
    */
   bonusGiven(bonus) {
-    const values = { points: signedPoints(bonus.points), seat: this.seat(bonus.seat), reason: bonus.reason };
+    const values = { points: signedPoints(bonus.points), seat: this.seat(bonus.seat), reason: this.reasonText(bonus.reason) };
     return bonus.points < 0
       ? _("Penalty given: %(points)s to %(seat)s (%(reason)s)", values)
       : _("Given: %(points)s to %(seat)s (%(reason)s)", values);
