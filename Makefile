@@ -12,17 +12,22 @@ HOST ?= 127.0.0.1
 
 .PHONY: run test lint install install-dev fmt messages bench vendor types
 
+## No step of `make run` is silent for more than 10 s: each that downloads, builds or
+## fills the database runs through tools/progress.py, which names it, passes its output on
+## and says «still working» after 8 s of silence (docs/benchmarks.md, «A fresh machine»).
+PROGRESS := python3 tools/progress.py
+
 var/tools/bin/uv:
-	python3 -m venv var/tools
-	var/tools/bin/pip install --quiet --disable-pip-version-check uv
+	@$(PROGRESS) "Installing uv into var/tools" sh -c \
+	  'python3 -m venv var/tools && var/tools/bin/pip install --quiet --disable-pip-version-check uv'
 
 ## make install: what the site runs on, without the test and lint tools (pyproject.toml's
 ## dev group: pytest, Playwright, mypy, ruff, …), which only `make test` and `make lint`
 ## add (install-dev). --inexact: a run after a test leaves the tools in place.
 install: $(if $(filter var/tools/bin/uv,$(UV)),var/tools/bin/uv) vendor
-	$(UV) sync --frozen --no-dev --inexact
+	@$(PROGRESS) "Installing the Python packages (uv sync)" $(UV) sync --frozen --no-dev --inexact
 install-dev: install
-	$(UV) sync --frozen
+	@$(PROGRESS) "Installing the test and lint tools (uv sync)" $(UV) sync --frozen
 
 ## make vendor: the browser-side packages (package-lock.json pins them) from the npm
 ## registry into static/vendor: htmx and Pico for every page, Pyodide for the host's offline
@@ -37,7 +42,7 @@ VENDOR := static/vendor/pyodide/pyodide.asm.wasm static/vendor/axe-core/axe.min.
 ENGINE_STDLIB := static/vendor/pyodide/engine_stdlib.zip
 vendor: $(VENDOR) $(ENGINE_STDLIB)
 $(NODE_MODULES): package.json package-lock.json
-	npm ci --no-audit --no-fund --silent
+	@$(PROGRESS) "Installing the browser packages (npm ci)" npm ci --no-audit --no-fund --silent
 $(VENDOR): $(NODE_MODULES)
 	rm -rf static/vendor/pyodide static/vendor/axe-core static/vendor/htmx static/vendor/pico
 	mkdir -p static/vendor/pyodide static/vendor/axe-core static/vendor/htmx static/vendor/pico
@@ -49,13 +54,13 @@ $(VENDOR): $(NODE_MODULES)
 	cp node_modules/@picocss/pico/css/pico.min.css static/vendor/pico/
 	touch $(VENDOR)
 $(ENGINE_STDLIB): $(VENDOR) tools/engine-stdlib.mjs $(shell find games/rules -name "*.py")
-	node tools/engine-stdlib.mjs
+	@$(PROGRESS) "Precompiling the phone engine's standard library" node tools/engine-stdlib.mjs
 
 ## make run: the club site on the embedded defaults (SQLite, a SQLite Celery broker, console
 ## bot): web, Celery worker and beat together (a crashed one restarts); Ctrl-C stops all three.
 run: install
-	$(UV) run --frozen --no-dev python manage.py migrate --no-input
-	$(UV) run --frozen --no-dev python manage.py demo_data
+	@$(PROGRESS) "Migrating the database" $(UV) run --frozen --no-dev python manage.py migrate --no-input
+	@$(PROGRESS) "Loading the demo data" $(UV) run --frozen --no-dev python manage.py demo_data
 	$(UV) run --frozen --no-dev python manage.py run_stack --host $(HOST) --port $(PORT)
 
 ## make test: the host screen's JavaScript unit tests (Node), then the whole suite on

@@ -6,9 +6,16 @@ Two nicknames look alike when their confusable skeletons are equal (Unicode TR39
 PyICU: ICU is Unicode's own reference implementation of TR39, kept in step with every
 Unicode release, and PyICU its long-maintained binding. The pure-Python alternatives
 either stopped (confusables, 2021), have no skeleton (confusable-homoglyphs lists
-homoglyphs, not prototypes), or fold differently from TR39 on purpose (disarm). PyICU
-builds against the system's ICU (libicu-dev, see README); for the letters a nickname may
-hold (accounts.validation) the table has not changed across ICU releases.
+homoglyphs, not prototypes), or fold differently from TR39 on purpose (disarm).
+
+PyICU comes as pyicu-wheels: PyICU's own code built with ICU inside, a wheel for CPython
+3.13 on Linux (x86_64, aarch64, musl too), macOS and Windows, so no machine compiles C++ to
+run the site (PyICU from its source took six of the seven minutes of a first `make run`).
+icu4py, the other wheel with ICU inside, binds no spoof checker. ICU 77 (Unicode 16) also
+drops the default-ignorable characters (zero-width spaces, direction marks) from a
+skeleton, as TR39 now says; for the letters a nickname may hold (accounts.validation) the
+table has not changed across ICU releases, so the skeletons the database keeps stay true
+(tests/accounts/test_lookalikes.py holds every such letter to its TR39 prototype).
 
 The key is the skeleton of the nickname in capitals, case folded: a nickname is one login
 in any letter case and is shown in capitals in places, so «CYXO» and «cyxo» (Latin) are
@@ -29,13 +36,19 @@ def _spoof_checker() -> icu.SpoofChecker:
     return icu.SpoofChecker()
 
 
+def skeleton(text: str) -> str:
+    """The TR39 skeleton of `text`: NFD, each character by its confusables.txt prototype
+    («а» Cyrillic to «a», «m» to «rn», «0» to «O»), NFD again."""
+    # The first argument (the skeleton's type) is ignored since ICU 58: one skeleton.
+    return str(_spoof_checker().getSkeleton(0, text))
+
+
 def lookalike_key(nickname: str) -> str:
     """Equal for nicknames that look alike: the TR39 skeleton of the nickname in capitals,
     case folded. (ICU maps the lower-case Cyrillic letters to Latin small capitals, «н» to
     «ʜ», so the skeleton as written keeps «Ворон» apart from «BOPOH»; in capitals they
     are one.)"""
-    # The first argument (the skeleton's type) is ignored since ICU 58: one skeleton.
-    return str(_spoof_checker().getSkeleton(0, nickname.upper())).casefold()
+    return skeleton(nickname.upper()).casefold()
 
 
 def script_of(letter: str) -> str:

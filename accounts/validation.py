@@ -15,7 +15,7 @@ from accounts.lookalikes import mixed_script_word
 NICKNAME_MIN_LENGTH = 2
 NICKNAME_MAX_LENGTH = 32
 # Cyrillic (with Ё/ё) or Latin letters, digits, space, hyphen and underscore.
-_NICKNAME_CHARACTERS = re.compile(r"^[A-Za-zА-Яа-яЁё0-9 _-]+$")
+NICKNAME_CHARACTERS = re.compile(r"^[A-Za-zА-Яа-яЁё0-9 _-]+$")
 _LETTER = re.compile(r"[A-Za-zА-Яа-яЁё]")
 EARLIEST_BIRTH_DATE = date(1900, 1, 1)
 
@@ -46,7 +46,7 @@ def validate_nickname(nickname: str) -> None:
             % {"min": NICKNAME_MIN_LENGTH, "max": NICKNAME_MAX_LENGTH},
             code="nickname_length",
         )
-    if not _NICKNAME_CHARACTERS.match(nickname):
+    if not NICKNAME_CHARACTERS.match(nickname):
         raise ValidationError(
             _(
                 "A nickname may hold Cyrillic or Latin letters, digits, spaces, "

@@ -17,9 +17,9 @@ from django.test import Client
 from pytest_django import Settings
 
 from accounts import services
-from accounts.lookalikes import lookalike_key, mixed_script_word
+from accounts.lookalikes import lookalike_key, mixed_script_word, skeleton
 from accounts.models import User
-from accounts.validation import normalize_nickname
+from accounts.validation import NICKNAME_CHARACTERS, normalize_nickname
 from club.kernel.errors import RefusalCode, Refused
 from tests.accounts.test_admin import NO_TOKENS
 from tests.accounts.test_mini_app import TOKEN, launch, open_app
@@ -98,6 +98,75 @@ def test_the_look_alike_key_is_tr39s_skeleton_in_capitals() -> None:
                             ("Кот", "Kot")):  # fmt: skip
         assert lookalike_key(cyrillic) == lookalike_key(latin)
     assert lookalike_key("Вера") != lookalike_key("Вега")
+
+
+# Known pairs of Unicode's confusables.txt (TR39's data): a character and its prototype,
+# which is the character's skeleton.
+TR39_PROTOTYPES = {
+    "\u0430": "a",  # CYRILLIC SMALL LETTER A → LATIN SMALL LETTER A
+    "\u0410": "A",  # CYRILLIC CAPITAL LETTER A → LATIN CAPITAL LETTER A
+    "\u0412": "B",  # CYRILLIC CAPITAL LETTER VE → LATIN CAPITAL LETTER B
+    "\u0432": "\u0299",  # CYRILLIC SMALL LETTER VE → LATIN LETTER SMALL CAPITAL B
+    "\u043d": "\u029c",  # CYRILLIC SMALL LETTER EN → LATIN LETTER SMALL CAPITAL H
+    "\u043e": "o",  # CYRILLIC SMALL LETTER O → LATIN SMALL LETTER O
+    "\u0440": "p",  # CYRILLIC SMALL LETTER ER → LATIN SMALL LETTER P
+    "\u0441": "c",  # CYRILLIC SMALL LETTER ES → LATIN SMALL LETTER C
+    "\u0443": "y",  # CYRILLIC SMALL LETTER U → LATIN SMALL LETTER Y
+    "\u0445": "x",  # CYRILLIC SMALL LETTER HA → LATIN SMALL LETTER X
+    "\u0431": "6",  # CYRILLIC SMALL LETTER BE → DIGIT SIX
+    "\u0417": "3",  # CYRILLIC CAPITAL LETTER ZE → DIGIT THREE
+    "\u042b": "bl",  # CYRILLIC CAPITAL LETTER YERU → b, l
+    "\u0413": "\u0393",  # CYRILLIC CAPITAL LETTER GHE → GREEK CAPITAL LETTER GAMMA
+    "0": "O",  # DIGIT ZERO → LATIN CAPITAL LETTER O
+    "1": "l",  # DIGIT ONE → LATIN SMALL LETTER L
+    "I": "l",  # LATIN CAPITAL LETTER I → LATIN SMALL LETTER L
+    "m": "rn",  # LATIN SMALL LETTER M → r, n (TR39's own example)
+    "\u2014": "\u30fc",  # EM DASH → KATAKANA-HIRAGANA PROLONGED SOUND MARK
+}
+
+
+@pytest.mark.parametrize(("character", "prototype"), TR39_PROTOTYPES.items())
+def test_the_skeleton_maps_a_character_to_its_tr39_prototype(
+    character: str, prototype: str
+) -> None:
+    assert skeleton(character) == prototype
+
+
+def test_the_skeleton_is_tr39s_on_whole_strings() -> None:
+    # TR39's example: «paypal» with a Cyrillic «а» is «paypal».
+    assert skeleton("p\u0430yp\u0430l") == skeleton("paypal") == "paypal"
+    assert skeleton("rn") == skeleton("m")
+    # NFD first: «ё» precomposed and «е» with a combining diaeresis are one.
+    assert skeleton("\u0451") == skeleton("\u0435\u0308") == "e\u0308"
+    # Since Unicode 15.1 a default-ignorable character (a zero-width space) is dropped.
+    assert skeleton("Во\u200bрон") == skeleton("Ворон")
+
+
+# The key of every character a nickname may hold, in groups that share one: the database
+# keeps each member's key (nickname_skeleton), so a new ICU that changed one of these would
+# leave members' stored keys stale. A change here needs a migration that fills them again
+# (as accounts/migrations/0007_lookalike_key_in_capitals.py did).
+KEYS_OF_NICKNAME_CHARACTERS = {
+    "a": "AaАа", "b": "BbВвЬь", "c": "CcСс", "d": "Dd", "e": "EeЕе", "f": "Ff", "g": "Gg",
+    "h": "HhНн", "l": "IiLl1", "j": "Jj", "k": "KkКк", "m": "MmМм", "n": "Nn",
+    "o": "OoОо0", "p": "PpРр", "q": "Qq", "r": "Rr", "s": "Ss", "t": "TtТт", "u": "Uu",
+    "v": "Vv", "w": "Ww", "x": "XxХх", "y": "YyУу", "z": "Zz", "b\u0304": "Бб",
+    "\u03b3": "Гг", "д": "Дд", "e\u0308": "Ёё", "ж": "Жж", "3": "Зз3", "и": "Ии",
+    "и\u0306": "Йй", "\u028c": "Лл", "\u03c0": "Пп", "\u03c6": "Фф", "ц": "Цц", "ч": "Чч",
+    "ш": "Шш", "щ": "Щщ", "ъ": "Ъъ", "bl": "Ыы", "э": "Ээ", "lo": "Юю", "я": "Яя",
+    "2": "2", "4": "4", "5": "5", "6": "6", "7": "7", "8": "8", "9": "9",
+    " ": " ", "_": "_", "-": "-",
+}  # fmt: skip
+
+
+def test_every_character_a_nickname_may_hold_keeps_its_key() -> None:
+    listed = "".join(KEYS_OF_NICKNAME_CHARACTERS.values())
+    assert sorted(listed) == sorted(set(listed))  # each once
+    assert all(NICKNAME_CHARACTERS.match(character) for character in listed)
+    allowed = (chr(code) for code in range(0x110000))
+    assert {c for c in allowed if NICKNAME_CHARACTERS.match(c)} == set(listed)  # all
+    keys = {c: key for key, group in KEYS_OF_NICKNAME_CHARACTERS.items() for c in group}
+    assert {character: lookalike_key(character) for character in listed} == keys
 
 
 def test_a_look_alike_in_capitals_is_refused_at_the_sign_up_page() -> None:

@@ -120,6 +120,8 @@ def test_web_worker_and_beat_run_on_the_embedded_defaults(embedded_env: dict[str
     finally:
         os.killpg(stack.pid, signal.SIGINT)  # Ctrl-C in the terminal reaches the whole group
         output, _ = stack.communicate(timeout=60)
+    # It speaks at once: a slow machine's first start is not silent (tools/progress.py).
+    assert output.startswith("run_stack | starting web, worker and beat")
     assert "beat: Starting" in output
     assert "worker@" in output and "ready" in output
     assert "worker exited with -9; restart #1" in output

@@ -24,6 +24,8 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandParser
 
 MAX_PAUSE = 30.0
+# How long the site may be quiet while it starts before run_stack says it is still starting.
+STILL_STARTING = 8.0
 
 
 @dataclass
@@ -114,6 +116,7 @@ class Command(BaseCommand):
         self.output = threading.Lock()
         signal.signal(signal.SIGINT, self._stop)
         signal.signal(signal.SIGTERM, self._stop)
+        self._say("run_stack | starting web, worker and beat (the site answers in a few seconds)")
         for process in self.processes:
             self._start(process)
         threading.Thread(target=self._announce, args=(host, port), daemon=True).start()
@@ -167,12 +170,18 @@ class Command(BaseCommand):
     def _announce(self, host: str, port: int) -> None:
         local = host in EVERY_INTERFACE or host == LOOPBACK
         probe = f"http://{LOOPBACK if local else host}:{port}/healthz"
+        started = time.monotonic()
+        said = started
         while not self.stopping.is_set():
             try:
                 with urllib.request.urlopen(probe, timeout=2):
                     break
             except OSError:
                 time.sleep(0.5)
+            # No silence past 10 s on a slow machine's first start (tools/progress.py).
+            if time.monotonic() - said >= STILL_STARTING:
+                said = time.monotonic()
+                self._say(f"run_stack | the site is still starting, {said - started:.0f} s")
         if not self.stopping.is_set():
             address = f"{os.environ['SITE_URL'].rstrip('/')}/"
             lines = [f"The club site is up: {address}  (admin: {address}admin/)"]
