@@ -89,7 +89,7 @@ def _fields_refused(problems: Mapping[str, list[str]]) -> Refused:
     """A refusal of a form's fields: every message, and each under its field (`fields`), so a
     form shows each beside its input and the bot or the API says them all."""
     messages = [message for field in problems.values() for message in field]
-    return Refused(" ".join(messages), fields=dict(problems))
+    return Refused(" ".join(messages), RefusalCode.INVALID, fields=dict(problems))
 
 
 def _field_refused(field: str, error: ValidationError) -> Refused:
@@ -341,7 +341,9 @@ def telegram_signature_use_once(*, digest: str, expires_at: datetime) -> None:
         with transaction.atomic():
             UsedSignature.objects.create(digest=digest, expires_at=expires_at)
     except IntegrityError as error:
-        raise Refused(_("This Telegram sign-in was already used. Please sign in again.")) from error
+        raise Refused(
+            _("This Telegram sign-in was already used. Please sign in again."), RefusalCode.INVALID
+        ) from error
 
 
 def member_telegram_login(*, identity: TelegramIdentity) -> User:

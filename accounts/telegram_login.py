@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 
 from django.utils.translation import gettext as _
 
-from club.kernel.errors import Refused
+from club.kernel.errors import RefusalCode, Refused
 from club.kernel.parsing import storable, whole_number
 
 # The fields the widget sends; anything else in the query string is not signed data.
@@ -49,22 +49,24 @@ def telegram_login_verify(
     query: Mapping[str, str], *, bot_token: str, now: datetime, max_age_seconds: int
 ) -> TelegramIdentity:
     if not bot_token:
-        raise Refused(_("Telegram login is not set up on this site."))
+        raise Refused(_("Telegram login is not set up on this site."), RefusalCode.INVALID)
     fields = {key: value for key, value in query.items() if key in WIDGET_FIELDS}
     received_hash = fields.get("hash", "")
     if not received_hash or "id" not in fields or "auth_date" not in fields:
-        raise Refused(_("The Telegram login data is incomplete."))
+        raise Refused(_("The Telegram login data is incomplete."), RefusalCode.INVALID)
     secret = hashlib.sha256(bot_token.encode()).digest()
     expected = hmac.new(secret, _data_check_string(fields).encode(), hashlib.sha256).hexdigest()
     if not signature_matches(expected, received_hash):
-        raise Refused(_("The Telegram login data is not genuine."))
+        raise Refused(_("The Telegram login data is not genuine."), RefusalCode.INVALID)
     auth_date = whole_number(fields["auth_date"])
     telegram_id = whole_number(fields["id"], low=1)
     if auth_date is None or telegram_id is None:
-        raise Refused(_("The Telegram login data is malformed."))
+        raise Refused(_("The Telegram login data is malformed."), RefusalCode.INVALID)
     age = now.timestamp() - auth_date
     if age > max_age_seconds or age < -CLOCK_SKEW_SECONDS:
-        raise Refused(_("The Telegram login has expired. Please log in again."))
+        raise Refused(
+            _("The Telegram login has expired. Please log in again."), RefusalCode.INVALID
+        )
     return TelegramIdentity(
         telegram_id=telegram_id,
         # Kept as the member's: what a database cannot store is made storable.

@@ -19,7 +19,7 @@ from django.conf import settings
 from django.utils.translation import gettext as _
 
 from accounts.telegram_login import CLOCK_SKEW_SECONDS, TelegramIdentity, signature_matches
-from club.kernel.errors import Refused
+from club.kernel.errors import RefusalCode, Refused
 from club.kernel.parsing import loads, whole_number
 
 MAX_INIT_DATA = 4096  # Telegram's is a few hundred bytes; anything far longer is not it
@@ -73,21 +73,21 @@ def mini_app_read(init_data: str, *, bot_token: str, now: datetime) -> MiniAppLa
     says whether it is fresh): the signature is always checked, and a launch signed in the
     future (beyond the clocks' skew) is refused. A Refused otherwise."""
     if not bot_token:
-        raise Refused(_("The Telegram Mini App is not set up on this site."))
+        raise Refused(_("The Telegram Mini App is not set up on this site."), RefusalCode.INVALID)
     if not isinstance(init_data, str) or not init_data or len(init_data) > MAX_INIT_DATA:
-        raise Refused(_("Open the club's app from Telegram."))
+        raise Refused(_("Open the club's app from Telegram."), RefusalCode.INVALID)
     try:
         pairs = parse_qsl(init_data, keep_blank_values=True, strict_parsing=True)
     except ValueError:
-        raise Refused(_("The Telegram launch data is malformed.")) from None
+        raise Refused(_("The Telegram launch data is malformed."), RefusalCode.INVALID) from None
     fields = dict(pairs)
     received = fields.pop("hash", "")
     if not received or len(fields) != len(pairs) - 1 or "\x00" in init_data:
-        raise Refused(_("The Telegram launch data is malformed."))
+        raise Refused(_("The Telegram launch data is malformed."), RefusalCode.INVALID)
     check = "\n".join(f"{key}={fields[key]}" for key in sorted(fields))
     expected = hmac.new(_secret(bot_token), check.encode(), hashlib.sha256).hexdigest()
     if not signature_matches(expected, received):
-        raise Refused(_("The Telegram launch data is not genuine."))
+        raise Refused(_("The Telegram launch data is not genuine."), RefusalCode.INVALID)
     auth_date = whole_number(fields.get("auth_date", ""))
     try:
         # Signed by Telegram, so taken as it is, but with what a database cannot store
@@ -97,9 +97,12 @@ def mini_app_read(init_data: str, *, bot_token: str, now: datetime) -> MiniAppLa
         user = None
     telegram_id = whole_number(str(user.get("id", ""))) if isinstance(user, dict) else None
     if auth_date is None or telegram_id is None or telegram_id < 1:
-        raise Refused(_("The Telegram launch data is malformed."))
+        raise Refused(_("The Telegram launch data is malformed."), RefusalCode.INVALID)
     if now.timestamp() - auth_date < -CLOCK_SKEW_SECONDS:
-        raise Refused(_("The club's app was opened too long ago: open it from Telegram again."))
+        raise Refused(
+            _("The club's app was opened too long ago: open it from Telegram again."),
+            RefusalCode.INVALID,
+        )
     assert isinstance(user, dict)
     return MiniAppLaunch(
         identity=TelegramIdentity(
@@ -118,4 +121,7 @@ def mini_app_refuse_if_old(launch: MiniAppLaunch, *, now: datetime, max_age_seco
     """A launch is taken within its age (TELEGRAM_MINI_APP_MAX_AGE_SECONDS) of signing; only
     the session it opened goes on with it later (Telegram's «Reload», accounts/miniapp.py)."""
     if now.timestamp() - launch.identity.signed_at.timestamp() > max_age_seconds:
-        raise Refused(_("The club's app was opened too long ago: open it from Telegram again."))
+        raise Refused(
+            _("The club's app was opened too long ago: open it from Telegram again."),
+            RefusalCode.INVALID,
+        )

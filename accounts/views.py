@@ -31,7 +31,7 @@ from club.doors import csp
 from club.doors.requests import MemberRequest, SiteRequest
 from club.doors.responses import action_answer, answers_refusals
 from club.kernel import throttle
-from club.kernel.errors import Refused
+from club.kernel.errors import RefusalCode, Refused
 from notifications.sender import notification_deliver
 
 BACKEND = "accounts.backends.NicknameOrEmailBackend"
@@ -259,7 +259,9 @@ def telegram_link(request: MemberRequest) -> HttpResponse:
     nonce = request.session.pop(LINK_NONCE, "")
     given = request.POST.get("nonce", "")
     if not nonce or not hmac.compare_digest(nonce.encode(), given.encode()):
-        raise Refused(_("This request to link Telegram has expired. Please try again."))
+        raise Refused(
+            _("This request to link Telegram has expired. Please try again."), RefusalCode.INVALID
+        )
     identity = _telegram_identity(request)
     services.member_telegram_link(
         member=request.user, telegram_id=identity.telegram_id, username=identity.username

@@ -238,26 +238,32 @@ def guest_clean(*, name: str, phone: str = "", telegram: str = "") -> tuple[str,
     field that is wrong. A field's length is checked before its characters are."""
     name, phone, telegram = name.strip(), phone.strip(), telegram.strip().removeprefix("@")
     if not 1 <= len(name) <= GUEST_NAME_MAX:
-        raise Refused(_("A guest's name is 1 to 32 characters long."), fields={"name": 1})
+        raise Refused(
+            _("A guest's name is 1 to 32 characters long."), RefusalCode.INVALID, fields={"name": 1}
+        )
     if not storable_text(name) or _invisible(name):
         raise Refused(
             _("A guest's name cannot hold control characters or invisible ones."),
+            RefusalCode.INVALID,
             fields={"name": 1},
         )
     name = normalize_nickname(name)
     if len(phone) > PHONE_MAX:
         raise Refused(
             _("A phone number is at most %(max)d characters long.") % {"max": PHONE_MAX},
+            RefusalCode.INVALID,
             fields={"phone": 1},
         )
     if phone and not _PHONE.fullmatch(phone):
         raise Refused(
             _("A phone number is digits, with + ( ) - and spaces if you like."),
+            RefusalCode.INVALID,
             fields={"phone": 1},
         )
     if telegram and not _TELEGRAM.fullmatch(telegram):
         raise Refused(
             _("A Telegram username is 5 to 32 letters, digits and _ and starts with a letter."),
+            RefusalCode.INVALID,
             fields={"telegram": 1},
         )
     return name, phone, telegram
@@ -286,6 +292,7 @@ def lineup_add_guest(
                 club.min_age,
             )
             % {"age": club.min_age},
+            RefusalCode.INVALID,
             fields={"of_age": 1},
         )
     evening = _evening(evening_id)
@@ -408,7 +415,11 @@ def lineup_remove(
     reserve at once before the start (as a member's own cancellation does); after it the
     organiser seats whom they choose (lineup_move_to_seat), since the reserve may not be there."""
     if reason not in RemovalReason.values:
-        raise Refused(_("Choose why: did not come, left, or asked by phone."), fields={"reason": 1})
+        raise Refused(
+            _("Choose why: did not come, left, or asked by phone."),
+            RefusalCode.INVALID,
+            fields={"reason": 1},
+        )
     removal = RemovalReason(reason)
     now = now or timezone.now()
     club = ClubSettings.load()
@@ -610,6 +621,7 @@ def evening_message(
     if not 1 <= len(text) <= MAX_MESSAGE or not storable_text(text):
         raise Refused(
             _("A message is 1 to %(max)d characters long.") % {"max": MAX_MESSAGE},
+            RefusalCode.INVALID,
             fields={"text": 1},
         )
     club = ClubSettings.load()
@@ -702,7 +714,7 @@ def search_text(raw: str) -> str:
     chat may carry zero-width spaces or direction marks), compatibility forms folded (NFKC:
     «Ｌｉｓａ» is «Lisa»), spaces folded. Refused when longer than a nickname can be."""
     if len(raw) > SEARCH_READ:
-        raise Refused(_search_too_long(), fields={"q": 1})
+        raise Refused(_search_too_long(), RefusalCode.INVALID, fields={"q": 1})
     visible = "".join(
         " " if ch.isspace() else ch
         for ch in raw
@@ -710,7 +722,7 @@ def search_text(raw: str) -> str:
     )
     text = normalize_nickname(unicodedata.normalize("NFKC", visible))
     if len(text) > SEARCH_MAX:
-        raise Refused(_search_too_long(), fields={"q": 1})
+        raise Refused(_search_too_long(), RefusalCode.INVALID, fields={"q": 1})
     return text
 
 

@@ -488,6 +488,7 @@ def evening_set_capacity(*, evening_id: int, capacity: int, now: datetime | None
     if not 1 <= capacity <= MAX_CAPACITY:
         raise Refused(
             _("The capacity is a number from 1 to %(max)d.") % {"max": MAX_CAPACITY},
+            RefusalCode.INVALID,
         )
     now = now or timezone.now()
     club = ClubSettings.load()
@@ -532,7 +533,7 @@ def evening_move(*, evening_id: int, starts_at: datetime, now: datetime | None =
     now = now or timezone.now()
     club = ClubSettings.load()
     if starts_at <= now:
-        raise Refused(_("An evening is moved to the future."))
+        raise Refused(_("An evening is moved to the future."), RefusalCode.INVALID)
     with transaction.atomic(durable=True):
         evening = lock_evening(evening_id)
         evening.starts_at = starts_at
@@ -613,22 +614,23 @@ def evening_create(
     if timezone.is_naive(starts_at):
         starts_at = starts_at.replace(tzinfo=club.zone)
     if starts_at <= now:
-        raise Refused(_("An evening is created in the future."))
+        raise Refused(_("An evening is created in the future."), RefusalCode.INVALID)
     capacity = club.seats_per_evening if capacity is None else capacity
     if not 1 <= capacity <= MAX_CAPACITY:
         raise Refused(
             _("The capacity is a number from 1 to %(max)d.") % {"max": MAX_CAPACITY},
+            RefusalCode.INVALID,
         )
     venue = (venue or club.venue).strip()
     # The tournaments' check too: a venue of invisible characters only names no place.
     if not shows_something(venue) or len(venue) > 128 or not storable_text(venue):
-        raise Refused(_("The venue is 1 to 128 characters long."))
+        raise Refused(_("The venue is 1 to 128 characters long."), RefusalCode.INVALID)
     if opens_at is None:
         opens_at = min(signup_opens_at(club, starts_at), starts_at)
     elif timezone.is_naive(opens_at):
         opens_at = opens_at.replace(tzinfo=club.zone)
     if opens_at > starts_at:
-        raise Refused(_("Sign-up must open before the evening starts."))
+        raise Refused(_("Sign-up must open before the evening starts."), RefusalCode.INVALID)
     return Evening.objects.create(
         starts_at=starts_at, capacity=capacity, venue=venue, opens_at=opens_at
     )

@@ -499,7 +499,7 @@ def lineup_add_member(request: MemberRequest, evening_id: int) -> HttpResponse:
     def add() -> str:
         member_id = whole_number(request.POST.get("member"), low=1)
         if member_id is None:
-            raise Refused(_("Choose a member to add."))
+            raise Refused(_("Choose a member to add."), RefusalCode.INVALID)
         added = lineup.lineup_add_member(
             evening_id=evening_id, member_id=member_id, actor=request.user
         )

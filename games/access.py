@@ -58,6 +58,7 @@ def refuse_host_at_table(host: User, player_ids: Sequence[int]) -> None:
     if host.pk in player_ids:
         raise Refused(
             _("The host of a game cannot play in it: choose another host or another player."),
+            RefusalCode.INVALID,
         )
 
 

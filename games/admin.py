@@ -15,7 +15,7 @@ from django.utils.translation import pgettext
 from accounts.models import User
 from club.doors.requests import member_of
 from club.kernel import bodies, parsing
-from club.kernel.errors import Refused
+from club.kernel.errors import RefusalCode, Refused
 from club.models import Evening
 from games import access, services
 from games.models import Game, GameEvent, Role, Seat
@@ -257,13 +257,13 @@ class GameAdmin(admin.ModelAdmin[Game]):
             upload = form.cleaned_data["protocol"]
             try:
                 if upload.size > bodies.PROTOCOL_FILE_BYTES:
-                    raise Refused(str(_("The file is larger than 2 MB.")))
+                    raise Refused(str(_("The file is larger than 2 MB.")), RefusalCode.TOO_LARGE)
                 try:
                     document = parsing.loads(upload.read())
                 except parsing.Unreadable as unreadable:
-                    raise Refused(unreadable.message) from unreadable
+                    raise Refused(unreadable.message, RefusalCode.INVALID) from unreadable
                 except (ValueError, UnicodeDecodeError) as error:
-                    raise Refused(str(_("The file is not JSON."))) from error
+                    raise Refused(str(_("The file is not JSON.")), RefusalCode.INVALID) from error
                 game = _import(document, form.cleaned_data, member_of(request))
             except Refused as refusal:
                 form.add_error("protocol", refusal.message)

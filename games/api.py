@@ -187,7 +187,7 @@ def game_create(request: ApiRequest, payload: GameIn) -> Status[GameOut]:
     access.refuse_unless_may_host(request.auth)
     seats = {seat.seat: (_player(seat), seat.role) for seat in payload.seats}
     if len(seats) != len(payload.seats):
-        raise Refused(_("Each seat number is given once."))
+        raise Refused(_("Each seat number is given once."), RefusalCode.INVALID)
     game = services.game_create(
         host=request.auth, evening_id=payload.evening_id, seats=seats, table=payload.table
     )

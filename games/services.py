@@ -248,6 +248,7 @@ def deal(lineup: Mapping[str, int], seats: Sequence[int], rng: random.Random) ->
         raise Refused(
             _("The line-up has %(cards)d cards for %(players)d players.")
             % {"cards": len(cards), "players": len(seats)},
+            RefusalCode.INVALID,
         )
     rng.shuffle(cards)
     return dict(zip(seats, cards, strict=True))
@@ -377,6 +378,7 @@ def _refuse_unless_startable(
         raise Refused(
             _("Games of this evening start on its day: from %(when)s.")
             % {"when": date_format(earliest, "DATETIME_FORMAT")},
+            RefusalCode.INVALID,
         )
     refuse_unless_open_table(evening, table)
     least = table_size or club.min_players
@@ -384,9 +386,10 @@ def _refuse_unless_startable(
         raise Refused(
             _("A game needs at least %(min)d players; %(count)d are seated.")
             % {"min": least, "count": len(seats)},
+            RefusalCode.INVALID,
         )
     if sorted(seats) != list(range(1, len(seats) + 1)):
-        raise Refused(_("Seats are numbered from 1 without gaps."))
+        raise Refused(_("Seats are numbered from 1 without gaps."), RefusalCode.INVALID)
     players = [player for player, _role in seats.values()]
     if len(set(players)) != len(players):
         raise Refused(
@@ -454,7 +457,7 @@ def _recordable(game: Game | None, author: User) -> Game:
         raise Refused(_("There is no such game."), RefusalCode.NOT_FOUND)
     if game.ruleset == Ruleset.ONLINE:
         # Its players act for their own seats only (games/online/services.py).
-        raise Refused(_("An online game is played through its own table."))
+        raise Refused(_("An online game is played through its own table."), RefusalCode.INVALID)
     if not access.runs(author, game):
         raise Refused(_("Only the game's host records it."), RefusalCode.FORBIDDEN)
     return game
@@ -585,7 +588,7 @@ def game_record_event(
     """
     now = now or timezone.now()
     if client_id is not None and (not isinstance(client_id, str) or not 1 <= len(client_id) <= 64):
-        raise Refused(_("The client event id is 1 to 64 characters."))
+        raise Refused(_("The client event id is 1 to 64 characters."), RefusalCode.INVALID)
     with transaction.atomic():
         game = _recordable(Game.objects.select_for_update().filter(pk=game_id).first(), author)
         try:
@@ -767,7 +770,9 @@ def game_import(*, document: Any, evening_id: int, host: User, author: User) -> 
     (An online protocol is the online room's: games/online/services.online_game_import.)"""
     imported = protocol_read(document, host=host)
     if imported.parsed.ruleset != Ruleset.CLUB:
-        raise Refused(_("An online game belongs to no evening: leave the evening empty."))
+        raise Refused(
+            _("An online game belongs to no evening: leave the evening empty."), RefusalCode.INVALID
+        )
     with transaction.atomic():
         evening = Evening.objects.select_for_update().filter(pk=evening_id).first()
         if evening is None:
@@ -783,7 +788,10 @@ def _members_by_nick(nicks: Sequence[str]) -> dict[str, User]:
     members = {m.nickname_key: m for m in User.objects.filter(nickname_key__in=keys)}
     missing = [nick for nick in nicks if login_key(nick) not in members]
     if missing:
-        raise Refused(_("No member has the nickname: %(nicks)s.") % {"nicks": ", ".join(missing)})
+        raise Refused(
+            _("No member has the nickname: %(nicks)s.") % {"nicks": ", ".join(missing)},
+            RefusalCode.INVALID,
+        )
     return members
 
 

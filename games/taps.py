@@ -40,7 +40,7 @@ def _json(raw: bytes) -> object:
     try:
         return parsing.loads(raw)
     except parsing.UnstorableText as unstorable:
-        raise Refused(unstorable.message) from unstorable
+        raise Refused(unstorable.message, RefusalCode.INVALID) from unstorable
     except parsing.Unreadable as unreadable:
         raise Refused(unreadable.message, RefusalCode.UNREADABLE) from unreadable
     except (ValueError, UnicodeDecodeError) as error:
@@ -52,7 +52,7 @@ def tap_read(body: object, *, nested: bool, confirmed_unless_said: bool) -> Tap:
     (the tap); else its fields sit beside the envelope's (the API). `confirmed_unless_said`:
     the API's caller means what it sends; the host's screen asks first and says so."""
     if not isinstance(body, dict):
-        raise Refused(NOT_A_TAP)
+        raise Refused(NOT_A_TAP, RefusalCode.INVALID)
     event = body.get("event") if nested else {k: v for k, v in body.items() if k not in ENVELOPE}
     seq, client_id = body.get("seq"), body.get("client_id")
     confirmed = body.get("confirmed", confirmed_unless_said)
@@ -62,7 +62,7 @@ def tap_read(body: object, *, nested: bool, confirmed_unless_said: bool) -> Tap:
         or (client_id is not None and not isinstance(client_id, str))
         or not isinstance(confirmed, bool)
     ):
-        raise Refused(NOT_A_TAP)
+        raise Refused(NOT_A_TAP, RefusalCode.INVALID)
     return Tap(event=event, seq=seq, client_id=client_id, confirmed=confirmed)
 
 

@@ -21,7 +21,7 @@ from club.doors.requests import MemberRequest, SiteRequest
 from club.doors.responses import action_answer, answers_refusals
 from club.identity import THEME_COLOR, identity
 from club.kernel.club_settings import ClubSettings
-from club.kernel.errors import Refused
+from club.kernel.errors import RefusalCode, Refused
 from club.kernel.parsing import whole_number
 from club.lineup import MAX_TABLES
 from club.models import Evening
@@ -343,7 +343,9 @@ def game_bonus(request: MemberRequest, game_id: int) -> HttpResponse:
     points = _points(request.POST.get("points", ""))
     try:
         if seat is None or points is None:
-            raise Refused(_("Choose a seat and the points (for example 0.3 or −0.5)."))
+            raise Refused(
+                _("Choose a seat and the points (for example 0.3 or −0.5)."), RefusalCode.INVALID
+            )
         bonus_give(
             game_id=game_id,
             author=request.user,

@@ -14,7 +14,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from club.doors.requests import member_of
-from club.kernel.errors import Refused
+from club.kernel.errors import RefusalCode, Refused
 from tournaments import services
 from tournaments.models import (
     Absence,
@@ -166,9 +166,9 @@ class TournamentAdmin(admin.ModelAdmin[Tournament]):
             )
             round_ = waiting.order_by("number").first()
             if round_ is None and not Table.objects.filter(round__tournament=tournament).exists():
-                raise Refused(_("The rounds are not seated yet."))
+                raise Refused(_("The rounds are not seated yet."), RefusalCode.CONFLICT)
             if round_ is None:
-                raise Refused(_("Every seated round has been told."))
+                raise Refused(_("Every seated round has been told."), RefusalCode.CONFLICT)
             return services.round_announce(round_id=round_.pk, actor=member_of(request))
 
         self._each(

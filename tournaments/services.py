@@ -77,20 +77,31 @@ LONGEST = timedelta(days=366)
 
 def refuse_bad_plan(plan: TournamentPlan) -> None:
     if not shows_something(plan.name):
-        raise Refused(_("Name the tournament."), fields={"name": 1})
+        raise Refused(_("Name the tournament."), RefusalCode.INVALID, fields={"name": 1})
     if not shows_something(plan.venue):
-        raise Refused(_("Name the venue."), fields={"venue": 1})
+        raise Refused(_("Name the venue."), RefusalCode.INVALID, fields={"venue": 1})
     if plan.opens_at is not None and plan.opens_at > plan.starts_at:
-        raise Refused(_("Sign-up must open before the tournament starts."), fields={"opens_at": 1})
+        raise Refused(
+            _("Sign-up must open before the tournament starts."),
+            RefusalCode.INVALID,
+            fields={"opens_at": 1},
+        )
     if not 7 <= plan.table_size <= 15:
-        raise Refused(_("A table seats 7 to 15 players."), fields={"table_size": 1})
+        raise Refused(
+            _("A table seats 7 to 15 players."), RefusalCode.INVALID, fields={"table_size": 1}
+        )
     if not 1 <= plan.tables <= 10 or not 1 <= plan.rounds <= 30:
-        raise Refused(_("1 to 10 tables and 1 to 30 qualifying rounds."), fields={"tables": 1})
+        raise Refused(
+            _("1 to 10 tables and 1 to 30 qualifying rounds."),
+            RefusalCode.INVALID,
+            fields={"tables": 1},
+        )
     places = plan.capacity or plan.tables * plan.table_size
     if places < plan.table_size:
         raise Refused(
             _("%(places)d places cannot fill a table of %(size)d.")
             % {"places": places, "size": plan.table_size},
+            RefusalCode.INVALID,
             fields={"capacity": 1},
         )
     # No final game: no final, whatever its players say (the form's default is 10).
@@ -104,13 +115,20 @@ def refuse_bad_plan(plan: TournamentPlan) -> None:
                 "The final seats whole tables (a multiple of the table size), no more "
                 "players than the places."
             ),
+            RefusalCode.INVALID,
             fields={"final_players": 1},
         )
     first_day = timezone.localtime(plan.starts_at).date()
     if plan.ends_on < first_day:
-        raise Refused(_("The last day is before the first."), fields={"ends_on": 1})
+        raise Refused(
+            _("The last day is before the first."), RefusalCode.INVALID, fields={"ends_on": 1}
+        )
     if plan.ends_on - first_day > LONGEST:
-        raise Refused(_("The last day is more than a year after the first."), fields={"ends_on": 1})
+        raise Refused(
+            _("The last day is more than a year after the first."),
+            RefusalCode.INVALID,
+            fields={"ends_on": 1},
+        )
 
 
 def tournament_create(
@@ -122,7 +140,9 @@ def tournament_create(
     refuse_bad_plan(plan)
     preset = ScoringPreset.objects.filter(code=plan.preset).first()
     if preset is None:
-        raise Refused(_("There is no such scoring preset."), fields={"preset": 1})
+        raise Refused(
+            _("There is no such scoring preset."), RefusalCode.INVALID, fields={"preset": 1}
+        )
     now = now or timezone.now()
     with transaction.atomic():
         evening = Evening.objects.create(
@@ -279,7 +299,7 @@ def _no_seating(error: SeatingError, people: list[int]) -> Refused:
             params["broken"] = said(error.__cause__)
         return _(error.template) % params
 
-    return Refused(_("No seating fits: %(why)s") % {"why": said(error)})
+    return Refused(_("No seating fits: %(why)s") % {"why": said(error)}, RefusalCode.INVALID)
 
 
 def _qualifying(tournament: Tournament) -> tuple[list[Round], _Problem]:
@@ -387,7 +407,10 @@ def table_game_start(*, table_id: int, host: User, now: datetime | None = None) 
         )
     registrations = Registration.objects.in_bulk(table.players)
     if len(registrations) != len(table.players):
-        raise Refused(_("A player of this table is no longer in the tournament: seat again."))
+        raise Refused(
+            _("A player of this table is no longer in the tournament: seat again."),
+            RefusalCode.CONFLICT,
+        )
     numbers = list(range(1, len(table.players) + 1))
     cards = games.deal(tournament_lineup(tournament.table_size), numbers, random.SystemRandom())
     seats = {
@@ -441,7 +464,9 @@ def tournament_final(*, tournament_id: int, actor: User, effort: int | None = No
         rows = tournament_standings(tournament).rows
         finalists = [row.registration_id for row in rows[: tournament.final_players]]
         if len(finalists) < tournament.final_players:
-            raise Refused(_("Fewer players than the final seats have played."))
+            raise Refused(
+                _("Fewer players than the final seats have played."), RefusalCode.CONFLICT
+            )
         tables = tournament.final_players // tournament.table_size
         problem = SeatingProblem(
             players=len(finalists),

@@ -172,7 +172,7 @@ def _refusal_of(exc: Exception) -> Refused | None:
     if isinstance(exc, ValidationError):
         # A union's branches can say the same thing of one value: said once.
         details = "; ".join(dict.fromkeys(describe_error(error) for error in exc.errors))
-        return Refused(_("Invalid input: %(details)s") % {"details": details})
+        return Refused(_("Invalid input: %(details)s") % {"details": details}, RefusalCode.INVALID)
     if isinstance(exc, AuthenticationError):
         return Refused(
             _("Log in, or send a valid token in the header Authorization: Bearer <token>."),

@@ -97,13 +97,13 @@ class Refused(Exception):
 
     `code` names the reason for the doors and the tests, and gives the HTTP status (an
     event the engine refused: the rule's own code, games.rules_text.rule_refused);
+    The code is required: a refusal that said nothing would read `invalid` at every door,
+    whatever its reason (mypy strict catches a raise without one).
     `details` carries what a door may show beside the message (the game's last sequence
     number, the server's upload offset, a form's fields).
     """
 
-    def __init__(
-        self, message: str | Promise, code: Code = RefusalCode.INVALID, /, **details: Any
-    ) -> None:
+    def __init__(self, message: str | Promise, code: Code, /, **details: Any) -> None:
         super().__init__(message)
         self.message = str(message)
         self.code: Code = code if isinstance(code, RuleCode) else RefusalCode(code)

@@ -74,21 +74,23 @@ def online_game_create(
 ) -> Game:
     access.refuse_unless_may_host(host)
     if len(member_ids) != PLAYERS or len(set(member_ids)) != PLAYERS:
-        raise Refused(_("An online game is for ten different members."))
+        raise Refused(_("An online game is for ten different members."), RefusalCode.INVALID)
     access.refuse_host_at_table(host, member_ids)
     if not 10 <= day_minutes <= 7 * 24 * 60 or not 10 <= night_minutes <= 7 * 24 * 60:
-        raise Refused(_("A phase lasts from 10 minutes to a week."))
+        raise Refused(_("A phase lasts from 10 minutes to a week."), RefusalCode.INVALID)
     if fast_night_minutes not in FAST_NIGHT_MINUTES:
-        raise Refused(_("The fast night comes 5 or 10 minutes after the fast."))
+        raise Refused(
+            _("The fast night comes 5 or 10 minutes after the fast."), RefusalCode.INVALID
+        )
     try:
         readings = OnlineOptions.from_dict(options or {})
     except ProtocolError as error:
         raise rule_refused(error) from error
     if starts_at < timezone.now() - timedelta(minutes=1):
-        raise Refused(_("The start is in the past."))
+        raise Refused(_("The start is in the past."), RefusalCode.INVALID)
     members = {m.pk: m for m in User.objects.filter(pk__in=member_ids, is_active=True)}
     if len(members) != PLAYERS:
-        raise Refused(_("Some of the invited are not members of the club."))
+        raise Refused(_("Some of the invited are not members of the club."), RefusalCode.INVALID)
     club = ClubSettings.load()
     day = timezone.localdate(starts_at, club.zone)  # the member's age on the club's date
     for member in members.values():
@@ -162,7 +164,7 @@ def online_act(*, game_id: int, user: User, event: Mapping[str, Any]) -> Acted:
     """A player's or the host's action, as a protocol event judged by the engine."""
     refuse_unless_active(user)
     if not isinstance(event, Mapping) or not isinstance(event.get("type"), str):
-        raise Refused(_("An action is an object with a type."))
+        raise Refused(_("An action is an object with a type."), RefusalCode.INVALID)
     kind = event["type"]
     with transaction.atomic():
         game = Game.objects.select_for_update().filter(pk=game_id, ruleset=Ruleset.ONLINE).first()
@@ -185,7 +187,7 @@ def online_act(*, game_id: int, user: User, event: Mapping[str, Any]) -> Acted:
             if not found.runs(user):
                 raise Refused(_("Only the game's host moderates it."), RefusalCode.FORBIDDEN)
         else:
-            raise Refused(_("That is not an action of the online game."))
+            raise Refused(_("That is not an action of the online game."), RefusalCode.INVALID)
         _refuse_late_inactivity_modkill(found, shaped, timezone.now())
         resolutions, out_before = found.state.resolutions, len(found.state.eliminated)
         append(found, shaped, user)
@@ -236,10 +238,12 @@ def online_mafia_say(*, game_id: int, user: User, text: str) -> None:
         raise Refused(_("The chat is the mafia's."), RefusalCode.FORBIDDEN)
     now = timezone.now()
     if not found.table.starts_at - MAFIA_CHAT <= now < found.table.starts_at:
-        raise Refused(_("The mafia's chat is open for the 30 minutes before the start."))
+        raise Refused(
+            _("The mafia's chat is open for the 30 minutes before the start."), RefusalCode.CONFLICT
+        )
     text = (text or "").strip()
     if not 1 <= len(text) <= 2000 or not storable_text(text):
-        raise Refused(_("A message is 1 to 2000 characters."))
+        raise Refused(_("A message is 1 to 2000 characters."), RefusalCode.INVALID)
     MafiaMessage.objects.create(game=found.game, seat=seat.number, text=text)
 
 
@@ -248,7 +252,9 @@ def online_game_import(*, document: Any, host: User, author: User) -> Game:
     other online games; an unfinished one is taken on by the phase sweep at once."""
     imported = games_services.protocol_read(document, host=host)
     if imported.parsed.ruleset != Ruleset.ONLINE:
-        raise Refused(_("A club game is imported into its evening: choose the evening."))
+        raise Refused(
+            _("A club game is imported into its evening: choose the evening."), RefusalCode.INVALID
+        )
     stamped = [e["at"] for e in imported.events if isinstance(e.get("at"), str)]
     now = timezone.now()
     with transaction.atomic():

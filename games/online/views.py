@@ -122,7 +122,7 @@ def _readings(post: Any) -> list[dict[str, Any]]:
 def _moment(raw: str | None) -> datetime:
     moment = parse_moment(raw, zone=ClubSettings.load().zone)
     if moment is None:
-        raise Refused(_("Give the start as a date and a time."))
+        raise Refused(_("Give the start as a date and a time."), RefusalCode.INVALID)
     return moment
 
 
@@ -132,7 +132,7 @@ def _minutes(raw: str | None, default: int) -> int:
         return default
     minutes = whole_number(raw, high=10**6)
     if minutes is None:
-        raise Refused(_("A phase's length is a whole number of minutes."))
+        raise Refused(_("A phase's length is a whole number of minutes."), RefusalCode.INVALID)
     return minutes
 
 
@@ -213,7 +213,7 @@ def _event(post: Any) -> dict[str, Any]:
     event: dict[str, Any] = {"type": post.get("type", "")}
     target = post.get("target")
     if event["type"] in CHOSEN and not target:
-        raise Refused(_("Choose whom you vote for first."))
+        raise Refused(_("Choose whom you vote for first."), RefusalCode.INVALID)
     if target is not None:
         event["target"] = target if target in WORDS else whole_number(target, low=1)
     for key in ("seat", "minutes"):

@@ -165,23 +165,29 @@ def recording_start(
         )
     # Everything is checked before anything is touched: a refusal changes nothing.
     if started_at is not None and moment_problem(started_at) is not None:
-        raise Refused(_("The recording's start is not a time the club can store."))
+        raise Refused(
+            _("The recording's start is not a time the club can store."), RefusalCode.INVALID
+        )
     if started_at is not None and abs(started_at - game.started_at) > START_REACH:
         raise Refused(
             _("The recording's start is more than %(hours)d hours from the game's start.")
-            % {"hours": START_REACH // timedelta(hours=1)}
+            % {"hours": START_REACH // timedelta(hours=1)},
+            RefusalCode.INVALID,
         )
     # Any name: what the file is, its bytes say when the upload completes (_complete).
     if "\x00" in name:
-        raise Refused(_("The file's name holds a character that cannot be stored."))
+        raise Refused(
+            _("The file's name holds a character that cannot be stored."), RefusalCode.INVALID
+        )
     if size <= 0:
-        raise Refused(_("The file is empty: choose the recording itself."))
+        raise Refused(_("The file is empty: choose the recording itself."), RefusalCode.INVALID)
     if size > MAX_BYTES:
-        raise Refused(_("A recording is up to 4 GB."))
+        raise Refused(_("A recording is up to 4 GB."), RefusalCode.INVALID)
     if due_at(game) <= timezone.now():
         raise Refused(
             _("Recordings are kept %(days)d days after the game; this game is older.")
             % {"days": ClubSettings.load().audio_retention_days},
+            RefusalCode.CONFLICT,
         )
     with transaction.atomic():
         # Two starts at once for a game with no row yet would both create one: the game's
@@ -229,7 +235,7 @@ def recording_append(*, recording_id: int, user: User, offset: int, data: bytes)
     """Append a chunk at `offset`, which must be what the server has (a conflict answers
     with the right offset, so the phone continues from there)."""
     if len(data) > CHUNK_BYTES:
-        raise Refused(_("A chunk is 2 MB at most."))
+        raise Refused(_("A chunk is 2 MB at most."), RefusalCode.TOO_LARGE)
     with transaction.atomic():
         recording = recording_for(user, recording_id, lock=True)
         if recording.status != RecordingStatus.UPLOADING:
@@ -246,7 +252,9 @@ def recording_append(*, recording_id: int, user: User, offset: int, data: bytes)
                 offset=recording.received,
             )
         if not data or offset + len(data) > recording.size:
-            raise Refused(_("The chunk does not fit the file's declared size."))
+            raise Refused(
+                _("The chunk does not fit the file's declared size."), RefusalCode.INVALID
+            )
         path = _partial_path(recording)
         with open(path, "ab") as partial:
             partial.truncate(offset)  # whatever a failed earlier write left is not counted
@@ -701,11 +709,16 @@ def recording_use_sound_start(*, recording_id: int, user: User, offset_seen: flo
                 RefusalCode.CONFLICT,
             )
         if not report.sure:
-            raise Refused(_("The sound does not tell when the recording started."))
+            raise Refused(
+                _("The sound does not tell when the recording started."), RefusalCode.CONFLICT
+            )
         if report.fits:
-            raise Refused(_("The given start already fits the sound."))
+            raise Refused(_("The given start already fits the sound."), RefusalCode.CONFLICT)
         if report.pause:
-            raise Refused(_("The recording was paused: another start does not mend its time line."))
+            raise Refused(
+                _("The recording was paused: another start does not mend its time line."),
+                RefusalCode.CONFLICT,
+            )
         Recording.objects.filter(pk=recording.pk).update(
             given_started_at=report.sound_at,
             started_at=report.sound_at,

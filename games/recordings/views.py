@@ -114,7 +114,7 @@ def game_recording(request: MemberRequest, game_id: int) -> HttpResponse:
         return render(request, "games/recording.html", context)
     upload = request.FILES.get("file")
     if upload is None:
-        raise Refused(_("Choose the recording's file."))
+        raise Refused(_("Choose the recording's file."), RefusalCode.INVALID)
     stored = recordings.recording_store_whole(
         game_id=game_id,
         user=request.user,
@@ -122,7 +122,9 @@ def game_recording(request: MemberRequest, game_id: int) -> HttpResponse:
         started_at=_started_at(request.POST.get("started_at")),
     )
     if stored.status == RecordingStatus.FAILED:
-        raise Refused(stored.error)  # unreadable or too long: the upload says why
+        raise Refused(
+            stored.error, RefusalCode.INVALID
+        )  # unreadable or too long: the upload says why
     done = _("The recording is uploaded; its analysis follows.")
     return action_answer(request, refusal=None, done=done, back=_page(game_id))
 
@@ -133,7 +135,7 @@ def _started_at(raw: str | None) -> datetime | None:
         return None
     moment = parse_moment(raw, zone=ClubSettings.load().zone)
     if moment is None:
-        raise Refused(_("Give the start as a date and a time."))
+        raise Refused(_("Give the start as a date and a time."), RefusalCode.INVALID)
     return moment
 
 
@@ -218,7 +220,9 @@ def game_recording_suggestion(
     accept = decision == "accept"
     try:
         if decision not in ("accept", "dismiss"):
-            raise Refused(_("The page sent no decision: reload it and try again."))
+            raise Refused(
+                _("The page sent no decision: reload it and try again."), RefusalCode.INVALID
+            )
         recordings.suggestion_decide(
             suggestion_id=suggestion_id, user=request.user, accept=accept, game_id=game_id
         )
@@ -243,7 +247,10 @@ def game_recording_start(request: MemberRequest, game_id: int) -> HttpResponse:
     refusal = None
     try:
         if tenths is None:
-            raise Refused(_("The page sent no start by the sound: reload it and try again."))
+            raise Refused(
+                _("The page sent no start by the sound: reload it and try again."),
+                RefusalCode.INVALID,
+            )
         recordings.recording_use_sound_start(
             recording_id=recording.pk, user=request.user, offset_seen=tenths / 10
         )

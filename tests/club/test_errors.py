@@ -30,8 +30,26 @@ def test_every_code_has_one_status_and_it_is_a_client_error() -> None:
         assert (refusal.code, refusal.status) == (code, STATUS[code])
 
 
-def test_a_refusal_is_invalid_unless_it_says_otherwise() -> None:
-    assert (Refused("No.").code, Refused("No.").status) == (RefusalCode.INVALID, 422)
+def test_a_refusal_cannot_be_made_without_a_code(tmp_path: Path) -> None:
+    """Every refusal names its reason: without one it does not type-check, nor run."""
+    with pytest.raises(TypeError):
+        Refused("No.")  # type: ignore[call-arg]
+    sample = tmp_path / "sample.py"
+    sample.write_text(
+        textwrap.dedent(
+            """
+            from club.kernel.errors import RefusalCode, Refused
+
+            Refused("No.", RefusalCode.INVALID)
+            Refused("No.")
+            """
+        )
+    )
+    out, _err, status = mypy_api.run(
+        [str(sample), "--follow-imports=silent", "--no-incremental", "--config-file="]
+    )
+    errors = [line for line in out.splitlines() if ": error:" in line]
+    assert status == 1 and len(errors) == 1 and "sample.py:5" in errors[0], out
 
 
 def _answer(exc: Exception) -> tuple[int, dict[str, Any]]:

@@ -108,7 +108,7 @@ def test_an_online_game_from_the_deal_to_the_towns_win(online: Online) -> None:
             content_type="application/json",
         )
 
-    assert chat(don).status_code == 422  # 40 minutes before: not yet
+    assert chat(don).status_code == 409  # 40 minutes before: not yet (`conflict`)
     with time_machine.travel(starts - timedelta(minutes=10)):
         assert chat(don).status_code == 200
         assert chat(civilians[0][1]).status_code == 403
