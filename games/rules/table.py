@@ -64,7 +64,12 @@ class Timer(TypedDict):
     # How many speeches and last words the log holds before this clock: the clock is the
     # same one while this is unchanged (an extension lengthens it), so the screen keys its
     # start by it, and an undo brings back the key (and the start) of the clock it ended.
+    # A clock kept under a higher turn is one an undo took back: the screen forgets it.
     turn: int
+    # When the speech or last word before this one ended (ISO 8601), while the club checks
+    # that speeches do not overlap: this clock cannot start earlier, so a start the device
+    # kept from before it (an undone turn's, redone) is no start of this speech.
+    after: str | None
 
 
 class Vote(TypedDict):
@@ -302,14 +307,22 @@ def _timer(game: ClubGame, speaker: int | None, seconds: int | None, turn: int) 
         return None
     speaking = game.phase == Phase.DAY and speaker is not None and seconds is not None
     left_at_night = {out.seat for out in game.eliminated if out.phase == Phase.NIGHT.value}
+    ended = game.speeches_end if game.options.speeches_checked else None
+    after = ended.isoformat() if ended is not None else None
     first = sorted(game.last_words_due & left_at_night) or (
         [] if speaking else sorted(game.last_words_due)
     )
     if first:
-        return {"kind": "last_word", "seat": first[0], "seconds": LAST_WORD_SECONDS, "turn": turn}
+        return {
+            "kind": "last_word",
+            "seat": first[0],
+            "seconds": LAST_WORD_SECONDS,
+            "turn": turn,
+            "after": after,
+        }
     if speaking and speaker is not None and seconds is not None:  # (the last two for mypy)
         kind: Literal["speech", "defence"] = "speech" if game.step == Step.ROUND else "defence"
-        return {"kind": kind, "seat": speaker, "seconds": seconds, "turn": turn}
+        return {"kind": kind, "seat": speaker, "seconds": seconds, "turn": turn, "after": after}
     return None
 
 

@@ -25,6 +25,8 @@ function speakerAfter(log) {
   return 1 + effective.filter((entry) => entry.type === "speech").length;
 }
 const OUT_OF_TURN = "It is %(speaker)s's turn to speak.";
+const OVERLAP = "This speech starts at %(start)s, before the one before it ended (%(end)s).";
+const OVERLAP_RU = "Эта речь начинается в %(start)s, раньше, чем закончилась предыдущая (%(end)s).";
 
 /** A server holding one game's log: it records a tap that follows its last entry. */
 function fakeServer() {
@@ -36,6 +38,7 @@ function fakeServer() {
     status: 0, // every post is answered with this status (503: a proxy without its server)
     dropOnce: -1, // the post made when the log has this many entries fails, once
     confirmFirst: new Set(), // event types answered 428 until confirmed
+    overlap: false, // every speech is refused as starting before the one before it ended
     heads: 0,
     async post(body) {
       server.bodies.push(structuredClone(body));
@@ -49,6 +52,11 @@ function fakeServer() {
       if (body.seq !== server.log.length + 1) {
         const seq = server.log.length;
         return { ok: false, status: 409, answer: { error: "stale", code: "stale", seq, log: [...server.log], table: server.table() } };
+      }
+      if (body.event.type === "speech" && server.overlap) {
+        // As games/taps.py answers it today: the rules' words, the code `invalid`.
+        const error = "Эта речь начинается в 07:41:42, раньше, чем закончилась предыдущая (07:41:48).";
+        return { ok: false, status: 422, answer: { error, code: "invalid" } };
       }
       if (body.event.type === "speech" && body.event.seat !== speakerAfter(server.log)) {
         return { ok: false, status: 422, answer: { error: `Seat ${speakerAfter(server.log)} speaks now.`, code: "invalid" } };
@@ -82,11 +90,12 @@ async function engine(log, event) {
   return { ok: true, table: { shows: `phone ${after.length}`, speaker: speakerAfter(after) }, consequence: event.type === "foul" ? { removes: [9], winner: null } : null };
 }
 
-const words = new Words({ nicks: {}, roleNames: { commissar: "Комиссар" }, messages: { [OUT_OF_TURN]: "Сейчас говорит %(speaker)s.", "There is no seat %(seat)s.": "Места %(seat)s нет." } });
+const words = new Words({ nicks: {}, roleNames: { commissar: "Комиссар" }, messages: { [OUT_OF_TURN]: "Сейчас говорит %(speaker)s.", [OVERLAP]: OVERLAP_RU, "There is no seat %(seat)s.": "Места %(seat)s нет." } });
 
 function fakeUi({ confirm = true, choice = "discard" } = {}) {
   const ui = {
     said: [],
+    stuck: [], // what was said with the offer to restart the speech's clock
     asked: [],
     conflicts: [],
     redraws: 0,
@@ -99,6 +108,7 @@ function fakeUi({ confirm = true, choice = "discard" } = {}) {
     ),
     describe: (event) => describeTap(event, words),
     tapping: () => {},
+    unrecordable: (message) => ui.stuck.push(message),
   };
   return ui;
 }
@@ -401,6 +411,32 @@ test("a waiting tap the server refuses is dropped and said; the taps after it st
   assert.deepEqual(types(server.log), ["nominate"]);
   assert.deepEqual(ui.said, [["error", "Not recorded: speech of 4 — Seat 1 speaks now"]]);
   assert.deepEqual(ui.conflicts, []);
+});
+
+test("a speech whose clock cannot be recorded says so and offers to restart it, from the server, the engine or the waiting taps", async () => {
+  const server = fakeServer();
+  server.overlap = true;
+  const online = queueOn(server);
+  await online.queue.send({ type: "speech", seat: 1, start: "2026-12-06T04:41:42Z", end: "2026-12-06T04:42:12Z" });
+  assert.deepEqual(online.ui.stuck, ["Эта речь начинается в 07:41:42, раньше, чем закончилась предыдущая (07:41:48)."]);
+  assert.deepEqual(online.ui.said, []);
+  await online.queue.send({ type: "nominate", by: 1, target: 99 }); // any other refusal is only said
+  server.overlap = false;
+  await online.queue.send({ type: "speech", seat: 5 });
+  assert.deepEqual([online.ui.stuck.length, online.ui.said], [1, [["error", "Seat 1 speaks now."]]]);
+
+  const overlap = { code: "speech_overlap", template: OVERLAP, params: { start: "04:41:42", end: "04:41:48" } };
+  const judge = async () => ({ ok: false, refusal: overlap });
+  const offline = queueOn(server, { online: false, judge });
+  server.down = true;
+  await offline.queue.send({ type: "speech", seat: 1 });
+  assert.deepEqual(offline.ui.stuck, ["Эта речь начинается в 04:41:42, раньше, чем закончилась предыдущая (04:41:48)."]);
+
+  const waiting = queueOn(server, { online: false, judge, start: { queue: [{ client_id: "a", event: { type: "speech", seat: 1 }, confirmed: false, judged: false }] } });
+  await waiting.queue.engineReady();
+  assert.equal(waiting.queue.taps.length, 0);
+  assert.deepEqual(waiting.ui.stuck, ["Not recorded: speech of 1 — Эта речь начинается в 04:41:42, раньше, чем закончилась предыдущая (04:41:48)"]);
+  assert.deepEqual(waiting.ui.said, []);
 });
 
 test("offline, the phone's engine judges each tap: a refusal is said and nothing waits", async () => {

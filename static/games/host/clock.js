@@ -3,13 +3,23 @@
 // one speech (or last word) of the game; its start is kept on the device under that key,
 // so a redraw, a reload or an undo that brings the same speech back finds its start.
 // The key comes from the engine's table (`timer.turn`), never from a count of our own.
+//
+// The key of the speech after an undone one comes back when the turn is redone («Дальше»,
+// ↶, «Дальше»), so a start kept under it is the undone tap's, not this speech's: it was
+// read as the speech's start, which then began before the speech before it ended, and the
+// rules refused every «Дальше» after it, for good (the start stayed on the device). So a
+// clock an undo took back is forgotten (a key of a later turn than the table's), and a
+// kept start before the end of the speech before it (`timer.after`) is no start: the clock
+// starts afresh, never before that end.
 /** @import { HostTable, Timer } from "./table.js" */
 
 /**
  * The balagan's clock (no seat: the free talk is everyone's), or a speech's, a defence's or
  * a last word's, which names its seat.
+ * A speech's carries `after`: the end of the speech before it (ms; 0 when not known), the
+ * earliest start the rules take.
  * @typedef {{ key: string, kind: "balagan", seconds: number, started: number }
- *   | { key: string, kind: Timer["kind"], seconds: number, seat: number, started: number }} Clock
+ *   | { key: string, kind: Timer["kind"], seconds: number, seat: number, started: number, after: number }} Clock
  */
 
 /**
@@ -43,15 +53,42 @@ export class Clocks {
   }
 
   /**
-   * When the clock of `key` started: now, the first time it is asked for.
+   * When the clock of `key` started: now, the first time it is asked for, and again when
+   * the start kept is before `after` (it cannot be this speech's); never before `after`
+   * (a phone whose clock is behind the one that recorded the speech before).
    * @param {string} key
+   * @param {number} [after] the earliest start the rules take (ms)
    */
-  start(key) {
-    if (!(key in this.timers)) {
-      this.timers[key] = this.now();
+  start(key, after = 0) {
+    const kept = this.timers[key];
+    if (kept === undefined || kept < after) {
+      this.timers[key] = Math.max(this.now(), after);
       this.save("timers", this.timers);
     }
     return this.timers[key];
+  }
+
+  /**
+   * Starts the clock of `key` again from now (the host asked: the speech could not be
+   * recorded with the start kept).
+   * @param {string} key
+   * @param {number} [after]
+   */
+  restart(key, after = 0) {
+    delete this.timers[key];
+    return this.start(key, after);
+  }
+
+  /**
+   * Forgets the clocks of the turns after `turn`: the table is back at `turn`, so an undo
+   * took them back, and a turn redone is a new speech with a clock of its own.
+   * @param {number} turn
+   */
+  forgetAfter(turn) {
+    const later = Object.keys(this.timers).filter((key) => Number(key.split(":").at(-1)) > turn);
+    if (!later.length) return;
+    for (const key of later) delete this.timers[key];
+    this.save("timers", this.timers);
   }
 
   /**
@@ -66,7 +103,9 @@ export class Clocks {
     }
     if (!table.timer) return null;
     const key = timerKey(table.timer, table.n);
-    return { key, started: this.start(key), ...table.timer };
+    this.forgetAfter(table.timer.turn);
+    const after = table.timer.after ? Date.parse(table.timer.after) : 0;
+    return { ...table.timer, key, started: this.start(key, after), after };
   }
 
   /** @param {number} n the day whose balagan the host ended */
@@ -77,14 +116,17 @@ export class Clocks {
 }
 
 /**
- * A recorded speech's start and end: from its clock's start (never later than now) to now.
+ * A recorded speech's start and end: from its clock's start (never later than now) to now;
+ * never before the speech before it ended, and never ending before it starts (a phone whose
+ * clock is behind the one that recorded the speech before records a speech the rules take).
  * @param {Clock} clock
  * @param {number} [now]
  */
 export function span(clock, now = Date.now()) {
-  const end = new Date(now);
-  const start = clock.started ? new Date(Math.min(clock.started, end.getTime())) : end;
-  return { start: start.toISOString(), end: end.toISOString() };
+  const after = "after" in clock ? clock.after : 0;
+  const begun = clock.started ? Math.min(clock.started, now) : now;
+  const start = Math.max(begun, after);
+  return { start: new Date(start).toISOString(), end: new Date(Math.max(now, start)).toISOString() };
 }
 
 /**
@@ -94,7 +136,8 @@ export function span(clock, now = Date.now()) {
  * @param {number} now
  */
 export function face(started, limit, now) {
-  const left = started ? Math.ceil(limit - (now - started) / 1000) : limit;
+  // A clock that starts a moment from now (see Clocks.start) shows its whole limit.
+  const left = started ? Math.min(Math.ceil(limit - (now - started) / 1000), limit) : limit;
   const shown = Math.max(left, 0);
   return { text: `${Math.floor(shown / 60)}:${String(shown % 60).padStart(2, "0")}`, over: started > 0 && left <= 0 };
 }

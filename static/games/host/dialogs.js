@@ -43,14 +43,17 @@ export function hideError() {
 /**
  * @param {string} message
  * @param {string} [yes] the main button's words, when not «Да, записать» (an undo)
+ * @param {string} [no] the other button's, when not «Отмена»
  * @returns {Promise<boolean>}
  */
-export function ask(message, yes) {
+export function ask(message, yes, no) {
   const box = dialog("host-confirm");
   $("host-confirm-text").textContent = message;
   const button = /** @type {HTMLButtonElement} */ (box.querySelector("button[value=yes]"));
-  const usual = button.textContent;
+  const other = /** @type {HTMLButtonElement} */ (box.querySelector("button[value=no]"));
+  const usual = [button.textContent, other.textContent];
   if (yes) button.textContent = yes;
+  if (no) other.textContent = no;
   return new Promise((resolve) => {
     /** @param {Event} event */
     const answer = (event) => {
@@ -58,7 +61,7 @@ export function ask(message, yes) {
       if (!value) return;
       box.removeEventListener("click", answer);
       box.close();
-      button.textContent = usual;
+      [button.textContent, other.textContent] = usual;
       resolve(value === "yes");
     };
     box.addEventListener("click", answer);

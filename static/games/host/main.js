@@ -72,6 +72,7 @@ const ui = {
   tapping() {
     foulNext = false;
   },
+  unrecordable: restartClock,
 };
 const saved = await store.get("snapshot");
 const clocks = new Clocks(
@@ -207,6 +208,21 @@ function undoing() {
   const last = queue.taps.at(-1);
   if (queue.unjudged && last && last.event.type !== "undo") return last.event;
   return queue.table.undoes || null;
+}
+
+/**
+ * A speech whose clock cannot be recorded (it starts before the speech before it ended):
+ * the host reads why and may start the clock again from now, so the next «Дальше» is
+ * recorded whatever start the device held.
+ * @param {string} why the refusal
+ */
+async function restartClock(why) {
+  const clock = clocks.current(queue.table);
+  if (!clock || clock.kind === "balagan") return say(why);
+  const question = _("%(why)s Start this speech's clock again from now?", { why });
+  if (!(await ask(question, _("Restart the clock"), _("Keep the clock")))) return undefined;
+  clocks.restart(clock.key, clock.after);
+  return render();
 }
 
 /** @param {TapEvent} event */

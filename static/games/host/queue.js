@@ -64,6 +64,8 @@ import { _ } from "./words.js";
  *   another device recorded `recorded` first; the host chooses what happens to `waiting`
  * @property {(event: TapEvent) => string} describe a tap in words («речь 5», «фол: 7»)
  * @property {() => void} tapping a tap's turn has come
+ * @property {(message: string) => void} unrecordable a speech's clock cannot be recorded (it
+ *   starts before the speech before it ended): says `message` and offers to restart the clock
  */
 /** @typedef {{ set: (run: () => void, ms: number) => unknown, clear: (handle: unknown) => void }} Timers */
 
@@ -124,6 +126,7 @@ export class TapQueue {
     this.changes = 0; // counts the changes of the record other than a tap taken in order
     /** @type {string[]} waiting taps dropped since the host was last told */
     this.dropped = [];
+    this.stuckClock = false; // one of them was a speech whose clock cannot be recorded
     this.io = io;
     this.ui = ui;
     this.words = words;
@@ -249,8 +252,31 @@ export class TapQueue {
       );
       return true;
     }
-    this.ui.say(answer.error || _("The tap was not recorded."));
+    this.refuse(tap.event, answer.code, answer.error || _("The tap was not recorded."));
     return true;
+  }
+
+  /**
+   * A refusal in words; a speech whose clock cannot be recorded also offers a way on (the
+   * clock started again), so the host is never left with a «Дальше» refused for good.
+   * @param {TapEvent} event
+   * @param {string | undefined} code
+   * @param {string} message
+   */
+  refuse(event, code, message) {
+    if (this.unrecordable(event, code, message)) this.ui.unrecordable(message);
+    else this.ui.say(message);
+  }
+
+  /**
+   * Whether the rules refused `event` as a speech (or last word) starting before the one
+   * before it ended: its clock's start is what cannot be recorded.
+   * @param {TapEvent} event
+   * @param {string | undefined} code
+   * @param {string} message
+   */
+  unrecordable(event, code, message) {
+    return (event.type === "speech" || event.type === "last_word") && this.words.speechOverlap(code, message);
   }
 
   /**
@@ -296,7 +322,7 @@ export class TapQueue {
   async keep(tap) {
     const result = this.unjudged ? null : await this.io.judge(this.pendingLog(), tap.event);
     if (result) {
-      if (!result.ok) return this.ui.say(this.words.refusal(result.refusal));
+      if (!result.ok) return this.refuse(tap.event, result.refusal.code, this.words.refusal(result.refusal));
       if (result.consequence && !tap.confirmed && !(await this.ui.confirm(result.consequence))) return undefined;
       this.table = result.table;
       this.taps.push({ ...tap, confirmed: true, judged: true });
@@ -331,7 +357,7 @@ export class TapQueue {
       if (changes !== this.changes || !this.taps.includes(tap)) continue; // the record moved meanwhile: again
       judged = true;
       if (!result.ok) {
-        this.drop(tap, this.words.refusal(result.refusal));
+        this.drop(tap, this.words.refusal(result.refusal), result.refusal.code);
         continue;
       }
       if (result.consequence && !tap.confirmed && !(await this.ui.confirm(result.consequence))) {
@@ -352,19 +378,24 @@ export class TapQueue {
    * A waiting tap that will not be recorded, and why (said once the queue has settled).
    * @param {Tap} tap
    * @param {string} why
+   * @param {string} [code] the refusal's code, when the rules refused it
    */
-  drop(tap, why) {
+  drop(tap, why, code) {
     this.taps = this.taps.filter((each) => each !== tap);
     this.changes += 1;
+    if (this.unrecordable(tap.event, code, why)) this.stuckClock = true;
     // «речь 2 — Место 2 уже говорило»: the reasons are joined by «;», without their full stops.
     this.dropped.push(_("%(tap)s — %(why)s", { tap: this.ui.describe(tap.event), why: why.replace(/\.\s*$/, "") }));
   }
 
-  /** Says which waiting taps were not recorded, and why. */
+  /** Says which waiting taps were not recorded, and why (with a way on for a clock). */
   tell() {
     if (!this.dropped.length) return;
-    this.ui.say(_("Not recorded: %(taps)s", { taps: this.dropped.join("; ") }));
+    const message = _("Not recorded: %(taps)s", { taps: this.dropped.join("; ") });
+    if (this.stuckClock) this.ui.unrecordable(message);
+    else this.ui.say(message);
     this.dropped = [];
+    this.stuckClock = false;
   }
 
   /** The waiting taps to the server, in order, while it takes them. */
@@ -435,7 +466,7 @@ export class TapQueue {
       this.stopped = true;
       return false;
     }
-    this.drop(tap, answer.error || _("refused by the server"));
+    this.drop(tap, answer.error || _("refused by the server"), answer.code);
     return true;
   }
 

@@ -189,6 +189,7 @@ export interface Timer {
   seat: number;
   seconds: number;
   turn: number;
+  after: string | null;
 }
 
 export interface TableSeat {

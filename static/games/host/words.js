@@ -64,6 +64,10 @@ const OUTCOMES = {
   candidates_left: () => _("Too few candidates left: nobody leaves."),
 };
 
+// The rules' refusal of a speech that starts before the one before it ended (games/rules/
+// club/day.py): its clock's start cannot be recorded, and the screen offers to restart it.
+const SPEECH_OVERLAP = "This speech starts at %(start)s, before the one before it ended (%(end)s).";
+
 /** The words that need the page's names: seats, roles, the engine's templates. */
 export class Words {
   /** @param {Pick<HostPage, "nicks" | "roleNames" | "messages">} page */
@@ -97,6 +101,20 @@ export class Words {
       params[name] = typeof value === "string" && this.page.messages[value] ? this.page.messages[value] : value;
     }
     return interpolate(this.page.messages[refusal.template] || refusal.template, params, true);
+  }
+
+  /**
+   * Whether a refusal is the rules' «this speech starts before the one before it ended»:
+   * by its code (the phone's engine), or by its words (the server's tap door answers the
+   * rules' refusals as `invalid`, with the template's words).
+   * @param {string | undefined} code
+   * @param {string} message
+   */
+  speechOverlap(code, message) {
+    if (code === "speech_overlap") return true;
+    const template = this.page.messages[SPEECH_OVERLAP] || SPEECH_OVERLAP;
+    const words = template.split(/%\(\w+\)s/).map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+    return new RegExp(words.join(".+?")).test(message);
   }
 
   /** @param {NightStep} night */

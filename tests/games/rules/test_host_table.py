@@ -45,7 +45,13 @@ def speak(seat: int) -> dict[str, Any]:
 def test_during_a_speech_a_seat_tap_nominates_for_the_speaker_and_no_vote_shows_yet() -> None:
     shown = table([{"type": "day", "n": 1}, {"type": "nominate", "by": 1, "target": 6}])
     assert shown["tap"] == {"kind": "nominate", "by": 1}
-    assert shown["timer"] == {"kind": "speech", "seat": 1, "seconds": 30, "turn": 0}
+    assert shown["timer"] == {
+        "kind": "speech",
+        "seat": 1,
+        "seconds": 30,
+        "turn": 0,
+        "after": None,
+    }
     assert shown["vote"] is None and shown["seats"][5]["nominated"]
     assert shown["balagan"] is None  # the round has begun
 
@@ -59,7 +65,14 @@ def test_the_vote_comes_after_the_round_then_the_defence_and_the_first_day_quest
     assert shown["tap"] == {"kind": "hand"} and len(present(shown["vote"])["voters"]) == 12
     log.append({"type": "votes", "counts": {"6": 5, "7": 5}})
     shown = table(log)
-    assert shown["timer"] == {"kind": "defence", "seat": 6, "seconds": 30, "turn": 12}
+    # The defence cannot start before the round's last speech ended.
+    assert shown["timer"] == {
+        "kind": "defence",
+        "seat": 6,
+        "seconds": 30,
+        "turn": 12,
+        "after": "2026-12-06T18:00:00+03:00",
+    }
     assert shown["vote"] is None and not shown["seats"][5]["nominated"]
     assert shown["seats"][5]["candidate"]
     shown = table([*log, speak(6), speak(7)])
@@ -89,7 +102,13 @@ def test_the_morning_says_what_the_night_did_and_its_last_word_opens_the_day() -
     assert morning["shots"] == [{"by": "mafia", "target": 6}] and morning["healed"] == [7]
     assert [c["result"] for c in morning["checks"]] == ["commissar", "black"]
     assert [out["seat"] for out in morning["left"]] == [6]
-    last_word = {"kind": "last_word", "seat": 6, "seconds": LAST_WORD_SECONDS, "turn": 0}
+    last_word = {
+        "kind": "last_word",
+        "seat": 6,
+        "seconds": LAST_WORD_SECONDS,
+        "turn": 0,
+        "after": None,
+    }
     assert shown["timer"] == last_word
     assert shown["vote"] is None
     # The green frame is on the victim giving the last word, not on the round's first speaker.
@@ -106,8 +125,32 @@ def test_a_player_fouled_out_mid_round_speaks_after_the_speech_under_way() -> No
     assert [seat["no"] for seat in shown["seats"] if seat["speaking"]] == [1]  # speech under way
     round_over = [speak(seat) for seat in range(1, 13) if seat != 9]
     after = table([{"type": "day", "n": 1}, *fouls, *round_over])
-    assert present(after["timer"]) == {"kind": "last_word", "seat": 9, "seconds": 60, "turn": 11}
+    assert present(after["timer"]) == {
+        "kind": "last_word",
+        "seat": 9,
+        "seconds": 60,
+        "turn": 11,
+        "after": "2026-12-06T18:00:00+03:00",
+    }
     assert [seat["no"] for seat in after["seats"] if seat["speaking"]] == [9]
+
+
+def test_a_clock_names_when_the_speech_before_it_ended_and_an_undo_takes_it_back() -> None:
+    """The screen starts no clock before the speech before it ended (a start kept from an
+    undone turn would make the speech unrecordable): the table says that end, as the
+    effective log has it."""
+
+    def spoke(seat: int, start: str, end: str) -> dict[str, Any]:
+        return {"type": "speech", "seat": seat, "start": start, "end": end, "limit": 30}
+
+    first = spoke(1, "2026-12-06T15:00:00+00:00", "2026-12-06T15:00:30+00:00")
+    second = spoke(2, "2026-12-06T15:00:30+00:00", "2026-12-06T15:01:00+00:00")
+    log: list[dict[str, Any]] = [{"type": "day", "n": 1}, first, second]
+    assert present(table(log)["timer"])["after"] == "2026-12-06T15:01:00+00:00"
+    undone = present(table([*log, {"type": "undo"}])["timer"])
+    assert (undone["seat"], undone["turn"], undone["after"]) == (2, 1, "2026-12-06T15:00:30+00:00")
+    unchecked = table_for(SEATS, {"speeches_checked": False}, [], log)
+    assert present(unchecked["timer"])["after"] is None
 
 
 def test_an_offline_tap_is_judged_words_its_refusal_and_names_a_removal() -> None:
