@@ -64,8 +64,9 @@ const OUTCOMES = {
   candidates_left: () => _("Too few candidates left: nobody leaves."),
 };
 
-// The rules' refusal of a speech that starts before the one before it ended (games/rules/
-// club/day.py): its clock's start cannot be recorded, and the screen offers to restart it.
+// The rules' refusal of a speech that starts before the one before it ended
+// (games/rules/club/day.py): its clock's start cannot be recorded, and the screen offers
+// to restart it.
 const SPEECH_OVERLAP = "This speech starts at %(start)s, before the one before it ended (%(end)s).";
 
 /** The words that need the page's names: seats, roles, the engine's templates. */
