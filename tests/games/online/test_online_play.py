@@ -307,3 +307,23 @@ def test_a_member_told_by_email_gets_two_letters_a_game_not_one_per_phase() -> N
     assert email_fallback(step) is None
     deal = rows.filter(member=in_telegram[0], dedupe_key__contains=":deal:").get()
     assert email_fallback(deal) is not None
+
+
+def test_the_hosts_reason_names_a_player_by_seat_not_by_nickname() -> None:
+    """A modkill's or a warning's reason is screened as a live game's (games/reasons.py):
+    a player's nickname in any form is refused, and nothing is recorded; «место 4» is fine."""
+    fox = make_member(nickname="Лиса")
+    host, _players, seats, game_id, starts = online_game(
+        [Player(fox), *(Player(make_member()) for _ in range(9))]
+    )
+    fox_seat = next(n for n, (_role, p) in seats.items() if p.member == fox)
+    other = next(n for n in seats if n != fox_seat)
+    with time_machine.travel(starts + timedelta(seconds=1), tick=False):
+        assert online_sweep() == 1
+        before = Game.objects.get(pk=game_id).last_seq
+        refused = host.act(game_id, expect=422, type="warning", seat=other, reason="перебивал Лису")
+        assert refused["code"] == "invalid"
+        assert f"{fox_seat}" in refused["detail"]
+        assert Game.objects.get(pk=game_id).last_seq == before
+        host.act(game_id, type="warning", seat=other, reason=f"перебивал место {fox_seat}")
+        assert Game.objects.get(pk=game_id).last_seq == before + 1
