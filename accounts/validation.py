@@ -10,7 +10,7 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from accounts.age import coming_of_age, is_of_age
-from accounts.lookalikes import mixed_script_word
+from accounts.lookalikes import lookalike_key, mixed_script_word
 
 NICKNAME_MIN_LENGTH = 2
 NICKNAME_MAX_LENGTH = 32
@@ -18,6 +18,16 @@ NICKNAME_MAX_LENGTH = 32
 NICKNAME_CHARACTERS = re.compile(r"^[A-Za-zА-Яа-яЁё0-9 _-]+$")
 _LETTER = re.compile(r"[A-Za-zА-Яа-яЁё]")
 EARLIEST_BIRTH_DATE = date(1900, 1, 1)
+# The words the site writes in a person's place, in both of its languages: a guest on an
+# evening's list is «Гость» to the members (club.models.Registration.listed_name), and a
+# player whose name is not shown is «Игрок 3» (games/ratings/publication.py's visible_nicks).
+# A nickname or a guest's name that reads as one of them would pass for what the site says.
+SITE_WORDS = ("Гость", "Игрок", "Guest", "Player")
+_SITE_WORD_KEYS = {lookalike_key(word): word for word in SITE_WORDS}
+# What the digits look like (TR39, accounts.lookalikes): «0» as «o», «1» as «l», «3» as «З».
+_DIGIT_KEYS = frozenset("".join(lookalike_key(digit) for digit in "0123456789"))
+_TOKEN = re.compile(r"[^\W_]+")
+_TRAILING_DIGITS = re.compile(r"\d+$")
 
 
 def normalize_nickname(raw: str) -> str:
@@ -37,6 +47,24 @@ def identifier_fold(identifier: str) -> str:
     (Unicode's identifier caseless match), spaces folded, so no variant gets a fresh count."""
     folded = unicodedata.normalize("NFKC", normalize_nickname(identifier)).casefold()
     return unicodedata.normalize("NFKC", folded)
+
+
+def _reads_as_a_number(token: str) -> bool:
+    """«3», «12», or a letter or two that look like digits («З», «О»): a seat's number."""
+    looks = set(lookalike_key(token))
+    return looks <= _DIGIT_KEYS and (any(ch.isdigit() for ch in token) or len(token) <= 2)
+
+
+def reads_as_a_site_word(text: str) -> str | None:
+    """The site's word (SITE_WORDS) that `text` reads as, alone or with a number after it,
+    in any letter case and in look-alike letters: «Гость», «игрок 3», «Player_7», «GUEST2»,
+    «Г0сть», «Игрок З» with a Cyrillic «З». None for anything else («Гостья», «Player One»)."""
+    tokens = _TOKEN.findall(text)
+    while len(tokens) > 1 and _reads_as_a_number(tokens[-1]):
+        tokens.pop()
+    if len(tokens) != 1:
+        return None
+    return _SITE_WORD_KEYS.get(lookalike_key(_TRAILING_DIGITS.sub("", tokens[0])))
 
 
 def validate_nickname(nickname: str) -> None:
@@ -66,6 +94,16 @@ def validate_nickname(nickname: str) -> None:
             )
             % {"word": mixed},
             code="nickname_mixed_scripts",
+        )
+    site_word = reads_as_a_site_word(nickname)
+    if site_word is not None:
+        raise ValidationError(
+            _(
+                "The site writes «%(word)s» for a guest or a player whose name is not shown, "
+                "so it cannot be a nickname: please choose another."
+            )
+            % {"word": site_word},
+            code="nickname_site_word",
         )
 
 

@@ -35,9 +35,14 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from accounts.languages import speaking_to
-from accounts.lookalikes import lookalike_key
+from accounts.lookalikes import lookalike_key, mixed_script_word
 from accounts.models import MembershipStatus, User
-from accounts.validation import NICKNAME_MAX_LENGTH, login_key, normalize_nickname
+from accounts.validation import (
+    NICKNAME_MAX_LENGTH,
+    login_key,
+    normalize_nickname,
+    reads_as_a_site_word,
+)
 from club import buttons, seating, texts
 from club.kernel.club_settings import ClubSettings
 from club.kernel.errors import RefusalCode, Refused
@@ -269,6 +274,92 @@ def guest_clean(*, name: str, phone: str = "", telegram: str = "") -> tuple[str,
     return name, phone, telegram
 
 
+def refuse_unless_tells_apart(evening: Evening, name: str) -> None:
+    """Refuse a guest's name (as guest_clean stored it) that could not be told apart on the
+    evening's list or at its table, naming what it clashes with: a word that mixes
+    alphabets, the site's own words for a guest or a hidden player («Гость», «Игрок 3»:
+    accounts.validation.reads_as_a_site_word), a member's nickname, or another guest of the
+    evening, in any letter case and in look-alike letters («петя» beside «Петя», «Вoрон»
+    with a Latin «o» beside «Ворон»: accounts.lookalikes, the rule nicknames follow). The
+    one check of every door that names a guest (the line-up's form is the only one: the
+    host seats the evening's guests by id, games.services)."""
+    mixed = mixed_script_word(name)
+    if mixed is not None:
+        raise Refused(
+            _(
+                "The word «%(word)s» mixes Latin and Cyrillic letters, which makes it look "
+                "like another word: write each word in one alphabet."
+            )
+            % {"word": mixed},
+            RefusalCode.INVALID,
+            fields={"name": 1},
+        )
+    site_word = reads_as_a_site_word(name)
+    if site_word is not None:
+        raise Refused(
+            _(
+                "The site writes «%(word)s» for a guest or a player whose name is not shown, "
+                "so it cannot be a guest's name: write the guest's own name."
+            )
+            % {"word": site_word},
+            RefusalCode.INVALID,
+            fields={"name": 1},
+        )
+    looks = lookalike_key(name)
+    member = (
+        User.objects.filter(nickname_skeleton=looks)
+        .order_by("date_joined", "pk")
+        .values_list("nickname", flat=True)
+        .first()
+    )
+    if member is not None and login_key(member) == login_key(name):
+        raise Refused(
+            _(
+                "«%(nickname)s» is a member's nickname: a guest of that name could not be told "
+                "apart from the member at the table. If this is the member, add them as a "
+                "member; if not, add something to the guest's name (an initial, say)."
+            )
+            % {"nickname": member},
+            RefusalCode.INVALID,
+            fields={"name": 1},
+        )
+    if member is not None:
+        raise Refused(
+            _(
+                "The name «%(name)s» looks too much like «%(nickname)s», a member's nickname: "
+                "the two could not be told apart at the table. If this is the member, add "
+                "them as a member; if not, add something to the guest's name (an initial, say)."
+            )
+            % {"name": name, "nickname": member},
+            RefusalCode.INVALID,
+            fields={"name": 1},
+        )
+    guests = Registration.objects.active().filter(evening=evening, guest__isnull=False)
+    for other in guests.values_list("guest__name", flat=True).order_by("created_at", "pk"):
+        if login_key(other) == login_key(name):
+            # The same guest added twice (a form sent twice) is the likelier mistake.
+            raise Refused(
+                _(
+                    "%(name)s is on this evening's list already. If this is someone else, add "
+                    "something to the name to tell them apart (an initial, say)."
+                )
+                % {"name": other},
+                RefusalCode.CONFLICT,
+                fields={"name": 1},
+            )
+        if lookalike_key(other) == looks:
+            raise Refused(
+                _(
+                    "The name «%(name)s» looks too much like «%(other)s», a guest on this "
+                    "evening's list: add something to the name to tell them apart (an "
+                    "initial, say)."
+                )
+                % {"name": name, "other": other},
+                RefusalCode.INVALID,
+                fields={"name": 1},
+            )
+
+
 def lineup_add_guest(
     *,
     evening_id: int,
@@ -296,24 +387,7 @@ def lineup_add_guest(
             fields={"of_age": 1},
         )
     evening = _evening(evening_id)
-    # Two guests of one name cannot be told apart on the list (and the same guest added
-    # twice, a form sent twice, is a mistake): the organiser makes the name distinct.
-    same_name = (
-        Registration.objects.active()
-        .filter(evening=evening, guest__name__iexact=name)
-        .values_list("guest__name", flat=True)
-        .first()
-    )
-    if same_name is not None:
-        raise Refused(
-            _(
-                "%(name)s is on this evening's list already. If this is someone else, add "
-                "something to the name to tell them apart (an initial, say)."
-            )
-            % {"name": same_name},
-            RefusalCode.CONFLICT,
-            fields={"name": 1},
-        )
+    refuse_unless_tells_apart(evening, name)
     guest = Guest.objects.create(name=name, phone=phone, telegram_username=telegram, added_by=actor)
     try:
         added = _added(

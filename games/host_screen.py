@@ -26,7 +26,7 @@ from games import services
 from games.models import Game
 from games.queries import GameView
 from games.ratings import stats
-from games.ratings.publication import visible_nicks
+from games.ratings.publication import named_guests, visible_nicks
 from games.ratings.services import bonus_scheme
 from games.rules.event_types import ClubEntry
 from games.rules.table import HostTable, host_table
@@ -71,6 +71,8 @@ class HostPage(TypedDict):
     options: dict[str, Any] | None
     immune: list[int]
     nicks: dict[str, str]
+    # The seats of guests named on the screen (publication.named_guests): marked «гость».
+    guests: list[int]
     roleNames: dict[str, str]
     table: HostTable
     messages: dict[str, str]  # the engine's refusal templates in the page's language
@@ -109,6 +111,7 @@ def page_data(view: GameView, viewer: Any) -> HostPage:
         "options": game.options or None,
         "immune": list(game.immune),
         "nicks": {str(number): nick for number, nick in nicks.items()},
+        "guests": sorted(named_guests(view.seats, game, viewer)),
         "roleNames": stats.role_names(),
         "table": table_of(view),
         "messages": engine_messages(),

@@ -31,6 +31,7 @@ from games.queries import GameView, bonuses_given, game_view
 from games.ratings import stats
 from games.ratings.publication import (
     hidden_names,
+    named_guests,
     published_analysis,
     signed_points,
     unnamed,
@@ -176,12 +177,14 @@ def _game_context(request: SiteRequest, view: GameView) -> dict[str, Any]:
     """The public game page: the table as its reader may see it."""
     state = view.club_state
     nick = visible_nicks(view.seats, view.game, request.user)
+    guests = named_guests(view.seats, view.game, request.user)
     hidden = hidden_names(view.seats, nick)
     role_names = stats.role_names()
     seats = [
         {
             "seat": seat,
             "nick": nick[seat.number],
+            "guest": seat.number in guests,
             "role_name": role_names.get(seat.role, seat.role),
             "foul_marks": "●" * state.fouls.get(seat.number, 0),
             "alive": seat.number in state.alive,

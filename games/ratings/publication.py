@@ -46,6 +46,21 @@ def visible_nicks(seats: list[Seat], game: Game, viewer: Viewer) -> dict[int, st
     }
 
 
+def named_guests(seats: list[Seat], game: Game, viewer: Viewer) -> set[int]:
+    """The seats whose player is a guest (club.Guest, linked to no member) and named to
+    `viewer`: the pages mark them as guests, so that a guest is not taken for a member of
+    a like name. A seat shown as «Игрок N» is not marked: it tells nothing of who sits
+    there. Read the seats with `guest__member` at hand."""
+    running = access.runs(viewer, game, seats)
+    return {
+        seat.number
+        for seat in seats
+        if seat.guest is not None
+        and seat.guest.member is None
+        and access.seat_name_visible(seat, viewer, runs_game=running)
+    }
+
+
 # What each scoring line is (games/rules/scoring.Scheme's fields), as the site names it.
 LINE_LABELS = {
     "win": gettext_lazy("win with the team"),

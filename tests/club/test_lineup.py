@@ -631,7 +631,7 @@ def test_a_message_reaches_the_list_once_each_and_counts_who_has_a_channel() -> 
     waiting = make_member(telegram_id=1002)
     for member in (linked, by_email, nowhere, waiting):
         lineup.lineup_add_member(evening_id=evening.pk, member_id=member.pk, actor=host)
-    lineup.lineup_add_guest(evening_id=evening.pk, name="Гость", of_age=True, actor=host)
+    lineup.lineup_add_guest(evening_id=evening.pk, name="Мария", of_age=True, actor=host)
     reach = lineup.evening_message(evening_id=evening.pk, text="Начинаем в 18:30", actor=host)
     assert (reach.members, reach.reached, reach.unreachable) == (3, 2, [nowhere.nickname])
     change = LineupChange.objects.get(action=LineupAction.MESSAGE)
@@ -661,7 +661,7 @@ def test_a_message_says_it_is_being_sent_leaves_guests_out_aloud_and_has_a_plain
     by_email = make_member()
     for member in (make_member(telegram_id=2001), by_email, make_member(email="")):
         lineup.lineup_add_member(evening_id=evening.pk, member_id=member.pk, actor=host)
-    lineup.lineup_add_guest(evening_id=evening.pk, name="Гость", of_age=True, actor=host)
+    lineup.lineup_add_guest(evening_id=evening.pk, name="Мария", of_age=True, actor=host)
     client = Client()
     client.force_login(host)
     answer = client.post(

@@ -106,7 +106,7 @@ def test_the_organiser_s_actions_race_sign_ups_without_overselling_or_jumping_th
             lineup.lineup_remove(registration_id=registration.pk, reason="no_show", actor=host)
         for member in walk_ins:
             lineup.lineup_add_member(evening_id=evening.pk, member_id=member.pk, actor=host)
-        lineup.lineup_add_guest(evening_id=evening.pk, name="Гость", of_age=True, actor=host)
+        lineup.lineup_add_guest(evening_id=evening.pk, name="Мария", of_age=True, actor=host)
         lineup.evening_open_second_table(evening_id=evening.pk, actor=host)
         last = Registration.objects.reserve().filter(evening=evening).last()
         if last is not None:

@@ -435,6 +435,8 @@ function drawSeats({ table, vote, cards, bestMove }, words) {
       marks.push(el("span", { class: `slot slot-${kind}` }, SLOT_MARKS[kind] || "•"));
       status.push(words.slot(slot, roleOf));
     }
+    const guest = words.guest(seat.no);
+    if (guest) status.unshift(_("guest"));
     const classes = ["host-seat"];
     if (shown) classes.push(`card-${seat.team}`);
     if (!seat.alive) classes.push("out");
@@ -456,6 +458,7 @@ function drawSeats({ table, vote, cards, bestMove }, words) {
         disabled: !seat.alive && !table.over,
       },
       el("span", { class: "no" }, String(seat.no)),
+      guest ? el("span", { class: "guest", "aria-hidden": "true" }, _("guest")) : null,
       el("span", { class: "nick", translate: "no" }, words.nick(seat.no)),
       shown ? el("span", { class: "role" }, words.role(seat.role)) : null,
       el("span", { class: "marks", "aria-hidden": "true" }, marks.flatMap((mark, at) => (at ? [" ", mark] : [mark]))),

@@ -20,6 +20,7 @@ export interface HostPage {
   options: Record<string, unknown> | null;
   immune: number[];
   nicks: Record<string, string>;
+  guests: number[];
   roleNames: Record<string, string>;
   table: HostTable;
   messages: Record<string, string>;

@@ -71,7 +71,7 @@ const SPEECH_OVERLAP = "This speech starts at %(start)s, before the one before i
 
 /** The words that need the page's names: seats, roles, the engine's templates. */
 export class Words {
-  /** @param {Pick<HostPage, "nicks" | "roleNames" | "messages">} page */
+  /** @param {Pick<HostPage, "nicks" | "roleNames" | "messages"> & Partial<Pick<HostPage, "guests">>} page */
   constructor(page) {
     this.page = page;
   }
@@ -84,6 +84,16 @@ export class Words {
   /** @param {number} seat */
   nick(seat) {
     return this.page.nicks[String(seat)] || "";
+  }
+
+  /**
+   * Whether a guest (no member) sits in the seat, named on the screen: the seat says so,
+   * so the guest is not taken for a member of a like name. A page kept from before the
+   * page carried `guests` marks none.
+   * @param {number} seat
+   */
+  guest(seat) {
+    return (this.page.guests || []).includes(seat);
   }
 
   /** @param {number} seat */
