@@ -10,11 +10,17 @@ checks it: a file or folder that exists; `module.name` (`club/models.Evening`) f
 the module holds; a glob (`static/club/icon-*.png`, `bench/<name>.py`) that matches. A
 template or a static file is also named as Django finds it, under templates/ or static/
 (`{% include "club/_seats.html" %}`, `{% static "club/club.css" %}`).
+
+static/vendor/ is not in the repository: `make vendor` writes it from node_modules (git
+ignores it). A path under it is checked against what the Makefile's vendor recipe makes (its
+targets and what it copies in), so the check passes on a fresh clone before `make vendor`
+and still catches a vendored file the Makefile does not make.
 """
 
 from __future__ import annotations
 
 import ast
+import fnmatch
 import io
 import re
 import subprocess
@@ -43,6 +49,27 @@ WHOLE_NAMES = ("Makefile", "run")
 PLACEHOLDER = re.compile(r"<[^/>]+>|\b[A-Z]{2,}\b(?=[./]|$)")
 # Where a path is looked for: the repository, and Django's roots of templates and statics.
 ROOTS = (ROOT, ROOT / "templates", ROOT / "static")
+VENDOR = "static/vendor/"
+
+
+def made_by_make_vendor(makefile: Path = ROOT / "Makefile") -> frozenset[str]:
+    """The files and folders under static/vendor/ that `make vendor` makes: the paths its
+    variables name (`VENDOR := …`, `ENGINE_STDLIB := …`) and each file a `cp` copies into a
+    static/vendor/ folder, with every folder above them."""
+    lines = makefile.read_text().replace("\\\n", " ").splitlines()
+    made: set[str] = set()
+    for line in lines:
+        words = line.split()
+        if len(words) > 2 and words[1] == ":=":
+            made.update(word for word in words[2:] if word.startswith(VENDOR))
+        elif words[:1] == ["cp"] and words[-1].startswith(VENDOR) and words[-1].endswith("/"):
+            made.update(words[-1] + Path(source).name for source in words[1:-1])
+    for path in list(made):
+        folder = path
+        while "/" in folder.rstrip("/"):
+            folder = folder.rpartition("/")[0]
+            made.add(folder)
+    return frozenset(made - {"static"})
 
 
 def tracked() -> list[Path]:
@@ -85,10 +112,15 @@ def problem(cited: str) -> str | None:
     """Why a cited path names nothing in the repository, or None when it names something."""
     cited = cited.rstrip(".")
     pattern = PLACEHOLDER.sub("*", cited)
+    vendored = made_by_make_vendor() if cited.startswith(VENDOR.rstrip("/")) else frozenset()
     if "*" in pattern:
-        return None if any(any(root.glob(pattern)) for root in ROOTS) else "matches no file"
-    if any((root / cited).exists() for root in ROOTS):
+        if any(any(root.glob(pattern)) for root in ROOTS) or fnmatch.filter(vendored, pattern):
+            return None
+        return "matches no file"
+    if any((root / cited).exists() for root in ROOTS) or cited.rstrip("/") in vendored:
         return None
+    if vendored:
+        return "no such file, and `make vendor` (the Makefile) makes none"
     folder, _, last = cited.rpartition("/")
     module, dot, name = last.partition(".")
     if dot and (ROOT / folder / f"{module}.py").is_file():  # club/models.Evening.signup_refusal
@@ -128,3 +160,31 @@ def test_a_stale_path_is_caught(tmp_path: Path) -> None:
         "games/analysis.py: no such file",
         "static/club/nothing-*.svg: matches no file",
     ]
+
+
+def test_what_make_vendor_makes_is_cited_before_it_runs(tmp_path: Path) -> None:
+    planted = tmp_path / "Makefile"
+    planted.write_text(
+        "VENDOR := static/vendor/htmx/htmx.min.js \\\n\tstatic/vendor/pico/pico.min.css\n"
+        "$(VENDOR):\n"
+        "\tcp node_modules/pyodide/pyodide.mjs \\\n"
+        "\t   node_modules/x/y.json static/vendor/pyodide/\n"
+        "\tcp node_modules/htmx.org/dist/htmx.min.js static/vendor/htmx/\n"
+    )
+    assert made_by_make_vendor(planted) == {
+        "static/vendor",
+        "static/vendor/htmx",
+        "static/vendor/htmx/htmx.min.js",
+        "static/vendor/pico",
+        "static/vendor/pico/pico.min.css",
+        "static/vendor/pyodide",
+        "static/vendor/pyodide/pyodide.mjs",
+        "static/vendor/pyodide/y.json",
+    }
+    # The repository's Makefile, whether or not static/vendor/ is there yet.
+    assert problem("static/vendor/pyodide/engine_stdlib.zip") is None
+    assert problem("static/vendor/pyodide/pyodide-lock.json") is None
+    assert problem("static/vendor/*") is None
+    assert problem("static/vendor/htmx/htmx.js") == (
+        "no such file, and `make vendor` (the Makefile) makes none"
+    )
