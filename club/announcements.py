@@ -61,8 +61,10 @@ def _open_in_app(evening: Evening) -> list[list[dict[str, str]]]:
 
 def evening_lineup_sync(*, evening_id: int) -> int | None:
     """Keep the evening's line-up in the club's group: posted at the first sign-up, then the
-    same message edited as seats and the reserve change (nicknames, RULES.md §C). None when
-    the club has no group, or nothing changed."""
+    same message edited as seats and the reserve change. None when the club has no group,
+    or nothing changed. It names every member by nickname, one who refused publication too:
+    a sign-up list is a roster, not a published result (RULES.md §C); the game's analysis
+    post (games/ratings/publication.py) is where they are «Игрок N»."""
     club = ClubSettings.load()
     evening = Evening.objects.filter(pk=evening_id).first()
     if evening is None or club.telegram_group_chat_id is None:

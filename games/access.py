@@ -7,10 +7,13 @@ the pages, the API, the bot and the admin.
 - A seated player sees what their seat may see, whatever their rank: an admin or a host
   who sits at a table is a player there. The host of a game never plays in it (refused at
   creation by every door).
-- A member who refused publication is named only to themselves, to staff, and on a game's
-  own pages to whoever runs that game; everywhere else (and in the club's group) they are
-  «Игрок N». The lists for members only (an evening's sign-up list, a host's seating) are
-  not publications and name everyone to logged-in members.
+- In everything published (RULES.md §C: the game analyses, scores, statistics and
+  leaderboards, on the site, in the API and in the club group's analysis posts) a member
+  who refused publication is «Игрок N» to everyone but themselves, staff and, on a game's
+  own pages, whoever runs that game. An evening's line-up is a roster, not
+  a published result: its sign-up list (to logged-in members on the site and in the API),
+  the line-up the club's group is kept up to date with (club/announcements.py), and a
+  host's seating name everyone by nickname, consent or not. Only a guest is «Гость» there.
 - The admin is one more door: a staff member seated at a running table sees there only
   what their seat may see (`sees_record`); everything once the game ends.
 """

@@ -2,7 +2,9 @@
 
 A member who refused publication is «Игрок N» (their seat) to everyone but themselves, the
 game's host and the admins; the same rule serves the game page, the API, the protocol that
-the API publishes and the club group's posts (whose reader is nobody in particular).
+the API publishes and the club group's analysis posts (whose reader is nobody in
+particular). The evening's line-up in the same group is no publication and keeps nicknames
+(club/announcements.py).
 """
 
 from collections.abc import Mapping, Sequence

@@ -1,10 +1,12 @@
 """The club group's post about each analysed game, and its edits when consent changes."""
 
 import pytest
+from django.test import Client
 from pytest_django import DjangoCaptureOnCommitCallbacks
 
 from accounts.models import User
 from accounts.services import member_set_publication_consent
+from club.announcements import evening_lineup_sync
 from club.kernel.club_settings import ClubSettings
 from games.models import Game
 from games.ratings import analysis, publication, tasks
@@ -130,3 +132,45 @@ def test_consent_switched_in_a_transaction_asks_the_worker_after_the_commit(
     with django_capture_on_commit_callbacks(execute=True):
         member_set_publication_consent(member=member, consent=False)  # no change: no task
     assert queued == asked
+
+
+def test_the_groups_line_up_names_a_member_who_refused_publication_the_analysis_does_not(
+    table: Table, group: int, fake_telegram: FakeTelegram
+) -> None:
+    """RULES.md §C: the evening's line-up is a roster, not a published result. The club's
+    group reads it with every nickname, one who refused publication too, while the game's
+    analysis post in the same group says «Игрок N» for them; switching publication off
+    edits the analysis posts and leaves the line-up as it is."""
+    _host, evening, players = table
+    shy = players[3]
+    User.objects.filter(pk=shy.pk).update(nickname="Тень")
+    lineup = present(evening_lineup_sync(evening_id=evening.pk))
+    assert notification_deliver(lineup).status == NotificationStatus.SENT
+
+    shy.refresh_from_db()
+    member_set_publication_consent(member=shy, consent=False)
+    tasks.member_posts_sync(shy.pk)  # as the worker runs it after the commit
+    assert not Notification.objects.filter(edit_of_id=lineup).exists()
+    assert evening_lineup_sync(evening_id=evening.pk) is None  # nothing to change in it
+
+    game, _players = analysed(table)
+    post = present(publication.game_post_sync(game_id=game.pk))
+    assert notification_deliver(post).status == NotificationStatus.SENT
+
+    in_group = [call.params["text"] for call in fake_telegram.sent()]
+    assert [call.params["chat_id"] for call in fake_telegram.sent()] == [GROUP, GROUP]
+    roster, results = in_group
+    assert roster.startswith("Состав вечера") and "\n4. Тень\n" in roster
+    assert results.startswith("Разбор игры") and "Тень" not in results
+    assert "\n4. Игрок 4 · Комиссар" in results
+
+
+def test_the_settings_page_tells_the_member_the_line_up_keeps_their_nickname(
+    table: Table,
+) -> None:
+    _host, _evening, players = table
+    client = Client()
+    client.force_login(players[0])
+    page = client.get("/accounts/settings/").content.decode()
+    assert "вы будете «Игроком N»" in page
+    assert "Состав вечера — на сайте и в группе клуба — это список записавшихся" in page
