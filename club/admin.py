@@ -5,6 +5,7 @@ from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.contrib.admin.options import ActionLocation
+from django.contrib.admin.utils import unquote
 from django.db import transaction
 from django.db.models import Count, Exists, OuterRef, Q, QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
@@ -470,6 +471,15 @@ def _guest_hint(guest: Guest) -> str:
     return gettext("no. %(number)d") % {"number": guest.pk}
 
 
+def _holds_a_place(registration: Registration) -> bool:
+    """A seat or a reserve place on an evening still ahead: it changes hands only through
+    the services (cancelled, its member told, the reserve moved up), never by a delete."""
+    return (
+        registration.status in (RegistrationStatus.CONFIRMED, RegistrationStatus.RESERVE)
+        and registration.evening.change_refusal() is None
+    )
+
+
 @admin.register(Registration)
 class RegistrationAdmin(admin.ModelAdmin[Registration]):
     list_display = ("who", "evening", "status", "source", "arrival", "held_back", "created_at")
@@ -525,11 +535,44 @@ class RegistrationAdmin(admin.ModelAdmin[Registration]):
         # with its member say; one holding a seat or a reserve place is cancelled first.
         return (
             obj is not None
-            and (
-                obj.status not in (RegistrationStatus.CONFIRMED, RegistrationStatus.RESERVE)
-                or obj.evening.change_refusal() is not None
-            )
+            and not _holds_a_place(obj)
             and super().has_delete_permission(request, obj)
+        )
+
+    def delete_view(
+        self, request: HttpRequest, object_id: str, extra_context: dict[str, Any] | None = None
+    ) -> HttpResponse:
+        """Deleting a sign-up that holds a place is refused (403) with a page that says why
+        and offers what to do instead: the `withdraw` action on this one sign-up (its member
+        is told, a freed seat goes to the reserve), a guest's removal on the line-up."""
+        registration = self.get_object(request, unquote(object_id))
+        if (
+            registration is None
+            or not _holds_a_place(registration)
+            or not super().has_delete_permission(request, registration)
+        ):
+            return super().delete_view(request, object_id, extra_context)
+        evening = registration.evening
+        who = self.who(registration)
+        if registration.status == RegistrationStatus.CONFIRMED:
+            place = gettext("%(who)s has a seat on the evening %(evening)s.")
+        else:
+            place = gettext("%(who)s is in the reserve for the evening %(evening)s.")
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.opts,
+            "title": gettext("A sign-up that holds a place is not deleted"),
+            "registration": registration,
+            "place": place % {"who": who, "evening": evening},
+            "is_guest": registration.member is None,
+            "may_cancel": self.has_change_permission(request, registration),
+            "changelist": reverse("admin:club_registration_changelist"),
+            "lineup": reverse("evening_lineup", args=[evening.pk]),
+            "action_checkbox_name": ACTION_CHECKBOX_NAME,
+            **(extra_context or {}),
+        }
+        return TemplateResponse(
+            request, "admin/club/registration_delete_refused.html", context, status=403
         )
 
     @admin.action(

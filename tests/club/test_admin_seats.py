@@ -294,3 +294,70 @@ def test_the_places_the_line_up_added_before_read_as_the_line_ups() -> None:
     migration.lineup_sources(apps, None)
     sources = dict(Registration.objects.values_list("pk", "source"))
     assert sources == {signed[0].registration.pk: "admin", member.pk: "lineup", guest.pk: "lineup"}
+
+
+def test_deleting_a_seated_sign_up_is_refused_with_a_page_that_cancels_it_instead(
+    admin_member: User,
+) -> None:
+    """Issue 37 (15e): the delete page of a sign-up that holds a seat stays closed (403), but
+    is the admin's own page saying why (its member must be told) with a button that cancels
+    that sign-up by the `withdraw` action: the member is told, the reserve moves up, and the
+    cancelled row may then be deleted."""
+    import re
+
+    from notifications.models import Notification
+
+    client = Client(enforce_csrf_checks=True)  # the page's form carries its token
+    client.force_login(admin_member)
+    _evening, signed = seated_and_reserve(1, 2)
+    seat, waiting = signed[0].registration, signed[1].registration
+    nick = signed[0].member.nickname
+
+    refused = client.get(f"{CHANGELIST}{seat.pk}/delete/")
+    assert refused.status_code == 403
+    assert "admin/base_site.html" in [t.name for t in refused.templates]
+    page = refused.content.decode()
+    assert f"{nick} занимает место на вечере" in page
+    assert "участника, у которого есть место, нужно предупредить" in page
+    assert 'id="user-tools"' in page  # the admin's header, not the site's bare 403
+    (form,) = re.findall(r'<form method="post" action="([^"]+)">(.*?)</form>', page, re.S)
+    action, fields = form
+    assert action == CHANGELIST
+    assert 'value="Отменить эту запись (участника предупредят)"' in fields
+    posted = dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)">', fields))
+    assert posted["action"] == "withdraw" and posted["_selected_action"] == str(seat.pk)
+    assert posted["csrfmiddlewaretoken"]
+    # A plain post of the delete form is refused as well, and deletes nothing.
+    assert client.post(f"{CHANGELIST}{seat.pk}/delete/", {"post": "yes"}).status_code == 403
+    assert Registration.objects.filter(pk=seat.pk, status=RegistrationStatus.CONFIRMED).exists()
+
+    done = client.post(action, posted)
+    assert done.status_code == 302
+    seat.refresh_from_db()
+    waiting.refresh_from_db()
+    assert seat.status == RegistrationStatus.CANCELLED
+    assert waiting.status == RegistrationStatus.CONFIRMED  # the reserve moved up
+    assert Notification.objects.filter(member=signed[0].member).exists()  # and they are told
+    assert Notification.objects.filter(member=signed[1].member).exists()
+    # Cancelled, it holds no place: its delete page is Django's own confirmation now.
+    assert client.get(f"{CHANGELIST}{seat.pk}/delete/").status_code == 200
+
+
+def test_deleting_a_seated_guest_is_refused_with_the_way_to_the_line_up(
+    admin_client_: Client,
+) -> None:
+    """A guest's sign-up is not cancelled by the admin's action (a guest is taken off on the
+    line-up, with a reason): its refusal links there and offers no cancel button."""
+    from club import lineup
+    from tests.games.recording import make_host
+
+    evening = make_evening(capacity=12)
+    guest = lineup.lineup_add_guest(
+        evening_id=evening.pk, name="Марина", of_age=True, actor=make_host()
+    ).registration
+    refused = admin_client_.get(f"{CHANGELIST}{guest.pk}/delete/")
+    assert refused.status_code == 403
+    page = refused.content.decode()
+    assert "Марина (гость) занимает место на вечере" in page
+    assert f'href="/evenings/{evening.pk}/lineup/"' in page
+    assert 'name="action"' not in page
