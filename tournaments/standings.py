@@ -15,6 +15,7 @@ from games.ratings.presets import scheme_version
 from games.ratings.stats import Sums
 from games.ratings.whatif import seats_scored
 from games.rules.log import effective_events
+from games.rules.rounding import rounded
 from games.rules.scoring import first_night_compensation
 from tournaments.models import Stage, Table, Tournament
 
@@ -31,7 +32,7 @@ class Standing:
 
     @property
     def points(self) -> float:
-        return round(self.weighted + (self.ci or 0.0), 2)
+        return rounded(self.weighted + (self.ci or 0.0))
 
 
 @dataclass(frozen=True)
@@ -94,7 +95,7 @@ def _ordered(rows: list[Standing], tie_breakers: tuple[str, ...], cap: float) ->
     for row in rows:
         if cap > 0:
             each = first_night_compensation(row.sums.first_night_kills, row.sums.games, cap)
-            row.ci = round(each * row.sums.first_night_losses, 2)
+            row.ci = rounded(each * row.sums.first_night_losses)
     # All equal: the earlier sign-up first (a place shared all the same).
     rows.sort(
         key=lambda row: (

@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.models import Game
 from games.rules.presets import AUTO, CLUB, FIIM, PRESETS
+from games.rules.rounding import rounded
 from games.rules.scoring import Scheme
 
 # The three presets the migration made, by the names the site speaks them in; a preset an
@@ -215,4 +216,4 @@ class PlayerScore(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.game} · {self.seat}: {self.points:+.2f}"
+        return f"{self.game} · {self.seat}: {rounded(self.points):+.2f}"

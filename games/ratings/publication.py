@@ -217,7 +217,7 @@ def game_post_text(game_id: int) -> str | None:
         ]
         lines += [
             f"{seat.number}. {nick[seat.number]} · {role_names.get(seat.role, seat.role)}"
-            f" · {points.get(seat.number, 0):+.2f}"
+            f" · {signed_points(points.get(seat.number, 0))}"
             for seat in seats
         ]
         lines += ["", settings.SITE_URL + reverse("game", args=[game.pk])]

@@ -25,6 +25,7 @@ from games.ratings.presets import scheme_version, season_scheme
 from games.ratings.seasons import Season, season_of, seasons_between
 from games.rules import rating
 from games.rules.roles import Team
+from games.rules.rounding import rounded
 from games.rules.scoring import Scheme, first_night_compensation
 
 # --- a game's analysis ----------------------------------------------------------------
@@ -70,7 +71,7 @@ class WinShare:
     @property
     def percent(self) -> int:
         """The win rate as a whole percentage, as pages print it."""
-        return round(100 * self.win_rate)
+        return int(rounded(100 * self.wins, 0, per=self.games)) if self.games else 0
 
 
 @dataclass
@@ -181,7 +182,7 @@ class Sums:
             "first_night_kills": self.first_night_kills,
             "fewer_games": -self.games,
         }
-        return tuple(round(values[code], 4) for code in codes)
+        return tuple(rounded(values[code], 4) for code in codes)
 
 
 # What each tie-breaker and first-night compensation needs summed besides games, wins and
@@ -224,7 +225,7 @@ class Compensation:
 
     @property
     def total(self) -> float:
-        return round(self.each * self.losses, 2)
+        return rounded(self.each * self.losses)
 
 
 def member_compensation(member_id: int, season: Season) -> Compensation | None:
@@ -242,7 +243,7 @@ def member_compensation(member_id: int, season: Season) -> Compensation | None:
     if not sums["games"]:
         return None
     each = first_night_compensation(sums["kills"], sums["games"], cap)
-    return Compensation(round(each, 2), sums["kills"], sums["games"], sums["losses"])
+    return Compensation(rounded(each), sums["kills"], sums["games"], sums["losses"])
 
 
 def _sums_in_sql(
@@ -318,15 +319,15 @@ def _standings(
             each = first_night_compensation(
                 sum_.first_night_kills, sum_.games, scheme.first_night_compensation
             )
-            ci = round(each * sum_.first_night_losses, 2)
-        points = round(sum_.points + (ci or 0.0), 2)
+            ci = rounded(each * sum_.first_night_losses)
+        points = rounded(sum_.points + (ci or 0.0))
         standing = Standing(
             member_id=member_id,
             nick=nick,
             games=sum_.games,
             wins=sum_.wins,
             points=points,
-            average=round(points / sum_.games, 2),
+            average=rounded(points, per=sum_.games),
             own=member_id == viewer_id,
             ci=ci,
         )
@@ -347,8 +348,8 @@ def _ranked(rows: list[tuple[Standing, Sums]], sort: str, scheme: Scheme) -> lis
         if sort == "nick":
             return last
         value = row.win_rate if sort == "win_rate" else getattr(row, sort)
-        first = -(round(value, 4) if value is not None else float("-inf"))
-        return (first, -round(row.points, 4), *breakers, *last)
+        first = -(rounded(value, 4) if value is not None else float("-inf"))
+        return (first, -rounded(row.points, 4), *breakers, *last)
 
     ordered = [row for row, _sum in sorted(rows, key=key)]
     for rank, row in enumerate(ordered, start=1):
@@ -432,7 +433,7 @@ def _season_end_ratings(rows: list[Standing], before: date, tracks: tuple[str, .
 
 
 def _rounded(value: float | None) -> float | None:
-    return round(value, 1) if value is not None else None
+    return rounded(value, 1) if value is not None else None
 
 
 # --- a player's profile ---------------------------------------------------------------
@@ -502,7 +503,7 @@ class Profile:
         running = 0.0
         for game in self.games:
             running += game.points
-            series["points"].append(round(running, 2))
+            series["points"].append(rounded(running))
             if (track := self.shown_track(game)) is not None and game.rating_after is not None:
                 series[track].append(game.rating_after)
         return series
@@ -543,7 +544,7 @@ def profile(member: User, system: str | None = None) -> Profile:
         result.points += game.points
         if (track := result.shown_track(game)) is not None and game.rating_after is not None:
             result.ratings[track] = game.rating_after
-    result.points = round(result.points, 2)
+    result.points = rounded(result.points)
     result.by_role = dict(sorted(by_role.items(), key=lambda item: -item[1].games))
     result.by_team = dict(by_team)
     return result

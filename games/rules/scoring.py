@@ -8,7 +8,6 @@ night, who was healed, which check found black), never re-derived here.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any, Protocol
@@ -18,6 +17,7 @@ from games.rules.errors import ProtocolError, gettext_noop
 from games.rules.online import BLACK_ROLES, OnlineGame
 from games.rules.online import Elimination as OnlineElimination
 from games.rules.roles import Team
+from games.rules.rounding import rounded
 
 
 @dataclass(frozen=True)
@@ -251,7 +251,7 @@ class _Day:
         detail: dict[str, Any] = {"target": target}
         factor = self.scheme.critical_day_factor
         if self.critical and factor != 1:
-            points, detail["critical"] = round(points * factor, 4), True
+            points, detail["critical"] = rounded(points * factor, 4), True
         return Line(code, points, detail)
 
 
@@ -342,7 +342,7 @@ def first_night_compensation(kills: int, games: int, cap: float) -> float:
     2·10⁹ when K > 0 (so Ci is the cap) and to 0 when K = 0; PHP rounds halves up."""
     if cap <= 0 or kills <= 0:
         return 0.0
-    divisor = math.floor(0.4 * games + 0.5)
+    divisor = int(rounded(0.4 * games, 0))
     if divisor <= 0:
         return cap
     return max(min(kills * cap / divisor, cap), 0.0)
@@ -376,7 +376,7 @@ def _score_bonuses(game: ClubGame, scheme: Scheme, lines: dict[int, list[Line]])
 
 
 def total(lines: Sequence[Line]) -> float:
-    return round(sum(line.points for line in lines), 2)
+    return rounded(sum(line.points for line in lines))
 
 
 # The lines a tie-breaker sums (TIE_BREAKERS): the host's extra points, the best move, and
@@ -404,7 +404,7 @@ class Extras:
                 best_move += line.points
             elif line.code in PENALTY_LINES:
                 penalty += line.points
-        return cls(round(bonus, 2), round(best_move, 2), round(penalty, 2))
+        return cls(rounded(bonus), rounded(best_move), rounded(penalty))
 
 
 def score_online(

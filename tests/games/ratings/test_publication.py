@@ -44,7 +44,7 @@ def test_the_group_gets_the_analysis_with_nicks_roles_points_and_a_link(
     post_id = present(publication.game_post_sync(game_id=game.pk))
     post = Notification.objects.get(pk=post_id)
     assert (post.chat_id, post.dedupe_key) == (GROUP, f"analysis:{game.pk}")
-    assert f"4. {players[3].nickname} · Комиссар · +2.00" in post.text
+    assert f"4. {players[3].nickname} · Комиссар · +2,00" in post.text  # as the pages print it
     assert "Победа: красные (город)" in post.text
     assert post.text.endswith(f"/games/{game.pk}/")
     # The same analysis posted again is the same post.
