@@ -59,12 +59,13 @@ def main() -> None:
     now = timezone.now()
     evening, warm_up = (
         Evening.objects.create(
-            starts_at=now + timedelta(days=3),
+            # One evening per start (club/models.py): the warm-up's an hour later.
+            starts_at=now + timedelta(days=3, hours=hour),
             opens_at=now - timedelta(hours=1),
             venue="GrandDaddy",
             capacity=15,
         )
-        for _ in range(2)
+        for hour in range(2)
     )
     # A server that has run for a while: the same path warmed up by other members on
     # another evening.

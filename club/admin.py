@@ -33,7 +33,8 @@ from club.models import (
     RegistrationStatus,
     capacity_fits_tables,
 )
-from club.schedule import next_evening_start, signup_opens_at
+from club.schedule import signup_opens_at
+from club.scheduling import next_free_evening_start
 from notifications.models import TelegramGroup
 
 
@@ -230,6 +231,24 @@ def _sign_up_counts(evening: Evening) -> str:
     return gettext("%(seated)d seated, %(waiting)d in the reserve") % counts
 
 
+def refusal_html(refusal: Refused) -> str:
+    """A refusal as the admin says it: its message, and when it names an evening (another
+    evening at the start asked for, club/services.py's refuse_if_evening_at), a link to it."""
+    evening_id = refusal.details.get("evening")
+    if evening_id is None:
+        return refusal.message
+    url = reverse("admin:club_evening_change", args=[evening_id])
+    return format_html('{} <a href="{}">{}</a>', refusal.message, url, gettext("Open that evening"))
+
+
+def changeform_refused(request: HttpRequest, refusal: Refused) -> HttpResponseRedirect:
+    """A save refused after the form was valid (another admin or the API made an evening at
+    that start in between, and the database's constraint said no): nothing is saved, and the
+    same page opens again with the refusal."""
+    messages.error(request, refusal_html(refusal))
+    return HttpResponseRedirect(request.get_full_path())
+
+
 def _without_bulk_delete[A](actions: dict[str, A]) -> dict[str, A]:
     actions.pop("delete_selected", None)
     return actions
@@ -257,8 +276,29 @@ class RegistrationInline(admin.TabularInline[Registration, Evening]):
         return False  # seats change only through the services, under the evening's lock
 
 
+class EveningForm(forms.ModelForm[Evening]):
+    """The admin's evening: a start another evening holds (not cancelled) is refused, with
+    a link to that evening, as every door refuses it (club/services.py)."""
+
+    class Meta:
+        model = Evening
+        fields = ("starts_at", "venue", "capacity", "status", "opens_at")
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        starts_at = data.get("starts_at")
+        # A cancelled evening holds no start, so it may be moved anywhere.
+        if starts_at is not None and self.instance.status != EveningStatus.CANCELLED:
+            try:
+                services.refuse_if_evening_at(starts_at, other_than=self.instance.pk)
+            except Refused as refusal:
+                self.add_error("starts_at", refusal_html(refusal))
+        return data
+
+
 @admin.register(Evening)
 class EveningAdmin(admin.ModelAdmin[Evening]):
+    form = EveningForm
     list_display = ("starts_at", "venue", "capacity", "sign_ups", "status", "opens_at")
     list_filter = ("status", "venue")
     date_hierarchy = "starts_at"
@@ -320,10 +360,11 @@ class EveningAdmin(admin.ModelAdmin[Evening]):
         return super().formfield_for_choice_field(db_field, request, **kwargs)
 
     def get_changeform_initial_data(self, request: HttpRequest) -> dict[str, Any]:
-        """A new evening starts as the club's next one: its day, time, venue, seats and
-        sign-up opening, from the club settings."""
+        """A new evening starts as the club's next one no evening holds yet: its day, time,
+        venue, seats and sign-up opening, from the club settings (on a game day before the
+        start, today's evening exists, so the week after's)."""
         club = ClubSettings.load()
-        starts_at = next_evening_start(club, timezone.now())
+        starts_at = next_free_evening_start(now=timezone.now(), club=club)
         return {
             "starts_at": starts_at,
             "venue": club.venue,
@@ -355,7 +396,9 @@ class EveningAdmin(admin.ModelAdmin[Evening]):
     ) -> None:
         _capacity_warning(request, obj.capacity, ClubSettings.load())
         if not change:
-            super().save_model(request, obj, form, change)
+            # The form asked already; a creator that won the race since is refused alike.
+            with services.one_evening_per_start(obj.starts_at):
+                super().save_model(request, obj, form, change)
             return
         # Capacity and start go through the services (raising the capacity promotes from the
         # reserve; a move tells the members), which take the evening's lock in transactions
@@ -373,6 +416,18 @@ class EveningAdmin(admin.ModelAdmin[Evening]):
             transaction.on_commit(
                 lambda: services.evening_move(evening_id=obj.pk, starts_at=new_start)
             )
+
+    def changeform_view(
+        self,
+        request: HttpRequest,
+        object_id: str | None = None,
+        form_url: str = "",
+        extra_context: dict[str, Any] | None = None,
+    ) -> HttpResponse:
+        try:
+            return super().changeform_view(request, object_id, form_url, extra_context)
+        except Refused as refusal:  # raised by the save, after the form was valid
+            return changeform_refused(request, refusal)
 
     @admin.action(description=_("Cancel the selected evenings (members are told)"))
     def cancel_evenings(

@@ -35,6 +35,11 @@ class EveningQuerySet(models.QuerySet["Evening"]):
         ).order_by("starts_at")
 
 
+# The name of the constraint of one evening per start: a write that breaks it is refused as
+# club/services.py's refuse_if_evening_at refuses it (one_evening_per_start).
+ONE_EVENING_PER_START = "evening_one_per_start"
+
+
 class Evening(models.Model):
     """One game evening of the club at a venue."""
 
@@ -83,6 +88,15 @@ class Evening(models.Model):
                 condition=models.Q(opens_at__lte=models.F("starts_at")),
                 name="evening_opens_before_start",
                 violation_error_message=_("Sign-up must open before the evening starts."),
+            ),
+            # One evening of the club at one start; a cancelled one frees its start. Every
+            # door asks club/services.py's refuse_if_evening_at first, with a link to the
+            # evening there; this is the race's last word. (Many clubs: add the club.)
+            models.UniqueConstraint(
+                fields=["starts_at"],
+                condition=~models.Q(status=EveningStatus.CANCELLED),
+                name=ONE_EVENING_PER_START,
+                violation_error_message=_("Another evening starts at this moment."),
             ),
         ]
 

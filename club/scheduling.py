@@ -44,19 +44,35 @@ class SweepReport:
     repaired: list[int] = field(default_factory=list)
 
 
+def slot_filled(starts_at: datetime, club: ClubSettings) -> bool:
+    """The weekly slot of `starts_at` (a weekly start) is filled: by the evening the
+    schedule made for it (wherever it was moved, even cancelled), or by any evening an
+    admin put on that day."""
+    slot = starts_at.astimezone(club.zone).date()
+    day_start = datetime.combine(slot, time.min, tzinfo=club.zone)
+    filled = Evening.objects.filter(scheduled_for=slot) | Evening.objects.filter(
+        starts_at__gte=day_start, starts_at__lt=day_start + timedelta(days=1)
+    )
+    return filled.exists()
+
+
+def next_free_evening_start(*, now: datetime, club: ClubSettings) -> datetime:
+    """The first weekly start after `now` whose slot no evening fills: what the admin's
+    «Добавить вечер» offers (on a game day before the start, the evening of that day
+    exists, so it offers the week after), never the start of an evening there is."""
+    starts_at = next_evening_start(club, now)
+    while slot_filled(starts_at, club):
+        starts_at = next_evening_start(club, starts_at)
+    return starts_at
+
+
 def evening_ensure_next(*, now: datetime, club: ClubSettings) -> Evening | None:
     """Make the next weekly evening unless its slot is filled (even by a moved or cancelled
     evening). Only ever the next one: never an evening in the past."""
     starts_at = next_evening_start(club, now)
-    slot = starts_at.astimezone(club.zone).date()
-    day_start = datetime.combine(slot, time.min, tzinfo=club.zone)
-    # The slot is filled by the evening the schedule made for it (wherever it was moved), or
-    # by any evening an admin put on that day.
-    filled = Evening.objects.filter(scheduled_for=slot) | Evening.objects.filter(
-        starts_at__gte=day_start, starts_at__lt=day_start + timedelta(days=1)
-    )
-    if filled.exists():
+    if slot_filled(starts_at, club):
         return None
+    slot = starts_at.astimezone(club.zone).date()
     try:
         with transaction.atomic():
             return Evening.objects.create(
@@ -67,7 +83,9 @@ def evening_ensure_next(*, now: datetime, club: ClubSettings) -> Evening | None:
                 scheduled_for=slot,
             )
     except IntegrityError:
-        return None  # another sweep made it a moment ago
+        # Another sweep made it a moment ago, or an admin put an evening at its start
+        # (the slot's mark or one evening per start, club/models.py).
+        return None
 
 
 def _claim(evening_id: int, mark: str, now: datetime, **conditions: object) -> bool:

@@ -8,11 +8,14 @@ confirmed never exceed the capacity, a promotion happens once, and the arrival c
 (taken under the lock) orders the reserve exactly as the sign-ups took the lock.
 """
 
+from collections.abc import Iterator
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from accounts.languages import speaking_to
@@ -24,6 +27,7 @@ from club.kernel.errors import RefusalCode, Refused
 from club.kernel.parsing import shows_something, storable_text
 from club.kernel.queueing import queue_on_commit
 from club.models import (
+    ONE_EVENING_PER_START,
     Evening,
     EveningStatus,
     Registration,
@@ -529,7 +533,8 @@ def evening_cancel(*, evening_id: int, now: datetime | None = None) -> Evening:
 
 
 def evening_move(*, evening_id: int, starts_at: datetime, now: datetime | None = None) -> Evening:
-    """An admin moves an evening: sign-ups keep their places, and their members are told."""
+    """An admin moves an evening: sign-ups keep their places, and their members are told.
+    Refused onto the start of another evening (one_evening_per_start)."""
     now = now or timezone.now()
     club = ClubSettings.load()
     if starts_at <= now:
@@ -539,7 +544,10 @@ def evening_move(*, evening_id: int, starts_at: datetime, now: datetime | None =
         evening.starts_at = starts_at
         evening.opens_at = min(evening.opens_at, starts_at)
         evening.reminders_sent_at = None
-        evening.save(update_fields=["starts_at", "opens_at", "reminders_sent_at"])
+        # A cancelled evening holds no start: it may be moved onto another's.
+        held = evening.status != EveningStatus.CANCELLED
+        with one_evening_per_start(starts_at, other_than=evening.pk) if held else nullcontext():
+            evening.save(update_fields=["starts_at", "opens_at", "reminders_sent_at"])
         stamp = int(starts_at.timestamp())
         for registration in (
             Registration.objects.active().filter(evening=evening).select_related("member")
@@ -631,9 +639,63 @@ def evening_create(
         opens_at = opens_at.replace(tzinfo=club.zone)
     if opens_at > starts_at:
         raise Refused(_("Sign-up must open before the evening starts."), RefusalCode.INVALID)
-    return Evening.objects.create(
-        starts_at=starts_at, capacity=capacity, venue=venue, opens_at=opens_at
-    )
+    with one_evening_per_start(starts_at):
+        return Evening.objects.create(
+            starts_at=starts_at, capacity=capacity, venue=venue, opens_at=opens_at
+        )
+
+
+# --- One evening per start -------------------------------------------------------------------
+
+
+def evening_at(starts_at: datetime, *, other_than: int | None = None) -> Evening | None:
+    """The club's evening (not cancelled) that starts at `starts_at`, other than the one
+    with id `other_than` (an evening moved stays clear of itself)."""
+    there = Evening.objects.exclude(status=EveningStatus.CANCELLED).filter(starts_at=starts_at)
+    if other_than is not None:
+        there = there.exclude(pk=other_than)
+    return there.order_by("pk").first()
+
+
+def refuse_if_evening_at(starts_at: datetime, *, other_than: int | None = None) -> None:
+    """The rule of one evening per start (a cancelled one frees its start), for every door
+    that makes or moves an evening: the admin's form, the API, the tournaments. Refused as
+    `conflict`, its details naming the evening there (`evening`: its id), which a door may
+    link to. The database holds the same rule (club.models.ONE_EVENING_PER_START)."""
+    existing = evening_at(starts_at, other_than=other_than)
+    if existing is not None:
+        club = ClubSettings.load()
+        when = date_format(timezone.localtime(existing.starts_at, club.zone), "j E Y, H:i")
+        raise Refused(
+            _("Another evening already starts at this time: %(when)s.") % {"when": when},
+            RefusalCode.CONFLICT,
+            evening=existing.pk,
+        )
+
+
+def breaks_one_evening_per_start(error: IntegrityError) -> bool:
+    """The database refused a write for the constraint of one evening per start."""
+    diag = getattr(error.__cause__, "diag", None)
+    return getattr(diag, "constraint_name", None) == ONE_EVENING_PER_START
+
+
+@contextmanager
+def one_evening_per_start(starts_at: datetime, *, other_than: int | None = None) -> Iterator[None]:
+    """Around the write that makes or moves an evening to `starts_at`: refused first when
+    another evening starts then, and when another writer won the race between that check
+    and the write (the constraint's IntegrityError, once the winner committed), refused the
+    same way, not a failure. The write runs in a savepoint, so the caller's transaction
+    goes on."""
+    refuse_if_evening_at(starts_at, other_than=other_than)
+    try:
+        with transaction.atomic():
+            yield
+    except IntegrityError as error:
+        if not breaks_one_evening_per_start(error):
+            raise
+        refuse_if_evening_at(starts_at, other_than=other_than)
+        # The other evening was cancelled or moved since: the start may be free again.
+        raise Refused(_("Another evening starts at this moment."), RefusalCode.CONFLICT) from error
 
 
 # --- An admin's change to a sign-up ----------------------------------------------------------

@@ -9,10 +9,12 @@ from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.widgets import AdminSplitDateTime
 from django.db.models import QuerySet
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from club import services as evenings
+from club.admin import changeform_refused, refusal_html
 from club.doors.requests import member_of
 from club.kernel.errors import RefusalCode, Refused
 from tournaments import services
@@ -102,6 +104,11 @@ class TournamentForm(forms.ModelForm[Tournament]):
                 services.refuse_bad_plan(self.plan())
             except Refused as refusal:
                 raise forms.ValidationError(refusal.message) from refusal
+            # Its evening is one of the club's: none other at its start (with a link to it).
+            try:
+                evenings.refuse_if_evening_at(data["starts_at"])
+            except Refused as refusal:
+                self.add_error("starts_at", refusal_html(refusal))
         return data
 
 
@@ -123,6 +130,18 @@ class TournamentAdmin(admin.ModelAdmin[Tournament]):
 
     def get_inlines(self, request: HttpRequest, obj: Tournament | None) -> list[Any]:
         return list(self.inlines) if obj is not None else []
+
+    def changeform_view(
+        self,
+        request: HttpRequest,
+        object_id: str | None = None,
+        form_url: str = "",
+        extra_context: dict[str, Any] | None = None,
+    ) -> HttpResponse:
+        try:
+            return super().changeform_view(request, object_id, form_url, extra_context)
+        except Refused as refusal:  # the service's, after the form was valid (a race)
+            return changeform_refused(request, refusal)
 
     def save_model(self, request: HttpRequest, obj: Tournament, form: Any, change: bool) -> None:
         if change:

@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 
 from accounts.languages import speaking_to
 from accounts.models import User
+from club import services as evenings
 from club.kernel.errors import RefusalCode, Refused
 from club.kernel.parsing import shows_something
 from club.models import Evening, EveningStatus, Registration, RegistrationStatus
@@ -135,7 +136,8 @@ def tournament_create(
     *, plan: TournamentPlan, actor: User, now: datetime | None = None
 ) -> Tournament:
     """A tournament with its sign-up list (an evening of its own, as many tables as it
-    plays at) and its rounds: the qualifying ones, then the final's, weighted."""
+    plays at) and its rounds: the qualifying ones, then the final's, weighted. Refused at
+    the start of another evening (one evening per start, club/services.py)."""
     _refuse_unless_admin(actor)
     refuse_bad_plan(plan)
     preset = ScoringPreset.objects.filter(code=plan.preset).first()
@@ -145,14 +147,15 @@ def tournament_create(
         )
     now = now or timezone.now()
     with transaction.atomic():
-        evening = Evening.objects.create(
-            starts_at=plan.starts_at,
-            venue=plan.venue.strip(),
-            capacity=plan.capacity or plan.tables * plan.table_size,
-            opens_at=min(plan.opens_at or now, plan.starts_at),
-            tables=plan.tables,
-            status=EveningStatus.SCHEDULED,
-        )
+        with evenings.one_evening_per_start(plan.starts_at):
+            evening = Evening.objects.create(
+                starts_at=plan.starts_at,
+                venue=plan.venue.strip(),
+                capacity=plan.capacity or plan.tables * plan.table_size,
+                opens_at=min(plan.opens_at or now, plan.starts_at),
+                tables=plan.tables,
+                status=EveningStatus.SCHEDULED,
+            )
         tournament = Tournament.objects.create(
             name=plan.name.strip(),
             evening=evening,
