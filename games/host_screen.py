@@ -76,6 +76,8 @@ class HostPage(TypedDict):
     roleNames: dict[str, str]
     table: HostTable
     messages: dict[str, str]  # the engine's refusal templates in the page's language
+    # The club's time zone (IANA, "Europe/Moscow"): every time the host reads is the club's.
+    zone: str
     bonus: BonusBounds
     bonusWindow: BonusWindow
 
@@ -115,6 +117,7 @@ def page_data(view: GameView, viewer: Any) -> HostPage:
         "roleNames": stats.role_names(),
         "table": table_of(view),
         "messages": engine_messages(),
+        "zone": ClubSettings.load().timezone,
         "bonus": {"min": scheme.bonus_min, "max": scheme.bonus_max},
         "bonusWindow": bonus_window(game),
     }

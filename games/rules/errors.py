@@ -5,8 +5,21 @@ gettext in the reader's language (games/rules_text.py), so both catalogues hold 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from datetime import datetime, tzinfo
 from enum import StrEnum
 from typing import Any
+
+# Parameters that are moments, not words: ISO 8601 with an offset (a speech's start and the
+# end of the speech before it). The engine keeps them as moments, so each reader sees the
+# time of day where the club plays: the server in the club's zone (games/rules_text.py), the
+# host's phone in the zone its page carries (static/games/host/words.js, the same names).
+MOMENTS = frozenset({"start", "end"})
+
+
+def time_of_day(moment: str, zone: tzinfo | None = None) -> str:
+    """A moment parameter as «04:41:42»: in `zone`, or in the moment's own offset."""
+    at = datetime.fromisoformat(moment)
+    return (at.astimezone(zone) if zone is not None else at).strftime("%H:%M:%S")
 
 
 def gettext_noop(message: str) -> str:
@@ -79,8 +92,12 @@ class _Refusal(Exception):
 
     @property
     def english(self) -> str:
-        """The message in English, for logs and for a reader without Django."""
-        return self.template % self.params
+        """The message in English, for logs and for a reader without Django (a moment in
+        its own offset)."""
+        return self.template % {
+            name: time_of_day(value) if name in MOMENTS and isinstance(value, str) else value
+            for name, value in self.params.items()
+        }
 
 
 class RuleViolation(_Refusal):

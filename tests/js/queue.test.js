@@ -90,7 +90,7 @@ async function engine(log, event) {
   return { ok: true, table: { shows: `phone ${after.length}`, speaker: speakerAfter(after) }, consequence: event.type === "foul" ? { removes: [9], winner: null } : null };
 }
 
-const words = new Words({ nicks: {}, roleNames: { commissar: "Комиссар" }, messages: { [OUT_OF_TURN]: "Сейчас говорит %(speaker)s.", [OVERLAP]: OVERLAP_RU, "There is no seat %(seat)s.": "Места %(seat)s нет." } });
+const words = new Words({ nicks: {}, roleNames: { commissar: "Комиссар" }, zone: "Europe/Moscow", messages: { [OUT_OF_TURN]: "Сейчас говорит %(speaker)s.", [OVERLAP]: OVERLAP_RU, "There is no seat %(seat)s.": "Места %(seat)s нет." } });
 
 function fakeUi({ confirm = true, choice = "discard" } = {}) {
   const ui = {
@@ -425,7 +425,7 @@ test("a speech whose clock cannot be recorded says so and offers to restart it, 
   await online.queue.send({ type: "speech", seat: 5 });
   assert.deepEqual([online.ui.stuck.length, online.ui.said], [1, [["error", "Seat 1 speaks now."]]]);
 
-  const overlap = { code: "speech_overlap", template: OVERLAP, params: { start: "04:41:42", end: "04:41:48" } };
+  const overlap = { code: "speech_overlap", template: OVERLAP, params: { start: "2026-12-06T01:41:42.250000+00:00", end: "2026-12-06T01:41:48+00:00" } };
   const judge = async () => ({ ok: false, refusal: overlap });
   const offline = queueOn(server, { online: false, judge });
   server.down = true;

@@ -8,7 +8,7 @@ globalThis.django = {
   gettext: (text) => text,
   interpolate: (format, values) => format.replace(/%\((\w+)\)s/g, (_match, name) => String(values[name])),
 };
-const { Words } = await import("../../static/games/host/words.js");
+const { Words, timeOfDay } = await import("../../static/games/host/words.js");
 const { tonightsChecks, bestMoveShown } = await import("../../static/games/host/draw.js");
 
 const words = new Words({
@@ -128,6 +128,36 @@ test("extra points are taken while the game runs, and after the end within the c
   assert.equal(bonusWindowOpen({ days: 0, closes: null }, true, at), false);
   assert.equal(words.bonusWindowClosed({ days: 0, closes: null }), "Extra points: the window closed at the game's end");
   assert.match(words.bonusWindowClosed({ days: 3, closes }), /^Extra points: the window closed on \S/);
+});
+
+test("a time in the host's messages is the club's time of day, not UTC nor the phone's", () => {
+    const refused = {
+    code: "speech_overlap",
+    template: "This speech starts at %(start)s, before the one before it ended (%(end)s).",
+    // The engine's moments: the phone's start in UTC, the server's end with its own offset.
+    params: { start: "2026-12-06T01:41:42.250000+00:00", end: "2026-12-06T05:41:48+04:00" },
+  };
+  const ru = "Эта речь начинается в %(start)s, раньше, чем закончилась предыдущая (%(end)s).";
+  const moscow = new Words({ nicks: {}, roleNames: {}, messages: { [refused.template]: ru }, zone: "Europe/Moscow" });
+  assert.equal(moscow.refusal(refused), "Эта речь начинается в 04:41:42, раньше, чем закончилась предыдущая (04:41:48).");
+  const vladivostok = new Words({ nicks: {}, roleNames: {}, messages: {}, zone: "Asia/Vladivostok" });
+  assert.equal(vladivostok.refusal(refused), "This speech starts at 11:41:42, before the one before it ended (11:41:48).");
+  // Words of another kind stay as they are, and so does a start that is not a moment.
+  const seat = { code: "no_such_seat", template: "There is no seat %(seat)s.", params: { seat: 99 } };
+  assert.equal(moscow.refusal(seat), "There is no seat 99.");
+  assert.equal(moscow.refusal({ ...refused, params: { start: "now", end: "later" } }), "Эта речь начинается в now, раньше, чем закончилась предыдущая (later).");
+  // 24-hour, two digits, in either language; a moment past midnight in the club is the next day's.
+  assert.equal(timeOfDay("2026-12-06T21:05:09Z", "Europe/Moscow", "en"), "00:05:09");
+  assert.equal(timeOfDay("2026-12-06T21:05:09Z", "Europe/Moscow", "ru"), "00:05:09");
+  assert.equal(timeOfDay(Date.parse("2026-12-06T21:05:09Z"), "America/New_York", "en"), "16:05:09");
+});
+
+test("the window for extra points closed at the club's time", () => {
+  const closes = "2026-12-08T20:30:00+00:00"; // 23:30 in Moscow, 06:30 the next day in Vladivostok
+  const moscow = new Words({ nicks: {}, roleNames: {}, messages: {}, zone: "Europe/Moscow" });
+  const vladivostok = new Words({ nicks: {}, roleNames: {}, messages: {}, zone: "Asia/Vladivostok" });
+  assert.match(moscow.bonusWindowClosed({ days: 2, closes }), /12\/8\/26,? 11:30\sPM$/);
+  assert.match(vladivostok.bonusWindowClosed({ days: 2, closes }), /12\/9\/26,? 6:30\sAM$/);
 });
 
 test("extra points are offered in steps of 0.05 within the scheme's bounds, never zero", async () => {

@@ -9,7 +9,7 @@ import sys
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
-from django.utils import translation
+from django.utils import timezone, translation
 
 from games.rules import protocol
 from games.rules.errors import ProtocolError, gettext_noop
@@ -35,7 +35,9 @@ class Command(BaseCommand):
                 return
             game, failure = protocol.replay(document)
             if failure is not None:
-                self._fail(failure.as_dict(rules_message(failure.error)))
+                # No database here: a moment reads in the site's zone (the club's default).
+                zone = timezone.get_default_timezone()
+                self._fail(failure.as_dict(rules_message(failure.error, zone)))
                 return
         self._print(game.summary())
 

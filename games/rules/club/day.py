@@ -265,8 +265,9 @@ class ClubDay(ClubNight):
                 gettext_noop(
                     "This speech starts at %(start)s, before the one before it ended (%(end)s)."
                 ),
-                start=start.strftime("%H:%M:%S"),
-                end=self.speeches_end.strftime("%H:%M:%S"),
+                # Moments (errors.MOMENTS): each reader sees them in the club's zone.
+                start=start.isoformat(),
+                end=self.speeches_end.isoformat(),
             )
         return end
 

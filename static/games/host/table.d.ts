@@ -24,6 +24,7 @@ export interface HostPage {
   roleNames: Record<string, string>;
   table: HostTable;
   messages: Record<string, string>;
+  zone: string;
   bonus: BonusBounds;
   bonusWindow: BonusWindow;
 }

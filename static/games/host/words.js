@@ -25,10 +25,30 @@ export function _(text, values) {
  * @param {number} points
  */
 export function signedPoints(points) {
-  const lang = globalThis.document?.documentElement.lang || undefined;
-  const shown = Math.abs(points).toLocaleString(lang, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  const shown = Math.abs(points).toLocaleString(pageLang(), { minimumFractionDigits: 2, maximumFractionDigits: 2 });
   const sign = Math.round(Math.abs(points) * 100) === 0 ? "±" : points < 0 ? "−" : "+";
   return `${sign}${shown}`;
+}
+
+// The refusals' parameters that are moments (ISO 8601), as games/rules/errors.py's MOMENTS:
+// the host reads them as times of day in the club's zone.
+const MOMENTS = new Set(["start", "end"]);
+
+/**
+ * A moment as a time of day where the club plays («04:41:42»), in the page's language.
+ * @param {string | number} moment ISO 8601, or ms since the epoch
+ * @param {string | undefined} zone the club's time zone (IANA); the phone's when unknown (a
+ *   page kept from before the page carried it)
+ * @param {string} [lang]
+ */
+export function timeOfDay(moment, zone, lang) {
+  const format = { timeZone: zone || undefined, hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23" };
+  return new Intl.DateTimeFormat(lang, /** @type {Intl.DateTimeFormatOptions} */ (format)).format(new Date(moment));
+}
+
+/** The page's language, for dates and numbers ("ru", "en"); undefined outside a page. */
+function pageLang() {
+  return globalThis.document?.documentElement.lang || undefined;
 }
 
 /** @type {Record<string, () => string>} */
@@ -71,7 +91,7 @@ const SPEECH_OVERLAP = "This speech starts at %(start)s, before the one before i
 
 /** The words that need the page's names: seats, roles, the engine's templates. */
 export class Words {
-  /** @param {Pick<HostPage, "nicks" | "roleNames" | "messages"> & Partial<Pick<HostPage, "guests">>} page */
+  /** @param {Pick<HostPage, "nicks" | "roleNames" | "messages"> & Partial<Pick<HostPage, "guests" | "zone">>} page */
   constructor(page) {
     this.page = page;
   }
@@ -103,15 +123,25 @@ export class Words {
 
   /**
    * The phone's engine refuses in English templates; the page carries their translations.
+   * A moment (a speech's start) reads as a time of day in the club's zone.
    * @param {Refusal} refusal
    */
   refusal(refusal) {
     /** @type {Record<string, unknown>} */
     const params = {};
     for (const [name, value] of Object.entries(refusal.params || {})) {
-      params[name] = typeof value === "string" && this.page.messages[value] ? this.page.messages[value] : value;
+      if (typeof value === "string" && MOMENTS.has(name) && !Number.isNaN(Date.parse(value))) params[name] = this.time(value);
+      else params[name] = typeof value === "string" && this.page.messages[value] ? this.page.messages[value] : value;
     }
     return interpolate(this.page.messages[refusal.template] || refusal.template, params, true);
+  }
+
+  /**
+   * A moment as the host reads it: the time of day in the club's zone.
+   * @param {string | number} moment ISO 8601, or ms since the epoch
+   */
+  time(moment) {
+    return timeOfDay(moment, this.page.zone, pageLang());
   }
 
   /**
@@ -285,13 +315,12 @@ export class Words {
 
   /**
    * ☰'s line in place of «Допы или штраф…» once the window for them has closed: when, in
-   * the phone's zone and the page's language.
+   * the club's zone and the page's language.
    * @param {HostPage["bonusWindow"]} window
    */
   bonusWindowClosed(window) {
     if (window.closes === null) return _("Extra points: the window closed at the game's end");
-    const lang = globalThis.document?.documentElement.lang || undefined;
-    const when = new Date(window.closes).toLocaleString(lang, { dateStyle: "short", timeStyle: "short" });
+    const when = new Date(window.closes).toLocaleString(pageLang(), { dateStyle: "short", timeStyle: "short", timeZone: this.page.zone });
     return _("Extra points: the window closed on %(when)s", { when });
   }
 

@@ -77,3 +77,70 @@ def test_the_api_answers_in_the_callers_language(table: Table) -> None:
         )
         assert refused.status_code == 422 and words in refused.json()["detail"]
         assert refused.json()["code"] == "seat_out"
+
+
+@pytest.mark.django_db
+def test_a_refused_speech_says_its_times_in_the_clubs_zone(table: Table) -> None:
+    """The engine keeps a speech's start and the end before it as moments; the host's tap
+    door says them as the club's time of day (#37: «04:41:42» was UTC on a Moscow table),
+    and the host's page carries the zone for the phone's own engine."""
+    import json
+
+    from club.kernel.club_settings import ClubSettings
+    from tests.games.recording import record, start_game
+
+    host, evening, players = table
+    game = start_game(host, evening, players)
+    spoken = {
+        "type": "speech",
+        "seat": 1,
+        "start": "2026-12-06T01:41:20+00:00",
+        "end": "2026-12-06T01:41:48+00:00",
+        "limit": 30,
+    }
+    record(game, host, {"type": "day", "n": 1}, spoken)
+    early = {
+        **spoken,
+        "seat": 2,
+        "start": "2026-12-06T01:41:42.250000Z",
+        "end": "2026-12-06T01:42:10Z",
+    }
+    client = Client()
+    client.force_login(host)
+    client.cookies["django_language"] = "ru"
+
+    def refused() -> str:
+        answer = client.post(
+            f"/games/{game.pk}/tap/",
+            {"seq": game.last_seq + 1, "client_id": None, "event": early},
+            content_type="application/json",
+        )
+        assert answer.status_code == 422 and answer.json()["code"] == "speech_overlap"
+        return str(answer.json()["error"])
+
+    def zone_on_the_page() -> str:
+        page = client.get(f"/games/{game.pk}/").content.decode()
+        data = page.split('id="host-data" type="application/json">')[1].split("</script>")[0]
+        return str(json.loads(data)["zone"])
+
+    club = ClubSettings.load()
+    assert club.timezone == "Europe/Moscow"
+    assert refused() == (
+        "Эта речь начинается в 04:41:42, раньше, чем закончилась предыдущая (04:41:48)."
+    )
+    assert zone_on_the_page() == "Europe/Moscow"
+    club.timezone = "Asia/Vladivostok"
+    club.save()
+    assert refused() == (
+        "Эта речь начинается в 11:41:42, раньше, чем закончилась предыдущая (11:41:48)."
+    )
+    assert zone_on_the_page() == "Asia/Vladivostok"
+    # The engine's own English (logs, a reader without Django) keeps each moment's offset.
+    game_rules = ClubGame(dict(enumerate(SAMPLE_LINEUP, start=1)))
+    game_rules.apply({"type": "day", "n": 1})
+    game_rules.apply(spoken)
+    with pytest.raises(RuleViolation) as overlap:
+        game_rules.apply(early)
+    assert str(overlap.value) == (
+        "This speech starts at 01:41:42, before the one before it ended (01:41:48)."
+    )
