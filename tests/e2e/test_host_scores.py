@@ -53,6 +53,7 @@ WORDS = {
         "undo_penalty": "Отменить штраф −0,20 месту 1",
         "undo_best_move": "Отменить ЛХ 6",
         "yes_undo": "Да, отменить",
+        "keep": "Оставить",
         "givers": "Кто называет ЛХ:",
         "closed": "Допы: окно закрылось",
         "points": "+0,15",
@@ -64,6 +65,7 @@ WORDS = {
         "undo_penalty": "Undo the penalty −0.20 of seat 1",
         "undo_best_move": "Undo the best move of 6",
         "yes_undo": "Yes, undo it",
+        "keep": "Keep it",
         "givers": "Who names the best move:",
         "closed": "Extra points: the window closed",
         "points": "+0.15",
@@ -164,6 +166,7 @@ def test_extra_points_given_are_confirmed_shown_and_named_before_undo(
         asked = page.locator("#host-confirm-text").inner_text()
         assert asked.startswith(expected) and asked.endswith("?"), asked
         assert question.locator("button[value=yes]").inner_text() == said["yes_undo"]
+        assert question.locator("button[value=no]").inner_text() == said["keep"]  # not «Отмена»
         screen.assert_inside(question)
         shoot(screen, shot, language)
         screen.touch(question.locator(f"button[value={answer}]"))

@@ -23,16 +23,37 @@ test("the questions name the candidates they are about; the runoff its round and
   assert.equal(words.voteTitle(vote({ type: "expel_both", about: [3, 7] })), "Expel both: 3 Ворон, 7 Тень?");
   assert.equal(words.voteTitle(vote({ type: "first_day_expel", about: [5, 9] })), "Expel anyone of 5 Сова, 9 Лис at all?");
   assert.equal(words.voteTitle(vote({ among: [3, 5, 7] })), "Hands to expel");
-  assert.equal(words.voteTitle(vote({ among: [3, 5], round: 2, dropped: [7] })), "Hands again, round 2: 7 Тень dropped out");
+  assert.equal(words.voteTitle(vote({ among: [3, 5], round: 2, dropped: [7] })), "Hands again, round 2; out of the runoff: 7 Тень");
 });
 
 test("after «Записать» the host reads the count taken and what it did", () => {
-  const runoff = { type: "hands", counts: { 3: 4, 5: 3, 7: 1 }, for: null, dropped: [7], expelled: [], outcome: null };
-  assert.equal(words.tally(runoff), "Counted: 3: 4, 5: 3, 7: 1. Drops out: 7 Тень.");
-  const out = { type: "expel_both", counts: null, for: 8, dropped: [], expelled: [3, 5], outcome: "car_crash" };
+  // A runoff's fewest hands leave the runoff, not the table: never «выбывает».
+  const runoff = { type: "hands", counts: { 3: 4, 5: 3, 7: 1 }, for: null, dropped: [7], expelled: [], defence: [], outcome: null };
+  assert.equal(words.tally(runoff), "Counted: 3: 4, 5: 3, 7: 1. Out of the runoff, still in the game: 7 Тень.");
+  // The preliminary count says who speaks in defence.
+  const count = { type: "votes", counts: { 3: 4, 5: 4, 7: 2, 9: 1 }, for: null, dropped: [], expelled: [], defence: [3, 5, 7], outcome: null };
+  assert.equal(words.tally(count), "Counted: 3: 4, 5: 4, 7: 2, 9: 1. To the defence: 3 Ворон, 5 Сова, 7 Тень.");
+  const one = { type: "votes", counts: { 3: 6, 5: 1 }, for: null, dropped: [], expelled: [3], defence: [], outcome: "voted" };
+  assert.equal(words.tally(one), "Counted: 3: 6, 5: 1. Leaves: 3 Ворон.");
+  const out = { type: "expel_both", counts: null, for: 8, dropped: [], expelled: [3, 5], defence: [], outcome: "car_crash" };
   assert.equal(words.tally(out), "Hands for: 8. Leaves: 3 Ворон, 5 Сова.");
-  const kept = { type: "first_day_expel", counts: null, for: 2, dropped: [], expelled: [], outcome: "first_day_kept" };
+  const kept = { type: "first_day_expel", counts: null, for: 2, dropped: [], expelled: [], defence: [], outcome: "first_day_kept" };
   assert.equal(words.tally(kept), "Hands for: 2. The table keeps everyone today.");
+});
+
+test("↶ on the end screen asks with buttons that say what they do; any other question keeps «Да, записать»", () => {
+  assert.deepEqual(words.consequenceButtons({ removes: [], winner: null, reasons: {}, reopens: true }), ["Undo and reopen", "Keep the result"]);
+  assert.deepEqual(words.consequenceButtons({ removes: [5], winner: null, reasons: { 5: "fouls" } }), []);
+  assert.deepEqual(words.consequenceButtons({ removes: [], winner: null, reasons: {}, reopens: false }), []);
+});
+
+test("a message the toast shows now is not said again, only kept longer", async () => {
+  const { showing } = await import("../../static/games/host/dialogs.js");
+  const shown = { hidden: false, text: "Seat 2 speaks now.", kind: "error" };
+  assert.equal(showing(shown, "Seat 2 speaks now.", "error"), true);
+  assert.equal(showing({ ...shown, hidden: true }, "Seat 2 speaks now.", "error"), false, "gone: said again");
+  assert.equal(showing(shown, "Seat 3 speaks now.", "error"), false);
+  assert.equal(showing(shown, "Seat 2 speaks now.", "info"), false);
 });
 
 test("a removal's question says why the player leaves; an early morning, who has not acted", () => {

@@ -140,8 +140,9 @@ TallyDict = TypedDict(
         "type": str,  # "votes", "hands", "first_day_expel", "expel_both"
         "counts": dict[str, int] | None,  # per candidate, for votes and hands
         "for": int | None,  # the hands for, for a yes/no question
-        "dropped": list[int],  # left the runoff by this show of hands
+        "dropped": list[int],  # left the runoff by this show of hands (still in the game)
         "expelled": list[int],
+        "defence": list[int],  # sent to the defence speech by this preliminary count
         "outcome": str | None,  # how the day's vote ended, if it did
     },
 )
@@ -160,6 +161,9 @@ class Tally:
     # Who voted for whom (voter → candidate), when the host tapped the hands rather than
     # entering counts: the scoring reads the day's deciding vote from it.
     voters: dict[int, int] | None = None
+    # The candidates a preliminary count sends to the defence speech (RULES.md §B, day 3);
+    # empty when it ends the vote or expels its one candidate.
+    defence: tuple[int, ...] = ()
 
     def as_dict(self) -> TallyDict:
         counts = self.counts
@@ -169,6 +173,7 @@ class Tally:
             "for": self.votes_for,
             "dropped": list(self.dropped),
             "expelled": list(self.expelled),
+            "defence": list(self.defence),
             "outcome": self.outcome,
         }
 

@@ -144,6 +144,10 @@ class ClubVote(ClubEnd):
             tuple(sorted(before - self.alive)),
             self.outcome if self.step == Step.DONE else None,
             voters,
+            # A preliminary count that goes on to speeches: its candidates speak in defence.
+            defence=tuple(self.candidates)
+            if kind == "votes" and self.step in (Step.HANDS, Step.FIRST_DAY_QUESTION)
+            else (),
         )
 
     def _defence_candidates(self, counts: dict[int, int]) -> list[int]:

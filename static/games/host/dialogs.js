@@ -1,5 +1,5 @@
 // @ts-check
-// What the screen says back: the toast above the bar, «are you sure?» before a removal or
+// What the screen says back: the toast over the header and the prompt (never a seat), «are you sure?» before a removal or
 // the game's end, the choice over waiting taps that another device overtook; and what the
 // host gives: extra points or a penalty, with the reason.
 /** @import { LogEntry, Tap, TapEvent, TapRefusal } from "./queue.js" */
@@ -19,6 +19,36 @@ const dialog = (id) => /** @type {HTMLDialogElement} */ (document.getElementById
 
 /** @type {ReturnType<typeof setTimeout> | undefined} */
 let toastTimer;
+// The toast's type sizes (rem), the first that lets the whole message fit its area.
+const TOAST_SIZES = [0.95, 0.85, 0.78, 0.72];
+
+/**
+ * Whether a message is the one the toast shows now: said again (a refusal repeated by a
+ * second tap), it is not said twice, only kept in sight longer.
+ * @param {{ hidden: boolean, text: string | null, kind: string }} shown
+ * @param {string} message
+ * @param {string} kind
+ */
+export function showing(shown, message, kind) {
+  return !shown.hidden && shown.text === message && shown.kind === kind;
+}
+
+/**
+ * The toast lies over the header and the prompt (host.css: their grid area), never over a
+ * seat: a long message takes a smaller type until it fits; past the smallest its end is cut
+ * (the whole of it is still announced).
+ * @param {HTMLElement} toast
+ */
+function fitToast(toast) {
+  if (toast.hidden) return;
+  for (const size of TOAST_SIZES) {
+    toast.style.fontSize = `${size}rem`;
+    if (toast.scrollHeight <= toast.clientHeight + 1) return;
+  }
+}
+
+/** @type {ResizeObserver | undefined} */
+let toastSized;
 
 /**
  * @param {string} message
@@ -26,10 +56,19 @@ let toastTimer;
  */
 export function say(message, kind = "error") {
   const toast = $("host-toast");
-  toast.textContent = message;
-  toast.className = `host-toast ${kind}`;
-  toast.hidden = false;
-  if (kind === "error" && navigator.vibrate) navigator.vibrate(200);
+  const kindNow = toast.classList.contains("error") ? "error" : "info";
+  if (!showing({ hidden: toast.hidden !== false, text: toast.textContent, kind: kindNow }, message, kind)) {
+    toast.textContent = message;
+    toast.className = `host-toast ${kind}`;
+    toast.hidden = false;
+    fitToast(toast);
+    if (kind === "error" && navigator.vibrate) navigator.vibrate(200);
+  }
+  // The prompt under it grows and shrinks with the table: the type follows.
+  if (!toastSized && typeof ResizeObserver === "function") {
+    toastSized = new ResizeObserver(() => fitToast(toast));
+    toastSized.observe(toast);
+  }
   clearTimeout(toastTimer);
   toastTimer = setTimeout(() => (toast.hidden = true), kind === "error" ? 8000 : 3000);
 }

@@ -63,7 +63,7 @@ const io = {
 const ui = {
   redraw: render,
   say,
-  confirm: (outcome) => ask(words.consequence(outcome)),
+  confirm: (outcome) => ask(words.consequence(outcome), ...words.consequenceButtons(outcome)),
   accepted() {
     hideError(); // the next tap went through; a check's answer stays in sight under 👁
   },
@@ -275,7 +275,7 @@ function bindHeader() {
     const question = words.undoQuestion(undoing());
     // After the end they are taken back within the club's window only (the server refuses).
     if (question && !bonusWindowOpen(page.bonusWindow, queue.table.over, Date.now())) return say(words.bonusWindowClosed(page.bonusWindow));
-    if (question && !(await ask(question, _("Yes, undo it")))) return;
+    if (question && !(await ask(question, _("Yes, undo it"), _("Keep it")))) return;
     queue.send({ type: "undo" }, question !== null);
   });
   const eye = $("host-eye");

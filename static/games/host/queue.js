@@ -391,7 +391,8 @@ export class TapQueue {
   /** Says which waiting taps were not recorded, and why (with a way on for a clock). */
   tell() {
     if (!this.dropped.length) return;
-    const message = _("Not recorded: %(taps)s", { taps: this.dropped.join("; ") });
+    // Each thing once: two taps refused alike read as one.
+    const message = _("Not recorded: %(taps)s", { taps: [...new Set(this.dropped)].join("; ") });
     if (this.stuckClock) this.ui.unrecordable(message);
     else this.ui.say(message);
     this.dropped = [];

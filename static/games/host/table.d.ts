@@ -311,6 +311,7 @@ export interface TallyDict {
   for: number | null;
   dropped: number[];
   expelled: number[];
+  defence: number[];
   outcome: string | null;
 }
 

@@ -237,7 +237,7 @@ export class Words {
     if (vote.round > 1) {
       const dropped = vote.dropped.map((seat) => this.seat(seat)).join(", ");
       return dropped
-        ? _("Hands again, round %(round)s: %(seats)s dropped out", { round: vote.round, seats: dropped })
+        ? _("Hands again, round %(round)s; out of the runoff: %(seats)s", { round: vote.round, seats: dropped })
         : _("Hands again, round %(round)s", { round: vote.round });
     }
     return _("Hands to expel");
@@ -245,7 +245,8 @@ export class Words {
 
   /**
    * The day's last vote as recorded, and what it did: the host sees the count the engine
-   * took, not only what follows from it.
+   * took, not only what follows from it. A preliminary count names who speaks in defence;
+   * a runoff, who is out of it (still in the game: «выбывает» would read as leaving it).
    * @param {TallyDict} tally
    */
   tally(tally) {
@@ -255,11 +256,12 @@ export class Words {
       parts.push(_("Counted: %(counts)s.", { counts: counts.join(", ") }));
     }
     if (tally.for !== null) parts.push(_("Hands for: %(count)s.", { count: tally.for }));
-    if (tally.dropped.length) {
-      parts.push(_("Drops out: %(seats)s.", { seats: tally.dropped.map((seat) => this.seat(seat)).join(", ") }));
-    }
+    /** @param {number[]} seats */
+    const named = (seats) => seats.map((seat) => this.seat(seat)).join(", ");
+    if (tally.dropped.length) parts.push(_("Out of the runoff, still in the game: %(seats)s.", { seats: named(tally.dropped) }));
+    if (tally.defence.length) parts.push(_("To the defence: %(seats)s.", { seats: named(tally.defence) }));
     if (tally.expelled.length) {
-      parts.push(_("Leaves: %(seats)s.", { seats: tally.expelled.map((seat) => this.seat(seat)).join(", ") }));
+      parts.push(_("Leaves: %(seats)s.", { seats: named(tally.expelled) }));
     } else if (tally.outcome && OUTCOMES[tally.outcome]) {
       parts.push(OUTCOMES[tally.outcome]());
     }
@@ -408,6 +410,16 @@ export class Words {
     if (outcome.winner) parts.push(_("The game ends: %(winner)s.", { winner: this.winner(outcome.winner) }));
     parts.push(_("Record it?"));
     return parts.join(" ");
+  }
+
+  /**
+   * The buttons of consequence()'s question, when not «Да, записать» and «Отмена»: ↶ on the
+   * end screen says what each does (the undo reopens the game; the other keeps its result).
+   * @param {Partial<Consequence> & { reopens?: boolean }} outcome
+   * @returns {[yes: string, no: string] | []}
+   */
+  consequenceButtons(outcome) {
+    return outcome.reopens ? [_("Undo and reopen"), _("Keep the result")] : [];
   }
 }
 

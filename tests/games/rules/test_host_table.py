@@ -262,13 +262,15 @@ def test_the_host_sees_each_vote_and_what_it_did() -> None:
     ]  # fmt: skip
     shown = table(log)
     assert shown["tally"] == {"type": "votes", "counts": {"7": 4, "8": 4, "9": 3}, "for": None,
-                              "dropped": [], "expelled": [], "outcome": None}  # fmt: skip
+                              "dropped": [], "expelled": [], "defence": [7, 8, 9],
+                              "outcome": None}  # fmt: skip
     log += speeches_from(20, 7, 8, 9)
     shown = table(log)
     assert present(shown["vote"])["type"] == "hands" and present(shown["vote"])["round"] == 1
     log.append({"type": "hands", "counts": {"7": 5, "8": 5, "9": 1}})
     shown = table(log)
     assert present(shown["tally"])["dropped"] == [9] and present(shown["tally"])["expelled"] == []
+    assert present(shown["tally"])["defence"] == []  # a runoff's hands, not the count
     log += speeches_from(30, 7, 8)
     shown = table(log)
     assert (present(shown["vote"])["round"], present(shown["vote"])["dropped"]) == (
@@ -285,7 +287,7 @@ def test_the_host_sees_each_vote_and_what_it_did() -> None:
     assert consequence_of(both)["reasons"] == {"7": "car_crash", "8": "car_crash"}
     kept = table([*log, {"type": "expel_both", "for": 2}])
     assert kept["tally"] == {"type": "expel_both", "counts": None, "for": 2, "dropped": [],
-                             "expelled": [], "outcome": "both_kept"}  # fmt: skip
+                             "expelled": [], "defence": [], "outcome": "both_kept"}  # fmt: skip
 
 
 def test_undoing_the_end_asks_on_the_phone_as_on_the_server() -> None:
@@ -390,3 +392,27 @@ def test_after_the_end_the_best_move_is_still_offered_until_recorded() -> None:
     assert over["tap"] == {"kind": "best_move"}
     done = table_for(seats, options, [], [*log, {"type": "best_move", "by": 2, "targets": [1]}])
     assert done["best_move"] is None and done["tap"] is None
+
+
+def test_the_preliminary_count_says_who_speaks_in_defence() -> None:
+    """The count after the nominations names the candidates it sends to the defence speech
+    (first and second places, RULES.md §B), on day 1 before its question too; a count that
+    expels its one candidate or ends the vote sends nobody."""
+    day_one: list[dict[str, Any]] = [
+        {"type": "day", "n": 1},
+        {"type": "nominate", "by": 2, "target": 7}, {"type": "nominate", "by": 3, "target": 9},
+        {"type": "nominate", "by": 4, "target": 5},
+        *speeches_from(0, *range(1, 13)),
+        {"type": "votes", "counts": {"7": 5, "9": 3, "5": 3}},
+    ]  # fmt: skip
+    assert present(table(day_one)["tally"])["defence"] == [5, 7, 9]
+    nobody = [*day_one[:-1], {"type": "votes", "counts": {"7": 0, "9": 0, "5": 0}}]
+    assert present(table(nobody)["tally"])["defence"] == []
+    day_two: list[dict[str, Any]] = [
+        {"type": "day", "n": 1}, {"type": "night", "n": 1}, {"type": "day", "n": 2},
+        {"type": "nominate", "by": 2, "target": 7},
+        *speeches_from(0, *range(2, 13), 1),
+        {"type": "votes", "counts": {"7": 6}},
+    ]  # fmt: skip
+    shown = present(table(day_two)["tally"])
+    assert (shown["defence"], shown["expelled"]) == ([], [7])
