@@ -18,6 +18,7 @@ REASONS = {
     "killed": gettext_lazy("killed"),
     "kamikaze": gettext_lazy("taken by the kamikaze"),
     "swindler": gettext_lazy("taken by the swindler"),
+    "disqualified": gettext_lazy("disqualified"),
 }
 CHECK_RESULTS = {
     "red": gettext_lazy("red"),
@@ -98,6 +99,10 @@ def describe(
         ),
         "expel_both": lambda: _("Expel both? %(for)s for") % {"for": event.get("for")},
         "foul": lambda: _("Foul: %(seat)s") % {"seat": s("seat")},
+        "disqualify": lambda: (
+            _("Disqualified: %(seat)s, «%(reason)s»")
+            % {"seat": s("seat"), "reason": event.get("reason")}
+        ),
         "extension": lambda: _("%(seat)s speaks on under a foul") % {"seat": s("seat")},
         "check": lambda: (
             _("%(by)s checks %(target)s") % {"by": s("by"), "target": s("target")}

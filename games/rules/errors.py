@@ -44,6 +44,7 @@ class RuleCode(StrEnum):
     BONUS_POINTS = "bonus_points"
     BONUS_REASON = "bonus_reason"
     CATASTROPHE = "catastrophe"
+    DISQUALIFY_REASON = "disqualify_reason"
     DUPLICATE_NOMINATION = "duplicate_nomination"
     EXTENSION_LIMIT = "extension_limit"
     GAME_OVER = "game_over"

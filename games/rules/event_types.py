@@ -85,6 +85,16 @@ class FoulEvent(EventCommon):
     reason: NotRequired[str]
 
 
+class DisqualifyEvent(EventCommon):
+    """The host (the judge) removes a player from the game, with the reason: at any moment
+    of day or night, distinct from three fouls; the player leaves revealed, without a last
+    word, and scores the scheme's `disqualification` line."""
+
+    type: Literal["disqualify"]
+    seat: int
+    reason: str
+
+
 class ExtensionEvent(EventCommon):
     type: Literal["extension"]
     seat: int
@@ -167,6 +177,7 @@ type ClubEvent = (
     | HandsEvent
     | ExpelBothEvent
     | FoulEvent
+    | DisqualifyEvent
     | ExtensionEvent
     | CheckEvent
     | KillEvent

@@ -160,8 +160,8 @@ def normalize(raw: object, ruleset: str = "club") -> ClubEntry | OnlineEvent:
         raise _unknown_fields(kind, raw.keys(), known[kind] | COMMON)
     event = dict(raw)
     _clean_values([(value, str(key)) for key, value in event.items()])
-    if kind == "bonus":
-        _shape_bonus(event)
+    if kind in ("bonus", "disqualify"):
+        _shape_judged(event)
     for key in ("note", "reason", "kind", "override"):
         if key in event and (not isinstance(event[key], str) or len(event[key]) > TEXT_MAX):
             raise ProtocolError(
@@ -177,9 +177,10 @@ def normalize(raw: object, ruleset: str = "club") -> ClubEntry | OnlineEvent:
     return cast("ClubEntry | OnlineEvent", event)
 
 
-def _shape_bonus(event: dict[str, object]) -> None:
-    """A bonus as it is kept: its reason trimmed (the engine requires one), whole points as
-    a float (the same points whichever way a client wrote them)."""
+def _shape_judged(event: dict[str, object]) -> None:
+    """A bonus or a disqualification as it is kept: its reason trimmed (the engine requires
+    one), a bonus's whole points as a float (the same points whichever way a client wrote
+    them)."""
     reason, points = event.get("reason"), event.get("points")
     if isinstance(reason, str):
         event["reason"] = reason.strip()

@@ -64,7 +64,7 @@ class Scheme:
     critical_day_factor: float = 1.0
     black_win_alive: float = 0.0  # a black player alive at the end of black's win
     black_missed_shot: float = 0.0  # to each living shooter, per night the mafia's shot missed
-    # Removed by the host's decision, not by fouls (online: a modkill).
+    # Removed by the host's decision, not by fouls (club: `disqualify`; online: a modkill).
     disqualification: float = -0.5
     # First-night compensation (Ci) on the season's table: its cap, 0 for none (FIIM: 0.4).
     first_night_compensation: float = 0.0
@@ -200,6 +200,8 @@ def score(
     for out in game.eliminated:
         if out.reason == Reason.FOULS:
             lines[out.seat].append(Line("removal", scheme.removal))
+        if out.reason == Reason.DISQUALIFIED:  # the host's removal (`disqualify`)
+            lines[out.seat].append(Line("disqualification", scheme.disqualification))
     _score_best_move(game, scheme, lines)
     _score_bonuses(game, scheme, lines)
     _score_win(game, scheme, lines)

@@ -12,7 +12,7 @@ The rules live by phase, each module a layer of the one state:
 
 - `state.py`: the seats, the records (eliminations, checks, the day's tally), the fields
   an event carries, the checks every phase makes first;
-- `end.py`: eliminations and the winner;
+- `end.py`: eliminations (the host's disqualification among them) and the winner;
 - `vote.py`: nominations, the count, defence candidates, hands, runoffs, «expel both?»;
 - `night.py`: the night's start, its actions in the night order, the morning's casualties;
 - `day.py`: the day's start, speeches in order, «под фол», last words, fouls;
@@ -33,6 +33,7 @@ from games.rules.club.day import (
     MAX_EXTENSIONS,
     ClubDay,
 )
+from games.rules.club.end import ClubEnd
 from games.rules.club.night import ClubNight
 from games.rules.club.prompt import (
     BALAGAN_DAY_ONE_SECONDS,
@@ -125,6 +126,7 @@ class ClubGame(ClubPrompt, ClubVote):
         "hands": ClubVote._on_hands,
         "expel_both": ClubVote._on_expel_both,
         "foul": ClubDay._on_foul,
+        "disqualify": ClubEnd._on_disqualify,
         "extension": ClubDay._on_extension,
         "speech": ClubDay._on_speech,
         "last_word": ClubDay._on_last_word,

@@ -4,11 +4,38 @@ gives, and the winner once the living decide the game."""
 from __future__ import annotations
 
 from games.rules.club.state import ClubState, Elimination, Phase, Reason, Step
+from games.rules.errors import ProtocolError, RuleCode, RuleViolation, gettext_noop, seat_field
+from games.rules.event_types import DisqualifyEvent
 from games.rules.roles import Role, Team
+
+DISQUALIFY_REASON_MAX = 200
 
 
 class ClubEnd(ClubState):
     """Eliminations and the winner."""
+
+    def _on_disqualify(self, event: DisqualifyEvent) -> None:
+        """The host (the judge) removes a living player at any moment of day or night,
+        with the reason, as FIIM's judges do: the player leaves at once, revealed, with no
+        last word, and the removal does to the speeches and the vote under way what a
+        removal by three fouls does (a nominee or a candidate leaves the vote)."""
+        seat = seat_field(event, "seat")
+        reason = event.get("reason")
+        if not isinstance(reason, str):
+            raise ProtocolError(gettext_noop("Field `reason` is a text."))
+        if self.phase == Phase.SETUP:
+            raise RuleViolation(RuleCode.NOT_STARTED, gettext_noop("The game has not started."))
+        self._require_alive(seat)
+        reason = reason.strip()
+        if not reason:
+            raise RuleViolation(
+                RuleCode.DISQUALIFY_REASON, gettext_noop("A disqualification needs a reason.")
+            )
+        if len(reason) > DISQUALIFY_REASON_MAX:
+            raise RuleViolation(
+                RuleCode.DISQUALIFY_REASON, gettext_noop("The reason is 200 characters at most.")
+            )
+        self._eliminate([(seat, Reason.DISQUALIFIED)])
 
     def _eliminate(self, leaving: list[tuple[int, Reason]], phase: Phase | None = None) -> None:
         phase = phase or self.phase
@@ -30,7 +57,7 @@ class ClubEnd(ClubState):
             return
         if not self.first_eliminated:
             self.first_eliminated = tuple(batch)
-        # A candidate removed mid-vote (by fouls) leaves too few to vote on.
+        # A candidate removed mid-vote (by fouls, or disqualified) leaves too few to vote on.
         if self.step in (Step.HANDS, Step.EXPEL_BOTH) and len(self.candidates) < 2:
             self._end_vote("candidates_left")
         if self.step == Step.FIRST_DAY_QUESTION and not self.candidates:

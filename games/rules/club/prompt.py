@@ -46,7 +46,7 @@ class ClubPrompt(ClubDay):
             return Prompt(
                 self.phase.value, self.n, None, self._night_legal(), wake=self._next_to_wake()
             )
-        always = ("speech", "foul", "extension", "last_word")
+        always = ("speech", "foul", "disqualify", "extension", "last_word")
         if self.step == Step.ROUND:
             waiting = [seat for seat in self.round_order() if seat not in self.spoken]
             speaker = waiting[0] if waiting else None
@@ -86,4 +86,4 @@ class ClubPrompt(ClubDay):
 
     def _night_legal(self) -> tuple[str, ...]:
         kinds = {slot.split(":", 1)[0] for _order, slot in self.night_slots()}
-        return (*sorted(kinds), "foul", "day")
+        return (*sorted(kinds), "foul", "disqualify", "day")

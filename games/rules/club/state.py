@@ -44,6 +44,8 @@ class Reason(StrEnum):
     KILLED = "killed"
     KAMIKAZE = "kamikaze"
     SWINDLER = "swindler"
+    # Removed by the host's decision (`disqualify`), not by fouls: revealed, no last word.
+    DISQUALIFIED = "disqualified"
 
 
 class EliminationDict(TypedDict):
@@ -70,7 +72,9 @@ class Elimination:
 
     @property
     def last_word(self) -> bool:
-        return self.reason != Reason.SWINDLER
+        # The swindler's victim leaves in silence (RULES.md §B); a disqualified player
+        # leaves the table at once, as FIIM's rules remove one (docs/protocol.md).
+        return self.reason not in (Reason.SWINDLER, Reason.DISQUALIFIED)
 
     def as_dict(self) -> EliminationDict:
         return {

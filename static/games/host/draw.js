@@ -155,6 +155,8 @@ export function draw(view, act, words) {
   drawBar(view, act);
   drawNightMenu(view, words);
   drawBonusMenu(view, words);
+  // ☰ «Дисквалифицировать…» while the rules take it (host/disqualify.js opens the dialog).
+  $("host-disqualify-item").hidden = !table.legal.includes("disqualify");
   fitSeats();
 }
 

@@ -14,6 +14,7 @@
 /** @import { Io, TapEvent, Ui } from "./queue.js" */
 import { Clocks, tick } from "./clock.js";
 import { ask, bonusDialog, bonusWindowOpen, conflict, hideError, say } from "./dialogs.js";
+import { disqualifyDialog } from "./disqualify.js";
 import { draw } from "./draw.js";
 import { startEngine } from "./engine.js";
 import { keepOffline } from "./offline.js";
@@ -304,6 +305,13 @@ function bindHeader() {
     // refusal has said why not instead.
     const last = queue.pendingLog().at(-1);
     if (last && last.type === "bonus" && last.seat === given.seat && last.points === given.points) say(words.bonusGiven(given), "info");
+  });
+  // ☰ → «Дисквалифицировать…»: the seat and the reason; the removal is asked before it is kept.
+  $("host-disqualify-open").addEventListener("click", async (event) => {
+    event.preventDefault();
+    /** @type {HTMLDetailsElement} */ ($("host-disqualify-open").closest("details")).open = false;
+    const chosen = await disqualifyDialog(queue.table, words);
+    if (chosen) await queue.send({ type: "disqualify", ...chosen });
   });
 }
 

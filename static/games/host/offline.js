@@ -13,6 +13,7 @@ export const CACHE = "mafia-host-v2";
 export const MODULES = [
   "clock.js",
   "dialogs.js",
+  "disqualify.js",
   "draw.js",
   "engine.js",
   "gestures.js",

@@ -31,7 +31,7 @@ export interface HostPage {
 
 export type ClubEntry = ClubEvent | UndoEvent;
 
-export type ClubEvent = DayEvent | NightEvent | NominateEvent | VotesEvent | FirstDayExpelEvent | HandsEvent | ExpelBothEvent | FoulEvent | ExtensionEvent | CheckEvent | KillEvent | HealEvent | ActionEvent | SpeechEvent | LastWordEvent | BestMoveEvent | BonusEvent;
+export type ClubEvent = DayEvent | NightEvent | NominateEvent | VotesEvent | FirstDayExpelEvent | HandsEvent | ExpelBothEvent | FoulEvent | DisqualifyEvent | ExtensionEvent | CheckEvent | KillEvent | HealEvent | ActionEvent | SpeechEvent | LastWordEvent | BestMoveEvent | BonusEvent;
 
 export interface DayEvent extends EventCommon {
   type: "day";
@@ -85,6 +85,13 @@ export interface FoulEvent extends EventCommon {
   type: "foul";
   seat: number;
   reason?: string;
+}
+
+/** The host (the judge) removes a player from the game, with the reason: at any moment of day or night, distinct from three fouls; the player leaves revealed, without a last word, and scores the scheme's `disqualification` line. */
+export interface DisqualifyEvent extends EventCommon {
+  type: "disqualify";
+  seat: number;
+  reason: string;
 }
 
 export interface ExtensionEvent extends EventCommon {
@@ -212,7 +219,7 @@ export interface TableSeat {
 
 export type Team = "red" | "black" | "loner";
 
-export type Reason = "voted" | "car_crash" | "fouls" | "killed" | "kamikaze" | "swindler";
+export type Reason = "voted" | "car_crash" | "fouls" | "killed" | "kamikaze" | "swindler" | "disqualified";
 
 export type SeatTap = NightTap | HandTap | NominateTap | BestMoveTap;
 

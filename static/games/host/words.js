@@ -66,6 +66,7 @@ const REASONS = {
   killed: () => _("killed"),
   kamikaze: () => _("taken by the kamikaze"),
   swindler: () => _("taken by the swindler"),
+  disqualified: () => _("disqualified"),
 };
 /** @type {Record<string, () => string>} */
 const CHECKS = {
@@ -464,6 +465,7 @@ export function describeTap(tap, words, seats = {}) {
     last_word: () => _("last word of %(seat)s", { seat: seat("seat") }),
     nominate: () => _("%(by)s nominates %(target)s", { by: seat("by"), target: seat("target") }),
     foul: () => _("foul: %(seat)s", { seat: seat("seat") }),
+    disqualify: () => _("disqualified: %(seat)s", { seat: seat("seat") }),
     extension: () => _("+30 s: %(seat)s", { seat: seat("seat") }),
     votes: () => _("votes: %(counts)s", { counts: counted() }),
     hands: () => _("hands: %(counts)s", { counts: counted() }),
