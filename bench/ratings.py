@@ -32,6 +32,13 @@ takes each system's shown rating (`elo_tracks`: the mean of a player's two track
 share of the true top 5 among the rating's top 5. The best system is the one with the
 highest Spearman correlation averaged over the three moments.
 
+Two columns, from the same draws: `points_follow_skill` (the lines above) and
+`points_independent` (every points line drawn as for a player of average skill, so the
+points say nothing of skill). Weighting OpenSkill by the points can only help in the first;
+what holds in both is what the default rests on. Each system's foresight of red wins, the
+held-out measure the admins read on their own games (games/rules/forecast.py), is printed
+beside it: `log_loss` over each club's games and its `gain` on the base rate alone.
+
 Prints one JSON line. Run: uv run python bench/ratings.py [SEEDS]
 """
 
@@ -42,15 +49,18 @@ import math
 import random
 import sys
 import time
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
+from functools import partial
 from pathlib import Path
 
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from games.ratings import systems
 from games.ratings.systems import OpenSkill
 from games.rules import rating
+from games.rules.forecast import Forecast, Tally
 from games.rules.rating import Played, Rater
 from games.rules.roles import CLUB_ROLES, Team
 from games.rules.simulate import random_lineup
@@ -63,10 +73,10 @@ SEEDS = 100
 TOP = 5
 RED_WINS = 0.55  # red's share of wins between teams of equal skill
 SKILL_EFFECT = 1.0  # log-odds of a red win per unit of mean skill difference
-SYSTEMS = (rating.ELO_TRACKS, rating.ELO_NONZERO_SUM, rating.OPENSKILL)
-# What the club's choices are measured against (not choices themselves): OpenSkill without
-# the points' weights, and with the package's summed teams instead of the mean.
-VARIANTS = ("openskill_unweighted", "openskill_summed")
+SYSTEMS = rating.SYSTEMS
+# What the club's choices are measured against (not a choice itself): OpenSkill with the
+# package's summed teams instead of the mean.
+VARIANTS = ("openskill_summed",)
 
 
 def clip(value: float, low: float, high: float) -> float:
@@ -86,8 +96,12 @@ def hits(rng: random.Random, tries: int, chance: float) -> int:
     return sum(rng.random() < chance for _ in range(tries))
 
 
-def play(rng: random.Random, skills: Sequence[float], number: int) -> list[Played]:
-    """One game at the club's table: its rows, as the replay reads them."""
+def play(
+    rng: random.Random, skills: Sequence[float], number: int, *, points_follow_skill: bool
+) -> list[Played]:
+    """One game at the club's table: its rows, as the replay reads them. Unless
+    `points_follow_skill`, the points' lines are drawn as for a player of average skill
+    (the same draws, so the two columns differ by the assumption only)."""
     table = rng.sample(range(PLAYERS), rng.randint(*SEATS))
     dealt = random_lineup(rng, len(table))
     seats = {player: CLUB_ROLES[dealt[n]] for n, player in enumerate(table, start=1)}
@@ -103,6 +117,7 @@ def play(rng: random.Random, skills: Sequence[float], number: int) -> list[Playe
         chance = logistic(math.log(RED_WINS / (1 - RED_WINS)) + SKILL_EFFECT * gap)
         winner = rating.RED if rng.random() < chance else rating.BLACK
 
+    talent = list(skills) if points_follow_skill else [0.0] * len(skills)
     points = dict.fromkeys(seats, 0.0)
     for player, role in seats.items():
         if role.code == winner:
@@ -110,21 +125,21 @@ def play(rng: random.Random, skills: Sequence[float], number: int) -> list[Playe
         elif role.team.value == winner:
             points[player] += 1.0
     for player in red:
-        q = read(skills[player])
+        q = read(talent[player])
         points[player] += 0.2 * hits(rng, 2, q)
         if seats[player].code == "commissar":
             points[player] += 0.3 * hits(rng, 2, q)
         if seats[player].code == "doctor":
-            points[player] += 0.4 * hits(rng, 2, clip(0.10 + 0.05 * skills[player], 0.0, 0.5))
-    black_skill = float(np.mean([skills[p] for p in black]))
+            points[player] += 0.4 * hits(rng, 2, clip(0.10 + 0.05 * talent[player], 0.0, 0.5))
+    black_skill = float(np.mean([talent[p] for p in black]))
     if rng.random() < clip(0.30 + 0.10 * black_skill, 0.05, 0.9):
         for player in black:
             points[player] += 0.3
     victim = rng.choice(red)
-    named = hits(rng, 3, read(skills[victim]))
+    named = hits(rng, 3, read(talent[victim]))
     points[victim] += {2: 0.25, 3: 0.4}.get(named, 0.0)
     for player in seats:
-        if rng.random() < clip(0.04 - 0.02 * skills[player], 0.0, 1.0):
+        if rng.random() < clip(0.04 - 0.02 * talent[player], 0.0, 1.0):
             points[player] -= 0.5
 
     return [
@@ -186,27 +201,30 @@ def top_share(ratings: Sequence[float], skills: Sequence[float]) -> float:
 
 def raters() -> dict[str, Callable[[], Rater]]:
     return {
-        rating.ELO_TRACKS: rating.EloTracks,
-        rating.ELO_NONZERO_SUM: rating.NonZeroSumElo,
-        rating.OPENSKILL: OpenSkill,
-        "openskill_unweighted": lambda: OpenSkill(weighted=False),
+        **{name: partial(systems.rater, name) for name in SYSTEMS},
         "openskill_summed": lambda: OpenSkill(summed=True),
     }
 
 
-def club(seed: int) -> dict[str, dict[int, tuple[float, float]]]:
-    """One simulated club: per system, (Spearman, top-5 share) at each checkpoint."""
+# Per system: (Spearman, top-5 share) at each checkpoint, and its foresight of red wins.
+type Run = tuple[dict[str, dict[int, tuple[float, float]]], dict[str, Forecast]]
+
+
+def club(seed: int, *, points_follow_skill: bool) -> Run:
+    """One simulated club, folded through every system."""
     rng = random.Random(seed)
     skills = [rng.gauss(0.0, 1.0) for _ in range(PLAYERS)]
     folds = {name: make() for name, make in raters().items()}
+    tallies = {name: Tally() for name in folds}
     found: dict[str, dict[int, tuple[float, float]]] = {name: {} for name in folds}
     seats = games = 0
     for checkpoint in CHECKPOINTS:
         while seats < checkpoint * PLAYERS:
-            rows = play(rng, skills, games)
+            rows = play(rng, skills, games, points_follow_skill=points_follow_skill)
             games += 1
             seats += len(rows)
-            for fold in folds.values():
+            for name, fold in folds.items():
+                tallies[name].foresee(rows, fold)
                 fold.rate(rows)
         for name, fold in folds.items():
             shown_ratings = [shown(fold, p) for p in range(PLAYERS)]
@@ -214,32 +232,50 @@ def club(seed: int) -> dict[str, dict[int, tuple[float, float]]]:
                 spearman(shown_ratings, skills),
                 top_share(shown_ratings, skills),
             )
-    return found
+    return found, {name: tally.result() for name, tally in tallies.items()}
+
+
+def summary(runs: Sequence[Run], name: str) -> dict[str, object]:
+    def mean(values: Iterable[float]) -> float:
+        return round(float(np.mean(list(values))), 3)
+
+    return {
+        "spearman": {str(c): mean(run[0][name][c][0] for run in runs) for c in CHECKPOINTS},
+        "spearman_sd": {
+            str(c): round(float(np.std([run[0][name][c][0] for run in runs])), 3)
+            for c in CHECKPOINTS
+        },
+        "top5": {str(c): mean(run[0][name][c][1] for run in runs) for c in CHECKPOINTS},
+        # The held-out measure the admin reads on the club's own games (games/rules/
+        # forecast.py): the mean log-loss of «red wins» and how much the ratings gain on the
+        # base rate alone, over each club's 100 games per player.
+        "log_loss": round(float(np.mean([run[1][name].log_loss for run in runs])), 4),
+        "gain": round(float(np.mean([run[1][name].gain for run in runs])), 4),
+    }
+
+
+def column(seeds: int, *, points_follow_skill: bool) -> dict[str, object]:
+    runs = [club(20261300 + seed, points_follow_skill=points_follow_skill) for seed in range(seeds)]
+    systems = {name: summary(runs, name) for name in SYSTEMS}
+    return {
+        "systems": systems,
+        "variants": {name: summary(runs, name) for name in VARIANTS},
+        "best": max(
+            SYSTEMS,
+            key=lambda name: sum(runs_spearman(systems[name])),
+        ),
+    }
+
+
+def runs_spearman(figures: dict[str, object]) -> list[float]:
+    spearman_at = figures["spearman"]
+    assert isinstance(spearman_at, dict)
+    return list(spearman_at.values())
 
 
 def main() -> None:
     seeds = int(sys.argv[1]) if len(sys.argv) > 1 else SEEDS
     started = time.perf_counter()
-    runs = [club(20261300 + seed) for seed in range(seeds)]
-
-    def summary(name: str) -> dict[str, dict[str, float]]:
-        return {
-            "spearman": {
-                str(c): round(float(np.mean([run[name][c][0] for run in runs])), 3)
-                for c in CHECKPOINTS
-            },
-            "spearman_sd": {
-                str(c): round(float(np.std([run[name][c][0] for run in runs])), 3)
-                for c in CHECKPOINTS
-            },
-            "top5": {
-                str(c): round(float(np.mean([run[name][c][1] for run in runs])), 3)
-                for c in CHECKPOINTS
-            },
-        }
-
-    systems = {name: summary(name) for name in SYSTEMS}
-    best = max(SYSTEMS, key=lambda name: sum(systems[name]["spearman"].values()))
     weeks = {str(c): round(c * PLAYERS / (sum(SEATS) / 2) / GAMES_A_WEEK, 1) for c in CHECKPOINTS}
     print(
         json.dumps(
@@ -247,9 +283,10 @@ def main() -> None:
                 "players": PLAYERS,
                 "seeds": seeds,
                 "weeks": weeks,
-                "systems": systems,
-                "variants": {name: summary(name) for name in VARIANTS},
-                "best": best,
+                # The two columns: points that follow skill (the scoring lines reward what
+                # skill does) and points drawn as for an average player (they say nothing).
+                "points_follow_skill": column(seeds, points_follow_skill=True),
+                "points_independent": column(seeds, points_follow_skill=False),
                 "seconds": round(time.perf_counter() - started, 1),
             }
         )

@@ -161,15 +161,20 @@ class ClubSettings(models.Model):
         _("rating system"),
         max_length=16,
         choices=[
+            (rating.OPENSKILL_PLAIN, _("OpenSkill, by wins")),
             (rating.OPENSKILL, _("OpenSkill, weighted by game points")),
             (rating.ELO_TRACKS, _("Elo on a red track and a black track")),
             (rating.ELO_NONZERO_SUM, _("mafiaratings' Elo: winners gain more than losers lose")),
         ],
-        # bench/ratings.py: the one that ranks simulated players closest to their skill.
-        default=rating.OPENSKILL,
+        # bench/ratings.py: OpenSkill ranks simulated players closest to their skill whether
+        # or not game points follow skill; weighting by points helps only if they do, which
+        # the club's own games show (Ratings → How sure the ratings are).
+        default=rating.OPENSKILL_PLAIN,
         help_text=_(
             "The rating the leaderboard and the players' pages show, in every season. A "
-            "change replays every game's rating by the new system in a minute or two."
+            "change replays every game's rating by the new system in a minute or two. "
+            "How well each system foresees the club's own games: Ratings → How sure the "
+            "ratings are."
         ),
     )
     best_move_victims = models.CharField(

@@ -9,12 +9,20 @@ from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _
 
 from club.doors.requests import member_of
+from club.kernel.club_settings import ClubSettings
 from club.kernel.parsing import whole_number
 from games.models import Game
-from games.ratings import services
-from games.ratings.models import PlayerScore, ScoringPreset, ScoringScheme, SeasonPreset
+from games.ratings import analysis, services
+from games.ratings.models import (
+    PlayerScore,
+    RatingForecast,
+    ScoringPreset,
+    ScoringScheme,
+    SeasonPreset,
+)
 from games.ratings.publication import LINE_LABELS
 from games.rules.errors import ProtocolError
+from games.rules.forecast import COIN
 from games.rules.scoring import TIE_BREAKERS, Scheme
 from games.rules_text import rules_message
 
@@ -216,3 +224,49 @@ class SeasonPresetAdmin(admin.ModelAdmin[SeasonPreset]):
     def delete_queryset(self, request: HttpRequest, queryset: Any) -> None:
         for row in queryset:
             services.season_preset_delete(row)
+
+
+@admin.register(RatingForecast)
+class RatingForecastAdmin(admin.ModelAdmin[RatingForecast]):
+    """How well each system foresees the club's games (games/rules/forecast.py): read only,
+    kept by the worker after every analysed game, beside the club's choice of system."""
+
+    list_display = ["system_name", "chosen", "games", "loss", "base_loss", "gain", "updated_at"]
+    list_display_links = None
+
+    @admin.display(description=_("rating system"))
+    def system_name(self, row: RatingForecast) -> str:
+        choices = dict(ClubSettings._meta.get_field("rating_system").choices or [])
+        return str(choices.get(row.system, row.system))
+
+    @admin.display(description=_("the club's"), boolean=True)
+    def chosen(self, row: RatingForecast) -> bool:
+        return row.system == ClubSettings.load().rating_system
+
+    @admin.display(description=_("log-loss"), ordering="log_loss")
+    def loss(self, row: RatingForecast) -> str:
+        return f"{row.log_loss:.4f}"
+
+    @admin.display(description=_("base rate alone"))
+    def base_loss(self, row: RatingForecast) -> str:
+        return f"{row.base_log_loss:.4f}"
+
+    @admin.display(description=_("gain on the base rate"))
+    def gain(self, row: RatingForecast) -> str:
+        return f"{row.base_log_loss - row.log_loss:+.4f}"
+
+    def changelist_view(
+        self, request: HttpRequest, extra_context: dict[str, Any] | None = None
+    ) -> HttpResponse:
+        if not RatingForecast.objects.exists():
+            analysis.forecasts_update()  # before the worker's first analysed game
+        return super().changelist_view(request, {**(extra_context or {}), "coin": f"{COIN:.4f}"})
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False

@@ -22,9 +22,9 @@ from django.utils import timezone
 from club.kernel.club_settings import ClubSettings
 from games.models import Game, GameStatus, Seat
 from games.ratings import systems
-from games.ratings.models import GameAnalysis, PlayerScore, ScoringScheme
+from games.ratings.models import GameAnalysis, PlayerScore, RatingForecast, ScoringScheme
 from games.ratings.presets import scheme_by_day
-from games.rules import rating
+from games.rules import forecast, rating
 from games.rules.club import ClubGame
 from games.rules.errors import ProtocolError, RuleViolation
 from games.rules.online import BLACK_ROLES, OnlineGame
@@ -206,56 +206,88 @@ def ratings_replay() -> int:
             with connection.cursor() as cursor:
                 cursor.execute("SELECT pg_advisory_xact_lock(%s)", [_RATINGS_LOCK])
         system = ClubSettings.objects.values_list("rating_system", flat=True).first()
-        rows = list(
-            PlayerScore.objects.order_by("ended_at", "game_id", "seat").values_list(
-                "pk",
-                "game_id",
-                "member_id",
-                "track",
-                "game__winner",
-                "won",
-                "points",
-                "rating_before",
-                "rating_after",
-            )
-        )
-        # Everyone at the table, guests too: mafiaratings' K is smaller below ten players.
-        seats = dict(
-            Seat.objects.filter(game__status=GameStatus.FINISHED)
-            .values("game_id")
-            .annotate(n=Count("pk"))
-            .values_list("game_id", "n")
-        )
-        # A game at a tournament's table is a tournament game: mafiaratings rates a game
-        # with a tournament by the tournament's K (16/12), not the club game's (4/3).
-        tournament = set(
-            Game.objects.filter(tournament_table__isnull=False).values_list("pk", flat=True)
-        )
+        rows = _rows_in_playing_order()
         changes = rating.replay(
-            (
-                rating.Played(
-                    pk,
-                    game,
-                    member,
-                    track,
-                    winner,
-                    won,
-                    points,
-                    seats.get(game, 0),
-                    kind=rating.TOURNAMENT if game in tournament else rating.CLUB,
-                )
-                for pk, game, member, track, winner, won, points, _before, _after in rows
-            ),
-            systems.rater(system or rating.OPENSKILL),
+            (played for played, _before, _after in rows),
+            systems.rater(system or rating.OPENSKILL_PLAIN),
         )
         changed: list[tuple[int, float | None, float | None]] = []
-        for pk, *_played, before, after in rows:
+        for played, before, after in rows:
+            pk = played.key
+            assert isinstance(pk, int)
             change = changes.get(pk)
             new = (change.before, change.after) if change else (None, None)
             if not _same(new, (before, after)):
                 changed.append((pk, *new))
         _write_ratings(changed)
     return len(changed)
+
+
+def _rows_in_playing_order() -> list[tuple[rating.Played, float | None, float | None]]:
+    """Every analysed seat as the rating systems read it, in the order the games ended,
+    with the rating it has stored (before, after)."""
+    rows = PlayerScore.objects.order_by("ended_at", "game_id", "seat").values_list(
+        "pk",
+        "game_id",
+        "member_id",
+        "track",
+        "game__winner",
+        "won",
+        "points",
+        "rating_before",
+        "rating_after",
+    )
+    # Everyone at the table, guests too: mafiaratings' K is smaller below ten players.
+    seats = dict(
+        Seat.objects.filter(game__status=GameStatus.FINISHED)
+        .values("game_id")
+        .annotate(n=Count("pk"))
+        .values_list("game_id", "n")
+    )
+    # A game at a tournament's table is a tournament game: mafiaratings rates a game
+    # with a tournament by the tournament's K (16/12), not the club game's (4/3).
+    tournament = set(
+        Game.objects.filter(tournament_table__isnull=False).values_list("pk", flat=True)
+    )
+    return [
+        (
+            rating.Played(
+                pk,
+                game,
+                member,
+                track,
+                winner,
+                won,
+                points,
+                seats.get(game, 0),
+                kind=rating.TOURNAMENT if game in tournament else rating.CLUB,
+            ),
+            before,
+            after,
+        )
+        for pk, game, member, track, winner, won, points, before, after in rows
+    ]
+
+
+def forecasts_update() -> list[RatingForecast]:
+    """How well each rating system foresees the club's games, each before it is rated
+    (games/rules/forecast.py), stored for the admins; returns the rows in system order."""
+    played = [row for row, _before, _after in _rows_in_playing_order()]
+    now = timezone.now()
+    kept = []
+    for system in rating.SYSTEMS:
+        found = forecast.forecast(played, systems.rater(system))
+        row, _created = RatingForecast.objects.update_or_create(
+            system=system,
+            defaults={
+                "games": found.games,
+                "log_loss": found.log_loss,
+                "base_log_loss": found.base_log_loss,
+                "updated_at": now,
+            },
+        )
+        kept.append(row)
+    return kept
 
 
 def _same(a: tuple[float | None, ...], b: tuple[float | None, ...]) -> bool:

@@ -217,3 +217,23 @@ class PlayerScore(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game} · {self.seat}: {rounded(self.points):+.2f}"
+
+
+class RatingForecast(models.Model):
+    """How well each rating system foresaw the club's games, each before it was rated
+    (games/rules/forecast.py): kept by the worker after every analysed game and shown to
+    the admins beside the club's choice of system."""
+
+    system = models.CharField(_("rating system"), max_length=16, unique=True)
+    games = models.PositiveIntegerField(_("games foreseen"))
+    log_loss = models.FloatField(_("log-loss"))
+    base_log_loss = models.FloatField(_("log-loss of the base rate alone"))
+    updated_at = models.DateTimeField(_("updated"))
+
+    class Meta:
+        verbose_name = _("rating forecast")
+        verbose_name_plural = _("how sure the ratings are")
+        ordering = ["log_loss"]
+
+    def __str__(self) -> str:
+        return self.system

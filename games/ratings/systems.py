@@ -16,7 +16,8 @@ OpenSkill, as the club plays it:
   game (a red win then moves a rating by a hundredth of a point, a black win by two).
   The package gets every player's mu and sigma divided by the team's size, which is the
   exact Weng-Lin update for a team whose performance is its mean (see `_rate`).
-- Game points weigh a player's share of the team's update, as Polemica's community does:
+- Under `openskill` (not `openskill_plain`, the default, which rates by wins alone), game
+  points weigh a player's share of the team's update, as Polemica's community does:
   within a team, the player with the most points gets weight 2, the fewest weight 1, the
   rest between (the package's own bounds); a winner's gain is multiplied by the weight and a
   loser's loss divided by it, so good play gains more in a win and loses less in a defeat.
@@ -28,6 +29,7 @@ OpenSkill, as the club plays it:
 
 from __future__ import annotations
 
+import math
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 
@@ -127,6 +129,27 @@ class OpenSkill:
             for row in game
         }
 
+    def red_chance(self, game: Sequence[Played]) -> float | None:
+        """Red's chance to perform better than black by the model the ratings are updated
+        with (Plackett-Luce: the logistic of the gap of the teams' performances over c,
+        where c² sums each team's variance and β² per team); None when a side is unrated."""
+        red = [self.skills.get(row.player, Skill()) for row in game if row.track == RED]
+        black = [self.skills.get(row.player, Skill()) for row in game if row.track == BLACK]
+        if not red or not black:
+            return None
+        (red_mu, red_var), (black_mu, black_var) = (
+            _performance(team, summed=self.summed) for team in (red, black)
+        )
+        gap = (red_mu - black_mu) / math.sqrt(red_var + black_var + 2 * BETA**2)
+        return 1.0 / (1.0 + math.exp(-gap))
+
+
+def _performance(team: Sequence[Skill], *, summed: bool) -> tuple[float, float]:
+    """A team's performance, its mean (the package's sum when `summed`) and its variance,
+    with the dynamics' τ² added to each σ² as `_rate` adds it before a game."""
+    n = 1.0 if summed else float(len(team))
+    return sum(s.mu for s in team) / n, sum(s.sigma**2 + TAU**2 for s in team) / n**2
+
 
 def match(game: Sequence[Played]) -> tuple[list[list[Played]], list[int]]:
     """The teams of a game and their ranks (1 first): red and black by who won, or a loner's
@@ -145,6 +168,6 @@ def match(game: Sequence[Played]) -> tuple[list[list[Played]], list[int]]:
 
 def rater(system: str) -> Rater:
     """A fresh fold of `system` (one of games.rules.rating.SYSTEMS)."""
-    if system == rating.OPENSKILL:
-        return OpenSkill()
+    if system in (rating.OPENSKILL, rating.OPENSKILL_PLAIN):
+        return OpenSkill(weighted=system == rating.OPENSKILL)
     return rating.elo_rater(system)

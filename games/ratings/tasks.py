@@ -27,6 +27,7 @@ ANALYSIS_GRACE = timedelta(minutes=2)
 def game_analyse(game_id: int) -> None:
     analysis.game_analysis_build(game_id=game_id)
     analysis.ratings_replay()
+    analysis.forecasts_update()
     publication.game_post_sync(game_id=game_id)
     # After the ratings, which the reports tell; once per game and member (reports.py).
     reports.game_reports_send(game_id=game_id)
@@ -36,6 +37,7 @@ def game_analyse(game_id: int) -> None:
 def games_rescore() -> None:
     """Every game scored again by the current scheme (an admin saved a new version)."""
     changed = set(analysis.analyses_rebuild())
+    analysis.forecasts_update()  # the points weigh `openskill`'s foresight
     recent = PlayerScore.objects.filter(ended_at__gte=timezone.now() - REPOST_WITHIN)
     for game_id in sorted(set(recent.values_list("game_id", flat=True)) & changed):
         publication.game_post_sync(game_id=game_id)

@@ -21,7 +21,7 @@ Pure Python: the caller gives the games in the order they were played.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -31,8 +31,11 @@ RED, BLACK = "red", "black"
 # The key of a system's one rating where it keeps no tracks (pages and the API use it).
 OVERALL = "overall"
 
-ELO_TRACKS, ELO_NONZERO_SUM, OPENSKILL = "elo_tracks", "elo_nonzero_sum", "openskill"
-SYSTEMS = (ELO_TRACKS, ELO_NONZERO_SUM, OPENSKILL)
+ELO_TRACKS, ELO_NONZERO_SUM = "elo_tracks", "elo_nonzero_sum"
+# OpenSkill weighted by game points (`openskill`, the name it had when it was the only one)
+# and by wins alone (`openskill_plain`, the default: docs/scoring.md «How sure a rating is»).
+OPENSKILL, OPENSKILL_PLAIN = "openskill", "openskill_plain"
+SYSTEMS = (ELO_TRACKS, ELO_NONZERO_SUM, OPENSKILL, OPENSKILL_PLAIN)
 
 # mafiaratings' kinds of game and their K: (winners' Kw, losers' Kl) for a table of ten
 # players or more; a smaller table moves half as much (include/game_ratings.php).
@@ -127,9 +130,16 @@ class Played:
 
 class Rater(Protocol):
     """A rating system as the replay folds it: it keeps every player's state and rates one
-    game at a time, returning each row's shown rating before and after (by `Played.key`)."""
+    game at a time, returning each row's shown rating before and after (by `Played.key`),
+    and says before a game how likely red is to win it."""
 
     def rate(self, game: Sequence[Played]) -> dict[Hashable, Change]: ...
+
+    def red_chance(self, game: Sequence[Played]) -> float | None:
+        """Red's chance to win `game` by the ratings before it, as if the two sides won
+        equally often (games/rules/forecast.py adds the club's base rate); None when a
+        side has no rated player."""
+        ...
 
 
 def _sides(game: Sequence[Played]) -> dict[str, list[Played]]:
@@ -140,6 +150,12 @@ def _sides(game: Sequence[Played]) -> dict[str, list[Played]]:
     return sides
 
 
+def _red_chance(ratings: Mapping[str, Mapping[Hashable, float]]) -> float | None:
+    """Red's expected score from its track ratings against black's (None: a side unrated)."""
+    red, black = ratings[RED], ratings[BLACK]
+    return expected(_mean(red), _mean(black)) if red and black else None
+
+
 class EloTracks:
     """`elo_tracks`: loners' rows get no change (they have no track)."""
 
@@ -147,12 +163,18 @@ class EloTracks:
         self.k = k
         self.ratings: dict[tuple[Hashable, str], float] = {}
 
+    def _ratings(self, game: Sequence[Played]) -> dict[str, dict[Hashable, float]]:
+        return {
+            track: {row.player: self.ratings.get((row.player, track), INITIAL) for row in rows}
+            for track, rows in _sides(game).items()
+        }
+
+    def red_chance(self, game: Sequence[Played]) -> float | None:
+        return _red_chance(self._ratings(game))
+
     def rate(self, game: Sequence[Played]) -> dict[Hashable, Change]:
         sides = _sides(game)
-        ratings = {
-            track: {row.player: self.ratings.get((row.player, track), INITIAL) for row in rows}
-            for track, rows in sides.items()
-        }
+        ratings = self._ratings(game)
         by_player = match(ratings[RED], ratings[BLACK], game[0].winner, self.k)
         changes: dict[Hashable, Change] = {}
         for track, rows in sides.items():
@@ -172,15 +194,21 @@ class NonZeroSumElo:
         self.tracks: dict[tuple[Hashable, str], float] = {}
         self.overall: dict[Hashable, float] = {}
 
-    def rate(self, game: Sequence[Played]) -> dict[Hashable, Change]:
-        sides = _sides(game)
-        ratings = {
+    def _ratings(self, game: Sequence[Played]) -> dict[str, dict[Hashable, float]]:
+        return {
             track: {
                 row.player: self.tracks.get((row.player, track), NONZERO_SUM_INITIAL)
                 for row in rows
             }
-            for track, rows in sides.items()
+            for track, rows in _sides(game).items()
         }
+
+    def red_chance(self, game: Sequence[Played]) -> float | None:
+        return _red_chance(self._ratings(game))
+
+    def rate(self, game: Sequence[Played]) -> dict[Hashable, Change]:
+        sides = _sides(game)
+        ratings = self._ratings(game)
         k_win, k_loss = nonzero_sum_k(game[0].kind, game[0].seats or len(game))
         earned = nonzero_sum_match(ratings[RED], ratings[BLACK], game[0].winner, k_win, k_loss)
         changes: dict[Hashable, Change] = {}
@@ -195,19 +223,25 @@ class NonZeroSumElo:
         return changes
 
 
+def games_of(rows: Iterable[Played]) -> Iterator[list[Played]]:
+    """The rows of each game together, in the order given (rows of one game adjacent)."""
+    game: list[Played] = []
+    for row in rows:
+        if game and row.game != game[0].game:
+            yield game
+            game = []
+        game.append(row)
+    if game:
+        yield game
+
+
 def replay(rows: Iterable[Played], rater: Rater | None = None) -> dict[Hashable, Change]:
     """Every row's rating before and after, from the rows of all games in playing order
     (rows of one game together), by `rater` (today's `elo_tracks` when not given). A row a
     system does not rate (a loner's, under `elo_tracks`) is not in the answer."""
     rater = rater or EloTracks()
     changes: dict[Hashable, Change] = {}
-    game: list[Played] = []
-    for row in rows:
-        if game and row.game != game[0].game:
-            changes.update(rater.rate(game))
-            game = []
-        game.append(row)
-    if game:
+    for game in games_of(rows):
         changes.update(rater.rate(game))
     return changes
 

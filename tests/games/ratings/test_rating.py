@@ -188,6 +188,8 @@ def test_a_guest_loners_win_leaves_red_and_black_level() -> None:
 def test_the_system_the_club_chooses_gives_its_fold() -> None:
     assert isinstance(systems.rater(rating.ELO_TRACKS), rating.EloTracks)
     assert isinstance(systems.rater(rating.ELO_NONZERO_SUM), rating.NonZeroSumElo)
-    assert isinstance(systems.rater(rating.OPENSKILL), systems.OpenSkill)
+    weighted, plain = systems.rater(rating.OPENSKILL), systems.rater(rating.OPENSKILL_PLAIN)
+    assert isinstance(weighted, systems.OpenSkill) and weighted.weighted
+    assert isinstance(plain, systems.OpenSkill) and not plain.weighted
     assert rating.shown(rating.ELO_TRACKS) == ("red", "black")
     assert rating.shown(rating.OPENSKILL) == ("overall",)

@@ -68,8 +68,12 @@ def same(
     )
 
 
-def test_the_club_starts_on_openskill_the_system_the_bench_chose(history: History) -> None:
-    assert ClubSettings.load().rating_system == rating.OPENSKILL
+def test_the_club_starts_on_openskill_by_wins_the_system_the_bench_chose(
+    history: History,
+) -> None:
+    """OpenSkill leads the bench whether or not game points follow skill; weighting by the
+    points helps only where they do (bench/ratings.py's two columns)."""
+    assert ClubSettings.load().rating_system == rating.OPENSKILL_PLAIN
     ratings = stored()
     assert all(before is not None for before, _after in ratings.values())
     # Every seat has the one rating (a losing loner keeps its own), each from a newcomer's 0.
@@ -93,11 +97,13 @@ def test_choosing_another_system_replays_every_games_rating(history: History) ->
     nonzero = stored()
     assert all(before is not None for before, _after in nonzero.values())
     choose(rating.OPENSKILL)
+    assert not same(stored(), openskill)  # weighted by the points
+    choose(rating.OPENSKILL_PLAIN)
     assert same(stored(), openskill)
 
 
 def test_the_replay_is_the_chosen_systems_fold_of_the_stored_games(history: History) -> None:
-    for system in (rating.ELO_TRACKS, rating.OPENSKILL):
+    for system in (rating.ELO_TRACKS, rating.OPENSKILL, rating.OPENSKILL_PLAIN):
         choose(system)
         assert same(stored(), folded(system)), system
 
@@ -130,7 +136,7 @@ def test_saving_another_system_in_admin_queues_the_replay_after_the_commit(
 
 def test_the_leaderboard_shows_the_rating_of_the_chosen_system(history: History) -> None:
     board = stats.leaderboard(stats.current_season(), "rating", None)
-    assert board.system == rating.OPENSKILL
+    assert board.system == rating.OPENSKILL_PLAIN
     last = {}
     for member, after in PlayerScore.objects.order_by("ended_at").values_list(
         "member_id", "rating_after"
@@ -144,7 +150,7 @@ def test_the_leaderboard_shows_the_rating_of_the_chosen_system(history: History)
     page = Client().get("/leaderboard/?sort=rating").content.decode()
     assert "<strong>Рейтинг</strong>" in page and "Рейтинг за красных" not in page
     api = Client().get("/api/v1/leaderboard?sort=rating").json()
-    assert api["rating_system"] == "openskill"
+    assert api["rating_system"] == "openskill_plain"
     assert [row["rating"] for row in api["rows"]] == shown
 
     choose(rating.ELO_TRACKS)
@@ -160,12 +166,12 @@ def test_the_players_page_shows_the_rating_of_the_chosen_system(history: History
     member = history.members[0]
     scores = PlayerScore.objects.filter(member=member).order_by("ended_at")
     found = stats.profile(member)
-    assert found.system == rating.OPENSKILL
+    assert found.system == rating.OPENSKILL_PLAIN
     assert found.ratings == {rating.OVERALL: present(scores.last()).rating_after}
     assert len(found.history()[rating.OVERALL]) == scores.count()
     page = Client().get(f"/players/{member.pk}/").content.decode()
     assert "Рейтинг</dt>" in page and "Рейтинг за красных" not in page
-    assert Client().get(f"/api/v1/players/{member.pk}").json()["rating_system"] == "openskill"
+    assert Client().get(f"/api/v1/players/{member.pk}").json()["rating_system"] == "openskill_plain"
 
     choose(rating.ELO_TRACKS)
     found = stats.profile(member)
