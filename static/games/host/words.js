@@ -147,8 +147,9 @@ export class Words {
 
   /**
    * Whether a refusal is the rules' «this speech starts before the one before it ended»:
-   * by its code (the phone's engine), or by its words (the server's tap door answers the
-   * rules' refusals as `invalid`, with the template's words).
+   * by its code (`speech_overlap`, from the phone's engine and from the server's tap door,
+   * which answers with the rule's own code), or by its words for a refusal a device kept
+   * from before the doors carried the rule's code (they answered `invalid`).
    * @param {string | undefined} code
    * @param {string} message
    */
