@@ -44,7 +44,13 @@ test("after «Записать» the host reads the count taken and what it did"
 test("↶ on the end screen asks with buttons that say what they do; any other question keeps «Да, записать»", () => {
   assert.deepEqual(words.consequenceButtons({ removes: [], winner: null, reasons: {}, reopens: true }), ["Undo and reopen", "Keep the result"]);
   assert.deepEqual(words.consequenceButtons({ removes: [5], winner: null, reasons: { 5: "fouls" } }), []);
-  assert.deepEqual(words.consequenceButtons({ removes: [], winner: null, reasons: {}, reopens: false }), []);
+  assert.deepEqual(words.consequenceButtons({ removes: [5], winner: null, reasons: {}, reopens: false }), []);
+});
+
+test("the server's own question (↶ of what was given after the end) is shown in its words, with undo's buttons", () => {
+  const asked = { removes: [], winner: null, reopens: false, error: "Это отменит допы 5. Отменить?", code: "confirm" };
+  assert.equal(words.consequence(asked), "Это отменит допы 5. Отменить?");
+  assert.deepEqual(words.consequenceButtons(asked), ["Yes, undo it", "Keep it"]);
 });
 
 test("a message the toast shows now is not said again, only kept longer", async () => {

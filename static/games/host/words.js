@@ -391,12 +391,15 @@ export class Words {
   /**
    * The question before a tap that removes a player or ends the game, or a morning before
    * every role has acted: it says who leaves and why, and who has not acted.
-   * @param {Partial<Consequence> & { reopens?: boolean }} outcome
+   * @param {Partial<Consequence> & { reopens?: boolean, error?: string }} outcome
    */
   consequence(outcome) {
     if (outcome.reopens) {
       return _("This reopens the finished game: its result and analysis are withdrawn until it ends again. Undo?");
     }
+    // The server's own question, for what only it knows of (↶ of what the host gave after
+    // the end, when this device's log is behind): its words, in the host's language.
+    if (outcome.reopens === false && outcome.error) return outcome.error;
     const parts = [];
     if (outcome.waiting && outcome.waiting.length) {
       parts.push(_("Not acted tonight: %(roles)s.", { roles: outcome.waiting.map((each) => this.waiting(each)).join(", ") }));
@@ -416,12 +419,15 @@ export class Words {
 
   /**
    * The buttons of consequence()'s question, when not «Да, записать» and «Отмена»: ↶ on the
-   * end screen says what each does (the undo reopens the game; the other keeps its result).
-   * @param {Partial<Consequence> & { reopens?: boolean }} outcome
+   * end screen says what each does (the undo reopens the game; the other keeps its result),
+   * and so does ↶ of what was given after the end, asked by the server.
+   * @param {Partial<Consequence> & { reopens?: boolean, error?: string }} outcome
    * @returns {[yes: string, no: string] | []}
    */
   consequenceButtons(outcome) {
-    return outcome.reopens ? [_("Undo and reopen"), _("Keep the result")] : [];
+    if (outcome.reopens) return [_("Undo and reopen"), _("Keep the result")];
+    if (outcome.reopens === false && outcome.error) return [_("Yes, undo it"), _("Keep it")];
+    return [];
   }
 }
 
