@@ -1,4 +1,5 @@
 from collections.abc import Callable, Sequence
+from datetime import datetime
 from typing import Any
 
 from django import forms
@@ -12,6 +13,8 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.dateformat import time_format
+from django.utils.formats import date_format
 from django.utils.functional import lazy
 from django.utils.html import format_html
 from django.utils.translation import gettext, ngettext, pgettext
@@ -28,6 +31,7 @@ from club.models import (
     Evening,
     EveningStatus,
     Guest,
+    LineupAction,
     LineupChange,
     Registration,
     RegistrationStatus,
@@ -535,9 +539,42 @@ def _holds_a_place(registration: Registration) -> bool:
     )
 
 
+def _moment(value: datetime) -> str:
+    """A moment in a list's narrow column: the short date and the time, in the admin's
+    language and the club's time zone («07.12.2026 18:00», «12/07/2026 18:00»)."""
+    local = timezone.localtime(value)
+    return f"{date_format(local, 'SHORT_DATE_FORMAT')} {time_format(local, 'H:i')}"
+
+
+def _evening_cell(evening: Evening) -> str:
+    """An evening in a list's narrow column: when it starts; where, on hovering (one
+    club's evenings share a venue, and a long venue was most of the list's width)."""
+    return format_html('<span title="{}">{}</span>', evening.venue, _moment(evening.starts_at))
+
+
+def _person(registration: Registration | None) -> str:
+    """Whose place it is, as a list names it: a member's nickname, a guest's «Имя (гость)»."""
+    if registration is None:
+        return "—"
+    return str(registration.member or registration.guest)
+
+
+class _NarrowLists:
+    """The admin's stylesheet for its lists that must fit a 1280 px screen beside the
+    navigation and the filters (club/admin-lists.css: a nickname of 32 letters in one word
+    wraps inside its column instead of widening the table)."""
+
+    class Media:
+        css = {"all": ("club/admin-lists.css",)}
+
+
 @admin.register(Registration)
-class RegistrationAdmin(admin.ModelAdmin[Registration]):
-    list_display = ("who", "evening", "status", "source", "arrival", "held_back", "created_at")
+class RegistrationAdmin(_NarrowLists, admin.ModelAdmin[Registration]):
+    # Narrow enough for 1280 px beside the navigation and the filters, in Russian too
+    # (tests/e2e/test_admin_lists_fit.py): the evening by its start, the place and whether it
+    # is held back in one column, moments as short dates; the arrival is the list's order.
+    list_display = ("who", "evening_when", "place", "source", "signed_up")
+    ordering = ("-evening__starts_at", "arrival")
     list_filter = ("status", "source", "evening")
     search_fields = ("member__nickname", "member__telegram_username", "guest__name")
     list_select_related = ("member", "guest", "evening")
@@ -564,6 +601,23 @@ class RegistrationAdmin(admin.ModelAdmin[Registration]):
             .get_queryset(request)
             .annotate(guest_namesakes=_namesakes("guest__name", "guest_id"))
         )
+
+    @admin.display(description=_("evening"), ordering="evening__starts_at")
+    def evening_when(self, registration: Registration) -> str:
+        return _evening_cell(registration.evening)
+
+    @admin.display(description=_("place"), ordering="status")
+    def place(self, registration: Registration) -> str:
+        """The sign-up's status, and «held back» for a member the no-show rule sends to the
+        back of the reserve."""
+        status = registration.get_status_display()
+        if registration.held_back:
+            return gettext("%(status)s, held back") % {"status": status}
+        return str(status)
+
+    @admin.display(description=_("signed up"), ordering="created_at")
+    def signed_up(self, registration: Registration) -> str:
+        return _moment(registration.created_at)
 
     @admin.display(description=_("member or guest"), ordering="member__nickname")
     def who(self, registration: Registration) -> str:
@@ -746,12 +800,45 @@ class GuestAdmin(admin.ModelAdmin[Guest]):
 
 
 @admin.register(LineupChange)
-class LineupChangeAdmin(admin.ModelAdmin[LineupChange]):
+class LineupChangeAdmin(_NarrowLists, admin.ModelAdmin[LineupChange]):
     """The organisers' log: read only."""
 
-    list_display = ("created_at", "evening", "action", "registration", "reason", "actor")
+    # Narrow enough for 1280 px beside the navigation and the filters, in Russian too
+    # (tests/e2e/test_admin_lists_fit.py): moments as short dates, what was done with its
+    # reason (or a message's reach) in one column, whom by name.
+    list_display = ("when", "evening_when", "what", "whom", "by")
     list_filter = ("action", "evening")
     list_select_related = ("evening", "actor", "registration__member", "registration__guest")
+
+    @admin.display(description=_("time"), ordering="created_at")
+    def when(self, change: LineupChange) -> str:
+        return _moment(change.created_at)
+
+    @admin.display(description=_("evening"), ordering="evening__starts_at")
+    def evening_when(self, change: LineupChange) -> str:
+        return _evening_cell(change.evening)
+
+    @admin.display(description=_("action"), ordering="action")
+    def what(self, change: LineupChange) -> str:
+        """The change as the log reads it, with the reason of a removal or how many a
+        message reached."""
+        if change.reason:
+            reason = str(change.get_reason_display())
+            return f"{change.label}: {reason[:1].lower()}{reason[1:]}"
+        if change.action == LineupAction.MESSAGE and change.reached is not None:
+            return gettext("%(change)s (reached %(count)d)") % {
+                "change": change.label,
+                "count": change.reached,
+            }
+        return change.label
+
+    @admin.display(description=_("member or guest"))
+    def whom(self, change: LineupChange) -> str:
+        return _person(change.registration)
+
+    @admin.display(description=_("by"), ordering="actor__nickname")
+    def by(self, change: LineupChange) -> str:
+        return str(change.actor) if change.actor is not None else "—"
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
