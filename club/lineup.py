@@ -12,7 +12,9 @@ organiser as `actor` for the log.
 - move someone from the reserve to a free seat, out of the reserve's order (an override);
 - remove with a reason: did not come (a no-show, which the no-show rule counts), left (came
   and went), asked by phone (a cancellation); before the door opens (DOOR_OPENS before the
-  start) only the last;
+  start) only the last; a removal can be taken back for REMOVAL_UNDO (lineup_remove_undo),
+  which puts the place back as it was, or at the front of the reserve if its seat went to
+  the reserve meanwhile;
 - check in at the door: `checked_in_at`, made attendance when the evening finishes;
 - open a second table: the capacity doubles and the reserve moves up in order;
 - a message to everyone on the list (and the reserve, if asked);
@@ -25,6 +27,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from enum import StrEnum
 
 from django.db import transaction
 from django.db.models import Case, F, Q, Value, When
@@ -83,6 +86,10 @@ DOOR_OPENS = timedelta(hours=12)
 # One second: twice a double tap's widest gap, short enough that an organiser who meant to
 # take a check-in back finds the next tap works.
 DOUBLE_TAP = timedelta(seconds=1)
+# How long a removal («Убрать») can be taken back: long enough for the organiser to see the
+# mistake on the answer (the wrong row, the wrong reason, someone who turns out to be at the
+# door), short enough that nobody else has planned around the freed place for long.
+REMOVAL_UNDO = timedelta(minutes=5)
 MAX_MESSAGE = 1000
 MAX_TABLES = 2
 
@@ -517,6 +524,18 @@ def lineup_remove(
             raise Refused(_("Not on the list any more."), RefusalCode.CONFLICT)
         refuse_unless_off_the_tables(registration, no_show=removal == RemovalReason.NO_SHOW)
         had_seat = registration.status == RegistrationStatus.CONFIRMED
+        # The log's line keeps the place as it was: what an undo puts back (lineup_remove_undo).
+        change = _log(
+            evening.pk,
+            LineupAction.REMOVED,
+            actor,
+            registration,
+            reason=removal,
+            undo_until=now + REMOVAL_UNDO,
+            prior_status=registration.status,
+            prior_arrival=registration.arrival,
+            prior_leaves_at=registration.leaves_at,
+        )
         registration.status = _REMOVED_AS[removal]
         registration.leaves_at = None
         if removal == RemovalReason.BY_PHONE:
@@ -528,17 +547,196 @@ def lineup_remove(
             with speaking_to(registration.member):
                 when = texts.evening_when(evening, club)
                 notification_enqueue(
-                    dedupe_key=f"removed:{registration.pk}:{registration.arrival}",
+                    # By the log's line: removed again after an undo, the member is told again.
+                    dedupe_key=f"removed:{registration.pk}:{registration.arrival}:{change.pk}",
                     member=registration.member,
                     text=texts.removed_by_phone(had_seat=had_seat, when=when)
                     if removal == RemovalReason.BY_PHONE
                     else texts.removed_no_show(when=when),
                 )
         promoted = _fill_seats(evening, club, now) if had_seat and now < evening.starts_at else []
-        _log(evening.pk, LineupAction.REMOVED, actor, registration, reason=removal)
         _log_promoted(evening.pk, actor, promoted)
         _lineup_changed(evening.pk)
     return Removed(registration, removal, had_seat, promoted)
+
+
+class UndoneAs(StrEnum):
+    """Where an undone removal put the place back."""
+
+    SEAT = "seat"  # the seat it had, still free
+    RESERVE = "reserve"  # its place in the reserve, by its arrival
+    # It had a seat, which went to the reserve meanwhile: whoever took it keeps it (they
+    # were told it is theirs), and the place waits first in the reserve for the next one.
+    RESERVE_FRONT = "reserve_front"
+
+
+@dataclass(frozen=True)
+class Restored:
+    registration: Registration
+    undone_as: UndoneAs
+    place: int  # the seat number, or the reserve position
+    promoted: list[Registration]  # who moved up from the reserve as a result (rarely anyone)
+
+
+def removal_undo_refusal(
+    change: LineupChange, registration: Registration, now: datetime
+) -> Refused | None:
+    """Why the removal logged as `change` cannot be taken back now, or None: once, within
+    REMOVAL_UNDO, and only while the place is still as the removal left it (not put back
+    on the list since, by an undo or a new sign-up)."""
+    if registration.status in (RegistrationStatus.CONFIRMED, RegistrationStatus.RESERVE):
+        return Refused(_("Back on the list already."), RefusalCode.CONFLICT)
+    if (
+        change.undo_until is None
+        or change.reason not in RemovalReason.values
+        or registration.status != _REMOVED_AS[RemovalReason(change.reason)]
+        or registration.arrival != change.prior_arrival
+    ):
+        return Refused(
+            _("This removal can no longer be taken back: the sign-up has changed since."),
+            RefusalCode.CONFLICT,
+        )
+    if now >= change.undo_until:
+        minutes = int(REMOVAL_UNDO.total_seconds()) // 60
+        return Refused(
+            ngettext(
+                "Too late: a removal can be taken back for %(minutes)d minute only. Add them "
+                "to the list again instead.",
+                "Too late: a removal can be taken back for %(minutes)d minutes only. Add them "
+                "to the list again instead.",
+                minutes,
+            )
+            % {"minutes": minutes},
+            RefusalCode.CONFLICT,
+        )
+    return None
+
+
+def removals_to_undo(evening: Evening, now: datetime) -> dict[int, LineupChange]:
+    """The evening's removals that can be taken back now, by the registration they took
+    off: what the line-up screen offers «Вернуть» for."""
+    recent = (
+        LineupChange.objects.filter(
+            evening=evening, action=LineupAction.REMOVED, undo_until__gt=now
+        )
+        .select_related("registration")
+        .order_by("pk")
+    )
+    latest: dict[int, tuple[LineupChange, Registration]] = {}
+    for change in recent:  # in order: a registration's latest removal last
+        if change.registration is not None:
+            latest[change.registration.pk] = (change, change.registration)
+    return {
+        registration_id: change
+        for registration_id, (change, registration) in latest.items()
+        if removal_undo_refusal(change, registration, now) is None
+    }
+
+
+def lineup_remove_undo(
+    *, registration_id: int, change_id: int, actor: User, now: datetime | None = None
+) -> Restored:
+    """Take a removal back within REMOVAL_UNDO: the same sign-up, with its arrival, goes
+    back where it was, a seat or its place in the reserve. A seat the reserve took meanwhile
+    stays with whoever took it (they were told it is theirs); the place then waits first in
+    the reserve for the next free seat. A member who was told of the removal is told they
+    are back, in their language."""
+    now = now or timezone.now()
+    club = ClubSettings.load()
+    with transaction.atomic(durable=True):
+        evening = lock_evening(_evening_of(registration_id))
+        _refuse_unless_running(evening)
+        registration = _registration(evening, registration_id)
+        change = LineupChange.objects.filter(
+            pk=change_id, registration=registration, action=LineupAction.REMOVED
+        ).first()
+        if change is None:
+            raise Refused(_("There is no such removal."), RefusalCode.NOT_FOUND)
+        refusal = removal_undo_refusal(change, registration, now)
+        if refusal is not None:
+            raise refusal
+        member = registration.member
+        if member is not None and not member.can_sign_up_for_evenings:
+            raise Refused(
+                _("This member's membership is suspended or blocked."), RefusalCode.SUSPENDED
+            )
+        undone_as = _put_back(evening, registration, change)
+        change.undo_until = None  # taken back once: a later removal has its own undo
+        change.save(update_fields=["undo_until"])
+        restored = _log(evening.pk, LineupAction.RESTORED, actor, registration)
+        promoted: list[Registration] = []
+        if undone_as == UndoneAs.RESERVE and now < evening.starts_at:
+            # Back in the reserve beside a free seat (the no-show rule left it free): the
+            # reserve's own rule says who takes it, as at a sign-up.
+            promoted = _fill_seats(evening, club, now)
+            _log_promoted(evening.pk, actor, promoted)
+        lineup = evening_lineup(evening)
+        registration.refresh_from_db(fields=["status"])
+        seat = lineup.seat_of(registration)
+        place = seat if seat is not None else lineup.position_of(registration) or 0
+        if (
+            member is not None
+            and change.reason != RemovalReason.LEFT
+            and registration not in promoted
+        ):
+            # Told of the removal (someone who left was not): told they are back. A place
+            # the reserve's rule seated at once was told so by the promotion.
+            with speaking_to(member):
+                when = texts.evening_when(evening, club)
+                if seat is not None:
+                    text = texts.removal_undone_seat(
+                        seat=seat, capacity=evening.capacity, when=when
+                    )
+                elif undone_as == UndoneAs.RESERVE_FRONT:
+                    text = texts.removal_undone_seat_taken(when=when)
+                else:
+                    text = texts.removal_undone_reserve(position=place, when=when)
+                notification_enqueue(
+                    dedupe_key=f"restored:{registration.pk}:{restored.pk}",
+                    member=member,
+                    text=text,
+                    link=texts.evening_link(evening),
+                )
+        _lineup_changed(evening.pk)
+    if seat is not None:
+        undone_as = UndoneAs.SEAT  # a reserve place that took a free seat at once
+    return Restored(registration, undone_as, place, promoted)
+
+
+def _put_back(evening: Evening, registration: Registration, change: LineupChange) -> UndoneAs:
+    """The place as the removal found it: its status, arrival and any «Не смогу» still
+    running out (leaves_at); a seat taken meanwhile makes it the reserve's first. The
+    evening is locked."""
+    registration.leaves_at = change.prior_leaves_at
+    registration.cancelled_at = None
+    registration.left_at = None
+    if change.prior_status != RegistrationStatus.CONFIRMED:
+        undone_as = UndoneAs.RESERVE
+        registration.status = RegistrationStatus.RESERVE
+    elif seats_free(evening):
+        undone_as = UndoneAs.SEAT
+        registration.status = RegistrationStatus.CONFIRMED
+    else:
+        undone_as = UndoneAs.RESERVE_FRONT
+        registration.status = RegistrationStatus.RESERVE
+        registration.held_back = False
+        registration.arrival = _front_of_the_reserve(evening, registration)
+    registration.save(
+        update_fields=["status", "arrival", "held_back", "leaves_at", "cancelled_at", "left_at"]
+    )
+    return undone_as
+
+
+def _front_of_the_reserve(evening: Evening, registration: Registration) -> int:
+    """An arrival before everyone waiting and its own, that no place of the evening has:
+    a new number, since the outbox keys of a promotion name the arrival (one this place was
+    promoted under before is taken), and never another's, so no two seats tie in order."""
+    taken = set(Registration.objects.filter(evening=evening).values_list("arrival", flat=True))
+    waiting = Registration.objects.reserve().filter(evening=evening)
+    arrival = min([registration.arrival, *waiting.values_list("arrival", flat=True)]) - 1
+    while arrival in taken:
+        arrival -= 1
+    return arrival
 
 
 def lineup_check_in(

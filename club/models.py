@@ -376,6 +376,8 @@ class LineupAction(models.TextChoices):
     CHECKED_IN = "checked_in", _("Came")
     SECOND_TABLE = "second_table", _("Opened a second table")
     MESSAGE = "message", _("Message to the evening")
+    # A removal taken back within its undo window (club/lineup.py's lineup_remove_undo).
+    RESTORED = "restored", _("Removal taken back")
 
 
 class RemovalReason(models.TextChoices):
@@ -406,6 +408,14 @@ class LineupChange(models.Model):
     text = models.TextField(_("text"), blank=True, default="")
     # A message: how many members it reached (those with a channel to send it by).
     reached = models.PositiveIntegerField(_("reached"), null=True, blank=True)
+    # A removal: until when it can be taken back (None once taken back), and the place as it
+    # was, for the undo to restore (club/lineup.py's lineup_remove_undo).
+    undo_until = models.DateTimeField(_("can be taken back until"), null=True, blank=True)
+    prior_status = models.CharField(
+        _("status before"), max_length=16, choices=RegistrationStatus.choices, blank=True
+    )
+    prior_arrival = models.IntegerField(_("arrival before"), null=True, blank=True)
+    prior_leaves_at = models.DateTimeField(_("leaves at before"), null=True, blank=True)
     actor = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.SET_NULL,

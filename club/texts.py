@@ -133,6 +133,35 @@ def removed_no_show(*, when: str) -> str:
 
 
 @in_message_language
+def removal_undone_seat(*, seat: int, capacity: int, when: str) -> str:
+    """The organiser took back their removal, and the seat is the member's again."""
+    return _(
+        "The organiser has taken back your removal: you are on the list again, no. "
+        "%(seat)d of %(capacity)d. %(when)s."
+    ) % {"seat": seat, "capacity": capacity, "when": sentence(when)}
+
+
+@in_message_language
+def removal_undone_reserve(*, position: int, when: str) -> str:
+    """The organiser took back their removal of a place in the reserve."""
+    return _(
+        "The organiser has taken back your removal: you are in the reserve again, position "
+        "%(position)d. When a seat frees up, it is yours and we will tell you. %(when)s."
+    ) % {"position": position, "when": sentence(when)}
+
+
+@in_message_language
+def removal_undone_seat_taken(*, when: str) -> str:
+    """The organiser took back their removal, but the seat went to the reserve meanwhile:
+    whoever took it keeps it, and the member waits first in the reserve."""
+    return _(
+        "The organiser has taken back your removal, but your seat has already gone to "
+        "someone from the reserve: you are first in the reserve now, and the next seat "
+        "that frees up is yours; we will tell you. %(when)s."
+    ) % {"when": sentence(when)}
+
+
+@in_message_language
 def evening_message(*, when: str, text: str) -> str:
     return _("From the evening's organiser (%(when)s):\n%(text)s") % {"when": when, "text": text}
 

@@ -36,6 +36,11 @@ urlpatterns = [
         name="lineup_remove",
     ),
     path(
+        "evenings/<int:evening_id>/lineup/<int:registration_id>/undo/",
+        views.lineup_remove_undo,
+        name="lineup_remove_undo",
+    ),
+    path(
         "evenings/<int:evening_id>/lineup/<int:registration_id>/came/",
         views.lineup_check_in,
         name="lineup_check_in",

@@ -308,7 +308,15 @@ def _lineup_context(request: SiteRequest, evening: Evening, **extra: object) -> 
         "min_age": club.min_age,
         **extra,
     }
-    context.update(_lineup_rows(evening, current, context))
+    rows = _lineup_rows(evening, current, context)
+    context.update(rows)
+    # The removals that can be taken back now: «Вернуть» under a removal's own answer (not
+    # under another tap's refusal on a row someone took off), and on its line in the log.
+    to_undo = lineup.removals_to_undo(evening, now) if context["running"] else {}
+    context["undo_ids"] = {change.pk for change in to_undo.values()}
+    gone = rows["gone"]
+    offered = extra.get("offer_undo") is True
+    context["gone_undo"] = to_undo.get(gone) if offered and isinstance(gone, int) else None
     if evening.status == EveningStatus.FINISHED:
         context.update(_finished(evening, current))
     return context
@@ -419,12 +427,14 @@ def _lineup_action(
     registration_id: int | None = None,
     at: str = "seated",
     typed: dict[str, str] | None = None,
+    offer_undo: bool = False,
 ) -> HttpResponse:
     """Run one of the organiser's actions; htmx gets the board again with the refusal or
     what was done beside the control that was tapped (`where`; a row's in the row, drawn
     where it was in the list `at`, "seated" or "reserve", if it has left the list), a
     plain post a redirect back to the screen with the message. A refused form is drawn
-    again with what was `typed` in it and the refusal's fields marked wrong."""
+    again with what was `typed` in it and the refusal's fields marked wrong. A removal's
+    answer offers its undo (`offer_undo`) in the row it took off."""
     evening = get_object_or_404(Evening, pk=evening_id)
     refusal = done = None
     try:
@@ -450,6 +460,7 @@ def _lineup_action(
             at=at,
             typed=typed if refusal is not None else {},
             wrong=refusal.details.get("fields", {}) if refusal is not None else {},
+            offer_undo=offer_undo and refusal is None,
         )
         return render(request, "club/lineup.html#board", context)
 
@@ -559,7 +570,45 @@ def lineup_remove(request: MemberRequest, evening_id: int, registration_id: int)
 
     # The row's list, as the page drew it: where the row is drawn again with the answer.
     at = "reserve" if request.POST.get("list") == "reserve" else "seated"
-    return _lineup_action(request, evening_id, "row", remove, registration_id, at=at)
+    return _lineup_action(
+        request, evening_id, "row", remove, registration_id, at=at, offer_undo=True
+    )
+
+
+def _restored(restored: lineup.Restored) -> str:
+    """Where the undone removal put the place back; if its seat went to the reserve
+    meanwhile, that whoever took it keeps it."""
+    said = {"name": _who(restored.registration), "place": restored.place}
+    if restored.undone_as == lineup.UndoneAs.SEAT:
+        return _("Taken back: %(name)s is on the list again, no. %(place)d.") % said
+    if restored.undone_as == lineup.UndoneAs.RESERVE_FRONT:
+        return (
+            _(
+                "Taken back, but the seat went to the reserve meanwhile and stays with whoever "
+                "took it: %(name)s is first in the reserve and gets the next free seat."
+            )
+            % said
+        )
+    return _("Taken back: %(name)s is in the reserve again, position %(place)d.") % said
+
+
+@login_required
+@require_POST
+def lineup_remove_undo(
+    request: MemberRequest, evening_id: int, registration_id: int
+) -> HttpResponse:
+    def undo() -> str:
+        change_id = whole_number(request.POST.get("change"), low=1)
+        if change_id is None:
+            raise Refused(_("There is no such removal."), RefusalCode.NOT_FOUND)
+        restored = lineup.lineup_remove_undo(
+            registration_id=registration_id, change_id=change_id, actor=request.user
+        )
+        return _restored(restored)
+
+    # Refused, the row (still off the list) is drawn again where the page drew it.
+    at = "reserve" if request.POST.get("list") == "reserve" else "seated"
+    return _lineup_action(request, evening_id, "row", undo, registration_id, at=at)
 
 
 @login_required

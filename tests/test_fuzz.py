@@ -256,6 +256,7 @@ def test_the_forms_take_anything_without_a_5xx(club: FuzzClub, data: st.DataObje
         ("host", f"{row}/came/", ["came"]),
         ("host", f"{row}/move/", []),
         ("host", f"{row}/remove/", ["reason", "list"]),
+        ("host", f"{row}/undo/", ["change", "list"]),
         ("player", f"{lineup}/guest/", ["name", "phone", "telegram", "of_age"]),
     ]
     who, url, fields = data.draw(st.sampled_from(posts))

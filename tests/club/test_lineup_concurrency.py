@@ -205,3 +205,55 @@ def test_a_message_and_check_ins_racing_sign_ups_tell_each_member_once() -> None
     assert reach.members >= 12  # the seated at least; newcomers as the lock ordered them
     assert Registration.objects.filter(evening=evening, checked_in_at__isnull=False).count() == 12
     check_the_evening(evening, set())
+
+
+def test_two_organisers_take_one_removal_back_once_while_members_sign_up_for_its_seat() -> None:
+    """The freed seat is raced by sign-ups and by two «Вернуть» at once: the place comes back
+    once (a seat if it was still free, else the reserve's front), nobody is oversold, and
+    the member is told once that they are back."""
+    hosts = [make_host(), make_host()]
+    evening = make_evening(
+        capacity=12,
+        starts_at=timezone.now() + timedelta(hours=2),
+        opens_at=timezone.now() - timedelta(days=1),
+    )
+    seated = [s.registration for s in sign_up_many(evening, 12)]
+    lineup.lineup_remove(registration_id=seated[3].pk, reason="no_show", actor=hosts[0])
+    change = LineupChange.objects.get(action=LineupAction.REMOVED)
+    newcomers = [make_member() for _ in range(8)]
+    start = threading.Barrier(len(newcomers) + len(hosts))
+    restored: list[lineup.Restored] = []
+
+    def take_back(host: User) -> Callable[[], object]:
+        def work() -> object:
+            start.wait()
+            with contextlib.suppress(Refused):  # the other organiser was first
+                restored.append(
+                    lineup.lineup_remove_undo(
+                        registration_id=seated[3].pk, change_id=change.pk, actor=host
+                    )
+                )
+            return None
+
+        return on_own_connection(work)
+
+    with Watch(evening.pk) as watch, ThreadPoolExecutor(max_workers=start.parties) as pool:
+        futures = [pool.submit(sign_up(member, evening, start)) for member in newcomers]
+        futures += [pool.submit(take_back(host)) for host in hosts]
+        for future in futures:
+            future.result()
+    (back,) = restored
+    assert watch.max_confirmed <= evening.capacity
+    place = Registration.objects.get(pk=seated[3].pk)
+    if back.undone_as == lineup.UndoneAs.SEAT:
+        assert place.status == RegistrationStatus.CONFIRMED
+    else:  # a newcomer was first to the seat: they keep it, the place waits first
+        assert back.undone_as == lineup.UndoneAs.RESERVE_FRONT and back.place == 1
+        first = Registration.objects.reserve().filter(evening=evening).first()
+        assert first is not None and first.pk == place.pk
+    check_the_evening(evening, {place.pk})
+    (restoration,) = LineupChange.objects.filter(action=LineupAction.RESTORED)
+    told = Notification.objects.filter(member=place.member, dedupe_key__startswith="restored:")
+    assert list(told.values_list("dedupe_key", flat=True)) == [
+        f"restored:{place.pk}:{restoration.pk}"
+    ]

@@ -296,3 +296,61 @@ def test_the_screen_before_the_door_opens_and_after_the_evening_reads_right(
     assert untranslated(page, language, nicknames) == []
     assert axe_violations(page, live_server) == []
     context.close()
+
+
+UNDO_WORDS = {
+    "ru": {"no_show": "Неявка", "undo": "Вернуть", "back": "{name} — снова в списке, № 1."},
+    "en": {
+        "no_show": "Did not come",
+        "undo": "Take it back",
+        "back": "{name} is on the list again, no. 1.",
+    },
+}
+
+
+@pytest.mark.parametrize("language", ["ru", "en"])
+def test_a_removal_is_taken_back_from_its_answer_on_a_phone(
+    browser: Browser, live_server: LiveServer, language: str
+) -> None:
+    """«Убрать» → «Неявка» answers in the row with «Вернуть» and until when, in sight and a
+    thumb's target; a tap puts the place back, said in its row."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    words = UNDO_WORDS[language]
+    evening = make_evening(
+        capacity=3,
+        starts_at=timezone.now() + timedelta(hours=1),
+        opens_at=timezone.now() - timedelta(days=1),
+    )
+    first = sign_up_many(evening, 3)[0].registration
+    assert first.member is not None
+    host = make_host()
+    context = new_context(browser, live_server, user=host, language=language)
+    page = context.new_page()
+    page.goto(f"{live_server.url}/evenings/{evening.pk}/lineup/", wait_until="networkidle")
+    page.locator(f"#r{first.pk} .lineup-remove summary").tap()
+    page.locator(f"#r{first.pk} .lineup-remove button", has_text=words["no_show"]).tap()
+    undo = page.locator(f"#r{first.pk} .lineup-undo button")
+    undo.wait_for(state="visible")
+    assert in_sight(page, f"#r{first.pk} .lineup-undo button") == words["undo"]
+    box = undo.bounding_box()
+    assert box is not None and box["height"] >= 47.5, box
+    assert Registration.objects.get(pk=first.pk).status == "no_show"
+    page.screenshot(path=SHOTS / f"{language}-removal-undo.png")
+    nicknames = [host.nickname, *Registration.objects.values_list("member__nickname", flat=True)]
+    assert untranslated(page, language, nicknames) == []
+    assert axe_violations(page, live_server) == []
+    # The removal's line in the log offers it too (the log is open while it does).
+    logged = page.locator("#lineup-log .lineup-undo button")
+    logged.scroll_into_view_if_needed()
+    assert logged.is_visible() and logged.inner_text().strip() == words["undo"]
+    page.screenshot(path=SHOTS / f"{language}-removal-undo-log.png")
+    undo.scroll_into_view_if_needed()
+    undo.tap()
+    page.wait_for_selector(f"#r{first.pk}:not(.gone) .notice.ok")
+    said = in_sight(page, f"#r{first.pk} .notice.ok")
+    assert words["back"].format(name=first.member.nickname) in said, said
+    assert Registration.objects.get(pk=first.pk).status == "confirmed"
+    page.screenshot(path=SHOTS / f"{language}-removal-undone.png")
+    assert watch_of(context).failed == [] and watch_of(context).console_errors == []
+    assert watch_of(context).csp_violations(page) == []
+    context.close()
