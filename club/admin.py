@@ -142,6 +142,7 @@ class ClubSettingsAdmin(admin.ModelAdmin[ClubSettings]):
                 "fields": (
                     "season_length",
                     "rating_system",
+                    "provisional_games",
                     "audio_retention_days",
                     "max_recording_minutes",
                     "telegram_group_chat_id",

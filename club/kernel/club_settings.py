@@ -177,6 +177,16 @@ class ClubSettings(models.Model):
             "ratings are."
         ),
     )
+    provisional_games = models.PositiveSmallIntegerField(
+        _("games before a rating is established"),
+        default=10,
+        validators=[MaxValueValidator(1000)],
+        help_text=_(
+            "A player's rating with fewer rated games than this is marked provisional; the "
+            "leaderboard sorted by rating lists provisional ratings after the established "
+            "ones unless the reader asks to include them. 0: no rating is provisional."
+        ),
+    )
     best_move_victims = models.CharField(
         _("who names the best move"),
         max_length=16,

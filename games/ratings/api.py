@@ -150,6 +150,10 @@ class StandingOut(Schema):
     red: float | None
     black: float | None
     rating: float | None
+    # The games the system rated the member in up to the season's end; fewer than the
+    # club's `provisional_games`: the rating is provisional (docs/scoring.md).
+    rated_games: int
+    provisional: bool
     # First-night compensation in the points (the season's preset's, docs/scoring.md); null
     # when the preset has none.
     ci: float | None
@@ -171,10 +175,13 @@ def leaderboard(
     request: PublicApiRequest,
     season: Annotated[str, Query(pattern=SEASON_OR_EMPTY)] = "",
     sort: Literal[stats.SORTS] = "points",  # type: ignore[valid-type]
+    provisional: bool = False,
 ) -> LeaderboardOut:
-    """A season's leaderboard ("2026-Q4" or "2026"; the current season when not given)."""
+    """A season's leaderboard ("2026-Q4" or "2026"; the current season when not given).
+    Sorted by a rating, provisional ratings come after the established ones unless
+    `provisional` is true (then they are in the rating's order)."""
     chosen = season_parse(season) or stats.current_season()
-    board = stats.leaderboard(chosen, sort, request.auth)
+    board = stats.leaderboard(chosen, sort, request.auth, provisional_in_order=provisional)
     return LeaderboardOut(
         season=board.season.key,
         seasons=[s.key for s in board.seasons],
@@ -214,6 +221,8 @@ class PlayerOut(Schema):
     points: float
     rating_system: str
     ratings: dict[str, float]  # the current one per track ("red", "black") or "overall"
+    rated_games: int  # the games the system rated the member in
+    provisional: bool  # fewer than the club's `provisional_games`
     by_team: dict[str, TallyOut]
     by_role: dict[str, TallyOut]
     history: list[PlayedOut]
@@ -239,6 +248,8 @@ def player(request: PublicApiRequest, member_id: int) -> PlayerOut:
         points=found.points,
         rating_system=found.system,
         ratings=found.ratings,
+        rated_games=found.rated_games,
+        provisional=found.provisional,
         by_team={team: _tally(t) for team, t in found.by_team.items()},
         by_role={role: _tally(t) for role, t in found.by_role.items()},
         history=[

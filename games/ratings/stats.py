@@ -56,6 +56,7 @@ def role_names() -> dict[str, str]:
 # --- the season leaderboard -----------------------------------------------------------
 
 SORTS = ("points", "average", "games", "wins", "win_rate", "ci", "rating", "red", "black", "nick")
+RATING_SORTS = ("rating", "red", "black")
 
 
 class WinShare:
@@ -85,6 +86,10 @@ class Standing(WinShare):
     red: float | None = None  # the rating at the season's end on each track (elo_tracks)
     black: float | None = None
     rating: float | None = None  # the rating at the season's end (a system of one rating)
+    # The games the system rated the member in up to the season's end, and whether that is
+    # fewer than the club's `provisional_games`: the rating is provisional.
+    rated_games: int = 0
+    provisional: bool = False
     rank: int = 0
     own: bool = False  # the viewer's own row (shown to them even without consent)
     # First-night compensation, in all (Ci times the games it pays for); None: not counted.
@@ -118,6 +123,13 @@ class Leaderboard:
     system: str = rating.ELO_TRACKS  # the club's rating system: which ratings the rows carry
     scheme: ScoringScheme | None = None  # the preset's version the rows are scored by
     official: ScoringScheme | None = None  # a what-if's: the season's own, beside it
+    # Sorted by a rating: provisional ratings are in the order too (else after the others).
+    provisional_in_order: bool = False
+    provisional_games: int = 0  # the club's threshold, for the page's legend
+
+    @property
+    def by_rating(self) -> bool:
+        return self.sort in RATING_SORTS
 
     @property
     def whatif(self) -> bool:
@@ -335,9 +347,16 @@ def _standings(
     return rows
 
 
-def _ranked(rows: list[tuple[Standing, Sums]], sort: str, scheme: Scheme) -> list[Standing]:
+def _ranked(
+    rows: list[tuple[Standing, Sums]],
+    sort: str,
+    scheme: Scheme,
+    *,
+    provisional_in_order: bool = True,
+) -> list[Standing]:
     """Sorted by the column, then by points, then the preset's tie-breakers, then by name;
-    each row gets its place."""
+    each row gets its place. Sorted by a rating, provisional ratings come after the
+    established ones unless `provisional_in_order`."""
 
     codes = scheme.tie_breakers
 
@@ -349,7 +368,8 @@ def _ranked(rows: list[tuple[Standing, Sums]], sort: str, scheme: Scheme) -> lis
             return last
         value = row.win_rate if sort == "win_rate" else getattr(row, sort)
         first = -(rounded(value, 4) if value is not None else float("-inf"))
-        return (first, -rounded(row.points, 4), *breakers, *last)
+        held_back = sort in RATING_SORTS and not provisional_in_order and row.provisional
+        return (held_back, first, -rounded(row.points, 4), *breakers, *last)
 
     ordered = [row for row, _sum in sorted(rows, key=key)]
     for rank, row in enumerate(ordered, start=1):
@@ -363,13 +383,18 @@ def leaderboard(
     viewer: Viewer,
     only: BoardFilter = BoardFilter(),
     preset: ScoringPreset | None = None,
+    *,
+    provisional_in_order: bool = False,
 ) -> Leaderboard:
     """Four queries: the seasons that have games, the season's preset (its newest version),
     the season's sums per member, and each of those members' ratings at the season's end
     (by the club's rating system: one on each track, or one in all).
 
     With `preset` other than the season's own: what the table would be under it (the
-    season's games scored again, whatif.py), each row beside its official place."""
+    season's games scored again, whatif.py), each row beside its official place.
+
+    Sorted by a rating, a provisional rating (fewer rated games than the club's
+    `provisional_games`) comes after the established ones unless `provisional_in_order`."""
     club = ClubSettings.load()
     span = PlayerScore.objects.aggregate(first=Min("played_on"), last=Max("played_on"))
     seasons = (
@@ -394,8 +419,13 @@ def leaderboard(
             if (was := beside.get(row.member_id)) is not None:
                 row.official_rank, row.official_points = was.rank, was.points
     system = club.rating_system
-    _season_end_ratings([row for row, _sum in rows], season.next_first_day, rating.shown(system))
-    ranked = _ranked(rows, sort, scheme)
+    _season_end_ratings(
+        [row for row, _sum in rows],
+        season.next_first_day,
+        rating.shown(system),
+        club.provisional_games,
+    )
+    ranked = _ranked(rows, sort, scheme, provisional_in_order=provisional_in_order)
     return Leaderboard(
         season,
         seasons,
@@ -405,6 +435,8 @@ def leaderboard(
         system,
         scheme=chosen,
         official=official if chosen is not official else None,
+        provisional_in_order=provisional_in_order,
+        provisional_games=club.provisional_games,
     )
 
 
@@ -419,15 +451,35 @@ def _last_rating(before: date, track: str) -> Subquery:
     return Subquery(scores.order_by("-ended_at", "-game_id").values("rating_after")[:1])
 
 
-def _season_end_ratings(rows: list[Standing], before: date, tracks: tuple[str, ...]) -> None:
+def _rated_games(before: date) -> Subquery:
+    """How many games the rating system rated a member in before `before`."""
+    scores = PlayerScore.objects.filter(
+        member=OuterRef("pk"), played_on__lt=before, rating_after__isnull=False
+    )
+    return Subquery(scores.order_by().values("member").annotate(n=Count("id")).values("n")[:1])
+
+
+def provisional(rated_games: int, threshold: int) -> bool:
+    """A rating from fewer rated games than the club's `provisional_games` is provisional."""
+    return rated_games < threshold
+
+
+def _season_end_ratings(
+    rows: list[Standing], before: date, tracks: tuple[str, ...], threshold: int
+) -> None:
     by_member = {row.member_id: row for row in rows}
     ratings = (
         User.objects.filter(pk__in=by_member)
-        .annotate(**{track: _last_rating(before, track) for track in tracks})
-        .values_list("pk", *tracks)
+        .annotate(
+            rated_games_=_rated_games(before),
+            **{track: _last_rating(before, track) for track in tracks},
+        )
+        .values_list("pk", "rated_games_", *tracks)
     )
-    for member_id, *values in ratings:
+    for member_id, rated_games, *values in ratings:
         row = by_member[member_id]
+        row.rated_games = rated_games or 0
+        row.provisional = provisional(row.rated_games, threshold)
         for track, value in zip(tracks, values, strict=True):
             setattr(row, track if track != rating.OVERALL else "rating", _rounded(value))
 
@@ -469,6 +521,17 @@ class Profile:
     # The current rating: one per track (elo_tracks), or one, OVERALL, in all.
     ratings: dict[str, float] = field(default_factory=dict)
     system: str = rating.ELO_TRACKS
+    provisional_games: int = 0  # the club's threshold (club settings)
+
+    @property
+    def rated_games(self) -> int:
+        """The games the rating system rated the member in (an unrated game, a loner's
+        loss under Elo on tracks: not)."""
+        return sum(game.rating_after is not None for game in self.games)
+
+    @property
+    def provisional(self) -> bool:
+        return provisional(self.rated_games, self.provisional_games)
 
     @property
     def recent(self) -> list[Played]:
@@ -533,8 +596,14 @@ def profile(member: User, system: str | None = None) -> Profile:
             "rating_after",
         )
     )
-    system = system or ClubSettings.load().rating_system
-    result = Profile(member, [Played(*row) for row in rows], system=system)
+    club = ClubSettings.load()
+    system = system or club.rating_system
+    result = Profile(
+        member,
+        [Played(*row) for row in rows],
+        system=system,
+        provisional_games=club.provisional_games,
+    )
     by_role: dict[str, Tally] = defaultdict(Tally)
     by_team: dict[str, Tally] = defaultdict(Tally)
     for game in result.games:

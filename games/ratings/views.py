@@ -51,7 +51,12 @@ def leaderboard(request: SiteRequest) -> HttpResponse:
     official = season_scheme(season).preset_id if whatif else None
     presets = [p for p in presets_offered() if p.pk != official] if whatif else []
     preset = next((p for p in presets if p.code == request.GET.get("preset")), None)
-    board = stats.leaderboard(season, sort, request.user, only, preset)
+    # Sorted by a rating, provisional ratings come after the established ones unless the
+    # reader asks to have them in the order (?provisional=1).
+    in_order = request.GET.get("provisional") == "1"
+    board = stats.leaderboard(
+        season, sort, request.user, only, preset, provisional_in_order=in_order
+    )
     context = {
         "board": board,
         "columns": board_columns(club.rating_system, ci=board.compensated),
