@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('club', '0017_openskill_plain'),
+        ('club', '0018_lineup_removal_undo'),
     ]
 
     operations = [
