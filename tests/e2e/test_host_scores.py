@@ -393,3 +393,43 @@ def test_a_game_that_ends_on_the_screen_with_no_window_offers_none_after_the_end
     assert not screen.act("best-move").count(), "nor the best move after the end"
     shoot(screen, "window-none-after-the-end")
     context.close()
+
+
+def test_the_seat_picker_names_a_player_by_seat_in_the_extra_points_reason(
+    live_server: LiveServer, browser: Browser
+) -> None:
+    """#38: a tap on the picker writes {seat:4} at the cursor; the host reads it as «4 Ник»
+    in the hint; the stored reason keeps the reference, and a nickname in words is refused
+    («назовите игрока местом»), said as the refusal, never as «Начислено» (the same seat
+    and points as the earlier entry once read as given)."""
+    host, game, nicks = twelve(list(OPENING))
+    context, screen = opened(browser, live_server, game, host)
+    page = screen.page
+    menu(screen)
+    screen.touch(page.locator("#host-bonus-open"))
+    dialog = page.locator("#host-bonus")
+    dialog.wait_for(state="visible")
+    dialog.locator('select[name="seat"]').select_option("1")
+    reason = dialog.locator('input[name="reason"]')
+    reason.fill("раскусил")
+    screen.touch(dialog.locator('[data-seat-ref="{seat:4}"]'))
+    assert reason.input_value() == "раскусил {seat:4}"
+    screen.tap(dialog.locator('button[value="give"]'))
+    hint = page.locator("#host-toast.info")
+    hint.wait_for(state="visible")
+    assert f"раскусил 4 {nicks[4]}" in hint.inner_text()
+    assert present(game.events.order_by("seq").last()).payload["reason"] == "раскусил {seat:4}"
+    before = screen.seq()
+    menu(screen)
+    screen.touch(page.locator("#host-bonus-open"))
+    dialog.wait_for(state="visible")
+    dialog.locator('select[name="seat"]').select_option("1")
+    reason.fill(f"раскусил {nicks[4]}")
+    screen.tap(dialog.locator('button[value="give"]'), records=False)
+    refusal = page.locator("#host-toast.error")
+    refusal.wait_for(state="visible")
+    assert f"Назовите игрока местом: «{nicks[4]}» — имя места 4" in refusal.inner_text()
+    page.wait_for_timeout(500)  # nothing says it was given after all
+    assert "Начислено" not in page.locator("#host-toast").inner_text()
+    assert screen.seq() == before
+    context.close()

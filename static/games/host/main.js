@@ -300,11 +300,13 @@ function bindHeader() {
     /** @type {HTMLDetailsElement} */ ($("host-bonus-open").closest("details")).open = false;
     const given = await bonusDialog(page, words);
     if (!given) return;
+    const before = queue.pendingLog().length;
     await queue.send({ type: "bonus", ...given });
-    // Said once the screen has taken them (the server, or the phone's engine offline); a
-    // refusal has said why not instead.
-    const last = queue.pendingLog().at(-1);
-    if (last && last.type === "bonus" && last.seat === given.seat && last.points === given.points) say(words.bonusGiven(given), "info");
+    // Said once the screen has taken them (the server, or the phone's engine offline): a
+    // new entry, not an earlier one alike; a refusal has said why not instead.
+    const log = queue.pendingLog();
+    const last = log.at(-1);
+    if (log.length > before && last && last.type === "bonus" && last.seat === given.seat && last.points === given.points) say(words.bonusGiven(given), "info");
   });
   // ☰ → «Дисквалифицировать…»: the seat and the reason; the removal is asked before it is kept.
   $("host-disqualify-open").addEventListener("click", async (event) => {
