@@ -5,9 +5,9 @@ from django.views.i18n import JavaScriptCatalog
 
 from accounts import miniapp
 from accounts import views as account_views
+from bot import views as bot_views
 from club import views
 from club.doors.api import api
-from notifications import views as notification_views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -60,8 +60,8 @@ urlpatterns = [
     path("tg/auth/", miniapp.mini_app_auth, name="mini_app_auth"),
     path("tg/join/", miniapp.mini_app_join, name="mini_app_join"),
     path("tg/link/", miniapp.mini_app_link, name="mini_app_link"),
-    path("telegram/webhook/", notification_views.telegram_webhook, name="telegram_webhook"),
-    path("telegram/connect/", notification_views.telegram_connect, name="telegram_connect"),
+    path("telegram/webhook/", bot_views.telegram_webhook, name="telegram_webhook"),
+    path("telegram/connect/", bot_views.telegram_connect, name="telegram_connect"),
     path("api/v1/", api.urls),
     # Unknown API paths answer in JSON too, never with the site's HTML 404 page.
     re_path(r"^api/", views.api_not_found),

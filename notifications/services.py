@@ -1,6 +1,5 @@
 """The outbox: notifications are rows written with the change that caused them."""
 
-import secrets
 from collections.abc import Sequence
 from datetime import timedelta
 
@@ -16,7 +15,6 @@ from notifications.models import (
     Notification,
     NotificationChannel,
     NotificationStatus,
-    TelegramLinkCode,
 )
 
 _TABLE = Notification._meta.db_table
@@ -221,20 +219,6 @@ def _write(
 def notification_send_on_commit(notification_id: int) -> None:
     """Send the row once the transaction that wrote it commits (at once outside one)."""
     queue_on_commit("notifications.tasks.notification_send", notification_id)
-
-
-LINK_CODE_LIFETIME_MINUTES = 10
-
-
-def telegram_link_code_create(*, member: User) -> str:
-    """A single-use code for https://t.me/<bot>?start=<code> (at most 64 characters)."""
-    code = secrets.token_urlsafe(24)  # 32 characters of [A-Za-z0-9_-], as deep links allow
-    TelegramLinkCode.objects.create(
-        code=code,
-        member=member,
-        expires_at=timezone.now() + timedelta(minutes=LINK_CODE_LIFETIME_MINUTES),
-    )
-    return code
 
 
 def chat_post_sync(

@@ -159,8 +159,8 @@ def test_a_new_evening_starts_from_the_club_settings(admin_client_: Client) -> N
 def test_the_club_settings_are_one_form_and_the_group_is_picked_by_title(
     admin_client_: Client,
 ) -> None:
+    from bot.process import process_update
     from club.kernel.club_settings import ClubSettings
-    from notifications.bot import process_update
 
     opened = admin_client_.get("/admin/club/clubsettings/")
     assert opened.status_code == 302

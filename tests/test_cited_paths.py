@@ -30,6 +30,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 FOLDERS: tuple[str, ...] = (
     "accounts",
+    "bot",
     "club",
     "games",
     "notifications",

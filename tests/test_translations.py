@@ -16,6 +16,7 @@ CATALOGUES = ROOT / "locale/ru/LC_MESSAGES"
 DOMAINS = ["django", "djangojs"]
 SOURCES = [
     "accounts",
+    "bot",
     "club",
     "games",
     "notifications",

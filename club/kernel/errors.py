@@ -2,7 +2,7 @@
 
 Every door turns it into its own answer with one handler: the API into JSON with the
 status (club/doors/api.py), a page into its message (club/doors/responses.py), the bot
-into a reply or a toast (notifications/bot/dispatch.py). The message is already in the
+into a reply or a toast (bot/dispatch.py). The message is already in the
 user's language: services build it with gettext under the request's active language.
 
 A refusal's reason is a `RefusalCode`, one of a short list a door or a client may branch

@@ -53,7 +53,7 @@ from notifications.services import member_notify
 
 # A game is reported while its end is this recent (its analysis is built seconds after it).
 REPORT_WITHIN = timedelta(days=1)
-# The bot's offer's buttons: "rp:yes:<game>" and "rp:no:<game>" (notifications/bot).
+# The bot's offer's buttons: "rp:yes:<game>" and "rp:no:<game>" (bot/).
 REPORTS_ANSWER = "rp"
 
 

@@ -23,8 +23,8 @@ from accounts.validation import NICKNAME_CHARACTERS, normalize_nickname
 from club.kernel.errors import RefusalCode, Refused
 from tests.accounts.test_admin import NO_TOKENS
 from tests.accounts.test_mini_app import TOKEN, launch, open_app
+from tests.bot.test_webhook import SECRET, button, message, post, replies
 from tests.factories import PASSWORD, make_member
-from tests.notifications.test_webhook import SECRET, button, message, post, replies
 
 pytestmark = pytest.mark.django_db
 

@@ -17,8 +17,8 @@ from pytest_django import Settings
 
 from accounts.models import User
 from notifications.models import Notification
+from tests.bot.test_webhook import SECRET, button, message, post
 from tests.factories import PASSWORD, make_member
-from tests.notifications.test_webhook import SECRET, button, message, post
 from tests.responses import Response
 
 pytestmark = pytest.mark.django_db

@@ -17,12 +17,12 @@ from django.test import Client
 from pytest_django import Settings
 
 from accounts.models import User
-from notifications.bot.dispatch import Bot
+from bot.dispatch import Bot
 from notifications.models import Notification, TelegramUpdate
 from tests.accounts.test_mini_app import TELEGRAM_ID, launch, open_app
 from tests.accounts.test_telegram_login import LOGIN, bot_token, widget_data  # noqa: F401
+from tests.bot.test_webhook import SECRET, message, post
 from tests.factories import PASSWORD, make_member
-from tests.notifications.test_webhook import SECRET, message, post
 
 pytestmark = pytest.mark.django_db
 

@@ -16,8 +16,8 @@ from club.kernel.club_settings import ClubSettings
 from club.kernel.errors import RefusalCode, Refused
 from club.models import Evening, Registration, RegistrationStatus
 from notifications.models import Notification
+from tests.bot.test_webhook import button, post, replies
 from tests.factories import make_evening, make_member, sign_up_many
-from tests.notifications.test_webhook import button, post, replies
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HX-Request": "true"}

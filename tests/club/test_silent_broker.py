@@ -30,8 +30,8 @@ from club.kernel import queueing
 from club.models import Registration, RegistrationStatus
 from notifications.models import Notification, NotificationStatus
 from notifications.tasks import notifications_catch_up
+from tests.bot.test_webhook import SECRET, button
 from tests.factories import make_evening, make_member
-from tests.notifications.test_webhook import SECRET, button
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -31,10 +31,10 @@ from games.online.sweep import online_sweep
 from games.recordings.models import Recording
 from games.rules.simulate import SAMPLE_LINEUP, SAMPLE_OPENING, SAMPLE_TOWN_WINS
 from notifications.models import Notification
+from tests.bot.test_webhook import SECRET, button, post
 from tests.checks import present
 from tests.factories import make_member
 from tests.games.recording import evening_with_players, make_host, record, start_game
-from tests.notifications.test_webhook import SECRET, button, post
 
 pytestmark = pytest.mark.django_db
 

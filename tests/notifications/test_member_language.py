@@ -23,6 +23,7 @@ from pytest_django import Settings
 
 from accounts.languages import speaking_to
 from accounts.models import NotifyBy, User
+from bot.linking import telegram_link_code_create
 from club import lineup, scheduling
 from club import services as club
 from club.announcements import evening_announce_signup
@@ -31,13 +32,12 @@ from club.models import Evening, Registration, RegistrationSource, RemovalReason
 from games.ratings import tasks as ratings_tasks
 from notifications.models import Notification, NotificationStatus
 from notifications.sender import notification_deliver
-from notifications.services import telegram_link_code_create
+from tests.bot.test_webhook import SECRET, button, message, post
 from tests.factories import make_evening, make_member
 from tests.fake_telegram import FakeTelegram
 from tests.games.online.test_online_play import Player, online_game
 from tests.games.ratings.scored import played
 from tests.games.recording import evening_with_players, make_host
-from tests.notifications.test_webhook import SECRET, button, message, post
 
 pytestmark = pytest.mark.django_db
 

@@ -39,9 +39,9 @@ from games.rules.scoring import (
 )
 from games.rules.simulate import play
 from notifications.models import Notification
+from tests.bot.test_webhook import SECRET, message, post
 from tests.factories import make_evening, make_member, sign_up_many
 from tests.games.recording import make_host
-from tests.notifications.test_webhook import SECRET, message, post
 from tournaments import services
 from tournaments.models import (
     Absence,

@@ -251,7 +251,7 @@ def test_a_members_age_is_counted_on_the_clubs_date() -> None:
 
 
 def test_the_bots_online_card_shows_who_votes_whom(day_one: DayOne) -> None:
-    from notifications.bot.cards import online_card
+    from bot.cards import online_card
 
     game, _host, members, _roles = day_one
     online_play.online_act(game_id=game.pk, user=members[3], event={"type": "vote", "target": 2})

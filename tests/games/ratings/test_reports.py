@@ -24,11 +24,11 @@ from games.recordings.models import FoulSuggestion, Recording, RecordingStatus, 
 from notifications.mail import letter
 from notifications.models import Notification, NotificationChannel
 from notifications.sender import notification_deliver
+from tests.bot.test_webhook import SECRET, button
 from tests.factories import make_evening
 from tests.fake_telegram import FakeTelegram
 from tests.games.ratings.scored import BONUS, COMMISSAR, named, played
 from tests.games.recording import TOWN_WINS, Table, record, record_unscreened, start_game
-from tests.notifications.test_webhook import SECRET, button
 
 pytestmark = pytest.mark.django_db
 

@@ -10,10 +10,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
+from bot.linking import telegram_link_code_create
+from bot.process import process_update
 from club.doors.requests import MemberRequest, SiteRequest
 from club.kernel import parsing
-from notifications.bot import process_update
-from notifications.services import telegram_link_code_create
 
 logger = logging.getLogger(__name__)
 

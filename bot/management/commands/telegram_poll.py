@@ -9,8 +9,8 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from telegram import Bot, Update
 
+from bot.process import process_update
 from club.kernel import parsing
-from notifications.bot import process_update
 from notifications.telegram import process_bot
 
 logger = logging.getLogger(__name__)

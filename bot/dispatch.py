@@ -15,6 +15,14 @@ from django.utils.translation import gettext as _
 from accounts import services as accounts
 from accounts.languages import speaking_to
 from accounts.models import User
+from bot.cards import (
+    ONLINE_BUTTONS,
+    Buttons,
+    evening_card,
+    online_card,
+    settings_card,
+)
+from bot.updates import Incoming
 from club import buttons, queries, texts
 from club import services as club
 from club.kernel import throttle
@@ -24,14 +32,6 @@ from club.kernel.numbers import shown
 from club.kernel.parsing import whole_number
 from club.models import Evening, Registration, RegistrationSource, RegistrationStatus
 from games.ratings import reports
-from notifications.bot.cards import (
-    ONLINE_BUTTONS,
-    Buttons,
-    evening_card,
-    online_card,
-    settings_card,
-)
-from notifications.bot.updates import Incoming
 from notifications.models import BotConversation, TelegramLinkCode
 from notifications.services import notification_enqueue
 from tournaments.queries import member_tournament

@@ -14,9 +14,9 @@ from typing import Any
 from django.db import IntegrityError, transaction
 
 from accounts.languages import member_language, speaking
-from notifications.bot.dispatch import Bot
-from notifications.bot.groups import group_membership_record, parse_membership
-from notifications.bot.updates import parse_update
+from bot.dispatch import Bot
+from bot.groups import group_membership_record, parse_membership
+from bot.updates import parse_update
 from notifications.models import TelegramUpdate
 
 

@@ -13,10 +13,10 @@ from games.models import Game, Seat
 from games.online import services as online_play
 from games.online.sweep import online_sweep
 from notifications.models import Notification
+from tests.bot.test_webhook import SECRET, button, message, post
 from tests.factories import make_member
 from tests.games.online.tables import table_of
 from tests.games.recording import make_host
-from tests.notifications.test_webhook import SECRET, button, message, post
 
 pytestmark = pytest.mark.django_db
 

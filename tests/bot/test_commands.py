@@ -69,8 +69,8 @@ def test_telegram_poll_long_polls_with_the_same_handlers(fake_telegram: FakeTele
 def test_telegram_poll_fetches_an_update_again_until_it_is_handled(
     fake_telegram: FakeTelegram, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from notifications.bot.dispatch import Bot
-    from notifications.management.commands import telegram_poll
+    from bot.dispatch import Bot
+    from bot.management.commands import telegram_poll
     from notifications.models import Notification
 
     fake_telegram.updates.append(help_update(4242, 607))
