@@ -135,7 +135,10 @@ class ClubSettingsAdmin(admin.ModelAdmin[ClubSettings]):
                 )
             },
         ),
-        (_("Scores"), {"fields": ("best_move_victims", "bonus_window_days")}),
+        (
+            _("Scores"),
+            {"fields": ("best_move_victims", "bonus_window_days", "season_tournament_games")},
+        ),
         (
             None,
             {

@@ -95,7 +95,7 @@ def page_data(view: GameView, viewer: Any) -> HostPage:
     """The JSON the host's page starts from (and restores from while offline)."""
     game = view.game
     nicks = visible_nicks(view.seats, game, viewer)
-    scheme = bonus_scheme()
+    scheme = bonus_scheme(game)
     return {
         "game": game.pk,
         "number": game.number,

@@ -582,7 +582,7 @@ def game_record_event(
     seen the latest entry is refused rather than writing over it. The same `client_id`
     twice returns the first entry. With `confirmed` False, an event that would remove a
     player or end the game is refused with code "confirm" (the host's screen asks first).
-    Extra points keep to `scheme`'s bounds (the current scoring scheme's, which the
+    Extra points keep to `scheme`'s bounds (the scheme that scores the game, which the
     ratings room keeps: games.ratings.services.bonus_scheme; None: the defaults), and on
     a finished game they and the best move keep to the club's window.
     """

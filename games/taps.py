@@ -71,7 +71,7 @@ def tap_record(
 ) -> services.Recorded:
     """Who may record is checked before a byte of the body is read (its size was checked
     by the body limit middleware, club/kernel/bodies.py); then the body, then the service."""
-    services.refuse_unless_recorder(game_id=game_id, author=author)
+    game = services.refuse_unless_recorder(game_id=game_id, author=author)
     tap = tap_read(_json(raw), nested=nested, confirmed_unless_said=confirmed_unless_said)
     try:
         return services.game_record_event(
@@ -81,8 +81,8 @@ def tap_record(
             seq=tap.seq,
             client_id=tap.client_id,
             confirmed=tap.confirmed,
-            # Extra points keep to the current scoring scheme's bounds.
-            scheme=bonus_scheme() if tap.event.get("type") == "bonus" else None,
+            # Extra points keep to the bounds of the scheme that scores the game.
+            scheme=bonus_scheme(game) if tap.event.get("type") == "bonus" else None,
         )
     except Refused as refusal:
         if refusal.code != RefusalCode.STALE:

@@ -240,7 +240,7 @@ def _judged(view: GameView, nick: dict[int, str], runs: bool) -> dict[str, Any]:
     ]
     closes = services.bonus_window_closes(view.game) if view.game.finished else None
     form = runs and closes is not None and timezone.now() <= closes
-    scheme = bonus_scheme() if form else None
+    scheme = bonus_scheme(view.game) if form else None
     return {
         "best_move": best_move,
         "bonuses": bonuses,

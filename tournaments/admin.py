@@ -146,6 +146,8 @@ class TournamentAdmin(admin.ModelAdmin[Tournament]):
     def save_model(self, request: HttpRequest, obj: Tournament, form: Any, change: bool) -> None:
         if change:
             super().save_model(request, obj, form, change)
+            if "preset" in form.changed_data:
+                services.tournament_preset_changed(obj)
             return
         # The service makes the evening and the rounds with it; the admin goes on with it.
         created = services.tournament_create(plan=form.plan(), actor=member_of(request))

@@ -20,6 +20,7 @@ from accounts.models import User
 from club import services as evenings
 from club.kernel.errors import RefusalCode, Refused
 from club.kernel.parsing import shows_something
+from club.kernel.queueing import queue_on_commit
 from club.models import Evening, EveningStatus, Registration, RegistrationStatus
 from games import services as games
 from games.models import Game, GameStatus
@@ -193,6 +194,13 @@ def tournament_create(
 
 # A tournament's players: its evening's seats (the reserve waits).
 PLAYING = (RegistrationStatus.CONFIRMED, RegistrationStatus.ATTENDED)
+
+
+def tournament_preset_changed(tournament: Tournament) -> None:
+    """Its games are scored by its preset on every page (games/ratings/presets.py): once
+    its preset changes, the games already played are scored again, after the commit."""
+    if Table.objects.filter(round__tournament=tournament, game__isnull=False).exists():
+        queue_on_commit("games.ratings.tasks.games_rescore")
 
 
 def participants(tournament: Tournament) -> list[Registration]:

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games.models import GameEvent, GameStatus, Seat
-from games.ratings.presets import scheme_version
+from games.ratings.presets import tournament_scheme
 from games.ratings.stats import Sums
 from games.ratings.whatif import seats_scored
 from games.rules.log import effective_events
@@ -63,7 +63,8 @@ def tournament_standings(
     if hide:
         tables = [t for t in tables if t.round.stage != Stage.FINAL]
     counted = tables if as_of is None else tables[: max(0, as_of)]
-    scheme = scheme_version(tournament.preset).scheme()
+    # The scheme its games are scored by on every page (games/ratings/presets.py).
+    scheme = tournament_scheme(tournament.preset).scheme()
     game_ids = [t.game_id for t in counted if t.game_id is not None]
     seats: dict[int, list[Seat]] = defaultdict(list)
     for seat in Seat.objects.filter(game_id__in=game_ids).order_by("game_id", "number"):

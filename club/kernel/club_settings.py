@@ -187,6 +187,20 @@ class ClubSettings(models.Model):
             "ones unless the reader asks to include them. 0: no rating is provisional."
         ),
     )
+    season_tournament_games = models.CharField(
+        _("tournament games in the season's table"),
+        max_length=8,
+        choices=[
+            ("included", _("included, under their tournament's points")),
+            ("excluded", _("left out: they count in their tournament's standings only")),
+        ],
+        default="included",
+        help_text=_(
+            "A tournament game has one score, by its tournament's scoring preset, on every "
+            "page. The season's table either sums it with the club's games or leaves it "
+            "out; the table says which."
+        ),
+    )
     best_move_victims = models.CharField(
         _("who names the best move"),
         max_length=16,

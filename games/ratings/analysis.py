@@ -23,7 +23,7 @@ from club.kernel.club_settings import ClubSettings
 from games.models import Game, GameStatus, Seat
 from games.ratings import systems
 from games.ratings.models import GameAnalysis, PlayerScore, RatingForecast, ScoringScheme
-from games.ratings.presets import scheme_by_day
+from games.ratings.presets import played_day, scheme_by_game
 from games.rules import forecast, rating
 from games.rules.club import ClubGame
 from games.rules.errors import ProtocolError, RuleViolation
@@ -78,11 +78,12 @@ def game_analysis_build(
     *,
     game_id: int,
     scheme_row: ScoringScheme | None = None,
-    scheme_of: Callable[[date], ScoringScheme] | None = None,
+    scheme_of: Callable[[int, date], ScoringScheme] | None = None,
 ) -> bool:
     """Build (or withdraw) the analysis of one game; True when anything changed. It is
-    scored by `scheme_row`, or else by the newest version of the preset of the game's
-    season (`scheme_of` finds it for a day; games/ratings/presets.py).
+    scored by `scheme_row`, or else by the game's scheme: its tournament's preset at a
+    tournament's table, else its season's, the newest version (`scheme_of` finds it for a
+    game and its day; games/ratings/presets.py).
 
     A game that is not finished (an undo reopened it) has no analysis. Call
     ratings_replay() afterwards: the scores' ratings depend on every earlier game.
@@ -95,7 +96,7 @@ def game_analysis_build(
             PlayerScore.objects.filter(game_id=game_id).delete()
             return bool(withdrawn)
         played_on = played_day(game)
-        scheme_row = scheme_row or (scheme_of or scheme_by_day())(played_on)
+        scheme_row = scheme_row or (scheme_of or scheme_by_game())(game.pk, played_on)
         scheme = scheme_row.scheme()
         seats = list(Seat.objects.filter(game=game).order_by("number"))
         events = game.events.effective()
@@ -137,12 +138,6 @@ def game_analysis_build(
             if seat.member_id is not None
         )
     return True
-
-
-def played_day(game: Game) -> date:
-    """The evening's date in the club's zone (an online game: the day it started)."""
-    played = game.evening.starts_at if game.evening else game.started_at
-    return timezone.localtime(played, ClubSettings.load().zone).date()
 
 
 def game_lines(
@@ -319,10 +314,11 @@ def _write_ratings(changed: list[tuple[int, float | None, float | None]]) -> Non
 
 
 def analyses_rebuild() -> list[int]:
-    """Every finished game scored again, each by the newest version of its season's preset
-    (after an admin's change of a preset or of a season's preset), then the ratings
+    """Every finished game scored again, each by the newest version of its preset (its
+    tournament's or its season's: games/ratings/presets.py), after an admin's change of a
+    preset, of a season's preset or of a tournament's, then the ratings
     replayed; returns the ids of the games whose analysis changed."""
-    scheme_of = scheme_by_day()
+    scheme_of = scheme_by_game()
     changed = [
         game_id
         for game_id in Game.objects.filter(status=GameStatus.FINISHED)

@@ -165,6 +165,10 @@ class LeaderboardOut(Schema):
     sort: str
     rating_system: str  # elo_tracks, elo_nonzero_sum or openskill (docs/scoring.md)
     preset: str  # the preset the season is scored under: club, fiim, auto
+    # The season's tournament games, and whether the rows sum them under their tournaments'
+    # points or leave them out (club settings, season_tournament_games; docs/scoring.md).
+    tournament_games: int
+    tournament_games_included: bool
     rows: list[StandingOut]
 
 
@@ -188,6 +192,8 @@ def leaderboard(
         sort=board.sort,
         rating_system=board.system,
         preset=board.scheme.preset.code if board.scheme else "",
+        tournament_games=board.tournament_games,
+        tournament_games_included=board.tournaments_included,
         rows=[
             StandingOut(
                 **{k: v for k, v in row.__dict__.items() if not k.startswith(("own", "official"))},

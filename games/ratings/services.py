@@ -10,8 +10,9 @@ from django.db.models import Max
 from accounts.models import User
 from club.kernel.queueing import queue_on_commit
 from games import services as game_services
+from games.models import Game
 from games.ratings.models import ScoringPreset, ScoringScheme, SeasonPreset
-from games.ratings.presets import current_scheme
+from games.ratings.presets import game_scheme
 from games.rules.scoring import Scheme
 
 
@@ -54,10 +55,11 @@ def season_preset_delete(row: SeasonPreset) -> None:
         queue_on_commit("games.ratings.tasks.games_rescore")
 
 
-def bonus_scheme() -> Scheme:
-    """The scheme whose bounds extra points keep to when they are given: the newest version
-    of the preset that scores today's season (docs/scoring.md)."""
-    return current_scheme().scheme()
+def bonus_scheme(game: Game) -> Scheme:
+    """The scheme whose bounds extra points keep to when they are given to `game`: the one
+    that scores it (its tournament's preset at a tournament's table, else its season's;
+    games/ratings/presets.game_scheme), so the bounds applied are those its analysis keeps."""
+    return game_scheme(game).scheme()
 
 
 def bonus_give(
@@ -68,11 +70,13 @@ def bonus_give(
     once the game is over, within the club's window; a finished game is analysed again
     after the commit, so the points show."""
     event = {"type": "bonus", "seat": seat, "points": points, "reason": reason}
+    game = Game.objects.select_related("evening").filter(pk=game_id).first()
     return game_services.game_record_event(
         game_id=game_id,
         author=author,
         event=event,
         seq=None,
         client_id=None,
-        scheme=bonus_scheme(),
+        # No such game: the service refuses it, with its own message.
+        scheme=bonus_scheme(game) if game is not None else None,
     )

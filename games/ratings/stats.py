@@ -126,6 +126,10 @@ class Leaderboard:
     # Sorted by a rating: provisional ratings are in the order too (else after the others).
     provisional_in_order: bool = False
     provisional_games: int = 0  # the club's threshold, for the page's legend
+    # The season's tournament games, and whether the rows sum them (club settings,
+    # `season_tournament_games`): the page says which when there are any.
+    tournament_games: int = 0
+    tournaments_included: bool = True
 
     @property
     def by_rating(self) -> bool:
@@ -246,7 +250,7 @@ def member_compensation(member_id: int, season: Season) -> Compensation | None:
     cap = season_scheme(season).scheme().first_night_compensation
     if cap <= 0:
         return None
-    counted = PlayerScore.objects.filter(whatif.in_season(season), member_id=member_id)
+    counted = PlayerScore.objects.filter(whatif.season_games(season), member_id=member_id)
     sums = counted.aggregate(
         games=Count("id"),
         kills=_SUMMED["first_night_kills"],
@@ -263,7 +267,7 @@ def _sums_in_sql(
 ) -> dict[int, tuple[str, bool, Sums]]:
     """One query: each member's sums over the season's scores (the filter's games), with
     what `scheme`'s tie-breakers and compensation read."""
-    counted = whatif.in_season(season)
+    counted = whatif.season_games(season)
     if only.team:
         counted &= Q(team=only.team)
     if only.role:
@@ -386,9 +390,11 @@ def leaderboard(
     *,
     provisional_in_order: bool = False,
 ) -> Leaderboard:
-    """Four queries: the seasons that have games, the season's preset (its newest version),
-    the season's sums per member, and each of those members' ratings at the season's end
-    (by the club's rating system: one on each track, or one in all).
+    """Five queries: the seasons that have games, the season's preset (its newest version),
+    the season's sums per member, each of those members' ratings at the season's end
+    (by the club's rating system: one on each track, or one in all), and the number of
+    the season's tournament games (summed under their tournaments' points, or left out:
+    whatif.season_games).
 
     With `preset` other than the season's own: what the table would be under it (the
     season's games scored again, whatif.py), each row beside its official place.
@@ -426,6 +432,12 @@ def leaderboard(
         club.provisional_games,
     )
     ranked = _ranked(rows, sort, scheme, provisional_in_order=provisional_in_order)
+    tournament_games = (
+        PlayerScore.objects.filter(whatif.in_season(season) & whatif.AT_A_TOURNAMENT)
+        .values("game_id")
+        .distinct()
+        .count()
+    )
     return Leaderboard(
         season,
         seasons,
@@ -437,6 +449,8 @@ def leaderboard(
         official=official if chosen is not official else None,
         provisional_in_order=provisional_in_order,
         provisional_games=club.provisional_games,
+        tournament_games=tournament_games,
+        tournaments_included=whatif.tournaments_included(),
     )
 
 

@@ -1,6 +1,8 @@
 """A season scored under another preset than its own, for an admin to compare (the
 leaderboard's «what if», docs/scoring.md): every game of the season replayed and scored by
-that preset's newest version exactly as the analysis would score it, nothing stored.
+that preset's newest version exactly as the analysis would score it, nothing stored. A
+tournament game keeps its tournament's points (its one score), and is left out when the
+club leaves the tournament games out of the season's table.
 
 The games are read in four queries whatever their number, and the result is cached under
 the season's scores as they stand (their number and newest row): a game analysed again, or
@@ -16,9 +18,11 @@ from typing import Any
 from django.db.models import Count, Max, Q
 
 from club.kernel.cache import cache_get, cache_set
+from club.kernel.club_settings import ClubSettings
 from games.models import Game, GameEvent, Seat
 from games.ratings.analysis import game_lines, role_and_team
 from games.ratings.models import PlayerScore, ScoringScheme
+from games.ratings.presets import tournament_presets, tournament_scheme
 from games.ratings.seasons import Season
 from games.rules.errors import ProtocolError, RuleViolation
 from games.rules.log import effective_events
@@ -47,9 +51,29 @@ def in_season(season: Season) -> Q:
     return Q(played_on__gte=season.first_day, played_on__lt=season.next_first_day)
 
 
+AT_A_TOURNAMENT = Q(game__tournament_table__isnull=False)
+
+
+def tournaments_included() -> bool:
+    """Whether the season's table sums the tournament games (under their tournaments'
+    points, the one score they have) or leaves them out: club settings,
+    `season_tournament_games` (docs/scoring.md)."""
+    return ClubSettings.load().season_tournament_games != "excluded"
+
+
+def season_games(season: Season) -> Q:
+    """The scores a season's table sums: the season's, without the tournament games when
+    the club leaves them out."""
+    counted = in_season(season)
+    return counted if tournaments_included() else counted & ~AT_A_TOURNAMENT
+
+
 def season_rescored(season: Season, scheme_row: ScoringScheme) -> list[Scored]:
-    """Every member's seat in the season's analysed games, scored by `scheme_row`."""
-    stamp = PlayerScore.objects.filter(in_season(season)).aggregate(n=Count("id"), last=Max("id"))
+    """Every member's seat in the season's analysed games that its table sums, scored by
+    `scheme_row`; a tournament game keeps its one score, by its tournament's preset."""
+    stamp = PlayerScore.objects.filter(season_games(season)).aggregate(
+        n=Count("id"), last=Max("id")
+    )
     key = f"ratings:whatif:{season.key}:{scheme_row.pk}:{stamp['n']}:{stamp['last']}"
     cached = cache_get(key)
     if cached is not None:
@@ -62,8 +86,13 @@ def season_rescored(season: Season, scheme_row: ScoringScheme) -> list[Scored]:
 def _rescore(season: Season, scheme_row: ScoringScheme) -> list[Scored]:
     scheme = scheme_row.scheme()
     ids = set(
-        PlayerScore.objects.filter(in_season(season)).values_list("game_id", flat=True).distinct()
+        PlayerScore.objects.filter(season_games(season))
+        .values_list("game_id", flat=True)
+        .distinct()
     )
+    # A tournament game is scored by its tournament's preset wherever it is shown.
+    tournament = tournament_presets(ids)
+    theirs = {preset: tournament_scheme(preset).scheme() for preset in set(tournament.values())}
     games = list(Game.objects.filter(pk__in=ids).order_by("ended_at", "pk"))
     seats: dict[int, list[Seat]] = defaultdict(list)
     for seat in Seat.objects.filter(game_id__in=ids).order_by("game_id", "number"):
@@ -74,7 +103,8 @@ def _rescore(season: Season, scheme_row: ScoringScheme) -> list[Scored]:
         logs[game_id].append(payload)
     scored: list[Scored] = []
     for game in games:
-        by_seat = seats_scored(game, seats[game.pk], effective_events(logs[game.pk]), scheme)
+        by = theirs[tournament[game.pk]] if game.pk in tournament else scheme
+        by_seat = seats_scored(game, seats[game.pk], effective_events(logs[game.pk]), by)
         # A guest is on no season's table.
         scored += [seat for seat in by_seat.values() if seat.member_id is not None]
     return scored

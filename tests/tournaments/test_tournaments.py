@@ -84,7 +84,8 @@ def plan(**fields: Any) -> dict[str, Any]:
     body = {
         "name": "Кубок декабря",
         "starts_at": start.isoformat(),
-        "ends_on": start.date().isoformat(),
+        # The first day as the site reads it (its zone): late in the UTC evening, tomorrow.
+        "ends_on": timezone.localtime(start).date().isoformat(),
         "venue": "GrandDaddy",
         "preset": "fiim",
         "tables": 3,

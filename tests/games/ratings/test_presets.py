@@ -381,15 +381,17 @@ def test_the_migration_fills_in_what_the_season_sums_on_stored_scores() -> None:
     assert sorted(PlayerScore.objects.values_list(*facts)) == expected
 
 
-def test_extra_points_keep_to_the_bounds_of_todays_seasons_preset(admin_member: User) -> None:
+def test_extra_points_keep_to_the_bounds_of_the_games_seasons_preset(admin_member: User) -> None:
     from games.ratings import services
 
+    game = seed_history(games=1, members=13, seed=4, last_evening=timezone.now()).games[0]
     fiim = preset("fiim")
     narrow = Scheme.from_dict({**PRESETS["fiim"].points, "bonus_min": -0.3, "bonus_max": 0.5})
     services.scheme_version_create(scheme=narrow, note="narrower", by=admin_member, preset=fiim)
-    assert services.bonus_scheme().bonus_max == 1.0  # today's season is «Клуб»'s
+    assert services.bonus_scheme(game).bonus_max == 1.0  # today's season is «Клуб»'s
     season_is("fiim", since=stats.current_season().first_day)
-    assert (services.bonus_scheme().bonus_min, services.bonus_scheme().bonus_max) == (-0.3, 0.5)
+    bounds = services.bonus_scheme(game)
+    assert (bounds.bonus_min, bounds.bonus_max) == (-0.3, 0.5)
 
 
 def test_a_preset_that_scores_alike_still_names_itself_on_the_analysis() -> None:
