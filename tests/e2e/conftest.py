@@ -194,6 +194,8 @@ VISIBLE_WORDS = """() => {
 CYRILLIC = re.compile(r"[А-Яа-яЁё]+")
 LATIN_WORD = re.compile(r"\b[A-Za-z]{3,}\b")
 ADDRESS = re.compile(r"(?:https?://|/)\S+")  # a path or a link is not a word
+# A seat's reference in a reason, as the host may type it (games/reasons.py): a format.
+SEAT_REFERENCE = re.compile(r"\{seat:\d+\}")
 # Names the Russian pages keep in Latin letters.
 LATIN_NAMES = {"GrandDaddy", "Telegram", "iCalendar", "API", "PNG", "JPEG", "WebP", "Elo"}
 LATIN_NAMES |= {"ogg", "opus", "wav", "webm", "flac", "amr", "aiff", "caf", "wma"}  # formats
@@ -208,7 +210,7 @@ def untranslated(page: Page, language: str, data: list[str]) -> list[str]:
     for text in texts:
         for value in data:
             text = text.replace(value, " ")
-        text = ADDRESS.sub(" ", text)
+        text = SEAT_REFERENCE.sub(" ", ADDRESS.sub(" ", text))
         if language == "en":
             found += [text] if CYRILLIC.search(text) else []
         else:
