@@ -191,57 +191,80 @@ export function bonusDialog(page, words) {
   const steps = bonusSteps(page.bonus);
   points.replaceChildren(...steps.map((each) => el("option", { value: String(each) }, signedPoints(each))));
   points.value = String(steps.includes(BONUS_DEFAULT) ? BONUS_DEFAULT : steps[0]);
+  return reasonDialog({
+    box,
+    form,
+    reason,
+    seats: Object.keys(page.seats).map(Number),
+    words,
+    missing: _("Extra points need a reason."),
+    answer: (why) => ({ seat: Number(seat.value), points: Number(points.value), reason: why }),
+  });
+}
+
+/**
+ * A seat's reference written into the reason where the cursor is (games/reasons.py refuses
+ * a nickname in words).
+ * @param {HTMLInputElement} reason
+ * @param {string} ref «{seat:N}»
+ */
+function writeRef(reason, ref) {
+  const at = reason.selectionStart ?? reason.value.length;
+  const before = reason.value.slice(0, at);
+  const written = before + (before && !before.endsWith(" ") ? " " : "") + ref;
+  reason.value = (written + reason.value.slice(reason.selectionEnd ?? at)).slice(0, reason.maxLength);
+  reason.focus();
+  reason.setSelectionRange(written.length, written.length);
+  reason.setCustomValidity("");
+}
+
+/**
+ * A dialog whose form takes a written reason beside a seat picker (its `.seat-picker`: a
+ * tap writes the seat's reference where the cursor is, so the reason names the player by
+ * seat): the host's answer once the form is sent with a reason, or null when they cancel.
+ * @template T
+ * @param {{ box: HTMLDialogElement, form: HTMLFormElement, reason: HTMLInputElement,
+ *   seats: number[], words: Words, missing: string, answer: (reason: string) => T }} parts
+ * @returns {Promise<T | null>}
+ */
+export function reasonDialog({ box, form, reason, seats, words, missing, answer }) {
   reason.value = "";
-  // The seat picker: a tap writes the seat's reference where the cursor is, so the reason
-  // names the player by seat (games/reasons.py refuses a nickname in words).
-  const picker = /** @type {HTMLElement} */ (document.getElementById("host-bonus-seats"));
+  const picker = /** @type {HTMLElement} */ (form.querySelector(".seat-picker"));
   picker.replaceChildren(
-    ...Object.keys(page.seats).map((no) =>
-      el("button", { type: "button", class: "secondary outline", "data-seat-ref": `{seat:${no}}`, title: words.seat(Number(no)) }, no),
-    ),
+    ...seats.map((no) => el("button", { type: "button", class: "secondary outline", "data-seat-ref": `{seat:${no}}`, title: words.seat(no) }, String(no))),
   );
   return new Promise((resolve) => {
     /** @param {Event} event */
-    const cancel = (event) => {
+    const click = (event) => {
       const button = /** @type {HTMLElement} */ (event.target).closest("button");
       const ref = button?.dataset.seatRef;
-      if (ref) {
-        const at = reason.selectionStart ?? reason.value.length;
-        const before = reason.value.slice(0, at);
-        const written = before + (before && !before.endsWith(" ") ? " " : "") + ref;
-        reason.value = (written + reason.value.slice(reason.selectionEnd ?? at)).slice(0, reason.maxLength);
-        reason.focus();
-        reason.setSelectionRange(written.length, written.length);
-        reason.setCustomValidity("");
-        return;
-      }
-      if (button?.value !== "cancel") return;
-      done(null);
+      if (ref) writeRef(reason, ref);
+      else if (button?.value === "cancel") done(null);
     };
     /** @param {SubmitEvent} event */
-    const give = (event) => {
+    const submit = (event) => {
       event.preventDefault();
       const why = reason.value.trim();
       if (!why) {
-        reason.setCustomValidity(_("Extra points need a reason."));
+        reason.setCustomValidity(missing);
         reason.reportValidity();
         return;
       }
-      done({ seat: Number(seat.value), points: Number(points.value), reason: why });
+      done(answer(why));
     };
     const typed = () => reason.setCustomValidity("");
     const closed = () => done(null);
-    /** @param {{ seat: number, points: number, reason: string } | null} answer */
-    const done = (answer) => {
-      box.removeEventListener("click", cancel);
-      form.removeEventListener("submit", give);
+    /** @param {T | null} given */
+    const done = (given) => {
+      box.removeEventListener("click", click);
+      form.removeEventListener("submit", submit);
       reason.removeEventListener("input", typed);
       box.removeEventListener("close", closed);
       if (box.open) box.close();
-      resolve(answer);
+      resolve(given);
     };
-    box.addEventListener("click", cancel);
-    form.addEventListener("submit", give);
+    box.addEventListener("click", click);
+    form.addEventListener("submit", submit);
     reason.addEventListener("input", typed);
     box.addEventListener("close", closed);
     box.showModal();
