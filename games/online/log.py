@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.utils import timezone
 
 from accounts.models import User
-from games.models import Game, GameEvent, Ruleset
+from games.models import Game, GameEvent
 from games.online.table import Table
 from games.rules import events as event_shapes
 from games.rules.errors import ProtocolError, RuleViolation
@@ -18,7 +18,7 @@ def append(found: Table, event: dict[str, object], author: User | None) -> None:
     """Judge the event on the current state and append it (the caller holds the lock)."""
     game = found.game
     try:
-        shaped = event_shapes.normalize(event, Ruleset.ONLINE.value)
+        shaped = event_shapes.normalize(event, "online")
     except ProtocolError as error:
         raise rule_refused(error) from error
     shaped.setdefault("at", timezone.now().isoformat())
@@ -36,4 +36,4 @@ def append(found: Table, event: dict[str, object], author: User | None) -> None:
     if game.finished and not was_finished:
         game_analyse_on_commit(game.pk)
     game.save(update_fields=["last_seq", *Game.OUTCOME_FIELDS])
-    found.events.append(dict(shaped))  # as the log's JSON reads back
+    found.events.append(shaped.copy())  # as the log's JSON reads back

@@ -4,9 +4,10 @@ events and the engine's fold over them; and `TableView`, the table as one viewer
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import TypedDict, cast
 
 from django.utils.translation import gettext as _
 
@@ -16,7 +17,9 @@ from games.access import Viewer
 from games.models import Game, Ruleset, Seat
 from games.online.models import MafiaMessage, OnlineTable
 from games.online.texts import check_answer, online_role
+from games.rules.event_types import OnlineEvent
 from games.rules.online import MAX_VOTES_A_DAY, OnlineGame
+from games.rules.online.state import CatastropheDict, CheckDict, Choice, EliminationDict
 from games.services import fold
 
 
@@ -25,7 +28,7 @@ class Table:
     game: Game
     table: OnlineTable
     seats: list[Seat]
-    events: list[dict[str, Any]]
+    events: list[OnlineEvent]  # as the log stores them: each normalized and judged
     state: OnlineGame
 
     def seat_of(self, viewer: Viewer) -> Seat | None:
@@ -51,7 +54,9 @@ def online_table(game_id: int) -> Table | None:
     events = game.events.effective()
     state = fold(game, seats, events)
     assert isinstance(state, OnlineGame)
-    return Table(game, table, seats, events, state)
+    # Every event was normalized (games/rules/events.py) and judged when it was appended,
+    # and the fold above has just judged them again: they are the online ruleset's events.
+    return Table(game, table, seats, cast(list[OnlineEvent], events), state)
 
 
 def online_table_seen(game_id: int, viewer: Viewer) -> Table:
@@ -61,6 +66,18 @@ def online_table_seen(game_id: int, viewer: Viewer) -> Table:
         raise Refused(_("There is no such game."), RefusalCode.NOT_FOUND)
     access.refuse_unless_sees_table(viewer, found.game, found.seats)
     return found
+
+
+class CheckView(CheckDict):
+    """A check the viewer may read, with its answer in words."""
+
+    answer: str
+
+
+class ShotView(TypedDict):
+    """A mafioso's own shot: a seat, or None (no shot)."""
+
+    target: int | None
 
 
 @dataclass(frozen=True)
@@ -80,7 +97,7 @@ class Line:
     seat: int
     nick: str
     text: str
-    at: Any  # ISO text in the log, a datetime in the chat
+    at: str | datetime | None  # ISO text in the log (None: not stamped), a datetime in the chat
 
 
 @dataclass(frozen=True)
@@ -95,19 +112,19 @@ class StoryLine:
     n: int
     seat: int | None
     nick: str
-    target: Any
+    target: Choice | None  # a vote's choice
     target_nick: str
     seats: list[tuple[int, str]]
     detail: str
     text: str
-    at: Any
+    at: datetime | None
 
 
 @dataclass(frozen=True)
 class Ballot:
     """The day's tally for one choice: a seat (or PASS) and who voted for it, publicly."""
 
-    target: Any
+    target: Choice
     nick: str
     voters: list[tuple[int, str]]
 
@@ -125,15 +142,15 @@ class TableView:
     starts_at: datetime
     deadline_at: datetime | None
     seats: list[SeatLine]
-    votes: dict[str, Any]  # voter's seat → a seat or "pass"
+    votes: dict[str, Choice]  # voter's seat → a seat or "pass"
     tally: dict[str, int]
     fasted: list[int]
-    catastrophe: dict[str, Any] | None
-    eliminated: list[dict[str, Any]]
+    catastrophe: CatastropheDict | None
+    eliminated: list[EliminationDict]
     thread: list[Line]
     my_seat: int | None
     my_role: str | None
-    my_checks: list[dict[str, Any]]
+    my_checks: list[CheckView]
     host: bool
     legal: list[str]  # what the engine takes now (the host's moderation included)
     my_actions: list[str]  # what the viewer, as a player, may do now (the engine's answer)
@@ -141,12 +158,12 @@ class TableView:
     story: list[StoryLine]  # the game as its thread tells it (public)
     ballots: list[Ballot]  # the day's tally with its voters, the most voted first
     silent: list[int]  # living players who have not voted today
-    my_vote: Any  # the viewer's vote today (a seat or "pass"), and how many they cast
+    my_vote: Choice | None  # the viewer's vote today (a seat or "pass"), and how many they cast
     my_votes_cast: int
     my_next_vote_final: bool  # the viewer has voted once: the next vote is the one change
     my_vote_final: bool  # the viewer's change is spent
     fast_night_at: datetime | None  # everyone fasted: when the fast night comes
-    my_shot: dict[str, Any] | None  # a mafioso's own shot tonight (or left for it), if any
+    my_shot: ShotView | None  # a mafioso's own shot tonight (or left for it), if any
 
     @property
     def my_role_name(self) -> str:
@@ -207,12 +224,12 @@ def table_view(found: Table, viewer: Viewer) -> TableView:
     )
 
 
-def _name(nick: dict[int, str], seat: Any) -> str:
+def _name(nick: dict[int, str], seat: Choice | None) -> str:
     """A seat's nickname; "" for what is not a seat (PASS, a vote's word, nobody)."""
     return nick.get(seat, "") if isinstance(seat, int) else ""
 
 
-def _moment(event: dict[str, Any]) -> datetime | None:
+def _moment(event: OnlineEvent) -> datetime | None:
     at = event.get("at")
     try:
         return datetime.fromisoformat(at) if isinstance(at, str) else None
@@ -220,17 +237,20 @@ def _moment(event: dict[str, Any]) -> datetime | None:
         return None
 
 
-def _thread(events: list[dict[str, Any]], nick: dict[int, str]) -> list[Line]:
+def _thread(events: list[OnlineEvent], nick: dict[int, str]) -> list[Line]:
     return [
         Line(e["seat"], nick.get(e["seat"], ""), e.get("text", ""), e.get("at"))
         for e in events
-        if e.get("type") == "post"
+        if e["type"] == "post"
     ]
 
 
-def _own_checks(
-    state: OnlineGame, mine: Seat | None, *, over: bool, host: bool
-) -> list[dict[str, Any]]:
+def _text(event: Mapping[str, object]) -> str:
+    """A post's text ("" for an event without one)."""
+    return str(event.get("text", ""))
+
+
+def _own_checks(state: OnlineGame, mine: Seat | None, *, over: bool, host: bool) -> list[CheckView]:
     """The checks this viewer may read the answers of: their own (the host's: all)."""
     return [
         {**c.as_dict(), "answer": check_answer(c.result)}
@@ -273,7 +293,7 @@ def _story(found: Table, nick: dict[int, str]) -> list[StoryLine]:
             target_nick=_name(nick, line.target),
             seats=[(seat, _name(nick, seat)) for seat in line.seats],
             detail=line.detail,
-            text=str(found.events[line.index].get("text", "")),
+            text=_text(found.events[line.index]),
             at=_moment(found.events[line.index]),
         )
         for position, line in enumerate(found.state.story)
@@ -282,7 +302,7 @@ def _story(found: Table, nick: dict[int, str]) -> list[StoryLine]:
 
 def _ballots(state: OnlineGame, nick: dict[int, str]) -> list[Ballot]:
     """The day's votes by choice, the most voted first and PASS last."""
-    by_target: dict[Any, list[tuple[int, str]]] = {}
+    by_target: dict[Choice, list[tuple[int, str]]] = {}
     for voter, target in sorted(state.votes.items()):
         by_target.setdefault(target, []).append((voter, _name(nick, voter)))
     return sorted(
@@ -316,6 +336,6 @@ def _fast_night_at(found: Table) -> datetime | None:
     return found.table.deadline_at if fast_night else None
 
 
-def _own_shot(state: OnlineGame, seat: int) -> dict[str, Any] | None:
+def _own_shot(state: OnlineGame, seat: int) -> ShotView | None:
     shots = state.shots if state.phase.value == "night" else state.advance_shots
     return {"target": shots[seat]} if seat in shots else None

@@ -3,15 +3,26 @@ buttons and the night's reminders all read."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypedDict
 
 from games.rules.online.state import (
     BLACK_ROLES,
     MAX_VOTES_A_DAY,
     Catastrophe,
+    CatastropheDict,
     OnlineState,
     Phase,
 )
+
+
+class PromptDict(TypedDict):
+    phase: str
+    n: int
+    open: bool
+    legal: list[str]
+    tally: dict[str, int]
+    catastrophe: CatastropheDict | None
+    outcome: str | None
 
 
 class OnlinePrompt(OnlineState):
@@ -68,7 +79,7 @@ class OnlinePrompt(OnlineState):
             actions.append("com_check")
         return tuple(actions)
 
-    def prompt(self) -> dict[str, Any]:
+    def prompt(self) -> PromptDict:
         """What the players and the host may do now."""
         legal: list[str] = ["warning", "modkill"] if self.phase in (Phase.DAY, Phase.NIGHT) else []
         if self.phase == Phase.SETUP:

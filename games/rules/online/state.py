@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, TypedDict
 
 from games.rules.errors import ProtocolError, RuleCode, RuleViolation, gettext_noop
 from games.rules.fold import EventFold
@@ -23,6 +23,9 @@ ROLES = ("don", "mafia", "commissar", "civilian")
 LINEUP = {"don": 1, "mafia": 2, "commissar": 1, "civilian": 6}
 PASS, HANG_ALL, PARDON_ALL = "pass", "hang_all", "pardon_all"
 MAX_VOTES_A_DAY = 2  # the second vote of a day is final
+
+# A vote's choice: a seat, or a word (PASS by day; HANG_ALL / PARDON_ALL in a catastrophe).
+type Choice = int | str
 
 
 class Phase(StrEnum):
@@ -39,6 +42,26 @@ class Reason(StrEnum):
     WARNINGS = "warnings"
 
 
+class EliminationDict(TypedDict):
+    seat: int
+    phase: str
+    n: int
+    reason: str
+    revealed: bool
+    last_word: bool
+
+
+class CheckDict(TypedDict):
+    by: int
+    target: int
+    result: str
+
+
+class CatastropheDict(TypedDict):
+    tied: list[int]
+    question: bool
+
+
 @dataclass(frozen=True, slots=True)
 class Elimination:
     seat: int
@@ -46,7 +69,7 @@ class Elimination:
     n: int
     reason: Reason
 
-    def as_dict(self, revealed: bool) -> dict[str, Any]:
+    def as_dict(self, revealed: bool) -> EliminationDict:
         return {
             "seat": self.seat,
             "phase": self.phase,
@@ -64,7 +87,7 @@ class Check:
     target: int
     result: str
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> CheckDict:
         return {"by": self.by, "target": self.target, "result": self.result}
 
 
@@ -74,7 +97,7 @@ class Catastrophe:
 
     tied: list[int]
     question: bool  # True: «hang all / pardon all»; False: a revote among the tied
-    votes: dict[int, Any]  # voter → a tied seat, HANG_ALL or PARDON_ALL
+    votes: dict[int, Choice]  # voter → a tied seat, HANG_ALL or PARDON_ALL
     posted: set[int]
     excluded: set[int] = field(default_factory=set)  # untied of the last round, not voting
     advance: set[int] = field(default_factory=set)  # votes left in advance, replaceable once
@@ -99,7 +122,7 @@ class Story:
     n: int
     index: int
     seat: int | None = None
-    target: Any = None
+    target: Choice | None = None
     seats: tuple[int, ...] = ()
     detail: str = ""
 
@@ -156,7 +179,7 @@ class OnlineState(EventFold):
         self.resolutions = 0  # phases and rounds resolved: a door sees one it caused
         self.story: list[Story] = []  # the game as its thread tells it
         # The day.
-        self.votes: dict[int, Any] = {}  # voter → seat or PASS
+        self.votes: dict[int, Choice] = {}  # voter → seat or PASS
         self.vote_count: dict[int, int] = {}
         self.fasted: set[int] = set()
         self.vote_cancelled = False  # a modkill today
@@ -182,13 +205,13 @@ class OnlineState(EventFold):
     def black_alive(self) -> set[int]:
         return {s for s in self.alive if self.roles[s] in BLACK_ROLES}
 
-    def tally(self) -> dict[Any, int]:
+    def tally(self) -> dict[Choice, int]:
         """The day's votes per seat, and PASS."""
         return dict(Counter(self.votes.values()))
 
     def leaders(self) -> list[int]:
         """The seats with the most votes (PASS does not compete)."""
-        counts = Counter(t for t in self.votes.values() if t != PASS)
+        counts = Counter(t for t in self.votes.values() if isinstance(t, int))  # not PASS
         if not counts:
             return []
         top = max(counts.values())

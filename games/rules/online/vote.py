@@ -15,6 +15,7 @@ from games.rules.online.state import (
     PARDON_ALL,
     PASS,
     Catastrophe,
+    Choice,
     Phase,
     Reason,
 )
@@ -169,7 +170,7 @@ class OnlineVote(OnlineEnd):
             self._outcome("catastrophe_at_four")  # no revote, nobody leaves
             return
         question = alive % 2 == 0 and len(tied) == 2
-        votes = (
+        votes: dict[int, Choice] = (
             {v: t for v, t in self.held.items() if v in self.alive and v not in tied}
             if question
             else {}
