@@ -22,6 +22,7 @@ from games.models import Game, GameEvent, Role, Seat
 from games.online import services as online_services
 from games.online.admin import OnlineInline
 from games.queries import game_view
+from games.ratings import services as rating_services
 from games.ratings.admin import PointsInline
 from games.ratings.publication import winner_label
 from games.ratings.stats import role_names
@@ -122,8 +123,16 @@ class ImportForm(forms.Form):
 
 @admin.register(Game)
 class GameAdmin(admin.ModelAdmin[Game]):
-    list_display = ["__str__", "host", "status", "winner_shown", "last_seq", "started_at"]
-    list_filter = ["status", "ruleset"]
+    list_display = [
+        "__str__",
+        "host",
+        "status",
+        "winner_shown",
+        "rated",
+        "last_seq",
+        "started_at",
+    ]
+    list_filter = ["status", "ruleset", "rated"]
     search_fields = ["host__nickname", "seats__member__nickname"]
 
     @admin.display(description=_("winner"), ordering="winner")
@@ -194,6 +203,12 @@ class GameAdmin(admin.ModelAdmin[Game]):
                 messages.WARNING,
             )
         return super().change_view(request, object_id, form_url, extra_context)
+
+    def save_model(self, request: HttpRequest, obj: Game, form: Any, change: bool) -> None:
+        super().save_model(request, obj, form, change)
+        if change and "rated" in form.changed_data:
+            # Rated or unrated: every rating again, without (or with) this game.
+            rating_services.game_rated_changed()
 
     def get_urls(self) -> list[URLPattern]:
         urls = [

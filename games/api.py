@@ -15,6 +15,7 @@ from games import access, services, taps
 from games.models import Ruleset
 from games.queries import GameView, game_view
 from games.ratings.publication import hidden_names, visible_nicks
+from games.ratings.services import game_rated_set
 from games.reasons import as_references, with_texts
 
 router = Router(tags=["games"])
@@ -84,9 +85,19 @@ class GameOut(Schema):
     status: str
     winner: str | None
     seq: int
+    # False: a practice game, scored but in no rating and no season's table (PATCH it).
+    rated: bool
     seats: list[SeatOut]
     next: PromptOut
     eliminated: list[dict[str, Any]]
+
+
+class GameEditIn(Schema):
+    rated: bool = Field(
+        ...,
+        description="False: a practice game, scored but counted in no rating and no "
+        "season's table; a change replays the ratings.",
+    )
 
 
 class EventIn(Schema):
@@ -115,6 +126,7 @@ def _out(request: ApiRequest, view: GameView) -> GameOut:
         status=view.game.status,
         winner=view.game.winner or None,
         seq=view.game.last_seq,
+        rated=view.game.rated,
         seats=[
             SeatOut(
                 seat=s.number,
@@ -214,6 +226,14 @@ def game_players(request: ApiRequest, evening_id: int, table: int = 1) -> list[P
 
 @router.get("/games/{game_id}", response={200: GameOut, **ERRORS})
 def game_detail(request: ApiRequest, game_id: int) -> GameOut:
+    return _out(request, _view(game_id))
+
+
+@router.patch("/games/{game_id}", response={200: GameOut, **ERRORS})
+def game_edit(request: ApiRequest, game_id: int, payload: GameEditIn) -> GameOut:
+    """Its host or an admin marks the game rated or unrated (the game's page does too)."""
+    view = _view(game_id)
+    game_rated_set(game_id=view.game.pk, rated=payload.rated, by=request.auth)
     return _out(request, _view(game_id))
 
 

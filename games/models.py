@@ -153,6 +153,16 @@ class Game(models.Model):
     # When the game first ended, kept when an undo reopens it: its recording's retention
     # counts from here, so undoing and redoing the last tap cannot move the deletion.
     first_ended_at = models.DateTimeField(_("first ended"), null=True, blank=True)
+    # An unrated game (practice, a newcomers' evening) keeps its scores on its pages but
+    # counts for no rating and no season's table (docs/scoring.md «Games that do not count»).
+    rated = models.BooleanField(
+        _("rated"),
+        default=True,
+        help_text=_(
+            "Unticked: a practice game. Its scores still show on its page, but it counts for "
+            "no rating and no season's table."
+        ),
+    )
 
     OUTCOME_FIELDS = ("status", "winner", "first_eliminated", "ended_at", "first_ended_at")
     # Retention counts from the first of these that is set (the SQL sweep reads the same).

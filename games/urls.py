@@ -8,6 +8,7 @@ urlpatterns = [
     path("games/<int:game_id>/tap/", views.game_tap, name="game_tap"),
     path("games/<int:game_id>/head/", views.game_head, name="game_head"),
     path("games/<int:game_id>/bonus/", views.game_bonus, name="game_bonus"),
+    path("games/<int:game_id>/rated/", views.game_rated, name="game_rated"),
     path("games/engine.zip", views.game_engine, name="game_engine"),
     path("games/engine-worker.js", views.game_engine_worker, name="game_engine_worker"),
     path("sw.js", views.service_worker, name="service_worker"),

@@ -38,7 +38,7 @@ from games.ratings.publication import (
     unnamed_reason,
     visible_nicks,
 )
-from games.ratings.services import bonus_give, bonus_scheme
+from games.ratings.services import bonus_give, bonus_scheme, game_rated_set
 from games.rules.scoring import Scheme
 from games.timeline import CHECK_RESULTS, REASONS, describe, in_time_order
 
@@ -371,6 +371,27 @@ def game_bonus(request: MemberRequest, game_id: int) -> HttpResponse:
         done=_("Recorded: %(points)s to seat %(seat)d. The scores are rebuilt within a minute.")
         % {"points": signed_points(points), "seat": seat},
         back=reverse("game", args=[game_id]) + "?public=1#bonuses",
+    )
+
+
+@login_required
+@require_POST
+@answers_refusals(back=lambda game_id: reverse("game", args=[game_id]) + "?public=1")
+def game_rated(request: MemberRequest, game_id: int) -> HttpResponse:
+    """Its host or an admin marks the game unrated (a practice game: scored, in no rating
+    and no season's table) or rated again, from its page."""
+    rated = request.POST.get("rated") == "1"
+    game_rated_set(game_id=game_id, rated=rated, by=request.user)
+    done = (
+        _("The game counts in the ratings again. The ratings are replayed within a minute.")
+        if rated
+        else _(
+            "The game is not rated: its scores stay, but it counts for no rating and no "
+            "season's table. The ratings are replayed within a minute."
+        )
+    )
+    return action_answer(
+        request, refusal=None, done=done, back=reverse("game", args=[game_id]) + "?public=1"
     )
 
 

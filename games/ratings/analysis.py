@@ -194,16 +194,19 @@ def role_and_team(state: ClubGame | OnlineGame, seat: int) -> tuple[str, Team]:
 
 def ratings_replay() -> int:
     """Replay the club's rating system (club settings, `rating_system`) over every analysed
-    game in the order they ended, and store each score's rating before and after; returns
-    how many rows changed (a new last game: its own; another system: nearly all)."""
+    game in the order they ended, but the unrated ones (Game.rated: their scores get no
+    rating), and store each score's rating before and after; returns how many rows changed
+    (a new last game: its own; another system: nearly all)."""
     with transaction.atomic():
         if connection.vendor == "postgresql":
             with connection.cursor() as cursor:
                 cursor.execute("SELECT pg_advisory_xact_lock(%s)", [_RATINGS_LOCK])
         system = ClubSettings.objects.values_list("rating_system", flat=True).first()
         rows = _rows_in_playing_order()
+        unrated = _unrated_games()
+        # An unrated game is in no fold: its rows get no rating (None, None) below.
         changes = rating.replay(
-            (played for played, _before, _after in rows),
+            (played for played, _before, _after in rows if played.game not in unrated),
             systems.rater(system or rating.OPENSKILL_PLAIN),
         )
         changed: list[tuple[int, float | None, float | None]] = []
@@ -216,6 +219,11 @@ def ratings_replay() -> int:
                 changed.append((pk, *new))
         _write_ratings(changed)
     return len(changed)
+
+
+def _unrated_games() -> set[int]:
+    """The games marked unrated (Game.rated): scored, but in no rating."""
+    return set(Game.objects.filter(rated=False).values_list("pk", flat=True))
 
 
 def _rows_in_playing_order() -> list[tuple[rating.Played, float | None, float | None]]:
@@ -267,7 +275,8 @@ def _rows_in_playing_order() -> list[tuple[rating.Played, float | None, float | 
 def forecasts_update() -> list[RatingForecast]:
     """How well each rating system foresees the club's games, each before it is rated
     (games/rules/forecast.py), stored for the admins; returns the rows in system order."""
-    played = [row for row, _before, _after in _rows_in_playing_order()]
+    unrated = _unrated_games()
+    played = [row for row, _b, _a in _rows_in_playing_order() if row.game not in unrated]
     now = timezone.now()
     kept = []
     for system in rating.SYSTEMS:

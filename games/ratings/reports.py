@@ -133,6 +133,8 @@ def report_text(game: Game, score: PlayerScore, member: User) -> str:
     changed = _rating_change(score)
     if changed:
         lines += ["", changed]
+    if not game.rated:
+        lines += ["", _("This game is not rated: it counts for no rating and no season's table.")]
     lines += _recording_lines(game, score.seat)
     lines += ["", settings.SITE_URL + reverse("game", args=[game.pk])]
     return "\n".join(lines)

@@ -6,9 +6,12 @@ from __future__ import annotations
 
 from django.db import transaction
 from django.db.models import Max
+from django.utils.translation import gettext as _
 
 from accounts.models import User
+from club.kernel.errors import RefusalCode, Refused
 from club.kernel.queueing import queue_on_commit
+from games import access
 from games import services as game_services
 from games.models import Game
 from games.ratings.models import ScoringPreset, ScoringScheme, SeasonPreset
@@ -53,6 +56,32 @@ def season_preset_delete(row: SeasonPreset) -> None:
     with transaction.atomic():
         row.delete()
         queue_on_commit("games.ratings.tasks.games_rescore")
+
+
+def game_rated_set(*, game_id: int, rated: bool, by: User | None) -> Game:
+    """Mark a game rated or unrated (a practice game: its scores show, but it counts for no
+    rating and no season's table), by its host or an admin; a change replays the ratings
+    after the commit (the season tables read the flag as they are shown)."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().filter(pk=game_id).first()
+        if game is None:
+            raise Refused(_("There is no such game."), RefusalCode.NOT_FOUND)
+        if not access.runs(by, game):
+            raise Refused(
+                _("Only the game's host or an admin may mark it rated or unrated."),
+                RefusalCode.FORBIDDEN,
+            )
+        if game.rated != rated:
+            game.rated = rated
+            game.save(update_fields=["rated"])
+            game_rated_changed()
+    return game
+
+
+def game_rated_changed() -> None:
+    """A game's `rated` changed in this transaction: the ratings (and the systems'
+    foresight) are replayed after the commit."""
+    queue_on_commit("games.ratings.tasks.ratings_replay")
 
 
 def bonus_scheme(game: Game) -> Scheme:

@@ -3,7 +3,8 @@
 Tasks take ids and re-read everything: each is safe to run twice or late. Other rooms ask
 for them by name after their commits (club/kernel/queueing.py): "games.ratings.tasks.game_analyse"
 when a game ends, "games.ratings.tasks.member_posts_sync" when a member's consent changes,
-"games.ratings.tasks.ratings_replay" when the club chooses another rating system.
+"games.ratings.tasks.ratings_replay" when the club chooses another rating system or a game
+is marked rated or unrated.
 """
 
 from datetime import timedelta
@@ -45,8 +46,11 @@ def games_rescore() -> None:
 
 @shared_task(ignore_result=True, acks_late=True)
 def ratings_replay() -> None:
-    """Every game's rating again, by the rating system the club has just chosen."""
+    """Every game's rating again: by the rating system the club has just chosen, or
+    without a game just marked unrated (or with it, marked rated again); and the systems'
+    foresight, which reads the same games."""
     analysis.ratings_replay()
+    analysis.forecasts_update()
 
 
 @shared_task(ignore_result=True, acks_late=True)

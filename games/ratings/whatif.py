@@ -48,7 +48,15 @@ class Scored:
 
 
 def in_season(season: Season) -> Q:
-    return Q(played_on__gte=season.first_day, played_on__lt=season.next_first_day)
+    """The scores a season's table counts: its rated games' (an unrated game, Game.rated,
+    counts for no season). Every season aggregate stands on this one condition (through
+    `season_games`, which adds the club's choice on tournament games): the leaderboard's
+    sums, a member's Ci, the what-if's games, the count of tournament games."""
+    return Q(
+        played_on__gte=season.first_day,
+        played_on__lt=season.next_first_day,
+        game__rated=True,
+    )
 
 
 AT_A_TOURNAMENT = Q(game__tournament_table__isnull=False)
