@@ -28,9 +28,10 @@ def test_the_card_and_a_vote_of_a_running_game(fake_telegram: FakeTelegram) -> N
     )
     with time_machine.travel(starts + timedelta(seconds=1)):
         online_sweep()
-    voter = Seat.objects.select_related("member").get(game=game, role="civilian", number=1)
-    assert voter.member is not None and voter.member.telegram_id is not None
-    telegram_id = voter.member.telegram_id
+    seats = {s.role: s for s in Seat.objects.filter(game=game).select_related("member")}
+    voter = seats["civilian"]
+    telegram_id = voter.player.telegram_id
+    assert telegram_id is not None
 
     online.on_online(chat_of(telegram_id, text="/online"), "")
     card = said(fake_telegram, telegram_id)[-1]  # after the game's start
@@ -39,7 +40,7 @@ def test_the_card_and_a_vote_of_a_running_game(fake_telegram: FakeTelegram) -> N
 
     toast = online.on_online_button(chat_of(telegram_id), "ov", f"{game.pk}:pass")
     assert toast["text"].startswith("Ваш голос: ПАС.")
-    assert table_of(game.pk).state.votes == {1: "pass"}
+    assert table_of(game.pk).state.votes == {voter.number: "pass"}
 
 
 def test_nothing_to_act_on_is_said_so(fake_telegram: FakeTelegram) -> None:
