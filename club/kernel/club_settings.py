@@ -168,13 +168,13 @@ class ClubSettings(models.Model):
         ],
         # bench/ratings.py: OpenSkill ranks simulated players closest to their skill whether
         # or not game points follow skill; weighting by points helps only if they do, which
-        # the club's own games show (Ratings → How sure the ratings are).
+        # the club's own games show (Analyses and ratings → How sure the ratings are).
         default=rating.OPENSKILL_PLAIN,
         help_text=_(
             "The rating the leaderboard and the players' pages show, in every season. A "
             "change replays every game's rating by the new system in a minute or two. "
-            "How well each system foresees the club's own games: Ratings → How sure the "
-            "ratings are."
+            "How well each system foresees the club's own games: Analyses and ratings → "
+            "How sure the ratings are."
         ),
     )
     provisional_games = models.PositiveSmallIntegerField(

@@ -13,6 +13,6 @@ class Migration(migrations.Migration):
         migrations.AlterField(
             model_name='clubsettings',
             name='rating_system',
-            field=models.CharField(choices=[('openskill_plain', 'OpenSkill, by wins'), ('openskill', 'OpenSkill, weighted by game points'), ('elo_tracks', 'Elo on a red track and a black track'), ('elo_nonzero_sum', "mafiaratings' Elo: winners gain more than losers lose")], default='openskill_plain', help_text="The rating the leaderboard and the players' pages show, in every season. A change replays every game's rating by the new system in a minute or two. How well each system foresees the club's own games: Ratings → How sure the ratings are.", max_length=16, verbose_name='rating system'),
+            field=models.CharField(choices=[('openskill_plain', 'OpenSkill, by wins'), ('openskill', 'OpenSkill, weighted by game points'), ('elo_tracks', 'Elo on a red track and a black track'), ('elo_nonzero_sum', "mafiaratings' Elo: winners gain more than losers lose")], default='openskill_plain', help_text="The rating the leaderboard and the players' pages show, in every season. A change replays every game's rating by the new system in a minute or two. How well each system foresees the club's own games: Analyses and ratings → How sure the ratings are.", max_length=16, verbose_name='rating system'),
         ),
     ]

@@ -5,7 +5,9 @@ from django.contrib import admin
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.formats import number_format
 from django.utils.html import format_html, format_html_join
+from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
 from club.doors.requests import member_of
@@ -239,28 +241,35 @@ class RatingForecastAdmin(admin.ModelAdmin[RatingForecast]):
         choices = dict(ClubSettings._meta.get_field("rating_system").choices or [])
         return str(choices.get(row.system, row.system))
 
-    @admin.display(description=_("the club's"), boolean=True)
-    def chosen(self, row: RatingForecast) -> bool:
-        return row.system == ClubSettings.load().rating_system
+    @admin.display(description=_("the club's"))
+    def chosen(self, row: RatingForecast) -> str:
+        return str(_("chosen")) if row.system == ClubSettings.load().rating_system else ""
 
     @admin.display(description=_("log-loss"), ordering="log_loss")
     def loss(self, row: RatingForecast) -> str:
-        return f"{row.log_loss:.4f}"
+        return _figure(row.log_loss)
 
     @admin.display(description=_("base rate alone"))
     def base_loss(self, row: RatingForecast) -> str:
-        return f"{row.base_log_loss:.4f}"
+        return _figure(row.base_log_loss)
 
     @admin.display(description=_("gain on the base rate"))
     def gain(self, row: RatingForecast) -> str:
-        return f"{row.base_log_loss - row.log_loss:+.4f}"
+        return _figure(row.base_log_loss - row.log_loss, signed=True)
 
     def changelist_view(
         self, request: HttpRequest, extra_context: dict[str, Any] | None = None
     ) -> HttpResponse:
         if not RatingForecast.objects.exists():
             analysis.forecasts_update()  # before the worker's first analysed game
-        return super().changelist_view(request, {**(extra_context or {}), "coin": f"{COIN:.4f}"})
+        return super().changelist_view(
+            request,
+            {
+                **(extra_context or {}),
+                "coin": _figure(COIN),
+                "title": capfirst(_("how sure the ratings are")),
+            },
+        )
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
@@ -270,3 +279,10 @@ class RatingForecastAdmin(admin.ModelAdmin[RatingForecast]):
 
     def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
         return False
+
+
+def _figure(value: float, *, signed: bool = False) -> str:
+    """A log-loss as the admin's language writes a number («0,6931»), a gain with its sign
+    («+0,0266», «−0,0010»)."""
+    shown = number_format(abs(value) if signed else value, 4)
+    return f"{'+' if value >= 0 else '−'}{shown}" if signed else shown
