@@ -83,6 +83,7 @@ lint: install-dev
 	  if [ -n "$$complex" ]; then echo "Above cyclomatic complexity 20:"; echo "$$complex"; exit 1; fi
 	$(UV) run pytest -q -p no:tests.services tests/test_task_names.py tests/test_cited_paths.py
 	node_modules/.bin/tsc -p tsconfig.json
+	node_modules/.bin/tsc -p tsconfig.workers.json
 	$(UV) run python manage.py makemigrations --check --dry-run
 
 ## make types: the host screen's TypeScript types (static/games/host/table.d.ts) from the

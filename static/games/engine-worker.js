@@ -1,3 +1,4 @@
+// @ts-check
 // The rules engine on the phone: games/rules (the server's own module, zipped by
 // /games/engine.zip) under Pyodide, for the host's screen while the network is down.
 // Served by a view with its own Content-Security-Policy, which allows WebAssembly here only.
@@ -7,6 +8,19 @@
 // standard library the engine and Pyodide's own start import, precompiled to bytecode
 // (tools/engine-stdlib.mjs; the stock library is sources, compiled again at every start),
 // with the engine's own bytecode beside it; the engine's zip is fetched while Pyodide starts.
+//
+// Its messages: the page's (static/games/host/engine.js) `{init, pyodideUrl, engineUrl}`
+// once, then `{id, fn, args}` for each call; its own `{ready, figures}` or `{failed}`
+// once, then `{id, result}` for each call.
+/** @import { PyodideAPI } from "pyodide" */
+/**
+ * Pyodide, and the one private field read for the figures: the WebAssembly heap.
+ * @typedef {PyodideAPI & { _module: { HEAPU8: Uint8Array } }} Pyodide
+ */
+/** @typedef {{ init: true, pyodideUrl: string, engineUrl: string }} Start */
+/** @typedef {{ init?: undefined, id: number, fn: string, args: unknown[] }} Call */
+
+/** @type {Pyodide | null} */
 let engine = null;
 
 // games.rules from the server's zip (/engine), its bytecode from engine_stdlib.zip's
@@ -20,6 +34,7 @@ sys.path.insert(0, "/engine")
 from games.rules import table
 `;
 
+/** @param {Start} message */
 async function start({ pyodideUrl, engineUrl }) {
   const began = performance.now();
   const archive = fetch(engineUrl).then((response) => {
@@ -27,8 +42,9 @@ async function start({ pyodideUrl, engineUrl }) {
     return response.arrayBuffer();
   });
   archive.catch(() => {}); // awaited below; a failure is reported there
+  /** @type {{ loadPyodide: typeof import("pyodide").loadPyodide }} */
   const { loadPyodide } = await import(`${pyodideUrl}pyodide.mjs`);
-  const pyodide = await loadPyodide({ indexURL: pyodideUrl, stdLibURL: `${pyodideUrl}engine_stdlib.zip` });
+  const pyodide = /** @type {Pyodide} */ (await loadPyodide({ indexURL: pyodideUrl, stdLibURL: `${pyodideUrl}engine_stdlib.zip` }));
   const loaded = performance.now();
   pyodide.unpackArchive(await archive, "zip", { extractDir: "/engine" });
   pyodide.runPython(IMPORT_THE_ENGINE);
@@ -43,14 +59,21 @@ async function start({ pyodideUrl, engineUrl }) {
   self.postMessage({ ready: true, figures });
 }
 
+/**
+ * A function of games.rules.table on JSON arguments, its JSON answer.
+ * @param {string} fn
+ * @param {unknown[]} args
+ * @returns {unknown}
+ */
 function call(fn, args) {
+  if (!engine) throw new Error("the engine has not loaded yet"); // answered as a refusal
   engine.globals.set("engine_args", JSON.stringify(args));
   engine.globals.set("engine_fn", fn);
   const out = engine.runPython("json.dumps(getattr(table, engine_fn)(*json.loads(engine_args)))");
   return JSON.parse(out);
 }
 
-self.addEventListener("message", async ({ data }) => {
+self.addEventListener("message", /** @param {MessageEvent<Start | Call>} event */ async ({ data }) => {
   if (data.init) {
     try {
       await start(data);

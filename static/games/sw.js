@@ -1,3 +1,4 @@
+// @ts-check
 // The service worker of the host's table screen: it keeps the game pages a host opened,
 // the site's scripts and styles, and the phone's engine (Pyodide and games/rules), so the
 // screen opens and follows the game without network. Nothing else of the site is kept.
@@ -8,9 +9,11 @@ const KEPT = [/^\/games\/\d+\/$/, /^\/static\//, /^\/games\/engine/, /^\/jsi18n\
 // engine's zip, from the network first.
 const BIG = /^\/static\/vendor\/pyodide\/(?!engine_stdlib\.zip$)/;
 const NETWORK_WAIT_MS = 4000;
+// `self`, as the service worker it is here (the worker library types it as any worker).
+const worker = /** @type {ServiceWorkerGlobalScope} */ (/** @type {unknown} */ (self));
 
-self.addEventListener("install", () => self.skipWaiting());
-self.addEventListener("activate", (event) => event.waitUntil(dropOldCaches().then(() => self.clients.claim())));
+worker.addEventListener("install", () => worker.skipWaiting());
+worker.addEventListener("activate", (event) => event.waitUntil(dropOldCaches().then(() => worker.clients.claim())));
 
 // An earlier version's cache (v1 kept Pyodide's stock library, 2.5 MB the engine no longer loads).
 async function dropOldCaches() {
@@ -19,6 +22,10 @@ async function dropOldCaches() {
   }
 }
 
+/**
+ * @param {Request} request
+ * @returns {Promise<Response>}
+ */
 function fromNetwork(request) {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error("slow network")), NETWORK_WAIT_MS);
@@ -35,6 +42,11 @@ function fromNetwork(request) {
   });
 }
 
+/**
+ * @param {Request} request
+ * @param {string} path
+ * @returns {Promise<Response>}
+ */
 async function answer(request, path) {
   const cache = await caches.open(CACHE);
   // Pages vary by cookie and language; the phone that kept them is the one asking.
@@ -54,9 +66,9 @@ async function answer(request, path) {
   }
 }
 
-self.addEventListener("fetch", (event) => {
+worker.addEventListener("fetch", (event) => {
   const url = new URL(event.request.url);
-  if (event.request.method !== "GET" || url.origin !== self.location.origin) return;
+  if (event.request.method !== "GET" || url.origin !== worker.location.origin) return;
   if (!KEPT.some((pattern) => pattern.test(url.pathname))) return;
   event.respondWith(answer(event.request, url.pathname));
 });
