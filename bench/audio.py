@@ -1,8 +1,10 @@
 """The analysis of an hour of a game's sound: a 60-minute m4a (AAC) recording made here from
 speech-like sound and room noise, decoded by PyAV and run through Silero VAD in a fresh
 process, as the worker does. Prints one JSON line: audio_seconds, wall_seconds, rtf (wall
-time per second of sound), peak_mb (the analysing process's peak resident memory), and
-segments. Run: uv run python bench/audio.py
+time per second of sound, which follows the machine's load), cpu_seconds, cpu_rtf (CPU
+seconds per second of sound, every thread counted, games/recordings/audio/cost.py: the
+targets are on it), peak_mb (the analysing process's peak resident memory), and segments.
+Run: uv run python bench/audio.py
 
 `bench/audio.py silence [hours]`: three hours (or `hours`) of digital silence as ogg/opus,
 made here with PyAV, analysed as the worker does (one decoding for the frames' features
@@ -26,23 +28,24 @@ from bench.common import ROOT, log
 
 MINUTES = 60
 ANALYSE = """
-import json, re, sys, time
+import json, re, sys
 sys.path.insert(0, {root!r})
-from games.recordings.audio import decode, vad
-started = time.perf_counter()
+from games.recordings.audio import cost, decode, vad
+clock = cost.Clock()
 probs = vad.probabilities(decode.blocks(sys.argv[1], vad.BLOCK_SAMPLES))
 segments = vad.segments(probs)
-wall = time.perf_counter() - started
+spent = clock.spent()
 # VmHWM: this process's own peak (ru_maxrss would carry the parent's over fork and exec).
 peak_kb = int(re.search(r"VmHWM:\\s+(\\d+)", open("/proc/self/status").read())[1])
 print(json.dumps({{"audio_seconds": round(len(probs) * vad.FRAME_SECONDS, 1),
-  "wall_seconds": round(wall, 2), "segments": len(segments),
+  "wall_seconds": round(spent.wall, 2), "cpu_seconds": round(spent.cpu, 2),
+  "segments": len(segments),
   "peak_mb": round(peak_kb / 1024, 1)}}))
 """
 SILENCE = """
 import json, re, sys, time
 sys.path.insert(0, {root!r})
-from games.recordings.audio import decode, features, vad
+from games.recordings.audio import cost, decode, features, vad
 path = sys.argv[1]
 began = time.perf_counter()
 samples = sum(block.size for block in decode.blocks(path, vad.BLOCK_SAMPLES))
@@ -53,17 +56,18 @@ class Counting:
         frames[0] += len(feeds["input"])
         return model.run(names, feeds)
 vad._session = lambda: Counting()
-began = time.perf_counter()
+clock = cost.Clock()
 def described(blocks):
     for block in blocks:
         features.mfcc(block)
         yield block
 probs = vad.probabilities(described(decode.blocks(path, vad.BLOCK_SAMPLES)))
 segments = vad.segments(probs)
-wall = time.perf_counter() - began
+spent = clock.spent()
 peak_kb = int(re.search(r"VmHWM:\\s+(\\d+)", open("/proc/self/status").read())[1])
 print(json.dumps({{"audio_seconds": round(samples / decode.RATE, 1),
-  "decode_seconds": round(decoding, 2), "wall_seconds": round(wall, 2),
+  "decode_seconds": round(decoding, 2), "wall_seconds": round(spent.wall, 2),
+  "cpu_seconds": round(spent.cpu, 2),
   "model_frames": frames[0], "segments": len(segments), "peak_mb": round(peak_kb / 1024, 1)}}))
 """
 
@@ -104,7 +108,10 @@ def silence(kind: str, hours: float) -> None:
 
 
 def analysed(snippet: str, path: Path) -> dict[str, Any]:
-    """The figures `snippet` prints for the file at `path`, in a fresh process, with rtf."""
+    """The figures `snippet` prints for the file at `path`, in a fresh process, with rtf
+    (wall) and cpu_rtf."""
+    from games.recordings.audio.cost import Spent
+
     run = subprocess.run(
         [sys.executable, "-c", snippet.format(root=str(ROOT)), str(path)],
         capture_output=True,
@@ -112,7 +119,9 @@ def analysed(snippet: str, path: Path) -> dict[str, Any]:
         check=True,
     )
     figures: dict[str, Any] = json.loads(run.stdout)
-    figures["rtf"] = round(figures["wall_seconds"] / figures["audio_seconds"], 4)
+    spent = Spent(wall=figures["wall_seconds"], cpu=figures["cpu_seconds"])
+    figures["rtf"] = round(spent.rtf(figures["audio_seconds"]), 4)
+    figures["cpu_rtf"] = round(spent.cpu_rtf(figures["audio_seconds"]), 4)
     return figures
 
 

@@ -7,10 +7,12 @@ the speaker, the seat heard in most of it), false_fouls (suggested fouls no plan
 explains), fouls_suggested of foulable (planted interruptions and night talk of at least
 FOUL_SECONDS), the share right of each planted kind, over_caught (interruptions over the
 speaker whose interrupter is heard for at least CAUGHT_SECONDS); for the first method also
-rtf (the analysing process's wall time per second of sound, decoding and VAD included),
-peak_mb (its peak resident memory), and start_error_max and start_sure: the same sound
-begun from 4 minutes before to 5 minutes after the protocol's start (LATES), the largest
-error of the start found from the sound (audio/offset.py) and how many it was sure of.
+rtf (the analysing process's wall time per second of sound, decoding and VAD included,
+which follows the machine's load), cpu_rtf (its CPU seconds per second of sound, every
+thread counted, games/recordings/audio/cost.py: the targets are on it), peak_mb (its peak
+resident memory), and start_error_max and start_sure: the same sound begun from 4 minutes
+before to 5 minutes after the protocol's start (LATES), the largest error of the start
+found from the sound (audio/offset.py) and how many it was sure of.
 
 The voices are synthetic (twelve, tests/sound.py) or, with --real, the 14 read-speech
 speakers of ../shared/voices/ (bench/real_voices.py: never copied into the repository).
@@ -32,15 +34,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the project, 
 from bench.common import ROOT, log
 
 ANALYSE = """
-import json, os, re, sys, time
+import json, os, re, sys
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 from datetime import datetime
 sys.path.insert(0, {root!r})
 import numpy as np
-from games.recordings.audio import decode, encoder, features, speakers, vad
+from games.recordings.audio import cost, decode, encoder, features, speakers, vad
 from games.recordings.audio.alignment import announcements, places
 from games.recordings.audio.offset import find_offset
-started = time.perf_counter()
+clock = cost.Clock()
 script = json.load(open(sys.argv[2]))
 methods = sys.argv[3].split(",")
 described, mels = [], encoder.MelFrames()
@@ -62,7 +64,7 @@ for method in methods:
         sound, voiced, [speakers.Window(*w) for w in windows], nights, host=host, method=method
     )
     if not found:
-        wall = time.perf_counter() - started
+        spent = clock.spent()
     found[method] = {{"stretches": [s.as_dict() for s in attribution.stretches],
       "suggestions": [s.as_dict() for s in attribution.suggestions],
       "modelled": attribution.modelled}}
@@ -74,7 +76,8 @@ for late in {lates!r}:
     fit = find_offset(moved, duration - late, script["events"], start)
     offsets.append([late, fit.offset_seconds - late, fit.confidence, fit.sure])
 peak_kb = int(re.search(r"VmHWM:\\s+(\\d+)", open("/proc/self/status").read())[1])
-print(json.dumps({{"audio_seconds": duration, "wall_seconds": wall, "peak_mb": peak_kb / 1024,
+print(json.dumps({{"audio_seconds": duration, "wall_seconds": spent.wall,
+  "cpu_seconds": spent.cpu, "peak_mb": peak_kb / 1024,
   "methods": found, "offsets": offsets}}))
 """
 
@@ -156,6 +159,7 @@ def main() -> None:
     sys.path.insert(0, str(ROOT))
     import numpy as np
 
+    from games.recordings.audio.cost import Spent
     from games.recordings.audio.speakers import FOUL_SECONDS, METHOD
     from tests.sound import write
     from tests.table_sound import scripted_game
@@ -232,7 +236,9 @@ def main() -> None:
                 errors = [abs(error) for _late, error, _c, _sure in found["offsets"]]
                 line["start_error_max"] = round(max(errors), 2)
                 line["start_sure"] = f"{sum(sure for *_, sure in found['offsets'])}/{len(errors)}"
-                line["rtf"] = round(found["wall_seconds"] / found["audio_seconds"], 4)
+                spent = Spent(wall=found["wall_seconds"], cpu=found["cpu_seconds"])
+                line["rtf"] = round(spent.rtf(found["audio_seconds"]), 4)
+                line["cpu_rtf"] = round(spent.cpu_rtf(found["audio_seconds"]), 4)
                 line["peak_mb"] = round(found["peak_mb"], 1)
             print(json.dumps(line), flush=True)
 

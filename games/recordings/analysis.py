@@ -17,7 +17,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.recordings import services
-from games.recordings.audio import decode, encoder, features, speakers, vad
+from games.recordings.audio import cost, decode, encoder, features, speakers, vad
 from games.recordings.audio.alignment import Alignment, align, announcements, places
 from games.recordings.audio.offset import OffsetFound, find_offset
 from games.recordings.models import FoulSuggestion, Recording, RecordingStatus, SuggestionStatus
@@ -62,6 +62,9 @@ def recording_analyse(*, recording_id: int) -> Recording | None:
         if compacted is None:
             return None  # deleted while it was being transcoded: nothing of it is kept
         recording = compacted
+        # What the analysis of the sound costs (decoding to the attribution, as the benches
+        # measure it), logged with the result: wall time and, what the targets are on, CPU.
+        clock = cost.Clock()
         with recording.file.open("rb") as sound:
             sound_blocks = decode.blocks(sound, vad.BLOCK_SAMPLES, longest=longest)
             probs = vad.probabilities(described(sound_blocks), report)
@@ -91,6 +94,7 @@ def recording_analyse(*, recording_id: int) -> Recording | None:
         fits=start.fits_given,
     )
     attribution = None if broken else _who_spoke(recording, heard, voiced, duration)
+    spent = clock.spent()
     transcript, note = _transcribe(recording)
     with transaction.atomic():
         # The game's rows locked as every writer locks them: a replacement takes the place
@@ -115,6 +119,7 @@ def recording_analyse(*, recording_id: int) -> Recording | None:
             ).delete()
         else:
             _suggest(recording, attribution)
+    logger.info("Recording %s analysed: %s", recording_id, spent.described(duration))
     return Recording.objects.get(pk=recording_id)
 
 

@@ -88,15 +88,21 @@ def upload(
 
 
 def test_the_figures_of_each_speech_are_within_half_a_second(
-    played: Played, tmp_path: Path
+    played: Played, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    """Every phone format's figures: test_recording_formats.py."""
+    """Every phone format's figures: test_recording_formats.py. The worker logs what the
+    analysis cost, wall and CPU seconds per second of sound."""
     host, game, began = played
     recording = upload(host, game, sound_file(tmp_path, "m4a"), began)
     assert recording.status == RecordingStatus.QUEUED
-    analysed = recording_analysis.recording_analyse(recording_id=recording.pk)
+    with caplog.at_level("INFO", logger="games.recordings.analysis"):
+        analysed = recording_analysis.recording_analyse(recording_id=recording.pk)
     assert analysed is not None
     assert analysed.status == RecordingStatus.ANALYSED and analysed.progress == 100
+    assert analysed.duration is not None
+    cost = f"Recording {recording.pk} analysed: {analysed.duration:.0f} s of sound, wall "
+    assert [r.getMessage() for r in caplog.records if r.getMessage().startswith(cost)], caplog.text
+    assert "cpu_rtf" in caplog.text
     alignment = recording_analysis.recording_alignment(analysed)
     assert alignment is not None
     assert [s.seat for s in alignment.speeches] == [1, 2, 3]
