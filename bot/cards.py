@@ -4,7 +4,6 @@ text with the buttons that fit."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -125,7 +124,7 @@ def _online_buttons(view: TableView, game_id: int) -> Buttons:
     actions = set(view.my_actions)
     keys: Buttons = []
 
-    def row(action: str, targets: list[Any], label: Callable[[Any], str]) -> None:
+    def row(action: str, targets: list[int], label: Callable[[int], str]) -> None:
         for start in range(0, len(targets), 5):
             keys.append(
                 [

@@ -3,12 +3,11 @@ and the two ways to answer, a message (through the outbox) or a toast on the but
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.utils.translation import gettext as _
 
 from accounts.models import User
 from bot.cards import Buttons, evening_card
+from bot.payloads import CallbackAnswer
 from bot.updates import Incoming
 from club import queries
 from club.models import Evening
@@ -35,7 +34,7 @@ class Chat:
             buttons=buttons or [],
         )
 
-    def toast(self, text: str) -> dict[str, Any]:
+    def toast(self, text: str) -> CallbackAnswer:
         """The answer to a button press: the webhook puts it in its response."""
         return {
             "method": "answerCallbackQuery",

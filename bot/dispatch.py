@@ -5,7 +5,6 @@ through the services every other door uses; a refusal is one reply."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -15,6 +14,7 @@ from accounts.models import User
 from bot.cards import ONLINE_BUTTONS
 from bot.chat import Chat
 from bot.handlers import account, evening, online, settings, sign_up, tournament
+from bot.payloads import CallbackAnswer
 from bot.updates import Incoming
 from club import buttons
 from club.kernel import throttle
@@ -41,7 +41,7 @@ class Bot:
     def member(self) -> User | None:
         return self.chat.member
 
-    def handle(self) -> dict[str, Any] | None:
+    def handle(self) -> CallbackAnswer | None:
         """Dispatch the update; a refusal from any service is the one reply: a toast for a
         button, a message for a command. A banned member gets that refusal for everything,
         with the same message as on the site and in the API."""
@@ -83,7 +83,7 @@ def on_message(chat: Chat, text: str) -> None:
         account.on_help(chat, "")
 
 
-def on_button(chat: Chat, data: str) -> dict[str, Any]:
+def on_button(chat: Chat, data: str) -> CallbackAnswer:
     """A button press, by its callback data; all but joining and linking need a member."""
     action, _colon, argument = data.partition(":")
     if action == "join":

@@ -9,18 +9,17 @@ the same services as the site), cards.py renders what the bot shows.
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.db import IntegrityError, transaction
 
 from accounts.languages import member_language, speaking
 from bot.dispatch import Bot
 from bot.groups import group_membership_record, parse_membership
+from bot.payloads import CallbackAnswer
 from bot.updates import parse_update
 from notifications.models import TelegramUpdate
 
 
-def process_update(raw: object) -> dict[str, Any] | None:
+def process_update(raw: object) -> CallbackAnswer | None:
     """Handle one update once. Returns a Bot API call to make at once, if any (the answer
     to a button press), which the webhook puts in its response. An update whose handling
     fails raises, and is not recorded as handled: the caller has it delivered again."""

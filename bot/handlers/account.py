@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -12,6 +10,7 @@ from django.utils.translation import gettext as _
 from accounts import services as accounts
 from accounts.languages import speaking_to
 from bot.chat import Chat
+from bot.payloads import CallbackAnswer
 from club.kernel.parsing import whole_number
 from notifications.models import TelegramLinkCode
 
@@ -75,7 +74,7 @@ def _ask_to_link(chat: Chat, code: str) -> None:
     )
 
 
-def on_link_button(chat: Chat, code: str) -> dict[str, Any]:
+def on_link_button(chat: Chat, code: str) -> CallbackAnswer:
     """«Yes, link it»: the code, if still good, links the account and is used up."""
     with transaction.atomic():
         link = _link_code(code)

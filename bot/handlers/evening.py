@@ -3,12 +3,11 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.utils.translation import gettext as _
 
 from bot.cards import evening_card
 from bot.chat import Chat
+from bot.payloads import CallbackAnswer
 from club import buttons, texts
 from club import services as club
 from club.kernel.club_settings import ClubSettings
@@ -22,7 +21,7 @@ def on_evening(chat: Chat, _argument: str) -> None:
     chat.evening_card(None)
 
 
-def on_evening_button(chat: Chat, action: str, evening_id: int) -> dict[str, Any]:
+def on_evening_button(chat: Chat, action: str, evening_id: int) -> CallbackAnswer:
     """A button of the evening's card (club/buttons.py reads its callback data)."""
     member = chat.member
     assert member is not None
@@ -62,7 +61,7 @@ def on_evening_button(chat: Chat, action: str, evening_id: int) -> dict[str, Any
     return chat.toast(answer)
 
 
-def _ask_to_leave(chat: Chat, evening_id: int) -> dict[str, Any]:
+def _ask_to_leave(chat: Chat, evening_id: int) -> CallbackAnswer:
     """«Не смогу» asks first, as the evening page does: the question names the evening
     and what goes, «Да, не смогу» gives the place up, «Нет, остаюсь» keeps it."""
     assert chat.member is not None
@@ -83,7 +82,7 @@ def _ask_to_leave(chat: Chat, evening_id: int) -> dict[str, Any]:
     return chat.toast(_("Sure you can't make it? Answer in the message below."))
 
 
-def _leaving(chat: Chat, registration: Registration) -> dict[str, Any]:
+def _leaving(chat: Chat, registration: Registration) -> CallbackAnswer:
     """«Не смогу» answered already: the card says when the place goes, with «Вернуть»."""
     chat.reply(*evening_card(registration.evening, chat.member))
     return chat.toast(_("Your place is being given up."))

@@ -3,12 +3,11 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.utils.translation import gettext as _
 
 from bot.cards import ONLINE_BUTTONS, online_card
 from bot.chat import Chat
+from bot.payloads import CallbackAnswer, PlayerAction
 from club.kernel.parsing import whole_number
 
 
@@ -27,7 +26,7 @@ def _online_game(chat: Chat) -> int | None:
     return seat.game_id if seat else None
 
 
-def _online_act(chat: Chat, game_id: int, event: dict[str, Any]) -> str:
+def _online_act(chat: Chat, game_id: int, event: PlayerAction) -> str:
     """The action, answered with what it did and what remains."""
     from games.online import services as online_play
 
@@ -57,18 +56,17 @@ def on_say(chat: Chat, text: str) -> None:
     chat.reply(_online_act(chat, game_id, {"type": "post", "text": text[:4000]}))
 
 
-def on_online_button(chat: Chat, action: str, argument: str) -> dict[str, Any]:
+def on_online_button(chat: Chat, action: str, argument: str) -> CallbackAnswer:
     """Callback data "<action>:<game>:<target>" (bot/cards.py's ONLINE_BUTTONS)."""
     game, _colon, raw = argument.partition(":")
     game_id = whole_number(game, low=1)
     if game_id is None or not raw:
         return chat.toast(_("This button no longer works."))
     number = whole_number(raw)
-    target: Any = raw if number is None else number
     kind, field = ONLINE_BUTTONS[action]
-    event: dict[str, Any] = {"type": kind}
+    event: PlayerAction = {"type": kind}
     if kind == "fast" and raw == "0":
         event = {"type": "unfast"}
-    elif field:
-        event[field] = target
+    elif field:  # "target", the one field a button fills
+        event["target"] = raw if number is None else number
     return chat.toast(_online_act(chat, game_id, event))

@@ -3,13 +3,12 @@ the answer to the one offer of reports after games."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.utils.translation import gettext as _
 
 from accounts import services as accounts
 from bot.cards import settings_card
 from bot.chat import Chat
+from bot.payloads import CallbackAnswer
 from games.ratings import reports
 
 
@@ -20,7 +19,7 @@ def on_settings(chat: Chat, _argument: str) -> None:
     chat.reply(*settings_card(chat.member))
 
 
-def on_toggle(chat: Chat, which: str) -> dict[str, Any]:
+def on_toggle(chat: Chat, which: str) -> CallbackAnswer:
     """A switch of the settings card ("set:<which>")."""
     member = chat.member
     assert member is not None
@@ -38,7 +37,7 @@ def on_toggle(chat: Chat, which: str) -> dict[str, Any]:
     return chat.toast(_("Settings saved."))
 
 
-def on_reports_answer(chat: Chat, argument: str) -> dict[str, Any]:
+def on_reports_answer(chat: Chat, argument: str) -> CallbackAnswer:
     """The answer to the one offer of reports after games (games/ratings/reports.py):
     «yes» switches them on and sends the report of the game the offer came after,
     «no» leaves them off; either way the bot has asked."""

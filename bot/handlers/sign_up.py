@@ -4,18 +4,18 @@ nickname, then a birth date, the 21+ check as everywhere), so a restart loses no
 from __future__ import annotations
 
 from datetime import date, datetime
-from typing import Any
 
 from django.utils.translation import gettext as _
 
 from accounts import services as accounts
 from accounts.languages import speaking_to
 from bot.chat import Chat
+from bot.payloads import CallbackAnswer
 from club.kernel.errors import Refused
 from notifications.models import BotConversation
 
 
-def on_join(chat: Chat) -> dict[str, Any]:
+def on_join(chat: Chat) -> CallbackAnswer:
     if chat.member is not None:
         return chat.toast(_("You are already a member: /evening"))
     BotConversation.objects.update_or_create(

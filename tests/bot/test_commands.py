@@ -82,3 +82,26 @@ def test_telegram_poll_fetches_an_update_again_until_it_is_handled(
     monkeypatch.setattr(Bot, "handle", handle)
     call_command("telegram_poll", "--once")
     assert Notification.objects.filter(chat_id=607).count() == 1
+
+
+@pytest.mark.django_db
+def test_telegram_poll_answers_a_button_with_the_toast(fake_telegram: FakeTelegram) -> None:
+    """The answer the webhook returns in its response is a call long polling makes: the
+    toast's parameters, without the method among them."""
+    fake_telegram.updates.append(
+        {
+            "update_id": 4343,
+            "callback_query": {
+                "id": "cb-608",
+                "chat_instance": "42",
+                "data": "no-such-button",
+                "from": {"id": 608, "is_bot": False, "first_name": "Ян"},
+            },
+        }
+    )
+    call_command("telegram_poll", "--once")
+    (answer,) = [call for call in fake_telegram.calls if call.method == "answerCallbackQuery"]
+    assert answer.params == {
+        "callback_query_id": "cb-608",
+        "text": "Сначала привяжите аккаунт или зарегистрируйтесь: /start",
+    }

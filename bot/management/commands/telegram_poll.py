@@ -9,6 +9,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from telegram import Bot, Update
 
+from bot.payloads import CallbackAnswer
 from bot.process import process_update
 from club.kernel import parsing
 from notifications.telegram import process_bot
@@ -52,10 +53,12 @@ class Command(BaseCommand):
                     break
                 offset = update.update_id + 1
                 if answer:
-                    method = answer.pop("method")
+                    # The call the webhook would return in its response (a button's toast).
 
-                    async def call(bot: Bot, m: str = method, a: dict[str, Any] = answer) -> Any:
-                        return await bot.do_api_request(m, api_kwargs=a)
+                    async def call(bot: Bot, given: CallbackAnswer = answer) -> bool:
+                        return await bot.answer_callback_query(
+                            given["callback_query_id"], text=given["text"]
+                        )
 
                     process_bot.run(call)
             if once:
