@@ -1,34 +1,23 @@
 """bot/handlers/online.py alone: /online's card for a player of a running online game, a
 vote by its button, and /say or a button with nothing to act on."""
 
-from datetime import timedelta
-
 import pytest
-import time_machine
-from django.utils import timezone
 
 from bot.handlers import online
-from games.models import Seat
-from games.online import services as online_play
-from games.online.sweep import online_sweep
 from tests.bot.handlers.chats import chat_of, said
+from tests.bot.test_bot_online import Running, running  # noqa: F401
 from tests.factories import make_member
 from tests.fake_telegram import FakeTelegram
 from tests.games.online.tables import table_of
-from tests.games.recording import make_host
 
 pytestmark = pytest.mark.django_db
 
 
-def test_the_card_and_a_vote_of_a_running_game(fake_telegram: FakeTelegram) -> None:
-    members = [make_member(telegram_id=7500 + n) for n in range(10)]
-    starts = timezone.now() + timedelta(minutes=1)
-    game = online_play.online_game_create(
-        host=make_host(), member_ids=[m.pk for m in members], starts_at=starts
-    )
-    with time_machine.travel(starts + timedelta(seconds=1)):
-        online_sweep()
-    seats = {s.role: s for s in Seat.objects.filter(game=game).select_related("member")}
+def test_the_card_and_a_vote_of_a_running_game(
+    fake_telegram: FakeTelegram,
+    running: Running,  # noqa: F811
+) -> None:
+    game, seats = running  # tests/bot/test_bot_online.py's game on day 1
     voter = seats["civilian"]
     telegram_id = voter.player.telegram_id
     assert telegram_id is not None
