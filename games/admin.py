@@ -17,7 +17,7 @@ from club.doors.requests import member_of
 from club.kernel import bodies, parsing
 from club.kernel.errors import RefusalCode, Refused
 from club.models import Evening
-from games import access, services
+from games import access, live, services
 from games.models import Game, GameEvent, Role, Seat
 from games.online import services as online_services
 from games.online.admin import OnlineInline
@@ -209,6 +209,8 @@ class GameAdmin(admin.ModelAdmin[Game]):
         if change and "rated" in form.changed_data:
             # Rated or unrated: every rating again, without (or with) this game.
             rating_services.game_rated_changed()
+        # Who may follow the game live (`spectators`): the live table's snapshot follows.
+        live.snapshot_on_commit(obj.pk)
 
     def get_urls(self) -> list[URLPattern]:
         urls = [

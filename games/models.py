@@ -105,6 +105,14 @@ class Ruleset(models.TextChoices):
     ONLINE = "online", _("Online (text)")
 
 
+class Spectators(models.TextChoices):
+    """Who may follow a running club game on its live page (games/live.py)."""
+
+    PUBLIC = "public", _("Everyone")
+    MEMBERS = "members", _("The club's members")
+    OFF = "off", _("Nobody")
+
+
 class GameStatus(models.TextChoices):
     RUNNING = "running", _("In progress")
     # A context of its own: Russian says a game («игра») finished in another form than an
@@ -162,6 +170,14 @@ class Game(models.Model):
             "Unticked: a practice game. Its scores still show on its page, but it counts for "
             "no rating and no season's table."
         ),
+    )
+    # Who may follow it live (/games/<id>/live/): the club's choice per game, its host's or
+    # an admin's; the club's members by default.
+    spectators = models.CharField(
+        _("live spectators"),
+        max_length=8,
+        choices=Spectators.choices,
+        default=Spectators.MEMBERS,
     )
 
     OUTCOME_FIELDS = ("status", "winner", "first_eliminated", "ended_at", "first_ended_at")

@@ -661,6 +661,7 @@ def _append(
     game.save(update_fields=["last_seq", *Game.OUTCOME_FIELDS])
     if game.finished or was_finished:  # the end, or an undo after it
         game_analyse_on_commit(game.pk)
+    live_on_commit(game.pk)
     return entry
 
 
@@ -677,6 +678,15 @@ def _confirm_message(outcome: Consequence) -> str:
     if outcome["winner"]:
         parts.append(_("This ends the game."))
     return " ".join([*parts, _("Record it?")])
+
+
+def live_on_commit(game_id: int) -> None:
+    """The live table's public snapshot is written again once this commits (games/live.py;
+    imported here, not at the top: it reads the game through games.queries, which folds it
+    through this module)."""
+    from games import live
+
+    live.snapshot_on_commit(game_id)
 
 
 def game_analyse_on_commit(game_id: int) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 import random
 from pathlib import Path
@@ -25,8 +26,8 @@ from club.kernel.errors import RefusalCode, Refused
 from club.kernel.parsing import whole_number
 from club.lineup import MAX_TABLES
 from club.models import Evening
-from games import access, host_screen, services, taps
-from games.models import Role, Ruleset
+from games import access, host_screen, live, services, taps
+from games.models import Role, Ruleset, Spectators
 from games.queries import GameView, bonuses_given, game_view
 from games.ratings import stats
 from games.ratings.publication import (
@@ -213,6 +214,7 @@ def _game_context(request: SiteRequest, view: GameView) -> dict[str, Any]:
         ],
         "winner_name": role_names.get(view.game.winner, view.game.winner),
         "role_names": role_names,
+        "spectators_choices": Spectators.choices,
     }
 
 
@@ -499,3 +501,97 @@ def _online_result(request: SiteRequest, view: GameView) -> HttpResponse:
         return redirect("online_game", game_id=view.game.pk)
     context = {"game": view.game, "analysis": published_analysis(view, request.user)}
     return render(request, "games/online_result.html", context)
+
+
+# --- the live table (games/live.py, docs/live.md) ---------------------------------------
+
+
+def _live_read(request: SiteRequest, game_id: int) -> live.Kept:
+    """The kept snapshot, if this reader may follow the game. A public game's reader is
+    not looked up (no session, no query); a members-only game's costs the session's."""
+    kept = live.snapshot_read(game_id)
+    public = kept["spectators"] == Spectators.PUBLIC
+    live.refuse_unless_spectator(kept, None if public else request.user)
+    return kept
+
+
+@require_GET
+def game_live_json(request: SiteRequest, game_id: int) -> HttpResponse:
+    """The live table's snapshot as JSON, with its ETag: a poller that has it gets 304."""
+    try:
+        kept = _live_read(request, game_id)
+    except Refused as refusal:
+        return JsonResponse(refusal.body(), status=refusal.status)
+    public = kept["spectators"] == Spectators.PUBLIC
+    if request.headers.get("If-None-Match") == kept["etag"]:
+        response = HttpResponse(status=304)
+    else:
+        response = HttpResponse(kept["body"], content_type="application/json")
+    response["ETag"] = kept["etag"]
+    response["Cache-Control"] = "no-cache" if public else "private, no-cache"
+    return response
+
+
+@require_GET
+@answers_refusals()
+def game_live(request: SiteRequest, game_id: int) -> HttpResponse:
+    """The spectators' page: the table drawn by static/games/live.js from the JSON above."""
+    kept = _live_read(request, game_id)
+    words = {
+        "player": _("Player %(seat)s"),
+        "guest": _("guest"),
+        "setup": _("Before day 1"),
+        "day": _("Day %(n)s"),
+        "night": _("Night %(n)s"),
+        "over": _("The game is over"),
+        "speaker": _("Speaking: seat %(seat)s"),
+        "last_word": _("Last word: seat %(seat)s"),
+        "defence": _("Defence: seat %(seat)s"),
+        "opener": _("The round opened with seat %(seat)s"),
+        "nominees": _("Nominated: %(seats)s"),
+        "votes": _("The vote over: %(seats)s"),
+        "first_day_expel": _("Expel anyone at all? (%(seats)s)"),
+        "hands": _("Show of hands over: %(seats)s"),
+        "runoff": _("Runoff, round %(round)s: %(seats)s"),
+        "expel_both": _("Expel both? (%(seats)s)"),
+        "tally": _("The vote: %(counts)s"),
+        "tally_for": _("For: %(count)s"),
+        "expelled": _("Leaves: %(seats)s"),
+        "no_one": _("Nobody leaves"),
+        "left": _("Left the table"),
+        "left_row": _("Seat %(seat)s: %(reason)s (%(when)s %(n)s)"),
+        "when_day": _("day"),
+        "when_night": _("night"),
+        "winner_red": _("Winner: the red (town)"),
+        "winner_black": _("Winner: the black (mafia)"),
+        "winner_other": _("Winner: %(winner)s"),
+        "fouls": _("fouls"),
+        "offline": _("No connection: the table is shown as it was."),
+        "result_link": _("The game's page: the analysis and the scores"),
+        "reasons": {code: str(text) for code, text in REASONS.items()},
+        "roles": {code: str(name) for code, name in stats.role_names().items()},
+    }
+    context = {
+        "game_id": game_id,
+        "snapshot": json.loads(kept["body"]),
+        "words": words,
+        "result_url": reverse("game", args=[game_id]) + "?public=1",
+    }
+    return render(request, "games/live.html", context)
+
+
+@login_required
+@require_POST
+@answers_refusals(back=lambda game_id: reverse("game", args=[game_id]) + "?public=1")
+def game_spectators(request: MemberRequest, game_id: int) -> HttpResponse:
+    """Who may follow the game live: its host's (or an admin's) choice, from its page."""
+    game = live.spectators_set(
+        game_id=game_id, author=request.user, spectators=request.POST.get("spectators", "")
+    )
+    return action_answer(
+        request,
+        refusal=None,
+        done=_("Saved: the live table is shown to %(who)s.")
+        % {"who": str(Spectators(game.spectators).label).lower()},
+        back=reverse("game", args=[game_id]) + "?public=1",
+    )

@@ -1,0 +1,248 @@
+"""The live table: a club game's public snapshot, as its spectators follow it
+(docs/live.md).
+
+The snapshot is what the people at the table know, and nothing more: the seats with the
+names a visitor may see on the game's pages (games/access.py: consent, a guest as
+«Игрок N»), who has left (how, and in which day or night), the fouls, the day (its
+opener, the speaker and the clock, the nominees, the vote being taken and its result, a
+runoff), and once the game is over its winner and every card. Nothing of a night is in
+it before the morning: the checks, the shots and the heal are never in it while the game
+runs (the host announces who left; the rest is the host's), and a night's taps change
+nothing in it until the day starts, so even its ETag does not tick at night.
+
+It is written once after each committed event (`snapshot_on_commit`, from
+games.services' recording of an event), kept in the cache (Redis; the embedded default's
+own cache) with its ETag (a hash of the body) and the game's spectators setting, and read
+by the doors (games/views.py: /games/<id>/live.json and the page /games/<id>/live/)
+without PostgreSQL while it is there. A miss (an expired key, a restart, the first poll
+of a game started before this was) builds it once from the database.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Literal, TypedDict
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from accounts.models import User
+from club.kernel.cache import cache_get, cache_set
+from club.kernel.errors import RefusalCode, Refused
+from games import access
+from games.models import Game, Ruleset, Spectators
+from games.queries import GameView, game_view
+from games.rules.club import Phase, Step, TallyDict
+from games.rules.table import host_table
+
+# A snapshot lives this long unless an event rewrites it first: a member's consent
+# withdrawn mid-game reaches the spectators within this time, and an idle game's key leaves
+# the cache by itself.
+SNAPSHOT_SECONDS = 60
+
+
+class LiveSeat(TypedDict):
+    no: int
+    nick: str | None  # None: the reader may not see the name («Игрок N» on the page)
+    guest: bool  # a guest whose name is shown (games.ratings.publication.named_guests)
+    alive: bool
+    fouls: int
+    immune: bool
+    nominated: bool  # by day, during the round
+    candidate: bool  # in the vote (or its runoff) being taken
+    speaking: bool
+    role: str | None  # the card's code once the game is over; None until then
+
+
+class LiveLeft(TypedDict):
+    seat: int
+    phase: str  # "day" or "night"
+    n: int
+    reason: str  # games.rules.club.Reason
+
+
+class LiveClock(TypedDict):
+    kind: Literal["last_word", "speech", "defence"]
+    seat: int
+    seconds: int
+    turn: int  # the same clock while unchanged (the host's screen keys it so)
+
+
+class LiveVote(TypedDict):
+    type: Literal["votes", "first_day_expel", "hands", "expel_both"]
+    among: list[int]
+    about: list[int]
+    round: int  # 2… for a runoff
+    dropped: list[int]
+
+
+class LiveSnapshot(TypedDict):
+    game: int
+    number: int
+    phase: str  # setup, day, night, over
+    n: int
+    step: str | None  # by day only
+    over: bool
+    winner: str | None
+    opener: int | None  # who opened the day's round
+    speaker: int | None
+    clock: LiveClock | None
+    nominees: list[int]
+    vote: LiveVote | None
+    tally: TallyDict | None  # the day's last vote and what it did
+    left: list[LiveLeft]
+    seats: list[LiveSeat]
+
+
+class Kept(TypedDict):
+    """What the cache holds per game: the body as served, its ETag, who may read it."""
+
+    etag: str
+    body: str
+    spectators: str
+
+
+def _key(game_id: int) -> str:
+    return f"live:game:{game_id}"
+
+
+def snapshot_of(view: GameView) -> LiveSnapshot:
+    """The public snapshot of a club game's table (see the module's docstring)."""
+    state = view.club_state
+    table = host_table(state, view.events)
+    over = state.finished
+    day = state.phase == Phase.DAY
+    names = {
+        seat.number: access.seat_nickname(seat) if access.seat_name_visible(seat, None) else None
+        for seat in view.seats
+    }
+    guests = {
+        seat.number
+        for seat in view.seats
+        if seat.guest is not None and seat.guest.member is None and names[seat.number] is not None
+    }
+    timer = table["timer"]
+    vote = table["vote"]
+    seats: list[LiveSeat] = [
+        {
+            "no": row["no"],
+            "nick": names.get(row["no"]),
+            "guest": row["no"] in guests,
+            "alive": row["alive"],
+            "fouls": row["fouls"],
+            "immune": row["immune"],
+            "nominated": row["nominated"],
+            "candidate": day and row["candidate"],
+            "speaking": day and row["speaking"],
+            "role": row["role"] if over else None,
+        }
+        for row in table["seats"]
+    ]
+    return {
+        "game": view.game.pk,
+        "number": view.game.number,
+        "phase": state.phase.value,
+        "n": state.n,
+        "step": state.step.value if day else None,
+        "over": over,
+        "winner": state.winner,
+        "opener": state.round_opener if day else None,
+        "speaker": table["speaker"] if day else None,
+        "clock": {
+            "kind": timer["kind"],
+            "seat": timer["seat"],
+            "seconds": timer["seconds"],
+            "turn": timer["turn"],
+        }
+        if timer is not None and day
+        else None,
+        "nominees": list(state.nominees) if day and state.step == Step.ROUND else [],
+        "vote": {
+            "type": vote["type"],
+            "among": vote["among"],
+            "about": vote["about"],
+            "round": vote["round"],
+            "dropped": vote["dropped"],
+        }
+        if vote is not None and day
+        else None,
+        "tally": table["tally"] if day else None,
+        # Eliminations are written by day or at the morning's start (the night resolves
+        # when the day begins), so a night's victim is never here before the morning.
+        "left": [
+            {"seat": out.seat, "phase": out.phase, "n": out.n, "reason": out.reason.value}
+            for out in state.eliminated
+        ],
+        "seats": seats,
+    }
+
+
+def _kept(view: GameView) -> Kept:
+    body = json.dumps(snapshot_of(view), ensure_ascii=False, separators=(",", ":"))
+    etag = '"' + hashlib.blake2b(body.encode(), digest_size=12).hexdigest() + '"'
+    return {"etag": etag, "body": body, "spectators": view.game.spectators}
+
+
+def snapshot_write(game_id: int) -> Kept | None:
+    """Build the game's snapshot from the database and keep it; None for a game that is
+    not a club game (or is gone). An unreplayable record raises games.services.Unreplayable."""
+    view = game_view(game_id)
+    if view is None or view.game.ruleset != Ruleset.CLUB:
+        return None
+    kept = _kept(view)
+    cache_set(_key(game_id), kept, SNAPSHOT_SECONDS)
+    return kept
+
+
+def snapshot_on_commit(game_id: int) -> None:
+    """The one hook of the recording of an event: once it commits, the snapshot is
+    written again (in the recording request: a few queries and one fold per tap)."""
+    transaction.on_commit(lambda: snapshot_write(game_id))
+
+
+def snapshot_read(game_id: int) -> Kept:
+    """The kept snapshot, built once on a miss; a clear refusal for a game with no live
+    table (none such, or an online game: its table is its players')."""
+    kept = cache_get(_key(game_id))
+    if isinstance(kept, dict):
+        return Kept(etag=kept["etag"], body=kept["body"], spectators=kept["spectators"])
+    built = snapshot_write(game_id)
+    if built is None:
+        raise Refused(_("There is no live table of this game."), RefusalCode.NOT_FOUND)
+    return built
+
+
+def refuse_unless_spectator(kept: Kept, viewer: access.Viewer) -> None:
+    """The club's choice per game: everyone, the club's members (signed in), or nobody but
+    whoever runs it (who has the host's screen)."""
+    if kept["spectators"] == Spectators.PUBLIC:
+        return
+    if kept["spectators"] == Spectators.MEMBERS:
+        if isinstance(viewer, User):
+            return
+        raise Refused(
+            _("This game is shown live to the club's members: sign in to follow it."),
+            RefusalCode.FORBIDDEN,
+        )
+    raise Refused(_("This game is not shown live."), RefusalCode.FORBIDDEN)
+
+
+def spectators_set(*, game_id: int, author: User, spectators: str) -> Game:
+    """Whoever runs the game (its host, or an admin not at the table) chooses who may
+    follow it live; the snapshot is written again with the choice."""
+    if spectators not in Spectators.values:
+        raise Refused(_("Choose who may follow the game live."), RefusalCode.INVALID)
+    with transaction.atomic():
+        game = Game.objects.select_for_update().filter(pk=game_id).first()
+        if game is None or game.ruleset != Ruleset.CLUB:
+            raise Refused(_("There is no live table of this game."), RefusalCode.NOT_FOUND)
+        if not access.runs(author, game):
+            raise Refused(
+                _("Only the game's host or an admin chooses who follows it live."),
+                RefusalCode.FORBIDDEN,
+            )
+        game.spectators = spectators
+        game.save(update_fields=["spectators"])
+        snapshot_on_commit(game.pk)
+    return game
