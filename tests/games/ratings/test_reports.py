@@ -94,7 +94,7 @@ def test_on_one_message_per_channel_with_role_result_lines_and_rating(table: Tab
     assert "· дополнительные баллы от ведущего: «вёл город, место 2 молчала» — +0,30" in text
     # The club's system: OpenSkill, a newcomer's 0.0 rising with the win.
     assert score.rating_after is not None and score.rating_after > 0
-    assert "Рейтинг (OpenSkill с весом по игровым баллам): 0,0 → " in text
+    assert "Рейтинг (OpenSkill, по победам): 0,0 → " in text
     assert text.rstrip().endswith(f"/games/{game.pk}/")
     # Nobody else is named: not the other players, not the reader's own nickname either.
     for other in players:
@@ -169,7 +169,7 @@ def test_the_report_speaks_the_members_language(table: Table) -> None:
     assert "Winner: the red (town). You won." in row.text
     assert "· win of the red team (town) — +1.00" in row.text
     assert "· extra points from the host: «вёл город, seat 2 молчала» — +0.30" in row.text
-    assert "Rating (OpenSkill, weighted by game points): 0.0 → " in row.text
+    assert "Rating (OpenSkill, by wins): 0.0 → " in row.text
 
 
 def test_a_report_by_email_is_one_language_throughout(table: Table) -> None:
