@@ -24,10 +24,11 @@ from tournaments.seating import (
     generate,
 )
 from tournaments.seating import seats as seats_module
-from tournaments.seating import tables as tables_module
+from tournaments.seating import sitout as sitout_module
 from tournaments.seating.attendance import choose_players
 from tournaments.seating.cost import seating_cost
 from tournaments.seating.seats import SeatSearch, seat_weights
+from tournaments.seating.sitout import SitOutSearch
 from tournaments.seating.tables import TableSearch
 from tournaments.seating.tabu import TabuSearch
 from tournaments.seating.tally import GRID, tally
@@ -371,22 +372,20 @@ def started(problem: SeatingProblem) -> TableSearch:
 
 def test_the_annealings_changes_add_up_to_the_cost(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every move taken (all are, here) changes the cost made afresh by the change the
-    move computed: swaps, label swaps and exchanges of sitting out."""
+    move computed: swaps, exchanges of sitting out across two rounds, hand-overs."""
     state = started(searched_problem())
-    changes: list[float] = []
-
-    def take(delta: float, temperature: float, rng: random.Random) -> bool:
-        changes.append(delta)
-        return True
-
-    monkeypatch.setattr(tables_module, "accepts", take)
+    search = SitOutSearch(state)
+    monkeypatch.setattr(sitout_module, "_accepts", lambda *args: True)
+    monkeypatch.setattr(sitout_module, "HAND_OVER_SHARE", 0.2)
+    taken = 0
     for _ in range(400):
         before = state.cost()
-        taken = len(changes)
-        state._move(1.0)
-        if len(changes) > taken:
-            assert state.cost() - before == pytest.approx(changes[-1], abs=1e-6)
-    assert len(changes) > 300
+        change = search.propose(1.0)
+        search.write_back()
+        if change is not None:
+            taken += 1
+        assert state.cost() - before == pytest.approx(change or 0.0, abs=1e-6)
+    assert taken > 200
 
 
 def test_the_tabu_search_ends_on_the_best_seating_it_saw() -> None:
@@ -413,7 +412,7 @@ def test_the_tabu_steps_change_the_cost_by_what_they_computed() -> None:
         assert state.cost() - current == pytest.approx(lowest, abs=1e-6)
         current = state.cost()
         best = min(best, current)
-        settled = search._settle_labels()
+        settled = search.settle_labels()
         assert state.cost() - current == pytest.approx(settled, abs=1e-6)
         current = state.cost()
 

@@ -13,10 +13,8 @@ The cost, kept up to date move by move with numpy rows:
   table costs about 2·APART; a player at a table barred to them costs BARRED.
 
 The greedy start seats each round's players, the most constrained first, each at the table
-where they add the least cost. The tabu search (tabu.py) then swaps players between tables.
-Where players sit out, an annealing follows, cold, with four moves: swap two players between
-tables; swap two tables' labels; exchange two players' sitting out across two rounds (each
-keeps their games); hand a game from one player to another (only a constraint pays for it).
+where they add the least cost. The tabu search (tabu.py) then swaps players between tables;
+where players sit out, an annealing (sitout.py) then also changes who sits out when.
 """
 
 from __future__ import annotations
@@ -27,22 +25,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .anneal import accepts, anneal
 from .problem import RoundPlan, SeatingProblem
 from .tally import FloatArray, IntArray, Tally, on_grid
 
 APART = 1000
 BARRED = 2000.0
 TABLE_WEIGHT = 0.25  # a power of two keeps the costs on the grid (tally.GRID)
-# The annealing's temperatures: it polishes the tabu search's seating, so it starts cold.
-HOT = 1.0
-COLD = 0.1
-# Of the moves in a round that has both, the share that are label swaps and exchanges.
-RELABEL_SHARE = 0.1
-EXCHANGE_SHARE = 0.2
-# Of the moves in a round where players sit out, the share that hand one player's game to
-# another (the others keep the games each has).
-REPLACE_SHARE = 0.05
 # The price of uneven games: GAMES_WEIGHT × the sum of squared games, so a move that takes
 # a game from one player and gives it to another with as many costs 2·GAMES_WEIGHT. Above
 # anything the pairs or the tables can gain, below a broken constraint.
@@ -168,56 +156,6 @@ class TableSearch:
         games = GAMES_WEIGHT * float(sum(g * g for g in self.games))
         return pairs + tables + BARRED * barred + games
 
-    def run(self, moves: int) -> None:
-        """Anneal over `moves` moves."""
-        if self.movable:
-            anneal(moves, HOT, COLD, self._move)
-
-    def _move(self, temperature: float) -> None:
-        rng = self.rng
-        i = self.movable[int(rng.random() * len(self.movable))]
-        n = self.counts[i]
-        pick = rng.random()
-        if self.sitters[i] and pick < REPLACE_SHARE:
-            self._hand_over(i, temperature)
-        elif self.sitters[i] and (n < 2 or pick < EXCHANGE_SHARE):
-            self._exchange(i, temperature)
-        elif n >= 2 and pick > 1.0 - RELABEL_SHARE:
-            self._relabel(i, temperature)
-        elif n >= 2:
-            self._swap(i, temperature)
-
-    def _two_tables(self, n: int) -> tuple[int, int]:
-        a = int(self.rng.random() * n)
-        return a, (a + 1 + int(self.rng.random() * (n - 1))) % n
-
-    def _swap(self, i: int, temperature: float) -> None:
-        """Swap two players of round i between two tables."""
-        a, b = self._two_tables(self.counts[i])
-        members = self.members[i]
-        slot_a = int(self.rng.random() * self.size)
-        slot_b = int(self.rng.random() * self.size)
-        p, q = int(members[a, slot_a]), int(members[b, slot_b])
-        pairs, deviation, barred = self.pairs, self.deviation, self.barred[i]
-        up, down = self.up, self.down
-        at_a, at_b = members[a], members[b]
-        row_p, row_q = pairs[p], pairs[q]
-        # The diagonal's sentinel makes a player's pair with themselves cost nothing; p and
-        # q stay apart, so the pair p–q counted in the joining sums is taken out.
-        delta = float(
-            down[row_p[at_a]].sum()
-            + up[row_p[at_b]].sum()
-            + down[row_q[at_b]].sum()
-            + up[row_q[at_a]].sum()
-            - 2 * up[pairs[p, q]]
-        )
-        delta += TABLE_WEIGHT * (
-            2 * (deviation[p, b] - deviation[p, a] + deviation[q, a] - deviation[q, b]) + 4
-        )
-        delta += BARRED * (barred[p, b] + barred[q, a] - barred[p, a] - barred[q, b])
-        if accepts(delta, temperature, self.rng):
-            self.apply_swap(i, a, slot_a, b, slot_b)
-
     def apply_swap(self, i: int, a: int, slot_a: int, b: int, slot_b: int) -> None:
         members, deviation = self.members[i], self.deviation
         at_a, at_b = members[a], members[b]
@@ -240,31 +178,6 @@ class TableSearch:
         self.pairs[player, others] += change
         self.pairs[others, player] += change
 
-    def _relabel(self, i: int, temperature: float) -> None:
-        """Swap the players of two tables of round i (who meets whom stays)."""
-        a, b = self._two_tables(self.counts[i])
-        group_a = self.members[i, a].copy()
-        group_b = self.members[i, b].copy()
-        deviation, barred = self.deviation, self.barred[i]
-        delta = TABLE_WEIGHT * (
-            2
-            * (
-                deviation[group_a, b].sum()
-                - deviation[group_a, a].sum()
-                + deviation[group_b, a].sum()
-                - deviation[group_b, b].sum()
-            )
-            + 4 * self.size
-        )
-        delta += BARRED * (
-            barred[group_a, b].sum()
-            - barred[group_a, a].sum()
-            + barred[group_b, a].sum()
-            - barred[group_b, b].sum()
-        )
-        if accepts(float(delta), temperature, self.rng):
-            self.apply_relabel(i, a, b)
-
     def apply_relabel(self, i: int, a: int, b: int) -> None:
         group_a = self.members[i, a].copy()
         group_b = self.members[i, b].copy()
@@ -275,77 +188,6 @@ class TableSearch:
         deviation[group_b, a] += 1
         self.members[i, a], self.members[i, b] = group_b, group_a
         self.table_of[i, group_a], self.table_of[i, group_b] = b, a
-
-    def _exchange(self, i: int, temperature: float) -> None:
-        """A player of round i sits it out in favour of one who sat out, and the two trade
-        places the other way in a round where the second plays and the first sat out."""
-        rng = self.rng
-        a = int(rng.random() * self.counts[i])
-        slot = int(rng.random() * self.size)
-        p = int(self.members[i, a, slot])
-        q = self.sitters[i][int(rng.random() * len(self.sitters[i]))]
-        rounds = np.flatnonzero((self.table_of[:, q] >= 0) & (self.table_of[:, p] == SITS_OUT))
-        if not len(rounds):
-            return
-        j = int(rounds[int(rng.random() * len(rounds))])
-        c, slot_c = int(self.table_of[j, q]), int(self.slot_of[j, q])
-        deviation = self.deviation
-        before = float((deviation[p] ** 2).sum() + (deviation[q] ** 2).sum())
-        delta = self._replace(i, a, slot, p, q) + self._replace(j, c, slot_c, q, p)
-        after = float((deviation[p] ** 2).sum() + (deviation[q] ** 2).sum())
-        delta += TABLE_WEIGHT * (after - before)
-        delta += BARRED * float(
-            self.barred[i, q, a]
-            - self.barred[i, p, a]
-            + self.barred[j, p, c]
-            - self.barred[j, q, c]
-        )
-        if not accepts(delta, temperature, rng):
-            self._replace(j, c, slot_c, p, q)
-            self._replace(i, a, slot, q, p)
-
-    def _hand_over(self, i: int, temperature: float) -> None:
-        """A player of round i sits it out in favour of one who sat out: the one loses a
-        game, the other gains one. Worth it only to keep a constraint (GAMES_WEIGHT)."""
-        rng = self.rng
-        a = int(rng.random() * self.counts[i])
-        slot = int(rng.random() * self.size)
-        p = int(self.members[i, a, slot])
-        q = self.sitters[i][int(rng.random() * len(self.sitters[i]))]
-        deviation, games = self.deviation, self.games
-        before = float((deviation[p] ** 2).sum() + (deviation[q] ** 2).sum())
-        delta = self._replace(i, a, slot, p, q)
-        after = float((deviation[p] ** 2).sum() + (deviation[q] ** 2).sum())
-        delta += TABLE_WEIGHT * (after - before)
-        delta += BARRED * float(self.barred[i, q, a] - self.barred[i, p, a])
-        delta += GAMES_WEIGHT * (2 * (games[q] - games[p]) + 2)
-        if accepts(delta, temperature, rng):
-            games[p] -= 1
-            games[q] += 1
-        else:
-            self._replace(i, a, slot, q, p)
-
-    def _replace(self, i: int, table: int, slot: int, leaving: int, coming: int) -> float:
-        """`coming` (sitting round i out) takes the seat of `leaving`, who sits out instead.
-        Returns the change of the pairs' cost."""
-        seated = self.members[i, table]
-        others = seated[seated != leaving]
-        delta = float(
-            self.up[self.pairs[coming, others]].sum() + self.down[self.pairs[leaving, others]].sum()
-        )
-        self._meet(leaving, others, -1)
-        self._meet(coming, others, 1)
-        share = self.shares[i]
-        self.deviation[leaving] += share
-        self.deviation[leaving, table] -= 1
-        self.deviation[coming] -= share
-        self.deviation[coming, table] += 1
-        seated[slot] = coming
-        sitter_slot = int(self.slot_of[i, coming])
-        self.sitters[i][sitter_slot] = leaving
-        self.table_of[i, leaving], self.slot_of[i, leaving] = SITS_OUT, sitter_slot
-        self.table_of[i, coming], self.slot_of[i, coming] = table, slot
-        return delta
 
     def snapshot(self) -> Snapshot:
         return Snapshot(

@@ -50,7 +50,7 @@ class TabuSearch:
         saved = state.snapshot()
         for step in range(steps):
             if step % LABELS_EVERY == 0:
-                current += self._settle_labels()
+                current += self.settle_labels()
             rounds = self._rounds_to_weigh()
             swaps = self._swap_deltas(rounds, step, current, best)
             lowest = float(swaps.min())
@@ -63,7 +63,7 @@ class TabuSearch:
                 best = current
                 saved = state.snapshot()
         state.restore(saved)
-        self._settle_labels()
+        self.settle_labels()
 
     def _rounds_to_weigh(self) -> IntArray:
         """All the rounds with two tables or more, or a draw of per_step of them."""
@@ -126,11 +126,12 @@ class TabuSearch:
     def _tenure(self) -> int:
         return TENURE + int(self.state.rng.random() * TENURE)
 
-    def _settle_labels(self) -> float:
+    def settle_labels(self) -> float:
         """Swap tables' labels while that lowers the cost; the change of the cost. Not a
         move of the tabu search: a label swap changes the cost little, and the search would
         spend its steps on them in a local minimum of the swaps."""
         change = 0.0
+        self.playing = self.state.table_of >= 0  # the annealing may have changed who plays
         while True:
             deltas = self._relabel_deltas()
             lowest = float(deltas.min()) if deltas.size else 0.0
