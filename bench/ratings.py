@@ -39,6 +39,19 @@ what holds in both is what the default rests on. Each system's foresight of red 
 held-out measure the admins read on their own games (games/rules/forecast.py), is printed
 beside it: `log_loss` over each club's games and its `gain` on the base rate alone.
 
+A third column, `black_wins_more`, measures the club's base rate (games/rules/rating.BaseRate,
+which every system reads a game against): black wins 55% between equal teams (RED_WINS
+0.45), and half the members (the even numbers, whatever their skill) are dealt black more
+often (each black card goes to one of them at the table with chance LEAN), so some players
+play black far more than others, as a club's regular mafiosi do. Each system runs with the
+base rate and without it (`…_no_base`, the systems as they were), and beside the Spearman
+it prints `black_lean_gap`: how far above the others the black-leaning members are rated,
+in standard deviations of the ratings, at equal skill (the coefficient of a least-squares
+fit of the rating on the skill and the leaning; 0 is no bias). OpenSkill's shown rating is
+μ − 3σ, and a black player, one of a team of three or four, is learnt about faster than a
+red one of ten (a smaller σ): `black_lean_gap_mu` is the same fit on μ alone, the skill the
+system believes, without that certainty.
+
 Prints one JSON line. Run: uv run python bench/ratings.py [SEEDS]
 """
 
@@ -72,6 +85,8 @@ CHECKPOINTS = (10, 30, 100)  # games per player
 SEEDS = 100
 TOP = 5
 RED_WINS = 0.55  # red's share of wins between teams of equal skill
+BLACK_HEAVY_RED_WINS = 0.45  # the third column's: black wins 55% between equals
+LEAN = 0.5  # the third column: the chance a black card goes to a black-leaning member
 SKILL_EFFECT = 1.0  # log-odds of a red win per unit of mean skill difference
 SYSTEMS = rating.SYSTEMS
 # What the club's choices are measured against (not a choice itself): OpenSkill with the
@@ -96,14 +111,40 @@ def hits(rng: random.Random, tries: int, chance: float) -> int:
     return sum(rng.random() < chance for _ in range(tries))
 
 
+def leaning(player: int) -> bool:
+    """The third column's black-leaning members: the even numbers (skills are drawn
+    independently of the numbers)."""
+    return player % 2 == 0
+
+
 def play(
-    rng: random.Random, skills: Sequence[float], number: int, *, points_follow_skill: bool
+    rng: random.Random,
+    skills: Sequence[float],
+    number: int,
+    *,
+    points_follow_skill: bool,
+    red_wins: float = RED_WINS,
+    lean: bool = False,
 ) -> list[Played]:
     """One game at the club's table: its rows, as the replay reads them. Unless
     `points_follow_skill`, the points' lines are drawn as for a player of average skill
-    (the same draws, so the two columns differ by the assumption only)."""
+    (the same draws, so the two columns differ by the assumption only). `lean`: each black
+    card goes to a black-leaning member at the table with chance LEAN."""
     table = rng.sample(range(PLAYERS), rng.randint(*SEATS))
     dealt = random_lineup(rng, len(table))
+    if lean:
+        for seat, code in dealt.items():
+            if CLUB_ROLES[code].team != Team.BLACK or rng.random() >= LEAN:
+                continue
+            # A leaning member not yet holding a black card takes this one.
+            free = [
+                n
+                for n, player in enumerate(table, start=1)
+                if leaning(player) and CLUB_ROLES[dealt[n]].team != Team.BLACK
+            ]
+            if free:
+                other = rng.choice(free) - 1
+                table[seat - 1], table[other] = table[other], table[seat - 1]
     seats = {player: CLUB_ROLES[dealt[n]] for n, player in enumerate(table, start=1)}
     red = [p for p, role in seats.items() if role.team == Team.RED]
     black = [p for p, role in seats.items() if role.team == Team.BLACK]
@@ -114,7 +155,7 @@ def play(
             break
     if not winner:
         gap = float(np.mean([skills[p] for p in red]) - np.mean([skills[p] for p in black]))
-        chance = logistic(math.log(RED_WINS / (1 - RED_WINS)) + SKILL_EFFECT * gap)
+        chance = logistic(math.log(red_wins / (1 - red_wins)) + SKILL_EFFECT * gap)
         winner = rating.RED if rng.random() < chance else rating.BLACK
 
     talent = list(skills) if points_follow_skill else [0.0] * len(skills)
@@ -169,6 +210,15 @@ def shown(rater: Rater, player: Hashable) -> float:
     return skill.ordinal if skill is not None else 0.0
 
 
+def believed(rater: Rater, player: Hashable) -> float:
+    """OpenSkill's μ (the skill it believes, without its certainty); another system's shown
+    rating."""
+    if isinstance(rater, OpenSkill):
+        skill = rater.skills.get(player)
+        return skill.mu if skill is not None else systems.MU
+    return shown(rater, player)
+
+
 def ranks(values: Sequence[float]) -> np.ndarray:
     """Ranks from 1, ties sharing their mean rank (as Spearman's correlation needs)."""
     array = np.asarray(values, dtype=float)
@@ -206,21 +256,58 @@ def raters() -> dict[str, Callable[[], Rater]]:
     }
 
 
-# Per system: (Spearman, top-5 share) at each checkpoint, and its foresight of red wins.
-type Run = tuple[dict[str, dict[int, tuple[float, float]]], dict[str, Forecast]]
+def base_rate_raters() -> dict[str, Callable[[], Rater]]:
+    """Each system with the club's base rate (as the club runs it) and without."""
+    return {
+        **{name: partial(systems.rater, name) for name in SYSTEMS},
+        **{f"{name}_no_base": partial(systems.rater, name, base_rate=False) for name in SYSTEMS},
+    }
 
 
-def club(seed: int, *, points_follow_skill: bool) -> Run:
-    """One simulated club, folded through every system."""
+def lean_gap(ratings: Sequence[float], skills: Sequence[float]) -> float:
+    """How far above the others the black-leaning members are rated, in standard deviations
+    of the ratings, at equal skill: least squares of the rating on (1, skill, leaning)."""
+    values = np.asarray(ratings, dtype=float)
+    if values.std() == 0:
+        return 0.0
+    z = (values - values.mean()) / values.std()
+    design = np.column_stack(
+        [np.ones(PLAYERS), np.asarray(skills), [float(leaning(p)) for p in range(PLAYERS)]]
+    )
+    coefficients, *_rest = np.linalg.lstsq(design, z, rcond=None)
+    return float(coefficients[2])
+
+
+# Per system: (Spearman, top-5 share, the black-leaning gap of the shown rating and of
+# OpenSkill's μ) at each checkpoint, and its foresight of red wins.
+type Run = tuple[dict[str, dict[int, tuple[float, float, float, float]]], dict[str, Forecast]]
+
+
+def club(
+    seed: int,
+    *,
+    points_follow_skill: bool,
+    black_heavy: bool = False,
+) -> Run:
+    """One simulated club, folded through every system (`black_heavy`: the third column's
+    club, each system with and without the base rate)."""
     rng = random.Random(seed)
     skills = [rng.gauss(0.0, 1.0) for _ in range(PLAYERS)]
-    folds = {name: make() for name, make in raters().items()}
+    makers = base_rate_raters() if black_heavy else raters()
+    folds = {name: make() for name, make in makers.items()}
     tallies = {name: Tally() for name in folds}
-    found: dict[str, dict[int, tuple[float, float]]] = {name: {} for name in folds}
+    found: dict[str, dict[int, tuple[float, float, float, float]]] = {name: {} for name in folds}
     seats = games = 0
     for checkpoint in CHECKPOINTS:
         while seats < checkpoint * PLAYERS:
-            rows = play(rng, skills, games, points_follow_skill=points_follow_skill)
+            rows = play(
+                rng,
+                skills,
+                games,
+                points_follow_skill=points_follow_skill,
+                red_wins=BLACK_HEAVY_RED_WINS if black_heavy else RED_WINS,
+                lean=black_heavy,
+            )
             games += 1
             seats += len(rows)
             for name, fold in folds.items():
@@ -231,11 +318,13 @@ def club(seed: int, *, points_follow_skill: bool) -> Run:
             found[name][checkpoint] = (
                 spearman(shown_ratings, skills),
                 top_share(shown_ratings, skills),
+                lean_gap(shown_ratings, skills),
+                lean_gap([believed(fold, p) for p in range(PLAYERS)], skills),
             )
     return found, {name: tally.result() for name, tally in tallies.items()}
 
 
-def summary(runs: Sequence[Run], name: str) -> dict[str, object]:
+def summary(runs: Sequence[Run], name: str, *, lean: bool = False) -> dict[str, object]:
     def mean(values: Iterable[float]) -> float:
         return round(float(np.mean(list(values))), 3)
 
@@ -246,6 +335,9 @@ def summary(runs: Sequence[Run], name: str) -> dict[str, object]:
             for c in CHECKPOINTS
         },
         "top5": {str(c): mean(run[0][name][c][1] for run in runs) for c in CHECKPOINTS},
+        # Only the third column's clubs have black-leaning members.
+        **({"black_lean_gap": lean_gaps(runs, name, 2)} if lean else {}),
+        **({"black_lean_gap_mu": lean_gaps(runs, name, 3)} if lean and "openskill" in name else {}),
         # The held-out measure the admin reads on the club's own games (games/rules/
         # forecast.py): the mean log-loss of «red wins» and how much the ratings gain on the
         # base rate alone, over each club's 100 games per player.
@@ -265,6 +357,20 @@ def column(seeds: int, *, points_follow_skill: bool) -> dict[str, object]:
             key=lambda name: sum(runs_spearman(systems[name])),
         ),
     }
+
+
+def lean_gaps(runs: Sequence[Run], name: str, which: int) -> dict[str, float]:
+    return {
+        str(c): round(float(np.mean([run[0][name][c][which] for run in runs])), 3)
+        for c in CHECKPOINTS
+    }
+
+
+def black_heavy_column(seeds: int) -> dict[str, object]:
+    runs = [
+        club(20261300 + seed, points_follow_skill=True, black_heavy=True) for seed in range(seeds)
+    ]
+    return {name: summary(runs, name, lean=True) for name in base_rate_raters()}
 
 
 def runs_spearman(figures: dict[str, object]) -> list[float]:
@@ -287,6 +393,9 @@ def main() -> None:
                 # skill does) and points drawn as for an average player (they say nothing).
                 "points_follow_skill": column(seeds, points_follow_skill=True),
                 "points_independent": column(seeds, points_follow_skill=False),
+                # Black wins 55% between equals, and half the members play black more
+                # often: each system with the club's base rate and without.
+                "black_wins_more": black_heavy_column(seeds),
                 "seconds": round(time.perf_counter() - started, 1),
             }
         )

@@ -25,6 +25,14 @@ OpenSkill, as the club plays it:
   loner's win) is rated without weights, since the package weighs a lone player 2.
 - The rating shown is the package's ordinal, mu − 3·sigma: 0 for a newcomer (25 − 3 × 25/3),
   rising as the games both raise mu and narrow sigma.
+- The club's base rate (games/rules/rating.BaseRate: red's share of the decided games so
+  far) is an offset of red's performance: the model's chance that red beats black is
+  logistic((mu_red − mu_black) / c), so red's team plays at c × logit(base) above its mean,
+  and between equal teams red is expected to win at the base rate, not at ½ (as Elo's
+  expected score is shifted in log-odds). A black win where black wins more often then
+  teaches less about the black players. Only a game of red against black is offset (a
+  loner's win alone ranks a third team, whose performance has no base rate); the offset
+  is the game's, not a player's: it leaves no trace in their skill.
 """
 
 from __future__ import annotations
@@ -74,17 +82,23 @@ def _rate(
     team_weights: Sequence[Sequence[float]] | None = None,
     *,
     summed: bool = False,
+    offsets: Sequence[float] | None = None,
 ) -> list[list[Skill]]:
     """The teams' skills after one game (lower rank: better), by the package's
     Plackett-Luce model. Unless `summed`, each team plays as its mean: the package sums a
     team's mu and sigma², so a player enters as (mu/n, sigma/n), and the package's change
     of that entry, times n, is the player's change under a mean (the update of a player
-    scales by their coefficient in the team's performance)."""
+    scales by their coefficient in the team's performance). `offsets`: added to each team's
+    performance (the base rate's), spread over its entries and taken off again after."""
     with_tau = [[Skill(s.mu, (s.sigma**2 + TAU**2) ** 0.5) for s in team] for team in teams]
     scale = [1.0 if summed else float(len(team)) for team in with_tau]
+    shift = [
+        (offset / len(team) if team else 0.0)
+        for team, offset in zip(with_tau, offsets or [0.0] * len(with_tau), strict=True)
+    ]
     entries = [
-        [_MODEL.rating(mu=s.mu / n, sigma=s.sigma / n) for s in team]
-        for team, n in zip(with_tau, scale, strict=True)
+        [_MODEL.rating(mu=s.mu / n + d, sigma=s.sigma / n) for s in team]
+        for team, n, d in zip(with_tau, scale, shift, strict=True)
     ]
     rated = _MODEL.rate(
         entries,
@@ -92,18 +106,23 @@ def _rate(
         weights=[list(w) for w in team_weights] if team_weights is not None else None,
     )
     return [
-        [Skill(entry.mu * n, entry.sigma * n) for entry in team]
-        for team, n in zip(rated, scale, strict=True)
+        [Skill((entry.mu - d) * n, entry.sigma * n) for entry in team]
+        for team, n, d in zip(rated, scale, shift, strict=True)
     ]
 
 
 class OpenSkill:
-    """`openskill` as a `Rater` for games/rules/rating.replay. `weighted=False` and
-    `summed=True` are the bench's variants (what the club's choices are measured against)."""
+    """`openskill` as a `Rater` for games/rules/rating.replay. `weighted=False` is
+    `openskill_plain`; `summed=True` and `base_rate=False` are the bench's variants (what
+    the club's choices are measured against)."""
 
-    def __init__(self, *, weighted: bool = True, summed: bool = False) -> None:
+    def __init__(
+        self, *, weighted: bool = True, summed: bool = False, base_rate: bool = True
+    ) -> None:
         self.weighted = weighted
         self.summed = summed
+        self.base_rate = base_rate
+        self.base = rating.BaseRate()
         self.skills: dict[Hashable, Skill] = {}
 
     def rate(self, game: Sequence[Played]) -> dict[Hashable, Change]:
@@ -111,12 +130,20 @@ class OpenSkill:
         before = {row.key: self.skills.get(row.player, Skill()) for row in game}
         if teams:
             weighted = self.weighted and all(len(team) > 1 for team in teams)
+            table = [[before[row.key] for row in team] for team in teams]
+            offsets = None
+            if len(teams) == 2 and self.base_rate:  # red against black
+                offsets = [red_offset(table[0], table[1], self.base.red, summed=self.summed)]
+                offsets.append(0.0)
             after = _rate(
-                [[before[row.key] for row in team] for team in teams],
+                table,
                 ranks,
                 [weights([row.points for row in team]) for team in teams] if weighted else None,
                 summed=self.summed,
+                offsets=offsets,
             )
+            if len(teams) == 2:
+                self.base.record(game[0].winner)
             for team, skills in zip(teams, after, strict=True):
                 for row, skill in zip(team, skills, strict=True):
                     self.skills[row.player] = skill
@@ -144,6 +171,20 @@ class OpenSkill:
         return 1.0 / (1.0 + math.exp(-gap))
 
 
+def red_offset(
+    red: Sequence[Skill], black: Sequence[Skill], base: float, *, summed: bool = False
+) -> float:
+    """How far above its mean red's team performs when red wins `base` of the games between
+    equals: c × logit(base), so that the model's chance between equal teams,
+    logistic(offset / c), is the base rate."""
+    if base == 0.5:
+        return 0.0
+    (_red_mu, red_var), (_black_mu, black_var) = (
+        _performance(team, summed=summed) for team in (red, black)
+    )
+    return math.sqrt(red_var + black_var + 2 * BETA**2) * rating.logit(base)
+
+
 def _performance(team: Sequence[Skill], *, summed: bool) -> tuple[float, float]:
     """A team's performance, its mean (the package's sum when `summed`) and its variance,
     with the dynamics' τ² added to each σ² as `_rate` adds it before a game."""
@@ -166,8 +207,9 @@ def match(game: Sequence[Played]) -> tuple[list[list[Played]], list[int]]:
     return [red, black], ranks
 
 
-def rater(system: str) -> Rater:
-    """A fresh fold of `system` (one of games.rules.rating.SYSTEMS)."""
+def rater(system: str, *, base_rate: bool = True) -> Rater:
+    """A fresh fold of `system` (one of games.rules.rating.SYSTEMS); `base_rate=False`: as
+    if red and black won equally often between equals (the bench's comparison)."""
     if system in (rating.OPENSKILL, rating.OPENSKILL_PLAIN):
-        return OpenSkill(weighted=system == rating.OPENSKILL)
-    return rating.elo_rater(system)
+        return OpenSkill(weighted=system == rating.OPENSKILL, base_rate=base_rate)
+    return rating.elo_rater(system, base_rate=base_rate)

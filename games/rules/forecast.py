@@ -23,7 +23,7 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from games.rules.rating import BLACK, RED, Played, Rater, games_of
+from games.rules.rating import BLACK, RED, BaseRate, Played, Rater, games_of, logistic, logit
 
 # A chance is kept this far from 0 and 1, so one surprise costs at most ~14 nats, not ∞.
 EDGE = 1e-6
@@ -48,12 +48,7 @@ class Forecast:
         return self.base_log_loss - self.log_loss
 
 
-def logit(p: float) -> float:
-    return math.log(p / (1.0 - p))
-
-
-def logistic(x: float) -> float:
-    return 1.0 / (1.0 + math.exp(-x)) if x >= 0 else math.exp(x) / (1.0 + math.exp(x))
+__all__ = ["Forecast", "Tally", "combined", "forecast", "logistic", "logit", "loss"]
 
 
 def combined(base: float, edge: float) -> float:
@@ -70,7 +65,7 @@ class Tally:
     """A system's foresight, game by game: `foresee` each game before it is rated."""
 
     def __init__(self) -> None:
-        self.reds = self.decided = 0
+        self.base = BaseRate()
         self.total = self.base_total = 0.0
 
     def foresee(self, game: Sequence[Played], system: Rater) -> None:
@@ -79,16 +74,16 @@ class Tally:
         if edge is None or winner not in (RED, BLACK):
             return
         red_won = winner == RED
-        base = (self.reds + 1) / (self.decided + 2)
+        base = self.base.red
         self.total += loss(combined(base, edge), red_won)
         self.base_total += loss(base, red_won)
-        self.decided += 1
-        self.reds += red_won
+        self.base.record(winner)
 
     def result(self) -> Forecast:
-        if not self.decided:
+        decided = self.base.decided
+        if not decided:
             return Forecast(0, COIN, COIN)
-        return Forecast(self.decided, self.total / self.decided, self.base_total / self.decided)
+        return Forecast(decided, self.total / decided, self.base_total / decided)
 
 
 def forecast(rows: Iterable[Played], system: Rater) -> Forecast:

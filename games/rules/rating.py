@@ -16,11 +16,21 @@ in its settings, and the replay folds every game through it.
   needs that package, which the phone's engine (this module's other reader) does not have,
   so it lives in games/ratings/systems.py and plugs into `replay` as a `Rater`.
 
+Every system reads a game against the club's base rate (`BaseRate`): red's share of the
+decided games before it, with one win and one loss added. The systems' own chance is that of
+equal sides; red and black do not win equally often between equals (a club's black may win
+55%), and without the base rate every black win would read as the black players' skill, and
+every red loss as the red players' lack of it. Elo's expected score becomes
+E = logistic(logit(base) + logit(Elo's)), so a table of equals is expected to win at the
+base rate; OpenSkill's offset is in games/ratings/systems.py. The first game's base is ½,
+which changes nothing.
+
 Pure Python: the caller gives the games in the order they were played.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -54,6 +64,42 @@ def shown(system: str) -> tuple[str, ...]:
     return (RED, BLACK) if system == ELO_TRACKS else (OVERALL,)
 
 
+def logit(p: float) -> float:
+    return math.log(p / (1.0 - p))
+
+
+def logistic(x: float) -> float:
+    return 1.0 / (1.0 + math.exp(-x)) if x >= 0 else math.exp(x) / (1.0 + math.exp(x))
+
+
+def with_base(chance: float, base: float) -> float:
+    """Red's chance between sides the system judges at `chance` (as if equal sides won
+    equally often), when red wins `base` of the games between equals: they add in
+    log-odds. A base of ½ leaves the chance as it is."""
+    if base == 0.5 or chance <= 0.0 or chance >= 1.0:
+        return chance
+    return logistic(logit(base) + logit(chance))
+
+
+class BaseRate:
+    """The club's base rate as the games go by: red's share of the decided games so far
+    (a game won by red or by black, both sides rated), with one win and one loss added, so
+    the first game's is ½ (games/rules/forecast.py reads the same)."""
+
+    def __init__(self) -> None:
+        self.reds = self.decided = 0
+
+    @property
+    def red(self) -> float:
+        return (self.reds + 1) / (self.decided + 2)
+
+    def record(self, winner: str) -> None:
+        """After a game between two rated sides: a red or a black win counts."""
+        if winner in (RED, BLACK):
+            self.decided += 1
+            self.reds += winner == RED
+
+
 @dataclass(frozen=True)
 class Change:
     before: float
@@ -70,13 +116,18 @@ def _mean(ratings: Mapping[Any, float]) -> float:
 
 
 def match(
-    red: Mapping[Hashable, float], black: Mapping[Hashable, float], winner: str, k: float = K
+    red: Mapping[Hashable, float],
+    black: Mapping[Hashable, float],
+    winner: str,
+    k: float = K,
+    base: float = 0.5,
 ) -> dict[Hashable, Change]:
     """One game of `elo_tracks`: `red`/`black` map each player of the side to their rating
-    on its track; `winner` is "red", "black" or anything else (a loner's win: a draw)."""
+    on its track; `winner` is "red", "black" or anything else (a loner's win: a draw);
+    `base`: red's share of wins between equals (`BaseRate`), in the expected score."""
     if not red or not black:
         return {}
-    red_expected = expected(_mean(red), _mean(black))
+    red_expected = with_base(expected(_mean(red), _mean(black)), base)
     red_score = {RED: 1.0, BLACK: 0.0}.get(winner, 0.5)
     red_step = k * (red_score - red_expected)
     changes: dict[Hashable, Change] = {}
@@ -96,15 +147,20 @@ def nonzero_sum_k(kind: str, players: int) -> tuple[float, float]:
 
 
 def nonzero_sum_match[P: Hashable](
-    red: Mapping[P, float], black: Mapping[P, float], winner: str, k_win: float, k_loss: float
+    red: Mapping[P, float],
+    black: Mapping[P, float],
+    winner: str,
+    k_win: float,
+    k_loss: float,
+    base: float = 0.5,
 ) -> dict[P, float]:
     """One game of `elo_nonzero_sum`: what each player earns. `red`/`black` map each player
-    to their rating on the side's track, which gives red's chance E as in `match`; a winner
-    earns Kw × (1 − E of their side), a loser −Kl × (E of their side). A loner's win
-    (`winner` neither "red" nor "black") is a loss for both sides."""
+    to their rating on the side's track, which gives red's chance E as in `match` (with the
+    base rate); a winner earns Kw × (1 − E of their side), a loser −Kl × (E of their side).
+    A loner's win (`winner` neither "red" nor "black") is a loss for both sides."""
     if not red or not black:
         return {}
-    red_chance = expected(_mean(red), _mean(black))
+    red_chance = with_base(expected(_mean(red), _mean(black)), base)
     earned: dict[P, float] = {}
     for side, chance in ((red, red_chance), (black, 1.0 - red_chance)):
         won = winner == (RED if side is red else BLACK)
@@ -137,8 +193,8 @@ class Rater(Protocol):
 
     def red_chance(self, game: Sequence[Played]) -> float | None:
         """Red's chance to win `game` by the ratings before it, as if the two sides won
-        equally often (games/rules/forecast.py adds the club's base rate); None when a
-        side has no rated player."""
+        equally often (games/rules/forecast.py adds the club's base rate, as the systems'
+        updates do); None when a side has no rated player."""
         ...
 
 
@@ -157,11 +213,14 @@ def _red_chance(ratings: Mapping[str, Mapping[Hashable, float]]) -> float | None
 
 
 class EloTracks:
-    """`elo_tracks`: loners' rows get no change (they have no track)."""
+    """`elo_tracks`: loners' rows get no change (they have no track). `base_rate=False`:
+    as if red and black won equally often between equals (the bench's comparison)."""
 
-    def __init__(self, k: float = K) -> None:
+    def __init__(self, k: float = K, *, base_rate: bool = True) -> None:
         self.k = k
         self.ratings: dict[tuple[Hashable, str], float] = {}
+        self.base = BaseRate()
+        self.base_rate = base_rate
 
     def _ratings(self, game: Sequence[Played]) -> dict[str, dict[Hashable, float]]:
         return {
@@ -175,7 +234,10 @@ class EloTracks:
     def rate(self, game: Sequence[Played]) -> dict[Hashable, Change]:
         sides = _sides(game)
         ratings = self._ratings(game)
-        by_player = match(ratings[RED], ratings[BLACK], game[0].winner, self.k)
+        base = self.base.red if self.base_rate else 0.5
+        by_player = match(ratings[RED], ratings[BLACK], game[0].winner, self.k, base)
+        if ratings[RED] and ratings[BLACK]:
+            self.base.record(game[0].winner)
         changes: dict[Hashable, Change] = {}
         for track, rows in sides.items():
             for row in rows:
@@ -190,9 +252,11 @@ class NonZeroSumElo:
     rating, the sum of all they earned (shown). Everyone starts at 0, as on mafiaratings; a
     loner's row keeps the rating it had."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, base_rate: bool = True) -> None:
         self.tracks: dict[tuple[Hashable, str], float] = {}
         self.overall: dict[Hashable, float] = {}
+        self.base = BaseRate()
+        self.base_rate = base_rate
 
     def _ratings(self, game: Sequence[Played]) -> dict[str, dict[Hashable, float]]:
         return {
@@ -210,7 +274,12 @@ class NonZeroSumElo:
         sides = _sides(game)
         ratings = self._ratings(game)
         k_win, k_loss = nonzero_sum_k(game[0].kind, game[0].seats or len(game))
-        earned = nonzero_sum_match(ratings[RED], ratings[BLACK], game[0].winner, k_win, k_loss)
+        base = self.base.red if self.base_rate else 0.5
+        earned = nonzero_sum_match(
+            ratings[RED], ratings[BLACK], game[0].winner, k_win, k_loss, base
+        )
+        if ratings[RED] and ratings[BLACK]:
+            self.base.record(game[0].winner)
         changes: dict[Hashable, Change] = {}
         for row in game:
             before = self.overall.get(row.player, NONZERO_SUM_INITIAL)
@@ -246,8 +315,8 @@ def replay(rows: Iterable[Played], rater: Rater | None = None) -> dict[Hashable,
     return changes
 
 
-def elo_rater(system: str) -> Rater:
+def elo_rater(system: str, *, base_rate: bool = True) -> Rater:
     """The rater of one of the two Elo systems (`openskill`'s is games/ratings/systems.py)."""
     if system == ELO_NONZERO_SUM:
-        return NonZeroSumElo()
-    return EloTracks()
+        return NonZeroSumElo(base_rate=base_rate)
+    return EloTracks(base_rate=base_rate)

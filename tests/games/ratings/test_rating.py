@@ -43,8 +43,88 @@ def test_the_replay_keeps_a_players_tracks_apart_and_skips_loners() -> None:
     assert changes[1] == rating.Change(1500, 1510)
     assert changes[2] == rating.Change(1500, 1490)
     assert 3 not in changes
-    assert changes[4] == rating.Change(1500, 1510)  # black track, untouched by game 1
-    assert changes[5] == rating.Change(1500, 1490)  # q's red track, untouched by game 1
+    # Game 2 is read against the club's base rate after game 1's red win, (1 + 1) / (1 + 2)
+    # = ⅔ (before the base rate it was ½, and ±10): between equal tracks red's expected
+    # score is ⅔, so black's win moves by 20 × ⅔ = 13.33.
+    assert changes[4].before == 1500  # black track, untouched by game 1
+    assert changes[4].after == pytest.approx(1500 + 40 / 3)
+    assert changes[5].before == 1500  # q's red track, untouched by game 1
+    assert changes[5].after == pytest.approx(1500 - 40 / 3)
+
+
+# --- the club's base rate ---------------------------------------------------------------
+
+
+def test_the_base_rate_worked_by_hand_for_elo() -> None:
+    rows = [
+        # Game 1: a (red) against b (black), both 1500: the base is ½ (no game yet, one win
+        # and one loss added), E = ½; red wins: a 1510, b 1490.
+        Played(1, "g1", "a", "red", "red"),
+        Played(2, "g1", "b", "black", "red"),
+        # Game 2: the same, red wins again. Elo's own chance 1 / (1 + 10^(−20/400)) =
+        # 0.52876; the base (1 + 1) / (1 + 2) = ⅔; together in log-odds
+        # logistic(ln 2 + logit(0.52876)) = 0.69174 (the forecast's figure,
+        # test_forecast.py). a gains 20 × (1 − 0.69174) = 6.165, not Elo's 9.425.
+        Played(3, "g2", "a", "red", "red"),
+        Played(4, "g2", "b", "black", "red"),
+        # Game 3: c (red) against d (black), new, equal: E is the base alone, (2 + 1) /
+        # (2 + 2) = ¾. Black wins: c −20 × ¾ = −15, d +15 (Elo alone: ±10).
+        Played(5, "g3", "c", "red", "black"),
+        Played(6, "g3", "d", "black", "black"),
+    ]
+    assert rating.with_base(rating.expected(1510, 1490), 2 / 3) == pytest.approx(0.69174, abs=1e-5)
+    changes = rating.replay(rows, rating.EloTracks())
+    assert changes[1] == rating.Change(1500, 1510)
+    assert changes[3].before == 1510
+    assert changes[3].after == pytest.approx(1516.165, abs=1e-3)
+    assert changes[4].after == pytest.approx(1483.835, abs=1e-3)
+    assert changes[5].after == pytest.approx(1485.0)
+    assert changes[6].after == pytest.approx(1515.0)
+    # Without it (as the systems were): E is Elo's alone.
+    plain = rating.replay(rows, rating.EloTracks(base_rate=False))
+    assert plain[3].after == pytest.approx(1519.425, abs=1e-3)
+    assert plain[5].after == pytest.approx(1490.0) and plain[6].after == pytest.approx(1510.0)
+
+
+def test_the_base_rate_counts_only_games_between_two_rated_sides() -> None:
+    base = rating.BaseRate()
+    assert base.red == 0.5
+    base.record("red")
+    base.record("maniac")  # a loner's win is neither side's
+    assert base.red == pytest.approx(2 / 3)
+    base.record("black")
+    assert base.red == pytest.approx(0.5) and base.decided == 2
+    # A game with a side of guests only (no rated black) does not move it.
+    elo = rating.EloTracks()
+    rating.replay([Played(1, "g", "a", "red", "red")], elo)
+    assert elo.base.decided == 0
+
+
+def test_the_base_rate_offsets_openskills_red_team_worked_by_hand() -> None:
+    # Game 1: two against two, all new, red wins (as the worked example below: ±1.70114).
+    # Game 2: two more against two more, all new: the teams are equal, but the base is now
+    # ⅔, so red plays c × logit(⅔) = 10.2066 × ln 2 = 7.0747 above its mean and its chance
+    # is ⅔. Black wins: each black player's μ rises by (1 − ⅓) × 34.7257 / 10.2066 =
+    # 2.26819 and each red player's falls by ⅔ × 3.40229 = 2.26819 (without the base rate:
+    # ½ × 3.40229 = 1.70114, as in game 1).
+    rows = [
+        *(Played(n, "g1", p, t, "red") for n, p, t in ((1, "a", "red"), (2, "b", "red"))),
+        *(Played(n, "g1", p, t, "red") for n, p, t in ((3, "c", "black"), (4, "d", "black"))),
+        *(Played(n, "g2", p, t, "black") for n, p, t in ((5, "e", "red"), (6, "f", "red"))),
+        *(Played(n, "g2", p, t, "black") for n, p, t in ((7, "g", "black"), (8, "h", "black"))),
+    ]
+    fold = systems.OpenSkill(weighted=False)
+    rating.replay(rows, fold)
+    new = [systems.Skill()] * 2
+    assert systems.red_offset(new, new, 2 / 3) == pytest.approx(7.0747, abs=1e-4)
+    assert fold.skills["a"].mu == pytest.approx(25 + 1.70114, abs=1e-5)
+    assert fold.skills["e"].mu == pytest.approx(25 - 2.26819, abs=1e-5)
+    assert fold.skills["g"].mu == pytest.approx(25 + 2.26819, abs=1e-5)
+    plain = systems.OpenSkill(weighted=False, base_rate=False)
+    rating.replay(rows, plain)
+    assert plain.skills["g"].mu == pytest.approx(25 + 1.70114, abs=1e-5)
+    # The offset is the game's: the chance it gives is the base rate, between equals.
+    assert systems.OpenSkill().red_chance(rows[4:]) == pytest.approx(0.5)
 
 
 # --- mafiaratings' non-zero-sum Elo ---------------------------------------------------
@@ -84,8 +164,10 @@ def test_the_non_zero_sum_replay_sums_both_tracks_and_reads_chances_off_each() -
         Played(1, "g1", "p", "red", "red", seats=10),
         Played(2, "g1", "q", "black", "red", seats=10),
         Played(3, "g1", "m", "", "red", seats=10),
-        # Game 2: p plays black (track 0) against r red (track 0): E = ½ again, though p's
-        # one rating is 2 by now; p wins: +2, to 4 in all. r loses 1.5.
+        # Game 2: p plays black (track 0) against r red (track 0), though p's one rating is
+        # 2 by now. Equal tracks, but the base rate after game 1's red win is ⅔ (one win
+        # and one loss added), so red's chance E = ⅔ (before the base rate: ½, +2 and
+        # −1.5). p wins: +4 × (1 − ⅓) = +2.667, to 4.667 in all; r loses 3 × ⅔ = 2.
         Played(4, "g2", "p", "black", "black", seats=10),
         Played(5, "g2", "r", "red", "black", seats=10),
     ]
@@ -93,8 +175,10 @@ def test_the_non_zero_sum_replay_sums_both_tracks_and_reads_chances_off_each() -
     assert changes[1] == rating.Change(0, 2)
     assert changes[2] == rating.Change(0, -1.5)
     assert changes[3] == rating.Change(0, 0)  # a loner keeps its rating
-    assert changes[4] == rating.Change(2, 4)
-    assert changes[5] == rating.Change(0, -1.5)
+    assert changes[4].before == 2 and changes[4].after == pytest.approx(2 + 8 / 3)
+    assert changes[5].before == 0 and changes[5].after == pytest.approx(-2)
+    plain = rating.replay(rows, rating.NonZeroSumElo(base_rate=False))
+    assert plain[4] == rating.Change(2, 4) and plain[5] == rating.Change(0, -1.5)
 
 
 def test_a_small_table_moves_the_non_zero_sum_rating_half_as_much() -> None:
