@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
 from typing import Literal, TypedDict
 
 from django.db import transaction
@@ -77,6 +78,17 @@ class LiveVote(TypedDict):
     dropped: list[int]
 
 
+class LiveScore(TypedDict):
+    seat: int
+    points: float
+
+
+# The game's published points per seat, once its analysis is built: the ratings room's
+# (games.ratings.publication.published_points), handed down by the doors and the analysis
+# task, which stand above this room; None until there is an analysis.
+type Scores = Callable[[Game], dict[int, float] | None]
+
+
 class LiveSnapshot(TypedDict):
     game: int
     number: int
@@ -93,6 +105,7 @@ class LiveSnapshot(TypedDict):
     tally: TallyDict | None  # the day's last vote and what it did
     left: list[LiveLeft]
     seats: list[LiveSeat]
+    scores: list[LiveScore] | None  # once the game is over and analysed
 
 
 class Kept(TypedDict):
@@ -107,8 +120,9 @@ def _key(game_id: int) -> str:
     return f"live:game:{game_id}"
 
 
-def snapshot_of(view: GameView) -> LiveSnapshot:
-    """The public snapshot of a club game's table (see the module's docstring)."""
+def snapshot_of(view: GameView, scores: Scores | None = None) -> LiveSnapshot:
+    """The public snapshot of a club game's table (see the module's docstring); `scores`
+    reads the finished game's points."""
     state = view.club_state
     table = host_table(state, view.events)
     over = state.finished
@@ -175,39 +189,50 @@ def snapshot_of(view: GameView) -> LiveSnapshot:
             for out in state.eliminated
         ],
         "seats": seats,
+        "scores": _scores(view, scores) if over else None,
     }
 
 
-def _kept(view: GameView) -> Kept:
-    body = json.dumps(snapshot_of(view), ensure_ascii=False, separators=(",", ":"))
+def _scores(view: GameView, scores: Scores | None) -> list[LiveScore] | None:
+    points = scores(view.game) if scores is not None else None
+    if points is None:
+        return None
+    return [{"seat": seat, "points": value} for seat, value in sorted(points.items())]
+
+
+def _kept(view: GameView, scores: Scores | None) -> Kept:
+    body = json.dumps(snapshot_of(view, scores), ensure_ascii=False, separators=(",", ":"))
     etag = '"' + hashlib.blake2b(body.encode(), digest_size=12).hexdigest() + '"'
     return {"etag": etag, "body": body, "spectators": view.game.spectators}
 
 
-def snapshot_write(game_id: int) -> Kept | None:
+def snapshot_write(game_id: int, scores: Scores | None = None) -> Kept | None:
     """Build the game's snapshot from the database and keep it; None for a game that is
-    not a club game (or is gone). An unreplayable record raises games.services.Unreplayable."""
+    not a club game (or is gone). An unreplayable record raises games.services.Unreplayable.
+    The analysis task writes it again with `scores` once the finished game is scored."""
     view = game_view(game_id)
     if view is None or view.game.ruleset != Ruleset.CLUB:
         return None
-    kept = _kept(view)
+    kept = _kept(view, scores)
     cache_set(_key(game_id), kept, SNAPSHOT_SECONDS)
     return kept
 
 
 def snapshot_on_commit(game_id: int) -> None:
     """The one hook of the recording of an event: once it commits, the snapshot is
-    written again (in the recording request: a few queries and one fold per tap)."""
-    transaction.on_commit(lambda: snapshot_write(game_id))
+    written again (in the recording request: a few queries and one fold per tap). Robust:
+    a failure here is logged, never the host's tap's answer; the next poll's miss builds
+    it again."""
+    transaction.on_commit(lambda: snapshot_write(game_id), robust=True)
 
 
-def snapshot_read(game_id: int) -> Kept:
-    """The kept snapshot, built once on a miss; a clear refusal for a game with no live
-    table (none such, or an online game: its table is its players')."""
+def snapshot_read(game_id: int, scores: Scores | None = None) -> Kept:
+    """The kept snapshot, built once on a miss (with `scores`); a clear refusal for a game
+    with no live table (none such, or an online game: its table is its players')."""
     kept = cache_get(_key(game_id))
     if isinstance(kept, dict):
         return Kept(etag=kept["etag"], body=kept["body"], spectators=kept["spectators"])
-    built = snapshot_write(game_id)
+    built = snapshot_write(game_id, scores)
     if built is None:
         raise Refused(_("There is no live table of this game."), RefusalCode.NOT_FOUND)
     return built

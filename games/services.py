@@ -659,9 +659,9 @@ def _append(
     was_finished = game.finished
     game.take_outcome(state, now)
     game.save(update_fields=["last_seq", *Game.OUTCOME_FIELDS])
+    live_on_commit(game.pk)  # first: the analysis writes it again with the scores
     if game.finished or was_finished:  # the end, or an undo after it
         game_analyse_on_commit(game.pk)
-    live_on_commit(game.pk)
     return entry
 
 

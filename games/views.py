@@ -34,6 +34,7 @@ from games.ratings.publication import (
     hidden_names,
     named_guests,
     published_analysis,
+    published_points,
     signed_points,
     unnamed,
     unnamed_reason,
@@ -509,7 +510,7 @@ def _online_result(request: SiteRequest, view: GameView) -> HttpResponse:
 def _live_read(request: SiteRequest, game_id: int) -> live.Kept:
     """The kept snapshot, if this reader may follow the game. A public game's reader is
     not looked up (no session, no query); a members-only game's costs the session's."""
-    kept = live.snapshot_read(game_id)
+    kept = live.snapshot_read(game_id, scores=published_points)
     public = kept["spectators"] == Spectators.PUBLIC
     live.refuse_unless_spectator(kept, None if public else request.user)
     return kept
@@ -566,6 +567,7 @@ def game_live(request: SiteRequest, game_id: int) -> HttpResponse:
         "winner_black": _("Winner: the black (mafia)"),
         "winner_other": _("Winner: %(winner)s"),
         "fouls": _("fouls"),
+        "points": _("points"),
         "offline": _("No connection: the table is shown as it was."),
         "result_link": _("The game's page: the analysis and the scores"),
         "reasons": {code: str(text) for code, text in REASONS.items()},

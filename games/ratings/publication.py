@@ -267,6 +267,15 @@ def member_score_lines(
     return found
 
 
+def published_points(game: Game) -> dict[int, float] | None:
+    """Each seat's points as the game's page publishes them (by seat: the names are the
+    reader's question), once the analysis is built; None before (games/live.py's scores)."""
+    built = stats.game_analysis(game)
+    if built is None:
+        return None
+    return {seat: score.points for seat, score in built.scores.items()}
+
+
 def published_analysis(
     view: GameView, viewer: Viewer, role_names: Mapping[str, str] | None = None
 ) -> dict[str, Any] | None:

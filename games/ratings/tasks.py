@@ -12,6 +12,7 @@ from datetime import timedelta
 from celery import shared_task
 from django.utils import timezone
 
+from games import live
 from games.models import Game, GameStatus
 from games.ratings import analysis, publication, reports
 from games.ratings.models import PlayerScore
@@ -27,6 +28,8 @@ ANALYSIS_GRACE = timedelta(minutes=2)
 @shared_task(ignore_result=True, acks_late=True)
 def game_analyse(game_id: int) -> None:
     analysis.game_analysis_build(game_id=game_id)
+    # The live table shows the finished game's scores (games/live.py).
+    live.snapshot_write(game_id, scores=publication.published_points)
     analysis.ratings_replay()
     analysis.forecasts_update()
     publication.game_post_sync(game_id=game_id)

@@ -17,7 +17,8 @@
  * @typedef {{game: number, number: number, phase: string, n: number, step: string | null,
  *   over: boolean, winner: string | null, opener: number | null, speaker: number | null,
  *   clock: LiveClock | null, nominees: number[], vote: LiveVote | null,
- *   tally: LiveTally | null, left: LiveLeft[], seats: LiveSeat[]}} LiveSnapshot
+ *   tally: LiveTally | null, left: LiveLeft[], seats: LiveSeat[],
+ *   scores: {seat: number, points: number}[] | null}} LiveSnapshot
  * @typedef {Record<string, string> & {reasons: Record<string, string>,
  *   roles: Record<string, string>}} LiveWords
  */
@@ -166,7 +167,10 @@ export function draw(root, live, words, clock) {
     link.textContent = words.result_link;
     result.append(" · ", link);
   }
-  part(root, "seats").replaceChildren(...live.seats.map((seat) => seatRow(seat, words)));
+  const points = new Map((live.scores ?? []).map((score) => [score.seat, score.points]));
+  part(root, "seats").replaceChildren(
+    ...live.seats.map((seat) => seatRow(seat, words, points.get(seat.no))),
+  );
   const left = part(root, "left");
   left.replaceChildren(
     ...live.left.map((out) => {
@@ -200,11 +204,19 @@ function drawClock(root, words, clock) {
   node.replaceChildren(fill(who[current.kind], { seat: current.seat }), " ", time);
 }
 
+// Points as the reader's language writes them, with their sign: +1,20 in Russian.
+const POINTS = new Intl.NumberFormat(document.documentElement.lang || undefined, {
+  minimumFractionDigits: 2,
+  maximumFractionDigits: 2,
+  signDisplay: "exceptZero",
+});
+
 /**
  * @param {LiveSeat} seat
  * @param {LiveWords} words
+ * @param {number | undefined} points
  */
-function seatRow(seat, words) {
+function seatRow(seat, words, points) {
   const item = document.createElement("li");
   item.dataset.seat = String(seat.no);
   const marks = [
@@ -226,11 +238,22 @@ function seatRow(seat, words) {
   extra.textContent = (seat.immune ? "🛡" : "") + "●".repeat(seat.fouls);
   if (seat.fouls) extra.title = `${words.fouls}: ${seat.fouls}`;
   item.append(no, nick, extra);
-  if (seat.role) {
+  // At the end, the card and the points on a line of their own under the name.
+  if (seat.role || points !== undefined) {
+    const end = document.createElement("span");
+    end.className = "end";
     const role = document.createElement("span");
     role.className = "role";
-    role.textContent = words.roles[seat.role] ?? seat.role;
-    item.append(role);
+    role.textContent = seat.role ? (words.roles[seat.role] ?? seat.role) : "";
+    end.append(role);
+    if (points !== undefined) {
+      const score = document.createElement("strong");
+      score.className = "points";
+      score.title = words.points;
+      score.textContent = POINTS.format(points);
+      end.append(score);
+    }
+    item.append(end);
   }
   return item;
 }

@@ -15,8 +15,9 @@ from pytest_django.live_server_helper import LiveServer
 
 from accounts.services import api_token_create
 from games.models import Game, Spectators
+from games.ratings.tasks import game_analyse
 from tests.e2e.conftest import ARTIFACTS, PHONE, new_context, untranslated, watch_of
-from tests.games.recording import evening_with_players, make_host, start_game
+from tests.games.recording import TOWN_WINS, evening_with_players, make_host, record, start_game
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("migration_rows")]
 # How soon a tap shows: the page polls every second (static/games/live.js).
@@ -116,6 +117,29 @@ def test_the_spectators_page_on_a_tv(browser: Browser, live_server: LiveServer) 
     assert cut == 0
     assert page.evaluate("document.documentElement.scrollHeight") <= 1080
     page.screenshot(path=ARTIFACTS / "live-tv-ru.png")
+    watch = watch_of(context)
+    assert (watch.console_errors, watch.failed, watch.csp_violations(page)) == ([], [], [])
+    context.close()
+
+
+def test_the_end_shows_the_winner_the_cards_and_the_scores(
+    browser: Browser, live_server: LiveServer
+) -> None:
+    evening, players = evening_with_players()
+    host = make_host()
+    game = start_game(host, evening, players)
+    game.spectators = Spectators.PUBLIC
+    game.save(update_fields=["spectators"])
+    record(game, host, *TOWN_WINS)
+    game_analyse(game.pk)  # the worker's task once the end commits
+    context = new_context(browser, live_server, viewport=PHONE)
+    page = context.new_page()
+    page.goto(f"{live_server.url}/games/{game.pk}/live/", wait_until="networkidle")
+    expect(page.locator("[data-live=result]")).to_contain_text("Победили красные")
+    expect(page.locator("[data-seat='1'] .role")).to_have_text("Босс")
+    expect(page.locator(".live-seats .points")).to_have_count(len(players))
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    page.screenshot(path=ARTIFACTS / "live-end-ru.png", full_page=True)
     watch = watch_of(context)
     assert (watch.console_errors, watch.failed, watch.csp_violations(page)) == ([], [], [])
     context.close()

@@ -14,8 +14,10 @@ from pytest_django import DjangoAssertNumQueries
 
 from games import live
 from games.models import Game, Role, Spectators
+from games.ratings.publication import published_analysis
+from games.ratings.tasks import game_analyse
 from tests.factories import make_member
-from tests.games.recording import LINEUP, TOWN_WINS, Table, make_host, record, start_game
+from tests.games.recording import LINEUP, TOWN_WINS, Table, make_host, record, start_game, view_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
 # Night-only fields of the host's table: never a key of the public snapshot.
@@ -93,6 +95,23 @@ def test_a_whole_game_tells_the_spectators_no_more_than_the_table_knows(table: T
     assert final["over"] and final["winner"] == "red"
     assert [seat["role"] for seat in final["seats"]] == LINEUP
     assert "Скрытный" not in json.dumps(final, ensure_ascii=False)
+
+
+def test_the_finished_game_shows_its_scores_once_analysed(table: Table) -> None:
+    host, evening, players = table
+    game = start_game(host, evening, players)
+    record(game, host, *TOWN_WINS)
+    ended = json.loads(live.snapshot_read(game.pk)["body"])
+    assert ended["over"] and ended["scores"] is None  # the analysis is the worker's
+    game_analyse(game.pk)  # the worker's task, as it runs once the end commits
+    scored = json.loads(live.snapshot_read(game.pk)["body"])
+    view = view_of(game.pk)
+    expected = published_analysis(view, None)
+    assert expected is not None
+    assert scored["scores"] == [
+        {"seat": row["seat"], "points": row["points"]} for row in expected["rows"]
+    ]
+    assert len(scored["scores"]) == len(LINEUP)
 
 
 def test_the_day_shows_speaker_nominees_vote_and_result(table: Table) -> None:
