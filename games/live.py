@@ -35,7 +35,7 @@ from games import access
 from games.models import Game, Ruleset, Spectators
 from games.queries import GameView, game_view
 from games.rules.club import Phase, Step, TallyDict
-from games.rules.table import host_table
+from games.rules.table import HostTable, Timer, Vote, host_table
 
 # A snapshot lives this long unless an event rewrites it first: a member's consent
 # withdrawn mid-game reaches the spectators within this time, and an idle game's key leaves
@@ -127,6 +127,37 @@ def snapshot_of(view: GameView, scores: Scores | None = None) -> LiveSnapshot:
     table = host_table(state, view.events)
     over = state.finished
     day = state.phase == Phase.DAY
+    seats = _seats(view, table, day=day, over=over)
+    timer = table["timer"]
+    vote = table["vote"]
+    return {
+        "game": view.game.pk,
+        "number": view.game.number,
+        "phase": state.phase.value,
+        "n": state.n,
+        "step": state.step.value if day else None,
+        "over": over,
+        "winner": state.winner,
+        "opener": state.round_opener if day else None,
+        "speaker": table["speaker"] if day else None,
+        "clock": _clock(timer) if day else None,
+        "nominees": list(state.nominees) if day and state.step == Step.ROUND else [],
+        "vote": _vote(vote) if day else None,
+        "tally": table["tally"] if day else None,
+        # Eliminations are written by day or at the morning's start (the night resolves
+        # when the day begins), so a night's victim is never here before the morning.
+        "left": [
+            {"seat": out.seat, "phase": out.phase, "n": out.n, "reason": out.reason.value}
+            for out in state.eliminated
+        ],
+        "seats": seats,
+        "scores": _scores(view, scores) if over else None,
+    }
+
+
+def _seats(view: GameView, table: HostTable, *, day: bool, over: bool) -> list[LiveSeat]:
+    """Each seat as the public reads it: the nickname under the publication rules (a guest
+    marked as one), its fouls and marks of the day, its card only once the game is over."""
     names = {
         seat.number: access.seat_nickname(seat) if access.seat_name_visible(seat, None) else None
         for seat in view.seats
@@ -136,9 +167,7 @@ def snapshot_of(view: GameView, scores: Scores | None = None) -> LiveSnapshot:
         for seat in view.seats
         if seat.guest is not None and seat.guest.member is None and names[seat.number] is not None
     }
-    timer = table["timer"]
-    vote = table["vote"]
-    seats: list[LiveSeat] = [
+    return [
         {
             "no": row["no"],
             "nick": names.get(row["no"]),
@@ -153,43 +182,28 @@ def snapshot_of(view: GameView, scores: Scores | None = None) -> LiveSnapshot:
         }
         for row in table["seats"]
     ]
+
+
+def _clock(timer: Timer | None) -> LiveClock | None:
+    if timer is None:
+        return None
     return {
-        "game": view.game.pk,
-        "number": view.game.number,
-        "phase": state.phase.value,
-        "n": state.n,
-        "step": state.step.value if day else None,
-        "over": over,
-        "winner": state.winner,
-        "opener": state.round_opener if day else None,
-        "speaker": table["speaker"] if day else None,
-        "clock": {
-            "kind": timer["kind"],
-            "seat": timer["seat"],
-            "seconds": timer["seconds"],
-            "turn": timer["turn"],
-        }
-        if timer is not None and day
-        else None,
-        "nominees": list(state.nominees) if day and state.step == Step.ROUND else [],
-        "vote": {
-            "type": vote["type"],
-            "among": vote["among"],
-            "about": vote["about"],
-            "round": vote["round"],
-            "dropped": vote["dropped"],
-        }
-        if vote is not None and day
-        else None,
-        "tally": table["tally"] if day else None,
-        # Eliminations are written by day or at the morning's start (the night resolves
-        # when the day begins), so a night's victim is never here before the morning.
-        "left": [
-            {"seat": out.seat, "phase": out.phase, "n": out.n, "reason": out.reason.value}
-            for out in state.eliminated
-        ],
-        "seats": seats,
-        "scores": _scores(view, scores) if over else None,
+        "kind": timer["kind"],
+        "seat": timer["seat"],
+        "seconds": timer["seconds"],
+        "turn": timer["turn"],
+    }
+
+
+def _vote(vote: Vote | None) -> LiveVote | None:
+    if vote is None:
+        return None
+    return {
+        "type": vote["type"],
+        "among": vote["among"],
+        "about": vote["about"],
+        "round": vote["round"],
+        "dropped": vote["dropped"],
     }
 
 
