@@ -258,6 +258,9 @@ def test_the_forms_take_anything_without_a_5xx(club: FuzzClub, data: st.DataObje
         ("host", f"{row}/remove/", ["reason", "list"]),
         ("host", f"{row}/undo/", ["change", "list"]),
         ("player", f"{lineup}/guest/", ["name", "phone", "telegram", "of_age"]),
+        # Who may follow the game live (games/live.py): its host, and a player refused.
+        ("host", f"/games/{club.game.pk}/spectators/", ["spectators"]),
+        ("player", f"/games/{club.game.pk}/spectators/", ["spectators"]),
     ]
     who, url, fields = data.draw(st.sampled_from(posts))
     body = data.draw(form(fields))
@@ -531,6 +534,7 @@ def test_every_query_takes_anything_without_a_5xx(club: FuzzClub, data: st.DataO
         ("admin", "/admin/club/evening/"), ("admin", "/admin/club/registration/"),
         ("admin", "/admin/notifications/notification/"), ("player", "/api/v1/evenings"),
         ("host", f"/evenings/{evening.pk}/lineup/"),
+        (None, f"/games/{game.pk}/live.json"), ("player", f"/games/{game.pk}/live/"),
     ]  # fmt: skip
     who, url = data.draw(st.sampled_from(pages))
     keys = st.one_of(
