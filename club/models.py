@@ -206,7 +206,9 @@ def place_in_line() -> Window:
     return Window(
         RowNumber(),
         partition_by=[F("evening_id"), F("status")],
-        order_by=[held_back_last.asc(), F("arrival").asc()],
+        # The id breaks a tie of arrivals (an admin's promotion takes the number before the
+        # reserve's first, which a seat may hold): a read and Lineup.promoting agree.
+        order_by=[held_back_last.asc(), F("arrival").asc(), F("pk").asc()],
     )
 
 

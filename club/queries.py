@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypedDict, cast
 
@@ -78,9 +79,37 @@ class Lineup:
             return Prospect(seat=len(self.confirmed) + 1, position=None)
         return Prospect(seat=None, position=self.next_reserve_position(held_back=held_back))
 
+    def promoting(self, promoted: Sequence[Placed]) -> Lineup:
+        """The line-up once `promoted` (of this reserve) are seated, as a fresh read would
+        number it (club.models.place_in_line: seats in arrival order, the reserve in
+        RESERVE_ORDER, a tie by id), without reading it again: a promotion reads the line-up
+        once. The rows are renumbered in place (their `place`), the promoted marked
+        confirmed."""
+        moving = {registration.pk for registration in promoted}
+        for registration in promoted:
+            registration.status = RegistrationStatus.CONFIRMED
+        confirmed = sorted([*self.confirmed, *promoted], key=lambda r: (r.arrival, r.pk))
+        reserve = [r for r in self.reserve if r.pk not in moving]
+        _renumber(confirmed)
+        _renumber(reserve)
+        return Lineup(confirmed, reserve, self.by_member)
+
+    def to_the_front(self, registration: Placed) -> Lineup:
+        """The line-up once `registration` (of this reserve) went to the reserve's front
+        (club.services.registration_promote): renumbered in place, as `promoting`."""
+        reserve = [registration, *(r for r in self.reserve if r.pk != registration.pk)]
+        _renumber(reserve)
+        return Lineup(self.confirmed, reserve, self.by_member)
+
     def _newcomer(self, held_back: bool) -> tuple[Any, ...]:
         last = max((r.arrival for r in [*self.confirmed, *self.reserve]), default=0)
         return reserve_key(Registration(held_back=held_back, arrival=last + 1))
+
+
+def _renumber(line: list[Placed]) -> None:
+    """Each row's `place` from 1, in the line's order."""
+    for place, registration in enumerate(line, start=1):
+        registration.place = place
 
 
 @dataclass(frozen=True)

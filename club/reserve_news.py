@@ -12,6 +12,9 @@ by its own confirmation, never again here.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
 from accounts.languages import speaking_to
 from accounts.models import User
 from club import texts
@@ -20,20 +23,33 @@ from club.models import Evening
 from club.queries import evening_lineup
 from notifications.services import notification_enqueue
 
-
-def positions(evening: Evening) -> dict[int, int]:
-    """Each waiting registration's reserve position, by registration id (one query)."""
-    return {r.pk: r.place for r in evening_lineup(evening).reserve}
+if TYPE_CHECKING:
+    from club.queries import Placed
 
 
-def tell_moved_up(evening: Evening, before: dict[int, int], club: ClubSettings) -> list[User]:
-    """Tell every member who was waiting further back than the line and is within it now.
-    Returns the members told (new rows or not)."""
+def positions(evening: Evening, reserve: Sequence[Placed] | None = None) -> dict[int, int]:
+    """Each waiting registration's reserve position, by registration id: of `reserve` (the
+    reserve as the caller read it), else read (one query)."""
+    return {
+        r.pk: r.place for r in (evening_lineup(evening).reserve if reserve is None else reserve)
+    }
+
+
+def tell_moved_up(
+    evening: Evening,
+    before: dict[int, int],
+    club: ClubSettings,
+    reserve: Sequence[Placed] | None = None,
+) -> list[User]:
+    """Tell every member who was waiting further back than the line and is within it now:
+    in `reserve` (the reserve as it stands now, when the caller has it: a promotion's,
+    club.queries.Lineup.promoting), else as read. Returns the members told (new rows or
+    not)."""
     line = club.reserve_news_within
     if not line:
         return []
     told = []
-    for registration in evening_lineup(evening).reserve:
+    for registration in evening_lineup(evening).reserve if reserve is None else reserve:
         was = before.get(registration.pk)
         member = registration.member  # a guest has no channel to be told by
         if member is None or was is None or was <= line or registration.place > line:

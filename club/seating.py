@@ -36,11 +36,11 @@ from typing import Any
 from django.db import connection, transaction
 
 from club.models import Evening, EveningStatus, Registration, RegistrationStatus
-from notifications.models import Notification, NotificationChannel, NotificationStatus
+from notifications.models import NotificationChannel, NotificationStatus
+from notifications.services import outbox_insert
 
 EVENING = Evening._meta.db_table
 REGISTRATION = Registration._meta.db_table
-NOTIFICATION = Notification._meta.db_table
 
 # Stands for the seat number or reserve position in the pre-rendered message texts.
 PLACE = "⟨№⟩"
@@ -94,24 +94,22 @@ _MINE = (
     "  AND (r.member_id = %(member)s OR r.guest_id = %(guest)s)"
 )
 # One row per channel the member is told by (notifications/channels.py): the first
-# channel's row has the message's key, a second one's the key with the channel added.
-NOTIFY = (
-    f"INSERT INTO {NOTIFICATION}"  # noqa: S608
-    " (dedupe_key, member_id, channel, subject, text, buttons, status, attempts, last_error,"
-    "  created_at)"
-    " SELECT"
+# channel's row has the message's key, a second one's the key with the channel added. The
+# outbox's own INSERT (notifications.services.outbox_insert), its rows this SELECT of its
+# columns: a key names the registration and its arrival, so it is new on every sign-up.
+NOTIFY = outbox_insert(
+    "SELECT"  # noqa: S608
     "  CASE WHEN m.status = %(confirmed)s THEN 'seat:' ELSE 'reserve:' END"
     "   || CAST(m.id AS TEXT) || ':' || CAST(m.arrival AS TEXT) || c.suffix,"
-    "  m.member_id, c.channel, '',"
+    "  m.member_id, NULL, c.channel, '',"
     "  REPLACE(CASE WHEN m.status = %(confirmed)s THEN %(seat_text)s ELSE %(reserve_text)s END,"
     "   %(place_mark)s, CAST(m.place AS TEXT)),"
-    "  '[]', %(pending)s, 0, '', %(now)s"
+    "  '[]', %(pending)s, 0, '', %(now)s, NULL, TRUE, ''"
     f" FROM ({_MINE}) m,"
     "  (SELECT CAST(%(first_channel)s AS TEXT) AS channel, '' AS suffix"
     "   UNION ALL SELECT CAST(%(second_channel)s AS TEXT), ':' || %(second_channel)s) c"
     # A guest has no channel to be told by.
     " WHERE c.channel <> '' AND m.member_id IS NOT NULL"
-    " ON CONFLICT (dedupe_key) DO NOTHING RETURNING id"
 )
 RESULT = f"SELECT m.id, m.status, m.arrival, m.place FROM ({_MINE}) m"  # noqa: S608
 

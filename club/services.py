@@ -35,7 +35,7 @@ from club.models import (
     RegistrationStatus,
     free_seats,
 )
-from club.queries import at_the_tables, evening_lineup
+from club.queries import Lineup, at_the_tables, evening_lineup
 from club.schedule import signup_opens_at
 from notifications.channels import member_channels
 from notifications.services import notification_enqueue, notification_send_on_commit
@@ -140,23 +140,34 @@ def _fill_seats(
     first places are told so (club/reserve_news.py). The evening must be locked.
     `second_table`: the seats are a second table's (nobody freed them), and the promoted
     are told so."""
-    free = seats_free(evening)
+    return _promote(evening, club, now, evening_lineup(evening), second_table=second_table)[0]
+
+
+def _promote(
+    evening: Evening,
+    club: ClubSettings,
+    now: datetime,
+    lineup: Lineup,
+    *,
+    second_table: bool = False,
+) -> tuple[list[Registration], Lineup]:
+    """_fill_seats from the line-up as the caller read it under the evening's lock (the
+    free seats, the reserve in its order, the positions before): the seats and positions
+    after are numbered from it in memory, so a promotion reads the line-up once. Returns
+    the promoted and the line-up after them."""
+    free = lineup.seats_left(evening.capacity)
     if not free:
-        return []
-    waiting = (
-        Registration.objects.reserve().filter(evening=evening).select_related("member", "guest")
-    )
-    if not held_back_sits(evening, club, now):
-        waiting = waiting.filter(held_back=False)
-    promoted = list(waiting[:free])
+        return [], lineup
+    sits = held_back_sits(evening, club, now)
+    promoted = [r for r in lineup.reserve if sits or not r.held_back][:free]
     if not promoted:
-        return []
-    before = reserve_news.positions(evening)
+        return [], lineup
+    before = reserve_news.positions(evening, lineup.reserve)
     for registration in promoted:
         registration.status = RegistrationStatus.CONFIRMED
         registration.promoted_at = now
         registration.save(update_fields=["status", "promoted_at"])
-    lineup = evening_lineup(evening)
+    lineup = lineup.promoting(promoted)
     told = texts.promoted_to_second_table if second_table else texts.promoted
     for registration in promoted:
         with speaking_to(registration.member):
@@ -171,8 +182,8 @@ def _fill_seats(
                 buttons=[[buttons.confirm(evening.pk), buttons.cancel(evening.pk)]],
                 link=texts.evening_link(evening),
             )
-    reserve_news.tell_moved_up(evening, before, club)
-    return promoted
+    reserve_news.tell_moved_up(evening, before, club, lineup.reserve)
+    return list(promoted), lineup
 
 
 def registration_create(
@@ -250,8 +261,10 @@ def registration_create(
     )
 
 
-def _describe(registration: Registration, *, created: bool) -> SignUp:
-    lineup = evening_lineup(registration.evening_id)
+def _describe(registration: Registration, *, created: bool, lineup: Lineup | None = None) -> SignUp:
+    """The sign-up's answer: its seat or position in `lineup` (the caller's, current), else
+    as read."""
+    lineup = lineup if lineup is not None else evening_lineup(registration.evening_id)
     return SignUp(
         registration,
         created,
@@ -573,20 +586,16 @@ def registration_promote(*, registration_id: int, now: datetime | None = None) -
     with transaction.atomic(durable=True):
         evening = lock_evening(evening_id)
         _refuse_if_started(evening, now)
-        registration = Registration.objects.select_related("member").get(pk=registration_id)
-        if registration.status != RegistrationStatus.RESERVE:
+        lineup = evening_lineup(evening)  # read once: the promotion numbers from it
+        registration = next((r for r in lineup.reserve if r.pk == registration_id), None)
+        if registration is None:
             raise Refused(_("Only a member in the reserve can be promoted."), RefusalCode.CONFLICT)
-        front = (
-            Registration.objects.reserve().filter(evening=evening).values_list("arrival", flat=True)
-        )
-        registration.arrival = min(front) - 1
+        registration.arrival = min(r.arrival for r in lineup.reserve) - 1
         registration.held_back = False
         registration.save(update_fields=["arrival", "held_back"])
-        if seats_free(evening):
-            _fill_seats(evening, club, now)
-            registration.refresh_from_db()
+        _promoted, lineup = _promote(evening, club, now, lineup.to_the_front(registration))
         _lineup_changed(evening.pk)
-        return _describe(registration, created=False)
+        return _describe(registration, created=False, lineup=lineup)
 
 
 def registration_mark_attendance(

@@ -13,10 +13,11 @@ from club.kernel.errors import RefusalCode, Refused
 from club.kernel.schemas import ERRORS
 from games import access, services, taps
 from games.models import Ruleset
-from games.queries import GameView, game_view
+from games.queries import game_view
 from games.ratings.publication import hidden_names, visible_nicks
 from games.ratings.services import game_rated_set
 from games.reasons import as_references, with_texts
+from games.services import GameView
 
 router = Router(tags=["games"])
 
@@ -261,7 +262,7 @@ def game_event(request: ApiRequest, game_id: int) -> Status[GameOut]:
         nested=False,
         confirmed_unless_said=True,
     )
-    return Status(201 if recorded.created else 200, _out(request, _view(game_id)))
+    return Status(201 if recorded.created else 200, _out(request, recorded.view))
 
 
 @router.get("/games/{game_id}/protocol", response={200: dict[str, Any], **ERRORS})

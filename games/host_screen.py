@@ -24,12 +24,12 @@ from django.utils.translation import gettext
 from club.kernel.club_settings import ClubSettings
 from games import services
 from games.models import Game
-from games.queries import GameView
 from games.ratings import stats
 from games.ratings.publication import named_guests, visible_nicks
 from games.ratings.services import bonus_scheme
 from games.rules.event_types import ClubEntry
 from games.rules.table import HostTable, host_table
+from games.services import GameView
 
 RULES_DIR = Path(__file__).resolve().parent / "rules"
 

@@ -33,9 +33,10 @@ from club.kernel.cache import cache_get, cache_set
 from club.kernel.errors import RefusalCode, Refused
 from games import access
 from games.models import Game, Ruleset, Spectators
-from games.queries import GameView, game_view
+from games.queries import game_view
 from games.rules.club import Phase, Step, TallyDict
 from games.rules.table import HostTable, Timer, Vote, host_table
+from games.services import GameView
 
 # A snapshot lives this long unless an event rewrites it first: a member's consent
 # withdrawn mid-game reaches the spectators within this time, and an idle game's key leaves
@@ -220,11 +221,14 @@ def _kept(view: GameView, scores: Scores | None) -> Kept:
     return {"etag": etag, "body": body, "spectators": view.game.spectators}
 
 
-def snapshot_write(game_id: int, scores: Scores | None = None) -> Kept | None:
-    """Build the game's snapshot from the database and keep it; None for a game that is
-    not a club game (or is gone). An unreplayable record raises games.services.Unreplayable.
+def snapshot_write(
+    game_id: int, scores: Scores | None = None, view: GameView | None = None
+) -> Kept | None:
+    """Build the game's snapshot and keep it: from `view` (the game as a tap's recording
+    judged it, games.services) or else from the database; None for a game that is not a
+    club game (or is gone). An unreplayable record raises games.services.Unreplayable.
     The analysis task writes it again with `scores` once the finished game is scored."""
-    view = game_view(game_id)
+    view = view if view is not None else game_view(game_id)
     if view is None or view.game.ruleset != Ruleset.CLUB:
         return None
     kept = _kept(view, scores)
@@ -232,12 +236,12 @@ def snapshot_write(game_id: int, scores: Scores | None = None) -> Kept | None:
     return kept
 
 
-def snapshot_on_commit(game_id: int) -> None:
+def snapshot_on_commit(game_id: int, view: GameView | None = None) -> None:
     """The one hook of the recording of an event: once it commits, the snapshot is
-    written again (in the recording request: a few queries and one fold per tap). Robust:
-    a failure here is logged, never the host's tap's answer; the next poll's miss builds
-    it again."""
-    transaction.on_commit(lambda: snapshot_write(game_id), robust=True)
+    written again (in the recording request, from the game as the recording judged it,
+    `view`: no second read or fold of the log). Robust: a failure here is logged, never
+    the host's tap's answer; the next poll's miss builds it again."""
+    transaction.on_commit(lambda: snapshot_write(game_id, view=view), robust=True)
 
 
 def snapshot_read(game_id: int, scores: Scores | None = None) -> Kept:

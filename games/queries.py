@@ -5,40 +5,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
 from django.db.models import QuerySet
 
 from accounts.models import User
 from club.models import Guest
 from games.models import Game, GameEvent, GameStatus, Seat
-from games.rules.club import ClubGame, Prompt
 from games.rules.log import UNDO, effective_events
-from games.rules.online import OnlineGame
-from games.services import fold
-
-
-@dataclass(frozen=True)
-class GameView:
-    game: Game
-    seats: list[Seat]
-    log: list[dict[str, Any]]  # every entry, undos included
-    events: list[dict[str, Any]]  # the effective protocol events
-    state: ClubGame | OnlineGame  # an online game's live table is games/online/table.py's
-
-    @property
-    def club_state(self) -> ClubGame:
-        """The live table's state (the host's screen shows only club games)."""
-        assert isinstance(self.state, ClubGame)
-        return self.state
-
-    @property
-    def prompt(self) -> Prompt:
-        return self.club_state.prompt()
-
-    @property
-    def by_number(self) -> dict[int, Seat]:
-        return {seat.number: seat for seat in self.seats}
+from games.services import GameView, fold
 
 
 def recent_games() -> QuerySet[Game]:

@@ -7,6 +7,7 @@ only judge of what is allowed.
 
 from __future__ import annotations
 
+import json
 import logging
 import random
 from collections.abc import Mapping, Sequence
@@ -41,7 +42,7 @@ from games import access, reasons
 from games.models import Game, GameEvent, GameStatus, Role, Ruleset, Seat
 from games.rules import events as event_shapes
 from games.rules import protocol
-from games.rules.club import ClubGame, carried_immunity
+from games.rules.club import ClubGame, Prompt, carried_immunity
 from games.rules.errors import ProtocolError, RuleCode, RuleViolation
 from games.rules.event_types import ClubEntry, OnlineEvent
 from games.rules.log import UNDO, effective_events
@@ -446,27 +447,73 @@ def fold(game: Game, seats: Sequence[Seat], events: Sequence[Mapping[str, object
 
 
 @dataclass(frozen=True)
+class GameView:
+    """A game with its seats, its log and the engine's state after it: what a page, the
+    API or a tap's answer renders (games.queries.game_view reads one; recording a tap
+    returns the one it judged)."""
+
+    game: Game
+    seats: list[Seat]
+    log: list[dict[str, Any]]  # every entry, undos included
+    events: list[dict[str, Any]]  # the effective protocol events
+    state: Engine  # an online game's live table is games/online/table.py's
+
+    @property
+    def club_state(self) -> ClubGame:
+        """The live table's state (the host's screen shows only club games)."""
+        assert isinstance(self.state, ClubGame)
+        return self.state
+
+    @property
+    def prompt(self) -> Prompt:
+        return self.club_state.prompt()
+
+    @property
+    def by_number(self) -> dict[int, Seat]:
+        return {seat.number: seat for seat in self.seats}
+
+
+@dataclass(frozen=True)
 class Recorded:
     entry: GameEvent
     created: bool  # False: this client event id was recorded before (a retried tap)
+    view: GameView  # the game after it, as judged under the lock: the door renders this
 
 
-def _recordable(game: Game | None, author: User) -> Game:
+@dataclass(frozen=True)
+class Recording:
+    """A club game locked for a tap (recording_locked), with its seats as read."""
+
+    game: Game
+    seats: list[Seat]
+
+
+def _recordable(game: Game | None, author: User, seats: Sequence[Seat] | None = None) -> Game:
     """The club game `author` may record taps in, or the refusal saying why not."""
     if game is None:
         raise Refused(_("There is no such game."), RefusalCode.NOT_FOUND)
     if game.ruleset == Ruleset.ONLINE:
         # Its players act for their own seats only (games/online/services.py).
         raise Refused(_("An online game is played through its own table."), RefusalCode.INVALID)
-    if not access.runs(author, game):
+    if not access.runs(author, game, seats):
         raise Refused(_("Only the game's host records it."), RefusalCode.FORBIDDEN)
     return game
 
 
 def refuse_unless_recorder(*, game_id: int, author: User) -> Game:
-    """The same check as recording a tap, for a door to make before it reads the tap; the
-    game as it read it."""
+    """The same check as recording a tap, for a door that records none (the log's head);
+    the game as it read it."""
     return _recordable(Game.objects.filter(pk=game_id).first(), author)
+
+
+def recording_locked(*, game_id: int, author: User) -> Recording:
+    """The club game `author` may record taps in, locked until the caller's transaction
+    ends, with its seats; or the refusal saying why not. A door makes this check before it
+    reads a tap's body, in the transaction it then records the tap in (game_record_tap):
+    the game's row is read once per tap."""
+    game = Game.objects.select_for_update().filter(pk=game_id).first()
+    seats = list(Seat.objects.filter(game_id=game_id).select_related("member", "guest__member"))
+    return Recording(_recordable(game, author, seats), seats)
 
 
 # Recorded after the end within the club's `bonus_window_days` only: what the host judges
@@ -586,50 +633,84 @@ def game_record_event(
     ratings room keeps: games.ratings.services.bonus_scheme; None: the defaults), and on
     a finished game they and the best move keep to the club's window.
     """
+    with transaction.atomic():
+        recording = recording_locked(game_id=game_id, author=author)
+        return game_record_tap(
+            recording,
+            author=author,
+            event=event,
+            seq=seq,
+            client_id=client_id,
+            now=now,
+            confirmed=confirmed,
+            scheme=scheme,
+        )
+
+
+def game_record_tap(
+    recording: Recording,
+    *,
+    author: User,
+    event: object,
+    seq: int | None,
+    client_id: str | None,
+    now: datetime | None = None,
+    confirmed: bool = True,
+    scheme: Scheme | None = None,
+) -> Recorded:
+    """game_record_event on a game the caller's transaction locked and checked
+    (recording_locked). Returns the entry and the game after it as judged: its log
+    read once and folded once."""
     now = now or timezone.now()
     if client_id is not None and (not isinstance(client_id, str) or not 1 <= len(client_id) <= 64):
         raise Refused(_("The client event id is 1 to 64 characters."), RefusalCode.INVALID)
-    with transaction.atomic():
-        game = _recordable(Game.objects.select_for_update().filter(pk=game_id).first(), author)
-        try:
-            shaped = event_shapes.normalize(event)
-        except ProtocolError as error:
-            raise rule_refused(error) from error
-        if client_id is not None:
-            earlier = GameEvent.objects.filter(game=game, client_id=client_id).first()
-            if earlier is not None:
-                return Recorded(earlier, created=False)
-        refuse_out_of_bounds(shaped, scheme or Scheme())
-        refuse_after_the_window(game, shaped["type"], now)
-        if seq is not None and seq != game.last_seq + 1:
-            raise Refused(
-                _(
-                    "The game has changed on another device (event %(last)d is the latest). "
-                    "Reload to see it."
-                )
-                % {"last": game.last_seq},
-                RefusalCode.STALE,
-                seq=game.last_seq,
+    game, seats = recording.game, recording.seats
+    try:
+        shaped = event_shapes.normalize(event)
+    except ProtocolError as error:
+        raise rule_refused(error) from error
+    if client_id is not None:
+        earlier = GameEvent.objects.filter(game=game, client_id=client_id).first()
+        if earlier is not None:
+            log = game.events.payloads()
+            standing = effective_events(log)
+            view = GameView(game, seats, log, standing, fold(game, seats, standing))
+            return Recorded(earlier, created=False, view=view)
+    refuse_out_of_bounds(shaped, scheme or Scheme())
+    refuse_after_the_window(game, shaped["type"], now)
+    if seq is not None and seq != game.last_seq + 1:
+        raise Refused(
+            _(
+                "The game has changed on another device (event %(last)d is the latest). "
+                "Reload to see it."
             )
-        seats = list(game.seats.select_related("member", "guest__member"))
-        # A reason names players by seat ({seat:N}), never by nickname (games/reasons.py).
-        reasons.refuse_named_event(shaped, reasons.seat_names(seats))
-        standing = game.events.effective()
-        if shaped["type"] == UNDO:
-            _refuse_undo(game, standing, confirmed=confirmed, now=now)
-            state = fold(game, seats, standing[:-1])
-        else:
-            shaped.setdefault("at", now.isoformat())
-            state = fold(game, seats, standing)
-            assert isinstance(state, ClubGame)  # an online game was refused above
-            try:
-                outcome = judged(state, shaped)
-            except (RuleViolation, ProtocolError) as error:
-                raise rule_refused(error) from error
-            if not confirmed and outcome is not None:
-                raise Refused(_confirm_message(outcome), RefusalCode.CONFIRM, **outcome)
-        entry = _append(game, shaped, author=author, client_id=client_id, state=state, now=now)
-    return Recorded(entry, created=True)
+            % {"last": game.last_seq},
+            RefusalCode.STALE,
+            seq=game.last_seq,
+        )
+    # A reason names players by seat ({seat:N}), never by nickname (games/reasons.py).
+    reasons.refuse_named_event(shaped, reasons.seat_names(seats))
+    log = game.events.payloads()
+    standing = effective_events(log)
+    if shaped["type"] == UNDO:
+        _refuse_undo(game, standing, confirmed=confirmed, now=now)
+        state = fold(game, seats, standing[:-1])
+    else:
+        shaped.setdefault("at", now.isoformat())
+        state = fold(game, seats, standing)
+        assert isinstance(state, ClubGame)  # an online game was refused above
+        try:
+            outcome = judged(state, shaped)
+        except (RuleViolation, ProtocolError) as error:
+            raise rule_refused(error) from error
+        if not confirmed and outcome is not None:
+            raise Refused(_confirm_message(outcome), RefusalCode.CONFIRM, **outcome)
+    stored = _as_stored(shaped)
+    after = standing[:-1] if shaped["type"] == UNDO else [*standing, stored]
+    # The game after the entry, as judged: _append takes its outcome into `game`.
+    view = GameView(game, seats, [*log, stored], after, state)
+    entry = _append(game, shaped, author=author, client_id=client_id, view=view, now=now)
+    return Recorded(entry, created=True, view=view)
 
 
 def _append(
@@ -638,11 +719,12 @@ def _append(
     *,
     author: User,
     client_id: str | None,
-    state: Engine,
+    view: GameView,
     now: datetime,
 ) -> GameEvent:
     """The judged entry written under the game's row lock, and the game's outcome taken
-    from the state after it (an end, or an undo after one, is analysed after the commit)."""
+    from the state after it (an end, or an undo after one, is analysed after the commit);
+    the live table's snapshot is made from `view`, the game as judged, after the commit."""
     try:
         with transaction.atomic():
             entry = GameEvent.objects.create(
@@ -657,12 +739,18 @@ def _append(
         raise Refused(_("The game has changed: reload."), RefusalCode.STALE) from error
     game.last_seq = entry.seq
     was_finished = game.finished
-    game.take_outcome(state, now)
+    game.take_outcome(view.state, now)
     game.save(update_fields=["last_seq", *Game.OUTCOME_FIELDS])
-    live_on_commit(game.pk)  # first: the analysis writes it again with the scores
+    live_on_commit(game.pk, view)  # first: the analysis writes it again with the scores
     if game.finished or was_finished:  # the end, or an undo after it
         game_analyse_on_commit(game.pk)
     return entry
+
+
+def _as_stored(payload: Mapping[str, Any]) -> dict[str, Any]:
+    """An entry's payload as the log reads it back (the JSON column's round trip)."""
+    stored: dict[str, Any] = json.loads(json.dumps(payload))
+    return stored
 
 
 def _confirm_message(outcome: Consequence) -> str:
@@ -680,13 +768,14 @@ def _confirm_message(outcome: Consequence) -> str:
     return " ".join([*parts, _("Record it?")])
 
 
-def live_on_commit(game_id: int) -> None:
+def live_on_commit(game_id: int, view: GameView | None = None) -> None:
     """The live table's public snapshot is written again once this commits (games/live.py;
     imported here, not at the top: it reads the game through games.queries, which folds it
-    through this module)."""
+    through this module): from `view` when the caller has the game as it judged it, else
+    read."""
     from games import live
 
-    live.snapshot_on_commit(game_id)
+    live.snapshot_on_commit(game_id, view)
 
 
 def game_analyse_on_commit(game_id: int) -> None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.db import transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -70,20 +71,24 @@ def tap_record(
     *, game_id: int, author: User, raw: bytes, nested: bool, confirmed_unless_said: bool
 ) -> services.Recorded:
     """Who may record is checked before a byte of the body is read (its size was checked
-    by the body limit middleware, club/kernel/bodies.py); then the body, then the service."""
-    game = services.refuse_unless_recorder(game_id=game_id, author=author)
-    tap = tap_read(_json(raw), nested=nested, confirmed_unless_said=confirmed_unless_said)
+    by the body limit middleware, club/kernel/bodies.py); then the body, then the service,
+    in the one transaction whose lock of the game's row the check took. The answer carries
+    the game as the service judged it (Recorded.view): the door renders it, reading nothing
+    again."""
     try:
-        return services.game_record_event(
-            game_id=game_id,
-            author=author,
-            event=tap.event,
-            seq=tap.seq,
-            client_id=tap.client_id,
-            confirmed=tap.confirmed,
-            # Extra points keep to the bounds of the scheme that scores the game.
-            scheme=bonus_scheme(game) if tap.event.get("type") == "bonus" else None,
-        )
+        with transaction.atomic():
+            recording = services.recording_locked(game_id=game_id, author=author)
+            tap = tap_read(_json(raw), nested=nested, confirmed_unless_said=confirmed_unless_said)
+            return services.game_record_tap(
+                recording,
+                author=author,
+                event=tap.event,
+                seq=tap.seq,
+                client_id=tap.client_id,
+                confirmed=tap.confirmed,
+                # Extra points keep to the bounds of the scheme that scores the game.
+                scheme=bonus_scheme(recording.game) if tap.event.get("type") == "bonus" else None,
+            )
     except Refused as refusal:
         if refusal.code != RefusalCode.STALE:
             raise

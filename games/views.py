@@ -28,7 +28,7 @@ from club.lineup import MAX_TABLES
 from club.models import Evening
 from games import access, host_screen, live, services, taps
 from games.models import Role, Ruleset, Spectators
-from games.queries import GameView, bonuses_given, game_view
+from games.queries import bonuses_given, game_view
 from games.ratings import stats
 from games.ratings.publication import (
     hidden_names,
@@ -42,6 +42,7 @@ from games.ratings.publication import (
 )
 from games.ratings.services import bonus_give, bonus_scheme, game_rated_set
 from games.rules.scoring import Scheme
+from games.services import GameView
 from games.timeline import CHECK_RESULTS, REASONS, describe, in_time_order
 
 
@@ -327,8 +328,7 @@ def game_tap(request: MemberRequest, game_id: int) -> JsonResponse:
         )
     except Refused as refusal:
         return _tap_refused(refusal)
-    view = game_view(game_id)
-    assert view is not None
+    view = recorded.view
     answer: host_screen.TapRecorded = {
         "seq": view.game.last_seq,
         "entry": recorded.entry.payload,

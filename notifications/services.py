@@ -18,16 +18,27 @@ from notifications.models import (
 )
 
 _TABLE = Notification._meta.db_table
-# One statement, as sign-ups write it while they hold the evening's lock. The no-op update
-# of the key makes the database return the id of an existing row too; that row keeps its
-# text and status, so writing the same notification twice changes nothing.
-_INSERT = (
-    f"INSERT INTO {_TABLE}"  # noqa: S608
-    " (dedupe_key, member_id, chat_id, channel, subject, text, buttons, status, attempts,"
-    "  last_error, created_at, edit_of_id, mailable, language)"
-    " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, 0, '', %s, %s, %s, %s)"
-    " ON CONFLICT (dedupe_key) DO UPDATE SET dedupe_key = excluded.dedupe_key RETURNING id"
-)
+# The outbox's one INSERT, which a sign-up's own statements use too (club/seating.py): its
+# rows are a VALUES list or a SELECT of OUTBOX_COLUMNS, in order. One statement, as sign-ups
+# write it while they hold the evening's lock. The no-op update of the key makes the
+# database return the id of an existing row too; that row keeps its text and status, so
+# writing the same notification twice changes nothing.
+OUTBOX_COLUMNS = (
+    "dedupe_key", "member_id", "chat_id", "channel", "subject", "text", "buttons", "status",
+    "attempts", "last_error", "created_at", "edit_of_id", "mailable", "language",
+)  # fmt: skip
+
+
+def outbox_insert(rows: str) -> str:
+    """The INSERT of the outbox's rows `rows` (SQL giving OUTBOX_COLUMNS), returning each
+    row's id, new or existing."""
+    return (
+        f"INSERT INTO {_TABLE} ({', '.join(OUTBOX_COLUMNS)}) {rows}"
+        " ON CONFLICT (dedupe_key) DO UPDATE SET dedupe_key = excluded.dedupe_key RETURNING id"
+    )
+
+
+_INSERT = outbox_insert("VALUES (%s, %s, %s, %s, %s, %s, %s, %s, 0, '', %s, %s, %s, %s)")
 
 Buttons = Sequence[Sequence[dict[str, str]]]
 

@@ -22,7 +22,6 @@ from club.kernel.numbers import signed
 from games import access
 from games.access import Viewer
 from games.models import Game, Role, Seat
-from games.queries import GameView
 from games.ratings import stats
 from games.ratings.charts import speaker_timeline, speech_timeline
 from games.ratings.models import GameAnalysis, PlayerScore
@@ -33,6 +32,7 @@ from games.recordings.analysis import (
 )
 from games.recordings.audio.alignment import places
 from games.recordings.models import Recording
+from games.services import GameView
 from games.timeline import describe
 from notifications.services import chat_post_sync
 

@@ -14,8 +14,9 @@ from accounts.models import User
 from club.models import Evening
 from games import services
 from games.models import Game
-from games.queries import GameView, game_view
+from games.queries import game_view
 from games.rules.simulate import SAMPLE_LINEUP, SAMPLE_OPENING, SAMPLE_TOWN_WINS
+from games.services import GameView
 from tests.factories import MemberFields, make_evening, make_member, sign_up_many
 
 LINEUP = list(SAMPLE_LINEUP)
