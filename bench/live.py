@@ -4,7 +4,7 @@ In the server process (Django's full request path, middleware included, no netwo
 bench/pages.py: a public game; before each of the host's events (tests/games/recording.py's
 TOWN_WINS) and in the quiet seconds between them (BENCH_QUIET per event), every one of
 BENCH_VIEWERS simulated viewers polls /games/<id>/live.json once with the ETag it holds, as
-the page does every second. Then the host records the event through games.services, whose
+the page does every second. Then the host records the event through games.recording, whose
 commit writes the snapshot. Figures: the poll's median and p99 server time, the share
 answered 304, PostgreSQL queries per poll (all, and on a 304), CPU seconds per 1,000 polls,
 the same for today's game page (/games/<id>/?public=1, which refreshes nothing) and their
@@ -44,8 +44,9 @@ def main() -> None:
     from django.test import Client
     from django.test.utils import CaptureQueriesContext
 
-    from games import live, services
+    from games import live
     from games.models import Spectators
+    from games.recording import GameView, game_record_event
     from tests.games.recording import (
         TOWN_WINS,
         evening_with_players,
@@ -68,10 +69,12 @@ def main() -> None:
     tap_ms: list[float] = []
     original_write = live.snapshot_write
 
-    def timed_write(game_id: int, scores: live.Scores | None = None) -> live.Kept | None:
+    def timed_write(
+        game_id: int, scores: live.Scores | None = None, view: GameView | None = None
+    ) -> live.Kept | None:
         began = time.perf_counter()
         try:
-            return original_write(game_id, scores)
+            return original_write(game_id, scores, view)
         finally:
             tap_ms.append((time.perf_counter() - began) * 1000)
 
@@ -100,7 +103,7 @@ def main() -> None:
         for _ in range(1 + QUIET):
             second()
         game.refresh_from_db()
-        services.game_record_event(
+        game_record_event(
             game_id=game.pk, author=host, event=event, seq=game.last_seq + 1, client_id=None
         )
     second()  # the end

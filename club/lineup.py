@@ -289,7 +289,7 @@ def refuse_unless_tells_apart(evening: Evening, name: str) -> None:
     evening, in any letter case and in look-alike letters («петя» beside «Петя», «Вoрон»
     with a Latin «o» beside «Ворон»: accounts.lookalikes, the rule nicknames follow). The
     one check of every door that names a guest (the line-up's form is the only one: the
-    host seats the evening's guests by id, games.services)."""
+    host seats the evening's guests by id, games.starting)."""
     mixed = mixed_script_word(name)
     if mixed is not None:
         raise Refused(

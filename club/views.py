@@ -37,7 +37,7 @@ from club.models import (
 from games.access import may_host, may_see_name
 from games.models import Game, GameStatus
 from games.queries import evening_guests_played, evening_players, recent_games
-from games.services import game_may_start
+from games.starting import game_may_start
 from notifications.channels import how_told
 
 

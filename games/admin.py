@@ -17,15 +17,17 @@ from club.doors.requests import member_of
 from club.kernel import bodies, parsing
 from club.kernel.errors import RefusalCode, Refused
 from club.models import Evening
-from games import access, live, services
+from games import access, live
 from games.models import Game, GameEvent, Role, Seat
 from games.online import services as online_services
 from games.online.admin import OnlineInline
+from games.protocols import game_import, game_protocol
 from games.queries import game_view
 from games.ratings import services as rating_services
 from games.ratings.admin import PointsInline
 from games.ratings.publication import winner_label
 from games.ratings.stats import role_names
+from games.recording import Unreplayable, game_analyse_on_commit
 
 
 @admin.register(Role)
@@ -44,7 +46,7 @@ class SeatInline(admin.TabularInline[Seat, Game]):
         return False  # a played table is history; correct it through a protocol import
 
     # Once a game has events, its log speaks of its seats: a seat added or deleted would
-    # leave a record the engine no longer replays (games.services.Unreplayable), so the
+    # leave a record the engine no longer replays (games.recording.Unreplayable), so the
     # table is fixed from the first event on, and its heading says so.
     def get_formset(self, request: HttpRequest, obj: Game | None = None, **kwargs: Any) -> Any:
         # Admin makes its inlines anew for each request: the heading is this game's.
@@ -243,13 +245,13 @@ class GameAdmin(admin.ModelAdmin[Game]):
         for game in games:
             try:
                 view = game_view(game.pk)
-            except services.Unreplayable as unreplayable:
+            except Unreplayable as unreplayable:
                 self.message_user(
                     request, f"{game}: {unreplayable.message} {unreplayable.reason}", messages.ERROR
                 )
                 return None
             if view is not None:
-                documents.append(services.game_protocol(view.game, view.seats, view.log))
+                documents.append(game_protocol(view.game, view.seats, view.log))
         body = documents[0] if len(documents) == 1 else documents
         response = HttpResponse(
             json.dumps(body, ensure_ascii=False, indent=2), content_type="application/json"
@@ -261,7 +263,7 @@ class GameAdmin(admin.ModelAdmin[Game]):
     def analyse_again(self, request: HttpRequest, queryset: QuerySet[Game]) -> None:
         ids = list(queryset.values_list("pk", flat=True))
         for game_id in ids:
-            services.game_analyse_on_commit(game_id)
+            game_analyse_on_commit(game_id)
         self.message_user(
             request, _("The analysis is being built: %(count)d.") % {"count": len(ids)}
         )
@@ -296,4 +298,4 @@ def _import(document: object, form: dict[str, Any], author: User) -> Game:
     evening, host = form["evening"], form["host"]
     if evening is None:
         return online_services.online_game_import(document=document, host=host, author=author)
-    return services.game_import(document=document, evening_id=evening.pk, host=host, author=author)
+    return game_import(document=document, evening_id=evening.pk, host=host, author=author)

@@ -11,13 +11,14 @@ from accounts.models import User
 from club.doors.requests import ApiRequest
 from club.kernel.errors import RefusalCode, Refused
 from club.kernel.schemas import ERRORS
-from games import access, services, taps
+from games import access, protocols, starting, taps
 from games.models import Ruleset
 from games.queries import game_view
 from games.ratings.publication import hidden_names, visible_nicks
 from games.ratings.services import game_rated_set
 from games.reasons import as_references, with_texts
-from games.services import GameView
+from games.recording import GameView
+from games.starting import GuestAt, Player, seatable
 
 router = Router(tags=["games"])
 
@@ -169,7 +170,7 @@ def _view(game_id: int) -> GameView:
     return view
 
 
-def _player(seat: SeatIn) -> services.Player:
+def _player(seat: SeatIn) -> Player:
     """Who `seat` names: a member by id or nickname, or one of the evening's guests;
     whether they may sit at this table is the service's to say, as for the host's screen."""
     named = [seat.member_id, seat.nick, seat.guest_id]
@@ -180,7 +181,7 @@ def _player(seat: SeatIn) -> services.Player:
             seat=seat.seat,
         )
     if seat.guest_id is not None:
-        return services.GuestAt(seat.guest_id)
+        return GuestAt(seat.guest_id)
     if seat.member_id is not None:
         return seat.member_id
     member = User.objects.by_nickname(seat.nick or "")
@@ -201,7 +202,7 @@ def game_create(request: ApiRequest, payload: GameIn) -> Status[GameOut]:
     seats = {seat.seat: (_player(seat), seat.role) for seat in payload.seats}
     if len(seats) != len(payload.seats):
         raise Refused(_("Each seat number is given once."), RefusalCode.INVALID)
-    game = services.game_create(
+    game = starting.game_create(
         host=request.auth, evening_id=payload.evening_id, seats=seats, table=payload.table
     )
     return Status(201, _out(request, _view(game.pk)))
@@ -211,7 +212,7 @@ def game_create(request: ApiRequest, payload: GameIn) -> Status[GameOut]:
 def game_players(request: ApiRequest, evening_id: int, table: int = 1) -> list[PresentOut]:
     """Hosts: whom a new game at `table` may seat (the evening's confirmed members and
     guests, in the order they signed up, but for those playing at the other table now)."""
-    present = services.seatable(host=request.auth, evening_id=evening_id, table=table)
+    present = seatable(host=request.auth, evening_id=evening_id, table=table)
     return [
         PresentOut(
             member_id=p.member.pk if p.member else None,
@@ -270,7 +271,7 @@ def game_protocol(request: ApiRequest, game_id: int) -> dict[str, Any]:
     view = _view(game_id)
     if not access.sees_roles(request.auth, view.game, view.seats):
         raise Refused(_("The protocol is published when the game ends."), RefusalCode.FORBIDDEN)
-    document = services.game_protocol(view.game, view.seats, view.log)
+    document = protocols.game_protocol(view.game, view.seats, view.log)
     nick = visible_nicks(view.seats, view.game, request.auth)
     for seat in document["seats"]:
         seat["nick"] = nick[seat["seat"]]

@@ -22,14 +22,13 @@ from django.urls import reverse
 from django.utils.translation import gettext
 
 from club.kernel.club_settings import ClubSettings
-from games import services
 from games.models import Game
 from games.ratings import stats
 from games.ratings.publication import named_guests, visible_nicks
 from games.ratings.services import bonus_scheme
+from games.recording import GameView, bonus_window_closes
 from games.rules.event_types import ClubEntry
 from games.rules.table import HostTable, host_table
-from games.services import GameView
 
 RULES_DIR = Path(__file__).resolve().parent / "rules"
 
@@ -44,7 +43,7 @@ class BonusBounds(TypedDict):
 
 class BonusWindow(TypedDict):
     """How long after the game's end the host may still give extra points and record the
-    best move (the club's `bonus_window_days`; games.services refuses them after it): the
+    best move (the club's `bonus_window_days`; games.recording refuses them after it): the
     screen offers them only while it is open."""
 
     days: int
@@ -124,12 +123,12 @@ def page_data(view: GameView, viewer: Any) -> HostPage:
 
 
 def bonus_window(game: Game) -> BonusWindow:
-    """The window for extra points after the end, as games.services keeps it."""
+    """The window for extra points after the end, as games.recording keeps it."""
     club = ClubSettings.load()
-    closes = services.bonus_window_closes(game, club)  # None while the game runs
+    closes = bonus_window_closes(game, club)  # None while the game runs
     if closes is None and game.first_ended_at is not None:
         # Reopened by an undo: should it end again, the window still counts from its
-        # first end (services.refuse_after_the_window).
+        # first end (refuse_after_the_window).
         closes = game.first_ended_at + timedelta(days=club.bonus_window_days)
     return {"days": club.bonus_window_days, "closes": closes.isoformat() if closes else None}
 

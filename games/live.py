@@ -11,7 +11,7 @@ runs (the host announces who left; the rest is the host's), and a night's taps c
 nothing in it until the day starts, so even its ETag does not tick at night.
 
 It is written once after each committed event (`snapshot_on_commit`, from
-games.services' recording of an event), kept in the cache (Redis; the embedded default's
+games.recording's recording of an event), kept in the cache (Redis; the embedded default's
 own cache) with its ETag (a hash of the body) and the game's spectators setting, and read
 by the doors (games/views.py: /games/<id>/live.json and the page /games/<id>/live/)
 without PostgreSQL while it is there. A miss (an expired key, a restart, the first poll
@@ -34,9 +34,9 @@ from club.kernel.errors import RefusalCode, Refused
 from games import access
 from games.models import Game, Ruleset, Spectators
 from games.queries import game_view
+from games.recording import GameView
 from games.rules.club import Phase, Step, TallyDict
 from games.rules.table import HostTable, Timer, Vote, host_table
-from games.services import GameView
 
 # A snapshot lives this long unless an event rewrites it first: a member's consent
 # withdrawn mid-game reaches the spectators within this time, and an idle game's key leaves
@@ -225,8 +225,8 @@ def snapshot_write(
     game_id: int, scores: Scores | None = None, view: GameView | None = None
 ) -> Kept | None:
     """Build the game's snapshot and keep it: from `view` (the game as a tap's recording
-    judged it, games.services) or else from the database; None for a game that is not a
-    club game (or is gone). An unreplayable record raises games.services.Unreplayable.
+    judged it, games.recording) or else from the database; None for a game that is not a
+    club game (or is gone). An unreplayable record raises games.recording.Unreplayable.
     The analysis task writes it again with `scores` once the finished game is scored."""
     view = view if view is not None else game_view(game_id)
     if view is None or view.game.ruleset != Ruleset.CLUB:

@@ -11,8 +11,8 @@ from django.db.models import QuerySet
 from accounts.models import User
 from club.models import Guest
 from games.models import Game, GameEvent, GameStatus, Seat
+from games.recording import GameView, fold
 from games.rules.log import UNDO, effective_events
-from games.services import GameView, fold
 
 
 def recent_games() -> QuerySet[Game]:

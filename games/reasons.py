@@ -6,7 +6,7 @@ as the seat's nickname where they may see it (games/access.py) and as «мест
 
 Free text may not name a seated player: a nickname in any of its grammatical forms
 («раскусил Лису», «Кота Бегемота», «Foxа», «Ravens») is refused at every door that takes a
-reason (games.services.game_record_event and the online table's moderation) with «назовите
+reason (games.recording.game_record_event and the online table's moderation) with «назовите
 игрока местом». Russian speakers decline names as a matter of course, so the forms come
 from a morphological analyser (pymorphy3 with the OpenCorpora dictionary it ships as a
 package); a word it does not know gets the paradigm it predicts. A reason written before

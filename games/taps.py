@@ -20,9 +20,10 @@ from django.utils.translation import gettext_lazy
 from accounts.models import User
 from club.kernel import parsing
 from club.kernel.errors import RefusalCode, Refused
-from games import host_screen, services
+from games import host_screen
 from games.queries import game_view
 from games.ratings.services import bonus_scheme
+from games.recording import Recorded, game_record_tap, recording_locked
 
 NOT_A_TAP = gettext_lazy("That did not look like a tap on this screen; try again.")
 # The fields of a body that are the door's, not the event's.
@@ -31,7 +32,7 @@ ENVELOPE = ("seq", "client_id", "confirmed")
 
 @dataclass(frozen=True)
 class Tap:
-    event: dict[str, object]  # as it came: events.normalize shapes it (games/services.py)
+    event: dict[str, object]  # as it came: events.normalize shapes it (games/recording.py)
     seq: int | None
     client_id: str | None
     confirmed: bool
@@ -69,7 +70,7 @@ def tap_read(body: object, *, nested: bool, confirmed_unless_said: bool) -> Tap:
 
 def tap_record(
     *, game_id: int, author: User, raw: bytes, nested: bool, confirmed_unless_said: bool
-) -> services.Recorded:
+) -> Recorded:
     """Who may record is checked before a byte of the body is read (its size was checked
     by the body limit middleware, club/kernel/bodies.py); then the body, then the service,
     in the one transaction whose lock of the game's row the check took. The answer carries
@@ -77,9 +78,9 @@ def tap_record(
     again."""
     try:
         with transaction.atomic():
-            recording = services.recording_locked(game_id=game_id, author=author)
+            recording = recording_locked(game_id=game_id, author=author)
             tap = tap_read(_json(raw), nested=nested, confirmed_unless_said=confirmed_unless_said)
-            return services.game_record_tap(
+            return game_record_tap(
                 recording,
                 author=author,
                 event=tap.event,

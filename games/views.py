@@ -26,7 +26,7 @@ from club.kernel.errors import RefusalCode, Refused
 from club.kernel.parsing import whole_number
 from club.lineup import MAX_TABLES
 from club.models import Evening
-from games import access, host_screen, live, services, taps
+from games import access, host_screen, live, taps
 from games.models import Role, Ruleset, Spectators
 from games.queries import bonuses_given, game_view
 from games.ratings import stats
@@ -41,8 +41,18 @@ from games.ratings.publication import (
     visible_nicks,
 )
 from games.ratings.services import bonus_give, bonus_scheme, game_rated_set
+from games.recording import GameView, Unreplayable, bonus_window_closes, refuse_unless_recorder
 from games.rules.scoring import Scheme
-from games.services import GameView
+from games.starting import (
+    Player,
+    Preselection,
+    deal,
+    game_create,
+    player_from_key,
+    preselected,
+    present_players,
+    suggested_lineup,
+)
 from games.timeline import CHECK_RESULTS, REASONS, describe, in_time_order
 
 
@@ -55,7 +65,7 @@ def game_new(request: MemberRequest, evening_id: int) -> HttpResponse:
     access.refuse_unless_may_host(request.user)
     evening = get_object_or_404(Evening, pk=evening_id)
     table = _table(request, evening)
-    present = services.present_players(evening, table)
+    present = present_players(evening, table)
     roles = list(Role.objects.all())
     club = ClubSettings.load()
     sizes = range(club.min_players, max(club.min_players, 15) + 1)
@@ -70,12 +80,12 @@ def game_new(request: MemberRequest, evening_id: int) -> HttpResponse:
         "min_players": club.min_players,
         "max_players": max(club.min_players, 15),
         # The screen's script follows the ticked players with the usual line-up.
-        "lineups": {size: services.suggested_lineup(size) for size in sizes},
+        "lineups": {size: suggested_lineup(size) for size in sizes},
     }
     if request.method == "GET":
-        preselection = services.preselected(evening, present, table)
+        preselection = preselected(evening, present, table)
         chosen = preselection.chosen
-        context["lineup"] = services.suggested_lineup(len(chosen) or club.min_players)
+        context["lineup"] = suggested_lineup(len(chosen) or club.min_players)
         context["chosen"] = {p.key for p in chosen}
         context["split"] = _split_note(preselection, evening, table, club)
         return render(request, "games/new.html", context)
@@ -92,7 +102,7 @@ def game_new(request: MemberRequest, evening_id: int) -> HttpResponse:
         if request.POST.get("seating") != "manual":
             rng.shuffle(players)
         numbers = list(range(1, len(players) + 1))
-        dealt = services.deal(lineup, numbers, rng) if request.POST.get("deal") != "manual" else {}
+        dealt = deal(lineup, numbers, rng) if request.POST.get("deal") != "manual" else {}
     except Refused as refusal:  # the form shows the message in place
         context["error"] = refusal.message
         return render(request, "games/new.html", context, status=refusal.status)
@@ -108,7 +118,7 @@ def game_new(request: MemberRequest, evening_id: int) -> HttpResponse:
 
 
 def _split_note(
-    preselection: services.Preselection, evening: Evening, table: int, club: ClubSettings
+    preselection: Preselection, evening: Evening, table: int, club: ClubSettings
 ) -> str:
     """What the ticks above the list follow, said: the split over two free tables, or why
     there is none (too few for every table's minimum; one table open though two would fill)."""
@@ -155,19 +165,19 @@ def _count(raw: str | None) -> int:
 
 
 def _start(request: MemberRequest, evening: Evening, context: dict[str, Any]) -> HttpResponse:
-    seats: dict[int, tuple[services.Player, str]] = {}
+    seats: dict[int, tuple[Player, str]] = {}
     post = request.POST
     for number in range(1, 31):
         raw, role = post.get(f"member_{number}"), post.get(f"role_at_{number}")
         if raw is None:
             continue
-        player = services.player_from_key(raw)
+        player = player_from_key(raw)
         if player is None or not role:
             context["error"] = _("Choose a member and a role for seat %(seat)d.") % {"seat": number}
             return render(request, "games/new.html", context, status=422)
         seats[number] = (player, role)
     try:
-        game = services.game_create(
+        game = game_create(
             host=request.user, evening_id=evening.pk, seats=seats, table=context["table_number"]
         )
     except Refused as refusal:  # the form shows the message in place
@@ -223,7 +233,7 @@ def _game_context(request: SiteRequest, view: GameView) -> dict[str, Any]:
 def _judged(view: GameView, nick: dict[int, str], runs: bool) -> dict[str, Any]:
     """The best move and the host's extra points with their reasons and their audit (who
     gave them, when); for whoever runs the game, the form for more while the club's
-    window is open (games.services.bonus_window_closes)."""
+    window is open (games.recording.bonus_window_closes)."""
     state = view.club_state
     given = state.best_move
     best_move = None
@@ -242,7 +252,7 @@ def _judged(view: GameView, nick: dict[int, str], runs: bool) -> dict[str, Any]:
         }
         for bonus in (bonuses_given(view.game) if state.bonuses else [])
     ]
-    closes = services.bonus_window_closes(view.game) if view.game.finished else None
+    closes = bonus_window_closes(view.game) if view.game.finished else None
     form = runs and closes is not None and timezone.now() <= closes
     scheme = bonus_scheme(view.game) if form else None
     return {
@@ -277,7 +287,7 @@ def game_detail(request: SiteRequest, game_id: int) -> HttpResponse:
     ask for the public page; everyone else the public page."""
     try:
         view = game_view(game_id)
-    except services.Unreplayable as unreplayable:
+    except Unreplayable as unreplayable:
         return _unreplayable_page(request, unreplayable)
     if view is None:
         raise Http404
@@ -289,7 +299,7 @@ def game_detail(request: SiteRequest, game_id: int) -> HttpResponse:
     return _public_page(request, view)
 
 
-def _unreplayable_page(request: SiteRequest, unreplayable: services.Unreplayable) -> HttpResponse:
+def _unreplayable_page(request: SiteRequest, unreplayable: Unreplayable) -> HttpResponse:
     """What a game's page says when its stored record no longer replays: which game, that
     its table cannot be shown, and to whoever runs it the engine's reason and the way to
     the record in admin."""
@@ -415,7 +425,7 @@ def game_head(request: MemberRequest, game_id: int) -> HttpResponse:
     follows the first without a tap: 204 while `seq` is the game's last; else the log and
     the table as they stand (the stale tap's answer)."""
     try:
-        game = services.refuse_unless_recorder(game_id=game_id, author=request.user)
+        game = refuse_unless_recorder(game_id=game_id, author=request.user)
     except Refused as refusal:
         return _tap_refused(refusal)
     known = whole_number(request.GET.get("seq", ""))
@@ -424,7 +434,7 @@ def game_head(request: MemberRequest, game_id: int) -> HttpResponse:
         return HttpResponse(status=204)
     try:
         view = game_view(game_id)
-    except services.Unreplayable as unreplayable:
+    except Unreplayable as unreplayable:
         return _tap_refused(unreplayable)
     assert view is not None  # the check above found it
     return JsonResponse(

@@ -15,7 +15,7 @@ from accounts.services import api_token_create
 from club import lineup, services
 from club.kernel.errors import RefusalCode, Refused
 from club.models import EveningStatus, RegistrationSource
-from games import services as games_services
+from games.starting import game_create
 from tests.factories import make_evening, make_member
 from tests.games.recording import LINEUP, evening_with_players, make_host
 
@@ -51,7 +51,7 @@ def test_a_suspended_player_is_suspended_at_sign_up_and_at_the_hosts_table() -> 
             member=players[3], evening_id=other.pk, source=RegistrationSource.WEB
         )
     with pytest.raises(Refused) as at_the_table:
-        games_services.game_create(host=host, evening_id=evening.pk, seats=_seats(players))
+        game_create(host=host, evening_id=evening.pk, seats=_seats(players))
     assert at_sign_up.value.code == at_the_table.value.code == RefusalCode.SUSPENDED
     assert _game_over_the_api(host, evening.pk, players) == (403, "suspended")
 
@@ -70,7 +70,7 @@ def test_a_cancelled_evening_is_closed_at_sign_up_in_the_line_up_and_for_a_game(
     with pytest.raises(Refused) as in_the_line_up:
         lineup.lineup_add_member(evening_id=evening.pk, member_id=newcomer.pk, actor=admin)
     with pytest.raises(Refused) as for_a_game:
-        games_services.game_create(host=host, evening_id=evening.pk, seats=_seats(players))
+        game_create(host=host, evening_id=evening.pk, seats=_seats(players))
     codes = {at_sign_up.value.code, in_the_line_up.value.code, for_a_game.value.code}
     assert codes == {RefusalCode.CLOSED}
     assert _game_over_the_api(host, evening.pk, players) == (409, "closed")

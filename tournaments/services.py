@@ -22,9 +22,9 @@ from club.kernel.errors import RefusalCode, Refused
 from club.kernel.parsing import shows_something
 from club.kernel.queueing import queue_on_commit
 from club.models import Evening, EveningStatus, Registration, RegistrationStatus
-from games import services as games
 from games.models import Game, GameStatus
 from games.ratings.models import ScoringPreset
+from games.starting import GuestAt, Player, deal, game_create
 from notifications.models import Notification
 from notifications.services import notification_enqueue
 from tournaments.models import (
@@ -376,10 +376,10 @@ def tournament_seat(*, tournament_id: int, actor: User, effort: int | None = Non
 # --- the games -----------------------------------------------------------------------------
 
 
-def _player(registration: Registration) -> games.Player:
+def _player(registration: Registration) -> Player:
     if registration.member_id is not None:
         return registration.member_id
-    return games.GuestAt(registration.guest_id or 0)
+    return GuestAt(registration.guest_id or 0)
 
 
 def rounds_waiting(not_begun: Iterable[int]) -> set[int]:
@@ -423,7 +423,7 @@ def table_game_start(*, table_id: int, host: User, now: datetime | None = None) 
             RefusalCode.CONFLICT,
         )
     numbers = list(range(1, len(table.players) + 1))
-    cards = games.deal(tournament_lineup(tournament.table_size), numbers, random.SystemRandom())
+    cards = deal(tournament_lineup(tournament.table_size), numbers, random.SystemRandom())
     seats = {
         n: (_player(registrations[pk]), cards[n])
         for n, pk in zip(numbers, table.players, strict=True)
@@ -432,7 +432,7 @@ def table_game_start(*, table_id: int, host: User, now: datetime | None = None) 
         locked = Table.objects.select_for_update().get(pk=table.pk)
         if locked.game_id is not None:
             raise Refused(_("This table's game has begun already."), RefusalCode.CONFLICT)
-        game = games.game_create(
+        game = game_create(
             host=host,
             evening_id=tournament.evening_id,
             seats=seats,

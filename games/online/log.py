@@ -8,10 +8,10 @@ from django.utils import timezone
 from accounts.models import User
 from games.models import Game, GameEvent
 from games.online.table import Table
+from games.recording import game_analyse_on_commit
 from games.rules import events as event_shapes
 from games.rules.errors import ProtocolError, RuleViolation
 from games.rules_text import rule_refused
-from games.services import game_analyse_on_commit
 
 
 def append(found: Table, event: dict[str, object], author: User | None) -> None:

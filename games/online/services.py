@@ -28,17 +28,16 @@ from club.kernel.club_settings import ClubSettings
 from club.kernel.errors import RefusalCode, Refused
 from club.kernel.parsing import storable_text
 from games import access, reasons
-from games import services as games_services
 from games.models import Game, Ruleset, Seat
 from games.online import announce, texts
 from games.online.log import append
 from games.online.models import MafiaMessage, OnlineTable
 from games.online.sweep import after_action
 from games.online.table import Table, online_table
+from games.protocols import next_online_number, protocol_read, protocol_store
 from games.rules.errors import ProtocolError
 from games.rules.online import BLACK_ROLES, LINEUP, OnlineOptions, Reason
 from games.rules_text import rule_refused
-from games.services import next_online_number
 
 PLAYERS = sum(LINEUP.values())
 MAFIA_CHAT = timedelta(minutes=30)
@@ -252,7 +251,7 @@ def online_mafia_say(*, game_id: int, user: User, text: str) -> None:
 def online_game_import(*, document: Any, host: User, author: User) -> Game:
     """An online game from a protocol document (admin): no evening, numbered after the
     other online games; an unfinished one is taken on by the phase sweep at once."""
-    imported = games_services.protocol_read(document, host=host)
+    imported = protocol_read(document, host=host)
     if imported.parsed.ruleset != Ruleset.ONLINE:
         raise Refused(
             _("A club game is imported into its evening: choose the evening."), RefusalCode.INVALID
@@ -260,7 +259,7 @@ def online_game_import(*, document: Any, host: User, author: User) -> Game:
     stamped = [e["at"] for e in imported.events if isinstance(e.get("at"), str)]
     now = timezone.now()
     with transaction.atomic():
-        game = games_services.protocol_store(
+        game = protocol_store(
             imported, evening=None, number=next_online_number(), host=host, author=author
         )
         OnlineTable.objects.create(

@@ -17,10 +17,10 @@ from games.access import Viewer
 from games.models import Game, Ruleset, Seat
 from games.online.models import MafiaMessage, OnlineTable
 from games.online.texts import check_answer, online_role
+from games.recording import fold
 from games.rules.event_types import OnlineEvent
 from games.rules.online import MAX_VOTES_A_DAY, OnlineGame
 from games.rules.online.state import CatastropheDict, CheckDict, Choice, EliminationDict
-from games.services import fold
 
 
 @dataclass(frozen=True)

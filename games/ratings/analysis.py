@@ -24,6 +24,7 @@ from games.models import Game, GameStatus, Seat
 from games.ratings import systems
 from games.ratings.models import GameAnalysis, PlayerScore, RatingForecast, ScoringScheme
 from games.ratings.presets import played_day, scheme_by_game
+from games.recording import engine_for
 from games.rules import forecast, rating
 from games.rules.club import ClubGame
 from games.rules.errors import ProtocolError, RuleViolation
@@ -39,7 +40,6 @@ from games.rules.scoring import (
     total,
     won,
 )
-from games.services import engine_for
 from games.timeline import in_time_order
 
 logger = logging.getLogger(__name__)
@@ -107,7 +107,7 @@ def game_analysis_build(
         try:
             state, lines = game_lines(game, seats, events, scheme)
         except (ProtocolError, RuleViolation) as error:
-            # A record changed after the game (games.services.Unreplayable): its pages say
+            # A record changed after the game (games.recording.Unreplayable): its pages say
             # so; the analysis it had stays, and a rescore of every game goes on past it.
             logger.warning("Game %s no longer replays, not analysed: %s", game.pk, error.english)
             return False

@@ -26,13 +26,13 @@ from games.ratings import stats
 from games.ratings.charts import speaker_timeline, speech_timeline
 from games.ratings.models import GameAnalysis, PlayerScore
 from games.reasons import NOBODY, Naming, seat_names, shown, with_texts
+from games.recording import GameView
 from games.recordings.analysis import (
     TRANSCRIPT_DONE,
     recording_alignment,
 )
 from games.recordings.audio.alignment import places
 from games.recordings.models import Recording
-from games.services import GameView
 from games.timeline import describe
 from notifications.services import chat_post_sync
 

@@ -12,10 +12,10 @@ from accounts.models import User
 from club.kernel.errors import RefusalCode, Refused
 from club.kernel.queueing import queue_on_commit
 from games import access
-from games import services as game_services
 from games.models import Game
 from games.ratings.models import ScoringPreset, ScoringScheme, SeasonPreset
 from games.ratings.presets import game_scheme
+from games.recording import Recorded, game_record_event
 from games.rules.scoring import Scheme
 
 
@@ -91,16 +91,14 @@ def bonus_scheme(game: Game) -> Scheme:
     return game_scheme(game).scheme()
 
 
-def bonus_give(
-    *, game_id: int, author: User, seat: int, points: float, reason: str
-) -> game_services.Recorded:
+def bonus_give(*, game_id: int, author: User, seat: int, points: float, reason: str) -> Recorded:
     """Extra points (a penalty when negative) from the game's page: an event of the game's
     log like the host screen's, by its host or an admin, within the scheme's bounds and,
     once the game is over, within the club's window; a finished game is analysed again
     after the commit, so the points show."""
     event = {"type": "bonus", "seat": seat, "points": points, "reason": reason}
     game = Game.objects.select_related("evening").filter(pk=game_id).first()
-    return game_services.game_record_event(
+    return game_record_event(
         game_id=game_id,
         author=author,
         event=event,

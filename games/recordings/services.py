@@ -45,9 +45,9 @@ from club.kernel.club_settings import ClubSettings
 from club.kernel.errors import RefusalCode, Refused
 from club.kernel.queueing import queue_on_commit
 from games import access
-from games import services as games_services
 from games.access import Viewer
 from games.models import Game
+from games.recording import game_record_event
 from games.recordings.audio import compact, decode, offset
 from games.recordings.models import (
     FoulSuggestion,
@@ -570,7 +570,7 @@ def suggestion_decide(
         if not decided:
             raise Refused(_("This suggestion is decided already."), RefusalCode.CONFLICT)
         if accept:
-            games_services.game_record_event(
+            game_record_event(
                 game_id=game.pk,
                 author=user,
                 event={

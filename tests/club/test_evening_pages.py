@@ -283,7 +283,7 @@ def test_a_started_evening_counts_its_seated_guests_and_says_if_a_game_is_on() -
     are over."""
     from club import lineup
     from club.models import Evening
-    from games import services as games
+    from games.starting import game_create, present_players
     from tests.games.recording import LINEUP, TOWN_WINS, evening_with_players, make_host, record
 
     host = make_host()
@@ -291,9 +291,9 @@ def test_a_started_evening_counts_its_seated_guests_and_says_if_a_game_is_on() -
     lineup.lineup_add_guest(evening_id=evening.pk, name="Гость Петя", of_age=True, actor=host)
     seats = {
         n: (p.player, role)
-        for n, (p, role) in enumerate(zip(games.present_players(evening), LINEUP, strict=True), 1)
+        for n, (p, role) in enumerate(zip(present_players(evening), LINEUP, strict=True), 1)
     }
-    game = games.game_create(host=host, evening_id=evening.pk, seats=seats)
+    game = game_create(host=host, evening_id=evening.pk, seats=seats)
     Evening.objects.filter(pk=evening.pk).update(starts_at=timezone.now() - timedelta(hours=1))
     client = Client()
     client.force_login(make_member())

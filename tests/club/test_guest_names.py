@@ -26,8 +26,8 @@ from accounts.models import User
 from club import lineup
 from club.kernel.errors import RefusalCode, Refused
 from club.models import Evening, Guest
-from games import services as games
 from games.models import Game
+from games.starting import game_create, present_players
 from tests.club.test_lineup import LINEUP_12
 from tests.factories import make_evening, make_member, sign_up_many
 from tests.games.recording import make_host
@@ -170,10 +170,10 @@ def game_with_a_guest(host: User) -> tuple[Game, int]:
         evening_id=evening.pk, member_id=make_member(nickname="Ворон").pk, actor=host
     )
     lineup.lineup_add_guest(evening_id=evening.pk, name="Ворон К.", of_age=True, actor=host)
-    present = games.present_players(evening)
+    present = present_players(evening)
     seated = list(enumerate(zip(present, LINEUP_12, strict=True), 1))
     seats = {n: (person.player, role) for n, (person, role) in seated}
-    game = games.game_create(host=host, evening_id=evening.pk, seats=seats)
+    game = game_create(host=host, evening_id=evening.pk, seats=seats)
     return game, next(n for n, (person, _role) in seated if person.guest is not None)
 
 

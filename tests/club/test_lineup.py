@@ -24,9 +24,9 @@ from club.models import (
     Registration,
     RegistrationSource,
 )
-from games import services as games
 from games.models import Game, Seat
 from games.ratings.publication import visible_nicks
+from games.starting import game_create, present_players
 from notifications import mail
 from notifications.models import Notification
 from tests.factories import make_evening, make_member, sign_up_many
@@ -226,13 +226,13 @@ def test_who_left_is_no_longer_offered_for_the_next_game_until_put_back() -> Non
     lineup.lineup_remove(registration_id=gone.pk, reason="left", actor=host)
     gone.refresh_from_db()
     assert gone.status == "attended" and gone.left_at is not None  # came: no no-show
-    seatable = [p.member for p in games.present_players(evening)]
+    seatable = [p.member for p in present_players(evening)]
     assert gone.member not in seatable and len(seatable) == 3
     assert gone.member not in queries.evening_attendance(evening).members
     # Back at the door: offered again.
     lineup.lineup_add_member(evening_id=evening.pk, member_id=gone.member_id or 0, actor=host)
     assert Registration.objects.get(pk=gone.pk).left_at is None
-    assert gone.member in [p.member for p in games.present_players(evening)]
+    assert gone.member in [p.member for p in present_players(evening)]
 
 
 def test_check_in_marks_a_seat_and_the_finish_makes_it_attendance() -> None:
@@ -569,15 +569,15 @@ def test_games_record_their_table_and_a_player_plays_at_one_table_at_a_time() ->
     sign_up_many(evening, 2 * club.min_players)
     lineup.lineup_add_guest(evening_id=evening.pk, name="Гость Петя", of_age=True, actor=host)
     lineup.evening_open_second_table(evening_id=evening.pk, actor=host)
-    first = games.present_players(evening, table=1)
+    first = present_players(evening, table=1)
     assert len(first) == 2 * club.min_players + 1
     seats = {
         n: (p.player, role)
         for n, (p, role) in enumerate(zip(first[:12], LINEUP_12, strict=True), 1)
     }
-    game = games.game_create(host=host, evening_id=evening.pk, seats=seats, table=1)
+    game = game_create(host=host, evening_id=evening.pk, seats=seats, table=1)
     assert game.table == 1
-    second = games.present_players(evening, table=2)
+    second = present_players(evening, table=2)
     assert {p.key for p in second}.isdisjoint({p.key for p in first[:12]})
     assert len(second) == 13
     guest_seat = next(p for p in second if p.guest is not None)
@@ -585,7 +585,7 @@ def test_games_record_their_table_and_a_player_plays_at_one_table_at_a_time() ->
     seats = {
         n: (p.player, role) for n, (p, role) in enumerate(zip(chosen, LINEUP_12, strict=True), 1)
     }
-    at_two = games.game_create(host=other_host, evening_id=evening.pk, seats=seats, table=2)
+    at_two = game_create(host=other_host, evening_id=evening.pk, seats=seats, table=2)
     assert Seat.objects.filter(game=at_two, guest__isnull=False).count() == 1
     # Someone of table 1's running game cannot sit at table 2 now.
     busy = {
@@ -596,9 +596,9 @@ def test_games_record_their_table_and_a_player_plays_at_one_table_at_a_time() ->
         },
     }
     with pytest.raises(Refused):
-        games.game_create(host=other_host, evening_id=evening.pk, seats=busy, table=2)
+        game_create(host=other_host, evening_id=evening.pk, seats=busy, table=2)
     with pytest.raises(Refused):
-        games.game_create(host=host, evening_id=evening.pk, seats=seats, table=3)
+        game_create(host=host, evening_id=evening.pk, seats=seats, table=3)
     assert Game.objects.filter(evening=evening).count() == 2
 
 
@@ -608,11 +608,11 @@ def test_a_guest_is_named_only_to_whoever_runs_the_game_until_linked_to_a_consen
     host, evening = make_host(), soon(capacity=15)
     players = [s.member for s in sign_up_many(evening, 11)]
     lineup.lineup_add_guest(evening_id=evening.pk, name="Маша", of_age=True, actor=host)
-    present = games.present_players(evening)
+    present = present_players(evening)
     seats = {
         n: (p.player, role) for n, (p, role) in enumerate(zip(present, LINEUP_12, strict=True), 1)
     }
-    game = games.game_create(host=host, evening_id=evening.pk, seats=seats)
+    game = game_create(host=host, evening_id=evening.pk, seats=seats)
     table = list(Seat.objects.filter(game=game).select_related("member", "guest__member"))
     guest_seat = next(s for s in table if s.guest is not None)
     assert visible_nicks(table, game, host)[guest_seat.number] == "Маша"

@@ -16,7 +16,7 @@ from django.utils import timezone
 from club import lineup, services
 from club.kernel.errors import RefusalCode, Refused
 from club.models import Evening, Registration, RegistrationStatus
-from games import services as games
+from games.starting import game_create, present_players
 from tests.factories import make_evening, sign_up_many
 from tests.games.recording import LINEUP, TOWN_WINS, make_host, record
 
@@ -33,11 +33,11 @@ def test_nobody_in_a_running_game_is_removed_and_a_player_is_no_no_show() -> Non
     regs = [s.registration for s in sign_up_many(evening, 12)]
     guest = lineup.lineup_add_guest(evening_id=evening.pk, name="Олег", of_age=True, actor=host)
     regs.append(guest.registration)
-    present = games.present_players(evening)
+    present = present_players(evening)
     # The guest and eleven members play; the twelfth member did not come.
     chosen = [present[-1], *present[:11]]
     seats = {n: (p.player, role) for n, (p, role) in enumerate(zip(chosen, LINEUP, strict=True), 1)}
-    game = games.game_create(host=host, evening_id=evening.pk, seats=seats)
+    game = game_create(host=host, evening_id=evening.pk, seats=seats)
     for seated in (regs[0], regs[-1]):
         for reason in ("no_show", "left", "by_phone"):
             with pytest.raises(Refused) as refused:
@@ -71,9 +71,9 @@ def test_the_line_up_says_why_in_the_row() -> None:
     regs = [s.registration for s in sign_up_many(evening, 12)]
     seats = {
         n: (p.player, role)
-        for n, (p, role) in enumerate(zip(games.present_players(evening), LINEUP, strict=True), 1)
+        for n, (p, role) in enumerate(zip(present_players(evening), LINEUP, strict=True), 1)
     }
-    games.game_create(host=host, evening_id=evening.pk, seats=seats)
+    game_create(host=host, evening_id=evening.pk, seats=seats)
     client = Client()
     client.force_login(host)
     answer = client.post(

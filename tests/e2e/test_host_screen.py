@@ -19,9 +19,9 @@ from pytest_django.live_server_helper import LiveServer
 
 from accounts.models import User
 from games.models import Game
+from games.protocols import game_protocol
 from games.rules import protocol
 from games.rules.club import ClubGame
-from games.services import game_protocol
 from tests.checks import present
 from tests.e2e.conftest import ARTIFACTS, PHONE, new_context, watch_of
 from tests.e2e.host_driver import Cast, HostScreen, play_scripted_game

@@ -12,11 +12,11 @@ from django.utils import timezone
 
 from accounts.models import User
 from club.models import Evening
-from games import services
 from games.models import Game
 from games.queries import game_view
+from games.recording import GameView, game_record_event
 from games.rules.simulate import SAMPLE_LINEUP, SAMPLE_OPENING, SAMPLE_TOWN_WINS
-from games.services import GameView
+from games.starting import game_create
 from tests.factories import MemberFields, make_evening, make_member, sign_up_many
 
 LINEUP = list(SAMPLE_LINEUP)
@@ -45,13 +45,13 @@ def start_game(
 ) -> Game:
     pairs = zip(players, roles, strict=True)
     seats = {n: (member.pk, role) for n, (member, role) in enumerate(pairs, 1)}
-    return services.game_create(host=host, evening_id=evening.pk, seats=seats)
+    return game_create(host=host, evening_id=evening.pk, seats=seats)
 
 
 def record(game: Game, host: User, *events: Mapping[str, Any]) -> None:
     for event in events:
         game.refresh_from_db()
-        services.game_record_event(
+        game_record_event(
             game_id=game.pk, author=host, event=event, seq=game.last_seq + 1, client_id=None
         )
     game.refresh_from_db()

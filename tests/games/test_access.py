@@ -24,12 +24,12 @@ from accounts.services import api_token_create, member_set_status
 from club.kernel.errors import RefusalCode, Refused
 from club.models import RegistrationSource
 from club.services import registration_create
-from games import services
 from games.models import Game, GameEvent, Seat
 from games.online import services as online_play
 from games.online.sweep import online_sweep
 from games.recordings.models import Recording
 from games.rules.simulate import SAMPLE_LINEUP, SAMPLE_OPENING, SAMPLE_TOWN_WINS
+from games.starting import game_create
 from notifications.models import Notification
 from tests.bot.test_webhook import SECRET, button, post
 from tests.checks import present
@@ -189,7 +189,7 @@ def test_a_host_cannot_seat_themselves_through_any_door() -> None:
     seats = {n: (m.pk, role) for n, (m, role) in enumerate(pairs, 1)}
     # The service…
     with pytest.raises(Refused) as refused:
-        services.game_create(host=host, evening_id=evening.pk, seats=seats)
+        game_create(host=host, evening_id=evening.pk, seats=seats)
     assert refused.value.code == RefusalCode.INVALID
     assert refused.value.message.startswith("Ведущий игры не может в ней играть")
     # …the API…

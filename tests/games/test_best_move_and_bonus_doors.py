@@ -18,12 +18,12 @@ from accounts.models import User
 from accounts.services import api_token_create
 from club.kernel.club_settings import ClubSettings
 from club.kernel.errors import RefusalCode, Refused
-from games import services
 from games.host_screen import bonus_window, page_data
 from games.models import Game, GameEvent
 from games.queries import bonuses_given
 from games.ratings import analysis
 from games.ratings.models import PlayerScore, ScoringPreset, ScoringScheme
+from games.recording import engine_for, game_record_event
 from games.rules.club import ClubGame
 from games.rules.scoring import Scheme
 from tests.checks import present
@@ -328,7 +328,7 @@ def test_a_new_game_keeps_the_clubs_reading_of_the_best_move(table: Table) -> No
     ClubSettings.objects.filter(pk=1).update(best_move_victims="night_one")
     ClubSettings.forget_cached()
     game.refresh_from_db()
-    engine = services.engine_for(game, list(game.seats.all()))
+    engine = engine_for(game, list(game.seats.all()))
     assert isinstance(engine, ClubGame) and engine.options.best_move_victims == "first_killed"
 
 
@@ -360,7 +360,7 @@ def test_an_undo_takes_extra_points_back_within_the_window_only(table: Table) ->
 
     def undo(confirmed: bool) -> None:
         game.refresh_from_db()
-        services.game_record_event(
+        game_record_event(
             game_id=game.pk,
             author=host,
             event={"type": "undo"},

@@ -17,10 +17,10 @@ from pytest_django import DjangoCaptureOnCommitCallbacks
 
 from accounts.services import api_token_create
 from club.models import Evening
-from games import services
 from games.models import Game, Ruleset, Seat
 from games.online import services as online_play
 from games.online.sweep import online_sweep
+from games.protocols import game_protocol
 from games.recordings import services as recordings
 from games.recordings.models import Recording, RecordingStatus
 from tests.checks import present
@@ -130,7 +130,7 @@ def test_an_imported_event_is_checked_as_a_live_one(table: Table) -> None:
     host, evening, players = table
     game = start_game(host, evening, players)
     record(game, host, *TOWN_WINS)
-    document = services.game_protocol(game, list(game.seats.all()), list(
+    document = game_protocol(game, list(game.seats.all()), list(
         game.events.order_by("seq").values_list("payload", flat=True)
     ))  # fmt: skip
     document["events"].insert(

@@ -23,8 +23,8 @@ from accounts.services import api_token_create
 from club import lineup
 from club.kernel.errors import RefusalCode, Refused
 from club.models import Evening, Guest
-from games import services
 from games.models import Game, GameEvent
+from games.starting import game_create
 from tests.factories import make_evening, make_member, sign_up_many
 from tests.games.recording import (
     LINEUP,
@@ -689,7 +689,7 @@ def test_with_two_tables_the_host_s_screens_name_the_table() -> None:
     seats = {
         n: (p.pk, role) for n, (p, role) in enumerate(zip(players[12:24], LINEUP, strict=True), 1)
     }
-    second = services.game_create(host=host, evening_id=evening.pk, seats=seats, table=2)
+    second = game_create(host=host, evening_id=evening.pk, seats=seats, table=2)
     page = client.get(f"/games/{second.pk}/")
     assert page.context["data"]["tableNo"] == 2
     assert "Игра 2, стол 2" in page.content.decode()

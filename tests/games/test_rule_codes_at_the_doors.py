@@ -13,7 +13,7 @@ from django.test import Client
 
 from accounts.services import api_token_create
 from club.kernel.errors import RefusalCode, Refused
-from games import services
+from games.protocols import protocol_read
 from games.rules.errors import ProtocolError, RuleCode, RuleViolation
 from games.rules.simulate import SAMPLE_OPENING
 from games.rules_text import rule_refused
@@ -98,7 +98,7 @@ def test_an_import_says_which_rule_refused_which_event(table: Table) -> None:
         "events": [{"type": "nominate", "by": 1, "target": 2}],
     }
     with pytest.raises(Refused) as refused:
-        services.protocol_read(document, host=host)
+        protocol_read(document, host=host)
     assert refused.value.code == RuleCode.NOT_DAY
     assert refused.value.message.startswith(("Событие 0", "Event 0"))
 

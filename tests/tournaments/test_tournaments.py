@@ -21,11 +21,11 @@ from accounts.services import api_token_create
 from club.kernel.club_settings import ClubSettings
 from club.kernel.errors import Refused
 from club.models import Registration
-from games import services as games
 from games.models import Game, GameStatus, Seat
 from games.ratings import analysis
 from games.ratings.models import PlayerScore, ScoringPreset
 from games.ratings.presets import scheme_version
+from games.recording import engine_for, game_record_event
 from games.rules import rating
 from games.rules.club import ClubGame
 from games.rules.scoring import (
@@ -101,14 +101,12 @@ def record_game(game: Game, host: User, seed: int, *, by_api: bool = True) -> No
     """A random legal game of the table as dealt, recorded tap by tap through the API (or,
     to keep the suite quick, through the service the API's door calls)."""
     seats = {s.number: s.role for s in game.seats.all()}
-    engine = games.engine_for(game, list(game.seats.all()))
+    engine = engine_for(game, list(game.seats.all()))
     assert isinstance(engine, ClubGame)
     generated = play(random.Random(seed), seats, options=engine.options, immune=list(game.immune))
     for seq, event in enumerate(generated.events, game.last_seq + 1):
         if not by_api:
-            games.game_record_event(
-                game_id=game.pk, author=host, event=event, seq=seq, client_id=None
-            )
+            game_record_event(game_id=game.pk, author=host, event=event, seq=seq, client_id=None)
             continue
         answer = api(host, "post", f"/games/{game.pk}/events", {**event, "seq": seq})
         assert answer.status_code in (200, 201), (event, answer.content)
@@ -132,7 +130,7 @@ def hand_standings(tournament: Tournament) -> list[tuple[int, float, tuple[float
         game = table.game
         assert game is not None and game.status == GameStatus.FINISHED
         seats = list(Seat.objects.filter(game=game).order_by("number"))
-        engine = games.engine_for(game, seats)
+        engine = engine_for(game, seats)
         assert isinstance(engine, ClubGame)
         events = [e.payload for e in game.events.order_by("seq")]
         lines = score(engine, events, scheme)

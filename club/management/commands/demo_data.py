@@ -14,12 +14,13 @@ from accounts.models import User
 from club.kernel.club_settings import ClubSettings
 from club.models import Evening, EveningStatus, Registration, RegistrationSource, RegistrationStatus
 from club.schedule import next_evening_start, signup_opens_at
-from games import services as games
 from games.online import services as online_play
 from games.ratings import analysis
+from games.recording import engine_for, game_record_event
 from games.rules import simulate
 from games.rules.club import ClubGame
 from games.rules.simulate import SAMPLE_LINEUP, SAMPLE_OPENING, SAMPLE_TOWN_WINS
+from games.starting import game_create
 from tournaments import services as tournaments
 from tournaments.models import Table, TableJudge
 
@@ -139,7 +140,7 @@ class Command(BaseCommand):
             for arrival, member in enumerate(players, start=1)
         )
         cards = zip(players, SAMPLE_LINEUP, strict=True)
-        game = games.game_create(
+        game = game_create(
             host=host,
             evening_id=evening.pk,
             seats={n: (m.pk, role) for n, (m, role) in enumerate(cards, 1)},
@@ -154,9 +155,7 @@ class Command(BaseCommand):
             {"type": "bonus", "seat": 4, "points": 0.3, "reason": "вёл город от первой проверки"},
         ]
         for seq, event in enumerate(played, start=1):
-            games.game_record_event(
-                game_id=game.pk, author=host, event=event, seq=seq, client_id=None
-            )
+            game_record_event(game_id=game.pk, author=host, event=event, seq=seq, client_id=None)
         # The worker builds it too once it starts (the same analysis: nothing changes);
         # built here, the demo's game page shows it at once.
         analysis.game_analysis_build(game_id=game.pk)
@@ -203,11 +202,11 @@ class Command(BaseCommand):
             judge = host if table.judge_id == host.pk else admin
             game = tournaments.table_game_start(table_id=table.pk, host=judge)
             seats = {seat.number: seat.role for seat in game.seats.all()}
-            engine = games.engine_for(game, list(game.seats.all()))
+            engine = engine_for(game, list(game.seats.all()))
             assert isinstance(engine, ClubGame)
             played = simulate.play(random.Random(seed), seats, options=engine.options)
             for seq, event in enumerate(played.events, start=1):
-                games.game_record_event(
+                game_record_event(
                     game_id=game.pk, author=judge, event=event, seq=seq, client_id=None
                 )
             analysis.game_analysis_build(game_id=game.pk)

@@ -328,7 +328,7 @@ export interface BonusBounds {
   max: number;
 }
 
-/** How long after the game's end the host may still give extra points and record the best move (the club's `bonus_window_days`; games.services refuses them after it): the screen offers them only while it is open. */
+/** How long after the game's end the host may still give extra points and record the best move (the club's `bonus_window_days`; games.recording refuses them after it): the screen offers them only while it is open. */
 export interface BonusWindow {
   days: number;
   closes: string | null;

@@ -6,8 +6,9 @@ from datetime import date
 import pytest
 
 from club.kernel.errors import RefusalCode, Refused
-from games import services
 from games.models import GameEvent, GameStatus
+from games.protocols import game_import, game_protocol
+from games.recording import game_record_event
 from games.rules import protocol
 from games.rules.errors import RuleCode
 from tests.factories import make_member
@@ -43,7 +44,7 @@ def test_the_protocol_replays_to_the_same_result(table: Table) -> None:
     game = start_game(host, evening, players)
     record(game, host, *TOWN_WINS)
     view = view_of(game.pk)
-    document = services.game_protocol(view.game, view.seats, view.log)
+    document = game_protocol(view.game, view.seats, view.log)
 
     assert document["format"] == "mafia-protocol/1"
     assert [s["nick"] for s in document["seats"]] == [p.nickname for p in players]
@@ -70,7 +71,7 @@ def test_a_stale_sequence_number_is_refused(table: Table) -> None:
     game = start_game(host, evening, players)
     record(game, host, {"type": "day", "n": 1})
     with pytest.raises(Refused) as refused:
-        services.game_record_event(
+        game_record_event(
             game_id=game.pk,
             author=host,
             event={"type": "foul", "seat": 3},
@@ -86,10 +87,10 @@ def test_a_retried_tap_with_the_same_client_id_is_not_doubled(table: Table) -> N
     host, evening, players = table
     game = start_game(host, evening, players)
     record(game, host, {"type": "day", "n": 1})
-    first = services.game_record_event(
+    first = game_record_event(
         game_id=game.pk, author=host, event={"type": "foul", "seat": 3}, seq=2, client_id="tap-1"
     )
-    again = services.game_record_event(
+    again = game_record_event(
         game_id=game.pk, author=host, event={"type": "foul", "seat": 3}, seq=2, client_id="tap-1"
     )
     assert first.created and not again.created
@@ -113,7 +114,7 @@ def test_undo_cancels_the_last_effective_event_and_is_kept_in_the_log(table: Tab
     assert view.club_state.fouls == {}
     assert [e["type"] for e in view.events] == ["day"]
     assert [e["type"] for e in view.log] == ["day", "foul", "foul", "undo", "undo"]
-    document = services.game_protocol(view.game, view.seats, view.log)
+    document = game_protocol(view.game, view.seats, view.log)
     assert [e["type"] for e in document["events"]] == ["day"]
 
 
@@ -143,9 +144,7 @@ def test_a_malformed_event_is_refused(table: Table) -> None:
         "not an object",
     ):
         with pytest.raises(Refused):
-            services.game_record_event(
-                game_id=game.pk, author=host, event=bad, seq=1, client_id=None
-            )
+            game_record_event(game_id=game.pk, author=host, event=bad, seq=1, client_id=None)
     assert not GameEvent.objects.filter(game=game).exists()
 
 
@@ -221,14 +220,12 @@ def test_import_rebuilds_a_game_from_its_protocol(table: Table) -> None:
     game = start_game(host, evening, players)
     record(game, host, *TOWN_WINS)
     view = view_of(game.pk)
-    document = services.game_protocol(view.game, view.seats, view.log)
-    imported = services.game_import(
-        document=document, evening_id=evening.pk, host=host, author=host
-    )
+    document = game_protocol(view.game, view.seats, view.log)
+    imported = game_import(document=document, evening_id=evening.pk, host=host, author=host)
     assert imported.status == GameStatus.FINISHED and imported.winner == "red"
     again = view_of(imported.pk)
     assert again.state.summary() == view.state.summary()
     document["events"].append({"type": "day", "n": 9})  # after the end: refused
     with pytest.raises(Refused) as refused:
-        services.game_import(document=document, evening_id=evening.pk, host=host, author=host)
+        game_import(document=document, evening_id=evening.pk, host=host, author=host)
     assert str(len(TOWN_WINS)) in refused.value.message

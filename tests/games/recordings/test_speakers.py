@@ -20,11 +20,11 @@ from club.kernel.errors import RefusalCode, Refused
 from games.models import Game
 from games.ratings import analysis as ratings_analysis
 from games.ratings.publication import published_analysis
+from games.recording import GameView
 from games.recordings import analysis as recording_analysis
 from games.recordings import services as recordings
 from games.recordings.audio import alignment, encoder, features, speakers, vad
 from games.recordings.models import FoulSuggestion, Recording, SuggestionStatus
-from games.services import GameView
 from tests.factories import make_member
 from tests.games.recording import TOWN_WINS, Table, record, start_game, view_of
 from tests.games.recordings.test_recordings import upload

@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
+from games.recording import Unreplayable
 from games.rules.table import offline_tap
-from games.services import Unreplayable
 from tests.games.recording import Table, view_of
 from tests.games.speech_order import CASES, SEATS, Case
 
