@@ -65,8 +65,8 @@ from club.queries import evening_lineup
 
 # The sign-up service's own steps, shared so that the organiser's changes are its changes.
 from club.services import (
-    _fill_seats,
-    _lineup_changed,
+    fill_seats,
+    lineup_changed,
     lock_evening,
     refuse_unless_of_age_on_the_evening,
     refuse_unless_off_the_tables,
@@ -191,7 +191,7 @@ def _added(evening: Evening, outcome: seating.Outcome) -> Added:
         raise Refused(_("Already on the evening's list."), RefusalCode.CONFLICT)
     for notification_id in written.notification_ids:
         notification_send_on_commit(notification_id)
-    _lineup_changed(evening.pk)
+    lineup_changed(evening.pk)
     registration = Registration.objects.select_related("member", "guest").get(
         pk=written.registration_id
     )
@@ -465,7 +465,7 @@ def lineup_move_to_seat(*, registration_id: int, actor: User, now: datetime | No
             registration.arrival = min(front) - 1
             registration.save(update_fields=["arrival", "held_back"])
         _log(evening.pk, LineupAction.MOVED, actor, registration)
-        _lineup_changed(evening.pk)
+        lineup_changed(evening.pk)
     lineup = evening_lineup(evening)
     seat = lineup.seat_of(registration)
     place = seat if seat is not None else lineup.position_of(registration)
@@ -554,9 +554,9 @@ def lineup_remove(
                     if removal == RemovalReason.BY_PHONE
                     else texts.removed_no_show(when=when),
                 )
-        promoted = _fill_seats(evening, club, now) if had_seat and now < evening.starts_at else []
+        promoted = fill_seats(evening, club, now) if had_seat and now < evening.starts_at else []
         _log_promoted(evening.pk, actor, promoted)
-        _lineup_changed(evening.pk)
+        lineup_changed(evening.pk)
     return Removed(registration, removal, had_seat, promoted)
 
 
@@ -668,7 +668,7 @@ def lineup_remove_undo(
         if undone_as == UndoneAs.RESERVE and now < evening.starts_at:
             # Back in the reserve beside a free seat (the no-show rule left it free): the
             # reserve's own rule says who takes it, as at a sign-up.
-            promoted = _fill_seats(evening, club, now)
+            promoted = fill_seats(evening, club, now)
             _log_promoted(evening.pk, actor, promoted)
         lineup = evening_lineup(evening)
         registration.refresh_from_db(fields=["status"])
@@ -697,7 +697,7 @@ def lineup_remove_undo(
                     text=text,
                     link=texts.evening_link(evening),
                 )
-        _lineup_changed(evening.pk)
+        lineup_changed(evening.pk)
     if seat is not None:
         undone_as = UndoneAs.SEAT  # a reserve place that took a free seat at once
     return Restored(registration, undone_as, place, promoted)
@@ -840,10 +840,10 @@ def evening_open_second_table(
         evening.tables = MAX_TABLES
         evening.save(update_fields=["capacity", "tables"])
         # The organiser's action: the reserve moves up now, also after the start.
-        promoted = _fill_seats(evening, club, now, second_table=True)
+        promoted = fill_seats(evening, club, now, second_table=True)
         _log(evening.pk, LineupAction.SECOND_TABLE, actor)
         _log_promoted(evening.pk, actor, promoted)
-        _lineup_changed(evening.pk)
+        lineup_changed(evening.pk)
     return promoted
 
 

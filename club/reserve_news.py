@@ -1,7 +1,7 @@
 """Members waiting in the reserve hear of their moves up when it matters: once, as they
 come within the club's `reserve_news_within` places of the front (default: the first
 three), not at every move. A member who gets a seat is told so by the promotion itself
-(club.services._fill_seats), with their number on the list.
+(club.services.fill_seats), with their number on the list.
 
 A change to the reserve reads the positions before it (`positions`) and, once made, tells
 whoever crossed the line (`tell_moved_up`); both run under the evening's lock. The dedupe

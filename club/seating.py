@@ -21,7 +21,7 @@ the server's own work only. SQLite, which serializes writers anyway, runs the sa
 statements one by one in a transaction. The rule (a seat while seats are free, then the
 reserve in arrival order, held-back members last and seated only from the last call on) is
 written here once, for both; when the last call has come is the caller's word
-(club.services.held_back_sits), as it is for the promotions (club.services._fill_seats).
+(club.services.held_back_sits), as it is for the promotions (club.services.fill_seats).
 """
 
 import hashlib

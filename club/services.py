@@ -59,9 +59,10 @@ class SignUp:
         return member
 
 
-def _lineup_changed(evening_id: int) -> None:
+def lineup_changed(evening_id: int) -> None:
     """The evening's seats or reserve changed: once committed, its line-up message in the
-    club's group follows (a task; nothing when the club has no group)."""
+    club's group follows (a task; nothing when the club has no group). Every change of the
+    line-up calls it, this module's and the organiser's (club/lineup.py)."""
     if ClubSettings.load().telegram_group_chat_id is not None:
         queue_on_commit("club.tasks.lineup_sync", evening_id, countdown=1)
 
@@ -128,16 +129,18 @@ def last_call(evening: Evening, club: ClubSettings) -> datetime:
 def held_back_sits(evening: Evening, club: ClubSettings, now: datetime) -> bool:
     """The no-show rule's one question: may a held-back member take a free seat now? From
     the last call on, yes; before it they wait behind the rest of the reserve. The
-    promotions (_fill_seats) and a sign-up's own seat (club/seating.py) both ask it here."""
+    promotions (fill_seats) and a sign-up's own seat (club/seating.py) both ask it here."""
     return now >= last_call(evening, club)
 
 
-def _fill_seats(
+def fill_seats(
     evening: Evening, club: ClubSettings, now: datetime, *, second_table: bool = False
 ) -> list[Registration]:
     """Promote from the reserve into free seats, in order, each member told their number
     on the list and asked to confirm; those left waiting who moved up into the reserve's
-    first places are told so (club/reserve_news.py). The evening must be locked.
+    first places are told so (club/reserve_news.py). The evening must be locked
+    (lock_evening): this module's writes and the organiser's line-up (club/lineup.py) call
+    it under that lock.
     `second_table`: the seats are a second table's (nobody freed them), and the promoted
     are told so."""
     return _promote(evening, club, now, evening_lineup(evening), second_table=second_table)[0]
@@ -151,7 +154,7 @@ def _promote(
     *,
     second_table: bool = False,
 ) -> tuple[list[Registration], Lineup]:
-    """_fill_seats from the line-up as the caller read it under the evening's lock (the
+    """fill_seats from the line-up as the caller read it under the evening's lock (the
     free seats, the reserve in its order, the positions before): the seats and positions
     after are numbered from it in memory, so a promotion reads the line-up once. Returns
     the promoted and the line-up after them."""
@@ -236,7 +239,7 @@ def registration_create(
         return _describe(registration, created=False)
     for notification_id in written.notification_ids:
         notification_send_on_commit(notification_id)
-    _lineup_changed(evening.pk)
+    lineup_changed(evening.pk)
     # The row as written, without reading it back; any other field loads on first use.
     registration = Registration.from_db(
         None,
@@ -413,10 +416,10 @@ def _leave(
                 else texts.cancelled(when=texts.evening_when(evening, club)),
             )
         if had_seat and evening.change_refusal(now) is None:
-            _fill_seats(evening, club, now)
+            fill_seats(evening, club, now)
         elif before is not None:
             reserve_news.tell_moved_up(evening, before, club)
-        _lineup_changed(evening.pk)
+        lineup_changed(evening.pk)
     return registration
 
 
@@ -448,9 +451,9 @@ def evening_fill_seats(*, evening_id: int, now: datetime | None = None) -> list[
     with transaction.atomic(durable=True):
         evening = lock_evening(evening_id)
         _refuse_if_started(evening, now)
-        promoted = _fill_seats(evening, club, now)
+        promoted = fill_seats(evening, club, now)
         if promoted:
-            _lineup_changed(evening.pk)
+            lineup_changed(evening.pk)
         return promoted
 
 
@@ -482,8 +485,8 @@ def evening_release_unconfirmed(*, evening_id: int, now: datetime | None = None)
             registration.save(update_fields=["status", "arrival"])
         evening.unconfirmed_released_at = now
         evening.save(update_fields=["unconfirmed_released_at"])
-        _fill_seats(evening, club, now)
-        _lineup_changed(evening.pk)
+        fill_seats(evening, club, now)
+        lineup_changed(evening.pk)
         lineup = evening_lineup(evening)
         for registration in unconfirmed:
             position = lineup.position_of(registration)
@@ -515,8 +518,8 @@ def evening_set_capacity(*, evening_id: int, capacity: int, now: datetime | None
         evening.save(update_fields=["capacity"])
         # A closed evening's seats still pass to its reserve, as at a cancellation.
         if evening.change_refusal(now) is None:
-            _fill_seats(evening, club, now)
-            _lineup_changed(evening.pk)
+            fill_seats(evening, club, now)
+            lineup_changed(evening.pk)
     return evening
 
 
@@ -594,7 +597,7 @@ def registration_promote(*, registration_id: int, now: datetime | None = None) -
         registration.held_back = False
         registration.save(update_fields=["arrival", "held_back"])
         _promoted, lineup = _promote(evening, club, now, lineup.to_the_front(registration))
-        _lineup_changed(evening.pk)
+        lineup_changed(evening.pk)
         return _describe(registration, created=False, lineup=lineup)
 
 
