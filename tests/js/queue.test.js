@@ -296,7 +296,7 @@ test("before the phone's engine loads a tap waits unjudged: the screen guesses n
   await queue.engineReady();
   assert.deepEqual(queue.taps.map((tap) => [tap.event.seat, tap.judged]), [[1, true]], "one speech; the repeats refused");
   assert.equal(queue.table.speaker, 2);
-  assert.deepEqual(ui.said, [["error", "Not recorded: speech of 1 — Сейчас говорит 2"]], "two repeats refused alike, said once");
+  assert.deepEqual(ui.said, [["error", "Not recorded: speech of 1 — Сейчас говорит 2 × 2"]], "two repeats refused alike, said once, counted");
 
   server.down = false;
   queue.setOnline(true);
@@ -318,7 +318,7 @@ test("unjudged taps that reach the server first are judged there: one speech, th
   assert.deepEqual(server.log.map((entry) => entry.type + (entry.seat || "")), ["day", "speech1"]);
   assert.deepEqual([queue.taps.length, queue.seq, queue.table.speaker], [0, 2, 2]);
   assert.deepEqual(ui.conflicts, []);
-  assert.deepEqual(ui.said, [["error", "Not recorded: speech of 1 — Seat 2 speaks now"]], "two repeats refused alike, said once");
+  assert.deepEqual(ui.said, [["error", "Not recorded: speech of 1 — Seat 2 speaks now × 2"]], "two repeats refused alike, said once, counted");
 });
 
 test("the engine that loads while the first unjudged tap is on its way judges the rest after the server's answer", async () => {
@@ -344,7 +344,7 @@ test("the engine that loads while the first unjudged tap is on its way judges th
   await settled(queue);
   assert.deepEqual(server.log.map((entry) => entry.type + (entry.seat || "")), ["day", "speech1"]);
   assert.deepEqual([queue.taps.length, queue.table.speaker], [0, 2]);
-  assert.deepEqual(ui.said, [["error", "Not recorded: speech of 1 — Сейчас говорит 2"]], "two repeats refused alike, said once");
+  assert.deepEqual(ui.said, [["error", "Not recorded: speech of 1 — Сейчас говорит 2 × 2"]], "two repeats refused alike, said once, counted");
   assert.equal(server.bodies.length, 4, "the phone's engine dropped the repeats: they were not sent");
 });
 

@@ -391,8 +391,12 @@ export class TapQueue {
   /** Says which waiting taps were not recorded, and why (with a way on for a clock). */
   tell() {
     if (!this.dropped.length) return;
-    // Each thing once: two taps refused alike read as one.
-    const message = _("Not recorded: %(taps)s", { taps: [...new Set(this.dropped)].join("; ") });
+    // Each thing once: taps refused alike read as one, with how many they were (× 2).
+    /** @type {Map<string, number>} */
+    const counted = new Map();
+    for (const each of this.dropped) counted.set(each, (counted.get(each) || 0) + 1);
+    const taps = [...counted].map(([each, times]) => (times > 1 ? `${each} × ${times}` : each));
+    const message = _("Not recorded: %(taps)s", { taps: taps.join("; ") });
     if (this.stuckClock) this.ui.unrecordable(message);
     else this.ui.say(message);
     this.dropped = [];
