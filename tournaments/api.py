@@ -4,9 +4,10 @@ seat, start a table's game, the seating and the standings)."""
 from __future__ import annotations
 
 from datetime import date, datetime
+from typing import Annotated
 
 from django.utils.translation import gettext as _
-from ninja import Field, Router, Schema, Status
+from ninja import Field, Query, Router, Schema, Status
 
 from club import services as club_services
 from club.doors.requests import ApiRequest
@@ -16,6 +17,7 @@ from club.kernel.schemas import ERRORS
 from club.models import RegistrationSource
 from tournaments import queries, services
 from tournaments.models import Tournament
+from tournaments.seating.generator import DEFAULT_EFFORT
 
 router = Router(tags=["tournaments"])
 
@@ -155,10 +157,20 @@ def tournament_register(request: ApiRequest, tournament_id: int) -> Status[Regis
     return Status(201 if result.created else 200, body)
 
 
+# The generator's work, as a percentage of its default (about a minute at the most for
+# the largest tournaments): an organiser who wants the seating sooner asks for less.
+Effort = Annotated[int, Query(ge=1, le=DEFAULT_EFFORT)]
+
+
 @router.post("/tournaments/{tournament_id}/seating", response={200: SeatedOut, **ERRORS})
-def tournament_seat(request: ApiRequest, tournament_id: int) -> SeatedOut:
+def tournament_seat(
+    request: ApiRequest, tournament_id: int, effort: Effort = DEFAULT_EFFORT
+) -> SeatedOut:
+    """Seat the qualifying rounds not begun yet. `effort` (1–100, default 100): the share of
+    the generator's default work, for a seating sooner; the search keeps the best seating
+    it has found at any point, so less work gives a seating as good as that much search."""
     seated = services.tournament_seat(
-        tournament_id=_tournament(tournament_id).pk, actor=request.auth
+        tournament_id=_tournament(tournament_id).pk, actor=request.auth, effort=effort
     )
     return SeatedOut(rounds_seated=seated)
 
@@ -235,9 +247,12 @@ def round_announce(request: ApiRequest, tournament_id: int, number: int) -> Anno
 
 
 @router.post("/tournaments/{tournament_id}/final", response={200: FinalOut, **ERRORS})
-def tournament_final(request: ApiRequest, tournament_id: int) -> FinalOut:
+def tournament_final(
+    request: ApiRequest, tournament_id: int, effort: Effort = DEFAULT_EFFORT
+) -> FinalOut:
+    """Seat the final from the standings; `effort` as for the seating."""
     finalists = services.tournament_final(
-        tournament_id=_tournament(tournament_id).pk, actor=request.auth
+        tournament_id=_tournament(tournament_id).pk, actor=request.auth, effort=effort
     )
     return FinalOut(finalists=len(finalists))
 

@@ -519,3 +519,23 @@ def test_a_tournament_game_is_rated_with_the_tournaments_k() -> None:
     for row in scores:
         assert row.rating_before == 0.0
         assert row.rating_after == (8.0 if row.won else -6.0), row.role
+
+
+def test_the_organiser_asks_the_generator_for_less_work() -> None:
+    """#38 item 7: `effort` (1–100, a share of the default work) for a seating sooner; a
+    value outside the range is refused and seats nothing."""
+    organiser = admin()
+    tournament, _members = small(organiser, players=13, capacity=13)
+    url = f"/tournaments/{tournament.pk}/seating"
+    for bad in ("0", "101", "much"):
+        answer = api(organiser, "post", f"{url}?effort={bad}")
+        assert answer.status_code == 422, (bad, answer.content)
+    assert not Table.objects.filter(round__tournament=tournament).exists()
+    seated = api(organiser, "post", f"{url}?effort=5")
+    assert seated.status_code == 200, seated.content
+    assert seated.json()["rounds_seated"] == 3
+    # Every qualifying round seated, each table full, nobody twice in a round.
+    for round_ in tournament.round_set.filter(stage=Stage.QUALIFYING):
+        tables = [t.players for t in Table.objects.filter(round=round_)]
+        seats = [pk for table in tables for pk in table]
+        assert len(seats) == len(set(seats)) == 10
