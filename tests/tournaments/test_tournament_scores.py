@@ -69,11 +69,12 @@ def commissar(fiim: dict[int, Scored], club: dict[int, Scored]) -> tuple[int, fl
     """A seat the two presets score apart (the commissar when they do: the club's lines for
     checks and nominations, FIIM's win alone) and its points by each, the season's being
     no seat's points by the tournament's, so a page cannot show them by chance."""
-    shown_by_fiim = {s.points for s in fiim.values()}
+    # By size: «0,50» is inside «-0,50», a seat's total the tournament's points may show.
+    shown_by_fiim = {abs(s.points) for s in fiim.values()}
     apart = [
         n
         for n, s in sorted(fiim.items(), key=lambda item: item[1].role != "commissar")
-        if club[n].points != s.points and club[n].points not in shown_by_fiim
+        if club[n].points != s.points and abs(club[n].points) not in shown_by_fiim
     ]
     assert apart, "the game is chosen so the presets score a seat apart"
     return apart[0], fiim[apart[0]].points, club[apart[0]].points
