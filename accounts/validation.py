@@ -85,16 +85,9 @@ def validate_nickname(nickname: str) -> None:
     if not _LETTER.search(nickname):
         raise ValidationError(_("A nickname needs at least one letter."), code="nickname_letter")
     # «Вoрон» with a Latin «o» reads as «Ворон»: a word is written in one alphabet.
-    mixed = mixed_script_word(nickname)
+    mixed = mixed_scripts_refusal(nickname)
     if mixed is not None:
-        raise ValidationError(
-            _(
-                "The word «%(word)s» mixes Latin and Cyrillic letters, which makes it look "
-                "like another word: write each word in one alphabet."
-            )
-            % {"word": mixed},
-            code="nickname_mixed_scripts",
-        )
+        raise ValidationError(mixed, code="nickname_mixed_scripts")
     site_word = reads_as_a_site_word(nickname)
     if site_word is not None:
         raise ValidationError(
@@ -105,6 +98,18 @@ def validate_nickname(nickname: str) -> None:
             % {"word": site_word},
             code="nickname_site_word",
         )
+
+
+def mixed_scripts_refusal(name: str) -> str | None:
+    """Why `name` cannot be told apart, when a word of it mixes alphabets («Вoрон» with a
+    Latin «o» reads as «Ворон»): the one wording for nicknames and guests' names."""
+    mixed = mixed_script_word(name)
+    if mixed is None:
+        return None
+    return _(
+        "The word «%(word)s» mixes Latin and Cyrillic letters, which makes it look "
+        "like another word: write each word in one alphabet."
+    ) % {"word": mixed}
 
 
 def validate_birth_date(birth_date: date, *, today: date, minimum_age: int) -> None:

@@ -38,11 +38,12 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from accounts.languages import speaking_to
-from accounts.lookalikes import lookalike_key, mixed_script_word
+from accounts.lookalikes import lookalike_key
 from accounts.models import MembershipStatus, User
 from accounts.validation import (
     NICKNAME_MAX_LENGTH,
     login_key,
+    mixed_scripts_refusal,
     normalize_nickname,
     reads_as_a_site_word,
 )
@@ -290,17 +291,9 @@ def refuse_unless_tells_apart(evening: Evening, name: str) -> None:
     with a Latin «o» beside «Ворон»: accounts.lookalikes, the rule nicknames follow). The
     one check of every door that names a guest (the line-up's form is the only one: the
     host seats the evening's guests by id, games.starting)."""
-    mixed = mixed_script_word(name)
+    mixed = mixed_scripts_refusal(name)
     if mixed is not None:
-        raise Refused(
-            _(
-                "The word «%(word)s» mixes Latin and Cyrillic letters, which makes it look "
-                "like another word: write each word in one alphabet."
-            )
-            % {"word": mixed},
-            RefusalCode.INVALID,
-            fields={"name": 1},
-        )
+        raise Refused(mixed, RefusalCode.INVALID, fields={"name": 1})
     site_word = reads_as_a_site_word(name)
     if site_word is not None:
         raise Refused(
