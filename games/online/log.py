@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.utils import timezone
 
 from accounts.models import User
+from games import reasons
 from games.models import Game, GameEvent
 from games.online.table import Table
 from games.recording import game_analyse_on_commit
@@ -21,6 +22,9 @@ def append(found: Table, event: dict[str, object], author: User | None) -> None:
         shaped = event_shapes.normalize(event, "online")
     except ProtocolError as error:
         raise rule_refused(error) from error
+    # The host's reason names players by seat, as a live game's (games/reasons.py); screened
+    # once the event's shape has capped its texts, so the cost is bounded.
+    reasons.refuse_named_event(shaped, {seat.number: seat.player.nickname for seat in found.seats})
     shaped.setdefault("at", timezone.now().isoformat())
     state = found.state
     try:

@@ -27,7 +27,7 @@ from accounts.services import refuse_unless_active, refuse_unless_may_play
 from club.kernel.club_settings import ClubSettings
 from club.kernel.errors import RefusalCode, Refused
 from club.kernel.parsing import storable_text
-from games import access, reasons
+from games import access
 from games.models import Game, Ruleset, Seat
 from games.online import announce, texts
 from games.online.log import append
@@ -185,8 +185,6 @@ def online_act(*, game_id: int, user: User, event: Mapping[str, Any]) -> Acted:
         elif kind in HOST_ACTIONS:
             if not found.runs(user):
                 raise Refused(_("Only the game's host moderates it."), RefusalCode.FORBIDDEN)
-            # The host's reason names players by seat, as a live game's (games/reasons.py).
-            reasons.refuse_named_event(shaped, {s.number: s.player.nickname for s in found.seats})
         else:
             raise Refused(_("That is not an action of the online game."), RefusalCode.INVALID)
         _refuse_late_inactivity_modkill(found, shaped, timezone.now())

@@ -325,5 +325,11 @@ def test_the_hosts_reason_names_a_player_by_seat_not_by_nickname() -> None:
         assert refused["code"] == "invalid"
         assert f"{fox_seat}" in refused["detail"]
         assert Game.objects.get(pk=game_id).last_seq == before
+        # A reason past the shape's 200 characters is refused for its length before any
+        # name is looked for: the screening's cost is bounded whatever is sent.
+        long = host.act(
+            game_id, expect=422, type="warning", seat=other, reason="word " * 3_000 + "Лису"
+        )
+        assert "Лис" not in long["detail"]
         host.act(game_id, type="warning", seat=other, reason=f"перебивал место {fox_seat}")
         assert Game.objects.get(pk=game_id).last_seq == before + 1
