@@ -14,6 +14,7 @@ from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.http import parse_etags
 from django.utils.translation import gettext as _
 from django.views.decorators.csp import csp_override
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -526,6 +527,21 @@ def _live_read(request: SiteRequest, game_id: int) -> live.Kept:
     return kept
 
 
+def _poller_holds(if_none_match: str, etag: str) -> bool:
+    """If-None-Match as RFC 9110 §13.1.2 reads it on a GET: `*`, or a list of entity-tags
+    of which one equals ours by the weak comparison (`W/` ignored: a proxy that compresses,
+    nginx's gzip, weakens the ETag it passes on, and its browsers send it back so). What
+    does not parse as an entity-tag matches nothing (django.utils.http.parse_etags keeps
+    only well-formed ones), so a garbled header gets the body, never a wrong 304."""
+    if not if_none_match:
+        return False
+    tags = parse_etags(if_none_match)
+    if tags == ["*"]:
+        return True
+    ours = etag.removeprefix("W/")
+    return any(tag.removeprefix("W/") == ours for tag in tags)
+
+
 @require_GET
 def game_live_json(request: SiteRequest, game_id: int) -> HttpResponse:
     """The live table's snapshot as JSON, with its ETag: a poller that has it gets 304."""
@@ -534,7 +550,7 @@ def game_live_json(request: SiteRequest, game_id: int) -> HttpResponse:
     except Refused as refusal:
         return JsonResponse(refusal.body(), status=refusal.status)
     public = kept["spectators"] == Spectators.PUBLIC
-    if request.headers.get("If-None-Match") == kept["etag"]:
+    if _poller_holds(request.headers.get("If-None-Match", ""), kept["etag"]):
         response = HttpResponse(status=304)
     else:
         response = HttpResponse(kept["body"], content_type="application/json")
