@@ -20,7 +20,17 @@ from django.apps import apps
 from django.conf import settings
 
 ROOT = Path(__file__).resolve().parents[1]
-SOURCES = ("accounts", "bot", "club", "games", "notifications", "tournaments", "bench", "tests")
+SOURCES = (
+    "accounts",
+    "bot",
+    "club",
+    "games",
+    "live",
+    "notifications",
+    "tournaments",
+    "bench",
+    "tests",
+)
 # The calls whose first argument is a task's name.
 QUEUERS = {"queue_on_commit", "publish", "send_task", "signature", "Signature"}
 # The one place a name passes through as a variable: the queueing helpers themselves.

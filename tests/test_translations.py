@@ -19,6 +19,7 @@ SOURCES = [
     "bot",
     "club",
     "games",
+    "live",
     "notifications",
     "tournaments",
     "templates",

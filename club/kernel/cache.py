@@ -41,3 +41,17 @@ def cache_set(key: str, value: Any, timeout: int) -> None:
     except CACHE_FAILURES:
         logger.warning("The cache does not answer: %s is not kept", key, exc_info=True)
         CACHE.failed()
+
+
+def cache_delete(key: str) -> bool:
+    """Drop a kept value; False when the cache does not answer (the value then lives out
+    its timeout)."""
+    if not CACHE.closed:
+        return False
+    try:
+        cache.delete(key)
+    except CACHE_FAILURES:
+        logger.warning("The cache does not answer: %s is not dropped", key, exc_info=True)
+        CACHE.failed()
+        return False
+    return True

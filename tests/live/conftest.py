@@ -1,0 +1,3 @@
+from tests.games.conftest import table
+
+__all__ = ["table"]
