@@ -20,7 +20,7 @@ the pages, the API, the bot and the admin.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from django.contrib.auth.models import AnonymousUser
 from django.utils.translation import gettext as _
@@ -158,6 +158,20 @@ def seat_nickname(seat: Seat) -> str:
     guest = seat.guest
     assert guest is not None
     return guest.member.nickname if guest.member is not None else guest.name
+
+
+def seq_shown(
+    log: Sequence[Mapping[str, object]], last: int, *, at_night: bool, sees_night: bool
+) -> int:
+    """The log's length as a reader may count it: whoever does not see the night (all
+    but whoever runs the game, until it ends) counts it as it stood when the night began,
+    so the night's taps (a check, a kill, a heal, an undo of one) cannot be counted by
+    polling; the morning shows them all at once. `log` is every entry in order (undos
+    too), the first numbered 1; `last` the last one's number."""
+    if sees_night or not at_night:
+        return last
+    began = max((i for i, event in enumerate(log) if event.get("type") == "night"), default=-1)
+    return began + 1 if began >= 0 else last
 
 
 # --- an online table --------------------------------------------------------------------

@@ -119,6 +119,7 @@ def _out(request: ApiRequest, view: GameView) -> GameOut:
     roles = access.sees_roles(request.auth, view.game, view.seats)
     nick = visible_nicks(view.seats, view.game, request.auth)
     named = access.runs(request.auth, view.game, view.seats)
+    night = prompt.phase == "night"
     return GameOut(
         id=view.game.pk,
         evening_id=view.game.evening_id,
@@ -127,7 +128,7 @@ def _out(request: ApiRequest, view: GameView) -> GameOut:
         ruleset=view.game.ruleset,
         status=view.game.status,
         winner=view.game.winner or None,
-        seq=view.game.last_seq,
+        seq=access.seq_shown(view.log, view.game.last_seq, at_night=night, sees_night=roles),
         rated=view.game.rated,
         seats=[
             SeatOut(
@@ -148,7 +149,8 @@ def _out(request: ApiRequest, view: GameView) -> GameOut:
             phase=prompt.phase,
             n=prompt.n,
             step=prompt.step,
-            legal=list(prompt.legal),
+            # What remains of a night is the host's (or what the recorder may tap).
+            legal=list(prompt.legal) if roles or not night else [],
             speaker=prompt.speaker,
             seconds=prompt.seconds,
             question=prompt.question,

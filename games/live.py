@@ -22,14 +22,14 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable
-from typing import Literal, TypedDict
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Literal, TypedDict
 
 from django.db import transaction
 from django.utils.translation import gettext as _
 
 from accounts.models import User
-from club.kernel.cache import cache_get, cache_set
+from club.kernel.cache import cache_delete, cache_get, cache_set
 from club.kernel.errors import RefusalCode, Refused
 from games import access
 from games.models import Game, Ruleset, Spectators
@@ -93,6 +93,7 @@ type Scores = Callable[[Game], dict[int, float] | None]
 class LiveSnapshot(TypedDict):
     game: int
     number: int
+    ruleset: Literal["club"]  # an online game's is games.online.spectators'
     phase: str  # setup, day, night, over
     n: int
     step: str | None  # by day only
@@ -134,6 +135,7 @@ def snapshot_of(view: GameView, scores: Scores | None = None) -> LiveSnapshot:
     return {
         "game": view.game.pk,
         "number": view.game.number,
+        "ruleset": "club",
         "phase": state.phase.value,
         "n": state.n,
         "step": state.step.value if day else None,
@@ -215,10 +217,20 @@ def _scores(view: GameView, scores: Scores | None) -> list[LiveScore] | None:
     return [{"seat": seat, "points": value} for seat, value in sorted(points.items())]
 
 
-def _kept(view: GameView, scores: Scores | None) -> Kept:
-    body = json.dumps(snapshot_of(view, scores), ensure_ascii=False, separators=(",", ":"))
+def keep(game_id: int, snapshot: Mapping[str, Any], spectators: str) -> Kept:
+    """Keep a game's snapshot as it is served: its body, its ETag (a hash of the body)
+    and who may read it. A club game's is this module's; an online game's is
+    games/online/spectators.py's, which stands above this room and keeps it here."""
+    body = json.dumps(snapshot, ensure_ascii=False, separators=(",", ":"))
     etag = '"' + hashlib.blake2b(body.encode(), digest_size=12).hexdigest() + '"'
-    return {"etag": etag, "body": body, "spectators": view.game.spectators}
+    kept: Kept = {"etag": etag, "body": body, "spectators": spectators}
+    cache_set(_key(game_id), kept, SNAPSHOT_SECONDS)
+    return kept
+
+
+# Another ruleset's writer of its snapshot (games.online.spectators.online_snapshot_write):
+# from the database, with the finished game's points; None for a game not of its ruleset.
+type Writer = Callable[[int, Scores | None], Kept | None]
 
 
 def snapshot_write(
@@ -231,26 +243,35 @@ def snapshot_write(
     view = view if view is not None else game_view(game_id)
     if view is None or view.game.ruleset != Ruleset.CLUB:
         return None
-    kept = _kept(view, scores)
-    cache_set(_key(game_id), kept, SNAPSHOT_SECONDS)
-    return kept
+    return keep(game_id, snapshot_of(view, scores), view.game.spectators)
 
 
 def snapshot_on_commit(game_id: int, view: GameView | None = None) -> None:
     """The one hook of the recording of an event: once it commits, the snapshot is
     written again (in the recording request, from the game as the recording judged it,
     `view`: no second read or fold of the log). Robust: a failure here is logged, never
-    the host's tap's answer; the next poll's miss builds it again."""
-    transaction.on_commit(lambda: snapshot_write(game_id, view=view), robust=True)
+    the host's tap's answer; the next poll's miss builds it again. Another ruleset's
+    kept snapshot (the spectators setting changed) is dropped: the next poll builds it."""
+
+    def write() -> None:
+        if snapshot_write(game_id, view=view) is None:
+            cache_delete(_key(game_id))
+
+    transaction.on_commit(write, robust=True)
 
 
-def snapshot_read(game_id: int, scores: Scores | None = None) -> Kept:
-    """The kept snapshot, built once on a miss (with `scores`); a clear refusal for a game
-    with no live table (none such, or an online game: its table is its players')."""
+def snapshot_read(
+    game_id: int, scores: Scores | None = None, writers: Sequence[Writer] = ()
+) -> Kept:
+    """The kept snapshot, built once on a miss (with `scores`: a club game's here, another
+    ruleset's by its `writers`, which the doors pass down); a clear refusal for a game
+    with no live table."""
     kept = cache_get(_key(game_id))
     if isinstance(kept, dict):
         return Kept(etag=kept["etag"], body=kept["body"], spectators=kept["spectators"])
     built = snapshot_write(game_id, scores)
+    for writer in writers:
+        built = built or writer(game_id, scores)
     if built is None:
         raise Refused(_("There is no live table of this game."), RefusalCode.NOT_FOUND)
     return built
@@ -278,7 +299,7 @@ def spectators_set(*, game_id: int, author: User, spectators: str) -> Game:
         raise Refused(_("Choose who may follow the game live."), RefusalCode.INVALID)
     with transaction.atomic():
         game = Game.objects.select_for_update().filter(pk=game_id).first()
-        if game is None or game.ruleset != Ruleset.CLUB:
+        if game is None:
             raise Refused(_("There is no live table of this game."), RefusalCode.NOT_FOUND)
         if not access.runs(author, game):
             raise Refused(

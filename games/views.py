@@ -29,6 +29,8 @@ from club.lineup import MAX_TABLES
 from club.models import Evening
 from games import access, host_screen, live, taps
 from games.models import Role, Ruleset, Spectators
+from games.online import texts as online_texts
+from games.online.spectators import online_snapshot_write
 from games.queries import bonuses_given, game_view
 from games.ratings import stats
 from games.ratings.publication import (
@@ -508,9 +510,11 @@ def manifest(request: SiteRequest) -> JsonResponse:
 
 def _online_result(request: SiteRequest, view: GameView) -> HttpResponse:
     """An online game's public page is its analysis once it ends; until then its table is
-    its players' (/online/<id>/)."""
+    its players' and its host's (/online/<id>/), and everyone else is sent to its live
+    table (which says whether they may follow it: Game.spectators)."""
     if not view.game.finished:
-        return redirect("online_game", game_id=view.game.pk)
+        at_table = access.sees_table(request.user, view.game, view.seats)
+        return redirect("online_game" if at_table else "game_live", game_id=view.game.pk)
     context = {"game": view.game, "analysis": published_analysis(view, request.user)}
     return render(request, "games/online_result.html", context)
 
@@ -521,7 +525,7 @@ def _online_result(request: SiteRequest, view: GameView) -> HttpResponse:
 def _live_read(request: SiteRequest, game_id: int) -> live.Kept:
     """The kept snapshot, if this reader may follow the game. A public game's reader is
     not looked up (no session, no query); a members-only game's costs the session's."""
-    kept = live.snapshot_read(game_id, scores=published_points)
+    kept = live.snapshot_read(game_id, published_points, writers=[online_snapshot_write])
     public = kept["spectators"] == Spectators.PUBLIC
     live.refuse_unless_spectator(kept, None if public else request.user)
     return kept
@@ -599,9 +603,12 @@ def game_live(request: SiteRequest, game_id: int) -> HttpResponse:
         "reasons": {code: str(text) for code, text in REASONS.items()},
         "roles": {code: str(name) for code, name in stats.role_names().items()},
     }
+    snapshot = json.loads(kept["body"])
+    if snapshot.get("ruleset") == Ruleset.ONLINE:
+        words |= online_texts.spectators_words()  # its thread's words, its reasons, roles
     context = {
         "game_id": game_id,
-        "snapshot": json.loads(kept["body"]),
+        "snapshot": snapshot,
         "words": words,
         "result_url": reverse("game", args=[game_id]) + "?public=1",
     }

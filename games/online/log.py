@@ -8,6 +8,7 @@ from django.utils import timezone
 from accounts.models import User
 from games import reasons
 from games.models import Game, GameEvent
+from games.online.spectators import online_snapshot_on_commit
 from games.online.table import Table
 from games.recording import game_analyse_on_commit
 from games.rules import events as event_shapes
@@ -35,6 +36,9 @@ def append(found: Table, event: dict[str, object], author: User | None) -> None:
         game=game, seq=game.last_seq + 1, type=str(shaped["type"]), payload=shaped, author=author
     )
     game.last_seq += 1
+    # The spectators' snapshot once this commits, from the table as it stands then (before
+    # the analysis is queued: a worker run eagerly writes it again with the points).
+    online_snapshot_on_commit(found)
     was_finished = game.finished
     game.take_outcome(state, timezone.now())
     if game.finished and not was_finished:

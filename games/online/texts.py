@@ -260,3 +260,58 @@ def reading_choices() -> dict[str, list[tuple[str, str]]]:
             ("day", _("the day's removals, the host's too")),
         ],
     }
+
+
+def spectators_words() -> dict[str, Any]:
+    """The words of an online game's spectators' page (static/games/live-online.js), in
+    the reader's language: the thread's lines as the players' page says them
+    (templates/games/online.html, games/_online_outcome.html)."""
+    return {
+        "starts": _("Before day 1"),
+        "until": _("until %(when)s"),
+        "next_step": _("next step %(when)s"),
+        "thread": _("The thread"),
+        "no_posts": _("No posts yet."),
+        "earlier": _("Earlier lines are on the game's page once it ends."),
+        "vote_title": _("The vote"),
+        "no_votes": _("No votes yet."),
+        "fasted": _("Fasted:"),
+        "pass": _("PASS"),
+        "hang_all": _("hang all"),
+        "pardon_all": _("pardon all"),
+        "final": _("changed, final"),
+        "changed": _("changed"),
+        "fasts": _("fasts"),
+        "unfasts": _("withdraws the fast"),
+        "last_word": _("last word"),
+        "round_post": _("catastrophe post"),
+        "seat_ref": _("seat %(seat)s"),
+        "catastrophe_question": _("Catastrophe among %(seats)s: hang all or pardon all?"),
+        "catastrophe_revote": _("Catastrophe: a revote among %(seats)s."),
+        "warning": _("The host's warning no. %(count)s:"),
+        "warnings": _("Warnings"),
+        "removed": _("Leaves the game for warnings:"),
+        "modkill": _("The host removes from the game (a modkill):"),
+        "red_wins": _("The town (red) wins."),
+        "black_wins": _("The mafia (black) wins."),
+        "outcomes": {
+            "killed": _("Night: killed"),
+            "misfire": _("Night: the mafia misfired, nobody died."),
+            "voted": _("Leaves by the vote:"),
+            "fast": _("(the day ended by everyone's fast)"),
+            "pardoned": _("Nobody leaves: on day one a single vote is pardoned."),
+            "cancelled": _("No vote today: a player was removed by the host."),
+            "pardon_all": _("All pardoned: nobody leaves."),
+            "catastrophe_at_four": _("A tie at four players: no revote, nobody leaves."),
+            "tie_again": _("The tie held through the revotes: nobody leaves."),
+            "limit": _("Never more than two leave a day: nobody is hanged."),
+            "nobody": _("Nobody leaves: no votes on anyone."),
+        },
+        "reasons": {
+            "voted": _("voted out"),
+            "killed": _("killed"),
+            "modkill": _("removed by the host"),
+            "warnings": _("three warnings"),
+        },
+        "roles": {role: online_role(role) for role in ("don", "mafia", "commissar", "civilian")},
+    }

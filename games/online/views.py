@@ -25,7 +25,7 @@ from club.kernel.errors import RefusalCode, Refused
 from club.kernel.parsing import parse_moment, whole_number
 from games import access
 from games.access import may_host
-from games.models import Game, Ruleset, Seat
+from games.models import Game, Ruleset, Seat, Spectators
 from games.online import services as online_play
 from games.online import texts
 from games.online.models import MafiaMessage
@@ -166,6 +166,7 @@ def _table_context(request: SiteRequest, found: Table, **extra: Any) -> dict[str
         "signature": _signature(view),
         "chat_open": found.table.starts_at - online_play.MAFIA_CHAT <= now < found.table.starts_at,
         "chat_count": len(view.mafia_chat or []),
+        "spectators_choices": Spectators.choices,
         **extra,
     }
 

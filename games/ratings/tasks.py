@@ -14,6 +14,7 @@ from django.utils import timezone
 
 from games import live
 from games.models import Game, GameStatus
+from games.online.spectators import online_snapshot_write
 from games.ratings import analysis, publication, reports
 from games.ratings.models import PlayerScore
 
@@ -29,7 +30,10 @@ ANALYSIS_GRACE = timedelta(minutes=2)
 def game_analyse(game_id: int) -> None:
     analysis.game_analysis_build(game_id=game_id)
     # The live table shows the finished game's scores (games/live.py).
-    live.snapshot_write(game_id, scores=publication.published_points)
+    scores = publication.published_points
+    if live.snapshot_write(game_id, scores) is None:
+        online_snapshot_write(game_id, scores)  # an online game's
+
     analysis.ratings_replay()
     analysis.forecasts_update()
     publication.game_post_sync(game_id=game_id)
