@@ -272,7 +272,7 @@ def spectators_words() -> dict[str, Any]:
         "next_step": _("next step %(when)s"),
         "thread": _("The thread"),
         "no_posts": _("No posts yet."),
-        "earlier": _("Earlier lines are on the game's page once it ends."),
+        "earlier": _("The thread's earlier lines are the players' page's."),
         "vote_title": _("The vote"),
         "no_votes": _("No votes yet."),
         "fasted": _("Fasted:"),

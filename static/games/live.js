@@ -14,14 +14,19 @@
  *   about: number[], round: number, dropped: number[]}} LiveVote
  * @typedef {{type: string, counts: Record<string, number> | null, for: number | null,
  *   dropped: number[], expelled: number[], defence: number[], outcome: string | null}} LiveTally
- * @typedef {{game: number, number: number, phase: string, n: number, step: string | null,
+ * @typedef {{game: number, number: number, ruleset: "club", phase: string, n: number,
+ *   step: string | null,
  *   over: boolean, winner: string | null, opener: number | null, speaker: number | null,
  *   clock: LiveClock | null, nominees: number[], vote: LiveVote | null,
  *   tally: LiveTally | null, left: LiveLeft[], seats: LiveSeat[],
  *   scores: {seat: number, points: number}[] | null}} LiveSnapshot
  * @typedef {Record<string, string> & {reasons: Record<string, string>,
  *   roles: Record<string, string>}} LiveWords
+ * @typedef {import("./live-online.js").OnlineSnapshot} OnlineSnapshot
+ * @typedef {import("./live-online.js").OnlineWords} OnlineWords
  */
+
+import { drawOnline } from "./live-online.js";
 
 const POLL_MS = 1000;
 
@@ -263,14 +268,17 @@ function follow() {
   const root = document.getElementById("live");
   if (!root) return;
   const url = root.dataset.url ?? "";
-  /** @type {LiveSnapshot} */
+  /** @type {LiveSnapshot | OnlineSnapshot} */
   let live = readJson("live-snapshot");
-  /** @type {LiveWords} */
+  /** @type {LiveWords & OnlineWords} */
   const words = readJson("live-words");
   const clock = new Clock();
   let etag = "";
   const offline = part(root, "offline");
-  draw(root, live, words, clock);
+  // An online game's snapshot has its own drawing (static/games/live-online.js) and no clock.
+  const paint = () =>
+    live.ruleset === "online" ? drawOnline(root, live, words) : draw(root, live, words, clock);
+  paint();
   const poll = async () => {
     try {
       const headers = etag ? { "If-None-Match": etag } : undefined;
@@ -278,7 +286,7 @@ function follow() {
       if (answer.status === 200) {
         etag = answer.headers.get("ETag") ?? "";
         live = await answer.json();
-        draw(root, live, words, clock);
+        paint();
       }
       offline.hidden = answer.status === 200 || answer.status === 304;
       offline.textContent = offline.hidden ? "" : words.offline;
@@ -286,7 +294,7 @@ function follow() {
       offline.hidden = false;
       offline.textContent = words.offline;
     }
-    drawClock(root, words, clock);
+    if (live.ruleset !== "online") drawClock(root, words, clock);
     setTimeout(poll, POLL_MS);
   };
   setTimeout(poll, POLL_MS);

@@ -7,16 +7,22 @@ from __future__ import annotations
 
 import json
 import re
+from datetime import timedelta
 from typing import Any
 
 import pytest
+from django.utils import timezone
 from playwright.sync_api import Browser, BrowserContext, expect
 from pytest_django.live_server_helper import LiveServer
 
 from accounts.services import api_token_create
 from games.models import Game, Spectators
+from games.online import services as online_play
+from games.online.sweep import online_sweep
 from games.ratings.tasks import game_analyse
 from tests.e2e.conftest import ARTIFACTS, PHONE, new_context, untranslated, watch_of
+from tests.factories import make_member
+from tests.games.online.tables import table_of
 from tests.games.recording import TOWN_WINS, evening_with_players, make_host, record, start_game
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("migration_rows")]
@@ -24,6 +30,7 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("
 WITHIN_MS = 2000
 PHASE = {"ru": ("День 1", "Ночь 1", "День 2"), "en": ("Day 1", "Night 1", "Day 2")}
 NOMINATED = {"ru": "Выставлены: 3", "en": "Nominated: 3"}
+PLAYER = {"ru": "Игрок", "en": "Player"}
 
 
 class Host:
@@ -140,6 +147,56 @@ def test_the_end_shows_the_winner_the_cards_and_the_scores(
     expect(page.locator(".live-seats .points")).to_have_count(len(players))
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     page.screenshot(path=ARTIFACTS / "live-end-ru.png", full_page=True)
+    watch = watch_of(context)
+    assert (watch.console_errors, watch.failed, watch.csp_violations(page)) == ([], [], [])
+    context.close()
+
+
+@pytest.mark.parametrize("language", ["ru", "en"])
+def test_an_online_games_thread_and_votes_appear_on_its_spectators_page(
+    browser: Browser, live_server: LiveServer, language: str
+) -> None:
+    """An online game's live table (games/online/spectators.py, static/games/live-online.js):
+    a post and a vote show within 2 s, a hidden player's nickname in a post as «место N»,
+    and a shot left by day shows nothing."""
+    shy = make_member(nickname="Скрытный", publication_consent=False)
+    starts = timezone.now() + timedelta(seconds=30)
+    game = online_play.online_game_create(
+        host=make_host(), member_ids=[shy.pk, *(make_member().pk for _ in range(9))],
+        starts_at=starts,
+    )  # fmt: skip
+    game.spectators = Spectators.PUBLIC
+    game.save(update_fields=["spectators"])
+    assert online_sweep(now=starts + timedelta(seconds=1)) == 1  # day 1
+    seats = {seat.number: seat for seat in table_of(game.pk).seats}
+    shy_seat = next(n for n, seat in seats.items() if seat.member == shy)
+    talker = next(n for n, seat in seats.items() if n != shy_seat and seat.role == "civilian")
+    mafioso = next(n for n, seat in seats.items() if seat.role == "mafia")
+    context = new_context(browser, live_server, viewport=PHONE, language=language)
+    page = context.new_page()
+    page.goto(f"{live_server.url}/games/{game.pk}/live/", wait_until="networkidle")
+    expect(page.locator("[data-live=phase]")).to_have_text(PHASE[language][0])
+
+    def act(seat: int, **event: object) -> None:
+        online_play.online_act(game_id=game.pk, user=seats[seat].player, event=event)
+
+    act(talker, type="post", text="Скрытного проверить бы")
+    seat_word = {"ru": f"место {shy_seat}", "en": f"seat {shy_seat}"}[language]
+    thread = page.locator("[data-live=thread]")
+    expect(thread).to_contain_text(f"{seat_word} проверить бы", timeout=WITHIN_MS)
+    act(talker, type="vote", target=shy_seat)
+    expect(page.locator("[data-live=tally]")).to_contain_text(
+        f"{talker} → {PLAYER[language]} {shy_seat}", timeout=WITHIN_MS
+    )
+    before = page.locator("#live").inner_text()
+    act(mafioso, type="shot", target=talker)  # left by day for the night: the mafia's
+    page.wait_for_timeout(WITHIN_MS)
+    assert page.locator("#live").inner_text() == before
+    assert "Скрытный" not in page.content()
+    page.screenshot(path=ARTIFACTS / f"live-online-{language}.png", full_page=True)
+    nicknames = [seat.player.nickname for seat in seats.values()]
+    assert untranslated(page, language, [*nicknames, "проверить бы"]) == []
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     watch = watch_of(context)
     assert (watch.console_errors, watch.failed, watch.csp_violations(page)) == ([], [], [])
     context.close()
