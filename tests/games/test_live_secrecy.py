@@ -55,12 +55,15 @@ class Door:
 
     name: str
     url: Callable[[Game], str | None]
+    # It must show the game (200) to both readers of a public game: a door meant for
+    # spectators, so the test is known to read what it shows, not only a refusal.
+    shows: bool = False
 
 
 # Every door a spectator may knock at for one game. One line per door.
 PUBLIC_DOORS: list[Door] = [
-    Door("live page", lambda game: f"/games/{game.pk}/live/"),
-    Door("live JSON", lambda game: f"/games/{game.pk}/live.json"),
+    Door("live page", lambda game: f"/games/{game.pk}/live/", shows=True),
+    Door("live JSON", lambda game: f"/games/{game.pk}/live.json", shows=True),
     Door("game page", lambda game: f"/games/{game.pk}/"),
     Door("game page, public", lambda game: f"/games/{game.pk}/?public=1"),
     Door("API game", lambda game: f"/api/v1/games/{game.pk}"),
@@ -68,7 +71,12 @@ PUBLIC_DOORS: list[Door] = [
     Door("API analysis", lambda game: f"/api/v1/games/{game.pk}/analysis"),
     Door("API online game", lambda game: f"/api/v1/online-games/{game.pk}"),
     Door("online table", lambda game: f"/online/{game.pk}/"),
+    Door("online table's refresh", lambda game: f"/online/{game.pk}/live/?seq=0&seen=0"),
+    Door("host screen's head", lambda game: f"/games/{game.pk}/head/?seq=0"),
+    Door("recording page", lambda game: f"/games/{game.pk}/recording/"),
 ]
+# Not here: an evening's page and its API list who signed up by nickname to the club's
+# members, consent or not (RULES.md §C: a sign-up list is not a publication).
 
 # A door's words that change with every fetch, not with the game: the form's CSRF token and
 # the page's CSP nonce.
@@ -132,7 +140,7 @@ def _strings(value: Any) -> Iterator[str]:
 
 
 @dataclass
-class Spectators_:
+class Spectating:
     """The readers and what they saw last: a visitor and a member who does not play."""
 
     game: Game
@@ -154,6 +162,7 @@ class Spectators_:
             for reader, client in self.readers.items():
                 where = f"{door.name} ({url}) read by {reader} after {after}"
                 read = _read(client, url)
+                assert read.status == 200 or not door.shows, where
                 assert SHY not in read.text and SHY_DECLINED not in read.text, where
                 for name, inner in read.catalogues.items():
                     assert self.catalogues.setdefault(name, inner) == inner, where
@@ -174,7 +183,7 @@ def _spectators(game: Game, member: User, role_codes: set[str], role_names: set[
     game.save(update_fields=["spectators"])
     reading = Client()
     reading.force_login(member)
-    return Spectators_(
+    return Spectating(
         game, {"a visitor": Client(), "a member": reading}, role_codes, role_names, {}, {}
     )
 
