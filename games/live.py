@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import secrets
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal, TypedDict
 
@@ -29,7 +30,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from accounts.models import User
-from club.kernel.cache import cache_delete, cache_get, cache_set
+from club.kernel.cache import cache_delete, cache_get, cache_get_many, cache_set
 from club.kernel.errors import RefusalCode, Refused
 from games import access
 from games.models import Game, Ruleset, Spectators
@@ -120,6 +121,62 @@ class Kept(TypedDict):
 
 def _key(game_id: int) -> str:
     return f"live:game:{game_id}"
+
+
+# --- what the screens above one game follow (games/live_evening.py) ----------------------
+# The venue's screen and a tournament's live standings keep a frame of their own (which
+# game is at which table, who sits next, the standings), built from the database. It
+# changes only when one of its games' *facts* change (begun, over, scored, who may follow
+# it) or when a game is seated: then the evening's stamp is drawn anew, and a frame built
+# under another stamp is built again on its next read. A tap that changes none of these
+# (a foul, a nomination) leaves the frames alone: the screens read that game's snapshot.
+STAMP_SECONDS = 24 * 3600
+
+
+def _stamp_key(evening_id: int) -> str:
+    return f"live:evening-stamp:{evening_id}"
+
+
+def _facts_key(game_id: int) -> str:
+    return f"live:facts:{game_id}"
+
+
+def evening_stamp(evening_id: int) -> str:
+    """The evening's stamp: a frame built under it is still true (one cache read; the
+    frames read it with their own key in one round trip: `evening_stamp_key`)."""
+    stamp = cache_get(_stamp_key(evening_id))
+    return stamp if isinstance(stamp, str) else ""
+
+
+def evening_stamp_key(evening_id: int) -> str:
+    return _stamp_key(evening_id)
+
+
+def evening_touch(evening_id: int) -> None:
+    """Something the evening's frames show has changed: draw a new stamp."""
+    cache_set(_stamp_key(evening_id), secrets.token_hex(6), STAMP_SECONDS)
+
+
+def evening_touch_on_commit(evening_id: int) -> None:
+    """evening_touch once the transaction commits (a game seated, a round seated)."""
+    transaction.on_commit(lambda: evening_touch(evening_id), robust=True)
+
+
+def _facts(view: GameView, snapshot: LiveSnapshot) -> str:
+    """What the frames above a game read of it from the database: begun (an event
+    recorded), over, its points, who may follow it."""
+    points = json.dumps(snapshot["scores"])
+    return f"{view.game.last_seq > 0}|{snapshot['over']}|{points}|{view.game.spectators}"
+
+
+def _frames_follow(view: GameView, snapshot: LiveSnapshot) -> None:
+    evening_id = view.game.evening_id
+    if evening_id is None:
+        return
+    facts = _facts(view, snapshot)
+    if cache_get(_facts_key(view.game.pk)) != facts:
+        cache_set(_facts_key(view.game.pk), facts, STAMP_SECONDS)
+        evening_touch(evening_id)
 
 
 def snapshot_of(view: GameView, scores: Scores | None = None) -> LiveSnapshot:
@@ -243,7 +300,10 @@ def snapshot_write(
     view = view if view is not None else game_view(game_id)
     if view is None or view.game.ruleset != Ruleset.CLUB:
         return None
-    return keep(game_id, snapshot_of(view, scores), view.game.spectators)
+    snapshot = snapshot_of(view, scores)
+    kept = keep(game_id, snapshot, view.game.spectators)
+    _frames_follow(view, snapshot)
+    return kept
 
 
 def snapshot_on_commit(game_id: int, view: GameView | None = None) -> None:
@@ -275,6 +335,29 @@ def snapshot_read(
     if built is None:
         raise Refused(_("There is no live table of this game."), RefusalCode.NOT_FOUND)
     return built
+
+
+def snapshots_read(game_ids: list[int], scores: Scores | None = None) -> dict[int, Kept]:
+    """Many games' kept snapshots in one round trip to the cache (the venue's screen's
+    tables), each miss built once as `snapshot_read` builds it; a game with no live table
+    is left out."""
+    found = cache_get_many([_key(game_id) for game_id in game_ids])
+    kept: dict[int, Kept] = {}
+    for game_id in game_ids:
+        value = found.get(_key(game_id))
+        if isinstance(value, dict):
+            kept[game_id] = Kept(
+                etag=value["etag"], body=value["body"], spectators=value["spectators"]
+            )
+        elif (built := snapshot_write(game_id, scores)) is not None:
+            kept[game_id] = built
+    return kept
+
+
+def may_follow(spectators: str, *, member: bool) -> bool:
+    """refuse_unless_spectator's answer for a screen that shows many games: whether a
+    reader (a signed-in member or not) may follow a game with this setting."""
+    return spectators == Spectators.PUBLIC or (spectators == Spectators.MEMBERS and member)
 
 
 def refuse_unless_spectator(kept: Kept, viewer: access.Viewer) -> None:

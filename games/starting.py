@@ -28,7 +28,7 @@ from club.models import (
     RegistrationStatus,
     table_shares,
 )
-from games import access
+from games import access, live
 from games.models import Game, GameStatus, Role, Seat
 from games.rules.club import ClubGame, carried_immunity
 from games.rules.errors import ProtocolError
@@ -332,6 +332,8 @@ def game_create(
             )
             for seat, (player, role) in sorted(seats.items(), key=lambda item: item[0])
         )
+        # The venue's screen says who plays next (games/live_evening.py).
+        live.evening_touch_on_commit(evening.pk)
     return game
 
 

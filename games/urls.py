@@ -9,6 +9,12 @@ urlpatterns = [
     path("games/<int:game_id>/head/", views.game_head, name="game_head"),
     path("games/<int:game_id>/live/", views.game_live, name="game_live"),
     path("games/<int:game_id>/live.json", views.game_live_json, name="game_live_json"),
+    path("evenings/<int:evening_id>/screen/", views.evening_screen, name="evening_screen"),
+    path(
+        "evenings/<int:evening_id>/screen.json",
+        views.evening_screen_json,
+        name="evening_screen_json",
+    ),
     path("games/<int:game_id>/spectators/", views.game_spectators, name="game_spectators"),
     path("games/<int:game_id>/bonus/", views.game_bonus, name="game_bonus"),
     path("games/<int:game_id>/rated/", views.game_rated, name="game_rated"),

@@ -27,7 +27,7 @@ from club.kernel.errors import RefusalCode, Refused
 from club.kernel.parsing import whole_number
 from club.lineup import MAX_TABLES
 from club.models import Evening
-from games import access, host_screen, live, taps
+from games import access, host_screen, live, live_evening, taps
 from games.models import Role, Ruleset, Spectators
 from games.online import texts as online_texts
 from games.online.spectators import online_snapshot_write
@@ -38,6 +38,7 @@ from games.ratings.publication import (
     named_guests,
     published_analysis,
     published_points,
+    published_points_of,
     signed_points,
     unnamed,
     unnamed_reason,
@@ -522,6 +523,46 @@ def _online_result(request: SiteRequest, view: GameView) -> HttpResponse:
 # --- the live table (games/live.py, docs/live.md) ---------------------------------------
 
 
+def live_words() -> dict[str, Any]:
+    """The live table's words in the reader's language (static/games/live.js fills them
+    in): the snapshot holds codes and numbers only."""
+    return {
+        "player": _("Player %(seat)s"),
+        "guest": _("guest"),
+        "setup": _("Before day 1"),
+        "day": _("Day %(n)s"),
+        "night": _("Night %(n)s"),
+        "over": _("The game is over"),
+        "speaker": _("Speaking: seat %(seat)s"),
+        "last_word": _("Last word: seat %(seat)s"),
+        "defence": _("Defence: seat %(seat)s"),
+        "opener": _("The round opened with seat %(seat)s"),
+        "nominees": _("Nominated: %(seats)s"),
+        "votes": _("The vote over: %(seats)s"),
+        "first_day_expel": _("Expel anyone at all? (%(seats)s)"),
+        "hands": _("Show of hands over: %(seats)s"),
+        "runoff": _("Runoff, round %(round)s: %(seats)s"),
+        "expel_both": _("Expel both? (%(seats)s)"),
+        "tally": _("The vote: %(counts)s"),
+        "tally_for": _("For: %(count)s"),
+        "expelled": _("Leaves: %(seats)s"),
+        "no_one": _("Nobody leaves"),
+        "left": _("Left the table"),
+        "left_row": _("Seat %(seat)s: %(reason)s (%(when)s %(n)s)"),
+        "when_day": _("day"),
+        "when_night": _("night"),
+        "winner_red": _("Winner: the red (town)"),
+        "winner_black": _("Winner: the black (mafia)"),
+        "winner_other": _("Winner: %(winner)s"),
+        "fouls": _("fouls"),
+        "points": _("points"),
+        "offline": _("No connection: the table is shown as it was."),
+        "result_link": _("The game's page: the analysis and the scores"),
+        "reasons": {code: str(text) for code, text in REASONS.items()},
+        "roles": {code: str(name) for code, name in stats.role_names().items()},
+    }
+
+
 def _live_read(request: SiteRequest, game_id: int) -> live.Kept:
     """The kept snapshot, if this reader may follow the game. A public game's reader is
     not looked up (no session, no query); a members-only game's costs the session's."""
@@ -568,41 +609,7 @@ def game_live_json(request: SiteRequest, game_id: int) -> HttpResponse:
 def game_live(request: SiteRequest, game_id: int) -> HttpResponse:
     """The spectators' page: the table drawn by static/games/live.js from the JSON above."""
     kept = _live_read(request, game_id)
-    words = {
-        "player": _("Player %(seat)s"),
-        "guest": _("guest"),
-        "setup": _("Before day 1"),
-        "day": _("Day %(n)s"),
-        "night": _("Night %(n)s"),
-        "over": _("The game is over"),
-        "speaker": _("Speaking: seat %(seat)s"),
-        "last_word": _("Last word: seat %(seat)s"),
-        "defence": _("Defence: seat %(seat)s"),
-        "opener": _("The round opened with seat %(seat)s"),
-        "nominees": _("Nominated: %(seats)s"),
-        "votes": _("The vote over: %(seats)s"),
-        "first_day_expel": _("Expel anyone at all? (%(seats)s)"),
-        "hands": _("Show of hands over: %(seats)s"),
-        "runoff": _("Runoff, round %(round)s: %(seats)s"),
-        "expel_both": _("Expel both? (%(seats)s)"),
-        "tally": _("The vote: %(counts)s"),
-        "tally_for": _("For: %(count)s"),
-        "expelled": _("Leaves: %(seats)s"),
-        "no_one": _("Nobody leaves"),
-        "left": _("Left the table"),
-        "left_row": _("Seat %(seat)s: %(reason)s (%(when)s %(n)s)"),
-        "when_day": _("day"),
-        "when_night": _("night"),
-        "winner_red": _("Winner: the red (town)"),
-        "winner_black": _("Winner: the black (mafia)"),
-        "winner_other": _("Winner: %(winner)s"),
-        "fouls": _("fouls"),
-        "points": _("points"),
-        "offline": _("No connection: the table is shown as it was."),
-        "result_link": _("The game's page: the analysis and the scores"),
-        "reasons": {code: str(text) for code, text in REASONS.items()},
-        "roles": {code: str(name) for code, name in stats.role_names().items()},
-    }
+    words = live_words()
     snapshot = json.loads(kept["body"])
     if snapshot.get("ruleset") == Ruleset.ONLINE:
         words |= online_texts.spectators_words()  # its thread's words, its reasons, roles
@@ -630,3 +637,70 @@ def game_spectators(request: MemberRequest, game_id: int) -> HttpResponse:
         % {"who": str(Spectators(game.spectators).label).lower()},
         back=reverse("game", args=[game_id]) + "?public=1",
     )
+
+
+# --- the venue's screen (games/live_evening.py, docs/live.md) ----------------------------
+
+
+def _etagged(request: SiteRequest, etag: str, body: str, *, private: bool) -> HttpResponse:
+    """A poll's answer: 304 to a poller that has `etag`, else the body, never cached by
+    the way without asking again."""
+    if _poller_holds(request.headers.get("If-None-Match", ""), etag):
+        response = HttpResponse(status=304)
+    else:
+        response = HttpResponse(body, content_type="application/json")
+    response["ETag"] = etag
+    response["Cache-Control"] = "private, no-cache" if private else "no-cache"
+    return response
+
+
+def _screen_read(request: SiteRequest, evening_id: int) -> tuple[live_evening.Served, bool]:
+    """The screen for this reader, and whether it is theirs alone: a reader is looked up
+    (the session's query) only when a members-only game makes the members' screen differ."""
+    kept = live_evening.screen_read(evening_id, points=published_points_of)
+    member = kept["differs"] and request.user.is_authenticated
+    return live_evening.served(kept, member=member, scores=published_points), kept["differs"]
+
+
+@require_GET
+def evening_screen_json(request: SiteRequest, evening_id: int) -> HttpResponse:
+    """The venue's screen as JSON, with its ETag: a poller that has it gets 304."""
+    try:
+        screen, private = _screen_read(request, evening_id)
+    except Refused as refusal:
+        return JsonResponse(refusal.body(), status=refusal.status)
+    return _etagged(request, screen.etag, screen.body, private=private)
+
+
+def screen_words() -> dict[str, Any]:
+    """The screens' words beside the live table's (static/games/screen.js)."""
+    return live_words() | {
+        "table": _("Table %(table)s"),
+        "game": _("Game %(number)s"),
+        "no_game": _("No game at this table yet."),
+        "not_shown": _("A game is under way here; it is not shown live."),
+        "not_shown_over": _("The game is over; it was not shown live."),
+        "members_only": _("This game is shown live to the club's members: sign in to follow it."),
+        "next": _("Table %(table)s, game %(number)s"),
+        "next_hidden": _("Seated; the line-up is not shown."),
+        "no_next": _("Nobody is seated for the next game yet."),
+        "no_standings": _("No game of the evening has been scored yet."),
+        "standing_row": _("games: %(games)s, wins: %(wins)s"),
+        "more": _("and more players: %(count)s"),
+    }
+
+
+@require_GET
+@answers_refusals()
+def evening_screen(request: SiteRequest, evening_id: int) -> HttpResponse:
+    """The venue's screen: the evening's tables, standings and who plays next, drawn by
+    static/games/screen.js from the JSON above and followed by itself."""
+    evening = get_object_or_404(Evening, pk=evening_id)
+    screen, _private = _screen_read(request, evening_id)
+    context = {
+        "evening": evening,
+        "screen": json.loads(screen.body),
+        "words": screen_words(),
+        "url": reverse("evening_screen_json", args=[evening_id]),
+    }
+    return render(request, "games/screen.html", context)

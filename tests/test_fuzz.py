@@ -535,6 +535,8 @@ def test_every_query_takes_anything_without_a_5xx(club: FuzzClub, data: st.DataO
         ("admin", "/admin/notifications/notification/"), ("player", "/api/v1/evenings"),
         ("host", f"/evenings/{evening.pk}/lineup/"),
         (None, f"/games/{game.pk}/live.json"), ("player", f"/games/{game.pk}/live/"),
+        (None, f"/evenings/{evening.pk}/screen.json"),
+        ("player", f"/evenings/{evening.pk}/screen/"),
     ]  # fmt: skip
     who, url = data.draw(st.sampled_from(pages))
     keys = st.one_of(

@@ -55,3 +55,16 @@ def cache_delete(key: str) -> bool:
         CACHE.failed()
         return False
     return True
+
+
+def cache_get_many(keys: list[str]) -> dict[str, Any]:
+    """The cached values found among `keys` (one round trip), or none when the cache does
+    not answer."""
+    if not CACHE.closed or not keys:
+        return {}
+    try:
+        return cache.get_many(keys)
+    except CACHE_FAILURES:
+        logger.warning("The cache does not answer: %d keys are not read", len(keys), exc_info=True)
+        CACHE.failed()
+        return {}

@@ -21,6 +21,7 @@ from club.kernel.club_settings import ClubSettings
 from club.kernel.numbers import signed
 from games import access
 from games.access import Viewer
+from games.live_evening import SeatPoints
 from games.models import Game, Role, Seat
 from games.ratings import stats
 from games.ratings.charts import speaker_timeline, speech_timeline
@@ -274,6 +275,18 @@ def published_points(game: Game) -> dict[int, float] | None:
     if built is None:
         return None
     return {seat: score.points for seat, score in built.scores.items()}
+
+
+def published_points_of(game_ids: Sequence[int]) -> dict[int, dict[int, SeatPoints]]:
+    """published_points of many games in one query, with each seat's win: the venue's
+    screen's standings (games/live_evening.py). A game not analysed yet has no scores."""
+    found: dict[int, dict[int, SeatPoints]] = {}
+    rows = PlayerScore.objects.filter(game_id__in=list(game_ids)).values_list(
+        "game_id", "seat", "points", "won"
+    )
+    for game_id, seat, points, won in rows:
+        found.setdefault(game_id, {})[seat] = SeatPoints(points, won)
+    return found
 
 
 def published_analysis(

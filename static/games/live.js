@@ -124,7 +124,7 @@ function resultText(live, words) {
 }
 
 /** The clock of the speech under way: counted down from when this page first saw it. */
-class Clock {
+export class Clock {
   /** @type {string} */
   key = "";
   started = 0;
