@@ -60,6 +60,11 @@ class Door:
     shows: bool = False
 
 
+def _screen(game: Game, path: str) -> str | None:
+    """The venue's screen of the game's evening (games/live_evening.py); none online."""
+    return f"/evenings/{game.evening_id}/{path}" if game.evening_id is not None else None
+
+
 # Every door a spectator may knock at for one game. One line per door.
 PUBLIC_DOORS: list[Door] = [
     Door("live page", lambda game: f"/games/{game.pk}/live/", shows=True),
@@ -74,6 +79,8 @@ PUBLIC_DOORS: list[Door] = [
     Door("online table's refresh", lambda game: f"/online/{game.pk}/live/?seq=0&seen=0"),
     Door("host screen's head", lambda game: f"/games/{game.pk}/head/?seq=0"),
     Door("recording page", lambda game: f"/games/{game.pk}/recording/"),
+    Door("venue screen", lambda game: _screen(game, "screen/"), shows=True),
+    Door("venue screen JSON", lambda game: _screen(game, "screen.json"), shows=True),
 ]
 # Not here: an evening's page and its API list who signed up by nickname to the club's
 # members, consent or not (RULES.md §C: a sign-up list is not a publication).
@@ -87,7 +94,7 @@ TAG = re.compile(r"<[^>]+>")
 MAIN = re.compile(r"<main\b.*?</main>", re.S)
 # The live page's dictionary of words (every role's name among them, in the reader's
 # language): the same for every game, so it is checked to stay the same, not for names.
-CATALOGUES = {"live-words"}
+CATALOGUES = {"live-words", "screen-words"}
 
 
 @dataclass
