@@ -25,6 +25,7 @@ games.live.snapshot_read, as the analysis task does with the points).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Literal, TypedDict
 
@@ -114,11 +115,12 @@ def online_snapshot(
     state, game = found.state, found.game
     over = state.finished
     shown = {seat.number: access.seat_name_visible(seat, None) for seat in found.seats}
-    hidden = {seat.number: seat.player.nickname for seat in found.seats if not shown[seat.number]}
+    hidden = tuple(
+        (seat.number, seat.player.nickname) for seat in found.seats if not shown[seat.number]
+    )
     day = state.phase == Phase.DAY and state.open
     first = max(0, len(state.story) - THREAD_LINES)
     deadline = found.table.deadline_at
-    scored = points() if over and points is not None else None
     return {
         "game": game.pk,
         "number": game.number,
@@ -129,11 +131,8 @@ def online_snapshot(
         "deadline": deadline.isoformat() if deadline is not None and not over else None,
         "over": over,
         "winner": state.winner,
-        "votes": [
-            {"seat": voter, "target": target} for voter, target in sorted(state.votes.items())
-        ]
-        if day
-        else [],
+        # The open day's: the votes (each told in the thread), the fasts, a catastrophe.
+        "votes": _votes(found) if day else [],
         "fasted": sorted(state.fasted) if day else [],
         "catastrophe": _catastrophe(found) if day else None,
         # Eliminations are written when a phase is resolved and announced: a night's victim
@@ -154,10 +153,21 @@ def online_snapshot(
         ],
         "thread": [_line(found, place, hidden) for place in range(first, len(state.story))],
         "thread_from": first,
-        "scores": [{"seat": seat, "points": value} for seat, value in sorted(scored.items())]
-        if scored is not None
-        else None,
+        "scores": _scores(points) if over else None,
     }
+
+
+def _votes(found: Table) -> list[OnlineLiveVote]:
+    return [
+        {"seat": voter, "target": target} for voter, target in sorted(found.state.votes.items())
+    ]
+
+
+def _scores(points: Callable[[], dict[int, float] | None] | None) -> list[OnlineLiveScore] | None:
+    scored = points() if points is not None else None
+    if scored is None:
+        return None
+    return [{"seat": seat, "points": value} for seat, value in sorted(scored.items())]
 
 
 def _catastrophe(found: Table) -> OnlineLiveCatastrophe | None:
@@ -169,7 +179,15 @@ def _catastrophe(found: Table) -> OnlineLiveCatastrophe | None:
     return {"tied": list(round_.tied), "question": round_.question}
 
 
-def _line(found: Table, position: int, hidden: dict[int, str]) -> OnlineLiveLine:
+@functools.lru_cache(maxsize=4096)
+def _referenced(text: str, hidden: tuple[tuple[int, str], ...]) -> str:
+    """A post with each hidden player's nickname as `{seat:N}`: kept per text and hidden
+    names, since every action writes the snapshot again with the same last posts (the
+    screening reads every word's forms: some 0.5 ms a post)."""
+    return as_references(text, dict(hidden))
+
+
+def _line(found: Table, position: int, hidden: tuple[tuple[int, str], ...]) -> OnlineLiveLine:
     line = found.state.story[position]
     event = found.events[line.index]
     text = event.get("text") if line.kind in WRITTEN else None
@@ -182,7 +200,7 @@ def _line(found: Table, position: int, hidden: dict[int, str]) -> OnlineLiveLine
         "target": line.target,
         "seats": list(line.seats),
         "detail": line.detail,
-        "text": as_references(text, hidden) if isinstance(text, str) else "",
+        "text": _referenced(text, hidden) if isinstance(text, str) else "",
         "at": at if isinstance(at, str) else None,
     }
 

@@ -15,9 +15,12 @@ from django.test import Client
 from django.utils import timezone
 from pytest_django import DjangoAssertNumQueries
 
+from games import live
 from games.models import Game, Spectators
 from games.online import services as online_play
+from games.online.spectators import online_snapshot_write
 from games.online.sweep import online_sweep
+from games.ratings.tasks import game_analyse
 from tests.factories import make_member
 from tests.games.online.tables import table_of
 from tests.games.recording import make_host
@@ -90,3 +93,21 @@ def test_members_only_by_default_and_the_host_chooses_on_the_players_page() -> N
     assert Client().get(f"/games/{game.pk}/live.json").status_code == 200
     hosting.post(f"/games/{game.pk}/spectators/", {"spectators": "off"})
     assert member.get(f"/games/{game.pk}/live.json").status_code == 403
+
+
+def test_the_finished_games_snapshot_opens_the_cards_and_shows_the_points() -> None:
+    game = _game()
+    starts = table_of(game.pk).table.starts_at
+    with time_machine.travel(starts + timedelta(seconds=1), tick=False):
+        assert online_sweep() == 1
+        for seat in table_of(game.pk).seats:
+            if seat.role in ("don", "mafia"):
+                online_play.online_act(
+                    game_id=game.pk, user=game.host, event={"type": "modkill", "seat": seat.number}
+                )
+    ended = json.loads(live.snapshot_read(game.pk, writers=[online_snapshot_write])["body"])
+    assert ended["over"] and ended["winner"] == "red" and ended["deadline"] is None
+    assert all(seat["role"] for seat in ended["seats"]) and ended["scores"] is None
+    game_analyse(game.pk)  # the worker's task, as it runs once the end commits
+    scored = json.loads(live.snapshot_read(game.pk, writers=[online_snapshot_write])["body"])
+    assert len(scored["scores"]) == 10
