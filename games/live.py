@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import secrets
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal, TypedDict
@@ -43,6 +44,8 @@ from games.rules.table import HostTable, Timer, Vote, host_table
 # withdrawn mid-game reaches the spectators within this time, and an idle game's key leaves
 # the cache by itself.
 SNAPSHOT_SECONDS = 60
+
+logger = logging.getLogger(__name__)
 
 
 class LiveSeat(TypedDict):
@@ -290,19 +293,44 @@ def keep(game_id: int, snapshot: Mapping[str, Any], spectators: str) -> Kept:
 type Writer = Callable[[int, Scores | None], Kept | None]
 
 
+# The snapshots written beside a club game's public one, from the same state in the same
+# callback: the producer's view (live/producer.py), in a room above this one that this one
+# cannot import, gives its writer here when the site starts (live/apps.py).
+type AlsoWriter = Callable[[GameView, Kept], None]
+_ALSO_WRITTEN: list[AlsoWriter] = []
+
+
+def also_write(writer: AlsoWriter) -> None:
+    """Have `writer` called with the game and its public snapshot each time it is written
+    after an event (not on a poll's miss: each reader builds its own)."""
+    if writer not in _ALSO_WRITTEN:
+        _ALSO_WRITTEN.append(writer)
+
+
 def snapshot_write(
-    game_id: int, scores: Scores | None = None, view: GameView | None = None
+    game_id: int,
+    scores: Scores | None = None,
+    view: GameView | None = None,
+    *,
+    also: bool = True,
 ) -> Kept | None:
     """Build the game's snapshot and keep it: from `view` (the game as a tap's recording
     judged it, games.recording) or else from the database; None for a game that is not a
     club game (or is gone). An unreplayable record raises games.recording.Unreplayable.
-    The analysis task writes it again with `scores` once the finished game is scored."""
+    The analysis task writes it again with `scores` once the finished game is scored.
+    With `also`, the writers given to `also_write` write theirs too; one that fails is
+    logged and keeps neither the public snapshot nor the others from being written."""
     view = view if view is not None else game_view(game_id)
     if view is None or view.game.ruleset != Ruleset.CLUB:
         return None
     snapshot = snapshot_of(view, scores)
     kept = keep(game_id, snapshot, view.game.spectators)
     _frames_follow(view, snapshot)
+    for writer in _ALSO_WRITTEN if also else ():
+        try:
+            writer(view, kept)
+        except Exception:
+            logger.exception("A live snapshot of game %s was not written", game_id)
     return kept
 
 
@@ -329,7 +357,7 @@ def snapshot_read(
     kept = cache_get(_key(game_id))
     if isinstance(kept, dict):
         return Kept(etag=kept["etag"], body=kept["body"], spectators=kept["spectators"])
-    built = snapshot_write(game_id, scores)
+    built = snapshot_write(game_id, scores, also=False)
     for writer in writers:
         built = built or writer(game_id, scores)
     if built is None:

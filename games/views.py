@@ -58,6 +58,8 @@ from games.starting import (
     suggested_lineup,
 )
 from games.timeline import CHECK_RESULTS, REASONS, describe, in_time_order
+from live.links import producer_links
+from live.models import MAX_DELAY_SECONDS
 
 
 @login_required
@@ -231,6 +233,13 @@ def _game_context(request: SiteRequest, view: GameView) -> dict[str, Any]:
         "winner_name": role_names.get(view.game.winner, view.game.winner),
         "role_names": role_names,
         "spectators_choices": Spectators.choices,
+        # The producer's links (live/), for whoever runs a club game only: one query.
+        "producer_links": (
+            list(producer_links(view.game.pk))
+            if runs and view.game.ruleset == Ruleset.CLUB
+            else None
+        ),
+        "producer_most_delay": MAX_DELAY_SECONDS,
     }
 
 
@@ -572,7 +581,7 @@ def _live_read(request: SiteRequest, game_id: int) -> live.Kept:
     return kept
 
 
-def _poller_holds(if_none_match: str, etag: str) -> bool:
+def poller_holds(if_none_match: str, etag: str) -> bool:
     """If-None-Match as RFC 9110 §13.1.2 reads it on a GET: `*`, or a list of entity-tags
     of which one equals ours by the weak comparison (`W/` ignored: a proxy that compresses,
     nginx's gzip, weakens the ETag it passes on, and its browsers send it back so). What
@@ -595,7 +604,7 @@ def game_live_json(request: SiteRequest, game_id: int) -> HttpResponse:
     except Refused as refusal:
         return JsonResponse(refusal.body(), status=refusal.status)
     public = kept["spectators"] == Spectators.PUBLIC
-    if _poller_holds(request.headers.get("If-None-Match", ""), kept["etag"]):
+    if poller_holds(request.headers.get("If-None-Match", ""), kept["etag"]):
         response = HttpResponse(status=304)
     else:
         response = HttpResponse(kept["body"], content_type="application/json")
@@ -645,7 +654,7 @@ def game_spectators(request: MemberRequest, game_id: int) -> HttpResponse:
 def _etagged(request: SiteRequest, etag: str, body: str, *, private: bool) -> HttpResponse:
     """A poll's answer: 304 to a poller that has `etag`, else the body, never cached by
     the way without asking again."""
-    if _poller_holds(request.headers.get("If-None-Match", ""), etag):
+    if poller_holds(request.headers.get("If-None-Match", ""), etag):
         response = HttpResponse(status=304)
     else:
         response = HttpResponse(body, content_type="application/json")

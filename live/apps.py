@@ -8,3 +8,11 @@ class LiveConfig(AppConfig):
     name = "live"
     verbose_name = _("Live table")
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        # The producer's snapshot is written with the public one, in the same callback after
+        # each event (games.live cannot import this room above it).
+        from games import live
+        from live import producer
+
+        live.also_write(producer.producer_write)

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from django.core.cache import cache
 from django.db import transaction
+from django.db.models import Count, Max, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -28,6 +29,7 @@ from club.models import Evening
 from games import access
 from games.models import Game
 from live.models import MAX_DELAY_SECONDS, LinkKind, LiveLink, LiveLinkUse
+from live.producer import forget_delay
 from tournaments.models import Tournament
 
 OPENED_SECONDS = 30
@@ -149,6 +151,8 @@ def link_make(
     link.delay_seconds = delay_seconds
     link.created_by = author
     link.save()
+    if link.kind == LinkKind.PRODUCER and link.game_id is not None:
+        forget_delay(link.game_id)  # the history is kept for this link's delay from now
     return link, key
 
 
@@ -211,4 +215,15 @@ def link_used(target: LinkTarget, *, what: str, ip: str | None, user_agent: str)
         pass  # without the cache every use is logged: more rows, nothing lost
     LiveLinkUse.objects.create(
         link_id=target.link_id, what=what[:8], ip=ip or None, user_agent=user_agent[:200]
+    )
+
+
+def producer_links(game_id: int) -> QuerySet[LiveLink]:
+    """The game's producer links, the newest first, with who made them, how many uses were
+    logged and the last (one query)."""
+    return (
+        LiveLink.objects.filter(game_id=game_id, kind=LinkKind.PRODUCER)
+        .select_related("created_by")
+        .annotate(use_count=Count("uses"), last_use=Max("uses__at"))
+        .order_by("-created_at")
     )
