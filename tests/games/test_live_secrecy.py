@@ -33,20 +33,24 @@ from django.test import Client
 from django.utils import timezone, translation
 
 from accounts.models import User
+from club.lineup import lineup_add_guest
 from games.models import Game, Role, Spectators
 from games.online import services as online_play
 from games.online.sweep import online_sweep
 from games.online.texts import online_role
 from games.rules.online import BLACK_ROLES
 from games.rules.online import ROLES as ONLINE_ROLES
+from games.starting import GuestAt, Player, game_create
 from tests.factories import make_member
 from tests.games.online.tables import table_of
-from tests.games.recording import LINEUP, TOWN_WINS, Table, make_host, record, start_game
+from tests.games.recording import LINEUP, TOWN_WINS, Table, make_host, record
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 SHY = "Скрытный"  # a member who refused publication, seated in every game below
 SHY_DECLINED = "Скрытного"  # as a post names him
+GUEST = "Гостья Загадка"  # a guest at the club game's table
+NAMES = (SHY, SHY_DECLINED, GUEST)  # none of them is ever shown
 
 
 @dataclass(frozen=True)
@@ -170,7 +174,8 @@ class Spectating:
                 where = f"{door.name} ({url}) read by {reader} after {after}"
                 read = _read(client, url)
                 assert read.status == 200 or not door.shows, where
-                assert SHY not in read.text and SHY_DECLINED not in read.text, where
+                hidden = [name for name in NAMES if name in read.text]
+                assert not hidden, f"{where}: {hidden}"
                 for name, inner in read.catalogues.items():
                     assert self.catalogues.setdefault(name, inner) == inner, where
                 if not over:
@@ -224,7 +229,16 @@ def test_a_club_game_shows_no_card_no_night_and_no_hidden_name_at_any_door(table
     shy = players[5]  # seat 6: killed on night 1
     shy.nickname, shy.publication_consent = SHY, False
     shy.save(update_fields=["nickname", "publication_consent"])
-    game = start_game(host, evening, players)
+    # Seat 12 a guest: no member, so no consent; «Игрок 12» to the public.
+    added = lineup_add_guest(evening_id=evening.pk, name=GUEST, actor=host, of_age=True)
+    assert added.registration.guest is not None
+    seated: list[Player] = [p.pk for p in players[:11]]
+    seated.append(GuestAt(added.registration.guest.pk))
+    game = game_create(
+        host=host,
+        evening_id=evening.pk,
+        seats={n: pair for n, pair in enumerate(zip(seated, LINEUP, strict=True), 1)},
+    )
     codes = set(Role.objects.values_list("code", flat=True)) | set(LINEUP)
     seen = _spectators(game, make_member(), codes, _club_role_names())
     seen.look("the start")
@@ -235,6 +249,7 @@ def test_a_club_game_shows_no_card_no_night_and_no_hidden_name_at_any_door(table
     # The end opens the cards: the doors are still read without the hidden name.
     final = _read(Client(), f"/games/{game.pk}/live.json").data[0]
     assert final["over"] and [seat["role"] for seat in final["seats"]] == LINEUP
+    assert final["seats"][5]["nick"] is None and final["seats"][11]["nick"] is None
 
 
 # --- an online game ------------------------------------------------------------------------
