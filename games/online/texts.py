@@ -314,4 +314,6 @@ def spectators_words() -> dict[str, Any]:
             "warnings": _("three warnings"),
         },
         "roles": {role: online_role(role) for role in ("don", "mafia", "commissar", "civilian")},
+        # The times as the players' page gives them: in the club's zone, not the reader's.
+        "zone": ClubSettings.load().timezone,
     }

@@ -52,11 +52,15 @@ function element(tag, text, className) {
   return node;
 }
 
-/** @param {string} iso */
-function moment(iso) {
+/**
+ * A moment as the players' page says it: in the club's time zone (the page's words).
+ * @param {string} iso
+ * @param {OnlineWords} words
+ */
+function moment(iso, words) {
   const lang = document.documentElement.lang || undefined;
   const options = /** @type {const} */ ({ day: "numeric", month: "long", hour: "2-digit", minute: "2-digit" });
-  return new Intl.DateTimeFormat(lang, options).format(new Date(iso));
+  return new Intl.DateTimeFormat(lang, { ...options, timeZone: words.zone }).format(new Date(iso));
 }
 
 /**
@@ -110,7 +114,7 @@ function threadLine(live, words, line) {
     header.append(head);
     const badge = line.kind === "post" ? "" : words[line.kind];
     if (badge) header.append(" ", element("span", badge, "badge"));
-    if (line.at) header.append(" ", element("time", moment(line.at), "small muted"));
+    if (line.at) header.append(" ", element("time", moment(line.at, words), "small muted"));
     post.append(header, element("p", written(line.text, words)));
     item.append(post);
   } else if (line.kind === "vote" || line.kind === "revote") {
@@ -155,7 +159,7 @@ function phaseText(live, words) {
  */
 export function drawOnline(root, live, words) {
   part(root, "phase").textContent = phaseText(live, words);
-  const deadline = live.deadline ? fill(live.open ? words.until : words.next_step, { when: moment(live.deadline) }) : "";
+  const deadline = live.deadline ? fill(live.open ? words.until : words.next_step, { when: moment(live.deadline, words) }) : "";
   part(root, "clock").textContent = deadline;
   part(root, "opener").textContent = "";
   part(root, "nominees").textContent = live.fasted.length ? `${words.fasted} ${live.fasted.join(", ")}` : "";

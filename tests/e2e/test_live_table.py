@@ -16,6 +16,7 @@ from playwright.sync_api import Browser, BrowserContext, expect
 from pytest_django.live_server_helper import LiveServer
 
 from accounts.services import api_token_create
+from club.kernel.club_settings import ClubSettings
 from games.models import Game, Spectators
 from games.online import services as online_play
 from games.online.sweep import online_sweep
@@ -176,6 +177,12 @@ def test_an_online_games_thread_and_votes_appear_on_its_spectators_page(
     page = context.new_page()
     page.goto(f"{live_server.url}/games/{game.pk}/live/", wait_until="networkidle")
     expect(page.locator("[data-live=phase]")).to_have_text(PHASE[language][0])
+    # The day's deadline in the club's time zone, as the players' page gives it.
+    deadline = table_of(game.pk).table.deadline_at
+    assert deadline is not None
+    at = deadline.astimezone(ClubSettings.load().zone)
+    when = at.strftime("%H:%M") if language == "ru" else at.strftime("%I:%M %p")
+    expect(page.locator("[data-live=clock]")).to_contain_text(when)
 
     def act(seat: int, **event: object) -> None:
         online_play.online_act(game_id=game.pk, user=seats[seat].player, event=event)
