@@ -227,3 +227,23 @@ def producer_links(game_id: int) -> QuerySet[LiveLink]:
         .annotate(use_count=Count("uses"), last_use=Max("uses__at"))
         .order_by("-created_at")
     )
+
+
+def producer_links_listed(*, author: User, game_id: int) -> QuerySet[LiveLink]:
+    """The game's producer links for whoever runs it (the API's list); refused to others."""
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None:
+        raise Refused(_("There is no such game."), RefusalCode.NOT_FOUND)
+    if not access.runs(author, game):
+        raise Refused(
+            _("Only the game's host or an admin makes and revokes its live links."),
+            RefusalCode.FORBIDDEN,
+        )
+    return producer_links(game_id)
+
+
+def producer_link_of(*, game_id: int, link_id: int) -> None:
+    """Refuse a link that is not a producer's link of this game (an address that names
+    another game's link is no way to it)."""
+    if not LiveLink.objects.filter(pk=link_id, game_id=game_id, kind=LinkKind.PRODUCER).exists():
+        raise Refused(_("There is no such link."), RefusalCode.NOT_FOUND)

@@ -19,7 +19,15 @@ from live.links import link_make, link_revoke
 from live.models import LinkKind, LiveLink, LiveLinkUse
 from live.producer import ProducerSnapshot
 from tests.factories import make_member
-from tests.games.recording import LINEUP, TOWN_WINS, Table, make_host, record, start_game
+from tests.games.recording import (
+    LINEUP,
+    TOWN_WINS,
+    Table,
+    evening_with_players,
+    make_host,
+    record,
+    start_game,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -281,6 +289,49 @@ def test_players_other_hosts_and_visitors_neither_see_nor_make_nor_revoke_links(
         made = client.post(f"/games/{game.pk}/producer-links/", {"delay": "0"})
         revoke = client.post(f"/games/{game.pk}/producer-links/{link.pk}/revoke/")
         assert made.status_code == revoke.status_code == 302
+    assert LiveLink.objects.count() == 1
+    link.refresh_from_db()
+    assert link.revoked_at is None
+
+
+def test_the_api_makes_lists_and_revokes_a_game_s_producer_links(table: Table) -> None:
+    host, evening, players = table
+    game = start_game(host, evening, players)
+    client = Client()
+    client.force_login(host)
+    url = f"/api/v1/games/{game.pk}/producer-links"
+    made = client.post(url, {"delay_seconds": 20}, content_type="application/json")
+    assert made.status_code == 201, made.content
+    body = made.json()
+    assert body["key"].startswith("lv_") and body["delay_seconds"] == 20
+    assert body["url"].endswith(f"/live/producer/{body['key']}/")
+    assert Client().get(f"/live/producer/{body['key']}/").status_code == 200
+    listed = client.get(url).json()
+    assert [(row["id"], row["uses"]) for row in listed] == [(body["id"], 1)]
+    assert "key" not in listed[0]  # the key is shown once
+    too_long = client.post(url, {"delay_seconds": 601}, content_type="application/json")
+    assert too_long.status_code == 422 and too_long.json()["code"] == "invalid"
+    revoked = client.delete(f"{url}/{body['id']}")
+    assert revoked.status_code == 200 and revoked.json()["revoked_at"] is not None
+    assert Client().get(f"/live/producer/{body['key']}.json").status_code == 404
+    # Another game's address is no way to this link.
+    other = start_game(host, *evening_with_players())
+    assert client.delete(f"/api/v1/games/{other.pk}/producer-links/{body['id']}").status_code == 404
+
+
+def test_the_api_refuses_whoever_does_not_run_the_game(table: Table) -> None:
+    host, evening, players = table
+    game = start_game(host, evening, players)
+    link, _key = link_make(author=host, kind=LinkKind.PRODUCER, game_id=game.pk)
+    url = f"/api/v1/games/{game.pk}/producer-links"
+    for member in (players[0], make_host()):
+        client = Client()
+        client.force_login(member)
+        assert client.get(url).status_code == 403
+        made = client.post(url, {"delay_seconds": 0}, content_type="application/json")
+        assert made.status_code == 403 and made.json()["code"] == "forbidden"
+        assert client.delete(f"{url}/{link.pk}").status_code == 403
+    assert Client().get(url).status_code == 401
     assert LiveLink.objects.count() == 1
     link.refresh_from_db()
     assert link.revoked_at is None
