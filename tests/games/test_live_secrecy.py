@@ -343,10 +343,30 @@ def test_an_online_game_shows_no_card_no_night_and_no_hidden_name_at_any_door(
             "n": 1,
             "reason": "killed",
         }
-        # Day 2: the host warns and removes the mafia: the town wins and the cards open.
+        # Day 2: a «hang all» left in advance (not told), a warning, a fast withdrawn, a tie
+        # of two at eight alive: the catastrophe asks «hang all or pardon all?», and the
+        # town pardons. Night 2 follows at once.
+        act(town[4], secret=True, type="revote", target="hang_all")
         act(host, type="warning", seat=town[0], reason="«честно»")
         act(town[1], type="fast")
         act(town[1], type="unfast")
+        tied = (town[0], town[1])
+        alive = [n for n in sorted(online.seats) if n not in (town[2], town[3])]
+        others = [n for n in alive if n not in tied]
+        for index, voter in enumerate(others):
+            act(voter, type="vote", target=tied[index % 2])
+        for voter in tied:
+            act(voter, type="vote", target="pass")
+        act(host, type="day_end")
+        round_ = seen.seen[("live JSON", "a visitor")].data[0]["catastrophe"]
+        assert round_ == {"tied": sorted(tied), "question": True}
+        act(tied[0], type="post", text="Я мирный, поверьте.")
+        act(tied[1], type="post", text=f"И я. Спросите {SHY_DECLINED}.")
+        for voter in others:
+            if voter != town[4]:
+                act(voter, type="revote", target="pardon_all")
+        assert seen.seen[("live JSON", "a visitor")].data[0]["phase"] == "night"
+        # Night 2: the host removes the mafia: the town wins and the cards open.
         act(host, type="modkill", seat=don, reason="inactive")
         act(host, type="modkill", seat=mafia)
         act(host, type="modkill", seat=mafia2)
@@ -356,3 +376,5 @@ def test_an_online_game_shows_no_card_no_night_and_no_hidden_name_at_any_door(
     assert final["over"] and all(seat["role"] for seat in final["seats"])
     thread = [line["text"] for line in final["thread"] if line["text"]]
     assert f"{{seat:{shy_seat}}} я бы проверил первым." in thread
+    outcomes = [line["detail"] for line in final["thread"] if line["kind"] == "outcome"]
+    assert outcomes[:3] == ["voted", "killed", "pardon_all"], outcomes
