@@ -1,8 +1,12 @@
-"""The site's URLs plus the ceiling probe: the least a sign-up can cost, on the same server."""
+"""The site's URLs plus two probes: the ceiling (the least a sign-up can cost, on the same
+server) and the worker's SQL statements so far (bench/live.py's `http` mode reads it before
+and after a load to count what the load cost PostgreSQL)."""
 
 import uuid
+from collections.abc import Callable
+from typing import Any
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.http import HttpRequest, JsonResponse
 from django.urls import path
 from django.views.decorators.csrf import csrf_exempt
@@ -24,4 +28,25 @@ def ceiling(request: HttpRequest) -> JsonResponse:
     return JsonResponse({"ok": True}, status=201)
 
 
-urlpatterns = [path("bench/ceiling", ceiling), *site_urlpatterns]
+_statements = [0]
+
+
+def _count(execute: Callable[..., Any], sql: str, params: Any, many: bool, context: Any) -> Any:
+    _statements[0] += 1
+    return execute(sql, params, many, context)
+
+
+# This process's (a sync worker's one thread's) connection, from the first request that
+# resolves a URL on: counted like CaptureQueriesContext counts, for every later request.
+connection.execute_wrappers.append(_count)
+
+
+def statements(request: HttpRequest) -> JsonResponse:
+    return JsonResponse({"statements": _statements[0]})
+
+
+urlpatterns = [
+    path("bench/ceiling", ceiling),
+    path("bench/statements", statements),
+    *site_urlpatterns,
+]

@@ -23,7 +23,7 @@ from club.kernel.cache import cache_get
 from club.kernel.club_settings import ClubSettings
 from games import live
 from games.models import Game, Spectators
-from tests.games.recording import Table, record, start_game
+from tests.games.recording import TOWN_WINS, Table, record, start_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -217,3 +217,25 @@ def test_hostile_polls_of_a_game_with_no_live_table_or_not_shown_are_refused_che
             answer = _poll(client, missing, rng.choice(IGNORED), header)
             assert answer.status_code == 404 and answer.json()["code"] == "not_found"
     assert len(queries) <= len(headers)
+
+
+def test_every_answer_of_a_whole_game_is_short_and_small(table: Table) -> None:
+    """A poll is answered at once and in full (no stream, no waiting for a change), so a
+    gunicorn sync worker is held for the poll's few milliseconds and never per viewer; a
+    twelve-seat table's body stays small all game long (docs/live.md)."""
+    host, evening, players = table
+    game = start_game(host, evening, players)
+    game.spectators = Spectators.PUBLIC
+    game.save(update_fields=["spectators"])
+    client = Client()
+    etag, sizes = "", []
+    for event in TOWN_WINS:
+        record(game, host, event)
+        answer = _poll(client, game, "", etag)
+        assert not answer.streaming
+        if answer.status_code == 200:
+            etag = answer["ETag"]
+            sizes.append(len(answer.content))
+        unchanged = _poll(client, game, "", etag)  # nothing new: a 304 at once, no wait
+        assert unchanged.status_code == 304 and not unchanged.streaming
+    assert max(sizes) <= 2_600, sizes  # bench/live.py http: 2,080 median, 2,342 at most
