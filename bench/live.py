@@ -453,6 +453,8 @@ def http_main() -> None:
         # issue's thousand viewers of one table: the tap's way to them.
         with gunicorn(env, workers=DEPLOY_WORKERS) as (url, times):
             port = int(url.rsplit(":", 1)[1])
+            while len(_worker_pids()) < DEPLOY_WORKERS:  # the master forks them one by one
+                time.sleep(0.1)
             site = Site(port, redis_port, _worker_pids(), session)
             for _warm in range(3 * DEPLOY_WORKERS):  # each worker's first request loads Django
                 site.get("/bench/statements")
