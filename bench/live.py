@@ -94,11 +94,15 @@ def main() -> None:
     original_write = live.snapshot_write
 
     def timed_write(
-        game_id: int, scores: live.Scores | None = None, view: GameView | None = None
+        game_id: int,
+        scores: live.Scores | None = None,
+        view: GameView | None = None,
+        *,
+        also: bool = True,
     ) -> live.Kept | None:
         began = time.perf_counter()
         try:
-            return original_write(game_id, scores, view)
+            return original_write(game_id, scores, view, also=also)
         finally:
             tap_ms.append((time.perf_counter() - began) * 1000)
 
