@@ -107,3 +107,38 @@ def test_the_producer_s_view_on_a_wide_screen_says_its_delay(
     watch = watch_of(context)
     assert (watch.console_errors, watch.failed, watch.csp_violations(page)) == ([], [], [])
     context.close()
+
+
+@pytest.mark.parametrize("language", ["ru", "en"])
+def test_the_host_makes_a_link_on_the_game_s_page_sees_it_once_and_revokes_it(
+    browser: Browser, live_server: LiveServer, language: str
+) -> None:
+    evening, players = evening_with_players()
+    host_member = make_host()
+    game = start_game(host_member, evening, players)
+    context = new_context(browser, live_server, user=host_member, language=language)
+    context.grant_permissions(["clipboard-read", "clipboard-write"])
+    page = context.new_page()
+    page.goto(f"{live_server.url}/games/{game.pk}/?public=1")
+    form = page.locator("#producer-links")
+    form.locator("input[name=delay]").fill("30")
+    form.locator("button[type=submit]").first.click()
+    address = page.locator("#producer-address")
+    expect(address).to_have_value(re.compile(r"/live/producer/lv_[A-Za-z0-9_-]{43}/$"))
+    page.locator("button[data-copy]").click()
+    copied = page.evaluate("navigator.clipboard.readText()")
+    assert copied == address.input_value()
+    page.screenshot(path=ARTIFACTS / f"producer-link-made-{language}.png", full_page=True)
+    key = copied.rstrip("/").rsplit("/", 1)[1]
+    page.locator(".producer-made a").click()
+    rows = page.locator(".producer-link-list li")
+    expect(rows).to_have_count(1)
+    assert key not in page.content() and key[:10] in rows.first.inner_text()
+    form.scroll_into_view_if_needed()
+    page.screenshot(path=ARTIFACTS / f"producer-links-{language}.png", full_page=True)
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    rows.first.locator("button[type=submit]").click()
+    expect(page.locator(".producer-link-list li").first).to_have_class("muted")
+    watch = watch_of(context)
+    assert (watch.console_errors, watch.failed, watch.csp_violations(page)) == ([], [], [])
+    context.close()
