@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from django.contrib.auth.models import AnonymousUser
 from django.core.cache import cache
 from django.db import transaction
 from django.db.models import Count, Max, QuerySet
@@ -64,6 +65,18 @@ def _not_found() -> Refused:
     return Refused(
         _("This link does not work: it was revoked, or never made."), RefusalCode.NOT_FOUND
     )
+
+
+def may_manage(author: User | AnonymousUser, link: LiveLink) -> bool:
+    """Whether `author` may make and revoke links like `link` (its scope: the pages offer
+    the form only to them)."""
+    if not isinstance(author, User):
+        return False
+    try:
+        _refuse_unless_may_manage(author, link)
+    except Refused:
+        return False
+    return True
 
 
 def _refuse_unless_may_manage(author: User, link: LiveLink) -> None:

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from live import views
+from live import overlay_views, views
 
 urlpatterns = [
     # The producer's view: its page and its poll, by the link's secret key only.
@@ -17,5 +17,14 @@ urlpatterns = [
         "games/<int:game_id>/producer-links/<int:link_id>/revoke/",
         views.producer_link_revoke,
         name="live_producer_link_revoke",
+    ),
+    # The stream overlays: their pages and their feed by the link's key; their links.
+    path("live/overlay/<str:key>.json", overlay_views.overlay_json, name="overlay_json"),
+    path("live/overlay/<str:key>/<str:size>/", overlay_views.overlay_page, name="overlay_page"),
+    path("live/overlay-links/", overlay_views.overlay_link_make, name="overlay_link_make"),
+    path(
+        "live/overlay-links/<int:link_id>/revoke/",
+        overlay_views.overlay_link_revoke,
+        name="overlay_link_revoke",
     ),
 ]

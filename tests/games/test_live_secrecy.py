@@ -41,6 +41,8 @@ from games.online.texts import online_role
 from games.rules.online import BLACK_ROLES
 from games.rules.online import ROLES as ONLINE_ROLES
 from games.starting import GuestAt, Player, game_create
+from live.links import link_make
+from live.models import LinkKind, LiveLink
 from tests.factories import make_member
 from tests.games.online.tables import table_of
 from tests.games.recording import LINEUP, TOWN_WINS, Table, make_host, record
@@ -69,6 +71,30 @@ def _screen(game: Game, path: str) -> str | None:
     return f"/evenings/{game.evening_id}/{path}" if game.evening_id is not None else None
 
 
+# The stream overlays' keys made for the games read below: (scope, game) → (link, key).
+_OVERLAY_KEYS: dict[tuple[str, int], tuple[int, str]] = {}
+
+
+def _overlay(game: Game, scope: str, path: str) -> str | None:
+    """A stream overlay of the game (live/overlays.py), through a link to the game or to
+    its evening's table; none online."""
+    if game.evening_id is None or game.host is None:
+        return None
+    kept = _OVERLAY_KEYS.get((scope, game.pk))
+    if kept is None or not LiveLink.objects.filter(pk=kept[0]).exists():
+        if scope == "game":
+            link, key = link_make(author=game.host, kind=LinkKind.OVERLAY, game_id=game.pk)
+        else:
+            link, key = link_make(
+                author=game.host,
+                kind=LinkKind.OVERLAY,
+                evening_id=game.evening_id,
+                table=game.table,
+            )
+        kept = _OVERLAY_KEYS[(scope, game.pk)] = (link.pk, key)
+    return f"/live/overlay/{kept[1]}{path}"
+
+
 # Every door a spectator may knock at for one game. One line per door.
 PUBLIC_DOORS: list[Door] = [
     Door("live page", lambda game: f"/games/{game.pk}/live/", shows=True),
@@ -85,6 +111,9 @@ PUBLIC_DOORS: list[Door] = [
     Door("recording page", lambda game: f"/games/{game.pk}/recording/"),
     Door("venue screen", lambda game: _screen(game, "screen/"), shows=True),
     Door("venue screen JSON", lambda game: _screen(game, "screen.json"), shows=True),
+    Door("overlay JSON", lambda game: _overlay(game, "game", ".json"), shows=True),
+    Door("overlay page", lambda game: _overlay(game, "game", "/full/"), shows=True),
+    Door("table overlay JSON", lambda game: _overlay(game, "table", ".json"), shows=True),
 ]
 # Not here: an evening's page and its API list who signed up by nickname to the club's
 # members, consent or not (RULES.md §C: a sign-up list is not a publication).
@@ -98,7 +127,7 @@ TAG = re.compile(r"<[^>]+>")
 MAIN = re.compile(r"<main\b.*?</main>", re.S)
 # The live page's dictionary of words (every role's name among them, in the reader's
 # language): the same for every game, so it is checked to stay the same, not for names.
-CATALOGUES = {"live-words", "screen-words"}
+CATALOGUES = {"live-words", "screen-words", "overlay-words"}
 
 
 @dataclass
