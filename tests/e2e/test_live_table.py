@@ -207,3 +207,36 @@ def test_an_online_games_thread_and_votes_appear_on_its_spectators_page(
     watch = watch_of(context)
     assert (watch.console_errors, watch.failed, watch.csp_violations(page)) == ([], [], [])
     context.close()
+
+
+def test_an_online_games_spectators_page_on_a_tv(browser: Browser, live_server: LiveServer) -> None:
+    starts = timezone.now() + timedelta(seconds=30)
+    game = online_play.online_game_create(
+        host=make_host(), member_ids=[make_member().pk for _ in range(10)], starts_at=starts
+    )
+    game.spectators = Spectators.PUBLIC
+    game.save(update_fields=["spectators"])
+    assert online_sweep(now=starts + timedelta(seconds=1)) == 1  # day 1
+    seats = table_of(game.pk).seats
+    for seat in seats[:3]:
+        online_play.online_act(
+            game_id=game.pk, user=seat.player, event={"type": "post", "text": "Доброе утро, стол"}
+        )
+    context = new_context(browser, live_server, viewport={"width": 1920, "height": 1080})
+    page = context.new_page()
+    page.goto(f"{live_server.url}/games/{game.pk}/live/", wait_until="networkidle")
+    expect(page.locator("[data-live=phase]")).to_have_text("День 1")
+    expect(page.locator("[data-live=thread] article")).to_have_count(3)
+    # Five seats to a row in large type, no nickname cut short.
+    rows = {page.locator(f"[data-seat='{n}']").bounding_box()["y"] for n in range(1, 6)}  # type: ignore[index]
+    assert len(rows) == 1
+    size = page.locator("[data-seat='1'] .nick").evaluate("e => getComputedStyle(e).fontSize")
+    assert float(size.removesuffix("px")) >= 24
+    cut = page.locator(".live-seats .nick").evaluate_all(
+        "nicks => nicks.filter(e => e.scrollWidth > e.clientWidth).length"
+    )
+    assert cut == 0
+    page.screenshot(path=ARTIFACTS / "live-online-tv-ru.png")
+    watch = watch_of(context)
+    assert (watch.console_errors, watch.failed, watch.csp_violations(page)) == ([], [], [])
+    context.close()
