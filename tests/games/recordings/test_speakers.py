@@ -77,8 +77,17 @@ def heard_as(found: speakers.Attribution, start: float, end: float) -> int | Non
     return max(share, key=share.__getitem__) if share else None
 
 
-def test_each_planted_stretch_is_attributed_to_its_seat(table_sound: ScriptedGame) -> None:
-    found = attribute(table_sound)
+@pytest.fixture(scope="module")
+def attributed(table_sound: ScriptedGame) -> speakers.Attribution:
+    """The scripted game's attribution, made once for the tests that only read it (5 s of
+    CPU each time)."""
+    return attribute(table_sound)
+
+
+def test_each_planted_stretch_is_attributed_to_its_seat(
+    table_sound: ScriptedGame, attributed: speakers.Attribution
+) -> None:
+    found = attributed
     assert found.modelled == list(range(1, 13))
     kinds = {p.kind for p in table_sound.planted}
     assert kinds == {"interruption", "aside", "night"}
@@ -86,8 +95,10 @@ def test_each_planted_stretch_is_attributed_to_its_seat(table_sound: ScriptedGam
         assert heard_as(found, planted.start, planted.end) == planted.seat, planted
 
 
-def test_the_fouls_suggested_are_the_planted_ones_and_no_other(table_sound: ScriptedGame) -> None:
-    found = attribute(table_sound)
+def test_the_fouls_suggested_are_the_planted_ones_and_no_other(
+    table_sound: ScriptedGame, attributed: speakers.Attribution
+) -> None:
+    found = attributed
     planted = {(p.seat, p.during) for p in table_sound.planted if p.kind != "aside"}
     suggested = {(s.seat, s.during) for s in found.suggestions}
     assert suggested <= planted  # no false foul
