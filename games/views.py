@@ -651,7 +651,7 @@ def game_spectators(request: MemberRequest, game_id: int) -> HttpResponse:
 # --- the venue's screen (games/live_evening.py, docs/live.md) ----------------------------
 
 
-def _etagged(request: SiteRequest, etag: str, body: str, *, private: bool) -> HttpResponse:
+def etagged(request: SiteRequest, etag: str, body: str, *, private: bool) -> HttpResponse:
     """A poll's answer: 304 to a poller that has `etag`, else the body, never cached by
     the way without asking again."""
     if poller_holds(request.headers.get("If-None-Match", ""), etag):
@@ -678,7 +678,7 @@ def evening_screen_json(request: SiteRequest, evening_id: int) -> HttpResponse:
         screen, private = _screen_read(request, evening_id)
     except Refused as refusal:
         return JsonResponse(refusal.body(), status=refusal.status)
-    return _etagged(request, screen.etag, screen.body, private=private)
+    return etagged(request, screen.etag, screen.body, private=private)
 
 
 def screen_words() -> dict[str, Any]:

@@ -537,6 +537,7 @@ def test_every_query_takes_anything_without_a_5xx(club: FuzzClub, data: st.DataO
         (None, f"/games/{game.pk}/live.json"), ("player", f"/games/{game.pk}/live/"),
         (None, f"/evenings/{evening.pk}/screen.json"),
         ("player", f"/evenings/{evening.pk}/screen/"),
+        (None, "/tournaments/1/live.json"), (None, "/tournaments/1/live/"),
     ]  # fmt: skip
     who, url = data.draw(st.sampled_from(pages))
     keys = st.one_of(

@@ -22,6 +22,7 @@ from club.kernel.errors import RefusalCode, Refused
 from club.kernel.parsing import shows_something
 from club.kernel.queueing import queue_on_commit
 from club.models import Evening, EveningStatus, Registration, RegistrationStatus
+from games import live
 from games.models import Game, GameStatus
 from games.ratings.models import ScoringPreset
 from games.starting import GuestAt, Player, deal, game_create
@@ -201,6 +202,7 @@ def tournament_preset_changed(tournament: Tournament) -> None:
     its preset changes, the games already played are scored again, after the commit."""
     if Table.objects.filter(round__tournament=tournament, game__isnull=False).exists():
         queue_on_commit("games.ratings.tasks.games_rescore")
+    live.evening_touch_on_commit(tournament.evening_id)  # its live standings (tournaments/live.py)
 
 
 def participants(tournament: Tournament) -> list[Registration]:
@@ -577,6 +579,7 @@ def tournament_finish(*, tournament_id: int, actor: User, now: datetime | None =
             )
         tournament.finished_at = now or timezone.now()
         tournament.save(update_fields=["finished_at"])
+        live.evening_touch_on_commit(tournament.evening_id)  # the final's results, no headline
 
 
 # The first round is told this long before the tournament starts (a seating made days
