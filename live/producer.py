@@ -253,10 +253,15 @@ def _append(game_id: int, at: float, etag: str, body: str) -> None:
     index = cache_get(_index_key(game_id))
     index = index if isinstance(index, list) else []
     if index and index[-1][1] == etag:
-        return  # the same table (a public miss, a night's tap that changed nothing)
+        return  # the same table (the spectators setting saved): its time stays the first
     cache_set(_body_key(game_id, etag), body, HISTORY_SECONDS + MARGIN_SECONDS)
     keep = longest_delay(game_id) + MARGIN_SECONDS
-    cache_set(_index_key(game_id), _trimmed([*index, [at, etag]], at, keep), HISTORY_SECONDS)
+    kept = _trimmed([*index, [at, etag]], at, keep)
+    cache_set(_index_key(game_id), kept, HISTORY_SECONDS)
+    # The bodies no delay is due any more leave at once, not hours later (an undo may bring
+    # back a body still kept: its ETag is then in `kept`).
+    for dropped in {old for _at, old in index} - {etag for _at, etag in kept}:
+        cache_delete(_body_key(game_id, dropped))
 
 
 def producer_write(view: GameView, kept: live.Kept) -> None:

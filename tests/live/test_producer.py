@@ -335,3 +335,33 @@ def test_the_api_refuses_whoever_does_not_run_the_game(table: Table) -> None:
     assert LiveLink.objects.count() == 1
     link.refresh_from_db()
     assert link.revoked_at is None
+
+
+def test_the_history_keeps_what_the_longest_delay_may_still_be_due(table: Table) -> None:
+    host, evening, players = table
+    client = Client()
+    with time_machine.travel(datetime.now(UTC), tick=False) as clock:
+        game = start_game(host, evening, players)
+        now = _producer(host, game)
+        record(game, host, {"type": "day", "n": 1})
+        first = _poll(client, now)["ETag"]
+        clock.shift(timedelta(seconds=40))
+        record(game, host, {"type": "night", "n": 1})
+        clock.shift(timedelta(seconds=40))
+        record(game, host, {"type": "check", "by": 1, "target": 4})
+        # No link is delayed: 30 s are kept, and the newest table before them.
+        index = cache.get(f"live:producer:{game.pk}:index")
+        assert len(index) == 2 and index[0][0] == index[1][0] - 40
+        assert cache.get(f"live:producer:{game.pk}:body:{first.strip(chr(34))}") is None
+        # A link delayed by 90 s keeps 120 s from the next write on.
+        late = _producer(host, game, delay=90)
+        clock.shift(timedelta(seconds=10))
+        record(game, host, {"type": "kill", "by": "mafia", "target": 6})
+        clock.shift(timedelta(seconds=70))
+        record(game, host, {"type": "check", "by": 4, "target": 2})
+        assert len(cache.get(f"live:producer:{game.pk}:index")) == 4
+        # 165 s in, the link is due what stood 90 s ago: the night's start, before its taps
+        # (without the longer keep, the last write would have dropped it).
+        clock.shift(timedelta(seconds=5))
+        due = _poll(client, late).json()
+        assert due["table"]["phase"] == "night" and due["night"]["actions"] == []
