@@ -258,7 +258,8 @@ class Site:
         }
 
     def get(self, path: str, headers: dict[str, str] | None = None) -> tuple[int, bytes]:
-        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+        # A worker's first request loads Django: on a busy machine, tens of seconds.
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=180)
         conn.request("GET", path, headers=headers or {})
         answer = conn.getresponse()
         body = answer.read()
