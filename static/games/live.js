@@ -63,6 +63,15 @@ function seatName(seat, words) {
   return seat.nick ?? fill(words.player, { seat: seat.no });
 }
 
+/**
+ * The text with its last word bound to the one before it («место 6», «день 2)»): a narrow
+ * screen wraps before them, never leaves a number alone on a line.
+ * @param {string} text
+ */
+export function keepLastWord(text) {
+  return text.replace(/ (?=\S+$)/, "\u00a0");
+}
+
 /** @param {number[]} seats */
 function seatList(seats) {
   return seats.join(", ");
@@ -170,7 +179,7 @@ export function draw(root, live, words, clock) {
     const link = document.createElement("a");
     link.href = root.dataset.result ?? "";
     link.textContent = words.result_link;
-    result.append(" · ", link);
+    result.append(link);
   }
   const points = new Map((live.scores ?? []).map((score) => [score.seat, score.points]));
   part(root, "seats").replaceChildren(
@@ -182,7 +191,8 @@ export function draw(root, live, words, clock) {
       const item = document.createElement("li");
       const when = out.phase === "day" ? words.when_day : words.when_night;
       const reason = words.reasons[out.reason] ?? out.reason;
-      item.textContent = fill(words.left_row, { seat: out.seat, reason, when, n: out.n });
+      const row = fill(words.left_row, { seat: out.seat, reason, when, n: out.n });
+      item.textContent = keepLastWord(row);
       return item;
     }),
   );
@@ -206,7 +216,10 @@ function drawClock(root, words, clock) {
   const who = { last_word: words.last_word, speech: words.speaker, defence: words.defence };
   const time = document.createElement("strong");
   time.textContent = `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
-  node.replaceChildren(fill(who[current.kind], { seat: current.seat }), " ", time);
+  const label = document.createElement("span");
+  label.className = "who";
+  label.textContent = keepLastWord(fill(who[current.kind], { seat: current.seat }));
+  node.replaceChildren(label, " ", time);
 }
 
 // Points as the reader's language writes them, with their sign: +1,20 in Russian.
