@@ -29,6 +29,7 @@ from club.kernel.errors import RefusalCode, Refused
 from club.models import Evening
 from games import access
 from games.models import Game
+from games.rules.events import storable_text
 from live.models import MAX_DELAY_SECONDS, LinkKind, LiveLink, LiveLinkUse
 from live.producer import forget_delay
 from tournaments.models import Tournament
@@ -158,6 +159,13 @@ def link_make(
     label = label.strip()
     if len(label) > LiveLink._meta.get_field("label").max_length:  # type: ignore[operator]
         raise Refused(_("The label is too long."), RefusalCode.INVALID)
+    # The overlay's form hands the label over as posted: PostgreSQL cannot store a NUL (nor a
+    # lone surrogate), and would answer the form with a server error.
+    if not storable_text(label):
+        raise Refused(
+            _("The label holds a NUL character or a broken one, which is not allowed."),
+            RefusalCode.INVALID,
+        )
     key = LiveLink.new_key()
     link.set_key(key)
     link.label = label

@@ -9,6 +9,7 @@ from datetime import timedelta
 import pytest
 from django.core.cache import cache
 from django.db import IntegrityError, transaction
+from django.test import Client
 from django.utils import timezone
 from pytest_django import DjangoAssertNumQueries
 
@@ -150,6 +151,8 @@ def test_an_evening_s_table_and_a_tournament_have_overlay_links_of_their_own(
         ({"delay_seconds": -1, "kind": LinkKind.PRODUCER}, RefusalCode.INVALID),
         ({"delay_seconds": 10}, RefusalCode.INVALID),  # an overlay is never delayed
         ({"label": "x" * 65}, RefusalCode.INVALID),
+        ({"label": "a\x00b"}, RefusalCode.INVALID),  # PostgreSQL stores no NUL
+        ({"label": "a\ud800b"}, RefusalCode.INVALID),  # nor a lone surrogate
         ({"game_id": 10**9}, RefusalCode.NOT_FOUND),
     ],
 )
@@ -198,3 +201,21 @@ def test_uses_are_logged_once_a_minute_per_address(table: Table) -> None:
     uses = list(LiveLinkUse.objects.order_by("pk").values_list("what", "ip"))
     assert uses == [("poll", "203.0.113.7"), ("page", "203.0.113.7"), ("poll", "198.51.100.1")]
     assert len(LiveLinkUse.objects.order_by("pk").last().user_agent) == 200  # type: ignore[union-attr]
+
+
+def test_the_overlay_form_refuses_a_label_with_a_nul_instead_of_a_server_error(
+    table: Table,
+) -> None:
+    """The form's label reaches the service as posted (no Django form's NUL check): it was
+    a 500 from PostgreSQL."""
+    host, evening, players = table
+    game = start_game(host, evening, players)
+    client = Client()
+    client.force_login(host)
+    back = f"/games/{game.pk}/?public=1"
+    answer = client.post(
+        "/live/overlay-links/", {"game": game.pk, "label": "a\x00b", "back": back}, follow=True
+    )
+    assert answer.status_code == 200
+    assert "NUL" in answer.content.decode()
+    assert not LiveLink.objects.exists()
