@@ -27,11 +27,10 @@ from django.utils.translation import gettext as _
 
 from club.kernel.cache import cache_get, cache_set
 from club.kernel.errors import RefusalCode, Refused
-from club.models import Registration
 from games import access, live
 from games.live_evening import FRAME_SECONDS, KeptFrame, Shown, variant
 from games.models import Game, GameStatus
-from tournaments import services
+from tournaments import queries
 from tournaments.models import Stage, Table, Tournament
 from tournaments.standings import tournament_standings
 
@@ -76,19 +75,9 @@ def _key(tournament_id: int) -> str:
     return f"live:tournament:{tournament_id}"
 
 
-def _everyone(tournament: Tournament, tables: list[Table]) -> list[Registration]:
-    """The participants and anyone seated before who has left since, in sign-up order
-    (their numbers: tournaments/queries.py's «Игрок N»)."""
-    now_in = services.participants(tournament)
-    known = {r.pk for r in now_in}
-    seated = {pk for table in tables for pk in table.players} - known
-    gone = list(Registration.objects.filter(pk__in=seated).select_related("member", "guest"))
-    return sorted([*now_in, *gone], key=lambda r: (r.arrival, r.pk))
-
-
 def _standings(tournament: Tournament, tables: list[Table]) -> tuple[list[LiveStanding], int, bool]:
     standings = tournament_standings(tournament, show_final=False)
-    everyone = _everyone(tournament, tables)
+    everyone = queries.everyone(tournament, tables)  # their numbers: «Игрок N»
     number = {r.pk: n for n, r in enumerate(everyone, 1)}
     by_id = {r.pk: r for r in everyone}
     rows: list[LiveStanding] = []

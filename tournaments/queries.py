@@ -132,7 +132,7 @@ class _Names:
         return _("Player %(n)d") % {"n": number}, None
 
 
-def _everyone(tournament: Tournament, tables: list[Table]) -> list[Registration]:
+def everyone(tournament: Tournament, tables: list[Table]) -> list[Registration]:
     """The participants, and anyone seated before who has left since (their games stay)."""
     now_in = services.participants(tournament)
     known = {r.pk for r in now_in}
@@ -193,12 +193,12 @@ def tournament_page(tournament: Tournament, viewer: Viewer, *, as_of: int | None
         .select_related("game", "judge")
         .order_by("round__number", "number")
     )
-    everyone = _everyone(tournament, tables)
+    seated = everyone(tournament, tables)
     me = viewer.pk if isinstance(viewer, User) else None
     reader = _Reader(
         viewer=viewer,
-        names=_Names(everyone, viewer),
-        mine={r.pk for r in everyone if me is not None and r.member_id == me},
+        names=_Names(seated, viewer),
+        mine={r.pk for r in seated if me is not None and r.member_id == me},
         me=me,
         staff=isinstance(viewer, User) and viewer.is_staff,
     )
