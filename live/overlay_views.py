@@ -21,6 +21,7 @@ from accounts.models import User
 from club.doors.requests import SiteRequest
 from club.kernel.errors import RefusalCode, Refused
 from club.kernel.throttle import client_address
+from games.ratings import stats
 from games.ratings.publication import published_points, published_points_of
 from games.timeline import REASONS
 from games.views import poller_holds
@@ -99,6 +100,8 @@ def _words() -> dict[str, Any]:
         "points": _("points"),
         "fouls": _("fouls"),
         "reasons": {code: str(text) for code, text in REASONS.items()},
+        # The cards, shown once the game is over (the snapshot has none before).
+        "roles": {code: str(name) for code, name in stats.role_names().items()},
     }
 
 

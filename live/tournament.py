@@ -4,9 +4,9 @@ overlay follows, the next game's line-up and the standings, as a visitor reads t
 
 The frame is built from the database once per change and kept in the cache under the
 tournament's evening's stamp (games/live.py draws a new stamp when a game is seated, begins,
-ends, is scored or its spectators setting changes; games/live_evening.frame_read rebuilds a
-frame kept under another stamp), so a poll reads it from the cache. A round seated changes
-no stamp: its first table's line-up shows as the next game within the frame's minute.
+ends, is scored or its spectators setting changes, tournaments.services when the rounds or
+the final are seated and when the tournament finishes; games/live_evening.frame_read
+rebuilds a frame kept under another stamp), so a poll reads it from the cache.
 
 - **The game followed**: the final's game under way, else the last round's first game under
   way, else the last game begun (its result stays up between the rounds).

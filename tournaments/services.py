@@ -372,6 +372,8 @@ def tournament_seat(*, tournament_id: int, actor: User, effort: int | None = Non
             for number, seated in enumerate(round_tables, 1)
         )
         Round.objects.filter(pk__in=[r.pk for r in later]).update(announced_at=None)
+        # The stream overlays say who plays next (live/tournament.py).
+        live.evening_touch_on_commit(tournament.evening_id)
     return len(later)
 
 
@@ -502,6 +504,7 @@ def tournament_final(*, tournament_id: int, actor: User, effort: int | None = No
             for round_, round_tables in zip(finals, seating, strict=True)
             for number, seated in enumerate(round_tables, 1)
         )
+        live.evening_touch_on_commit(tournament.evening_id)
     return finalists
 
 

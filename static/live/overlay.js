@@ -16,7 +16,8 @@
  * @typedef {{scope: "game" | "table" | "tournament", state: "shown" | "hidden" | "none",
  *   game: LiveSnapshot | null, table: number | null, next: NextGame | null,
  *   standings: StandingRow[] | null}} Feed
- * @typedef {Record<string, string> & {reasons: Record<string, string>}} Words
+ * @typedef {Record<string, string> & {reasons: Record<string, string>,
+ *   roles: Record<string, string>}} Words
  */
 
 const POLL_MS = 1000;
@@ -129,7 +130,6 @@ function seatCard(live, seat, words) {
     seat.speaking && "speaking",
     seat.nominated && "nominated",
     seat.candidate && "candidate",
-    seat.role === "don" || seat.role === "mafia" ? "black" : seat.role ? "red" : "",
   ];
   item.className = marks.filter((mark) => typeof mark === "string" && mark).join(" ");
   const nick = element("span", "nick", seat.nick ?? fill(words.player, { seat: seat.no }));
@@ -141,6 +141,7 @@ function seatCard(live, seat, words) {
   item.append(fouls);
   const out = live.left.find((left) => left.seat === seat.no);
   if (out) item.append(element("span", "why", words.reasons[out.reason] ?? out.reason));
+  if (seat.role) item.append(element("span", "role", words.roles[seat.role] ?? seat.role));
   return item;
 }
 

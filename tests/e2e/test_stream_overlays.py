@@ -8,6 +8,7 @@ var/test-artifacts/e2e/overlay-*.png."""
 from __future__ import annotations
 
 import io
+import re
 from typing import Any
 
 import pytest
@@ -21,11 +22,17 @@ from live.models import LinkKind
 from tests.e2e.conftest import ARTIFACTS, new_context, watch_of
 from tests.e2e.test_live_table import WITHIN_MS, Host
 from tests.games.recording import evening_with_players, make_host, start_game
+from tests.tournaments.test_tournaments import EFFORT, record_game, small
+from tests.tournaments.test_tournaments import admin as tournament_admin
+from tournaments import services
+from tournaments.models import Table, TableJudge
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("migration_rows")]
 SIZES = {"full": (1920, 1080), "strip": (1920, 260), "bar": (1920, 100)}
 DAY_ONE = {"ru": "День 1", "en": "Day 1"}
 NOMINATED = {"ru": "Выставлены: 3", "en": "Nominated: 3"}
+NEXT = {"ru": "Следующая игра · Раунд 2: стол 1", "en": "Next game · Round 2: table 1"}
+WON = {"ru": "Победил|Победили", "en": "Winner"}
 # A dark and a light picture under the overlay, as a stream's video might be.
 UNDER = {"dark": (16, 24, 32, 255), "light": (235, 235, 225, 255)}
 
@@ -114,3 +121,32 @@ def test_the_overlays_are_transparent_and_follow_a_tap_within_two_seconds(
             [],
         )
         context.close()
+
+
+@pytest.mark.parametrize("language", ["ru", "en"])
+def test_a_tournament_s_full_overlay_shows_its_standings_and_next_game(
+    browser: Browser, live_server: LiveServer, language: str
+) -> None:
+    organiser = tournament_admin()
+    tournament, _members = small(organiser, players=10)
+    judge = make_host()
+    TableJudge.objects.create(tournament=tournament, table=1, judge=judge)
+    services.tournament_seat(tournament_id=tournament.pk, actor=organiser, effort=EFFORT)
+    first = Table.objects.get(round__tournament=tournament, round__number=1)
+    game = services.table_game_start(table_id=first.pk, host=judge)
+    game.spectators = Spectators.PUBLIC
+    game.save(update_fields=["spectators"])
+    record_game(game, judge, seed=3, by_api=False)
+    _, key = link_make(author=organiser, kind=LinkKind.OVERLAY, tournament_id=tournament.pk)
+    context = new_context(browser, live_server, viewport={"width": 1920, "height": 1080})
+    page = context.new_page()
+    page.goto(f"{live_server.url}/live/overlay/{key}/full/?lang={language}")
+    expect(page.locator("[data-live=standings] li")).to_have_count(10, timeout=WITHIN_MS)
+    expect(page.locator("[data-live=next-title]")).to_contain_text(NEXT[language])
+    expect(page.locator("[data-live=next] li")).to_have_count(10)
+    expect(page.locator("[data-live=phase]")).to_have_text(re.compile(WON[language]))
+    _transparent(page)
+    _shot(page, f"tournament-{language}")
+    watch = watch_of(context)
+    assert (watch.console_errors, watch.failed, watch.csp_violations(page)) == ([], [], [])
+    context.close()

@@ -308,10 +308,12 @@ def test_a_tournament_s_link_shows_its_game_its_next_table_and_its_standings() -
     User.objects.filter(pk=members[0].pk).update(publication_consent=True)
     judge = make_host()
     TableJudge.objects.create(tournament=tournament, table=1, judge=judge)
-    tournament_services.tournament_seat(tournament_id=tournament.pk, actor=organiser, effort=EFFORT)
     _, key = link_make(author=organiser, kind=LinkKind.OVERLAY, tournament_id=tournament.pk)
     client = Client()
-    before = _feed(client, key).json()
+    unseated = _feed(client, key).json()
+    assert (unseated["state"], unseated["next"], unseated["standings"]) == ("none", None, None)
+    tournament_services.tournament_seat(tournament_id=tournament.pk, actor=organiser, effort=EFFORT)
+    before = _feed(client, key).json()  # seating the rounds draws a new stamp: at once
     assert (before["scope"], before["state"], before["standings"]) == ("tournament", "none", None)
     assert before["next"]["round"] == 1 and len(before["next"]["seats"]) == 10
     first = TournamentTable.objects.get(round__tournament=tournament, round__number=1)
