@@ -37,6 +37,7 @@ from games.live_evening import Points
 from games.models import Spectators
 from live import tournament
 from live.links import LinkTarget
+from tournaments import live as tournaments_live
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,14 +132,17 @@ def _json(value: object) -> str:
 
 
 def tournament_feed(tournament_id: int, scores: live.Scores | None) -> Feed:
-    """A tournament's feed: the game it follows (live/tournament.py), its next game's
-    line-up and its standings (its preset's, not the evening's published points)."""
+    """A tournament's feed: the game it follows and its next table's line-up
+    (live/tournament.py), and its standings as its live standings page shows them to a
+    visitor (tournaments/live.py, the public variant)."""
     kept = tournament.tournament_frame(tournament_id)
     frame = json.loads(kept["public"]["body"])
+    standing = tournaments_live.standings_read(tournament_id)["public"]
+    rows = json.loads(standing["body"])["standings"]
     return _feed(
         "tournament",
         _snapshot(frame["followed"], scores),
         next_game=_json(frame["next"]),
-        standings=_json(frame["standings"] or None),
-        frame_etag=kept["public"]["etag"],
+        standings=_json(rows or None),
+        frame_etag=kept["public"]["etag"] + standing["etag"],
     )

@@ -1,6 +1,6 @@
 """A tournament's frame for its stream overlays (live/overlays.py): which of its games the
-overlay follows, the next game's line-up and the standings, as a visitor reads them
-(docs/live.md «Stream overlays»).
+overlay follows and the next game's line-up, as a visitor reads them (docs/live.md «Stream
+overlays»); its standings are the tournament's live standings' (tournaments/live.py).
 
 The frame is built from the database once per change and kept in the cache under the
 tournament's evening's stamp (games/live.py draws a new stamp when a game is seated, begins,
@@ -13,9 +13,6 @@ rebuilds a frame kept under another stamp), so a poll reads it from the cache.
 - **The next game**: the first table, in the rounds' order, whose game has not begun; its
   seats named as the tournament's seating is published (games.access.may_see_name for a
   visitor; a guest unnamed).
-- **The standings**: tournaments.standings as a visitor reads them (the final's hidden while
-  the tournament hides it), each player named likewise, «Игрок N» with N the player's
-  number in the tournament's sign-up order.
 """
 
 from __future__ import annotations
@@ -30,7 +27,6 @@ from club.models import Registration
 from games import access, live_evening
 from games.live_evening import KeptFrame
 from tournaments.models import Stage, Table, Tournament
-from tournaments.standings import tournament_standings
 
 # A tournament's evening never changes: kept a day, one cache read per poll.
 EVENING_SECONDS = 24 * 3600
@@ -85,24 +81,17 @@ def _followed(tables: list[Table]) -> int | None:
 
 def tournament_frame_build(tournament_id: int, stamp: str = "") -> KeptFrame:
     """The tournament's frame from the database (a fixed number of queries)."""
-    tournament = Tournament.objects.filter(pk=tournament_id).select_related("preset").first()
-    if tournament is None:
+    if not Tournament.objects.filter(pk=tournament_id).exists():
         raise _not_found()
     tables = list(
-        Table.objects.filter(round__tournament=tournament)
+        Table.objects.filter(round__tournament_id=tournament_id)
         .select_related("round", "game")
         .order_by("round__number", "number")
     )
-    registrations = list(
-        Registration.objects.filter(evening_id=tournament.evening_id)
-        .select_related("member")
-        .order_by("arrival", "pk")
-    )
-    by_id = {r.pk: r for r in registrations}
-    number = {r.pk: n for n, r in enumerate(registrations, 1)}
     waiting = next((t for t in tables if t.game is None or t.game.last_seq == 0), None)
     next_game: dict[str, Any] | None = None
     if waiting is not None:
+        by_id = Registration.objects.select_related("member").in_bulk(waiting.players)
         seats = []
         for seat, registration_id in enumerate(waiting.players, 1):
             nick, guest = _named(by_id.get(registration_id))
@@ -113,21 +102,7 @@ def tournament_frame_build(tournament_id: int, stamp: str = "") -> KeptFrame:
             "round": waiting.round.number,
             "seats": seats,
         }
-    standings = []
-    for row in tournament_standings(tournament, show_final=False).rows:
-        nick, guest = _named(by_id.get(row.registration_id))
-        standings.append(
-            {
-                "place": row.place,
-                "nick": nick,
-                "player": number.get(row.registration_id, 0),
-                "guest": guest,
-                "points": row.points,
-                "games": row.sums.games,
-                "wins": row.sums.wins,
-            }
-        )
-    frame = {"followed": _followed(tables), "next": next_game, "standings": standings}
+    frame = {"followed": _followed(tables), "next": next_game}
     public = live_evening.variant(frame, [])
     return {"stamp": stamp, "differs": False, "public": public, "members": public}
 

@@ -25,6 +25,7 @@ from live.models import LinkKind, LiveLink, LiveLinkUse
 from tests.games.recording import TOWN_WINS, Table, make_host, record, start_game
 from tests.tournaments.test_tournaments import EFFORT, record_game, small
 from tests.tournaments.test_tournaments import admin as tournament_admin
+from tournaments import live as tournaments_live
 from tournaments import services as tournament_services
 from tournaments.models import Table as TournamentTable
 from tournaments.models import TableJudge, Tournament
@@ -326,6 +327,9 @@ def test_a_tournament_s_link_shows_its_game_its_next_table_and_its_standings() -
     assert done["game"] == json.loads(live.snapshot_read(game.pk)["body"])
     assert done["game"]["over"] and len(done["standings"]) == 10
     assert done["standings"][0]["place"] == 1
+    # The standings are the tournament's live standings' (tournaments/live.py), a visitor's.
+    shown = json.loads(tournaments_live.standings_read(tournament.pk)["public"]["body"])
+    assert done["standings"] == shown["standings"]
     assert done["next"]["round"] == 2  # the next table not begun
     # Names as a visitor reads them: only the member who agreed to be published is named.
     names = {row["nick"] for row in done["standings"]}
