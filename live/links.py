@@ -28,7 +28,7 @@ from club.kernel.cache import CACHE_FAILURES, cache_delete, cache_get, cache_set
 from club.kernel.errors import RefusalCode, Refused
 from club.models import Evening
 from games import access
-from games.models import Game
+from games.models import Game, Ruleset
 from games.rules.events import storable_text
 from live.models import MAX_DELAY_SECONDS, LinkKind, LiveLink, LiveLinkUse
 from live.producer import forget_delay
@@ -118,6 +118,10 @@ def _scoped(
         link.game = Game.objects.filter(pk=game_id).first()
         if link.game is None:
             raise Refused(_("There is no such game."), RefusalCode.NOT_FOUND)
+        if kind == LinkKind.PRODUCER and link.game.ruleset != Ruleset.CLUB:
+            # The producer's snapshot is a club table's (live.producer): an online game's
+            # link would be made and then answer «not found» to every poll.
+            raise Refused(_("A producer's view follows a club game only."), RefusalCode.INVALID)
     elif evening_id is not None:
         if table is None or not 1 <= table <= MAX_TABLES:
             raise Refused(_("Choose the evening's table: 1 or 2."), RefusalCode.INVALID)

@@ -15,6 +15,7 @@ from pytest_django import DjangoAssertNumQueries
 
 from accounts.models import User
 from club.kernel.errors import RefusalCode, Refused
+from games.models import Game, Ruleset
 from live.links import link_make, link_open, link_revoke, link_used
 from live.models import LinkKind, LiveLink, LiveLinkUse
 from tests.factories import make_member
@@ -218,4 +219,14 @@ def test_the_overlay_form_refuses_a_label_with_a_nul_instead_of_a_server_error(
     )
     assert answer.status_code == 200
     assert "NUL" in answer.content.decode()
+    assert not LiveLink.objects.exists()
+
+
+def test_an_online_game_gets_no_producer_s_link(table: Table) -> None:
+    """The producer's view draws a club table only: a link to an online game was made (201
+    through the API) and then answered «not found» to every poll."""
+    host, evening, players = table
+    game = start_game(host, evening, players)
+    Game.objects.filter(pk=game.pk).update(ruleset=Ruleset.ONLINE)
+    _refused(RefusalCode.INVALID, link_make, author=host, kind=LinkKind.PRODUCER, game_id=game.pk)
     assert not LiveLink.objects.exists()
