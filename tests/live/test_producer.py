@@ -260,6 +260,7 @@ def test_whoever_runs_the_game_makes_and_revokes_links_on_its_page(table: Table)
     # Shown once: the game's page lists the link by its start only, with its uses.
     listed = client.get(f"/games/{game.pk}/?public=1").content.decode()
     assert link.key_start in listed and key not in listed
+    assert host.nickname in listed  # who made it, by the publication rules (member_name)
     assert "1 use" in listed or "1 исп" in listed
     for delay in ("601", "-1", "soon"):
         refused = client.post(f"/games/{game.pk}/producer-links/", {"delay": delay})
