@@ -553,6 +553,8 @@ def live_words() -> dict[str, Any]:
         "runoff": _("Runoff, round %(round)s: %(seats)s"),
         "expel_both": _("Expel both? (%(seats)s)"),
         "tally": _("The vote: %(counts)s"),
+        # One nominee's votes in the tally: «место 5 — 3» reads where «5: 3» puzzled.
+        "tally_item": _("seat %(seat)s — %(count)s"),
         "tally_for": _("For: %(count)s"),
         "expelled": _("Leaves: %(seats)s"),
         "no_one": _("Nobody leaves"),

@@ -115,7 +115,9 @@ function tallyText(live, words) {
   if (!tally) return "";
   const parts = [];
   if (tally.counts) {
-    const counts = Object.entries(tally.counts).map(([seat, n]) => `${seat}: ${n}`);
+    const counts = Object.entries(tally.counts).map(([seat, n]) =>
+      fill(words.tally_item, { seat, count: n }),
+    );
     parts.push(fill(words.tally, { counts: counts.join(", ") }));
   } else if (tally.for !== null) {
     parts.push(fill(words.tally_for, { count: tally.for }));

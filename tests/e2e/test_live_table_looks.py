@@ -66,6 +66,9 @@ CLOCK = {
     "en": {"day": "Speaking: seat 3", "defence": "Defence: seat 4",
            "last-word": "Last word: seat 6"},
 }  # fmt: skip
+# The defence stage's tally, each nominee's votes said with its seat.
+TALLY = {"ru": "Голоса: место 4 — 2, место 5 — 5, место 10 — 5",
+         "en": "The vote: seat 4 — 2, seat 5 — 5, seat 10 — 5"}  # fmt: skip
 
 # What on the page is drawn over more lines than its words need: a line of the clock broken
 # inside its label, a seat's card whose number, name and fouls do not share a line.
@@ -137,6 +140,9 @@ def test_the_spectators_page_reads_well_at_every_stage_on_a_phone_and_a_tv(
             if stage in CLOCK[language]:
                 who = page.locator("[data-live=clock] .who")
                 assert who.inner_text().replace("\xa0", " ") == CLOCK[language][stage], name
+            if stage == "defence":
+                tally = page.locator("[data-live=tally]").inner_text().replace("\xa0", " ")
+                assert tally.startswith(TALLY[language]), (name, tally)
             problems += [f"{name}: {found}" for found in axe_violations(page, live_server)]
             problems += [f"{name}: {text}" for text in untranslated(page, language, nicknames)]
             if size == "tv":
