@@ -17,11 +17,12 @@ from playwright.sync_api import Browser, Page, expect
 from pytest_django.live_server_helper import LiveServer
 
 from games.models import Spectators
+from games.ratings.tasks import game_analyse
 from live.links import link_make
 from live.models import LinkKind
 from tests.e2e.conftest import ARTIFACTS, new_context, watch_of
 from tests.e2e.test_live_table import WITHIN_MS, Host
-from tests.games.recording import evening_with_players, make_host, start_game
+from tests.games.recording import TOWN_WINS, evening_with_players, make_host, record, start_game
 from tests.tournaments.test_tournaments import EFFORT, record_game, small
 from tests.tournaments.test_tournaments import admin as tournament_admin
 from tournaments import services
@@ -147,6 +148,38 @@ def test_a_tournament_s_full_overlay_shows_its_standings_and_next_game(
     expect(page.locator("[data-live=phase]")).to_have_text(re.compile(WON[language]))
     _transparent(page)
     _shot(page, f"tournament-{language}")
+    watch = watch_of(context)
+    assert (watch.console_errors, watch.failed, watch.csp_violations(page)) == ([], [], [])
+    context.close()
+
+
+def test_an_evening_table_s_full_overlay_turns_to_the_next_game_with_the_standings(
+    browser: Browser, live_server: LiveServer
+) -> None:
+    evening, players = evening_with_players()
+    host = make_host()
+    first = start_game(host, evening, players)
+    first.spectators = Spectators.PUBLIC
+    first.save(update_fields=["spectators"])
+    record(first, host, *TOWN_WINS)
+    game_analyse(first.pk)  # the worker's task once the end commits: the standings' points
+    _, key = link_make(author=host, kind=LinkKind.OVERLAY, evening_id=evening.pk, table=1)
+    context = new_context(browser, live_server, viewport={"width": 1920, "height": 1080})
+    page = context.new_page()
+    page.goto(f"{live_server.url}/live/overlay/{key}/full/")
+    expect(page.locator("[data-live=phase]")).to_have_text("Победили красные (мирные)")
+    expect(page.locator("[data-live=standings] li")).to_have_count(len(players))
+    # The host seats the next game at the table: the overlay turns to it by itself.
+    second = start_game(host, evening, players)
+    second.spectators = Spectators.PUBLIC
+    second.save(update_fields=["spectators"])
+    expect(page.locator("[data-live=title]")).to_have_text(
+        f"Стол 1 · Игра {second.number}", timeout=WITHIN_MS * 2
+    )
+    expect(page.locator("[data-live=phase]")).to_have_text("До первого дня")
+    expect(page.locator(".ov-strip li")).to_have_count(len(players))
+    _transparent(page)
+    _shot(page, "table-ru")
     watch = watch_of(context)
     assert (watch.console_errors, watch.failed, watch.csp_violations(page)) == ([], [], [])
     context.close()
