@@ -115,6 +115,8 @@ def producer_page(request: SiteRequest, key: str) -> HttpResponse:
         "mafia": _("The mafia"),
         "results": {code: str(text) for code, text in CHECK_RESULTS.items()},
         "best_move": _("Best move of seat %(by)s: %(seats)s"),
+        # Shown when the poll answers 404: the link was revoked while the page was open.
+        "revoked": _("This link does not work: it was revoked, or never made."),
     }
     context = {
         "url": reverse("live_producer_json", args=[key]),

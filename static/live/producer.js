@@ -42,12 +42,21 @@ function part(root, name) {
 }
 
 /**
+ * A card's name: the club's catalogue's, as on the live page («Mafia» for a mafioso's card).
  * @param {Words} words
  * @param {string} role
  */
 function roleName(words, role) {
-  if (role === "mafia") return words.mafia;
   return words.roles[role] ?? role;
+}
+
+/**
+ * Who acts in the night: a role, or the mafia as one for the joint shot («The mafia»).
+ * @param {Words} words
+ * @param {string} role
+ */
+function actorName(words, role) {
+  return role === "mafia" ? words.mafia : roleName(words, role);
 }
 
 /**
@@ -56,7 +65,7 @@ function roleName(words, role) {
  */
 function actionRow(action, words) {
   const item = document.createElement("li");
-  const role = roleName(words, action.role);
+  const role = actorName(words, action.role);
   if (action.target === null) {
     item.textContent = fill(words.idle_row, { role });
     return item;
@@ -129,7 +138,7 @@ function drawNight(root, producer, words) {
       rows.push(none);
     }
     part(root, "actions").replaceChildren(...rows);
-    const roles = night.waiting.map((wait) => roleName(words, wait.role)).join(", ");
+    const roles = night.waiting.map((wait) => actorName(words, wait.role)).join(", ");
     part(root, "waiting").textContent =
       night.now && roles ? fill(words.waiting, { roles }) : "";
   }
@@ -170,6 +179,25 @@ export function drawProducer(root, snapshot, words, clock) {
   drawNight(root, snapshot, words);
 }
 
+/**
+ * A revoked link's JSON answers 404: every card and night row leaves the page, and it says
+ * why (as the overlay goes blank, static/live/overlay.js).
+ * @param {HTMLElement} root
+ * @param {Words} words
+ */
+export function blankProducer(root, words) {
+  for (const list of root.querySelectorAll("ol")) list.replaceChildren();
+  for (const name of ["night-box", "checks-box"]) part(root, name).hidden = true;
+  for (const node of root.querySelectorAll("[data-live], [data-producer]")) {
+    if (node instanceof HTMLElement && ["P", "H2"].includes(node.tagName)) node.textContent = "";
+  }
+  const offline = root.querySelector('[data-live="offline"]');
+  if (offline instanceof HTMLElement) offline.hidden = true;
+  const notice = part(root, "pending");
+  notice.hidden = false;
+  notice.textContent = words.revoked;
+}
+
 function follow() {
   const root = document.getElementById("producer");
   if (!root) return;
@@ -189,6 +217,9 @@ function follow() {
       if (answer.status === 200) {
         etag = answer.headers.get("ETag") ?? "";
         snapshot = await answer.json();
+      } else if (answer.status === 404) {
+        blankProducer(root, words);
+        return; // the link no longer works: nothing more to ask
       }
       // Drawn every second: the speech's clock counts down between changes.
       drawProducer(root, snapshot, words, clock);

@@ -12,7 +12,7 @@ from playwright.sync_api import Browser, expect
 from pytest_django.live_server_helper import LiveServer
 
 from games.ratings import stats
-from live.links import link_make
+from live.links import link_make, link_revoke
 from live.models import LinkKind
 from tests.e2e.conftest import ARTIFACTS, PHONE, new_context, untranslated, watch_of
 from tests.e2e.test_live_table import WITHIN_MS, Host
@@ -141,4 +141,38 @@ def test_the_host_makes_a_link_on_the_game_s_page_sees_it_once_and_revokes_it(
     expect(page.locator(".producer-link-list li").first).to_have_class("muted")
     watch = watch_of(context)
     assert (watch.console_errors, watch.failed, watch.csp_violations(page)) == ([], [], [])
+    context.close()
+
+
+def test_a_revoked_link_blanks_an_open_producer_s_page_and_says_so(
+    browser: Browser, live_server: LiveServer
+) -> None:
+    evening, players = evening_with_players()
+    host_member = make_host()
+    game = start_game(host_member, evening, players)
+    link, key = link_make(author=host_member, kind=LinkKind.PRODUCER, game_id=game.pk)
+    context = new_context(browser, live_server, viewport=PHONE, language="en")
+    page = context.new_page()
+    page.goto(f"{live_server.url}/live/producer/{key}/", wait_until="networkidle")
+    host = Host(context, live_server, game)
+    host.tap({"type": "day", "n": 1})
+    host.tap({"type": "night", "n": 1})
+    host.tap({"type": "kill", "by": "mafia", "target": 6})
+    actions = page.locator("[data-producer=actions] li")
+    expect(actions.nth(0)).to_have_text("The mafia shoots seat 6", timeout=WITHIN_MS)
+    # A mafioso's card is named as the live page names it, not as the shot's row.
+    mafioso = page.locator("[data-role=mafia] .producer-card .role").first
+    expect(mafioso).to_have_text("Mafia")
+    seat_names = page.locator("[data-live=seats] li").all_inner_texts()
+    assert seat_names and any(players[0].nickname in text for text in seat_names)
+    link_revoke(author=host_member, link_id=link.pk)
+    notice = page.locator("[data-producer=pending]")
+    expect(notice).to_have_text(
+        "This link does not work: it was revoked, or never made.", timeout=WITHIN_MS
+    )
+    expect(page.locator("[data-live=seats] li")).to_have_count(0)
+    expect(actions).to_have_count(0)
+    text = page.locator("#producer").inner_text()
+    assert "Mafia" not in text and "mafia" not in text
+    assert all(player.nickname not in text for player in players)
     context.close()
