@@ -127,12 +127,20 @@ def test_the_venue_screen_on_a_tv_follows_the_host_within_two_seconds(
 def test_the_venue_screen_on_a_phone_stacks_everything(
     browser: Browser, live_server: LiveServer
 ) -> None:
-    _host, evening, _players, _seated, _second = _evening()
+    _host, evening, _players, _seated, second = _evening()
     context = new_context(browser, live_server, viewport=PHONE)
     page = context.new_page()
     page.goto(f"{live_server.url}/evenings/{evening.pk}/screen/", wait_until="networkidle")
     expect(page.locator(".screen-table")).to_have_count(2)
     expect(page.locator(".screen-standings li")).to_have_count(12)
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    # A speech of day 2 under way: its clock's line is the widest the table draws.
+    at = timezone.now().isoformat()
+    speech = {"type": "speech", "seat": 2, "start": at, "end": at, "limit": 60}
+    Host(context, live_server, second).tap(speech)
+    expect(page.locator(".screen-table").nth(1).locator("[data-live=clock]")).not_to_be_empty(
+        timeout=WITHIN_MS
+    )
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     page.screenshot(path=ARTIFACTS / "screen-phone-ru.png", full_page=True)
     watch = watch_of(context)
