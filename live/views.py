@@ -26,7 +26,14 @@ from club.kernel.parsing import whole_number
 from club.kernel.throttle import client_address
 from games.timeline import CHECK_RESULTS
 from games.views import live_words, poller_holds
-from live.links import LinkTarget, link_make, link_open, link_revoke, link_used
+from live.links import (
+    LinkTarget,
+    link_make,
+    link_open,
+    link_revoke,
+    link_used,
+    producer_link_of,
+)
 from live.models import MAX_DELAY_SECONDS, LinkKind
 from live.producer import producer_read
 
@@ -159,7 +166,9 @@ def producer_link_make(request: MemberRequest, game_id: int) -> HttpResponse:
 @require_POST
 @answers_refusals(back=_back)
 def producer_link_revoke(request: MemberRequest, game_id: int, link_id: int) -> HttpResponse:
-    """Revoke a producer's link: it answers «not found» from now on."""
+    """Revoke a producer's link of this game: it answers «not found» from now on. Another
+    game's link or an overlay's is «not found» here, as in the API: nothing is revoked."""
+    producer_link_of(game_id=game_id, link_id=link_id)
     link = link_revoke(author=request.user, link_id=link_id)
     return action_answer(
         request,

@@ -366,3 +366,20 @@ def test_the_history_keeps_what_the_longest_delay_may_still_be_due(table: Table)
         clock.shift(timedelta(seconds=5))
         due = _poll(client, late).json()
         assert due["table"]["phase"] == "night" and due["night"]["actions"] == []
+
+
+def test_the_page_revokes_only_a_producer_s_link_of_its_own_game(table: Table) -> None:
+    host, evening, players = table
+    game = start_game(host, evening, players)
+    other = start_game(host, *evening_with_players())
+    others, _key = link_make(author=host, kind=LinkKind.PRODUCER, game_id=other.pk)
+    overlay, _key = link_make(author=host, kind=LinkKind.OVERLAY, game_id=game.pk)
+    client = Client()
+    client.force_login(host)
+    for link in (others, overlay):
+        # A refused form post returns to the game's page with the refusal (answers_refusals).
+        answer = client.post(f"/games/{game.pk}/producer-links/{link.pk}/revoke/", follow=True)
+        said = [str(message) for message in answer.context["messages"]]
+        assert said in (["There is no such link."], ["Такой ссылки нет."]), said
+        link.refresh_from_db()
+        assert link.revoked_at is None
