@@ -44,6 +44,8 @@ from games.rules.table import HostTable, Timer, Vote, host_table
 # withdrawn mid-game reaches the spectators within this time, and an idle game's key leaves
 # the cache by itself.
 SNAPSHOT_SECONDS = 60
+# How long «no such game» is kept for the pollers of an id with no live table.
+MISSING_SECONDS = 5
 
 logger = logging.getLogger(__name__)
 
@@ -355,14 +357,24 @@ def snapshot_read(
     ruleset's by its `writers`, which the doors pass down); a clear refusal for a game
     with no live table."""
     kept = cache_get(_key(game_id))
+    if isinstance(kept, dict) and kept.get("missing"):
+        raise _no_live_table()
     if isinstance(kept, dict):
         return Kept(etag=kept["etag"], body=kept["body"], spectators=kept["spectators"])
     built = snapshot_write(game_id, scores, also=False)
     for writer in writers:
         built = built or writer(game_id, scores)
     if built is None:
-        raise Refused(_("There is no live table of this game."), RefusalCode.NOT_FOUND)
+        # Kept a moment, so that polling an id with no game (a guess, a deleted game)
+        # does not look it up in PostgreSQL every time; a game made meanwhile is followed
+        # once its first event is written, or when the moment has passed.
+        cache_set(_key(game_id), {"missing": True}, MISSING_SECONDS)
+        raise _no_live_table()
     return built
+
+
+def _no_live_table() -> Refused:
+    return Refused(_("There is no live table of this game."), RefusalCode.NOT_FOUND)
 
 
 def snapshots_read(game_ids: list[int], scores: Scores | None = None) -> dict[int, Kept]:
@@ -373,6 +385,8 @@ def snapshots_read(game_ids: list[int], scores: Scores | None = None) -> dict[in
     kept: dict[int, Kept] = {}
     for game_id in game_ids:
         value = found.get(_key(game_id))
+        if isinstance(value, dict) and value.get("missing"):
+            continue
         if isinstance(value, dict):
             kept[game_id] = Kept(
                 etag=value["etag"], body=value["body"], spectators=value["spectators"]
