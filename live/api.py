@@ -7,19 +7,20 @@ from __future__ import annotations
 from datetime import datetime
 
 from django.urls import reverse
-from ninja import Router, Schema, Status
+from ninja import Field, Router, Schema, Status
 
 from club.doors.requests import ApiRequest
-from club.kernel.schemas import ERRORS
+from club.kernel.schemas import ERRORS, ObjectBody
 from live.links import link_make, link_revoke, producer_link_of, producer_links_listed
 from live.models import LinkKind, LiveLink
 
 router = Router(tags=["live"])
 
 
-class ProducerLinkIn(Schema):
-    delay_seconds: int = 0  # 0–600: the service refuses what is outside
-    label: str = ""
+class ProducerLinkIn(ObjectBody):
+    # Strict as tournaments/api.py's numbers: true is no delay of 1 s, "20" no number.
+    delay_seconds: int = Field(0, strict=True)  # 0–600: the service refuses what is outside
+    label: str = Field("", strict=True)
 
 
 class ProducerLinkOut(Schema):

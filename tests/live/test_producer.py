@@ -5,6 +5,7 @@ uses logged; made and revoked on the game's page by whoever runs the game, nobod
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -383,3 +384,21 @@ def test_the_page_revokes_only_a_producer_s_link_of_its_own_game(table: Table) -
         assert said in (["There is no such link."], ["Такой ссылки нет."]), said
         link.refresh_from_db()
         assert link.revoked_at is None
+
+
+def test_the_api_refuses_a_body_that_is_not_a_link_s_fields(table: Table) -> None:
+    host, evening, players = table
+    game = start_game(host, evening, players)
+    client = Client()
+    client.force_login(host)
+    url = f"/api/v1/games/{game.pk}/producer-links"
+    bodies: list[Any] = [[], "x", 5, None, {"delay_seconds": True}, {"delay_seconds": "20"},
+                         {"delay_seconds": 1.0}, {"label": 7}]  # fmt: skip
+    for body in bodies:
+        answer = client.post(url, json.dumps(body), content_type="application/json")
+        assert answer.status_code == 422, (body, answer.content)
+        assert answer.json()["code"] == "invalid", body
+    assert not LiveLink.objects.exists()
+    # An empty object is the defaults: no delay, no label.
+    made = client.post(url, {}, content_type="application/json")
+    assert made.status_code == 201 and made.json()["delay_seconds"] == 0
