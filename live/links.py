@@ -8,7 +8,10 @@ a game's only: it shows the cards.
 Opening a link costs no database query while it is kept in the cache (30 s): a poll every
 second from OBS stays off PostgreSQL. A revoked link is dropped from the cache at once (if
 the cache does not answer then, it is refused within 30 s at most), and answers exactly as a
-link never made: «not found», with no hint which it was.
+link never made: «not found», with no hint which it was. An open that read the link just
+before it was revoked cannot keep it again: revoking leaves a short-lived «revoked» mark in
+the cache, which an open reads after keeping the link (a cache read; a kept link's open
+still costs no query).
 """
 
 from __future__ import annotations
@@ -60,6 +63,10 @@ class LinkTarget:
 
 def _cache_key(key_hash: str) -> str:
     return f"live:link:{key_hash}"
+
+
+def _revoked_key(key_hash: str) -> str:
+    return f"live:link:revoked:{key_hash}"
 
 
 def _not_found() -> Refused:
@@ -197,7 +204,10 @@ def link_revoke(*, author: User, link_id: int) -> LiveLink:
             link.revoked_at = timezone.now()
             link.revoked_by = author
             link.save(update_fields=["revoked_at", "revoked_by"])
-    # If the cache does not answer, the kept link lives OPENED_SECONDS more at most.
+    # The mark first, then the drop: an open that keeps the link after the drop finds the
+    # mark (link_open), and one that kept it before has it dropped. If the cache does not
+    # answer, the kept link lives OPENED_SECONDS more at most.
+    cache_set(_revoked_key(link.key_hash), True, OPENED_SECONDS)
     cache_delete(_cache_key(link.key_hash))
     return link
 
@@ -225,6 +235,10 @@ def link_open(key: str, kind: str) -> LinkTarget:
             delay_seconds=link.delay_seconds,
         )
         cache_set(_cache_key(key_hash), target, OPENED_SECONDS)
+        if cache_get(_revoked_key(key_hash)):
+            # Revoked between the read above and the keeping: the revocation wins.
+            cache_delete(_cache_key(key_hash))
+            raise _not_found()
     if target.kind != kind:
         raise _not_found()
     return target

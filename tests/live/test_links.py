@@ -14,9 +14,11 @@ from django.utils import timezone
 from pytest_django import DjangoAssertNumQueries
 
 from accounts.models import User
+from club.kernel.cache import cache_set
 from club.kernel.errors import RefusalCode, Refused
 from games.models import Game, Ruleset
-from live.links import link_make, link_open, link_revoke, link_used
+from live import links
+from live.links import LinkTarget, link_make, link_open, link_revoke, link_used
 from live.models import LinkKind, LiveLink, LiveLinkUse
 from tests.factories import make_member
 from tests.games.recording import Table, start_game
@@ -230,3 +232,24 @@ def test_an_online_game_gets_no_producer_s_link(table: Table) -> None:
     Game.objects.filter(pk=game.pk).update(ruleset=Ruleset.ONLINE)
     _refused(RefusalCode.INVALID, link_make, author=host, kind=LinkKind.PRODUCER, game_id=game.pk)
     assert not LiveLink.objects.exists()
+
+
+def test_a_link_opened_as_it_is_revoked_is_not_kept_by_that_open(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The open reads the link (not yet revoked), the revocation commits and drops the kept
+    link, then the open keeps what it read: the revocation still wins."""
+    host, evening, players = table
+    game = start_game(host, evening, players)
+    link, key = link_make(author=host, kind=LinkKind.PRODUCER, game_id=game.pk)
+    keep = cache_set
+
+    def revoked_meanwhile(cache_key: str, value: object, timeout: int) -> None:
+        if isinstance(value, LinkTarget):
+            link_revoke(author=host, link_id=link.pk)
+        keep(cache_key, value, timeout)
+
+    monkeypatch.setattr(links, "cache_set", revoked_meanwhile)
+    _refused(RefusalCode.NOT_FOUND, link_open, key, LinkKind.PRODUCER)
+    monkeypatch.setattr(links, "cache_set", keep)
+    _refused(RefusalCode.NOT_FOUND, link_open, key, LinkKind.PRODUCER)
