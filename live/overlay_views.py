@@ -28,6 +28,7 @@ from games.views import poller_holds
 from live import overlays
 from live.links import LinkTarget, link_make, link_open, link_revoke, link_used
 from live.models import LinkKind
+from live.views import KEYED_HEADERS
 
 # The overlays' sizes for OBS's browser source: width × height in CSS pixels.
 SIZES = {"full": (1920, 1080), "strip": (1920, 260), "bar": (1920, 100)}
@@ -56,13 +57,19 @@ def overlay_json(request: SiteRequest, key: str) -> HttpResponse:
             _opened(request, key, "feed"), scores=published_points, points=published_points_of
         )
     except Refused as refusal:
-        return JsonResponse(refusal.body(), status=refusal.status)
+        return _keyed(JsonResponse(refusal.body(), status=refusal.status))
     if poller_holds(request.headers.get("If-None-Match", ""), feed.etag):
         response = HttpResponse(status=304)
     else:
         response = HttpResponse(feed.body, content_type="application/json")
     response["ETag"] = feed.etag
     response["Cache-Control"] = "no-cache"
+    return _keyed(response)
+
+
+def _keyed[R: HttpResponse](response: R) -> R:
+    for header, value in KEYED_HEADERS.items():
+        response[header] = value
     return response
 
 
@@ -128,15 +135,17 @@ def overlay_page(request: SiteRequest, key: str, size: str) -> HttpResponse:
             "feed_url": reverse("overlay_json", args=[key]),
             "words": _words(),
         }
-        return render(request, "live/overlay.html", context)
+        return _keyed(render(request, "live/overlay.html", context))
 
 
 def _not_found_page(request: SiteRequest, refusal: Refused | None = None) -> HttpResponse:
     refusal = refusal or Refused(
         _("This link does not work: it was revoked, or never made."), RefusalCode.NOT_FOUND
     )
-    return render(
-        request, "live/overlay_gone.html", {"message": refusal.message}, status=refusal.status
+    return _keyed(
+        render(
+            request, "live/overlay_gone.html", {"message": refusal.message}, status=refusal.status
+        )
     )
 
 

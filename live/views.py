@@ -37,11 +37,10 @@ from live.links import (
 from live.models import MAX_DELAY_SECONDS, LinkKind
 from live.producer import producer_read
 
-SECRET_HEADERS = {
-    "Cache-Control": "private, no-store",
-    "Referrer-Policy": "no-referrer",
-    "X-Robots-Tag": "noindex, nofollow",
-}
+# What every answer to a keyed address says: the key never leaves in a Referer, and no
+# search engine keeps the address (the overlays' answers too, live/overlay_views.py).
+KEYED_HEADERS = {"Referrer-Policy": "no-referrer", "X-Robots-Tag": "noindex, nofollow"}
+SECRET_HEADERS = {"Cache-Control": "private, no-store", **KEYED_HEADERS}
 
 
 def _secret[R: HttpResponse](response: R) -> R:

@@ -104,8 +104,13 @@ def test_a_revoked_key_and_a_guessed_one_are_refused_alike(table: Table) -> None
     host, evening, players = table
     game = _public(start_game(host, evening, players))
     link, key = link_make(author=host, kind=LinkKind.OVERLAY, game_id=game.pk)
-    assert _feed(Client(), key).status_code == 200
+    keyed = [_feed(Client(), key), Client().get(f"/live/overlay/{key}/strip/")]
+    assert [answer.status_code for answer in keyed] == [200, 200]
     link_revoke(author=host, link_id=link.pk)
+    keyed += [_feed(Client(), key), Client().get(f"/live/overlay/{key}/strip/")]
+    for answer in keyed:  # the key never leaves in a Referer, no search engine keeps it
+        assert answer["Referrer-Policy"] == "no-referrer", answer
+        assert answer["X-Robots-Tag"] == "noindex, nofollow", answer
     revoked, guessed = _feed(Client(), key), _feed(Client(), GUESSED)
     assert revoked.status_code == guessed.status_code == 404
     assert revoked.json() == guessed.json()
