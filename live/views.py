@@ -151,7 +151,11 @@ def producer_link_make(request: MemberRequest, game_id: int) -> HttpResponse:
             RefusalCode.INVALID,
         )
     link, key = link_make(
-        author=request.user, kind=LinkKind.PRODUCER, game_id=game_id, delay_seconds=delay
+        author=request.user,
+        kind=LinkKind.PRODUCER,
+        game_id=game_id,
+        delay_seconds=delay,
+        label=request.POST.get("label", ""),
     )
     context = {
         "link": link,

@@ -402,3 +402,20 @@ def test_the_api_refuses_a_body_that_is_not_a_link_s_fields(table: Table) -> Non
     # An empty object is the defaults: no delay, no label.
     made = client.post(url, {}, content_type="application/json")
     assert made.status_code == 201 and made.json()["delay_seconds"] == 0
+
+
+def test_a_link_s_label_is_listed_on_the_game_s_page_as_text(table: Table) -> None:
+    host, evening, players = table
+    game = start_game(host, evening, players)
+    client = Client()
+    client.force_login(host)
+    url = f"/api/v1/games/{game.pk}/producer-links"
+    label = "<b>OBS</b> & co"
+    made = client.post(url, {"label": label}, content_type="application/json")
+    assert made.status_code == 201 and made.json()["label"] == label
+    client.post(f"/games/{game.pk}/producer-links/", {"delay": "5", "label": " Studio B "})
+    assert LiveLink.objects.get(delay_seconds=5).label == "Studio B"
+    listed = client.get(f"/games/{game.pk}/?public=1").content.decode()
+    links = listed.split('id="producer-links"')[1]
+    assert "&lt;b&gt;OBS&lt;/b&gt; &amp; co" in links and label not in links
+    assert "Studio B" in links
