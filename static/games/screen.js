@@ -5,6 +5,7 @@
 // the screen's frame: {frame, live: {"<game id>": snapshot}}.
 
 import { Clock, draw, fill } from "./live.js";
+import { part, pointsFormat, pollEverySecond, readJson } from "./screen-parts.js";
 
 /**
  * @typedef {import("./live.js").LiveSnapshot} LiveSnapshot
@@ -22,31 +23,11 @@ import { Clock, draw, fill } from "./live.js";
  * @typedef {{frame: ScreenFrame, live: Record<string, LiveSnapshot>}} Screen
  */
 
-const POLL_MS = 1000;
 // The standings' rows a TV shows beside the tables (static/games/screen.css hides the rest).
 const TV_STANDINGS = 12;
 
-/** @param {string} id */
-function readJson(id) {
-  return JSON.parse(document.getElementById(id)?.textContent ?? "null");
-}
-
-/**
- * @param {ParentNode} root
- * @param {string} name
- */
-function part(root, name) {
-  const node = root.querySelector(`[data-screen="${name}"]`);
-  if (!(node instanceof HTMLElement)) throw new Error(`no [data-screen=${name}]`);
-  return node;
-}
-
-// Points as the reader's language writes them, with their sign: +1,20 in Russian.
-const POINTS = new Intl.NumberFormat(document.documentElement.lang || undefined, {
-  minimumFractionDigits: 2,
-  maximumFractionDigits: 2,
-  signDisplay: "exceptZero",
-});
+// Points with their sign: +1,20 in Russian.
+const POINTS = pointsFormat({ signed: true });
 
 /**
  * @param {string | null} nick
@@ -205,7 +186,6 @@ function follow() {
   const boxes = new Map();
   const tables = part(root, "tables");
   const offline = part(root, "offline");
-  let etag = "";
 
   const drawAll = () => {
     const frame = screen.frame;
@@ -229,25 +209,7 @@ function follow() {
   };
 
   drawAll();
-  const poll = async () => {
-    try {
-      const headers = etag ? { "If-None-Match": etag } : undefined;
-      const answer = await fetch(url, { headers, cache: "no-store" });
-      if (answer.status === 200) {
-        etag = answer.headers.get("ETag") ?? "";
-        screen = await answer.json();
-      }
-      offline.hidden = answer.status === 200 || answer.status === 304;
-      offline.textContent = offline.hidden ? "" : words.offline;
-    } catch {
-      offline.hidden = false;
-      offline.textContent = words.offline;
-    }
-    // Drawn every second, changed or not: the speeches' clocks count down.
-    drawAll();
-    setTimeout(poll, POLL_MS);
-  };
-  setTimeout(poll, POLL_MS);
+  pollEverySecond(url, offline, words.offline, (next) => (screen = next), drawAll);
 }
 
 follow();

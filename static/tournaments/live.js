@@ -4,6 +4,7 @@
 // the tables being played and the standings, polled every second with the ETag.
 
 import { Clock, draw, fill } from "../games/live.js";
+import { part, pointsFormat, pollEverySecond, readJson } from "../games/screen-parts.js";
 
 /**
  * @typedef {import("../games/live.js").LiveSnapshot} LiveSnapshot
@@ -17,27 +18,7 @@ import { Clock, draw, fill } from "../games/live.js";
  * @typedef {{frame: Frame, live: Record<string, LiveSnapshot>}} Screen
  */
 
-const POLL_MS = 1000;
-
-/** @param {string} id */
-function readJson(id) {
-  return JSON.parse(document.getElementById(id)?.textContent ?? "null");
-}
-
-/**
- * @param {ParentNode} root
- * @param {string} name
- */
-function part(root, name) {
-  const node = root.querySelector(`[data-screen="${name}"]`);
-  if (!(node instanceof HTMLElement)) throw new Error(`no [data-screen=${name}]`);
-  return node;
-}
-
-const POINTS = new Intl.NumberFormat(document.documentElement.lang || undefined, {
-  minimumFractionDigits: 2,
-  maximumFractionDigits: 2,
-});
+const POINTS = pointsFormat({ signed: false });
 
 /**
  * @param {LiveStanding} row
@@ -151,7 +132,6 @@ function follow() {
   const clock = new Clock();
   const headline = part(root, "headline");
   const offline = part(root, "offline");
-  let etag = "";
   const drawAll = () => {
     const frame = screen.frame;
     const top = frame.headline;
@@ -160,24 +140,7 @@ function follow() {
     drawStandings(root, frame, words);
   };
   drawAll();
-  const poll = async () => {
-    try {
-      const headers = etag ? { "If-None-Match": etag } : undefined;
-      const answer = await fetch(url, { headers, cache: "no-store" });
-      if (answer.status === 200) {
-        etag = answer.headers.get("ETag") ?? "";
-        screen = await answer.json();
-      }
-      offline.hidden = answer.status === 200 || answer.status === 304;
-      offline.textContent = offline.hidden ? "" : words.offline;
-    } catch {
-      offline.hidden = false;
-      offline.textContent = words.offline;
-    }
-    drawAll();  // every second: the clock counts down
-    setTimeout(poll, POLL_MS);
-  };
-  setTimeout(poll, POLL_MS);
+  pollEverySecond(url, offline, words.offline, (next) => (screen = next), drawAll);
 }
 
 follow();
