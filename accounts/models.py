@@ -1,7 +1,5 @@
 from __future__ import annotations
 
-import hashlib
-import secrets
 from typing import Any, ClassVar
 
 from django.conf import settings
@@ -13,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.lookalikes import lookalike_key
 from accounts.validation import login_key
+from club.kernel.secret_keys import SecretKeyed
 
 
 class MembershipStatus(models.TextChoices):
@@ -260,7 +259,7 @@ class ApiTokenQuerySet(models.QuerySet["ApiToken"]):
         return self.filter(key_hash=ApiToken.hash_key(key))
 
 
-class ApiToken(models.Model):
+class ApiToken(SecretKeyed, models.Model):
     """A personal API token. Only its hash is stored: the key is shown once, when made."""
 
     PREFIX = "mc_"
@@ -282,18 +281,6 @@ class ApiToken(models.Model):
 
     def __str__(self) -> str:
         return f"{self.key_start}… ({self.user})"
-
-    @classmethod
-    def new_key(cls) -> str:
-        return cls.PREFIX + secrets.token_urlsafe(32)
-
-    @staticmethod
-    def hash_key(key: str) -> str:
-        return hashlib.sha256(key.encode()).hexdigest()
-
-    def set_key(self, key: str) -> None:
-        self.key_hash = self.hash_key(key)
-        self.key_start = key[:10]
 
 
 class UsedSignature(models.Model):

@@ -5,14 +5,13 @@ guessed one (docs/live.md «Links»)."""
 
 from __future__ import annotations
 
-import hashlib
-import secrets
-
 from django.conf import settings
 from django.core.validators import MaxValueValidator
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
+
+from club.kernel.secret_keys import SecretKeyed
 
 # The producer's delay at most: ten minutes is longer than any stream's lag needs.
 MAX_DELAY_SECONDS = 600
@@ -23,7 +22,7 @@ class LinkKind(models.TextChoices):
     PRODUCER = "producer", _("producer's view")
 
 
-class LiveLink(models.Model):
+class LiveLink(SecretKeyed, models.Model):
     """A secret link to one game, one evening's table or one tournament (exactly one)."""
 
     PREFIX = "lv_"
@@ -116,18 +115,6 @@ class LiveLink(models.Model):
     @property
     def revoked(self) -> bool:
         return self.revoked_at is not None
-
-    @classmethod
-    def new_key(cls) -> str:
-        return cls.PREFIX + secrets.token_urlsafe(32)
-
-    @staticmethod
-    def hash_key(key: str) -> str:
-        return hashlib.sha256(key.encode()).hexdigest()
-
-    def set_key(self, key: str) -> None:
-        self.key_hash = self.hash_key(key)
-        self.key_start = key[:10]
 
 
 class LiveLinkUse(models.Model):
