@@ -1,5 +1,6 @@
 // What the pages that follow a frame by themselves share: the venue's screen
-// (static/games/screen.js) and a tournament followed live (static/tournaments/live.js).
+// (static/games/screen.js), a tournament followed live (static/tournaments/live.js), the
+// producer's view (static/live/producer.js) and the stream overlays (static/live/overlay.js).
 // Each reads its first frame and its words from the page's JSON, finds its parts by
 // data-screen, writes points as the reader's language does and polls its frame every
 // second with the ETag (a 304 costs the server no database).
@@ -36,32 +37,42 @@ export function pointsFormat({ signed }) {
 
 /**
  * Polls url every second with its ETag, hands each new frame to take and draws again,
- * changed or not: the speeches' clocks count down. The offline line says when the
- * server does not answer.
- * @param {string} url
- * @param {HTMLElement} offline
- * @param {string} offlineText
- * @param {(frame: any) => void} take
- * @param {() => void} drawAll
+ * changed or not: the speeches' clocks count down. The offline line (if the page has one)
+ * says when the server does not answer; a 404 (a revoked link) ends the polling through
+ * gone, when the page has a way to say so. `now` asks the first poll at once (a page that
+ * embeds no first frame).
+ * @param {{url: string, take: (frame: any) => void, drawAll: () => void,
+ *   offline?: HTMLElement | null, offlineText?: string, gone?: () => void,
+ *   now?: boolean}} options
  */
-export function pollEverySecond(url, offline, offlineText, take, drawAll) {
+export function pollEverySecond({
+  url, take, drawAll, offline = null, offlineText = "", gone, now = false,
+}) {
   let etag = "";
+  /** @param {boolean} down */
+  const sayOffline = (down) => {
+    if (!offline) return;
+    offline.hidden = !down;
+    offline.textContent = down ? offlineText : "";
+  };
   const poll = async () => {
     try {
       const headers = etag ? { "If-None-Match": etag } : undefined;
       const answer = await fetch(url, { headers, cache: "no-store" });
+      if (answer.status === 404 && gone) {
+        gone();
+        return; // the link no longer works: nothing more to ask
+      }
       if (answer.status === 200) {
         etag = answer.headers.get("ETag") ?? "";
         take(await answer.json());
       }
-      offline.hidden = answer.status === 200 || answer.status === 304;
-      offline.textContent = offline.hidden ? "" : offlineText;
+      sayOffline(answer.status !== 200 && answer.status !== 304);
     } catch {
-      offline.hidden = false;
-      offline.textContent = offlineText;
+      sayOffline(true);
     }
     drawAll();
     setTimeout(poll, POLL_MS);
   };
-  setTimeout(poll, POLL_MS);
+  setTimeout(poll, now ? 0 : POLL_MS);
 }

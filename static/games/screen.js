@@ -209,7 +209,9 @@ function follow() {
   };
 
   drawAll();
-  pollEverySecond(url, offline, words.offline, (next) => (screen = next), drawAll);
+  pollEverySecond({
+    url, offline, offlineText: words.offline, take: (next) => (screen = next), drawAll,
+  });
 }
 
 follow();

@@ -20,16 +20,9 @@
  *   roles: Record<string, string>}} Words
  */
 
-const POLL_MS = 1000;
+import { Clock, fill } from "../games/live.js";
+import { pointsFormat, pollEverySecond } from "../games/screen-parts.js";
 
-/**
- * A page's word with its %(name)s filled in.
- * @param {string} template
- * @param {Record<string, string | number>} values
- */
-function fill(template, values) {
-  return template.replace(/%\((\w+)\)s/g, (_all, key) => String(values[key] ?? ""));
-}
 
 /**
  * @param {HTMLElement} root
@@ -86,35 +79,6 @@ function voteText(live, words) {
   if (tally?.expelled.length) return fill(words.expelled, { seats: tally.expelled.join(", ") });
   if (tally?.outcome) return words.no_one;
   return "";
-}
-
-/** The speech under way, counted down from when this page first saw it. */
-class Clock {
-  key = "";
-  started = 0;
-  /** @type {LiveClock | null} */
-  clock = null;
-
-  /** @param {LiveClock | null} clock */
-  follow(clock) {
-    const key = clock ? `${clock.kind}:${clock.seat}:${clock.turn}` : "";
-    if (key !== this.key) this.started = Date.now();
-    this.key = key;
-    this.clock = clock;
-  }
-
-  /** @param {Words} words */
-  draw(words) {
-    const node = document.createDocumentFragment();
-    if (!this.clock) return node;
-    const gone = Math.floor((Date.now() - this.started) / 1000);
-    const left = Math.max(0, this.clock.seconds - gone);
-    const who = { last_word: words.last_word, speech: words.speaker, defence: words.defence };
-    const time = document.createElement("strong");
-    time.textContent = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
-    node.append(fill(who[this.clock.kind], { seat: this.clock.seat }), time);
-    return node;
-  }
 }
 
 /**
@@ -197,7 +161,16 @@ export function draw(root, feed, words, clock) {
  */
 function drawClock(root, words, clock) {
   const node = part(root, "clock");
-  if (node) node.replaceChildren(clock.draw(words));
+  if (!node) return;
+  const left = clock.left();
+  if (left === null || !clock.clock) {
+    node.replaceChildren();
+    return;
+  }
+  const who = { last_word: words.last_word, speech: words.speaker, defence: words.defence };
+  const time = document.createElement("strong");
+  time.textContent = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+  node.replaceChildren(fill(who[clock.clock.kind], { seat: clock.clock.seat }), time);
 }
 
 /**
@@ -256,39 +229,25 @@ function drawStandings(root, feed, words) {
   );
 }
 
-const POINTS = new Intl.NumberFormat(document.documentElement.lang || undefined, {
-  minimumFractionDigits: 2,
-  maximumFractionDigits: 2,
-});
+const POINTS = pointsFormat({ signed: false });
 
 /** Poll the feed every second; a 304 keeps the overlay, a 404 (revoked) blanks it. */
 function follow() {
   const root = document.getElementById("overlay");
   const source = document.getElementById("overlay-words");
   if (!root || !source) return;
-  const url = root.dataset.url ?? "";
   /** @type {Words} */
   const words = JSON.parse(source.textContent ?? "{}");
   const clock = new Clock();
-  let etag = "";
-  const poll = async () => {
-    try {
-      const headers = etag ? { "If-None-Match": etag } : undefined;
-      const answer = await fetch(url, { headers, cache: "no-store" });
-      if (answer.status === 200) {
-        etag = answer.headers.get("ETag") ?? "";
-        draw(root, await answer.json(), words, clock);
-      } else if (answer.status === 404) {
-        etag = "";
-        root.hidden = true;
-      }
-    } catch {
-      // No connection: the overlay stays as it was until the feed answers again.
-    }
-    drawClock(root, words, clock);
-    setTimeout(poll, POLL_MS);
-  };
-  poll();
+  // No connection: the overlay stays as it was until the feed answers again (no offline
+  // line over a stream); a revoked link's 404 blanks it.
+  pollEverySecond({
+    url: root.dataset.url ?? "",
+    take: (feed) => draw(root, feed, words, clock),
+    drawAll: () => drawClock(root, words, clock),
+    gone: () => (root.hidden = true),
+    now: true,
+  });
 }
 
 follow();

@@ -5,6 +5,7 @@
 // the game's checks and the best move. The words are the page's (live/views.py).
 
 import { Clock, draw, fill } from "../games/live.js";
+import { pollEverySecond, readJson } from "../games/screen-parts.js";
 
 /**
  * @typedef {import("../games/live.js").LiveSnapshot} LiveSnapshot
@@ -22,14 +23,8 @@ import { Clock, draw, fill } from "../games/live.js";
  *   roles: Record<string, string>, results: Record<string, string>}} Words
  */
 
-const POLL_MS = 1000;
 // What the night aims at a seat, as a mark beside its card.
 const AIMS = { check: "🔍", kill: "🎯", heal: "✚", action: "✦" };
-
-/** @param {string} id */
-function readJson(id) {
-  return JSON.parse(document.getElementById(id)?.textContent ?? "null");
-}
 
 /**
  * @param {HTMLElement} root
@@ -201,41 +196,22 @@ export function blankProducer(root, words) {
 function follow() {
   const root = document.getElementById("producer");
   if (!root) return;
-  const url = root.dataset.url ?? "";
   /** @type {Words} */
   const words = readJson("producer-words");
   const clock = new Clock();
-  let etag = "";
   const offline = root.querySelector('[data-live="offline"]');
   /** @type {Producer | Pending} */
   let snapshot = readJson("producer-snapshot");
   drawProducer(root, snapshot, words, clock);
-  const poll = async () => {
-    try {
-      const headers = etag ? { "If-None-Match": etag } : undefined;
-      const answer = await fetch(url, { headers, cache: "no-store" });
-      if (answer.status === 200) {
-        etag = answer.headers.get("ETag") ?? "";
-        snapshot = await answer.json();
-      } else if (answer.status === 404) {
-        blankProducer(root, words);
-        return; // the link no longer works: nothing more to ask
-      }
-      // Drawn every second: the speech's clock counts down between changes.
-      drawProducer(root, snapshot, words, clock);
-      if (offline instanceof HTMLElement) {
-        offline.hidden = answer.status === 200 || answer.status === 304;
-        offline.textContent = offline.hidden ? "" : words.offline;
-      }
-    } catch {
-      if (offline instanceof HTMLElement) {
-        offline.hidden = false;
-        offline.textContent = words.offline;
-      }
-    }
-    setTimeout(poll, POLL_MS);
-  };
-  setTimeout(poll, POLL_MS);
+  pollEverySecond({
+    url: root.dataset.url ?? "",
+    offline: offline instanceof HTMLElement ? offline : null,
+    offlineText: words.offline,
+    take: (next) => (snapshot = next),
+    // Drawn every second: the speech's clock counts down between changes.
+    drawAll: () => drawProducer(root, snapshot, words, clock),
+    gone: () => blankProducer(root, words),
+  });
 }
 
 follow();

@@ -140,7 +140,9 @@ function follow() {
     drawStandings(root, frame, words);
   };
   drawAll();
-  pollEverySecond(url, offline, words.offline, (next) => (screen = next), drawAll);
+  pollEverySecond({
+    url, offline, offlineText: words.offline, take: (next) => (screen = next), drawAll,
+  });
 }
 
 follow();
