@@ -197,7 +197,7 @@ ADDRESS = re.compile(r"(?:https?://|/)\S+")  # a path or a link is not a word
 # A seat's reference in a reason, as the host may type it (games/reasons.py): a format.
 SEAT_REFERENCE = re.compile(r"\{seat:\d+\}")
 # Names the Russian pages keep in Latin letters.
-LATIN_NAMES = {"GrandDaddy", "Telegram", "iCalendar", "API", "PNG", "JPEG", "WebP", "Elo"}
+LATIN_NAMES = {"GrandDaddy", "Telegram", "iCalendar", "API", "PNG", "JPEG", "WebP", "Elo", "OBS"}
 LATIN_NAMES |= {"ogg", "opus", "wav", "webm", "flac", "amr", "aiff", "caf", "wma"}  # formats
 
 
