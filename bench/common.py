@@ -6,7 +6,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -21,6 +21,25 @@ BROKER_URL = os.environ.get("CELERY_BROKER_URL", "redis://127.0.0.1:6379/14")
 
 def log(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
+
+
+def wait_until(ready: Callable[[], bool], *, seconds: float, what: str, every: float = 0.1) -> None:
+    """Wait for a process the bench started to be ready (a port open, the workers forked,
+    the site answering), asking `every` seconds; a clear failure after `seconds`, never a
+    hang and never a run against a server that is not up."""
+    deadline = time.monotonic() + seconds
+    while not ready():
+        if time.monotonic() >= deadline:
+            raise RuntimeError(f"{what} not ready after {seconds:.0f} s")
+        time.sleep(every)
+
+
+def port_open(port: int) -> bool:
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=1):
+            return True
+    except OSError:
+        return False
 
 
 def scratch_database(name: str) -> str:
@@ -137,13 +156,7 @@ def gunicorn(
     times = ServerTimes(access_log)
     server = subprocess.Popen(command, cwd=ROOT, env=env)
     try:
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            try:
-                with socket.create_connection(("127.0.0.1", port), timeout=1):
-                    break
-            except OSError:
-                time.sleep(0.1)
+        wait_until(lambda: port_open(port), seconds=30, what="gunicorn")
         yield f"http://127.0.0.1:{port}", times
     finally:
         server.terminate()

@@ -46,8 +46,10 @@ from bench.common import (
     gunicorn,
     host_site,
     log,
+    port_open,
     scratch_database,
     setup_django,
+    wait_until,
 )
 
 VIEWERS = int(os.environ.get("BENCH_VIEWERS", "1000"))
@@ -207,16 +209,8 @@ def _redis(port: int) -> subprocess.Popen[bytes]:
         ],
         stdout=subprocess.DEVNULL,
     )
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline:
-        try:
-            import redis
-
-            redis.Redis(port=port).ping()
-            return server
-        except Exception:
-            time.sleep(0.1)
-    raise RuntimeError("redis-server did not start")
+    wait_until(lambda: port_open(port), seconds=10, what="redis-server")
+    return server
 
 
 def _children(pid: int) -> list[int]:
@@ -458,8 +452,10 @@ def http_main() -> None:
         # issue's thousand viewers of one table: the tap's way to them.
         with gunicorn(env, workers=DEPLOY_WORKERS) as (url, times):
             port = int(url.rsplit(":", 1)[1])
-            while len(_worker_pids()) < DEPLOY_WORKERS:  # the master forks them one by one
-                time.sleep(0.1)
+            # The master forks them one by one.
+            wait_until(
+                lambda: len(_worker_pids()) >= DEPLOY_WORKERS, seconds=60, what="the workers"
+            )
             site = Site(port, redis_port, _worker_pids(), session)
             for _warm in range(3 * DEPLOY_WORKERS):  # each worker's first request loads Django
                 site.get("/bench/statements")

@@ -39,7 +39,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.common import ROOT, free_port, log
+from bench.common import ROOT, free_port, log, wait_until
 from games.rules.simulate import SAMPLE_LINEUP, SAMPLE_TOWN_WINS
 
 MINUTES = float(os.environ.get("SOAK_MINUTES", "30"))
@@ -121,14 +121,12 @@ def api(base: str, token: str, counter: Counter, method: str, path: str, body: o
         return {}
 
 
-def wait_until_up(base: str, deadline: float) -> None:
-    while time.monotonic() < deadline:
-        try:
-            with urllib.request.urlopen(base + "/healthz", timeout=2):
-                return
-        except OSError:
-            time.sleep(1)
-    raise SystemExit("the site did not come up")
+def site_up(base: str) -> bool:
+    try:
+        with urllib.request.urlopen(base + "/healthz", timeout=2):
+            return True
+    except OSError:
+        return False
 
 
 def members_workload(base: str, counter: Counter, stop: threading.Event, seed: int) -> None:
@@ -221,8 +219,7 @@ def main() -> None:
     stack = subprocess.Popen(["make", "run"], cwd=clone, env=env, stdout=output,
                              stderr=subprocess.STDOUT, start_new_session=True)  # fmt: skip
     base = f"http://127.0.0.1:{port}"
-    started = time.monotonic()
-    wait_until_up(base, started + 900)
+    wait_until(lambda: site_up(base), seconds=900, what="make run's site", every=1)
     token = subprocess.run(
         [str(clone / ".venv/bin/python"), "manage.py", "api_token", "Ведущий"],
         cwd=clone, env=env, capture_output=True, text=True, check=True,
