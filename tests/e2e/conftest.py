@@ -201,6 +201,15 @@ LATIN_NAMES = {"GrandDaddy", "Telegram", "iCalendar", "API", "PNG", "JPEG", "Web
 LATIN_NAMES |= {"ogg", "opus", "wav", "webm", "flac", "amr", "aiff", "caf", "wma"}  # formats
 
 
+def polls_answered(page: Page, path: str, count: int = 2) -> None:
+    """Wait until the page's poll of `path` has been answered `count` more times: a page
+    that shows nothing new after that has asked the server and been told nothing changed
+    (a fixed wait would pass whether the page polled or not)."""
+    for _ in range(count):
+        with page.expect_response(lambda response: path in response.url):
+            pass
+
+
 def untranslated(page: Page, language: str, data: list[str]) -> list[str]:
     """The visible strings of the page that are in the other language: Cyrillic on an
     English page, English words on a Russian one. `data` (nicknames, venues, posts) is taken

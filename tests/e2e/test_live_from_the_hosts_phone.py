@@ -30,7 +30,7 @@ from pytest_django.live_server_helper import LiveServer
 
 from games import live as live_table
 from games.models import Spectators
-from tests.e2e.conftest import ARTIFACTS, PHONE, new_context, watch_of
+from tests.e2e.conftest import ARTIFACTS, PHONE, new_context, polls_answered, watch_of
 from tests.e2e.host_driver import LONG_PRESS_MS, HostScreen
 from tests.e2e.test_host_screen import day_one
 from tests.e2e.test_host_touch import Finger
@@ -272,7 +272,8 @@ def test_a_hosts_taps_on_the_phone_reach_the_spectators_in_order_after_an_offlin
     assert host.screen.queued() == len(offline_taps)
     assert game.events.count() == 6, "nothing reached the server while offline"
     host.screen.shot("offline-five-taps-waiting")
-    on_a_phone.page.wait_for_timeout(1500)  # a poll or two
+    for each in spectators:  # each has asked the server since, and been told nothing new
+        polls_answered(each.page, "live.json")
     for each in spectators:
         assert len(each.states()) == before_offline[each], "a spectator moved while offline"
 

@@ -21,7 +21,14 @@ from games.models import Game, Spectators
 from games.online import services as online_play
 from games.online.sweep import online_sweep
 from games.ratings.tasks import game_analyse
-from tests.e2e.conftest import ARTIFACTS, PHONE, new_context, untranslated, watch_of
+from tests.e2e.conftest import (
+    ARTIFACTS,
+    PHONE,
+    new_context,
+    polls_answered,
+    untranslated,
+    watch_of,
+)
 from tests.factories import make_member
 from tests.games.online.tables import table_of
 from tests.games.recording import TOWN_WINS, evening_with_players, make_host, record, start_game
@@ -77,7 +84,7 @@ def test_a_hosts_taps_appear_on_the_spectators_page_within_two_seconds(
     host.tap({"type": "kill", "by": "mafia", "target": 6})
     host.tap({"type": "check", "by": 4, "target": 2})
     host.tap({"type": "heal", "target": 7})
-    page.wait_for_timeout(WITHIN_MS)  # a poll or two after the night's taps
+    polls_answered(page, "live.json")  # asked after the night's taps, and told nothing
     # Seat 6 is shot, but the table learns it in the morning.
     assert "out" not in (page.locator("[data-seat='6']").get_attribute("class") or "")
     page.screenshot(path=ARTIFACTS / f"live-night-{language}.png", full_page=True)
@@ -197,7 +204,7 @@ def test_an_online_games_thread_and_votes_appear_on_its_spectators_page(
     )
     before = page.locator("#live").inner_text()
     act(mafioso, type="shot", target=talker)  # left by day for the night: the mafia's
-    page.wait_for_timeout(WITHIN_MS)
+    polls_answered(page, "live.json")
     assert page.locator("#live").inner_text() == before
     assert "Скрытный" not in page.content()
     page.screenshot(path=ARTIFACTS / f"live-online-{language}.png", full_page=True)
