@@ -118,6 +118,15 @@ def test_the_host_makes_a_link_on_the_game_s_page_sees_it_once_and_revokes_it(
     game = start_game(host_member, evening, players)
     context = new_context(browser, live_server, user=host_member, language=language)
     context.grant_permissions(["clipboard-read", "clipboard-write"])
+    # What the copy button writes, as this page wrote it: the system's clipboard is one for
+    # every browser on the machine, and the other language's test copies beside this one.
+    context.add_init_script(
+        """const write = navigator.clipboard.writeText.bind(navigator.clipboard);
+        navigator.clipboard.writeText = (text) => {
+          window.copiedText = text;
+          return write(text);
+        };"""
+    )
     page = context.new_page()
     page.goto(f"{live_server.url}/games/{game.pk}/?public=1")
     form = page.locator("#producer-links")
@@ -126,7 +135,8 @@ def test_the_host_makes_a_link_on_the_game_s_page_sees_it_once_and_revokes_it(
     address = page.locator("#producer-address")
     expect(address).to_have_value(re.compile(r"/live/producer/lv_[A-Za-z0-9_-]{43}/$"))
     page.locator("button[data-copy]").click()
-    copied = page.evaluate("navigator.clipboard.readText()")
+    page.wait_for_function("() => window.copiedText !== undefined")
+    copied = page.evaluate("window.copiedText")
     assert copied == address.input_value()
     page.screenshot(path=ARTIFACTS / f"producer-link-made-{language}.png", full_page=True)
     key = copied.rstrip("/").rsplit("/", 1)[1]
