@@ -281,6 +281,11 @@ CELERY_TASK_PUBLISH_RETRY_POLICY = {
 }
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
+# Beat sends only while it holds a lock (the broker's Redis, or a file beside the embedded
+# broker's), so a second beat stands by instead of sending everything twice; it takes over
+# within CLUB_BEAT_LOCK_SECONDS and a few more when the holder dies (club/kernel/beat.py).
+CELERY_BEAT_SCHEDULER = "club.kernel.beat:LeasedScheduler"
+CLUB_BEAT_LOCK_SECONDS = float(os.environ.get("CLUB_BEAT_LOCK_SECONDS", "30"))
 # A static schedule: every entry is a short sweep that finds in the database what is due,
 # so a missed run costs nothing (docs/deploy.md explains why not django-celery-beat).
 CELERY_BEAT_SCHEDULE = {
