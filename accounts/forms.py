@@ -15,7 +15,7 @@ from accounts.languages import speaking_to
 from accounts.models import MembershipStatus, NotifyBy, User
 from accounts.services import BLOCKED, login_lock_key, refusal_fields
 from club.kernel import throttle
-from club.kernel.club_settings import ClubSettings
+from club.kernel.clubs import Club
 from club.kernel.errors import Refused
 from notifications.mail import club_name
 from notifications.services import member_email
@@ -171,7 +171,7 @@ class OutboxPasswordResetForm(PasswordResetForm):
         member = context["user"]
         with speaking_to(member):
             # The club's name too: «Mafia club» when it has none, in the member's language.
-            context = {**context, "club_name": club_name(ClubSettings.load())}
+            context = {**context, "club_name": club_name(Club.current())}
             subject = "".join(loader.render_to_string(subject_template_name, context).splitlines())
             text = loader.render_to_string(email_template_name, context)
         # One letter per request, as Django sends it (the requests are throttled,

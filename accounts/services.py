@@ -24,7 +24,7 @@ from accounts.validation import (
     validate_birth_date,
     validate_nickname,
 )
-from club.kernel.club_settings import ClubSettings
+from club.kernel.clubs import Club
 from club.kernel.errors import RefusalCode, Refused
 from club.kernel.queueing import queue_on_commit
 
@@ -59,13 +59,13 @@ def login_lock_key(login: str) -> str:
     return f"login:{identifier_fold(login)}"
 
 
-def member_is_of_age(*, member: User, on: date, club: ClubSettings | None = None) -> bool:
+def member_is_of_age(*, member: User, on: date, club: Club | None = None) -> bool:
     """Whether the member has the club's minimum age on date `on` (an evening's date)."""
-    club = club or ClubSettings.load()
+    club = club or Club.current()
     return is_of_age(member.birth_date, on, club.min_age)
 
 
-def refuse_unless_may_play(member: User, *, on: date, club: ClubSettings) -> None:
+def refuse_unless_may_play(member: User, *, on: date, club: Club) -> None:
     """The one rule for a seat at a table, live or online: an active member who has the
     club's age on the game's date. The message names the member, for the one who seats them."""
     # The codes are the sign-up's for the same facts (refuse_unless_active, the evening's
@@ -141,9 +141,9 @@ def email_clean(raw: str, *, exclude_member_id: int | None = None) -> str:
     return email
 
 
-def birth_date_clean(birth_date: date, *, club: ClubSettings | None = None) -> date:
+def birth_date_clean(birth_date: date, *, club: Club | None = None) -> date:
     """The birth date of someone old enough today, in the club's time zone."""
-    club = club or ClubSettings.load()
+    club = club or Club.current()
     try:
         validate_birth_date(birth_date, today=club.today(), minimum_age=club.min_age)
     except ValidationError as error:
@@ -183,7 +183,7 @@ def member_sign_up(
     """Create a member after every check; nothing is stored when one fails. `language`:
     the one the door learnt (the page's, the Mini App's, Telegram's), the club's when the
     site does not speak it; an automatic one, which the member may change."""
-    club = ClubSettings.load()
+    club = Club.current()
     errors: dict[str, list[str]] = {}
     cleaned: dict[str, str] = {}
     try:

@@ -42,7 +42,7 @@ def main() -> None:
     from django.test.utils import CaptureQueriesContext
 
     from accounts.models import User
-    from club.kernel.club_settings import ClubSettings
+    from club.kernel.clubs import Club
     from games.ratings.models import PlayerScore
     from tests.games.season import seed_history
 
@@ -64,8 +64,8 @@ def main() -> None:
         }
 
     def queries(url: str, by: Client = client) -> int:
-        ClubSettings.forget_cached()  # the settings row's 5 s cache never expires inside a count
-        ClubSettings.load()
+        Club.forget_cached()  # the settings row's 5 s cache never expires inside a count
+        Club.current()
         with CaptureQueriesContext(connection) as captured:
             assert by.get(url).status_code == 200, url
         return len(captured)

@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 
 from accounts.models import User
 from club import buttons, queries, texts
-from club.kernel.club_settings import ClubSettings
+from club.kernel.clubs import Club
 from club.models import Evening, RegistrationStatus
 from games.online.table import TableView, online_table, table_view
 
@@ -19,7 +19,7 @@ Buttons = list[list[dict[str, str]]]
 
 def evening_card(evening: Evening, member: User | None) -> tuple[str, Buttons]:
     """The evening's message: when, seats, the member's place, and the buttons that fit."""
-    club_settings = ClubSettings.load()
+    club_settings = Club.current()
     lineup = queries.evening_lineup(evening)
     mine = lineup.by_member.get(member.pk) if member else None
     left = lineup.seats_left(evening.capacity)

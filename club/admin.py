@@ -23,7 +23,7 @@ from django_stubs_ext import StrOrPromise
 
 from club import services
 from club.identity import identity
-from club.kernel.club_settings import ClubSettings
+from club.kernel.clubs import Club
 from club.kernel.errors import Refused
 from club.kernel.spreadsheets import CsvWriter
 from club.models import (
@@ -51,7 +51,7 @@ admin.site.site_header = admin.site.site_title = lazy(_admin_title, str)()
 admin.site.index_title = _("The club's data")
 
 
-def _capacity_warning(request: HttpRequest, capacity: int, club: ClubSettings) -> None:
+def _capacity_warning(request: HttpRequest, capacity: int, club: Club) -> None:
     """A capacity no number of tables seats within the rules is allowed (an admin may know
     better: a second room, a short evening) but said, after the save."""
     if not capacity_fits_tables(capacity, club.min_players):
@@ -65,7 +65,7 @@ def _capacity_warning(request: HttpRequest, capacity: int, club: ClubSettings) -
         )
 
 
-def _capacity_help(club: ClubSettings) -> str:
+def _capacity_help(club: Club) -> str:
     return gettext(
         "A table seats %(min)d to %(max)d players: %(min)d–%(max)d seats for one table, "
         "%(two_min)d–%(two_max)d for two."
@@ -93,7 +93,7 @@ def telegram_group_choices(current: int | None) -> list[tuple[str, str]]:
     return choices
 
 
-class ClubSettingsForm(forms.ModelForm[ClubSettings]):
+class ClubForm(forms.ModelForm[Club]):
     telegram_group_chat_id = forms.TypedChoiceField(
         label=_("club's Telegram group"),
         required=False,
@@ -106,7 +106,7 @@ class ClubSettingsForm(forms.ModelForm[ClubSettings]):
     )
 
     class Meta:
-        model = ClubSettings
+        model = Club
         fields = ("telegram_group_chat_id",)  # the admin's fieldsets name the rest
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -116,9 +116,9 @@ class ClubSettingsForm(forms.ModelForm[ClubSettings]):
         field.choices = telegram_group_choices(self.instance.telegram_group_chat_id)
 
 
-@admin.register(ClubSettings)
-class ClubSettingsAdmin(admin.ModelAdmin[ClubSettings]):
-    form = ClubSettingsForm
+@admin.register(Club)
+class ClubAdmin(admin.ModelAdmin[Club]):
+    form = ClubForm
     fieldsets = (
         (None, {"fields": ("name", "logo", "venue", "weekday", "start_time", "timezone")}),
         (_("Seats"), {"fields": ("seats_per_evening", "min_players", "min_age")}),
@@ -158,38 +158,38 @@ class ClubSettingsAdmin(admin.ModelAdmin[ClubSettings]):
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
-    def has_delete_permission(self, request: HttpRequest, obj: ClubSettings | None = None) -> bool:
+    def has_delete_permission(self, request: HttpRequest, obj: Club | None = None) -> bool:
         return False
 
     def changelist_view(
         self, request: HttpRequest, extra_context: dict[str, Any] | None = None
     ) -> HttpResponse:
         """The club's settings are one form: its list of one row opens the row."""
-        row = ClubSettings.load()
+        row = Club.current()
         return HttpResponseRedirect(reverse("admin:club_clubsettings_change", args=[row.pk]))
 
     def get_form(
         self,
         request: HttpRequest,
-        obj: ClubSettings | None = None,
+        obj: Club | None = None,
         change: bool = False,
         **kwargs: Any,
-    ) -> type[forms.ModelForm[ClubSettings]]:
+    ) -> type[forms.ModelForm[Club]]:
         form = super().get_form(request, obj, change, **kwargs)
-        form.base_fields["seats_per_evening"].help_text = _capacity_help(obj or ClubSettings())
+        form.base_fields["seats_per_evening"].help_text = _capacity_help(obj or Club())
         return form
 
     def save_model(
         self,
         request: HttpRequest,
-        obj: ClubSettings,
-        form: forms.ModelForm[ClubSettings],
+        obj: Club,
+        form: forms.ModelForm[Club],
         change: bool,
     ) -> None:
         super().save_model(request, obj, form, change)
         _capacity_warning(request, obj.seats_per_evening, obj)
 
-    def response_change(self, request: HttpRequest, obj: ClubSettings) -> HttpResponse:
+    def response_change(self, request: HttpRequest, obj: Club) -> HttpResponse:
         # Back to the form itself: there is no list to go back to.
         response = super().response_change(request, obj)
         if "_continue" not in request.POST:
@@ -371,7 +371,7 @@ class EveningAdmin(admin.ModelAdmin[Evening]):
         """A new evening starts as the club's next one no evening holds yet: its day, time,
         venue, seats and sign-up opening, from the club settings (on a game day before the
         start, today's evening exists, so the week after's)."""
-        club = ClubSettings.load()
+        club = Club.current()
         starts_at = next_free_evening_start(now=timezone.now(), club=club)
         return {
             "starts_at": starts_at,
@@ -385,7 +385,7 @@ class EveningAdmin(admin.ModelAdmin[Evening]):
         self, request: HttpRequest, obj: Evening | None = None, change: bool = False, **kwargs: Any
     ) -> type[forms.ModelForm[Evening]]:
         form = super().get_form(request, obj, change, **kwargs)
-        form.base_fields["capacity"].help_text = _capacity_help(ClubSettings.load())
+        form.base_fields["capacity"].help_text = _capacity_help(Club.current())
         return form
 
     def get_actions(
@@ -402,7 +402,7 @@ class EveningAdmin(admin.ModelAdmin[Evening]):
     def save_model(
         self, request: HttpRequest, obj: Evening, form: forms.ModelForm[Evening], change: bool
     ) -> None:
-        _capacity_warning(request, obj.capacity, ClubSettings.load())
+        _capacity_warning(request, obj.capacity, Club.current())
         if not change:
             # The form asked already; a creator that won the race since is refused alike.
             with services.one_evening_per_start(obj.starts_at):

@@ -9,7 +9,7 @@ from django.db import transaction
 
 from accounts.languages import speaking
 from club import queries, texts
-from club.kernel.club_settings import ClubSettings
+from club.kernel.clubs import Club
 from club.models import Evening
 from notifications.models import Notification
 from notifications.services import chat_post_sync, notification_enqueue
@@ -18,7 +18,7 @@ from notifications.services import chat_post_sync, notification_enqueue
 def evening_announce_signup(*, evening_id: int) -> int | None:
     """Tell the club's group that sign-up is open, with a button into the bot on this
     evening. Once per evening (the dedupe key); None when the club has no group set."""
-    club = ClubSettings.load()
+    club = Club.current()
     evening = Evening.objects.filter(pk=evening_id).first()
     if evening is None or club.telegram_group_chat_id is None:
         return None
@@ -65,7 +65,7 @@ def evening_lineup_sync(*, evening_id: int) -> int | None:
     or nothing changed. It names every member by nickname, one who refused publication too:
     a sign-up list is a roster, not a published result (RULES.md §C); the game's analysis
     post (games/ratings/publication.py) is where they are «Игрок N»."""
-    club = ClubSettings.load()
+    club = Club.current()
     evening = Evening.objects.filter(pk=evening_id).first()
     if evening is None or club.telegram_group_chat_id is None:
         return None

@@ -16,9 +16,9 @@ class ClubConfig(AppConfig):
 
 def follow_group_migration(sender: Any, *, old_chat_id: int, new_chat_id: int, **_: Any) -> None:
     """The club's group became a supergroup: its posts go to the new chat from now on."""
-    from club.kernel.club_settings import ClubSettings
+    from club.kernel.clubs import Club
 
-    club = ClubSettings.load()
+    club = Club.current()
     if club.telegram_group_chat_id == old_chat_id:
-        ClubSettings.objects.filter(pk=club.pk).update(telegram_group_chat_id=new_chat_id)
-        ClubSettings.forget_cached()
+        Club.objects.filter(pk=club.pk).update(telegram_group_chat_id=new_chat_id)
+        Club.forget_cached()

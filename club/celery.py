@@ -16,11 +16,14 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 from celery import Celery
 from celery.signals import after_task_publish, task_postrun
 
+from club.kernel import tenancy
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "club.settings")
 
 app = Celery("club")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+tenancy.connect_celery(app)
 
 # bench/soak.py counts the tasks queued and done across the stack's processes: with
 # CLUB_TASK_LEDGER set, each process appends one line per task to that file (short appends

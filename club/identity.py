@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from PIL import Image, UnidentifiedImageError
 
 from club.kernel.cache import cache_get, cache_set
-from club.kernel.club_settings import ClubSettings
+from club.kernel.clubs import Club
 
 # The sizes the pages and the manifest use: the tab (32), the header's mark (96, for a 48 px
 # mark on a 2× screen), Apple's touch icon (180), the manifest's two (192, 512).
@@ -30,7 +30,7 @@ THEME_COLOR = "#1a1416"  # the header's colour: the phone's bar matches it
 
 @dataclass(frozen=True)
 class Identity:
-    settings: ClubSettings
+    settings: Club
 
     @cached_property
     def name(self) -> str:
@@ -74,13 +74,13 @@ def _version(logo_name: str) -> str:
 
 
 def identity() -> Identity:
-    return Identity(ClubSettings.load())
+    return Identity(Club.current())
 
 
 def logo_icon_png(size: int) -> bytes | None:
     """The uploaded logo as a size×size PNG (the picture kept whole, centred on a clear
     square), or None when there is no logo or its file cannot be read as a picture."""
-    logo = ClubSettings.load().logo
+    logo = Club.current().logo
     if not logo or size not in ICON_SIZES:
         return None
     key = f"club-icon:{_version(logo.name or '')}:{size}"

@@ -48,7 +48,7 @@ from accounts.validation import (
     reads_as_a_site_word,
 )
 from club import buttons, seating, texts
-from club.kernel.club_settings import ClubSettings
+from club.kernel.clubs import Club
 from club.kernel.errors import RefusalCode, Refused
 from club.kernel.parsing import INVISIBLE, storable_text
 from club.models import (
@@ -122,7 +122,7 @@ def door_open(evening: Evening, now: datetime) -> bool:
     return now >= door_opens_at(evening)
 
 
-def door_opens_text(evening: Evening, now: datetime, club: ClubSettings) -> str:
+def door_opens_text(evening: Evening, now: datetime, club: Club) -> str:
     """When the door opens, as the organiser reads it: the time on its day, the date too
     on another («06:00», «22:00, 5 декабря»)."""
     opens = timezone.localtime(door_opens_at(evening), club.zone)
@@ -201,7 +201,7 @@ def _added(evening: Evening, outcome: seating.Outcome) -> Added:
 
 def _sign_up_by_organiser(
     evening: Evening,
-    club: ClubSettings,
+    club: Club,
     now: datetime,
     *,
     member: User | None,
@@ -238,7 +238,7 @@ def lineup_add_member(
         raise Refused(_("There is no such member."), RefusalCode.NOT_FOUND)
     if not member.can_sign_up_for_evenings:
         raise Refused(_("This member's membership is suspended or blocked."), RefusalCode.SUSPENDED)
-    club = ClubSettings.load()
+    club = Club.current()
     refuse_unless_of_age_on_the_evening(member, evening, club)
     added = _added(evening, _sign_up_by_organiser(evening, club, now, member=member, guest_id=None))
     _log(evening.pk, LineupAction.ADDED, actor, added.registration)
@@ -374,7 +374,7 @@ def lineup_add_guest(
     is for adults, and a guest's age is the organiser's word: `of_age` says they vouched."""
     now = now or timezone.now()
     name, phone, telegram = guest_clean(name=name, phone=phone, telegram=telegram)
-    club = ClubSettings.load()
+    club = Club.current()
     if not of_age:
         raise Refused(
             ngettext(
@@ -424,7 +424,7 @@ def lineup_move_to_seat(*, registration_id: int, actor: User, now: datetime | No
     """Seat someone from the reserve ahead of its order (a deliberate override, logged).
     With no free seat they go to the front of the reserve: the next freed seat is theirs."""
     now = now or timezone.now()
-    club = ClubSettings.load()
+    club = Club.current()
     with transaction.atomic(durable=True):
         evening = lock_evening(_evening_of(registration_id))
         _refuse_unless_running(evening)
@@ -496,7 +496,7 @@ def lineup_remove(
         )
     removal = RemovalReason(reason)
     now = now or timezone.now()
-    club = ClubSettings.load()
+    club = Club.current()
     with transaction.atomic(durable=True):
         evening = lock_evening(_evening_of(registration_id))
         _refuse_unless_running(evening)
@@ -635,7 +635,7 @@ def lineup_remove_undo(
     the reserve for the next free seat. A member who was told of the removal is told they
     are back, in their language."""
     now = now or timezone.now()
-    club = ClubSettings.load()
+    club = Club.current()
     with transaction.atomic(durable=True):
         evening = lock_evening(_evening_of(registration_id))
         _refuse_unless_running(evening)
@@ -747,7 +747,7 @@ def lineup_check_in(
         if not door_open(evening, now):
             raise Refused(
                 _("Check-in opens at %(opens)s.")
-                % {"opens": door_opens_text(evening, now, ClubSettings.load())},
+                % {"opens": door_opens_text(evening, now, Club.current())},
                 RefusalCode.NOT_OPEN,
             )
         registration = _registration(evening, registration_id)
@@ -794,7 +794,7 @@ def evening_settle_attendance(*, evening_id: int) -> bool:
         return True
 
 
-def second_table_refusal(evening: Evening, people: int, club: ClubSettings) -> Refused | None:
+def second_table_refusal(evening: Evening, people: int, club: Club) -> Refused | None:
     """Why a second table cannot be opened now, or None: once, and when the list and the
     reserve hold two tables' minimum."""
     if evening.tables >= MAX_TABLES:
@@ -821,7 +821,7 @@ def evening_open_second_table(
     """Open a second table: the capacity becomes two tables' and the reserve moves up in its
     order, each promoted member told. Returns the promoted."""
     now = now or timezone.now()
-    club = ClubSettings.load()
+    club = Club.current()
     with transaction.atomic(durable=True):
         evening = lock_evening(evening_id)
         _refuse_unless_running(evening)
@@ -855,7 +855,7 @@ _REACHES = {
 
 
 def _tell_from_organiser(
-    member: User, evening: Evening, club: ClubSettings, *, dedupe_key: str, text: str
+    member: User, evening: Evening, club: Club, *, dedupe_key: str, text: str
 ) -> bool:
     """Send the organiser's `text` by the member's channels through the outbox (a row per
     channel), framed in the member's language (the organiser's words stay as written).
@@ -889,7 +889,7 @@ def evening_message(
             RefusalCode.INVALID,
             fields={"text": 1},
         )
-    club = ClubSettings.load()
+    club = Club.current()
     with transaction.atomic(durable=True):
         evening = lock_evening(evening_id)
         _refuse_unless_running(evening)

@@ -13,8 +13,9 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-from club.kernel.club_settings import ClubSettings, Weekday, validate_timezone  # noqa: F401
+from club.kernel.clubs import Club, Weekday, validate_timezone  # noqa: F401
 from club.kernel.errors import RefusalCode, Refused
+from club.kernel.tenancy import ClubScopedManager, club_key
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -43,6 +44,7 @@ ONE_EVENING_PER_START = "evening_one_per_start"
 class Evening(models.Model):
     """One game evening of the club at a venue."""
 
+    club = club_key("evenings")
     starts_at = models.DateTimeField(_("starts at"))
     venue = models.CharField(_("venue"), max_length=128)
     capacity = models.PositiveSmallIntegerField(
@@ -60,7 +62,7 @@ class Evening(models.Model):
     )
     # The weekly slot this evening stands for, when the schedule made it: an evening moved
     # or cancelled by an admin still fills its slot, so the schedule never makes it again.
-    scheduled_for = models.DateField(_("weekly slot"), null=True, blank=True, unique=True)
+    scheduled_for = models.DateField(_("weekly slot"), null=True, blank=True)
     signup_announced_at = models.DateTimeField(
         _("sign-up announced"), null=True, blank=True, editable=False
     )
@@ -76,13 +78,14 @@ class Evening(models.Model):
         validators=[MinValueValidator(1), MaxValueValidator(2)],
     )
 
-    objects = EveningQuerySet.as_manager()
+    objects = ClubScopedManager.from_queryset(EveningQuerySet)()
+    all_clubs = EveningQuerySet.as_manager()
 
     class Meta:
         verbose_name = _("evening")
         verbose_name_plural = _("evenings")
         ordering = ["-starts_at"]
-        indexes = [models.Index(fields=["starts_at"])]
+        indexes = [models.Index(fields=["club", "starts_at"])]
         constraints = [
             models.CheckConstraint(
                 condition=models.Q(opens_at__lte=models.F("starts_at")),
@@ -91,12 +94,15 @@ class Evening(models.Model):
             ),
             # One evening of the club at one start; a cancelled one frees its start. Every
             # door asks club/services.py's refuse_if_evening_at first, with a link to the
-            # evening there; this is the race's last word. (Many clubs: add the club.)
+            # evening there; this is the race's last word.
             models.UniqueConstraint(
-                fields=["starts_at"],
+                fields=["club", "starts_at"],
                 condition=~models.Q(status=EveningStatus.CANCELLED),
                 name=ONE_EVENING_PER_START,
                 violation_error_message=_("Another evening starts at this moment."),
+            ),
+            models.UniqueConstraint(
+                fields=["club", "scheduled_for"], name="evening_one_per_weekly_slot"
             ),
         ]
 
@@ -117,7 +123,7 @@ class Evening(models.Model):
         if self.status == EveningStatus.CLOSED:
             return Refused(_("Sign-up for this evening is closed."), RefusalCode.CLOSED)
         if now < self.opens_at:
-            when = timezone.localtime(self.opens_at, ClubSettings.load().zone)
+            when = timezone.localtime(self.opens_at, Club.current().zone)
             return Refused(
                 _("Sign-up opens %(when)s.") % {"when": date_format(when, "j E, H:i")},
                 RefusalCode.NOT_OPEN,
@@ -231,6 +237,7 @@ class RegistrationQuerySet(models.QuerySet["Registration"]):
 class Registration(models.Model):
     """A member's sign-up for an evening: a seat, a place in the reserve, or neither."""
 
+    club = club_key("registrations")
     member = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.CASCADE,
@@ -271,7 +278,8 @@ class Registration(models.Model):
     # rule), but are no longer there to be seated at the evening's next game.
     left_at = models.DateTimeField(_("left"), null=True, blank=True)
 
-    objects = RegistrationQuerySet.as_manager()
+    objects = ClubScopedManager.from_queryset(RegistrationQuerySet)()
+    all_clubs = RegistrationQuerySet.as_manager()
 
     class Meta:
         verbose_name = _("registration")
@@ -291,7 +299,10 @@ class Registration(models.Model):
                 name="registration_member_or_guest",
             ),
         ]
-        indexes = [models.Index(fields=["evening", "status", "arrival"])]
+        indexes = [
+            models.Index(fields=["evening", "status", "arrival"]),
+            models.Index(fields=["club", "member"]),
+        ]
 
     def __str__(self) -> str:
         # Without the evening: the rows of an evening's sign-ups in the admin name it above.
@@ -326,6 +337,7 @@ class Guest(models.Model):
     group's posts) never name a guest, unless an admin links the guest to a member and that
     member consents to publication (games/access.py's name_visible)."""
 
+    club = club_key("guests")
     # A person's name («Имя»), not a thing's («Название», as a club's or a role's).
     name = models.CharField(pgettext_lazy("person", "name"), max_length=32)
     phone = models.CharField(_("phone"), max_length=20, blank=True, default="")
@@ -350,6 +362,9 @@ class Guest(models.Model):
         verbose_name=_("added by"),
     )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    objects = ClubScopedManager()
+    all_clubs = models.Manager()  # noqa: DJ012 (the default manager comes first)
 
     class Meta:
         verbose_name = _("guest")

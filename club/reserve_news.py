@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from accounts.languages import speaking_to
 from accounts.models import User
 from club import texts
-from club.kernel.club_settings import ClubSettings
+from club.kernel.clubs import Club
 from club.models import Evening
 from club.queries import evening_lineup
 from notifications.services import notification_enqueue
@@ -38,7 +38,7 @@ def positions(evening: Evening, reserve: Sequence[Placed] | None = None) -> dict
 def tell_moved_up(
     evening: Evening,
     before: dict[int, int],
-    club: ClubSettings,
+    club: Club,
     reserve: Sequence[Placed] | None = None,
 ) -> list[User]:
     """Tell every member who was waiting further back than the line and is within it now:

@@ -2,10 +2,10 @@
 
 from datetime import datetime, timedelta
 
-from club.kernel.club_settings import ClubSettings
+from club.kernel.clubs import Club
 
 
-def next_evening_start(club: ClubSettings, after: datetime) -> datetime:
+def next_evening_start(club: Club, after: datetime) -> datetime:
     """The first start of a weekly evening strictly after `after`, as an aware datetime.
 
     The wall-clock time is fixed in the club's zone (18:00 stays 18:00 across a change
@@ -20,7 +20,7 @@ def next_evening_start(club: ClubSettings, after: datetime) -> datetime:
     return start
 
 
-def signup_opens_at(club: ClubSettings, starts_at: datetime) -> datetime:
+def signup_opens_at(club: Club, starts_at: datetime) -> datetime:
     local_start = starts_at.astimezone(club.zone)
     opens_day = local_start.date() - timedelta(days=club.signup_opens_days_before)
     # Sign-up opens at noon local time on its day: a sociable hour for a burst of taps.

@@ -21,7 +21,7 @@ from accounts.languages import speaking_to
 from club import buttons, queries, services, texts
 from club.announcements import evening_announce_signup
 from club.calendar import EVENING_LENGTH
-from club.kernel.club_settings import ClubSettings
+from club.kernel.clubs import Club
 from club.kernel.errors import Refused
 from club.lineup import evening_settle_attendance
 from club.models import Evening, EveningStatus, RegistrationStatus
@@ -44,7 +44,7 @@ class SweepReport:
     repaired: list[int] = field(default_factory=list)
 
 
-def slot_filled(starts_at: datetime, club: ClubSettings) -> bool:
+def slot_filled(starts_at: datetime, club: Club) -> bool:
     """The weekly slot of `starts_at` (a weekly start) is filled: by the evening the
     schedule made for it (wherever it was moved, even cancelled), or by any evening an
     admin put on that day."""
@@ -56,7 +56,7 @@ def slot_filled(starts_at: datetime, club: ClubSettings) -> bool:
     return filled.exists()
 
 
-def next_free_evening_start(*, now: datetime, club: ClubSettings) -> datetime:
+def next_free_evening_start(*, now: datetime, club: Club) -> datetime:
     """The first weekly start after `now` whose slot no evening fills: what the admin's
     «Добавить вечер» offers (on a game day before the start, the evening of that day
     exists, so it offers the week after), never the start of an evening there is."""
@@ -66,7 +66,7 @@ def next_free_evening_start(*, now: datetime, club: ClubSettings) -> datetime:
     return starts_at
 
 
-def evening_ensure_next(*, now: datetime, club: ClubSettings) -> Evening | None:
+def evening_ensure_next(*, now: datetime, club: Club) -> Evening | None:
     """Make the next weekly evening unless its slot is filled (even by a moved or cancelled
     evening). Only ever the next one: never an evening in the past."""
     starts_at = next_evening_start(club, now)
@@ -99,7 +99,7 @@ def _claim(evening_id: int, mark: str, now: datetime, **conditions: object) -> b
 
 def schedule_sweep(*, now: datetime | None = None) -> SweepReport:
     now = now or timezone.now()
-    club = ClubSettings.load()
+    club = Club.current()
     report = SweepReport()
     created = evening_ensure_next(now=now, club=club)
     if created is not None:
@@ -175,7 +175,7 @@ def evenings_repair_seats(*, now: datetime) -> list[int]:
     return repaired
 
 
-def _remind(evening: Evening, club: ClubSettings) -> None:
+def _remind(evening: Evening, club: Club) -> None:
     lineup = queries.evening_lineup(evening)
     with transaction.atomic():
         for seat, registration in enumerate(lineup.confirmed, start=1):
@@ -196,7 +196,7 @@ def _remind(evening: Evening, club: ClubSettings) -> None:
                 )
 
 
-def _prompt_admins(evening: Evening, club: ClubSettings) -> None:
+def _prompt_admins(evening: Evening, club: Club) -> None:
     # Each admin by their own channels: one without Telegram is told by email.
     admins = get_user_model().objects.filter(is_staff=True, is_active=True)
     with transaction.atomic():

@@ -51,8 +51,8 @@ LOCK = (
 )
 SEAT = (
     f"INSERT INTO {REGISTRATION}"  # noqa: S608
-    " (member_id, guest_id, evening_id, status, source, arrival, held_back, created_at)"
-    " SELECT %(member)s, %(guest)s, e.id,"
+    " (club_id, member_id, guest_id, evening_id, status, source, arrival, held_back, created_at)"
+    " SELECT e.club_id, %(member)s, %(guest)s, e.id,"
     # A seat when this sign-up may take one now (not held back, or the last call has come:
     # club.services.held_back_sits) and a seat is free beyond those the reserve waiting
     # ahead of it may take now (RESERVE_ORDER: the held-back after the rest, a newcomer
@@ -81,7 +81,7 @@ SEAT = (
 # number (the confirmed, itself included) or reserve position (those served before it: the
 # others not held back, and the held-back too when it is held back itself).
 _MINE = (
-    "SELECT r.id, r.status, r.member_id, r.arrival,"  # noqa: S608
+    "SELECT r.id, r.status, r.member_id, r.arrival, e.club_id,"  # noqa: S608
     "  CASE WHEN r.status = %(confirmed)s"
     f"  THEN (SELECT COUNT(*) FROM {REGISTRATION} c"
     "     WHERE c.evening_id = r.evening_id AND c.status = %(confirmed)s)"
@@ -98,7 +98,7 @@ _MINE = (
 # outbox's own INSERT (notifications.services.outbox_insert), its rows this SELECT of its
 # columns: a key names the registration and its arrival, so it is new on every sign-up.
 NOTIFY = outbox_insert(
-    "SELECT"  # noqa: S608
+    "SELECT m.club_id,"  # noqa: S608
     "  CASE WHEN m.status = %(confirmed)s THEN 'seat:' ELSE 'reserve:' END"
     "   || CAST(m.id AS TEXT) || ':' || CAST(m.arrival AS TEXT) || c.suffix,"
     "  m.member_id, NULL, c.channel, '',"

@@ -22,7 +22,7 @@ from accounts.languages import speaking_to
 from accounts.models import User
 from accounts.services import member_is_of_age
 from club import buttons, reserve_news, seating, texts
-from club.kernel.club_settings import ClubSettings
+from club.kernel.clubs import Club
 from club.kernel.errors import RefusalCode, Refused
 from club.kernel.parsing import shows_something, storable_text
 from club.kernel.queueing import queue_on_commit
@@ -63,7 +63,7 @@ def lineup_changed(evening_id: int) -> None:
     """The evening's seats or reserve changed: once committed, its line-up message in the
     club's group follows (a task; nothing when the club has no group). Every change of the
     line-up calls it, this module's and the organiser's (club/lineup.py)."""
-    if ClubSettings.load().telegram_group_chat_id is not None:
+    if Club.current().telegram_group_chat_id is not None:
         queue_on_commit("club.tasks.lineup_sync", evening_id, countdown=1)
 
 
@@ -101,7 +101,7 @@ def seats_free(evening: Evening) -> int:
     )
 
 
-def recent_no_shows(member: User, club: ClubSettings, now: datetime | None = None) -> int:
+def recent_no_shows(member: User, club: Club, now: datetime | None = None) -> int:
     """The member's no-shows over their last `noshow_penalty_window` evenings (the ones
     they did not cancel): what the club's no-show rule counts."""
     statuses = list(
@@ -113,7 +113,7 @@ def recent_no_shows(member: User, club: ClubSettings, now: datetime | None = Non
     return statuses.count(RegistrationStatus.NO_SHOW)
 
 
-def is_held_back(member: User, club: ClubSettings, now: datetime) -> bool:
+def is_held_back(member: User, club: Club, now: datetime) -> bool:
     """The no-show rule holds the member back: a sign-up of theirs waits behind the rest of
     the reserve until the last call (held_back_sits)."""
     if not club.noshow_penalty_count:
@@ -121,12 +121,12 @@ def is_held_back(member: User, club: ClubSettings, now: datetime) -> bool:
     return recent_no_shows(member, club, now) >= club.noshow_penalty_count
 
 
-def last_call(evening: Evening, club: ClubSettings) -> datetime:
+def last_call(evening: Evening, club: Club) -> datetime:
     """From now on held-back members may take free seats too."""
     return evening.starts_at - timedelta(hours=club.confirmation_deadline_hours)
 
 
-def held_back_sits(evening: Evening, club: ClubSettings, now: datetime) -> bool:
+def held_back_sits(evening: Evening, club: Club, now: datetime) -> bool:
     """The no-show rule's one question: may a held-back member take a free seat now? From
     the last call on, yes; before it they wait behind the rest of the reserve. The
     promotions (fill_seats) and a sign-up's own seat (club/seating.py) both ask it here."""
@@ -134,7 +134,7 @@ def held_back_sits(evening: Evening, club: ClubSettings, now: datetime) -> bool:
 
 
 def fill_seats(
-    evening: Evening, club: ClubSettings, now: datetime, *, second_table: bool = False
+    evening: Evening, club: Club, now: datetime, *, second_table: bool = False
 ) -> list[Registration]:
     """Promote from the reserve into free seats, in order, each member told their number
     on the list and asked to confirm; those left waiting who moved up into the reserve's
@@ -148,7 +148,7 @@ def fill_seats(
 
 def _promote(
     evening: Evening,
-    club: ClubSettings,
+    club: Club,
     now: datetime,
     lineup: Lineup,
     *,
@@ -207,7 +207,7 @@ def registration_create(
     if evening is None:
         raise Refused(_("There is no such evening."), RefusalCode.NOT_FOUND)
     _refuse_unless_open(evening, now)
-    club = ClubSettings.load()
+    club = Club.current()
     refuse_unless_of_age_on_the_evening(member, evening, club)
     held_back = is_held_back(member, club, now)
     with speaking_to(member):
@@ -390,7 +390,7 @@ def _leave(
     undo window, which counts only if the window is still running out (not taken back), and
     which stands even when the evening began during the window. `by_club`: an admin took
     the place, and the member is told who did and what became of it."""
-    club = ClubSettings.load()
+    club = Club.current()
     with transaction.atomic(durable=True):
         evening = lock_evening(evening_id)
         if not due:
@@ -447,7 +447,7 @@ def registration_confirm_attendance(
 def evening_fill_seats(*, evening_id: int, now: datetime | None = None) -> list[Registration]:
     """Promote into any free seats (for the last-call sweep, when held-back members may go)."""
     now = now or timezone.now()
-    club = ClubSettings.load()
+    club = Club.current()
     with transaction.atomic(durable=True):
         evening = lock_evening(evening_id)
         _refuse_if_started(evening, now)
@@ -462,7 +462,7 @@ def evening_release_unconfirmed(*, evening_id: int, now: datetime | None = None)
     setting says so), and the reserve moves up. Runs once per evening; returns how many
     seats were released."""
     now = now or timezone.now()
-    club = ClubSettings.load()
+    club = Club.current()
     if not club.release_unconfirmed_seats:
         return 0
     with transaction.atomic(durable=True):
@@ -511,7 +511,7 @@ def evening_set_capacity(*, evening_id: int, capacity: int, now: datetime | None
             RefusalCode.INVALID,
         )
     now = now or timezone.now()
-    club = ClubSettings.load()
+    club = Club.current()
     with transaction.atomic(durable=True):
         evening = lock_evening(evening_id)
         evening.capacity = capacity
@@ -526,7 +526,7 @@ def evening_set_capacity(*, evening_id: int, capacity: int, now: datetime | None
 def evening_cancel(*, evening_id: int, now: datetime | None = None) -> Evening:
     """An admin cancels an evening: every sign-up is cancelled and its member told."""
     now = now or timezone.now()
-    club = ClubSettings.load()
+    club = Club.current()
     with transaction.atomic(durable=True):
         evening = lock_evening(evening_id)
         if evening.status == EveningStatus.CANCELLED:
@@ -552,7 +552,7 @@ def evening_move(*, evening_id: int, starts_at: datetime, now: datetime | None =
     """An admin moves an evening: sign-ups keep their places, and their members are told.
     Refused onto the start of another evening (one_evening_per_start)."""
     now = now or timezone.now()
-    club = ClubSettings.load()
+    club = Club.current()
     if starts_at <= now:
         raise Refused(_("An evening is moved to the future."), RefusalCode.INVALID)
     with transaction.atomic(durable=True):
@@ -580,7 +580,7 @@ def evening_move(*, evening_id: int, starts_at: datetime, now: datetime | None =
 def registration_promote(*, registration_id: int, now: datetime | None = None) -> SignUp:
     """An admin moves a member to the front of the reserve; a free seat goes to them at once."""
     now = now or timezone.now()
-    club = ClubSettings.load()
+    club = Club.current()
     evening_id = (
         Registration.objects.filter(pk=registration_id).values_list("evening_id", flat=True).first()
     )
@@ -630,7 +630,7 @@ def evening_create(
 ) -> Evening:
     """A new evening, with the club's defaults for what is not given."""
     now = now or timezone.now()
-    club = ClubSettings.load()
+    club = Club.current()
     if timezone.is_naive(starts_at):
         starts_at = starts_at.replace(tzinfo=club.zone)
     if starts_at <= now:
@@ -676,7 +676,7 @@ def refuse_if_evening_at(starts_at: datetime, *, other_than: int | None = None) 
     link to. The database holds the same rule (club.models.ONE_EVENING_PER_START)."""
     existing = evening_at(starts_at, other_than=other_than)
     if existing is not None:
-        club = ClubSettings.load()
+        club = Club.current()
         when = date_format(timezone.localtime(existing.starts_at, club.zone), "j E Y, H:i")
         raise Refused(
             _("Another evening already starts at this time: %(when)s.") % {"when": when},
@@ -733,7 +733,7 @@ def registration_withdraw(*, registration_id: int, now: datetime | None = None) 
     )
 
 
-def refuse_unless_of_age_on_the_evening(member: User, evening: Evening, club: ClubSettings) -> None:
+def refuse_unless_of_age_on_the_evening(member: User, evening: Evening, club: Club) -> None:
     """The age rule of a place on an evening's list, whoever puts the member there (the
     member's own sign-up or the organiser's line-up)."""
     evening_date = timezone.localtime(evening.starts_at, club.zone).date()

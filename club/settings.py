@@ -91,6 +91,7 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "club.doors.middleware.ClubMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "club.doors.middleware.MiniAppMiddleware",
     "club.doors.middleware.ClubLocaleMiddleware",
@@ -186,7 +187,7 @@ USE_TZ = True
 TIME_ZONE = "Europe/Moscow"
 
 # --- Static files -------------------------------------------------------------------------
-STATIC_URL = "static/"
+STATIC_URL = "/static/"
 STATIC_ROOT = (
     Path(os.environ["DJANGO_STATIC_ROOT"])
     if os.environ.get("DJANGO_STATIC_ROOT")
@@ -222,7 +223,7 @@ if os.environ.get("CLUB_S3_BUCKET"):
         },
     }
 MEDIA_ROOT = Path(os.environ.get("DJANGO_MEDIA_ROOT", VAR_DIR / "media"))
-MEDIA_URL = "media/"
+MEDIA_URL = "/media/"
 # Recordings being uploaded, chunk by chunk, before they go to the storage (local disk).
 RECORDING_UPLOAD_DIR = Path(os.environ.get("CLUB_RECORDING_UPLOAD_DIR", VAR_DIR / "uploads"))
 # A local faster-whisper model directory turns on transcripts of the speeches (optional).

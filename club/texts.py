@@ -14,7 +14,7 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 
 from accounts.languages import message_language
-from club.kernel.club_settings import ClubSettings
+from club.kernel.clubs import Club
 from club.models import Evening
 
 
@@ -30,7 +30,7 @@ def in_message_language[**R, T](text: Callable[R, T]) -> Callable[R, T]:
 
 
 @in_message_language
-def evening_when(evening: Evening, club: ClubSettings) -> str:
+def evening_when(evening: Evening, club: Club) -> str:
     """When and where, as every message about an evening names it: in the middle of a
     sentence, so lower case in Russian («воскресенье, 6 декабря, 18:00, …»). A text that
     starts a sentence with it says `sentence(when)`."""

@@ -21,7 +21,7 @@ from club.doors.requests import MemberRequest, SiteRequest
 from club.doors.responses import action_answer, answers_refusals
 from club.identity import ICON_CACHE_SECONDS, ICON_SIZES, logo_icon_png
 from club.kernel import health
-from club.kernel.club_settings import ClubSettings
+from club.kernel.clubs import Club
 from club.kernel.errors import RefusalCode, Refused
 from club.kernel.parsing import whole_number
 from club.models import (
@@ -44,7 +44,7 @@ from notifications.channels import how_told
 @require_GET
 def home(request: SiteRequest) -> HttpResponse:
     context = {
-        "club_settings": ClubSettings.load(),
+        "club_settings": Club.current(),
         "evenings": queries.upcoming_evenings()[:4],
         "recent_games": recent_games()[:5],
     }
@@ -55,7 +55,7 @@ def _evening_context(request: SiteRequest, evening: Evening, **extra: object) ->
     lineup = queries.evening_lineup(evening)
     mine = lineup.by_member.get(request.user.pk) if request.user.is_authenticated else None
     now = timezone.now()
-    club = ClubSettings.load()
+    club = Club.current()
     # What «Ок, играем» will do, said before the press: the sign-up's own rule
     # (queries.Lineup.prospect), the no-show rule included.
     held_back = (
@@ -203,7 +203,7 @@ def evening_confirm(request: MemberRequest, evening_id: int) -> HttpResponse:
 @require_GET
 def my_evenings(request: MemberRequest) -> HttpResponse:
     registrations = queries.member_evenings(request.user, limit=50)
-    club = ClubSettings.load()
+    club = Club.current()
     context = {
         "registrations": registrations,
         "club_settings": club,
@@ -267,7 +267,7 @@ LOG_LIMIT = 50
 
 
 def _lineup_context(request: SiteRequest, evening: Evening, **extra: object) -> dict[str, object]:
-    club = ClubSettings.load()
+    club = Club.current()
     current = queries.evening_lineup(evening)
     query = request.GET.get("q", "")
     found, search_refused = _lineup_search(evening, query)

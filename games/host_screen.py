@@ -21,7 +21,7 @@ from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.translation import gettext
 
-from club.kernel.club_settings import ClubSettings
+from club.kernel.clubs import Club
 from games.models import Game
 from games.ratings import stats
 from games.ratings.publication import named_guests, visible_nicks
@@ -116,7 +116,7 @@ def page_data(view: GameView, viewer: Any) -> HostPage:
         "roleNames": stats.role_names(),
         "table": table_of(view),
         "messages": engine_messages(),
-        "zone": ClubSettings.load().timezone,
+        "zone": Club.current().timezone,
         "bonus": {"min": scheme.bonus_min, "max": scheme.bonus_max},
         "bonusWindow": bonus_window(game),
     }
@@ -124,7 +124,7 @@ def page_data(view: GameView, viewer: Any) -> HostPage:
 
 def bonus_window(game: Game) -> BonusWindow:
     """The window for extra points after the end, as games.recording keeps it."""
-    club = ClubSettings.load()
+    club = Club.current()
     closes = bonus_window_closes(game, club)  # None while the game runs
     if closes is None and game.first_ended_at is not None:
         # Reopened by an undo: should it end again, the window still counts from its

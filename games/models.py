@@ -15,6 +15,7 @@ from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from club.kernel.tenancy import ClubScopedManager, club_key
 from games.rules.log import UNDO, effective_events
 from games.rules.roles import Action, CheckKind, Team
 from games.rules.roles import Role as EngineRole
@@ -121,6 +122,7 @@ class GameStatus(models.TextChoices):
 
 
 class Game(models.Model):
+    club = club_key("games")
     # Live games belong to an evening; online games to none.
     evening = models.ForeignKey(
         "club.Evening",
@@ -184,6 +186,9 @@ class Game(models.Model):
     # Retention counts from the first of these that is set (the SQL sweep reads the same).
     RETENTION_FROM = ("first_ended_at", "started_at")
 
+    objects = ClubScopedManager()
+    all_clubs = models.Manager()  # noqa: DJ012 (the default manager comes first)
+
     class Meta:
         verbose_name = _("game")
         verbose_name_plural = _("games")
@@ -191,6 +196,7 @@ class Game(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["evening", "number"], name="game_number_per_evening")
         ]
+        indexes = [models.Index(fields=["club", "status"])]
 
     def __str__(self) -> str:
         if self.evening_id is None:

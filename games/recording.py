@@ -19,7 +19,7 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from accounts.models import User
-from club.kernel.club_settings import ClubSettings
+from club.kernel.clubs import Club
 from club.kernel.errors import RefusalCode, Refused
 from club.kernel.numbers import signed
 from club.kernel.queueing import queue_on_commit
@@ -165,7 +165,7 @@ def refuse_after_the_window(game: Game, kind: str, now: datetime) -> None:
     window from its first end (an undo and a new end do not move it)."""
     if kind not in AFTER_THE_GAME:
         return
-    club = ClubSettings.load()
+    club = Club.current()
     closes = bonus_window_closes(game, club)
     if closes is not None and now > closes:
         raise Refused(
@@ -226,12 +226,12 @@ def _taken_back(event: Mapping[str, Any]) -> str:
     return _("%(points)s to seat %(seat)s") % {"points": signed(points), "seat": event.get("seat")}
 
 
-def bonus_window_closes(game: Game, club: ClubSettings | None = None) -> datetime | None:
+def bonus_window_closes(game: Game, club: Club | None = None) -> datetime | None:
     """Until when a finished game takes extra points (None while it runs)."""
     ended = game.first_ended_at or game.ended_at
     if not game.finished or ended is None:
         return None
-    return ended + timedelta(days=(club or ClubSettings.load()).bonus_window_days)
+    return ended + timedelta(days=(club or Club.current()).bonus_window_days)
 
 
 def refuse_out_of_bounds(event: ClubEntry, scheme: Scheme) -> None:

@@ -8,7 +8,7 @@ from datetime import tzinfo
 
 from django.utils.translation import gettext
 
-from club.kernel.club_settings import ClubSettings
+from club.kernel.clubs import Club
 from club.kernel.errors import Refused
 from games.rules.errors import MOMENTS, ProtocolError, RuleViolation, time_of_day
 
@@ -25,7 +25,7 @@ def rules_message(error: RuleViolation | ProtocolError, zone: tzinfo | None = No
         if name in WORDS and isinstance(value, str):
             params[name] = gettext(value)
         elif name in MOMENTS and isinstance(value, str):
-            zone = zone or ClubSettings.load().zone
+            zone = zone or Club.current().zone
             params[name] = time_of_day(value, zone)
         else:
             params[name] = value

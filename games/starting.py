@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 
 from accounts.models import User
 from accounts.services import refuse_unless_may_play
-from club.kernel.club_settings import ClubSettings
+from club.kernel.clubs import Club
 from club.kernel.errors import RefusalCode, Refused
 from club.kernel.parsing import whole_number
 from club.models import (
@@ -151,7 +151,7 @@ def preselected(evening: Evening, present: Sequence[Present], table: int) -> Pre
     (club.models.table_shares: 24 → 12 + 12, not 15 + 9), and this table gets its share,
     the list's first for table 1, the next for table 2; when they are too few for that, or
     one table is free, this table gets the list's first up to a table's maximum."""
-    club = ClubSettings.load()
+    club = Club.current()
     door_kept = Registration.objects.filter(evening=evening, checked_in_at__isnull=False).exists()
     people = [p for p in present if p.came or not door_kept]
     playing = set(
@@ -196,10 +196,10 @@ def seatable(*, host: User, evening_id: int, table: int) -> list[Present]:
     return present_players(evening, table)
 
 
-def club_options(club: ClubSettings | None = None, table_size: int | None = None) -> ClubOptions:
+def club_options(club: Club | None = None, table_size: int | None = None) -> ClubOptions:
     """The rules a new game is played by: the engine's readings with the club's table size
     (or a tournament's, exactly `table_size`) and the role catalogue as admins keep it."""
-    club = club or ClubSettings.load()
+    club = club or Club.current()
     return ClubOptions(
         min_players=table_size or club.min_players,
         max_players=table_size or max(club.min_players, 15),
@@ -271,7 +271,7 @@ def game_create(
     if evening.status == EveningStatus.CANCELLED:
         # As the sign-up and the line-up say it (club.models, club.lineup): `closed`.
         raise Refused(_("This evening is cancelled."), RefusalCode.CLOSED)
-    club = ClubSettings.load()
+    club = Club.current()
     _refuse_unless_startable(evening, seats, table, club, now, table_size)
     players = [player for player, _role in seats.values()]
     member_ids = [player for player in players if isinstance(player, int)]
@@ -346,7 +346,7 @@ def _refuse_unless_startable(
     evening: Evening,
     seats: Mapping[int, tuple[Player, str]],
     table: int,
-    club: ClubSettings,
+    club: Club,
     now: datetime,
     table_size: int | None = None,
 ) -> None:

@@ -22,7 +22,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from club.doors.requests import MemberRequest, SiteRequest
 from club.doors.responses import action_answer, answers_refusals
 from club.identity import THEME_COLOR, identity
-from club.kernel.club_settings import ClubSettings
+from club.kernel.clubs import Club
 from club.kernel.errors import RefusalCode, Refused
 from club.kernel.parsing import whole_number
 from club.lineup import MAX_TABLES
@@ -73,7 +73,7 @@ def game_new(request: MemberRequest, evening_id: int) -> HttpResponse:
     table = _table(request, evening)
     present = present_players(evening, table)
     roles = list(Role.objects.all())
-    club = ClubSettings.load()
+    club = Club.current()
     sizes = range(club.min_players, max(club.min_players, 15) + 1)
     context: dict[str, Any] = {
         "evening": evening,
@@ -123,9 +123,7 @@ def game_new(request: MemberRequest, evening_id: int) -> HttpResponse:
     return render(request, "games/confirm.html", context)
 
 
-def _split_note(
-    preselection: Preselection, evening: Evening, table: int, club: ClubSettings
-) -> str:
+def _split_note(preselection: Preselection, evening: Evening, table: int, club: Club) -> str:
     """What the ticks above the list follow, said: the split over two free tables, or why
     there is none (too few for every table's minimum; one table open though two would fill)."""
     people, ticked = preselection.people, len(preselection.chosen)

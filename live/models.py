@@ -12,6 +12,7 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from club.kernel.secret_keys import SecretKeyed
+from club.kernel.tenancy import ClubScopedManager, club_key
 
 # The producer's delay at most: ten minutes is longer than any stream's lag needs.
 MAX_DELAY_SECONDS = 600
@@ -24,6 +25,8 @@ class LinkKind(models.TextChoices):
 
 class LiveLink(SecretKeyed, models.Model):
     """A secret link to one game, one evening's table or one tournament (exactly one)."""
+
+    club = club_key("live_links")
 
     PREFIX = "lv_"
 
@@ -78,6 +81,9 @@ class LiveLink(SecretKeyed, models.Model):
         related_name="+",
         verbose_name=_("revoked by"),
     )
+
+    objects = ClubScopedManager()
+    all_clubs = models.Manager()  # noqa: DJ012 (the default manager comes first)
 
     class Meta:
         verbose_name = _("live link")

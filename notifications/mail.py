@@ -22,7 +22,7 @@ from django.utils.translation import gettext as _
 
 from accounts.languages import member_language, speaking
 from accounts.models import User
-from club.kernel.club_settings import ClubSettings
+from club.kernel.clubs import Club
 from notifications.models import Notification
 
 SUBJECT_LENGTH = 78  # the first sentence of the text, cut to a line a mail client shows
@@ -37,11 +37,11 @@ class MailFailure:
     not_now: bool = False
 
 
-def club_name(club: ClubSettings) -> str:
+def club_name(club: Club) -> str:
     return club.name or _("Mafia club")
 
 
-def sender_address(club: ClubSettings) -> str:
+def sender_address(club: Club) -> str:
     """DEFAULT_FROM_EMAIL, shown with the club's name unless it names itself already."""
     name, address = parseaddr(settings.DEFAULT_FROM_EMAIL)
     if name:
@@ -78,7 +78,7 @@ def _links(buttons: list[list[dict[str, str]]]) -> list[str]:
 def letter(notification: Notification, member: User) -> EmailMessage:
     """The row as a letter to the member: a greeting, the text, its links, and where the
     member chooses how the club tells them."""
-    club = ClubSettings.load()
+    club = Club.current()
     with speaking(notification.language or member_language(member)):
         name = club_name(club)
         subject = notification.subject or first_sentence(notification.text)

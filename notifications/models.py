@@ -2,6 +2,8 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from club.kernel.tenancy import ClubScopedManager, club_key
+
 
 class NotificationStatus(models.TextChoices):
     PENDING = "pending", _("Pending")
@@ -27,7 +29,9 @@ class Notification(models.Model):
     twice a no-op (a member told by two channels has two rows: the key, and the key with
     the second channel's suffix, notifications.channels.row_key)."""
 
-    dedupe_key = models.CharField(_("dedupe key"), max_length=200, unique=True)
+    club = club_key("notifications")
+
+    dedupe_key = models.CharField(_("dedupe key"), max_length=200)
     member = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.CASCADE,
@@ -84,6 +88,9 @@ class Notification(models.Model):
         verbose_name=_("edits the message of"),
     )
 
+    objects = ClubScopedManager()
+    all_clubs = models.Manager()  # noqa: DJ012 (the default manager comes first)
+
     class Meta:
         verbose_name = _("notification")
         verbose_name_plural = _("notifications")
@@ -91,6 +98,9 @@ class Notification(models.Model):
         indexes = [
             models.Index(fields=["status", "created_at"]),
             models.Index(fields=["chat_id", "sent_at"]),
+        ]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "dedupe_key"], name="notification_one_per_key"),
         ]
 
     def __str__(self) -> str:
@@ -101,12 +111,22 @@ class TelegramUpdate(models.Model):
     """Seen update ids: a repeat delivery of an update is ignored. Rows are kept for two
     days only, since ids restart at random after a quiet week."""
 
-    update_id = models.BigIntegerField(unique=True)
+    club = club_key("telegram_updates")
+
+    update_id = models.BigIntegerField()
     received_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    objects = ClubScopedManager()
+    all_clubs = models.Manager()  # noqa: DJ012 (the default manager comes first)
 
     class Meta:
         verbose_name = _("Telegram update")
         verbose_name_plural = _("Telegram updates")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["club", "update_id"], name="telegram_update_once_per_bot"
+            ),
+        ]
 
     def __str__(self) -> str:
         return str(self.update_id)
@@ -137,10 +157,23 @@ class BotConversation(models.Model):
     Kept in the database, not in memory, so a restart of the server loses nothing.
     """
 
-    telegram_id = models.BigIntegerField(unique=True)
+    club = club_key("bot_conversations")
+
+    telegram_id = models.BigIntegerField()
     state = models.CharField(max_length=32)
     data = models.JSONField(default=dict, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
+
+    objects = ClubScopedManager()
+    all_clubs = models.Manager()  # noqa: DJ012 (the default manager comes first)
+
+    class Meta:
+        constraints = [
+            # Each club's bot holds its own dialogue with a user.
+            models.UniqueConstraint(
+                fields=["club", "telegram_id"], name="bot_conversation_one_per_user"
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.telegram_id}: {self.state}"
@@ -150,16 +183,26 @@ class TelegramGroup(models.Model):
     """A group or supergroup the bot was added to, as its my_chat_member updates tell: the
     club's admin picks the club's group from these, by title, never by its raw chat id."""
 
-    chat_id = models.BigIntegerField(_("chat id"), unique=True)
+    club = club_key("telegram_groups")
+
+    chat_id = models.BigIntegerField(_("chat id"))
     title = models.CharField(_("title"), max_length=255)
     # The bot is a member (or an administrator) now; False once it left or was removed.
     present = models.BooleanField(_("the bot is in the group"), default=True)
     updated_at = models.DateTimeField(_("updated"), auto_now=True)
 
+    objects = ClubScopedManager()
+    all_clubs = models.Manager()  # noqa: DJ012 (the default manager comes first)
+
     class Meta:
         verbose_name = _("Telegram group")
         verbose_name_plural = _("Telegram groups")
         ordering = ["title"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["club", "chat_id"], name="telegram_group_once_per_club"
+            ),
+        ]
 
     def __str__(self) -> str:
         return self.title

@@ -9,6 +9,7 @@ from django.utils.translation import gettext as _
 
 from accounts.languages import member_language, speaking
 from accounts.models import NotifyBy, User
+from club.kernel import tenancy
 from club.kernel.queueing import queue_on_commit
 from notifications.channels import email_reaches, member_channels, row_key
 from notifications.models import (
@@ -24,8 +25,8 @@ _TABLE = Notification._meta.db_table
 # database return the id of an existing row too; that row keeps its text and status, so
 # writing the same notification twice changes nothing.
 OUTBOX_COLUMNS = (
-    "dedupe_key", "member_id", "chat_id", "channel", "subject", "text", "buttons", "status",
-    "attempts", "last_error", "created_at", "edit_of_id", "mailable", "language",
+    "club_id", "dedupe_key", "member_id", "chat_id", "channel", "subject", "text", "buttons",
+    "status", "attempts", "last_error", "created_at", "edit_of_id", "mailable", "language",
 )  # fmt: skip
 
 
@@ -34,11 +35,12 @@ def outbox_insert(rows: str) -> str:
     row's id, new or existing."""
     return (
         f"INSERT INTO {_TABLE} ({', '.join(OUTBOX_COLUMNS)}) {rows}"
-        " ON CONFLICT (dedupe_key) DO UPDATE SET dedupe_key = excluded.dedupe_key RETURNING id"
+        " ON CONFLICT (club_id, dedupe_key)"
+        " DO UPDATE SET dedupe_key = excluded.dedupe_key RETURNING id"
     )
 
 
-_INSERT = outbox_insert("VALUES (%s, %s, %s, %s, %s, %s, %s, %s, 0, '', %s, %s, %s, %s)")
+_INSERT = outbox_insert(f"VALUES ({', '.join(['%s'] * 9)}, 0, '', %s, %s, %s, %s)")
 
 Buttons = Sequence[Sequence[dict[str, str]]]
 
@@ -207,6 +209,7 @@ def _write(
         cursor.execute(
             _INSERT,
             [
+                tenancy.current_club_id(),
                 dedupe_key,
                 member.pk if member else None,
                 chat_id,

@@ -52,9 +52,9 @@ def _fast_password_hashing(settings: Settings) -> None:
 @pytest.fixture(autouse=True)
 def _fresh_club_settings() -> None:
     # Each test's database starts from the migration's row; forget what the last one cached.
-    from club.kernel.club_settings import ClubSettings
+    from club.kernel.clubs import Club
 
-    ClubSettings.forget_cached()
+    Club.forget_cached()
 
 
 @pytest.fixture(autouse=True)

@@ -7,7 +7,7 @@ from typing import TypedDict, Unpack
 from django.utils import timezone
 
 from accounts.models import User
-from club.kernel.club_settings import ClubSettings
+from club.kernel.clubs import Club
 from club.models import Evening
 from club.services import SignUp
 
@@ -55,7 +55,7 @@ def make_member(*, password: str = PASSWORD, **fields: Unpack[MemberFields]) -> 
 
 
 def make_evening(**fields: Unpack[EveningFields]) -> Evening:
-    club = ClubSettings.load()
+    club = Club.current()
     fields.setdefault("starts_at", timezone.now() + timedelta(days=3))
     fields.setdefault("venue", club.venue)
     fields.setdefault("capacity", club.seats_per_evening)

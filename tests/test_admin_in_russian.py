@@ -70,10 +70,10 @@ def test_every_admin_page_speaks_russian() -> None:
 
 
 def test_the_admin_edits_the_season_length_and_reads_the_outbox(admin_client_: Client) -> None:
-    from club.kernel.club_settings import ClubSettings
+    from club.kernel.clubs import Club
     from notifications.services import notification_enqueue
 
-    settings_row = ClubSettings.load()
+    settings_row = Club.current()
     page = admin_client_.get(f"/admin/club/clubsettings/{settings_row.pk}/change/").content
     assert b'name="season_length"' in page
     notification_enqueue(
@@ -109,7 +109,7 @@ def test_the_admin_says_the_rest_in_russian_too(admin_client_: Client) -> None:
 
     from django.contrib.auth.models import Group
 
-    from club.kernel.club_settings import ClubSettings
+    from club.kernel.clubs import Club
 
     script = admin_client_.get("/admin/jsi18n/").content.decode()  # its JSON escapes Cyrillic
     assert json.dumps("Время вводится по часовому поясу")[1:-1] in script
@@ -123,7 +123,7 @@ def test_the_admin_says_the_rest_in_russian_too(admin_client_: Client) -> None:
     call_command("api_token", "Лиса", stdout=io.StringIO())
     page = admin_client_.get(f"/admin/accounts/user/{member.pk}/change/").content.decode()
     assert "командная строка" in page and "command line" not in page
-    row = ClubSettings.load()
+    row = Club.current()
     form = admin_client_.get(f"/admin/club/clubsettings/{row.pk}/change/").content.decode()
     saved = admin_client_.post(
         f"/admin/club/clubsettings/{row.pk}/change/", settings_form(form), follow=True
@@ -142,9 +142,9 @@ def settings_form(page: str) -> dict[str, str]:
 
 
 def test_a_new_evening_starts_from_the_club_settings(admin_client_: Client) -> None:
-    from club.kernel.club_settings import ClubSettings
+    from club.kernel.clubs import Club
 
-    club = ClubSettings.load()
+    club = Club.current()
     club.venue, club.seats_per_evening = "Чердак", 14
     club.save()
     page = admin_client_.get("/admin/club/evening/add/").content.decode()
@@ -160,11 +160,11 @@ def test_the_club_settings_are_one_form_and_the_group_is_picked_by_title(
     admin_client_: Client,
 ) -> None:
     from bot.process import process_update
-    from club.kernel.club_settings import ClubSettings
+    from club.kernel.clubs import Club
 
     opened = admin_client_.get("/admin/club/clubsettings/")
     assert opened.status_code == 302
-    assert opened["Location"].endswith(f"/admin/club/clubsettings/{ClubSettings.load().pk}/change/")
+    assert opened["Location"].endswith(f"/admin/club/clubsettings/{Club.current().pk}/change/")
     # The bot is added to the club's group: Telegram says so with a my_chat_member update.
     process_update(
         {
@@ -178,13 +178,13 @@ def test_the_club_settings_are_one_form_and_the_group_is_picked_by_title(
             },
         }
     )
-    row = ClubSettings.load()
+    row = Club.current()
     page = admin_client_.get(f"/admin/club/clubsettings/{row.pk}/change/").content.decode()
     assert '<option value="-1001234567890">Мафия: Воскресенье</option>' in page
     data = settings_form(page) | {"telegram_group_chat_id": "-1001234567890"}
     admin_client_.post(f"/admin/club/clubsettings/{row.pk}/change/", data)
-    ClubSettings.objects.filter(pk=row.pk).update()  # the cached row is read again below
-    assert ClubSettings.objects.get(pk=row.pk).telegram_group_chat_id == -1001234567890
+    Club.objects.filter(pk=row.pk).update()  # the cached row is read again below
+    assert Club.objects.get(pk=row.pk).telegram_group_chat_id == -1001234567890
 
 
 def test_the_sign_ups_are_listed_by_evening(admin_client_: Client) -> None:

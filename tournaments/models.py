@@ -10,6 +10,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from club.kernel.tenancy import ClubScopedManager, club_key
 from club.models import Evening, Registration
 from games.models import Game
 from games.ratings.models import ScoringPreset
@@ -23,6 +24,8 @@ class Stage(models.TextChoices):
 class Tournament(models.Model):
     """A championship of the club: qualifying rounds seated by the generator
     (tournaments/seating), then a final of the standings' top players."""
+
+    club = club_key("tournaments")
 
     name = models.CharField(_("name"), max_length=120)
     # Its sign-up list is an evening's (club.seating): the same sign-up, reserve and bot as
@@ -68,6 +71,9 @@ class Tournament(models.Model):
     seed = models.PositiveIntegerField(_("seed"), default=0)
     finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    objects = ClubScopedManager()
+    all_clubs = models.Manager()  # noqa: DJ012 (the default manager comes first)
 
     class Meta:
         verbose_name = _("tournament")

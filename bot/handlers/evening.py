@@ -10,7 +10,7 @@ from bot.chat import Chat
 from bot.payloads import CallbackAnswer
 from club import buttons, texts
 from club import services as club
-from club.kernel.club_settings import ClubSettings
+from club.kernel.clubs import Club
 from club.models import Registration, RegistrationSource, RegistrationStatus
 
 
@@ -77,7 +77,7 @@ def _ask_to_leave(chat: Chat, evening_id: int) -> CallbackAnswer:
         if registration.status == RegistrationStatus.CONFIRMED
         else _("Leave the reserve? You have 30 seconds to take it back.")
     )
-    when = texts.sentence(texts.evening_when(evening, ClubSettings.load()))
+    when = texts.sentence(texts.evening_when(evening, Club.current()))
     chat.reply(f"{when}.\n{question}", [[buttons.leave(evening_id), buttons.stay(evening_id)]])
     return chat.toast(_("Sure you can't make it? Answer in the message below."))
 

@@ -1,4 +1,5 @@
 import logging
+import re
 from collections.abc import Callable
 
 from django.conf import settings
@@ -12,18 +13,53 @@ from django.http import (
     StreamingHttpResponse,
 )
 from django.middleware.locale import LocaleMiddleware
-from django.shortcuts import render
+from django.shortcuts import redirect, render
+from django.urls import get_script_prefix, set_script_prefix
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from accounts.languages import supported_language
 from club.doors import csp
-from club.kernel import bodies
-from club.kernel.club_settings import ClubSettings
+from club.kernel import bodies, tenancy
+from club.kernel.clubs import Club
 from club.kernel.errors import RefusalCode, Refused
 from club.kernel.parsing import storable_text
 
 logger = logging.getLogger(__name__)
+
+
+class ClubMiddleware:
+    """Which club a request is for (club/kernel/tenancy.py): `/c/<slug>/…` is that club's,
+    any other address the first club's, so a single-club site keeps its addresses. The
+    prefix is taken off the path the views see and put into the script prefix, so every
+    address the club's pages reverse stays inside the club."""
+
+    PREFIX = re.compile(r"^/c/(?P<slug>[-\w]+)(?P<rest>/.*)?$")
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponseBase:
+        match = self.PREFIX.match(request.path_info)
+        if match is None:
+            club_id = tenancy.first_club_id()
+            with tenancy.club_scope(club_id):
+                request.club = Club.current()  # type: ignore[attr-defined]
+                return self.get_response(request)
+        club = Club.by_slug(match["slug"])
+        if club is None:
+            return render(request, "404.html", status=404)
+        if match["rest"] is None:
+            return redirect(f"{request.path}/")
+        request.path_info = match["rest"]
+        outer = get_script_prefix()
+        set_script_prefix(f"{outer}c/{club.slug}/")
+        try:
+            with tenancy.club_scope(club):
+                request.club = club  # type: ignore[attr-defined]
+                return self.get_response(request)
+        finally:
+            set_script_prefix(outer)
 
 
 class HeadMiddleware:
@@ -117,10 +153,10 @@ class ClubTimezoneMiddleware:
     WITHOUT_ZONE = ("/api/", "/healthz", "/static/")
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        if request.path.startswith(self.WITHOUT_ZONE):
+        if request.path_info.startswith(self.WITHOUT_ZONE):
             return self.get_response(request)
         try:
-            zone = ClubSettings.load().zone
+            zone = Club.current().zone
         except DatabaseError:  # the page fails on its own terms, not on the zone
             return self.get_response(request)
         with timezone.override(zone):
@@ -152,7 +188,7 @@ class BodyLimitMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        door = bodies.door_of(request.path)
+        door = bodies.door_of(request.path_info)
         if door is not None:
             try:
                 bodies.refuse_unreadable(request, door)
@@ -189,6 +225,6 @@ class StorableInputMiddleware:
             return self.get_response(request)
         message = _("The address holds a NUL character or a broken one, which is not allowed.")
         refusal = Refused(message, RefusalCode.UNREADABLE)
-        if request.path.startswith("/api/"):
+        if request.path_info.startswith("/api/"):
             return JsonResponse(refusal.body(), status=refusal.status)
         return render(request, "400.html", {"message": message}, status=refusal.status)

@@ -18,6 +18,7 @@ tells the breaker what it found.
 
 from __future__ import annotations
 
+import contextvars
 import logging
 import threading
 
@@ -77,7 +78,11 @@ def publish(task_name: str, *args: object, countdown: float | None = None) -> bo
         logger.warning("Not queued %s%r: the broker failed just now; a sweep will", task_name, args)
         return False
     attempt = _Publish(task_name, args, countdown)
-    threading.Thread(target=attempt.run, name=f"publish {task_name}", daemon=True).start()
+    # In the caller's context: the club in scope goes with the task (club/kernel/tenancy.py).
+    context = contextvars.copy_context()
+    threading.Thread(
+        target=context.run, args=(attempt.run,), name=f"publish {task_name}", daemon=True
+    ).start()
     if not attempt.wait():
         BROKER.failed()
         logger.error(

@@ -24,7 +24,7 @@ from django.utils.translation import gettext as _
 
 from accounts.models import User
 from accounts.services import refuse_unless_active, refuse_unless_may_play
-from club.kernel.club_settings import ClubSettings
+from club.kernel.clubs import Club
 from club.kernel.errors import RefusalCode, Refused
 from club.kernel.parsing import storable_text
 from games import access
@@ -90,7 +90,7 @@ def online_game_create(
     members = {m.pk: m for m in User.objects.filter(pk__in=member_ids, is_active=True)}
     if len(members) != PLAYERS:
         raise Refused(_("Some of the invited are not members of the club."), RefusalCode.INVALID)
-    club = ClubSettings.load()
+    club = Club.current()
     day = timezone.localdate(starts_at, club.zone)  # the member's age on the club's date
     for member in members.values():
         refuse_unless_may_play(member, on=day, club=club)

@@ -9,7 +9,7 @@ from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
-from club.kernel.club_settings import ClubSettings
+from club.kernel.clubs import Club
 from club.texts import in_message_language
 from games.rules.online import MAX_VOTES_A_DAY, OnlineGame
 
@@ -27,7 +27,7 @@ def online_role(role: str) -> str:
 def _moment(moment: datetime | None) -> str:
     if moment is None:
         return ""
-    return date_format(timezone.localtime(moment, ClubSettings.load().zone), "j E, H:i")
+    return date_format(timezone.localtime(moment, Club.current().zone), "j E, H:i")
 
 
 @in_message_language
@@ -315,5 +315,5 @@ def spectators_words() -> dict[str, Any]:
         },
         "roles": {role: online_role(role) for role in ("don", "mafia", "commissar", "civilian")},
         # The times as the players' page gives them: in the club's zone, not the reader's.
-        "zone": ClubSettings.load().timezone,
+        "zone": Club.current().timezone,
     }

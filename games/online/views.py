@@ -20,7 +20,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from accounts.models import MembershipStatus, User
 from club.doors.requests import MemberRequest, SiteRequest
 from club.doors.responses import action_answer, answers_refusals
-from club.kernel.club_settings import ClubSettings
+from club.kernel.clubs import Club
 from club.kernel.errors import RefusalCode, Refused
 from club.kernel.parsing import parse_moment, whole_number
 from games import access
@@ -120,7 +120,7 @@ def _readings(post: Any) -> list[dict[str, Any]]:
 
 
 def _moment(raw: str | None) -> datetime:
-    moment = parse_moment(raw, zone=ClubSettings.load().zone)
+    moment = parse_moment(raw, zone=Club.current().zone)
     if moment is None:
         raise Refused(_("Give the start as a date and a time."), RefusalCode.INVALID)
     return moment

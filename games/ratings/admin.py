@@ -11,7 +11,7 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
 from club.doors.requests import member_of
-from club.kernel.club_settings import ClubSettings
+from club.kernel.clubs import Club
 from club.kernel.parsing import whole_number
 from games.models import Game
 from games.ratings import analysis, services
@@ -238,12 +238,12 @@ class RatingForecastAdmin(admin.ModelAdmin[RatingForecast]):
 
     @admin.display(description=_("rating system"))
     def system_name(self, row: RatingForecast) -> str:
-        choices = dict(ClubSettings._meta.get_field("rating_system").choices or [])
+        choices = dict(Club._meta.get_field("rating_system").choices or [])
         return str(choices.get(row.system, row.system))
 
     @admin.display(description=_("the club's"))
     def chosen(self, row: RatingForecast) -> str:
-        return str(_("chosen")) if row.system == ClubSettings.load().rating_system else ""
+        return str(_("chosen")) if row.system == Club.current().rating_system else ""
 
     @admin.display(description=_("log-loss"), ordering="log_loss")
     def loss(self, row: RatingForecast) -> str:

@@ -19,7 +19,7 @@ from django.db import connection, transaction
 from django.db.models import Count
 from django.utils import timezone
 
-from club.kernel.club_settings import ClubSettings
+from club.kernel.clubs import Club
 from games.models import Game, GameStatus, Seat
 from games.ratings import systems
 from games.ratings.models import GameAnalysis, PlayerScore, RatingForecast, ScoringScheme
@@ -201,7 +201,7 @@ def ratings_replay() -> int:
         if connection.vendor == "postgresql":
             with connection.cursor() as cursor:
                 cursor.execute("SELECT pg_advisory_xact_lock(%s)", [_RATINGS_LOCK])
-        system = ClubSettings.objects.values_list("rating_system", flat=True).first()
+        system = Club.objects.values_list("rating_system", flat=True).first()
         rows = _rows_in_playing_order()
         unrated = _unrated_games()
         # An unrated game is in no fold: its rows get no rating (None, None) below.

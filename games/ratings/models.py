@@ -10,6 +10,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from club.kernel.tenancy import ClubScopedManager, club_key
 from games.models import Game
 from games.rules.presets import AUTO, CLUB, FIIM, PRESETS
 from games.rules.rounding import rounded
@@ -114,9 +115,10 @@ class SeasonPreset(models.Model):
     """From which season on a preset scores the club's games: every season whose first day
     is on or after `since`, until a later row. Seasons before the first row are «Клуб»'s."""
 
+    club = club_key("season_presets")
+
     since = models.DateField(
         _("for the seasons from"),
-        unique=True,
         help_text=_(
             "Every season that starts on this day or later is scored by the preset, until a "
             "later row; a season under way keeps its preset."
@@ -136,10 +138,16 @@ class SeasonPreset(models.Model):
         verbose_name=_("created by"),
     )
 
+    objects = ClubScopedManager()
+    all_clubs = models.Manager()  # noqa: DJ012 (the default manager comes first)
+
     class Meta:
         verbose_name = _("season's preset")
         verbose_name_plural = _("seasons' presets")
         ordering = ["-since"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "since"], name="season_preset_one_per_since"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.since:%Y-%m-%d} → {self.preset}"

@@ -19,7 +19,7 @@ from datetime import date
 from django.db.models import Exists, Q, Subquery
 from django.utils import timezone
 
-from club.kernel.club_settings import ClubSettings
+from club.kernel.clubs import Club
 from games.models import Game
 from games.ratings.models import ScoringPreset, ScoringScheme, SeasonPreset
 from games.ratings.seasons import Season, season_of
@@ -46,7 +46,7 @@ def season_scheme(season: Season) -> ScoringScheme:
 
 def current_scheme() -> ScoringScheme:
     """The scheme of today's season, in the club's zone (what a game played now is scored by)."""
-    club = ClubSettings.load()
+    club = Club.current()
     return season_scheme(
         season_of(timezone.localtime(timezone.now(), club.zone).date(), club.season_length)
     )
@@ -62,7 +62,7 @@ def presets() -> list[ScoringPreset]:
 
 def scheme_by_day() -> Callable[[date], ScoringScheme]:
     """For scoring many games: the scheme of the season a day falls in, one query a season."""
-    length = ClubSettings.load().season_length
+    length = Club.current().season_length
     known: dict[Season, ScoringScheme] = {}
 
     def scheme_of(day: date) -> ScoringScheme:
@@ -78,7 +78,7 @@ def played_day(game: Game) -> date:
     """The evening's date in the club's zone (an online game: the day it started): the day
     that names a game's season."""
     played = game.evening.starts_at if game.evening else game.started_at
-    return timezone.localtime(played, ClubSettings.load().zone).date()
+    return timezone.localtime(played, Club.current().zone).date()
 
 
 def tournament_presets(game_ids: Iterable[int] | None = None) -> dict[int, int]:
@@ -119,7 +119,7 @@ def scheme_by_game() -> Callable[[int, date], ScoringScheme]:
 def game_scheme(game: Game) -> ScoringScheme:
     """The scheme that scores `game`, wherever it is shown (the module's docstring): one
     query (the game's page asks it for the bounds of extra points)."""
-    club = ClubSettings.load()
+    club = Club.current()
     season = season_of(played_day(game), club.season_length)
     theirs = ScoringPreset.objects.filter(tournament__round_set__table_set__game=game.pk)
     at_a_table = Exists(theirs)

@@ -17,7 +17,7 @@ from django.utils.translation import gettext_lazy
 
 from accounts.languages import speaking
 from club import texts
-from club.kernel.club_settings import ClubSettings
+from club.kernel.clubs import Club
 from club.kernel.numbers import signed
 from games import access
 from games.access import Viewer
@@ -203,7 +203,7 @@ def game_post_text(game_id: int) -> str | None:
         Seat.objects.filter(game=game).select_related("member", "guest__member").order_by("number")
     )
     points = dict(PlayerScore.objects.filter(game=game).values_list("seat", "points"))
-    club = ClubSettings.load()
+    club = Club.current()
     with speaking(settings.LANGUAGE_CODE):
         role_names = {role.code: role.name for role in Role.objects.all()}
         nick = visible_nicks(seats, game, None)
@@ -228,7 +228,7 @@ def game_post_text(game_id: int) -> str | None:
 def game_post_sync(*, game_id: int) -> int | None:
     """Post the game's analysis to the club's group, or edit the post to what it should
     say now (a member switched publication off, the protocol was corrected)."""
-    club = ClubSettings.load()
+    club = Club.current()
     text = game_post_text(game_id)
     if club.telegram_group_chat_id is None or text is None:
         return None
@@ -360,7 +360,7 @@ def published_analysis(
         "rows": rows,
         "sections": sections,
         "audio": audio,
-        "rating_digits": stats.rating_digits(ClubSettings.load().rating_system),
+        "rating_digits": stats.rating_digits(Club.current().rating_system),
     }
 
 

@@ -32,7 +32,7 @@ from django.utils.translation import gettext as _
 from accounts.languages import speaking_to
 from accounts.models import NotifyBy, User
 from accounts.services import member_set_game_reports
-from club.kernel.club_settings import ClubSettings
+from club.kernel.clubs import Club
 from club.kernel.numbers import shown, signed
 from games.models import Game, Seat
 from games.ratings import stats
@@ -145,7 +145,7 @@ def _player(seat: int) -> str:
 
 
 def _when(game: Game) -> str:
-    club = ClubSettings.load()
+    club = Club.current()
     moment = game.evening.starts_at if game.evening else (game.started_at or game.ended_at)
     if moment is None:
         return ""
@@ -158,9 +158,9 @@ def _rating_change(score: PlayerScore) -> str:
     before, after = score.rating_before, score.rating_after
     if before is None or after is None:
         return ""
-    system = ClubSettings.load().rating_system
+    system = Club.current().rating_system
     digits = stats.rating_digits(system)
-    systems = dict(ClubSettings._meta.get_field("rating_system").choices or [])
+    systems = dict(Club._meta.get_field("rating_system").choices or [])
     figures = {
         "system": str(systems.get(system, system)),
         "before": shown(before, digits),

@@ -15,7 +15,7 @@ from django.db.models import Count, Max, Min, OuterRef, Q, Subquery, Sum
 from django.utils import timezone
 
 from accounts.models import User
-from club.kernel.club_settings import ClubSettings
+from club.kernel.clubs import Club
 from games import access
 from games.access import Viewer
 from games.models import Game, Role
@@ -151,8 +151,8 @@ def rating_digits(system: str) -> int:
     return 0 if system == rating.ELO_TRACKS else 1
 
 
-def current_season(club: ClubSettings | None = None) -> Season:
-    club = club or ClubSettings.load()
+def current_season(club: Club | None = None) -> Season:
+    club = club or Club.current()
     return season_of(timezone.localtime(timezone.now(), club.zone).date(), club.season_length)
 
 
@@ -401,7 +401,7 @@ def leaderboard(
 
     Sorted by a rating, a provisional rating (fewer rated games than the club's
     `provisional_games`) comes after the established ones unless `provisional_in_order`."""
-    club = ClubSettings.load()
+    club = Club.current()
     span = PlayerScore.objects.aggregate(first=Min("played_on"), last=Max("played_on"))
     seasons = (
         seasons_between(span["first"], span["last"], club.season_length)
@@ -564,7 +564,7 @@ class Profile:
             longest = max(longest, current)
         return longest, current
 
-    def seasons(self, club: ClubSettings) -> list[Season]:
+    def seasons(self, club: Club) -> list[Season]:
         """The seasons the member played in, newest first, as the club counts them."""
         played = {
             season_of(timezone.localtime(game.starts_at, club.zone).date(), club.season_length)
@@ -610,7 +610,7 @@ def profile(member: User, system: str | None = None) -> Profile:
             "rating_after",
         )
     )
-    club = ClubSettings.load()
+    club = Club.current()
     system = system or club.rating_system
     result = Profile(
         member,

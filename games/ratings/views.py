@@ -14,7 +14,7 @@ from django.views.decorators.http import require_GET
 
 from accounts.models import User
 from club.doors.requests import SiteRequest
-from club.kernel.club_settings import ClubSettings
+from club.kernel.clubs import Club
 from club.kernel.parsing import whole_number
 from games import access
 from games.ratings import stats
@@ -29,7 +29,7 @@ from tournaments.queries import member_tournaments
 
 @require_GET
 def leaderboard(request: SiteRequest) -> HttpResponse:
-    club = ClubSettings.load()
+    club = Club.current()
     season = season_parse(request.GET.get("season"))
     season = season or stats.current_season(club)
     columns = board_columns(club.rating_system, ci=True)  # every column a sort may name
@@ -65,7 +65,7 @@ def leaderboard(request: SiteRequest) -> HttpResponse:
         "sort_label": dict(columns).get(sort, columns[1][1]),
         "rating_digits": stats.rating_digits(board.system),
         "presets": presets,
-        "system_label": dict(ClubSettings._meta.get_field("rating_system").choices or []).get(
+        "system_label": dict(Club._meta.get_field("rating_system").choices or []).get(
             board.system, board.system
         ),
     }
@@ -155,7 +155,7 @@ def player(request: SiteRequest, member_id: int) -> HttpResponse:
         "rating_digits": stats.rating_digits(found.system),
         "hidden": not member.publication_consent,
         "streaks": found.streaks,
-        "seasons": found.seasons(ClubSettings.load()),
+        "seasons": found.seasons(Club.current()),
         "season": (season := stats.current_season()),
         "compensation": stats.member_compensation(member.pk, season),
         "tournaments": member_tournaments(member),

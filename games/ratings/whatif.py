@@ -18,7 +18,7 @@ from typing import Any
 from django.db.models import Count, Max, Q
 
 from club.kernel.cache import cache_get, cache_set
-from club.kernel.club_settings import ClubSettings
+from club.kernel.clubs import Club
 from games.models import Game, GameEvent, Seat
 from games.ratings.analysis import game_lines, role_and_team
 from games.ratings.models import PlayerScore, ScoringScheme
@@ -66,7 +66,7 @@ def tournaments_included() -> bool:
     """Whether the season's table sums the tournament games (under their tournaments'
     points, the one score they have) or leaves them out: club settings,
     `season_tournament_games` (docs/scoring.md)."""
-    return ClubSettings.load().season_tournament_games != "excluded"
+    return Club.current().season_tournament_games != "excluded"
 
 
 def season_games(season: Season) -> Q:

@@ -10,6 +10,7 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from club.kernel.tenancy import ClubScopedManager, club_key
 from games.models import Game
 
 
@@ -55,6 +56,8 @@ class Recording(models.Model):
     deleted on time (games/recordings/services.recordings_sweep). The row outlives the file:
     it keeps the numbers derived from the sound (voiced intervals), never the sound or its
     transcript."""
+
+    club = club_key("recordings")
 
     game = models.ForeignKey(
         Game, on_delete=models.CASCADE, related_name="recordings", verbose_name=_("game")
@@ -121,7 +124,8 @@ class Recording(models.Model):
     analysed_at = models.DateTimeField(_("analysed"), null=True, blank=True)
     deleted_at = models.DateTimeField(_("deleted"), null=True, blank=True)
 
-    objects = RecordingQuerySet.as_manager()
+    objects = ClubScopedManager.from_queryset(RecordingQuerySet)()
+    all_clubs = RecordingQuerySet.as_manager()
 
     class Meta:
         db_table = "games_recording"  # the table it had in games

@@ -41,7 +41,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from accounts.models import User
-from club.kernel.club_settings import ClubSettings
+from club.kernel.clubs import Club
 from club.kernel.errors import RefusalCode, Refused
 from club.kernel.queueing import queue_on_commit
 from games import access
@@ -81,15 +81,15 @@ def _partial_path(recording: Recording) -> Path:
     return folder / f"{recording.pk}.part"
 
 
-def due_at(game: Game, club: ClubSettings | None = None) -> datetime:
+def due_at(game: Game, club: Club | None = None) -> datetime:
     """When the game's recording must be gone: `audio_retention_days` after the game."""
-    club = club or ClubSettings.load()
+    club = club or Club.current()
     return game.retention_from + timedelta(days=club.audio_retention_days)
 
 
 def longest_seconds() -> float:
     """The longest recording the club takes: `max_recording_minutes`."""
-    return ClubSettings.load().max_recording_minutes * 60.0
+    return Club.current().max_recording_minutes * 60.0
 
 
 def too_long(seconds: float) -> str:
@@ -186,7 +186,7 @@ def recording_start(
     if due_at(game) <= timezone.now():
         raise Refused(
             _("Recordings are kept %(days)d days after the game; this game is older.")
-            % {"days": ClubSettings.load().audio_retention_days},
+            % {"days": Club.current().audio_retention_days},
             RefusalCode.CONFLICT,
         )
     with transaction.atomic():
@@ -459,7 +459,7 @@ def recordings_sweep(now: datetime | None = None) -> int:
     """Delete every recording whose game is older than the retention, and every upload
     abandoned for UPLOAD_EXPIRES; returns how many. Then the orphaned files."""
     now = now or timezone.now()
-    club = ClubSettings.load()
+    club = Club.current()
     retention = timedelta(days=club.audio_retention_days)
     due = set(Recording.objects.due(now=now, retention=retention).values_list("pk", flat=True))
     abandoned = set(

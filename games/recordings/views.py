@@ -20,7 +20,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from club.doors.requests import MemberRequest, SiteRequest
 from club.doors.responses import action_answer, answers_refusals
-from club.kernel.club_settings import ClubSettings
+from club.kernel.clubs import Club
 from club.kernel.errors import RefusalCode, Refused
 from club.kernel.parsing import parse_moment, whole_number
 from games.models import Game
@@ -41,7 +41,7 @@ def _recording_context(request: SiteRequest, game_id: int) -> dict[str, Any]:
 
 
 def recording_part(game: Any) -> dict[str, Any]:
-    club = ClubSettings.load()
+    club = Club.current()
     recording = Recording.objects.current().filter(game=game).first()
     replacement = Recording.objects.filter(game=game, replacement=True).first()
     nick = dict(game.seats.values_list("number", "member__nickname"))
@@ -73,7 +73,7 @@ def recording_part(game: Any) -> dict[str, Any]:
     }
 
 
-def _start_part(recording: Recording, club: ClubSettings) -> dict[str, Any] | None:
+def _start_part(recording: Recording, club: Club) -> dict[str, Any] | None:
     """What the page says of the recording's start (services.start_report), in words."""
     report = recordings.start_report(recording)
     if report is None:
@@ -133,7 +133,7 @@ def _started_at(raw: str | None) -> datetime | None:
     """The form's local "when the recording started", in the club's time zone."""
     if not raw:
         return None
-    moment = parse_moment(raw, zone=ClubSettings.load().zone)
+    moment = parse_moment(raw, zone=Club.current().zone)
     if moment is None:
         raise Refused(_("Give the start as a date and a time."), RefusalCode.INVALID)
     return moment

@@ -39,12 +39,12 @@ def test_coming_of_age_of_a_leap_day_birth_is_the_first_of_march() -> None:
 @pytest.mark.django_db
 def test_member_is_of_age_uses_the_club_minimum(member: User) -> None:
     from accounts.services import member_is_of_age
-    from club.kernel.club_settings import ClubSettings
+    from club.kernel.clubs import Club
 
     member.birth_date = date(2005, 12, 5)
     assert not member_is_of_age(member=member, on=date(2026, 12, 4))
     assert member_is_of_age(member=member, on=date(2026, 12, 5))
-    club = ClubSettings.load()
+    club = Club.current()
     club.min_age = 18
     club.save()
     assert member_is_of_age(member=member, on=date(2026, 12, 4))

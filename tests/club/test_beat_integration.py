@@ -12,7 +12,7 @@ from django.db import connection
 
 from club.celery import app
 from club.kernel.beat import LOCK_KEY
-from club.kernel.club_settings import ClubSettings
+from club.kernel.clubs import Club
 from club.models import Evening
 from notifications.models import Notification
 from tests.waiting import wait_for
@@ -23,7 +23,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 @pytest.mark.usefixtures("celery_worker_on_redis")
 def test_beat_sends_the_sweep_and_the_worker_makes_the_evening(tmp_path: Path) -> None:
-    club = ClubSettings.load()
+    club = Club.current()
     club.telegram_group_chat_id = -100777
     club.save()
     # A beat killed by an earlier run may have left its lock: this one would stand by for it.

@@ -12,7 +12,7 @@ from django.utils import timezone
 from pytest_django import DjangoCaptureOnCommitCallbacks, Settings
 
 from club import services, texts
-from club.kernel.club_settings import ClubSettings
+from club.kernel.clubs import Club
 from club.kernel.errors import RefusalCode, Refused
 from club.models import Evening, Registration, RegistrationStatus
 from notifications.models import Notification
@@ -162,7 +162,7 @@ def test_the_bots_cant_make_it_asks_first_and_changes_nothing(
     answer = post(button(f"cx:{evening.pk}")).json()
     assert answer["text"] == "Точно не сможете? Ответьте в сообщении ниже."
     question = replies()[-1]
-    when = texts.sentence(texts.evening_when(evening, ClubSettings.load()))
+    when = texts.sentence(texts.evening_when(evening, Club.current()))
     assert question.text == (
         f"{when}.\nОтказаться от места? 30 секунд его можно вернуть, потом оно перейдёт "
         "первому из резерва."

@@ -168,10 +168,10 @@ def test_joining_the_reserve_says_so_once() -> None:
 
 
 def test_my_evenings_tells_a_member_their_no_shows_and_the_clubs_rule() -> None:
-    from club.kernel.club_settings import ClubSettings
+    from club.kernel.clubs import Club
     from club.models import Evening, Registration, RegistrationStatus
 
-    club = ClubSettings.load()
+    club = Club.current()
     club.noshow_penalty_count, club.noshow_penalty_window = 2, 5
     club.save()
     member, other = make_member(nickname="Лиса"), make_member()

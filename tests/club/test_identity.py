@@ -16,7 +16,7 @@ from django.utils.datastructures import MultiValueDict
 from PIL import Image
 from pytest_django import Settings
 
-from club.kernel.club_settings import ClubSettings
+from club.kernel.clubs import Club
 
 pytestmark = pytest.mark.django_db
 
@@ -34,10 +34,10 @@ def pixel(picture: Image.Image, x: int, y: int) -> tuple[int, ...]:
     return channels
 
 
-def admin_form(files: dict[str, UploadedFile[bytes]], **changes: object) -> ModelForm[ClubSettings]:
+def admin_form(files: dict[str, UploadedFile[bytes]], **changes: object) -> ModelForm[Club]:
     """The club settings' form as the admin shows it, bound to the row with `changes`."""
-    row = ClubSettings.load()
-    model_admin = admin.site._registry[ClubSettings]
+    row = Club.current()
+    model_admin = admin.site._registry[Club]
     request = RequestFactory().get("/")
     form_class = model_admin.get_form(request, row)
     data = {k: v for k, v in model_to_dict(row).items() if v is not None and k != "logo"}
@@ -67,7 +67,7 @@ def test_the_clubs_name_and_logo_make_its_face(
     )
     assert form.is_valid(), form.errors
     form.save()
-    ClubSettings.forget_cached()
+    Club.forget_cached()
 
     page = client.get("/").content.decode()
     assert "<title>Чёрная роза</title>" in page and ">Чёрная роза</span>" in page
@@ -100,7 +100,7 @@ def test_a_logo_that_is_not_a_small_picture_is_refused(
     form = admin_form({"logo": SimpleUploadedFile(name, content, "image/png")})
     assert not form.is_valid()
     assert error in str(form.errors["logo"])
-    assert not ClubSettings.objects.get().logo
+    assert not Club.objects.get().logo
 
 
 def test_only_the_pages_icon_sizes_are_served(client: Client) -> None:
@@ -111,7 +111,7 @@ def test_only_the_pages_icon_sizes_are_served(client: Client) -> None:
 
 
 def test_the_admin_names_the_club(admin_client_: Client) -> None:
-    ClubSettings.objects.update(name="Чёрная роза")
-    ClubSettings.forget_cached()
+    Club.objects.update(name="Чёрная роза")
+    Club.forget_cached()
     page = admin_client_.get("/admin/").content.decode()
     assert "Чёрная роза: администрирование" in page

@@ -13,7 +13,7 @@ from django.utils.formats import date_format
 
 from accounts.models import User
 from club import lineup, queries, scheduling, services, texts
-from club.kernel.club_settings import ClubSettings
+from club.kernel.clubs import Club
 from club.kernel.errors import RefusalCode, Refused
 from club.models import (
     Evening,
@@ -252,7 +252,7 @@ def test_check_in_marks_a_seat_and_the_finish_makes_it_attendance() -> None:
     scheduling.schedule_sweep(now=later)
     got = {r.pk: r.status for r in Registration.objects.filter(evening=evening)}
     assert [got[r.pk] for r in regs] == ["attended", "no_show", "no_show", "reserve"]
-    club = ClubSettings.load()
+    club = Club.current()
     assert services.recent_no_shows(regs[1].signed_member, club, later) == 1
 
 
@@ -380,7 +380,7 @@ def test_the_log_keeps_removals_among_door_taps_and_says_what_each_change_was() 
     """Door taps do not push a removal out of sight: the last 50 lines and a link to all;
     a check-in taken back reads so; the reserve moving up because of the organiser's
     action (a removal, the second table) is logged for whom it moved, by the organiser."""
-    host, club = make_host(), ClubSettings.load()
+    host, club = make_host(), Club.current()
     evening = soon(capacity=club.min_players)
     regs = [s.registration for s in sign_up_many(evening, 2 * club.min_players + 1)]
     client = Client()
@@ -491,7 +491,7 @@ def test_the_door_opens_on_the_evening_s_day() -> None:
 def test_before_the_door_opens_the_screen_says_when_and_offers_no_check_in() -> None:
     """The rule is DOOR_OPENS before the start, not «the evening's day»: the screen says
     the hour and offers no «На месте» until then, and a refusal names the same hour."""
-    host, club = make_host(), ClubSettings.load()
+    host, club = make_host(), Club.current()
     starts = timezone.now().astimezone(club.zone).replace(hour=18, minute=0) + timedelta(days=1)
     evening = make_evening(capacity=3, starts_at=starts)
     registration = sign_up_many(evening, 1)[0].registration
@@ -543,7 +543,7 @@ def test_before_the_door_opens_only_a_request_by_phone_takes_someone_off() -> No
 
 
 def test_a_second_table_doubles_the_seats_and_the_reserve_moves_up_in_order() -> None:
-    host, club = make_host(), ClubSettings.load()
+    host, club = make_host(), Club.current()
     evening = soon(capacity=15)
     signed = sign_up_many(evening, 2 * club.min_players - 1)
     with pytest.raises(Refused) as too_few:
@@ -564,7 +564,7 @@ def test_a_second_table_doubles_the_seats_and_the_reserve_moves_up_in_order() ->
 
 
 def test_games_record_their_table_and_a_player_plays_at_one_table_at_a_time() -> None:
-    host, other_host, club = make_host(), make_host(), ClubSettings.load()
+    host, other_host, club = make_host(), make_host(), Club.current()
     evening = soon(capacity=15)
     sign_up_many(evening, 2 * club.min_players)
     lineup.lineup_add_guest(evening_id=evening.pk, name="Гость Петя", of_age=True, actor=host)
@@ -680,12 +680,12 @@ def test_a_message_says_it_is_being_sent_leaves_guests_out_aloud_and_has_a_plain
         member=by_email, channel="email", dedupe_key__startswith="evening-message"
     )
     subject = mail.letter(notification, by_email).subject
-    when = texts.evening_when(evening, ClubSettings.load())
+    when = texts.evening_when(evening, Club.current())
     assert subject.endswith(f": Сообщение от организатора вечера ({when})"), subject
 
 
 def test_the_screen_s_russian_agrees_in_number_and_says_nothing_of_anyone_s_gender() -> None:
-    host, club = make_host(), ClubSettings.load()
+    host, club = make_host(), Club.current()
     evening = soon(capacity=1)
     regs = [s.registration for s in sign_up_many(evening, 3)]
     client = Client()

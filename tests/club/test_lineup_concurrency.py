@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from club import lineup, services
-from club.kernel.club_settings import ClubSettings
+from club.kernel.clubs import Club
 from club.kernel.errors import Refused
 from club.models import (
     Evening,
@@ -87,7 +87,7 @@ def check_the_evening(evening: Evening, moved: set[int]) -> None:
 
 
 def test_the_organiser_s_actions_race_sign_ups_without_overselling_or_jumping_the_queue() -> None:
-    club = ClubSettings.load()
+    club = Club.current()
     host = make_host()
     evening = make_evening(
         capacity=club.min_players,
@@ -130,7 +130,7 @@ def test_the_organiser_s_actions_race_sign_ups_without_overselling_or_jumping_th
 
 
 def test_two_organisers_open_the_second_table_once_while_members_sign_up() -> None:
-    club = ClubSettings.load()
+    club = Club.current()
     hosts = [make_host(), make_host()]
     evening = make_evening(
         capacity=club.min_players,

@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from club import scheduling, services
-from club.kernel.club_settings import ClubSettings
+from club.kernel.clubs import Club
 from club.models import Evening, Registration, RegistrationSource, RegistrationStatus
 from notifications.models import Notification
 from tests.factories import make_evening, make_member
@@ -23,7 +23,7 @@ pytestmark = pytest.mark.django_db
 def a_member_with_a_no_show() -> User:
     """The club's no-show rule on (one no-show in the last three evenings holds a member
     back), and a member it holds back."""
-    club = ClubSettings.load()
+    club = Club.current()
     club.noshow_penalty_count, club.noshow_penalty_window = 1, 3
     club.save()
     member = make_member(telegram_id=71_001)
@@ -39,7 +39,7 @@ def a_member_with_a_no_show() -> User:
 
 
 def after_the_last_call(capacity: int = 12) -> Evening:
-    club = ClubSettings.load()
+    club = Club.current()
     hours = club.confirmation_deadline_hours
     return make_evening(
         capacity=capacity, starts_at=timezone.now() + timedelta(hours=hours, minutes=-30)

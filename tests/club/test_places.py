@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from club import queries, scheduling, seating, services
-from club.kernel.club_settings import ClubSettings
+from club.kernel.clubs import Club
 from club.kernel.errors import Refused
 from club.models import Evening, Registration, RegistrationSource
 from notifications.models import Notification
@@ -26,7 +26,7 @@ pytestmark = pytest.mark.django_db
 
 
 def test_a_reminder_names_the_members_seat_whatever_the_others_reminders() -> None:
-    club = ClubSettings.load()
+    club = Club.current()
     tomorrow = timezone.localdate(timezone=club.zone) + timedelta(days=1)
     starts = datetime.combine(tomorrow, time(18, 0), tzinfo=club.zone)
     evening = make_evening(starts_at=starts, opens_at=starts - timedelta(days=6))

@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from club import services
-from club.kernel.club_settings import ClubSettings
+from club.kernel.clubs import Club
 from club.models import Evening, Registration, RegistrationSource, RegistrationStatus
 from club.queries import evening_lineup
 from notifications.models import Notification
@@ -79,7 +79,7 @@ def test_an_admins_promotion_reads_the_line_up_once() -> None:
 def test_a_held_back_member_promoted_after_the_last_call_gets_their_arrivals_seat() -> None:
     """The seat numbered in memory follows the arrival, as the line-up's read does: a
     held-back member who signed up first and waited sits first once promoted."""
-    club = ClubSettings.load()
+    club = Club.current()
     club.noshow_penalty_count, club.noshow_penalty_window = 1, 3
     club.save()
     evening = make_evening(

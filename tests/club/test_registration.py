@@ -8,7 +8,7 @@ from django.utils import timezone
 from accounts.models import MembershipStatus, User
 from accounts.services import member_set_status
 from club import services
-from club.kernel.club_settings import ClubSettings
+from club.kernel.clubs import Club
 from club.kernel.errors import RefusalCode, Refused
 from club.models import Evening, EveningStatus, Registration, RegistrationSource
 from notifications.models import Notification
@@ -110,7 +110,7 @@ def test_signing_up_again_after_cancelling_gets_a_free_seat_or_the_end_of_the_re
 
 
 def test_the_age_is_checked_on_the_evenings_date_in_the_clubs_zone() -> None:
-    moscow = ClubSettings.load().zone
+    moscow = Club.current().zone
     starts_at = timezone.now().astimezone(moscow).replace(hour=18, minute=0) + timedelta(days=3)
     evening = make_evening(starts_at=starts_at)
     day = starts_at.date()
@@ -185,7 +185,7 @@ def test_attendance_is_confirmed_by_a_member_with_a_seat_once() -> None:
 
 
 def test_unconfirmed_seats_go_to_the_reserve_at_the_deadline_when_the_club_says_so() -> None:
-    club = ClubSettings.load()
+    club = Club.current()
     starts_at = timezone.now() + timedelta(hours=10)
     evening = make_evening(capacity=2, starts_at=starts_at)
     a, b, c, d = (r.member for r in sign_up_many(evening, 4))
@@ -257,7 +257,7 @@ def test_attendance_is_marked_after_the_start() -> None:
 
 
 def test_members_with_no_shows_go_to_the_reserve_first_when_the_club_says_so() -> None:
-    club = ClubSettings.load()
+    club = Club.current()
     club.noshow_penalty_count, club.noshow_penalty_window = 2, 3
     club.save()
     flaky, reliable = make_member(nickname="Прогульщик"), make_member(nickname="Надёжный")

@@ -4,12 +4,12 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from club.kernel.club_settings import ClubSettings
+from club.kernel.clubs import Club
 from club.schedule import next_evening_start, signup_opens_at
 
 
-def club(**fields: Any) -> ClubSettings:
-    return ClubSettings(**fields)
+def club(**fields: Any) -> Club:
+    return Club(**fields)
 
 
 def test_next_sunday_at_six_in_moscow() -> None:

@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from club import scheduling, services
-from club.kernel.club_settings import ClubSettings
+from club.kernel.clubs import Club
 from club.models import Evening, Registration, RegistrationSource
 from notifications.models import Notification
 from tests.factories import make_member
@@ -31,8 +31,8 @@ def sweep(moment: datetime) -> scheduling.SweepReport:
 
 
 @pytest.fixture(autouse=True)
-def club_group() -> ClubSettings:
-    club = ClubSettings.load()
+def club_group() -> Club:
+    club = Club.current()
     club.telegram_group_chat_id = -100500
     club.save()
     return club
@@ -85,7 +85,7 @@ def test_a_normal_week() -> None:
 
 
 def test_unconfirmed_seats_are_released_at_the_deadline_when_the_club_says_so(
-    club_group: ClubSettings,
+    club_group: Club,
 ) -> None:
     club_group.release_unconfirmed_seats = True
     club_group.save()
@@ -123,7 +123,7 @@ def test_a_week_of_beat_downtime_catches_up_once_and_nothing_stale() -> None:
     assert sweep(at(2026, 12, 14, 12, 1)) == scheduling.SweepReport()
 
 
-def test_daylight_saving_keeps_the_local_start(club_group: ClubSettings) -> None:
+def test_daylight_saving_keeps_the_local_start(club_group: Club) -> None:
     club_group.timezone = "Europe/Berlin"
     club_group.start_time = time(19, 0)
     club_group.save()

@@ -20,7 +20,7 @@ from django.utils import timezone
 from playwright.sync_api import Browser, BrowserContext
 from pytest_django.live_server_helper import LiveServer
 
-from club.kernel.club_settings import ClubSettings
+from club.kernel.clubs import Club
 from games.models import Game
 from games.rules.table import table_for
 from tests.checks import present
@@ -376,8 +376,8 @@ def test_a_game_that_ends_on_the_screen_with_no_window_offers_none_after_the_end
     live_server: LiveServer, browser: Browser
 ) -> None:
     # The club gives no time after the end (the walk's «не позже 0 дн.» refusal).
-    ClubSettings.objects.filter(pk=1).update(bonus_window_days=0)
-    ClubSettings.forget_cached()
+    Club.objects.filter(pk=1).update(bonus_window_days=0)
+    Club.forget_cached()
     host, game, _nicks = twelve(list(TOWN_WINS)[:-1])  # day 4: the last vote to come
     context, screen = opened(browser, live_server, game, host)
     menu(screen)

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from club.kernel.club_settings import ClubSettings
+from club.kernel.clubs import Club
 from club.models import Evening, Guest, LineupAction, LineupChange, Registration
 from tests.e2e.conftest import ARTIFACTS, PHONE, new_context, watch_of
 from tests.e2e.test_host_screen import axe_violations
@@ -48,7 +48,7 @@ WORDS = {
 def full_evening(tag: str) -> Evening:
     """An evening an hour away with one table's seats taken and a reserve: two short of
     two tables' minimum, so the organiser's member and guest make it."""
-    club = ClubSettings.load()
+    club = Club.current()
     evening = make_evening(
         capacity=club.min_players,
         starts_at=timezone.now() + timedelta(hours=1),
@@ -97,7 +97,7 @@ def test_the_organiser_runs_the_evening_from_a_phone(
     page.wait_for_selector(".badge.info >> nth=0")
     page.wait_for_function("() => !document.querySelector('.lineup-second')")
     evening.refresh_from_db()
-    assert (evening.tables, evening.capacity) == (2, 2 * ClubSettings.load().min_players)
+    assert (evening.tables, evening.capacity) == (2, 2 * Club.current().min_players)
     assert not Registration.objects.reserve().filter(evening=evening).exists()
 
     # The door: three taps, each row turns green.
@@ -133,7 +133,7 @@ def test_the_organiser_runs_the_evening_from_a_phone(
 
     change = LineupChange.objects.get(action=LineupAction.MESSAGE)
     # Лиса has the bot, the others an email: the 23 members on the list (the guest is none).
-    assert change.reached == 2 * ClubSettings.load().min_players - 1
+    assert change.reached == 2 * Club.current().min_players - 1
 
     assert axe_violations(page, live_server) == []
     # The refused tap answered 409 by design; nothing else failed.

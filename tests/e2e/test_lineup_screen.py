@@ -12,7 +12,7 @@ from django.utils import timezone
 from playwright.sync_api import Browser, Dialog, Page, Request
 from pytest_django.live_server_helper import LiveServer
 
-from club.kernel.club_settings import ClubSettings
+from club.kernel.clubs import Club
 from club.models import Evening, LineupAction, LineupChange, Registration
 from tests.e2e.conftest import ARTIFACTS, PHONE, new_context, untranslated, watch_of
 from tests.e2e.test_host_screen import axe_violations
@@ -45,7 +45,7 @@ SECOND_TABLE = "form[action$='/second-table/'] button"
 
 def ready_for_a_second_table() -> Evening:
     """An evening an hour away with one table's seats taken and as many in the reserve."""
-    seats = ClubSettings.load().min_players
+    seats = Club.current().min_players
     evening = make_evening(
         capacity=seats,
         starts_at=timezone.now() + timedelta(hours=1),
@@ -179,7 +179,7 @@ def test_a_guest_s_answer_is_said_where_the_organiser_looks_and_two_guests_are_t
 ) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     words = WORDS[language]
-    seats = ClubSettings.load().min_players
+    seats = Club.current().min_players
     evening = make_evening(
         capacity=seats,
         starts_at=timezone.now() + timedelta(hours=1),
@@ -268,7 +268,7 @@ def test_the_screen_before_the_door_opens_and_after_the_evening_reads_right(
     organiser's language, at 360×640."""
     SHOTS.mkdir(parents=True, exist_ok=True)
     host = make_host(nickname="Организатор")
-    early = make_evening(capacity=ClubSettings.load().min_players)  # three days away
+    early = make_evening(capacity=Club.current().min_players)  # three days away
     first = sign_up_many(early, 3)[0].registration
     over = make_evening(capacity=3)
     came = [s.registration for s in sign_up_many(over, 3)]

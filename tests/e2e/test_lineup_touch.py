@@ -24,7 +24,7 @@ from playwright.sync_api import Browser, Locator, Route
 from pytest_django.live_server_helper import LiveServer
 
 from club import lineup, services
-from club.kernel.club_settings import ClubSettings
+from club.kernel.clubs import Club
 from club.models import (
     Evening,
     EveningStatus,
@@ -69,7 +69,7 @@ CAME_BUTTON = "form[action$='/came/'] button"
 def door_evening() -> tuple[Evening, list[Registration]]:
     """An evening an hour away (the door is open): one table's seats taken and a reserve
     of three, so the list is longer than the phone's screen."""
-    seats = ClubSettings.load().min_players
+    seats = Club.current().min_players
     evening = make_evening(
         capacity=seats,
         starts_at=timezone.now() + timedelta(hours=1),
@@ -201,7 +201,7 @@ def test_the_door_by_touch_one_tap_one_check_in_and_refusals_where_the_finger_is
         old.unlink(missing_ok=True)  # another worker may have taken it first
     host, other_host = make_host(nickname="Организатор"), make_host(nickname="Второй")
     evening, regs = door_evening()
-    seats = ClubSettings.load().min_players
+    seats = Club.current().min_players
     context = new_context(browser, live_server, user=host, language=language)
     page = context.new_page()
     page.goto(f"{live_server.url}/evenings/{evening.pk}/lineup/", wait_until="networkidle")

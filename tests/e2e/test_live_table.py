@@ -16,7 +16,7 @@ from playwright.sync_api import Browser, BrowserContext, expect
 from pytest_django.live_server_helper import LiveServer
 
 from accounts.services import api_token_create
-from club.kernel.club_settings import ClubSettings
+from club.kernel.clubs import Club
 from games.models import Game, Spectators
 from games.online import services as online_play
 from games.online.sweep import online_sweep
@@ -188,7 +188,7 @@ def test_an_online_games_thread_and_votes_appear_on_its_spectators_page(
     # The day's deadline in the club's time zone, as the players' page gives it.
     deadline = table_of(game.pk).table.deadline_at
     assert deadline is not None
-    at = deadline.astimezone(ClubSettings.load().zone)
+    at = deadline.astimezone(Club.current().zone)
     when = at.strftime("%H:%M") if language == "ru" else at.strftime("%I:%M %p")
     expect(page.locator("[data-live=clock]")).to_contain_text(when)
 

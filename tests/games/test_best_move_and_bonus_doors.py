@@ -16,7 +16,7 @@ from pytest_django import DjangoCaptureOnCommitCallbacks
 
 from accounts.models import User
 from accounts.services import api_token_create
-from club.kernel.club_settings import ClubSettings
+from club.kernel.clubs import Club
 from club.kernel.errors import RefusalCode, Refused
 from games.host_screen import bonus_window, page_data
 from games.models import Game, GameEvent
@@ -164,8 +164,8 @@ def test_after_the_window_nothing_more_is_given(table: Table) -> None:
     host = table[0]
     game = finished(table)
     assert game.first_ended_at is not None
-    ClubSettings.objects.filter(pk=1).update(bonus_window_days=2)
-    ClubSettings.forget_cached()
+    Club.objects.filter(pk=1).update(bonus_window_days=2)
+    Club.forget_cached()
     with time_machine.travel(game.first_ended_at + timedelta(days=2, minutes=-1)):
         assert api_event(game, host, bonus(5, 0.1, "в срок")).status_code == 201
     with time_machine.travel(game.first_ended_at + timedelta(days=2, minutes=1)):
@@ -175,8 +175,8 @@ def test_after_the_window_nothing_more_is_given(table: Table) -> None:
         assert api_event(game, admin, bonus(5, 0.1, "поздно")).status_code == 403
         # A foul heard on the recording is not the host's judgement: no window for it.
         assert api_event(game, host, {"type": "foul", "seat": 5}).status_code == 201
-    ClubSettings.objects.filter(pk=1).update(bonus_window_days=0)
-    ClubSettings.forget_cached()
+    Club.objects.filter(pk=1).update(bonus_window_days=0)
+    Club.forget_cached()
     assert api_event(game, host, bonus(5, 0.1, "после игры")).status_code == 403
 
 
@@ -210,8 +210,8 @@ def test_the_host_screen_is_told_when_the_window_closes(table: Table) -> None:
         assert bonus_window(game) == {"days": 3, "closes": closes}
         record(game, host, TOWN_WINS[-1])
     assert bonus_window(game) == {"days": 3, "closes": closes}
-    ClubSettings.objects.filter(pk=1).update(bonus_window_days=0)
-    ClubSettings.forget_cached()
+    Club.objects.filter(pk=1).update(bonus_window_days=0)
+    Club.forget_cached()
     assert bonus_window(game) == {"days": 0, "closes": ended.isoformat()}
 
 
@@ -321,12 +321,12 @@ def test_the_finished_games_page_gives_extra_points_to_its_host(
 
 def test_a_new_game_keeps_the_clubs_reading_of_the_best_move(table: Table) -> None:
     host, evening, players = table
-    ClubSettings.objects.filter(pk=1).update(best_move_victims="first_killed")
-    ClubSettings.forget_cached()
+    Club.objects.filter(pk=1).update(best_move_victims="first_killed")
+    Club.forget_cached()
     game = start_game(host, evening, players)
     assert game.options["best_move_victims"] == "first_killed"
-    ClubSettings.objects.filter(pk=1).update(best_move_victims="night_one")
-    ClubSettings.forget_cached()
+    Club.objects.filter(pk=1).update(best_move_victims="night_one")
+    Club.forget_cached()
     game.refresh_from_db()
     engine = engine_for(game, list(game.seats.all()))
     assert isinstance(engine, ClubGame) and engine.options.best_move_victims == "first_killed"

@@ -18,7 +18,7 @@ from django.test import Client
 
 from accounts.models import User
 from accounts.services import api_token_create, member_set_publication_consent
-from club.kernel.club_settings import ClubSettings
+from club.kernel.clubs import Club
 from club.models import Evening
 from games.models import Game
 from games.ratings import publication, tasks
@@ -37,7 +37,7 @@ NOT_PUBLISHED = ("/admin/", "/accounts/", "/i18n/", "/telegram/", "/static/", "/
 
 @pytest.fixture
 def season() -> tuple[History, list[str]]:
-    club = ClubSettings.load()
+    club = Club.current()
     club.telegram_group_chat_id = GROUP
     club.save()
     history = seed_history(games=40, members=24, seed=7)
@@ -112,7 +112,7 @@ def walk(
 
 
 def published_urls(history: History) -> list[str]:
-    club = ClubSettings.load()
+    club = Club.current()
     seasons = {season_of(s.played_on, club.season_length).key for s in PlayerScore.objects.all()}
     sorts = ("points", "average", "games", "wins", "win_rate", "red", "black", "nick")
     urls = ["/", "/leaderboard/"]
@@ -130,7 +130,7 @@ def api_urls(history: History) -> list[str]:
     urls += [f"/api/v1/games/{g.pk}" for g in history.games]
     urls += [f"/api/v1/players/{m.pk}" for m in history.members]
     urls += ["/api/v1/leaderboard"]
-    club = ClubSettings.load()
+    club = Club.current()
     for score in PlayerScore.objects.distinct("played_on").order_by("played_on")[:200]:
         urls.append(
             f"/api/v1/leaderboard?season={season_of(score.played_on, club.season_length).key}"

@@ -20,7 +20,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from club.kernel.cache import cache_get
-from club.kernel.club_settings import ClubSettings
+from club.kernel.clubs import Club
 from games import live
 from games.models import Game, Spectators
 from tests.games.recording import TOWN_WINS, Table, record, start_game
@@ -130,8 +130,8 @@ def test_ten_thousand_hostile_pollers_get_right_answers_without_postgresql(
     record(game, host, {"type": "day", "n": 1})  # the commit writes the snapshot
     # The time-zone middleware reads the club's settings row once per process every 5 s:
     # that is the process's, not the poll's, and would land inside a count this long.
-    ClubSettings.load()
-    monkeypatch.setattr(ClubSettings, "CACHE_SECONDS", 24 * 3600)
+    Club.current()
+    monkeypatch.setattr(Club, "CACHE_SECONDS", 24 * 3600)
     reads = Counter[str]()
 
     def counted_get(key: str) -> Any:
@@ -197,8 +197,8 @@ def test_hostile_polls_of_a_game_with_no_live_table_or_not_shown_are_refused_che
     hidden.spectators = Spectators.OFF
     hidden.save(update_fields=["spectators"])
     live.snapshot_write(hidden.pk)
-    ClubSettings.load()
-    monkeypatch.setattr(ClubSettings, "CACHE_SECONDS", 24 * 3600)
+    Club.current()
+    monkeypatch.setattr(Club, "CACHE_SECONDS", 24 * 3600)
     rng = random.Random(41)
     client = Client()
     etag = live.snapshot_read(hidden.pk)["etag"]

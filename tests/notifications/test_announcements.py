@@ -2,7 +2,7 @@ import pytest
 from pytest_django import Settings
 
 from club.announcements import evening_announce_signup, evening_lineup_sync
-from club.kernel.club_settings import ClubSettings
+from club.kernel.clubs import Club
 from notifications.models import Notification
 from tests.factories import make_evening, sign_up_many
 
@@ -12,7 +12,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def group(settings: Settings) -> int:
     settings.TELEGRAM_BOT_USERNAME = "club_bot"
-    club = ClubSettings.load()
+    club = Club.current()
     club.telegram_group_chat_id = -100123
     club.save()
     return club.telegram_group_chat_id

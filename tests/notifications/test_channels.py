@@ -20,7 +20,7 @@ from pytest_django.fixtures import Settings
 
 from accounts.models import NotifyBy, User
 from club import services, texts
-from club.kernel.club_settings import ClubSettings
+from club.kernel.clubs import Club
 from club.models import Evening, RegistrationSource
 from notifications.models import Notification, NotificationStatus
 from notifications.sender import MAX_ATTEMPTS, notification_deliver, notifications_sweep
@@ -52,7 +52,7 @@ def sign_up(member: User, evening: Evening) -> None:
 
 
 def name_the_club(name: str) -> None:
-    club = ClubSettings.load()
+    club = Club.current()
     club.name = name
     club.save()
 
@@ -70,7 +70,7 @@ def test_a_member_without_telegram_promoted_on_the_website_learns_it_by_email() 
     letters = [m for m in mail.outbox if m.to == ["fox@example.com"]]
     assert len(letters) == 2  # the reserve place, then the seat
     letter = letters[-1]
-    when = texts.sentence(texts.evening_when(evening, ClubSettings.load()))
+    when = texts.sentence(texts.evening_when(evening, Club.current()))
     assert letter.subject == "Ночной город: Освободилось место — вы в игре!"
     assert "Здравствуйте, Лиса!" in letter.body
     assert f"№ 1 в списке из 1. {when}. Подтвердите" in letter.body
@@ -87,7 +87,7 @@ def test_a_promotion_in_telegram_gives_the_number_and_asks_to_confirm() -> None:
     sign_up(waiting, evening)
     services.registration_cancel(member=seated, evening_id=evening.pk)
     (promotion,) = Notification.objects.filter(member=waiting, dedupe_key__startswith="promoted:")
-    when = texts.sentence(texts.evening_when(evening, ClubSettings.load()))
+    when = texts.sentence(texts.evening_when(evening, Club.current()))
     assert promotion.channel == "telegram"
     assert promotion.text == (
         f"Освободилось место — вы в игре! № 1 в списке из 1. {when}. "
@@ -281,12 +281,12 @@ def test_the_reserve_hears_of_a_move_only_when_it_comes_into_the_first_three() -
     # 4→2 was told already; 5→3 crosses now; 6→4 does not.
     assert told_of_moving_up() == [waiting[3].pk, waiting[4].pk]
     note = Notification.objects.get(dedupe_key__startswith="reserve-up:", member=waiting[4])
-    when = texts.sentence(texts.evening_when(evening, ClubSettings.load()))
+    when = texts.sentence(texts.evening_when(evening, Club.current()))
     assert note.text.startswith("Вы продвинулись в резерве: позиция 3.") and when in note.text
 
 
 def test_a_club_can_keep_the_reserve_quiet() -> None:
-    club = ClubSettings.load()
+    club = Club.current()
     club.reserve_news_within = 0
     club.save()
     evening = make_evening(capacity=1)

@@ -13,7 +13,7 @@ from pytest_django import Settings
 from accounts.models import User
 from club import services
 from club.announcements import LINEUP_PAUSE
-from club.kernel.club_settings import ClubSettings
+from club.kernel.clubs import Club
 from club.models import RegistrationSource
 from notifications.models import Notification, NotificationStatus
 from tests.factories import make_evening, make_member
@@ -29,7 +29,7 @@ def test_a_burst_of_sign_ups_edits_one_message_within_the_group_limit(
     fake_telegram: FakeTelegram, settings: Settings
 ) -> None:
     settings.TELEGRAM_BOT_USERNAME = "club_bot"
-    club = ClubSettings.load()  # made afresh: a transactional test's flush took the row
+    club = Club.current()  # made afresh: a transactional test's flush took the row
     club.telegram_group_chat_id = GROUP
     club.save()
     evening = make_evening(capacity=15)

@@ -27,7 +27,7 @@ from bot.linking import telegram_link_code_create
 from club import lineup, scheduling
 from club import services as club
 from club.announcements import evening_announce_signup
-from club.kernel.club_settings import ClubSettings
+from club.kernel.clubs import Club
 from club.models import Evening, Registration, RegistrationSource, RemovalReason
 from games.ratings import tasks as ratings_tasks
 from notifications.models import Notification, NotificationStatus
@@ -68,7 +68,7 @@ def pair(fake_telegram: FakeTelegram, settings: Settings) -> Pair:
     """Two members told by both channels, one in each language; names and the venue in
     Latin letters, so that any Cyrillic in an English message is the club's own words."""
     settings.TELEGRAM_WEBHOOK_SECRET = SECRET
-    club_settings = ClubSettings.load()
+    club_settings = Club.current()
     club_settings.name = "Night Club"
     club_settings.save()
 
@@ -229,7 +229,7 @@ def _withdrawn(pair: Pair) -> None:
 
 def _second_table(pair: Pair) -> None:
     """The organiser opens a second table: the reserve moves up, nobody having left."""
-    table = ClubSettings.load().min_players
+    table = Club.current().min_players
     evening = make_evening(capacity=table)
     people = [*(make_member() for _ in range(table)), *pair.both()]
     people += [make_member() for _ in range(table - 2)]
@@ -246,7 +246,7 @@ def _second_table(pair: Pair) -> None:
 
 
 def _released(pair: Pair) -> None:
-    settings_row = ClubSettings.load()
+    settings_row = Club.current()
     settings_row.release_unconfirmed_seats = True
     settings_row.save()
     evening = _signed_up(pair, starts_at=soon(2), capacity=2)  # within the 3 hours' deadline
@@ -260,7 +260,7 @@ def _released(pair: Pair) -> None:
 def _reminded(pair: Pair) -> None:
     """The sweep Celery's beat runs every minute, on the evening's day: no request, no
     page, nobody's language active but the club's."""
-    zone = ClubSettings.load().zone
+    zone = Club.current().zone
     day = timezone.localtime(soon(72), zone).date()
     evening = _signed_up(pair, starts_at=datetime.combine(day, time(19, 0), tzinfo=zone))
     with time_machine.travel(datetime.combine(day, time(11, 0), tzinfo=zone), tick=False):
@@ -505,7 +505,7 @@ def test_linking_in_the_bot_learns_telegrams_language_unless_the_member_chose(
 def test_a_group_post_stays_in_the_clubs_language(pair: Pair, fake_telegram: FakeTelegram) -> None:
     """A post to the club's group has no one reader: it is in the club's language, also
     when it is written while a member's message is being composed."""
-    settings_row = ClubSettings.load()
+    settings_row = Club.current()
     settings_row.telegram_group_chat_id = -100500
     settings_row.save()
     evening = make_evening()

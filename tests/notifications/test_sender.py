@@ -9,7 +9,7 @@ from django.test import Client
 from django.utils import timezone
 from pytest_django import Settings
 
-from club.kernel.club_settings import ClubSettings
+from club.kernel.clubs import Club
 from notifications.models import Notification
 from notifications.sender import notification_deliver, notifications_sweep
 from tests.factories import make_member
@@ -212,7 +212,7 @@ def test_a_group_upgraded_to_a_supergroup_keeps_getting_the_clubs_posts(
 ) -> None:
     """The hole it closes (#14): ChatMigrated was a permanent failure, so the club's group
     posts stopped for ever."""
-    club = ClubSettings.load()
+    club = Club.current()
     club.telegram_group_chat_id = -100
     club.save()
     fake_telegram.migrate_chat(-100, -1001234)
@@ -225,4 +225,4 @@ def test_a_group_upgraded_to_a_supergroup_keeps_getting_the_clubs_posts(
         (-1001234, "Разбор игры"),
         (-1001234, "Состав"),
     ]
-    assert ClubSettings.load().telegram_group_chat_id == -1001234
+    assert Club.current().telegram_group_chat_id == -1001234

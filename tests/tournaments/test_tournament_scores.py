@@ -12,7 +12,7 @@ import pytest
 from django.test import Client
 
 from accounts.models import User
-from club.kernel.club_settings import ClubSettings
+from club.kernel.clubs import Club
 from club.kernel.errors import Refused
 from club.kernel.numbers import shown, signed
 from games.models import Game, Seat
@@ -123,8 +123,8 @@ def test_the_season_table_includes_the_tournament_games_or_leaves_them_out() -> 
     page = Client().get("/leaderboard/").content.decode()
     assert "турнирная игра сезона учтена здесь по очкам своего турнира" in page
 
-    ClubSettings.objects.filter(pk=1).update(season_tournament_games="excluded")
-    ClubSettings.forget_cached()
+    Club.objects.filter(pk=1).update(season_tournament_games="excluded")
+    Club.forget_cached()
     board = stats.leaderboard(stats.current_season(), "points", None)
     assert board.rows == [] and board.tournament_games == 1 and not board.tournaments_included
     page = Client().get("/leaderboard/").content.decode()

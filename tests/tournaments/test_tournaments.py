@@ -18,7 +18,7 @@ from pytest_django import Settings
 
 from accounts.models import User
 from accounts.services import api_token_create
-from club.kernel.club_settings import ClubSettings
+from club.kernel.clubs import Club
 from club.kernel.errors import Refused
 from club.models import Registration
 from games.models import Game, GameStatus, Seat
@@ -502,8 +502,8 @@ def test_a_tournament_game_is_rated_with_the_tournaments_k() -> None:
     """mafiaratings (include/game_ratings.php) rates a game with a tournament by 16/12, a
     club game by 4/3: the first game, everyone at 0 and E = ½, moves a tournament game's
     winner by 16 × ½ = +8 and its loser by −12 × ½ = −6 (a club game's: +2 and −1.5)."""
-    ClubSettings.objects.filter(pk=1).update(rating_system=rating.ELO_NONZERO_SUM)
-    ClubSettings.forget_cached()
+    Club.objects.filter(pk=1).update(rating_system=rating.ELO_NONZERO_SUM)
+    Club.forget_cached()
     organiser = admin()
     tournament, _members = small(organiser, players=10)
     judge = make_host()

@@ -11,7 +11,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
-from club.kernel.club_settings import ClubSettings
+from club.kernel.clubs import Club
 from club.models import Evening, EveningStatus, Registration, RegistrationSource, RegistrationStatus
 from club.schedule import next_evening_start, signup_opens_at
 from games.online import services as online_play
@@ -76,7 +76,7 @@ class Command(BaseCommand):
 
     @transaction.atomic
     def _load(self) -> None:
-        club = ClubSettings.load()
+        club = Club.current()
         admin = User.objects.create_superuser(ADMIN[0], ADMIN[1], birth_date=date(1980, 5, 17))
         host = User.objects.create_user(
             HOST[0], HOST[1], birth_date=date(1988, 9, 3), email="host@example.com"
@@ -123,7 +123,7 @@ class Command(BaseCommand):
         """Last week's evening, with one game played to the end, to show a finished game."""
         evening = Evening.objects.create(
             starts_at=starts_at,
-            venue=ClubSettings.load().venue,
+            venue=Club.current().venue,
             capacity=15,
             opens_at=starts_at - timedelta(days=6),
             status=EveningStatus.FINISHED,
@@ -169,7 +169,7 @@ class Command(BaseCommand):
             name="Кубок клуба",
             starts_at=now - timedelta(hours=1),
             ends_on=timezone.localtime(now).date(),
-            venue=ClubSettings.load().venue,
+            venue=Club.current().venue,
             preset="fiim",
             tables=2,
             rounds=4,

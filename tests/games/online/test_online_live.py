@@ -14,7 +14,7 @@ from django.test import Client
 from django.utils import timezone
 
 from accounts.models import User
-from club.kernel.club_settings import ClubSettings
+from club.kernel.clubs import Club
 from club.kernel.errors import Refused
 from games.models import Game
 from games.online import services as online_play
@@ -236,8 +236,8 @@ def test_the_hosts_form_offers_the_readings_with_their_defaults() -> None:
 def test_a_members_age_is_counted_on_the_clubs_date() -> None:
     """The start is a moment; the club's date of it decides the 21st birthday, not the
     server's."""
-    ClubSettings.objects.update(timezone="Asia/Vladivostok")  # UTC+10
-    ClubSettings.forget_cached()
+    Club.objects.update(timezone="Asia/Vladivostok")  # UTC+10
+    Club.forget_cached()
     host = make_host()
     members = [make_member() for _ in range(9)]
     starts = timezone.now().replace(hour=20, minute=0, second=0, microsecond=0) + timedelta(days=1)

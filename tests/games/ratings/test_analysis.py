@@ -5,7 +5,7 @@ from typing import Any
 
 import pytest
 
-from club.kernel.club_settings import ClubSettings
+from club.kernel.clubs import Club
 from games.models import Game
 from games.ratings import analysis
 from games.ratings.models import GameAnalysis, PlayerScore, ScoringScheme
@@ -99,7 +99,7 @@ def test_an_undo_after_the_end_withdraws_the_analysis_and_the_next_end_rebuilds_
 
 
 def test_the_first_game_moves_ratings_from_the_initial_value(table: Table) -> None:
-    ClubSettings.objects.update(rating_system=rating.ELO_TRACKS)
+    Club.objects.update(rating_system=rating.ELO_TRACKS)
     game = finished_game(table)
     built(game)
     red = present(PlayerScore.objects.filter(game=game, track="red").first())

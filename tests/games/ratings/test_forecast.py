@@ -11,7 +11,7 @@ from django.test import Client
 from django.utils import translation
 from django.utils.formats import number_format
 
-from club.kernel.club_settings import ClubSettings
+from club.kernel.clubs import Club
 from games.ratings import analysis, systems
 from games.ratings.models import PlayerScore, RatingForecast
 from games.rules import forecast, rating
@@ -108,11 +108,11 @@ def test_the_forecast_page_counts_before_the_worker_has(admin_client_: Client) -
 
 @pytest.mark.django_db
 def test_a_new_club_takes_openskill_by_wins_a_rated_one_keeps_its_system() -> None:
-    ClubSettings.objects.filter(pk=1).update(rating_system=rating.OPENSKILL)
+    Club.objects.filter(pk=1).update(rating_system=rating.OPENSKILL)
     migration.plain_openskill_where_nothing_is_rated(apps, None)
-    assert ClubSettings.objects.get(pk=1).rating_system == rating.OPENSKILL_PLAIN
+    assert Club.objects.get(pk=1).rating_system == rating.OPENSKILL_PLAIN
 
     seed_history(games=2, members=16, seed=3)
-    ClubSettings.objects.filter(pk=1).update(rating_system=rating.OPENSKILL)
+    Club.objects.filter(pk=1).update(rating_system=rating.OPENSKILL)
     migration.plain_openskill_where_nothing_is_rated(apps, None)
-    assert ClubSettings.objects.get(pk=1).rating_system == rating.OPENSKILL
+    assert Club.objects.get(pk=1).rating_system == rating.OPENSKILL

@@ -7,7 +7,7 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from club.kernel.club_settings import ClubSettings
+from club.kernel.clubs import Club
 from games.ratings.models import PlayerScore
 from tests.games.season import seed_history
 
@@ -17,8 +17,8 @@ pytestmark = pytest.mark.django_db
 def queries(client: Client, url: str) -> int:
     # The club settings row is cached for 5 s per process: read it afresh now, so that its
     # expiry never falls inside the count.
-    ClubSettings.forget_cached()
-    ClubSettings.load()
+    Club.forget_cached()
+    Club.current()
     with CaptureQueriesContext(connection) as captured:
         response = client.get(url)
     assert response.status_code == 200, url

@@ -14,7 +14,7 @@ from django.utils import timezone
 from pytest_django import DjangoCaptureOnCommitCallbacks
 
 from accounts.models import User
-from club.kernel.club_settings import ClubSettings
+from club.kernel.clubs import Club
 from games.models import Game
 from games.ratings import analysis, stats, whatif
 from games.ratings.models import (
@@ -286,8 +286,8 @@ def whatif_queries(client: Client, games: int, seed: int) -> int:
     season = Season(2024 - seed, 2)
     evening = datetime(season.first_day.year, 5, 14, 18, 0)
     seed_history(games=games, members=20, seed=seed, last_evening=timezone.make_aware(evening))
-    ClubSettings.forget_cached()
-    ClubSettings.load()
+    Club.forget_cached()
+    Club.current()
     with CaptureQueriesContext(connection) as captured:
         assert client.get(f"/leaderboard/?season={season.key}&preset=auto").status_code == 200
     return len(captured)

@@ -7,7 +7,7 @@ from collections import Counter
 import pytest
 from django.test import Client
 
-from club.kernel.club_settings import ClubSettings
+from club.kernel.clubs import Club
 from games.ratings import stats
 from games.ratings.models import PlayerScore
 from tests.games.season import History, seed_history
@@ -31,8 +31,8 @@ def threshold_splitting(counts: Counter[int]) -> int:
     ordered = sorted(counts.values())
     threshold = ordered[len(ordered) // 2]
     assert ordered[0] < threshold
-    ClubSettings.objects.filter(pk=1).update(provisional_games=threshold)
-    ClubSettings.forget_cached()
+    Club.objects.filter(pk=1).update(provisional_games=threshold)
+    Club.forget_cached()
     return threshold
 
 
@@ -105,8 +105,8 @@ def test_the_players_page_and_api_mark_a_provisional_rating(history: History) ->
 
 
 def test_no_rating_is_provisional_at_zero(history: History) -> None:
-    ClubSettings.objects.filter(pk=1).update(provisional_games=0)
-    ClubSettings.forget_cached()
+    Club.objects.filter(pk=1).update(provisional_games=0)
+    Club.forget_cached()
     board = stats.leaderboard(stats.current_season(), "rating", None)
     assert not any(row.provisional for row in board.rows)
     assert "Включить их в порядок" not in Client().get("/leaderboard/?sort=rating").content.decode()

@@ -7,7 +7,7 @@ from pytest_django import DjangoCaptureOnCommitCallbacks
 from accounts.models import User
 from accounts.services import member_set_publication_consent
 from club.announcements import evening_lineup_sync
-from club.kernel.club_settings import ClubSettings
+from club.kernel.clubs import Club
 from games.models import Game
 from games.ratings import analysis, publication, tasks
 from notifications.models import Notification, NotificationStatus
@@ -22,7 +22,7 @@ GROUP = -100123
 
 @pytest.fixture
 def group() -> int:
-    club = ClubSettings.load()
+    club = Club.current()
     club.telegram_group_chat_id = GROUP
     club.save()
     return GROUP

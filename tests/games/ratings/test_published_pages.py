@@ -10,7 +10,7 @@ from django.test import Client
 from django.utils import timezone
 
 from accounts.models import User
-from club.kernel.club_settings import ClubSettings
+from club.kernel.clubs import Club
 from club.models import Evening
 from games.models import Game
 from games.ratings.tasks import ratings_replay
@@ -70,8 +70,8 @@ def test_points_and_ratings_read_the_same_way_on_every_page(analysed: Table) -> 
     ratings = re.findall(rf'<td class="num">(−?-?\d+[.,]?\d*){MARK}</td>', board)[-1:]
     assert ratings and all(re.fullmatch(r"-?\d+,\d", rating) for rating in ratings), ratings
     # Elo's hundreds whole.
-    ClubSettings.objects.update(rating_system="elo_tracks")
-    ClubSettings.forget_cached()
+    Club.objects.update(rating_system="elo_tracks")
+    Club.forget_cached()
     ratings_replay()
     board = Client().get("/leaderboard/").content.decode()
     ratings = re.findall(rf"<td[^>]*>(1[45]\d\d[.,]?\d*){MARK}</td>", board)

@@ -8,7 +8,7 @@ import pytest
 from django.test import Client
 from pytest_django import DjangoCaptureOnCommitCallbacks
 
-from club.kernel.club_settings import ClubSettings
+from club.kernel.clubs import Club
 from games.ratings import stats, systems, tasks
 from games.ratings.models import PlayerScore
 from games.ratings.seasons import season_of
@@ -28,8 +28,8 @@ def history() -> History:
 
 def choose(system: str) -> None:
     """The club's choice as admin's save makes it, and the worker's replay it queues."""
-    ClubSettings.objects.filter(pk=1).update(rating_system=system)
-    ClubSettings.forget_cached()
+    Club.objects.filter(pk=1).update(rating_system=system)
+    Club.forget_cached()
     tasks.ratings_replay()
 
 
@@ -73,7 +73,7 @@ def test_the_club_starts_on_openskill_by_wins_the_system_the_bench_chose(
 ) -> None:
     """OpenSkill leads the bench whether or not game points follow skill; weighting by the
     points helps only where they do (bench/ratings.py's two columns)."""
-    assert ClubSettings.load().rating_system == rating.OPENSKILL_PLAIN
+    assert Club.current().rating_system == rating.OPENSKILL_PLAIN
     ratings = stored()
     assert all(before is not None for before, _after in ratings.values())
     # Every seat has the one rating (a losing loner keeps its own), each from a newcomer's 0.
@@ -130,7 +130,7 @@ def test_saving_another_system_in_admin_queues_the_replay_after_the_commit(
     with django_capture_on_commit_callbacks(execute=True):
         answer = admin_client_.post(CHANGE, settings_form(page) | {"rating_system": "elo_tracks"})
     assert answer.status_code == 302
-    assert ClubSettings.objects.get(pk=1).rating_system == rating.ELO_TRACKS
+    assert Club.objects.get(pk=1).rating_system == rating.ELO_TRACKS
     assert queued == [("games.ratings.tasks.ratings_replay", ())]
 
 

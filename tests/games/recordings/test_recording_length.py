@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from django.test import Client
 
-from club.kernel.club_settings import ClubSettings
+from club.kernel.clubs import Club
 from games.recordings import analysis as recording_analysis
 from games.recordings.models import RecordingStatus
 from tests.games.recordings import test_recordings
@@ -20,8 +20,8 @@ played = test_recordings.played  # a finished game with timed speeches
 
 
 def longest_minutes(minutes: int) -> None:
-    ClubSettings.objects.filter(pk=1).update(max_recording_minutes=minutes)
-    ClubSettings.forget_cached()
+    Club.objects.filter(pk=1).update(max_recording_minutes=minutes)
+    Club.forget_cached()
 
 
 def seventy_seconds(tmp_path: Path, kind: str, *, streamed: bool = False) -> Path:

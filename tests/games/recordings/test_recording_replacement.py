@@ -16,7 +16,7 @@ from django.utils import timezone
 from pytest_django import DjangoCaptureOnCommitCallbacks
 
 from accounts.models import User
-from club.kernel.club_settings import ClubSettings
+from club.kernel.clubs import Club
 from games.models import Game
 from games.ratings import analysis as ratings_analysis
 from games.recordings import analysis as recording_analysis
@@ -143,8 +143,8 @@ def test_a_replacement_whose_header_lies_is_refused_by_the_worker_and_changes_no
     70 s passes the upload's check at a one-minute limit; the worker reads the sound and
     refuses it, and the game keeps its analysed recording; the host is told why."""
     host, game, recording = analysed
-    ClubSettings.objects.filter(pk=1).update(max_recording_minutes=1)
-    ClubSettings.forget_cached()
+    Club.objects.filter(pk=1).update(max_recording_minutes=1)
+    Club.forget_cached()
     data = lying_mp3(tmp_path, holds=70, claims=10)
     api = bearer(host)
     new_id = begin(api, game, "again.mp3", len(data)).json()["id"]
@@ -206,8 +206,8 @@ def test_a_replacement_longer_than_the_club_takes_changes_nothing(
     analysed: tuple[User, Game, Recording], tmp_path: Path
 ) -> None:
     host, game, recording = analysed
-    ClubSettings.objects.filter(pk=1).update(max_recording_minutes=1)
-    ClubSettings.forget_cached()
+    Club.objects.filter(pk=1).update(max_recording_minutes=1)
+    Club.forget_cached()
     data = write(tmp_path / "long.ogg", quiet(np.random.default_rng(2), 70), "ogg").read_bytes()
     api = bearer(host)
     new_id = begin(api, game, "long.ogg", len(data)).json()["id"]

@@ -16,7 +16,7 @@ from pytest_django import DjangoCaptureOnCommitCallbacks
 
 from accounts.models import User
 from accounts.services import api_token_create
-from club.kernel.club_settings import ClubSettings
+from club.kernel.clubs import Club
 from games.models import Game
 from games.recordings import analysis as recording_analysis
 from games.recordings import services as recordings
@@ -103,7 +103,7 @@ def page(user: User, game: Game, language: str = "ru") -> str:
 
 
 def local_clock(moment: datetime) -> str:
-    return timezone.localtime(moment, ClubSettings.load().zone).strftime("%H:%M:%S")
+    return timezone.localtime(moment, Club.current().zone).strftime("%H:%M:%S")
 
 
 def test_without_a_given_start_the_sounds_start_is_used(

@@ -86,7 +86,7 @@ def test_a_refused_speech_says_its_times_in_the_clubs_zone(table: Table) -> None
     and the host's page carries the zone for the phone's own engine."""
     import json
 
-    from club.kernel.club_settings import ClubSettings
+    from club.kernel.clubs import Club
     from tests.games.recording import record, start_game
 
     host, evening, players = table
@@ -123,7 +123,7 @@ def test_a_refused_speech_says_its_times_in_the_clubs_zone(table: Table) -> None
         data = page.split('id="host-data" type="application/json">')[1].split("</script>")[0]
         return str(json.loads(data)["zone"])
 
-    club = ClubSettings.load()
+    club = Club.current()
     assert club.timezone == "Europe/Moscow"
     assert refused() == (
         "Эта речь начинается в 04:41:42, раньше, чем закончилась предыдущая (04:41:48)."

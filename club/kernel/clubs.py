@@ -1,6 +1,9 @@
-"""The club's one settings row: venue, day and time, time zone, seats, ages, timings,
-retention, the Telegram group. The lowest of the club's models, read by every room (the age
-rule in accounts, the retention in recordings, the group in the outbox's hooks)."""
+"""A club: the tenant every evening, game, season, tournament, recording and notification
+belongs to, with its own settings (venue, day and time, time zone, seats, ages, timings,
+retention, its Telegram bot and group, its email sender). The lowest of the house's models,
+read by every room (the age rule in accounts, the retention in recordings, the bot in the
+outbox). Which club a request, a task or a command works for is club/kernel/tenancy.py's
+scope; `Club.current()` is that club's row."""
 
 from __future__ import annotations
 
@@ -18,6 +21,7 @@ from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext_lazy as _
 
+from club.kernel import tenancy
 from club.kernel.queueing import queue_on_commit
 from games.rules import rating
 
@@ -50,13 +54,49 @@ def validate_logo_size(logo: File[Any]) -> None:
         raise ValidationError(_("The logo may be at most 1 MB."))
 
 
-_settings_cache: dict[str, tuple[float, ClubSettings]] = {}
+_settings_cache: dict[int, tuple[float, Club]] = {}
 
 
-class ClubSettings(models.Model):
-    """The club's one settings row (pk=1), created by a data migration with the defaults."""
+class Club(models.Model):
+    """A club on the platform. The first one is made by a data migration with the
+    defaults (a single-club install has only it, and its addresses have no club prefix)."""
 
     CACHE_SECONDS = 5
+
+    slug = models.SlugField(
+        _("address"),
+        max_length=40,
+        unique=True,
+        help_text=_(
+            "The club's part of the site's addresses: /c/<address>/. The first club's pages "
+            "also answer without it."
+        ),
+    )
+    city = models.CharField(_("city"), max_length=64, blank=True)
+    telegram_bot_token = models.CharField(
+        _("Telegram bot token"),
+        max_length=128,
+        blank=True,
+        help_text=_(
+            "The club's own bot, from @BotFather. Empty for the first club: the server's "
+            "TELEGRAM_BOT_TOKEN."
+        ),
+    )
+    telegram_bot_username = models.CharField(
+        _("Telegram bot username"), max_length=64, blank=True, editable=False
+    )
+    telegram_webhook_secret = models.CharField(
+        _("webhook secret"), max_length=64, blank=True, editable=False
+    )
+    email_sender = models.CharField(
+        _("email sender"),
+        max_length=254,
+        blank=True,
+        help_text=_(
+            "The From of the club's letters, e.g. «Клуб <club@example.org>». Empty: the "
+            "server's DEFAULT_FROM_EMAIL with the club's name."
+        ),
+    )
 
     name = models.CharField(
         _("club name"),
@@ -227,21 +267,30 @@ class ClubSettings(models.Model):
     )
 
     class Meta:
-        verbose_name = _("club settings")
-        verbose_name_plural = _("club settings")
+        verbose_name = _("club")
+        verbose_name_plural = _("clubs")
+        ordering = ["pk"]
         constraints = [
-            models.CheckConstraint(condition=models.Q(pk=1), name="club_settings_single_row"),
+            # One bot serves one club: two clubs on one token would answer each other's
+            # members and share a webhook.
+            models.UniqueConstraint(
+                fields=["telegram_bot_token"],
+                condition=~models.Q(telegram_bot_token=""),
+                name="club_one_club_per_bot",
+                violation_error_message=_("Another club uses this bot."),
+            ),
         ]
 
     def __str__(self) -> str:
-        return str(_("Club settings"))
+        return self.name or self.slug or str(_("Mafia club"))
 
     def save(self, *args: Any, **kwargs: Any) -> None:
-        rows = ClubSettings.objects.filter(pk=self.pk) if self.pk is not None else None
+        rows = Club.objects.filter(pk=self.pk) if self.pk is not None else None
         stored = rows.values_list("rating_system", flat=True).first() if rows is not None else None
         replay = stored is not None and stored != self.rating_system
         super().save(*args, **kwargs)
         _settings_cache.clear()
+        tenancy.clubs_changed()
         if replay:
             # Every game's rating again by the new system (as a new scoring scheme does).
             queue_on_commit("games.ratings.tasks.ratings_replay")
@@ -251,18 +300,36 @@ class ClubSettings(models.Model):
         """A change made with update(): read the row afresh (in this process at once)."""
         _settings_cache.clear()
 
+    def delete(self, *args: Any, **kwargs: Any) -> Any:
+        deleted = super().delete(*args, **kwargs)
+        _settings_cache.clear()
+        tenancy.clubs_changed()
+        return deleted
+
     @classmethod
-    def load(cls) -> ClubSettings:
-        """The settings row, kept for a few seconds per process: it is read by every
-        sign-up and changed a few times a year. A save here is seen at once in this
-        process and within CACHE_SECONDS in the others."""
-        cached = _settings_cache.get("row")
+    def current(cls) -> Club:
+        """The club in scope (club/kernel/tenancy.py), kept for a few seconds per process:
+        it is read by every sign-up and changed a few times a year. A save here is seen at
+        once in this process and within CACHE_SECONDS in the others."""
+        club_id = tenancy.current_club_id()
+        cached = _settings_cache.get(club_id)
         if cached is not None and monotonic() - cached[0] < cls.CACHE_SECONDS:
             return cached[1]
-        # The data migration makes the row; get_or_create covers a database whose row was
-        # deleted by hand, so the site never fails for want of it.
-        row, _created = cls.objects.get_or_create(pk=1)
-        _settings_cache["row"] = (monotonic(), row)
+        row = cls.objects.get(pk=club_id)
+        _settings_cache[club_id] = (monotonic(), row)
+        return row
+
+    @classmethod
+    def by_slug(cls, slug: str) -> Club | None:
+        """The club at /c/<slug>/, or None; kept as `current()` keeps its row."""
+        for club_id in tenancy.club_ids():
+            cached = _settings_cache.get(club_id)
+            fresh = cached is not None and monotonic() - cached[0] < cls.CACHE_SECONDS
+            if cached is not None and fresh and cached[1].slug == slug:
+                return cached[1]
+        row = cls.objects.filter(slug=slug).first()
+        if row is not None:
+            _settings_cache[row.pk] = (monotonic(), row)
         return row
 
     @property
