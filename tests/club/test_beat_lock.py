@@ -38,7 +38,8 @@ def broker() -> redis.Redis:
 def _one_fast_entry(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """Both beats read the same schedule: one entry due every EVERY seconds. No lease is left
     from an earlier test, and nothing they publish is left for the next one."""
-    monkeypatch.setitem(app.conf, "beat_schedule", {"fast": {"task": TASK, "schedule": EVERY}})
+    fast = {"task": "club.tasks.housekeeping", "schedule": EVERY}  # TASK, as a literal
+    monkeypatch.setitem(app.conf, "beat_schedule", {"fast": fast})
     broker().delete(LOCK_KEY)
     yield
     broker().delete(LOCK_KEY)
