@@ -187,6 +187,12 @@ class LeasedScheduler(PersistentScheduler):
     def holds_lease(self) -> bool:
         return monotonic() < self._valid_until
 
+    @property
+    def renewed_at(self) -> float | None:
+        """When (monotonic) this beat last took or renewed the lease; None standing by. The
+        lease ends in Redis no sooner than `lock_seconds` after it."""
+        return self._renewed_at
+
     def tick(self, *args: Any, **kwargs: Any) -> float:
         if not self._claim():
             return self.renew_every
