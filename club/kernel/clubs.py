@@ -57,6 +57,15 @@ def validate_logo_size(logo: File[Any]) -> None:
 _settings_cache: dict[int, tuple[float, Club]] = {}
 
 
+class Visitors(models.TextChoices):
+    """Who besides the club's own members may sign up for its evenings (#41, visiting):
+    a member of another club on the platform plays as a visitor by the club's rule."""
+
+    OPEN = "open", _("anyone with an account on the platform")
+    MEMBERS_ONLY = "members", _("the club's members only")
+    BY_APPROVAL = "approval", _("visitors wait for an organiser's approval")
+
+
 class Club(models.Model):
     """A club on the platform. The first one is made by a data migration with the
     defaults (a single-club install has only it, and its addresses have no club prefix)."""
@@ -188,6 +197,17 @@ class Club(models.Model):
         _("counted over the member's last N evenings"),
         default=5,
         validators=[MinValueValidator(1), MaxValueValidator(100)],
+    )
+
+    visitors = models.CharField(
+        _("visitors from other clubs"),
+        max_length=8,
+        choices=Visitors.choices,
+        default=Visitors.OPEN,
+        help_text=_(
+            "Whether a player who is not the club's member may sign up for its evenings: "
+            "freely, never, or in the reserve until an organiser lets them in."
+        ),
     )
 
     season_length = models.CharField(
