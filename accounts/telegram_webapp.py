@@ -19,6 +19,7 @@ from django.conf import settings
 from django.utils.translation import gettext as _
 
 from accounts.telegram_login import CLOCK_SKEW_SECONDS, TelegramIdentity, signature_matches
+from club.kernel.bots import club_bot
 from club.kernel.errors import RefusalCode, Refused
 from club.kernel.parsing import loads, whole_number
 
@@ -35,16 +36,16 @@ class MiniAppLaunch:
 def mini_app_demo_on() -> bool:
     """The embedded site's developer page (accounts/miniapp.mini_app_demo) works only under
     DEBUG with no real bot, where the settings give a demo token (production never does)."""
-    return bool(
-        settings.DEBUG and settings.TELEGRAM_MINI_APP_DEMO_TOKEN and not settings.TELEGRAM_BOT_TOKEN
-    )
+    return bool(settings.DEBUG and settings.TELEGRAM_MINI_APP_DEMO_TOKEN and not club_bot().token)
 
 
 def mini_app_token() -> str:
-    """The token launches are signed with: the bot's, or on the embedded site's developer
-    page (mini_app_demo_on) the demo token."""
-    if settings.TELEGRAM_BOT_TOKEN:
-        return str(settings.TELEGRAM_BOT_TOKEN)
+    """The token launches are signed with: the bot of the club in scope (each club's app
+    opens from its own bot, and a launch another club's bot signed is not genuine here),
+    or on the embedded site's developer page (mini_app_demo_on) the demo token."""
+    token = club_bot().token
+    if token:
+        return token
     return str(settings.TELEGRAM_MINI_APP_DEMO_TOKEN) if mini_app_demo_on() else ""
 
 

@@ -31,6 +31,7 @@ from club.doors import csp
 from club.doors.requests import MemberRequest, SiteRequest
 from club.doors.responses import action_answer, answers_refusals
 from club.kernel import throttle
+from club.kernel.bots import club_bot
 from club.kernel.errors import RefusalCode, Refused
 from notifications.sender import notification_deliver
 
@@ -227,7 +228,7 @@ def _telegram_identity(request: SiteRequest) -> TelegramIdentity:
     """The verified identity the widget's popup signed, taken once (a replay is refused)."""
     identity = telegram_login_verify(
         request.POST,
-        bot_token=settings.TELEGRAM_BOT_TOKEN,
+        bot_token=club_bot().token,  # the club's bot signs its widget's login
         now=timezone.now(),
         max_age_seconds=settings.TELEGRAM_LOGIN_MAX_AGE_SECONDS,
     )

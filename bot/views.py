@@ -1,7 +1,6 @@
 import hmac
 import logging
 
-from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse, HttpResponseForbidden, JsonResponse
@@ -14,6 +13,7 @@ from bot.linking import telegram_link_code_create
 from bot.process import process_update
 from club.doors.requests import MemberRequest, SiteRequest
 from club.kernel import parsing
+from club.kernel.bots import club_bot
 
 logger = logging.getLogger(__name__)
 
@@ -21,7 +21,10 @@ logger = logging.getLogger(__name__)
 @csrf_exempt  # Telegram cannot send a CSRF token; the secret header authenticates it
 @require_POST
 def telegram_webhook(request: SiteRequest) -> HttpResponse:
-    secret = settings.TELEGRAM_WEBHOOK_SECRET
+    """The club's bot's webhook: /c/<slug>/telegram/webhook/ (the first club's also without
+    the prefix) is in that club's scope, and only that club's secret opens it, so one
+    club's bot can never deliver an update into another club."""
+    secret = club_bot().secret
     given = request.headers.get("X-Telegram-Bot-Api-Secret-Token", "")
     if not secret or not hmac.compare_digest(given.encode(), secret.encode()):
         return HttpResponseForbidden()
@@ -47,8 +50,9 @@ def telegram_webhook(request: SiteRequest) -> HttpResponse:
 @require_POST
 def telegram_connect(request: MemberRequest) -> HttpResponse:
     """«Подключить Telegram»: a single-use deep link into the bot."""
-    if not settings.TELEGRAM_BOT_USERNAME:
+    username = club_bot().username
+    if not username:
         messages.error(request, _("The Telegram bot is not set up on this site."))
         return redirect("accounts:profile")
     code = telegram_link_code_create(member=request.user)
-    return redirect(f"https://t.me/{settings.TELEGRAM_BOT_USERNAME}?start={code}")
+    return redirect(f"https://t.me/{username}?start={code}")

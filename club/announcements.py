@@ -9,6 +9,7 @@ from django.db import transaction
 
 from accounts.languages import speaking
 from club import queries, texts
+from club.kernel.bots import club_bot
 from club.kernel.clubs import Club
 from club.models import Evening
 from notifications.models import Notification
@@ -25,8 +26,9 @@ def evening_announce_signup(*, evening_id: int) -> int | None:
     buttons = []
     # The group has no one reader: the club's language, whoever's message is being written.
     with speaking(settings.LANGUAGE_CODE), transaction.atomic():
-        if settings.TELEGRAM_BOT_USERNAME:
-            url = f"https://t.me/{settings.TELEGRAM_BOT_USERNAME}?start=e{evening.pk}"
+        bot = club_bot(club).username
+        if bot:
+            url = f"https://t.me/{bot}?start=e{evening.pk}"
             buttons = [[{"text": texts.ok_playing_label(), "url": url}], *_open_in_app(evening)]
         return notification_enqueue(
             dedupe_key=f"announce:signup:{evening.pk}",
@@ -44,14 +46,14 @@ LINEUP_PAUSE = timedelta(seconds=3)
 
 
 def mini_app_link(evening: Evening) -> str | None:
-    """A t.me link that opens the club's app on this evening (its `startapp`), or None
-    without a bot: the named Mini App when BotFather gave it a short name, else the bot's
-    main Mini App."""
-    bot = settings.TELEGRAM_BOT_USERNAME
-    if not bot:
+    """A t.me link that opens the club's app on this evening (its `startapp`) in the club's
+    own bot, or None without a bot: the named Mini App when BotFather gave it a short name,
+    else the bot's main Mini App."""
+    bot = club_bot()
+    if not bot.username:
         return None
-    app = f"/{settings.TELEGRAM_MINI_APP_NAME}" if settings.TELEGRAM_MINI_APP_NAME else ""
-    return f"https://t.me/{bot}{app}?startapp=evening-{evening.pk}"
+    app = f"/{bot.mini_app_name}" if bot.mini_app_name else ""
+    return f"https://t.me/{bot.username}{app}?startapp=evening-{evening.pk}"
 
 
 def _open_in_app(evening: Evening) -> list[list[dict[str, str]]]:

@@ -4,9 +4,9 @@ evening card and for the club's reminders, and read back when a member presses o
 from __future__ import annotations
 
 from django.conf import settings
-from django.urls import reverse
 
 from club import texts
+from club.kernel.bots import club_address, club_bot
 from club.kernel.parsing import whole_number
 
 Button = dict[str, str]
@@ -45,9 +45,9 @@ def undo(evening_id: int) -> Button:
 def mini_app(evening_id: int) -> Button | None:
     """«Открыть в приложении клуба» in a private chat: the club's app on this evening.
     Telegram opens only https addresses in a Mini App: none for a site without one."""
-    if not settings.SITE_URL.startswith("https://") or not settings.TELEGRAM_BOT_USERNAME:
+    if not settings.SITE_URL.startswith("https://") or not club_bot().username:
         return None
-    url = f"{settings.SITE_URL}{reverse('mini_app_start')}?startapp=evening-{evening_id}"
+    url = f"{club_address('mini_app_start')}?startapp=evening-{evening_id}"
     return {"text": texts.open_in_app_label(), "web_app": url}
 
 

@@ -15,8 +15,14 @@ worker killed after the claim leaves the row in `sending`: if it never began the
 message may or may not have arrived, and the sweep reports it failed "in doubt" for an admin
 instead of risking a duplicate.
 
+Each row goes through its club's bot (club/kernel/bots.py): the worker runs in the row's
+club's scope (the task carries the club), and the chat's pace counts that club's rows only,
+which are that bot's. Bots are paced each on its own (notifications/ratelimit.py): a busy
+bot puts its message back for later and frees the worker for another club's message.
+
 A 429 pauses the whole bot for the retry_after Telegram names (notifications/ratelimit.py):
-the message and every other one wait it out without a call, and without losing an attempt.
+the message and every other one of that bot wait it out without a call, and without losing
+an attempt; other clubs' bots go on.
 """
 
 from __future__ import annotations
@@ -26,11 +32,11 @@ import random
 from dataclasses import dataclass
 from datetime import timedelta
 
-from django.conf import settings
 from django.db.models import F, Q
 from django.utils import timezone
 from telegram.error import TelegramError
 
+from club.kernel.bots import club_bot
 from notifications import mail, telegram
 from notifications.models import Notification, NotificationChannel, NotificationStatus
 from notifications.ratelimit import pause_sending, wait_for_send_slot
@@ -169,7 +175,7 @@ def _prepare(notification: Notification) -> _Call | Outcome:
         return _finish(notification_id, NotificationStatus.SKIPPED)
     if notification.chat_id != chat_id:
         Notification.objects.filter(pk=notification_id).update(chat_id=chat_id)
-    if settings.TELEGRAM_CONSOLE_MODE:
+    if club_bot().console:
         verb = "edits a message in" if notification.edit_of_id else "to"
         # The buttons too, each as [its text]: a tester sees the choices a member gets.
         shown = " ".join(
@@ -190,9 +196,13 @@ def _prepare(notification: Notification) -> _Call | Outcome:
             if notification.attempts >= MAX_ATTEMPTS:
                 return _finish(notification_id, NotificationStatus.FAILED, last_error="No post.")
             return _release(notification_id, 5.0 * notification.attempts)
-    paused = wait_for_send_slot()
-    if paused:  # another message's 429: the whole bot waits, this one with it
-        return _release(notification_id, paused, "Telegram paused the bot (429).", attempted=False)
+    turn = wait_for_send_slot()
+    if turn.paused:  # another message's 429: the whole bot waits, this one with it
+        return _release(
+            notification_id, turn.wait, "Telegram paused the bot (429).", attempted=False
+        )
+    if turn.wait:  # the club's bot is busy for now: the worker takes another message
+        return _release(notification_id, turn.wait, "The club's bot is busy.", attempted=False)
     return _Call(chat_id, edits)
 
 

@@ -2,8 +2,11 @@
 each of its errors means for a message (the one place that reads them).
 
 A `Bot` holds an httpx client bound to the event loop it was first used on, so each process
-keeps its own loop and its own Bot (a Celery prefork worker forks after import: the pid
-check makes every child build its own). Nothing is shared across loops or processes.
+keeps its own loop and its own Bot per token (a Celery prefork worker forks after import:
+the pid check makes every child build its own). Nothing is shared across loops or processes.
+
+Each club speaks through its own bot (club/kernel/bots.py): a call is made with the token of
+the club in scope unless a command names another.
 """
 
 from __future__ import annotations
@@ -20,6 +23,8 @@ from django.conf import settings
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 from telegram import error as tg
 from telegram.request import HTTPXRequest
+
+from club.kernel.bots import club_bot
 
 T = TypeVar("T")
 
@@ -82,30 +87,37 @@ def _button(button: dict[str, str]) -> InlineKeyboardButton:
 
 
 class _ProcessBot:
+    """One event loop per process and one Bot per token on it, made at first use."""
+
     def __init__(self) -> None:
         self._pid: int | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
-        self._bot: Bot | None = None
+        self._bots: dict[str, Bot] = {}
 
-    def run(self, call: Callable[[Bot], Awaitable[T]]) -> T:
+    def run(self, call: Callable[[Bot], Awaitable[T]], *, token: str | None = None) -> T:
+        """Make `call` with the bot of `token`; by default the bot of the club in scope."""
+        token = token if token is not None else club_bot().token
         if self._pid != os.getpid() or self._loop is None or self._loop.is_closed():
             self._pid = os.getpid()
             self._loop = asyncio.new_event_loop()
-            self._bot = Bot(
-                settings.TELEGRAM_BOT_TOKEN,
+            self._bots = {}
+        bot = self._bots.get(token)
+        if bot is None:
+            bot = self._bots[token] = Bot(
+                token,
                 base_url=api_base_url(),
                 request=HTTPXRequest(connection_pool_size=8, connect_timeout=5, read_timeout=15),
             )
-        assert self._bot is not None
-        return self._loop.run_until_complete(call(self._bot))
+        return self._loop.run_until_complete(call(bot))
 
     def reset(self) -> None:
-        """Forget the Bot (tests point it at a new server); the next call builds a fresh one."""
+        """Forget the Bots (tests point them at a new server); the next call builds afresh."""
         if self._loop is not None and not self._loop.is_closed():
-            if self._bot is not None:
-                self._loop.run_until_complete(self._bot.shutdown())
+            for bot in self._bots.values():
+                self._loop.run_until_complete(bot.shutdown())
             self._loop.close()
-        self._pid = self._loop = self._bot = None
+        self._pid = self._loop = None
+        self._bots = {}
 
 
 process_bot = _ProcessBot()

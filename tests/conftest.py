@@ -158,6 +158,7 @@ def seed_migration_rows() -> None:
     seeds = {
         "accounts.migrations.0002_hosts_group": "create_hosts_group",
         "club.migrations.0002_club_settings_row": "create_settings_row",
+        "club.migrations.0021_clubs": "first_club",  # the settings row became the first club
         "accounts.migrations.0008_hosts_group_in_russian": "rename_hosts_group",
         "games.migrations.0002_seed_roles": "seed",
         # Version 1 of each scoring preset («Клуб»'s is the old scheme_v1 of games 0004).
@@ -167,7 +168,10 @@ def seed_migration_rows() -> None:
     class Current:
         """Today's registry, under the labels the seeding migrations knew."""
 
-        moved = {("games", "scoringscheme"): ("ratings", "ScoringScheme")}
+        moved = {
+            ("games", "scoringscheme"): ("ratings", "ScoringScheme"),
+            ("club", "clubsettings"): ("club", "Club"),
+        }
 
         def get_model(self, app: str, name: str) -> type[Model]:
             return apps.get_model(*self.moved.get((app, name.lower()), (app, name)))

@@ -1,9 +1,11 @@
 """A local fake Telegram Bot API server over real HTTP, for tests and benchmarks.
 
-Point the bot at it with TELEGRAM_API_BASE_URL. It records every call, answers like the Bot
-API does, and can be told to fail: the next calls with given errors (429 with retry_after,
-403, 400, 500), a share of calls with 500, an overall rate limit answered with 429, and a
-flood: a stretch of time in which every message is answered 429.
+Point the bots at it with TELEGRAM_API_BASE_URL. It serves several bots, one per token
+(`token`, and more with `add_bot`: each club's own), records every call with the token it
+came through, answers like the Bot API does, and can be told to fail: the next calls with
+given errors (429 with retry_after, 403, 400, 500), a share of calls with 500, a rate limit
+per bot answered with 429, and a flood: a stretch of time in which every message is
+answered 429. A call with a token it does not serve is answered 404, as Telegram does.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ class Call:
     params: dict[str, Any]
     at: float
     status: int = 200
+    token: str = ""  # the bot it was made through
 
 
 @dataclass
@@ -37,13 +40,15 @@ class FakeTelegram:
     refused: list[Call] = field(default_factory=list)  # sendMessage calls answered an error
     _forced: deque[tuple[int, dict[str, Any]]] = field(default_factory=deque)
     _lock: threading.Lock = field(default_factory=threading.Lock)
-    _sent_at: deque[float] = field(default_factory=deque)
+    _sent_at: dict[str, deque[float]] = field(default_factory=dict)  # per bot
+    usernames: dict[str, str] = field(default_factory=dict)  # token → the bot's @username
     _message_id: int = 0
     updates: list[dict[str, Any]] = field(default_factory=list)  # until an offset confirms them
     migrated: dict[int, int] = field(default_factory=dict)  # group → the supergroup it became
     _flood: tuple[float, float, int] | None = None
 
     def __post_init__(self) -> None:
+        self.usernames.setdefault(self.token, "club_bot")
         self._random = random.Random(self.seed)
         fake = self
 
@@ -72,6 +77,12 @@ class FakeTelegram:
         self._server.shutdown()
         self._server.server_close()
 
+    def add_bot(self, token: str, username: str) -> str:
+        """Serve another bot (another club's) beside the first; its token."""
+        with self._lock:
+            self.usernames[token] = username
+        return token
+
     def migrate_chat(self, old: int, new: int) -> None:
         """The group `old` became the supergroup `new`: Telegram answers as it does."""
         self.migrated[old] = new
@@ -86,33 +97,41 @@ class FakeTelegram:
         this retry_after, as Telegram does to a bot that sent too much."""
         self._flood = (start, start + seconds, retry_after)
 
-    def send_calls(self) -> list[Call]:
-        """Every sendMessage call that reached the server, answered or refused, in order."""
+    def send_calls(self, token: str | None = None) -> list[Call]:
+        """Every sendMessage call that reached the server, answered or refused, in order
+        (through one bot, when its token is given)."""
         with self._lock:
             calls = [call for call in self.calls if call.method == "sendMessage"]
-            return sorted([*calls, *self.refused], key=lambda call: call.at)
+            every = sorted([*calls, *self.refused], key=lambda call: call.at)
+        return [call for call in every if token is None or call.token == token]
 
-    def sent(self) -> list[Call]:
-        with self._lock:
-            return [call for call in self.calls if call.method == "sendMessage"]
+    def sent(self, token: str | None = None) -> list[Call]:
+        """The messages sent (through one bot, when its token is given), in order."""
+        return self._made("sendMessage", token)
 
-    def edited(self) -> list[Call]:
+    def edited(self, token: str | None = None) -> list[Call]:
+        return self._made("editMessageText", token)
+
+    def _made(self, method: str, token: str | None) -> list[Call]:
         with self._lock:
-            return [call for call in self.calls if call.method == "editMessageText"]
+            return [
+                call
+                for call in self.calls
+                if call.method == method and (token is None or call.token == token)
+            ]
 
     def _handle(self, request: BaseHTTPRequestHandler) -> None:
-        prefix = f"/bot{self.token}/"
-        if not request.path.startswith(prefix):
+        token, _slash, method = request.path.removeprefix("/bot").partition("/")
+        if not request.path.startswith("/bot") or token not in self.usernames:
             self._answer(request, 404, {"ok": False, "error_code": 404, "description": "Not Found"})
             return
-        method = request.path[len(prefix) :]
         length = int(request.headers.get("Content-Length") or 0)
         body = request.rfile.read(length).decode() if length else ""
         params = self._params(request.headers.get("Content-Type", ""), body)
         with self._lock:
-            status, payload = self._respond(method, params)
+            status, payload = self._respond(token, method, params)
             if method == "sendMessage" and status != 200:
-                self.refused.append(Call(method, params, time.monotonic(), status))
+                self.refused.append(Call(method, params, time.monotonic(), status, token))
         self._answer(request, status, payload)
 
     @staticmethod
@@ -130,7 +149,9 @@ class FakeTelegram:
                 params[key] = value
         return params
 
-    def _respond(self, method: str, params: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+    def _respond(
+        self, token: str, method: str, params: dict[str, Any]
+    ) -> tuple[int, dict[str, Any]]:
         now = time.monotonic()
         if self._forced:
             status, extra = self._forced.popleft()
@@ -146,26 +167,27 @@ class FakeTelegram:
         if method == "sendMessage":
             if self._flood is not None and self._flood[0] <= now < self._flood[1]:
                 return 429, self._error(429, retry_after=self._flood[2])
-            if self.rate_limit_per_s is not None:
-                while self._sent_at and now - self._sent_at[0] > 1:
-                    self._sent_at.popleft()
-                if len(self._sent_at) >= self.rate_limit_per_s:
+            sent_at = self._sent_at.setdefault(token, deque())
+            if self.rate_limit_per_s is not None:  # Telegram's limit is each bot's own
+                while sent_at and now - sent_at[0] > 1:
+                    sent_at.popleft()
+                if len(sent_at) >= self.rate_limit_per_s:
                     return 429, self._error(429, retry_after=1)
             if self.fail_share and self._random.random() < self.fail_share:
                 return 500, self._error(500)
-            self._sent_at.append(now)
-            self.calls.append(Call(method, params, now))
+            sent_at.append(now)
+            self.calls.append(Call(method, params, now, token=token))
             self._message_id += 1
             return 200, {"ok": True, "result": self._message(params)}
-        self.calls.append(Call(method, params, now))
+        self.calls.append(Call(method, params, now, token=token))
         if method == "getMe":
             return 200, {
                 "ok": True,
                 "result": {
-                    "id": 123456,
+                    "id": int(token.partition(":")[0]),
                     "is_bot": True,
                     "first_name": "Club",
-                    "username": "club_bot",
+                    "username": self.usernames[token],
                 },
             }
         if method == "editMessageText":

@@ -35,6 +35,7 @@ def test_telegram_setup_sets_the_webhook_with_its_secret_and_the_commands(
     assert "the menu button opens the club's app" in out.getvalue()
 
 
+@pytest.mark.django_db
 def test_telegram_setup_needs_the_token_and_the_secret(settings: Settings) -> None:
     settings.TELEGRAM_BOT_TOKEN = ""
     with pytest.raises(CommandError):

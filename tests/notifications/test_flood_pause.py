@@ -165,5 +165,5 @@ def test_a_pause_redis_cannot_record_still_makes_the_message_wait(
     "sending", to be reported in doubt."""
     settings.CELERY_BROKER_URL = "redis://127.0.0.1:1/0"  # nothing listens there
     with caplog.at_level("WARNING"):
-        assert pause_sending(7.0) == 7.0
+        assert pause_sending(7.0, bot="123456") == 7.0
     assert "Could not share a Telegram pause" in caplog.text

@@ -1,17 +1,20 @@
-"""Run the bot by long polling: the same handlers as the webhook, for a machine without a
-public address (a laptop, staging). Stop it with Ctrl-C."""
+"""Run a club's bot by long polling: the same handlers as the webhook, for a machine without
+a public address (a laptop, staging). `--club <slug>` (default: the first club); one
+process per club's bot. Stop it with Ctrl-C."""
 
 import logging
 import time
 from typing import Any
 
-from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from telegram import Bot, Update
 
+from bot.management.clubs import add_club_arguments, chosen_clubs
 from bot.payloads import CallbackAnswer
 from bot.process import process_update
 from club.kernel import parsing
+from club.kernel.bots import club_bot
+from club.kernel.tenancy import club_scope
 from notifications.telegram import process_bot
 
 logger = logging.getLogger(__name__)
@@ -23,12 +26,20 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--once", action="store_true", help="one round of polling, then stop")
+        add_club_arguments(parser, every=False)
 
-    def handle(self, *args: Any, once: bool, **options: Any) -> None:
-        if not settings.TELEGRAM_BOT_TOKEN:
-            raise CommandError(
-                "Set TELEGRAM_BOT_TOKEN first (without it the bot is in console mode)."
-            )
+    def handle(self, *args: Any, once: bool, club: str, **options: Any) -> None:
+        (chosen,) = chosen_clubs(slug=club)
+        with club_scope(chosen):
+            if not club_bot(chosen).token:
+                raise CommandError(
+                    "Set TELEGRAM_BOT_TOKEN (or the club's own bot token) first: without it "
+                    "the club's bot is in console mode."
+                )
+            self._poll(once=once)
+
+    def _poll(self, *, once: bool) -> None:
+        """Fetch and handle the club in scope's updates, through its bot."""
         offset: int | None = None
 
         async def forget_the_webhook(bot: Bot) -> bool:
