@@ -15,17 +15,18 @@ from collections.abc import Callable, Mapping, Sequence
 from datetime import date, datetime
 from typing import Any
 
-from django.db import connection, transaction
-from django.db.models import Count
+from django.db import transaction
 from django.utils import timezone
 
-from club.kernel.clubs import Club
 from games.models import Game, GameStatus, Seat
-from games.ratings import systems
-from games.ratings.models import GameAnalysis, PlayerScore, RatingForecast, ScoringScheme
+from games.ratings import fold
+
+# The ratings' replay lives in games/ratings/fold.py; its callers know it by this module too.
+from games.ratings.fold import forecasts_update as forecasts_update
+from games.ratings.fold import ratings_replay as ratings_replay
+from games.ratings.models import GameAnalysis, PlayerScore, ScoringScheme
 from games.ratings.presets import played_day, scheme_by_game
 from games.recording import engine_for
-from games.rules import forecast, rating
 from games.rules.club import ClubGame
 from games.rules.errors import ProtocolError, RuleViolation
 from games.rules.online import BLACK_ROLES, OnlineGame
@@ -43,9 +44,6 @@ from games.rules.scoring import (
 from games.timeline import in_time_order
 
 logger = logging.getLogger(__name__)
-
-# Held while ratings are replayed, so that two replays never interleave their writes.
-_RATINGS_LOCK = 7_001_001
 
 
 def _sections(events: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
@@ -86,12 +84,14 @@ def game_analysis_build(
     game and its day; games/ratings/presets.py).
 
     A game that is not finished (an undo reopened it) has no analysis. Call
-    ratings_replay() afterwards: the scores' ratings depend on every earlier game.
+    fold.ratings_after_game() afterwards: the scores' ratings depend on every earlier game
+    (a change to a game the ratings' fold has passed forgets the fold: fold.scores_change).
     """
     with transaction.atomic():
         rows = Game.objects.select_for_update(of=("self",)).select_related("evening")
         game = rows.filter(pk=game_id).first()
         if game is None or game.status != GameStatus.FINISHED:
+            fold.scores_change(game_id, None)
             withdrawn, _kinds = GameAnalysis.objects.filter(game_id=game_id).delete()
             PlayerScore.objects.filter(game_id=game_id).delete()
             return bool(withdrawn)
@@ -113,6 +113,7 @@ def game_analysis_build(
             return False
         first_night = killed_first_night(state.eliminated)
         ended_at = game.ended_at or timezone.now()
+        fold.scores_change(game.pk, ended_at)
         GameAnalysis.objects.update_or_create(
             game=game,
             defaults={
@@ -190,136 +191,6 @@ def role_and_team(state: ClubGame | OnlineGame, seat: int) -> tuple[str, Team]:
         return code, Team.BLACK if code in BLACK_ROLES else Team.RED
     role = state.roles[seat]
     return role.code, role.team
-
-
-def ratings_replay() -> int:
-    """Replay the club's rating system (club settings, `rating_system`) over every analysed
-    game in the order they ended, but the unrated ones (Game.rated: their scores get no
-    rating), and store each score's rating before and after; returns how many rows changed
-    (a new last game: its own; another system: nearly all)."""
-    with transaction.atomic():
-        if connection.vendor == "postgresql":
-            with connection.cursor() as cursor:
-                cursor.execute("SELECT pg_advisory_xact_lock(%s)", [_RATINGS_LOCK])
-        system = Club.objects.values_list("rating_system", flat=True).first()
-        rows = _rows_in_playing_order()
-        unrated = _unrated_games()
-        # An unrated game is in no fold: its rows get no rating (None, None) below.
-        changes = rating.replay(
-            (played for played, _before, _after in rows if played.game not in unrated),
-            systems.rater(system or rating.OPENSKILL_PLAIN),
-        )
-        changed: list[tuple[int, float | None, float | None]] = []
-        for played, before, after in rows:
-            pk = played.key
-            assert isinstance(pk, int)
-            change = changes.get(pk)
-            new = (change.before, change.after) if change else (None, None)
-            if not _same(new, (before, after)):
-                changed.append((pk, *new))
-        _write_ratings(changed)
-    return len(changed)
-
-
-def _unrated_games() -> set[int]:
-    """The games marked unrated (Game.rated): scored, but in no rating."""
-    return set(Game.objects.filter(rated=False).values_list("pk", flat=True))
-
-
-def _rows_in_playing_order() -> list[tuple[rating.Played, float | None, float | None]]:
-    """Every analysed seat as the rating systems read it, in the order the games ended,
-    with the rating it has stored (before, after)."""
-    rows = PlayerScore.objects.order_by("ended_at", "game_id", "seat").values_list(
-        "pk",
-        "game_id",
-        "member_id",
-        "track",
-        "game__winner",
-        "won",
-        "points",
-        "rating_before",
-        "rating_after",
-    )
-    # Everyone at the table, guests too: mafiaratings' K is smaller below ten players.
-    seats = dict(
-        Seat.objects.filter(game__status=GameStatus.FINISHED)
-        .values("game_id")
-        .annotate(n=Count("pk"))
-        .values_list("game_id", "n")
-    )
-    # A game at a tournament's table is a tournament game: mafiaratings rates a game
-    # with a tournament by the tournament's K (16/12), not the club game's (4/3).
-    tournament = set(
-        Game.objects.filter(tournament_table__isnull=False).values_list("pk", flat=True)
-    )
-    return [
-        (
-            rating.Played(
-                pk,
-                game,
-                member,
-                track,
-                winner,
-                won,
-                points,
-                seats.get(game, 0),
-                kind=rating.TOURNAMENT if game in tournament else rating.CLUB,
-            ),
-            before,
-            after,
-        )
-        for pk, game, member, track, winner, won, points, before, after in rows
-    ]
-
-
-def forecasts_update() -> list[RatingForecast]:
-    """How well each rating system foresees the club's games, each before it is rated
-    (games/rules/forecast.py), stored for the admins; returns the rows in system order."""
-    unrated = _unrated_games()
-    played = [row for row, _b, _a in _rows_in_playing_order() if row.game not in unrated]
-    now = timezone.now()
-    kept = []
-    for system in rating.SYSTEMS:
-        found = forecast.forecast(played, systems.rater(system))
-        row, _created = RatingForecast.objects.update_or_create(
-            system=system,
-            defaults={
-                "games": found.games,
-                "log_loss": found.log_loss,
-                "base_log_loss": found.base_log_loss,
-                "updated_at": now,
-            },
-        )
-        kept.append(row)
-    return kept
-
-
-def _same(a: tuple[float | None, ...], b: tuple[float | None, ...]) -> bool:
-    return all(
-        (x is None and y is None) or (x is not None and y is not None and abs(x - y) < 1e-9)
-        for x, y in zip(a, b, strict=True)
-    )
-
-
-def _write_ratings(changed: list[tuple[int, float | None, float | None]]) -> None:
-    if not changed:
-        return
-    if connection.vendor == "postgresql":
-        # One statement for any number of rows (a whole replay after a scheme change).
-        table = PlayerScore._meta.db_table
-        with connection.cursor() as cursor:
-            cursor.execute(
-                f"UPDATE {table} AS s SET rating_before = v.before, rating_after = v.after"  # noqa: S608
-                " FROM unnest(%s::bigint[], %s::float8[], %s::float8[]) AS v(id, before, after)"
-                " WHERE s.id = v.id",
-                [[c[0] for c in changed], [c[1] for c in changed], [c[2] for c in changed]],
-            )
-        return
-    PlayerScore.objects.bulk_update(
-        [PlayerScore(pk=pk, rating_before=b, rating_after=a) for pk, b, a in changed],
-        ["rating_before", "rating_after"],
-        batch_size=500,
-    )
 
 
 def analyses_rebuild() -> list[int]:

@@ -245,3 +245,59 @@ class RatingForecast(models.Model):
 
     def __str__(self) -> str:
         return self.system
+
+
+class RatingFold(models.Model):
+    """Where one rating system's fold over the club's rated games stands (games/ratings/
+    fold.py): the last game it has folded, in playing order, and what the system carries
+    beside each player's state (RatingState): the club's base rate as the system counts it,
+    and its foresight's running sums. A game that ends after that one is folded from here
+    alone; anything else replays every game and writes these rows again. No row: no fold yet
+    (the next game's end replays)."""
+
+    system = models.CharField(max_length=16, unique=True)
+    # The last game folded: its scores' `ended_at` and its id (none folded yet: both null).
+    # Not a key: a deleted game leaves the fold pointing at nothing, which the next end sees.
+    last_ended_at = models.DateTimeField(null=True, blank=True)
+    last_game_id = models.BigIntegerField(null=True, blank=True)
+    # The scores' stored ratings are this system's (the club's choice when they were written).
+    shown = models.BooleanField(default=False)
+    # games.rules.rating.BaseRate of the system's own fold: red wins and decided games.
+    reds = models.PositiveIntegerField(default=0)
+    decided = models.PositiveIntegerField(default=0)
+    # games.rules.forecast.Tally: its base rate, and its log-losses summed (not averaged, so
+    # that the next game adds to them exactly as the replay does).
+    foreseen_reds = models.PositiveIntegerField(default=0)
+    foreseen = models.PositiveIntegerField(default=0)
+    loss = models.FloatField(default=0.0)
+    base_loss = models.FloatField(default=0.0)
+
+    def __str__(self) -> str:
+        return self.system
+
+
+class RatingState(models.Model):
+    """A player's state in one rating system after the last game folded (RatingFold), all
+    the system needs to rate their next game: OpenSkill's mu and sigma, Elo's two tracks,
+    the non-zero-sum Elo's one rating. A field the system does not keep is null; a player the
+    system has not rated has no row."""
+
+    system = models.CharField(max_length=16)
+    member = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="+",
+    )
+    mu = models.FloatField(null=True, blank=True)
+    sigma = models.FloatField(null=True, blank=True)
+    red = models.FloatField(null=True, blank=True)
+    black = models.FloatField(null=True, blank=True)
+    overall = models.FloatField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["system", "member"], name="one_state_per_system"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.system} · {self.member_id}"

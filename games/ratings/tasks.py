@@ -5,6 +5,9 @@ for them by name after their commits (club/kernel/queueing.py): "games.ratings.t
 when a game ends, "games.ratings.tasks.member_posts_sync" when a member's consent changes,
 "games.ratings.tasks.ratings_replay" when the club chooses another rating system or a game
 is marked rated or unrated.
+
+A game's end costs the ratings the work of that game alone when it is the newest; anything
+else replays every game (games/ratings/fold.py).
 """
 
 from datetime import timedelta
@@ -15,7 +18,7 @@ from django.utils import timezone
 from games import live
 from games.models import Game, GameStatus
 from games.online.spectators import online_snapshot_write
-from games.ratings import analysis, publication, reports
+from games.ratings import analysis, fold, publication, reports
 from games.ratings.models import PlayerScore
 
 # After a scheme change, the group posts of games this recent are edited to the new scores;
@@ -34,8 +37,8 @@ def game_analyse(game_id: int) -> None:
     if live.snapshot_write(game_id, scores) is None:
         online_snapshot_write(game_id, scores)  # an online game's
 
-    analysis.ratings_replay()
-    analysis.forecasts_update()
+    # The ratings and the systems' foresight: this game folded on, or every game replayed.
+    fold.ratings_after_game(game_id)
     publication.game_post_sync(game_id=game_id)
     # After the ratings, which the reports tell; once per game and member (reports.py).
     reports.game_reports_send(game_id=game_id)
@@ -44,8 +47,8 @@ def game_analyse(game_id: int) -> None:
 @shared_task(ignore_result=True, acks_late=True)
 def games_rescore() -> None:
     """Every game scored again by the current scheme (an admin saved a new version)."""
+    # Its replay keeps the foresight too (the points weigh `openskill`'s).
     changed = set(analysis.analyses_rebuild())
-    analysis.forecasts_update()  # the points weigh `openskill`'s foresight
     recent = PlayerScore.objects.filter(ended_at__gte=timezone.now() - REPOST_WITHIN)
     for game_id in sorted(set(recent.values_list("game_id", flat=True)) & changed):
         publication.game_post_sync(game_id=game_id)
@@ -56,8 +59,7 @@ def ratings_replay() -> None:
     """Every game's rating again: by the rating system the club has just chosen, or
     without a game just marked unrated (or with it, marked rated again); and the systems'
     foresight, which reads the same games."""
-    analysis.ratings_replay()
-    analysis.forecasts_update()
+    fold.ratings_replay()
 
 
 @shared_task(ignore_result=True, acks_late=True)
