@@ -407,7 +407,14 @@ def scores_change(game_id: int, ended_at: datetime | None) -> None:
     old = _scores().filter(game_id=game_id).values_list("ended_at", flat=True).first()
     places = [(when, game_id) for when in (old, ended_at) if when is not None]
     if any(place <= head for place in places for head in heads):
-        _folds().delete()
+        forget()
+
+
+def forget() -> None:
+    """Forget the kept fold (in the caller's transaction, which holds the ratings' lock to
+    its commit): the next game's end replays every game."""
+    ratings_lock()
+    _folds().delete()
 
 
 def _changed(rows: Iterable[Row], changes: Mapping[Hashable, Change]) -> list[Rewrite]:

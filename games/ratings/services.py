@@ -13,6 +13,7 @@ from club.kernel.errors import RefusalCode, Refused
 from club.kernel.queueing import queue_on_commit
 from games import access
 from games.models import Game
+from games.ratings import fold
 from games.ratings.models import ScoringPreset, ScoringScheme, SeasonPreset
 from games.ratings.presets import game_scheme
 from games.recording import Recorded, game_record_event
@@ -80,7 +81,10 @@ def game_rated_set(*, game_id: int, rated: bool, by: User | None) -> Game:
 
 def game_rated_changed() -> None:
     """A game's `rated` changed in this transaction: the ratings (and the systems'
-    foresight) are replayed after the commit."""
+    foresight) are replayed after the commit. The kept fold is forgotten at once, so that
+    a game that ends before that replay replays too, rather than fold on from a fold that
+    still counts the game as it was."""
+    fold.forget()
     queue_on_commit("games.ratings.tasks.ratings_replay")
 
 

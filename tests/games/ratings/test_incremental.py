@@ -23,6 +23,7 @@ from games.ratings.models import (
     ScoringPreset,
     ScoringScheme,
 )
+from games.ratings.services import game_rated_set
 from games.rules import forecast, rating
 from games.rules.presets import FIIM
 from tests.games.ratings.ending import games_to_end
@@ -217,3 +218,14 @@ def test_a_games_end_reads_the_same_queries_after_10_games_as_after_200(
     # No query reads every score: each is narrowed to the game or its players.
     scores = [sql for sql in second if 'FROM "games_playerscore"' in sql]
     assert scores and all("WHERE" in sql for sql in scores)
+
+
+def test_a_game_marked_unrated_forgets_the_fold_before_its_replay_runs(
+    history: History,
+) -> None:
+    """Were the replay the flag queues lost or late, the next game's end still replays."""
+    game_rated_set(game_id=history.games[3].pk, rated=False, by=history.host)
+    assert not RatingFold.objects.exists()
+    (game,) = games_to_end(games=1, members=history.members, after=timezone.now(), seed=14)
+    assert not end(game).incremental
+    assert_as_replayed(rating.OPENSKILL_PLAIN)
