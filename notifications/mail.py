@@ -42,10 +42,12 @@ def club_name(club: Club) -> str:
 
 
 def sender_address(club: Club) -> str:
-    """DEFAULT_FROM_EMAIL, shown with the club's name unless it names itself already."""
-    name, address = parseaddr(settings.DEFAULT_FROM_EMAIL)
+    """The club's own sender (Club.email_sender) or the server's DEFAULT_FROM_EMAIL, shown
+    with the club's name unless it names itself already."""
+    configured = club.email_sender or str(settings.DEFAULT_FROM_EMAIL)
+    name, address = parseaddr(configured)
     if name:
-        return str(settings.DEFAULT_FROM_EMAIL)
+        return configured
     # Quoted as RFC 5322 wants; Django encodes a non-ASCII name when it sends the letter.
     quoted = club_name(club).replace("\\", "\\\\").replace('"', '\\"')
     return f'"{quoted}" <{address}>'

@@ -14,7 +14,6 @@ from django.http import (
 )
 from django.middleware.locale import LocaleMiddleware
 from django.shortcuts import redirect, render
-from django.urls import get_script_prefix, set_script_prefix
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
@@ -35,31 +34,30 @@ class ClubMiddleware:
     address the club's pages reverse stays inside the club."""
 
     PREFIX = re.compile(r"^/c/(?P<slug>[-\w]+)(?P<rest>/.*)?$")
+    # Doors that are no club's: the health check must answer with the database down, and
+    # the API's schema is the same for every club.
+    WITHOUT_CLUB = ("/healthz", "/api/v1/openapi.json")
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponseBase:
+        if request.path_info in self.WITHOUT_CLUB:
+            return self.get_response(request)
         match = self.PREFIX.match(request.path_info)
-        if match is None:
-            club_id = tenancy.first_club_id()
-            with tenancy.club_scope(club_id):
+        club = Club.by_slug(match["slug"]) if match is not None else None
+        if match is None or club is None:
+            with tenancy.club_scope(tenancy.first_club_id()):
                 request.club = Club.current()  # type: ignore[attr-defined]
+                if match is not None:  # an address no club has
+                    return render(request, "404.html", status=404)
                 return self.get_response(request)
-        club = Club.by_slug(match["slug"])
-        if club is None:
-            return render(request, "404.html", status=404)
         if match["rest"] is None:
             return redirect(f"{request.path}/")
         request.path_info = match["rest"]
-        outer = get_script_prefix()
-        set_script_prefix(f"{outer}c/{club.slug}/")
-        try:
-            with tenancy.club_scope(club):
-                request.club = club  # type: ignore[attr-defined]
-                return self.get_response(request)
-        finally:
-            set_script_prefix(outer)
+        with tenancy.club_scope(club):
+            request.club = club  # type: ignore[attr-defined]
+            return self.get_response(request)
 
 
 class HeadMiddleware:

@@ -317,8 +317,10 @@ class Club(models.Model):
 
     @classmethod
     def forget_cached(cls) -> None:
-        """A change made with update(): read the row afresh (in this process at once)."""
+        """A change made with update() (or undone by a rollback): read the rows afresh
+        (in this process at once)."""
         _settings_cache.clear()
+        tenancy.clubs_changed()
 
     def delete(self, *args: Any, **kwargs: Any) -> Any:
         deleted = super().delete(*args, **kwargs)

@@ -19,12 +19,13 @@ from __future__ import annotations
 
 import contextvars
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from time import monotonic
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from django.apps import apps
 from django.db import models
+from django.urls import get_script_prefix, set_script_prefix
 
 if TYPE_CHECKING:
     from celery import Celery
@@ -33,9 +34,14 @@ if TYPE_CHECKING:
 
 _scope: contextvars.ContextVar[int | None] = contextvars.ContextVar("club_scope", default=None)
 
-# The clubs' ids as this process last read them: a club is added a few times a year.
+# The clubs' ids and slugs as this process last read them: a club is added a few times a
+# year.
 _CLUBS_SECONDS = 5.0
-_known: tuple[float, tuple[int, ...]] | None = None
+_known: tuple[float, dict[int, str]] | None = None
+# The script prefix outside every club's scope (the WSGI SCRIPT_NAME, usually "/").
+_base_prefix: contextvars.ContextVar[str | None] = contextvars.ContextVar(
+    "club_base_prefix", default=None
+)
 
 HEADER = "club_id"
 
@@ -51,18 +57,34 @@ def clubs_changed() -> None:
     _known = None
 
 
-def club_ids(*, fresh: bool = False) -> tuple[int, ...]:
-    """Every club's id, first club first. A database without a club (a test's flush, a
-    row deleted by hand) gets the first club back, as the data migration made it."""
+def _slugs(*, fresh: bool = False) -> dict[int, str]:
+    """Every club's slug by its id, first club first. A database without a club (a test's
+    flush, a row deleted by hand) gets the first club back, as the data migration made it."""
     global _known
     if not fresh and _known is not None and monotonic() - _known[0] < _CLUBS_SECONDS:
         return _known[1]
     club_model = apps.get_model("club", "Club")
-    ids = tuple(club_model.objects.order_by("pk").values_list("pk", flat=True))
-    if not ids:
-        ids = (club_model.objects.get_or_create(slug=FIRST_CLUB_SLUG)[0].pk,)
-    _known = (monotonic(), ids)
-    return ids
+    slugs = dict(club_model.objects.order_by("pk").values_list("pk", "slug"))
+    if not slugs:
+        first = club_model.objects.get_or_create(slug=FIRST_CLUB_SLUG)[0]
+        slugs = {first.pk: first.slug}
+    _known = (monotonic(), slugs)
+    return slugs
+
+
+def club_ids(*, fresh: bool = False) -> tuple[int, ...]:
+    """Every club's id, first club first."""
+    return tuple(_slugs(fresh=fresh))
+
+
+def club_prefix(club_id: int) -> str:
+    """The club's part of its addresses: "" for the first club, "c/<slug>/" for another."""
+    slugs = _slugs()
+    if club_id not in slugs:
+        slugs = _slugs(fresh=True)
+    if club_id == next(iter(slugs)) or club_id not in slugs:
+        return ""  # the first club, or one deleted since: its rows are gone too
+    return f"c/{slugs[club_id]}/"
 
 
 FIRST_CLUB_SLUG = "club"
@@ -96,13 +118,22 @@ def current_club_id() -> int:
 
 @contextmanager
 def club_scope(club: Club | int) -> Iterator[None]:
-    """Work for `club` inside the block (nested scopes restore the outer one)."""
+    """Work for `club` inside the block (nested scopes restore the outer one). The
+    addresses reversed inside are the club's (/c/<slug>/… but for the first club), in a
+    request as in a task that writes a link into a message."""
     club_id = club if isinstance(club, int) else club.pk
+    base = _base_prefix.get()
+    base_token = _base_prefix.set(get_script_prefix()) if base is None else None
+    outer_prefix = get_script_prefix()
     token = _scope.set(club_id)
+    set_script_prefix((base or get_script_prefix()) + club_prefix(club_id))
     try:
         yield
     finally:
         _scope.reset(token)
+        set_script_prefix(outer_prefix)
+        if base_token is not None:
+            _base_prefix.reset(base_token)
 
 
 def each_club() -> Iterator[int]:
@@ -154,7 +185,7 @@ def connect_celery(app: Celery) -> None:
     club's id in a header, and the worker opens that scope around the task."""
     from celery.signals import before_task_publish, task_postrun, task_prerun
 
-    tokens: dict[str, contextvars.Token[int | None]] = {}
+    scopes: dict[str, AbstractContextManager[None]] = {}
 
     @before_task_publish.connect(weak=False)
     def _carry(headers: dict[str, Any] | None = None, **_: Any) -> None:
@@ -169,10 +200,12 @@ def connect_celery(app: Celery) -> None:
         if club_id is None:
             club_id = (getattr(request, "headers", None) or {}).get(HEADER)
         if club_id is not None and task_id is not None:
-            tokens[task_id] = _scope.set(int(club_id))
+            scope = club_scope(int(club_id))
+            scope.__enter__()
+            scopes[task_id] = scope
 
     @task_postrun.connect(weak=False)
     def _close(task_id: str | None = None, **_: Any) -> None:
-        token = tokens.pop(task_id or "", None)
-        if token is not None:
-            _scope.reset(token)
+        scope = scopes.pop(task_id or "", None)
+        if scope is not None:
+            scope.__exit__(None, None, None)
