@@ -2,7 +2,6 @@
 model is renamed, its one-row constraint goes, and it gains an address (slug), a city, its
 own bot and its email sender. The row keeps pk 1, which every club row's key points at."""
 
-from django.core.management.color import no_style
 from django.db import migrations, models
 
 
@@ -12,12 +11,7 @@ def first_club(apps, schema_editor):
     if not club.slug:
         club.slug = "club"
         club.save(update_fields=["slug"])
-    # The row was made with its pk given (pk=1), which PostgreSQL's sequence did not count:
-    # the next club would be given 1 again.
-    statements = schema_editor.connection.ops.sequence_reset_sql(no_style(), [Club])
-    with schema_editor.connection.cursor() as cursor:
-        for statement in statements:
-            cursor.execute(statement)
+    # 0024 moves PostgreSQL's id sequence past this row's given pk.
 
 
 class Migration(migrations.Migration):
