@@ -2,6 +2,7 @@ from datetime import date
 
 from ninja import Router, Schema
 
+from accounts import roles
 from club.doors.requests import ApiRequest
 from club.kernel.schemas import ERRORS
 
@@ -27,6 +28,6 @@ def me(request: ApiRequest) -> MemberOut:
         birth_date=member.birth_date,
         telegram_username=member.telegram_username,
         telegram_linked=member.telegram_id is not None,
-        publication_consent=member.publication_consent,
-        status=member.status,
+        publication_consent=roles.consents_in(member),
+        status=roles.status_in(member),
     )

@@ -11,8 +11,9 @@ from django.contrib.auth.forms import AuthenticationForm, PasswordResetForm
 from django.template import loader
 from django.utils.translation import gettext_lazy as _
 
+from accounts import roles
 from accounts.languages import speaking_to
-from accounts.models import MembershipStatus, NotifyBy, User
+from accounts.models import NotifyBy, User
 from accounts.services import BLOCKED, login_lock_key, refusal_fields
 from club.kernel import throttle
 from club.kernel.clubs import Club
@@ -104,7 +105,7 @@ class LockedAuthenticationForm(AuthenticationForm):
             password = self.cleaned_data.get("password") or ""
             if (
                 member is not None
-                and member.status == MembershipStatus.BANNED
+                and not roles.may_log_in(member)
                 and member.check_password(password)
             ):
                 raise forms.ValidationError(BLOCKED, code="inactive") from None

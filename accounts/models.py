@@ -249,9 +249,77 @@ class User(AbstractBaseUser, PermissionsMixin):
             kwargs["update_fields"] = {*update_fields, "nickname_key", "nickname_skeleton"}
         super().save(*args, **kwargs)
 
+
+class Role(models.TextChoices):
+    """A member's part in one club, lowest first: each role has the powers of the ones
+    before it (accounts/roles.py says which)."""
+
+    MEMBER = "member", _("Member")
+    HOST = "host", _("Host")
+    ORGANISER = "organiser", _("Organiser")
+    ADMIN = "admin", _("Club admin")
+
+
+class Membership(models.Model):
+    """A member's membership of one club: their role there (pretix's teams: powers per
+    club, not a global staff flag), their standing (active, suspended, banned: in that
+    club only) and their consent to publication of their name and scores (in that club's
+    pages, posts and exports). One row per member and club; leaving keeps the row with
+    `left_at` set, so a return restores the history and a ban outlives a leave.
+
+    The default manager is not scoped to the club in scope: a member's page lists all
+    their clubs. Questions of power go through accounts/roles.py."""
+
+    user = models.ForeignKey(
+        User, on_delete=models.CASCADE, related_name="memberships", verbose_name=_("member")
+    )
+    club = models.ForeignKey(
+        "club.Club",
+        on_delete=models.PROTECT,
+        related_name="memberships",
+        verbose_name=_("club"),
+    )
+    role = models.CharField(_("role"), max_length=16, choices=Role.choices, default=Role.MEMBER)
+    status = models.CharField(
+        _("membership status"),
+        max_length=16,
+        choices=MembershipStatus.choices,
+        default=MembershipStatus.ACTIVE,
+    )
+    status_reason = models.CharField(_("reason"), max_length=255, blank=True, default="")
+    status_changed_at = models.DateTimeField(_("status changed"), null=True, blank=True)
+    publication_consent = models.BooleanField(
+        _("publish my nickname and scores"),
+        default=True,
+        help_text=_(
+            "When off, the club's published analyses and leaderboards show the member anonymously."
+        ),
+    )
+    joined_at = models.DateTimeField(_("joined the club"), default=timezone.now)
+    left_at = models.DateTimeField(_("left the club"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("membership")
+        verbose_name_plural = _("memberships")
+        ordering = ["club_id", "joined_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "club"], name="accounts_membership_one_per_club"
+            ),
+        ]
+        indexes = [models.Index(fields=["club", "role"], name="accounts_membership_role")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} @ {self.club_id}: {self.role}"
+
+    @property
+    def present(self) -> bool:
+        """A member now: joined and not left."""
+        return self.left_at is None
+
     @property
     def can_sign_up_for_evenings(self) -> bool:
-        return self.status == MembershipStatus.ACTIVE
+        return self.present and self.status == MembershipStatus.ACTIVE
 
 
 class ApiTokenQuerySet(models.QuerySet["ApiToken"]):

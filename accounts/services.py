@@ -11,10 +11,19 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from accounts import roles
 from accounts.age import is_of_age
 from accounts.languages import language_or_club, supported_language
 from accounts.lookalikes import lookalike_key
-from accounts.models import ApiToken, MembershipStatus, NotifyBy, UsedSignature, User
+from accounts.models import (
+    ApiToken,
+    Membership,
+    MembershipStatus,
+    NotifyBy,
+    Role,
+    UsedSignature,
+    User,
+)
 from accounts.telegram_login import TelegramIdentity
 from accounts.telegram_webapp import MiniAppLaunch
 from accounts.validation import (
@@ -24,6 +33,7 @@ from accounts.validation import (
     validate_birth_date,
     validate_nickname,
 )
+from club.kernel import tenancy
 from club.kernel.clubs import Club
 from club.kernel.errors import RefusalCode, Refused
 from club.kernel.queueing import queue_on_commit
@@ -32,17 +42,20 @@ from club.kernel.queueing import queue_on_commit
 BLOCKED = gettext_lazy("This account is blocked.")
 
 
-def refuse_unless_usable(member: User) -> None:
-    """A banned member's account does nothing, at any door (web, API, bot)."""
-    if member.status == MembershipStatus.BANNED:
+def refuse_unless_usable(member: User, club: Club | None = None) -> None:
+    """A banned member's account does nothing in the club that banned them (`club`, the
+    club in scope by default), at any door (web, API, bot); an account the platform
+    closed (is_active off) does nothing anywhere."""
+    if not member.is_active or roles.status_in(member, club) == MembershipStatus.BANNED:
         raise Refused(BLOCKED, RefusalCode.BANNED)
 
 
-def refuse_unless_active(member: User) -> None:
-    """Signing up, playing and hosting are for active members: a suspended member may log
-    in and look around, and change their own settings, but not take part."""
-    refuse_unless_usable(member)
-    if member.status == MembershipStatus.SUSPENDED:
+def refuse_unless_active(member: User, club: Club | None = None) -> None:
+    """Signing up, playing and hosting are for active members of the club (`club`, the
+    club in scope by default): a member suspended there may log in and look around, and
+    change their own settings, but not take part; another club's suspension is not its."""
+    refuse_unless_usable(member, club)
+    if roles.status_in(member, club) == MembershipStatus.SUSPENDED:
         raise Refused(
             _("Your membership is suspended: sign-up is not available."), RefusalCode.SUSPENDED
         )
@@ -70,12 +83,13 @@ def refuse_unless_may_play(member: User, *, on: date, club: Club) -> None:
     club's age on the game's date. The message names the member, for the one who seats them."""
     # The codes are the sign-up's for the same facts (refuse_unless_active, the evening's
     # age check): a door or a client reads one reason whoever asked.
-    if not member.can_sign_up_for_evenings:
+    status = roles.status_in(member, club)
+    if status != MembershipStatus.ACTIVE or not member.is_active:
         raise Refused(
             _("%(nick)s is suspended and cannot play.") % {"nick": member.nickname},
-            RefusalCode.BANNED
-            if member.status == MembershipStatus.BANNED
-            else RefusalCode.SUSPENDED,
+            RefusalCode.SUSPENDED
+            if status == MembershipStatus.SUSPENDED and member.is_active
+            else RefusalCode.BANNED,
         )
     if not member_is_of_age(member=member, on=on, club=club):
         raise Refused(
@@ -214,6 +228,7 @@ def member_sign_up(
         # The rival has committed by now: the checks, run again, say what it took.
         _names_clean(nickname=nickname, email=email)
         raise _fields_refused({"nickname": [_("This nickname is taken.")]}) from error
+    member_join_club(member=member, club=club)
     return member
 
 
@@ -269,22 +284,91 @@ def member_learn_language(*, member: User, language: str) -> User:
     return member
 
 
-def member_set_status(*, member: User, status: MembershipStatus, reason: str = "") -> User:
-    member.status = status
-    member.status_reason = reason[:255]
-    member.status_changed_at = timezone.now()
-    member.save(update_fields=["status", "status_reason", "status_changed_at"])
+def _membership_for_write(member: User, club: Club | None) -> Membership:
+    """The member's row in `club` (the club in scope by default), locked; made when the
+    club writes on a member who never joined it (a visitor it suspends, say)."""
+    club_id = club.pk if club is not None else Club.current().pk
+    Membership.objects.get_or_create(user=member, club_id=club_id)
+    roles.forget_memberships(member)
+    return Membership.objects.select_for_update().get(user=member, club_id=club_id)
+
+
+@transaction.atomic
+def member_join_club(*, member: User, club: Club | None = None) -> Membership:
+    """The member joins `club` (the club in scope by default): signing up on its site, in
+    its bot or its Mini App, or coming back after leaving (the standing they left with
+    stays: a ban outlives a leave). Joining twice changes nothing."""
+    membership = _membership_for_write(member, club)
+    if membership.left_at is not None:
+        membership.left_at = None
+        membership.joined_at = timezone.now()
+        membership.save(update_fields=["left_at", "joined_at"])
+    roles.forget_memberships(member)
+    return membership
+
+
+@transaction.atomic
+def member_leave_club(*, member: User, club: Club) -> Membership:
+    """The member leaves `club`: they are no longer its member, lose its role (a return
+    starts as a plain member) and its staff's admin access if it was their only club."""
+    membership = _membership_for_write(member, club)
+    if membership.left_at is None:
+        membership.left_at = timezone.now()
+        membership.role = Role.MEMBER
+        membership.save(update_fields=["left_at", "role"])
+    roles.forget_memberships(member)
+    roles.sync_staff(member)
+    return membership
+
+
+@transaction.atomic
+def member_set_role(*, member: User, role: Role, club: Club | None = None) -> Membership:
+    """The member's role in `club` (the club in scope by default); Django's is_staff
+    follows (accounts.roles.sync_staff), so an organiser can log into the admin."""
+    membership = _membership_for_write(member, club)
+    if membership.left_at is not None:
+        membership.left_at = None
+        membership.joined_at = timezone.now()
+    membership.role = role
+    membership.save(update_fields=["role", "left_at", "joined_at"])
+    roles.forget_memberships(member)
+    roles.sync_staff(member)
+    return membership
+
+
+@transaction.atomic
+def member_set_status(
+    *, member: User, status: MembershipStatus, reason: str = "", club: Club | None = None
+) -> User:
+    """The member's standing in `club` (the club in scope by default), and why: a
+    suspension or a ban there says nothing about their other clubs. The User's own
+    status is the platform's (an account closed everywhere) and is not this."""
+    membership = _membership_for_write(member, club)
+    membership.status = status
+    membership.status_reason = reason[:255]
+    membership.status_changed_at = timezone.now()
+    membership.save(update_fields=["status", "status_reason", "status_changed_at"])
+    roles.forget_memberships(member)
+    roles.sync_staff(member)
     return member
 
 
-def member_set_publication_consent(*, member: User, consent: bool) -> User:
-    """Pages read the consent as they render; the club's earlier group posts are edited
-    to match once this commits (RULES.md §C)."""
-    changed = member.publication_consent != consent
-    member.publication_consent = consent
-    member.save(update_fields=["publication_consent"])
+def member_set_publication_consent(
+    *, member: User, consent: bool, club: Club | None = None
+) -> User:
+    """The member's consent to publication in `club` (the club in scope by default). Pages
+    read the consent as they render; the club's earlier group posts are edited to match
+    once this commits (RULES.md §C)."""
+    club = club or Club.current()
+    with transaction.atomic():
+        membership = _membership_for_write(member, club)
+        changed = membership.publication_consent != consent
+        membership.publication_consent = consent
+        membership.save(update_fields=["publication_consent"])
+    roles.forget_memberships(member)
     if changed:
-        member_posts_sync_on_commit(member.pk)
+        with tenancy.club_scope(club):
+            member_posts_sync_on_commit(member.pk)
     return member
 
 

@@ -16,7 +16,7 @@ from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django.views.i18n import set_language
 
-from accounts import services
+from accounts import roles, services
 from accounts.forms import (
     ApiTokenForm,
     MemberSettingsForm,
@@ -144,7 +144,7 @@ def member_settings(request: MemberRequest) -> HttpResponse:
     else:
         form = MemberSettingsForm(
             initial={
-                "publication_consent": member.publication_consent,
+                "publication_consent": roles.consents_in(member),
                 "reminders": member.reminders,
                 "game_reports": member.game_reports,
                 "notify_by": member.notify_by,

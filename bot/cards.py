@@ -8,6 +8,7 @@ from collections.abc import Callable
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts import roles
 from accounts.models import User
 from club import buttons, queries, texts
 from club.kernel.clubs import Club
@@ -62,7 +63,7 @@ def settings_card(member: User) -> tuple[str, Buttons]:
         [
             _("Your settings:"),
             _("Publish my nickname and scores: %(state)s")
-            % {"state": state(member.publication_consent)},
+            % {"state": state(roles.consents_in(member))},
             _("Evening reminders: %(state)s") % {"state": state(member.reminders)},
             _("A report after each game: %(state)s") % {"state": state(member.game_reports)},
         ]

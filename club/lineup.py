@@ -37,9 +37,10 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from accounts import roles
 from accounts.languages import speaking_to
 from accounts.lookalikes import lookalike_key
-from accounts.models import MembershipStatus, User
+from accounts.models import User
 from accounts.validation import (
     NICKNAME_MAX_LENGTH,
     login_key,
@@ -236,7 +237,7 @@ def lineup_add_member(
     member = User.objects.filter(pk=member_id).first()
     if member is None:
         raise Refused(_("There is no such member."), RefusalCode.NOT_FOUND)
-    if not member.can_sign_up_for_evenings:
+    if not roles.may_take_part(member):
         raise Refused(_("This member's membership is suspended or blocked."), RefusalCode.SUSPENDED)
     club = Club.current()
     refuse_unless_of_age_on_the_evening(member, evening, club)
@@ -649,7 +650,7 @@ def lineup_remove_undo(
         if refusal is not None:
             raise refusal
         member = registration.member
-        if member is not None and not member.can_sign_up_for_evenings:
+        if member is not None and not roles.may_take_part(member):
             raise Refused(
                 _("This member's membership is suspended or blocked."), RefusalCode.SUSPENDED
             )
@@ -1013,7 +1014,8 @@ def members_to_add(*, evening: Evening, query: str) -> list[User]:
     looks = lookalike_key(text).replace(_DIAERESIS, "")
     on_list = Registration.objects.active().filter(evening=evening, member__isnull=False)
     return list(
-        User.objects.filter(status=MembershipStatus.ACTIVE)
+        User.objects.filter(is_active=True)
+        .exclude(pk__in=roles.barred_member_ids())
         .annotate(
             typed=Replace(F("nickname_key"), Value("ё"), Value("е")),
             looks=Replace(F("nickname_skeleton"), Value(_DIAERESIS), Value("")),

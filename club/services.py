@@ -18,6 +18,7 @@ from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
+from accounts import roles
 from accounts.languages import speaking_to
 from accounts.models import User
 from accounts.services import member_is_of_age
@@ -199,7 +200,7 @@ def registration_create(
     (club/seating.py), since every sign-up of the evening waits on it.
     """
     now = now or timezone.now()
-    if not member.can_sign_up_for_evenings:
+    if not roles.may_take_part(member):
         raise Refused(
             _("Your membership is suspended: sign-up is not available."), RefusalCode.SUSPENDED
         )

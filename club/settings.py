@@ -165,7 +165,11 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Accounts ----------------------------------------------------------------------------
 AUTH_USER_MODEL = "accounts.User"
-AUTHENTICATION_BACKENDS = ["accounts.backends.NicknameOrEmailBackend"]
+AUTHENTICATION_BACKENDS = [
+    "accounts.backends.NicknameOrEmailBackend",
+    # Powers per club: a member's role in the club in scope (accounts/roles.py).
+    "accounts.backends.ClubRoleBackend",
+]
 LOGIN_URL = "accounts:login"
 LOGIN_REDIRECT_URL = "accounts:profile"
 LOGOUT_REDIRECT_URL = "home"

@@ -6,7 +6,7 @@ from typing import TypedDict, Unpack
 
 from django.utils import timezone
 
-from accounts.models import User
+from accounts.models import Membership, MembershipStatus, Role, User
 from club.kernel.clubs import Club
 from club.models import Evening
 from club.services import SignUp
@@ -29,8 +29,9 @@ class MemberFields(TypedDict, total=False):
     language: str
     language_chosen: bool
     lookalike_kept: bool
-    status: str
-    is_staff: bool
+    status: str  # the standing in the club in scope (accounts.models.Membership)
+    role: str  # the role in the club in scope (accounts.models.Role)
+    is_staff: bool  # without is_superuser: a club admin of the club in scope
     is_superuser: bool
 
 
@@ -51,7 +52,18 @@ def make_member(*, password: str = PASSWORD, **fields: Unpack[MemberFields]) -> 
     # example.org: the demo club (demo_data) has member1@example.com and on, and a test may
     # load it first in its process.
     fields.setdefault("email", f"player{number}@example.org")
-    return User.objects.create_user(password=password, **fields)
+    # What is the club's (the standing, the consent, the role) goes to the member's
+    # membership of the club in scope, as a sign-up on its site makes it.
+    standing = {
+        "status": fields.pop("status", MembershipStatus.ACTIVE),
+        "publication_consent": fields.pop("publication_consent", True),
+    }
+    role = fields.pop("role", Role.MEMBER)
+    if fields.get("is_staff") and not fields.get("is_superuser") and role == Role.MEMBER:
+        role = Role.ADMIN
+    member = User.objects.create_user(password=password, **fields)
+    Membership.objects.create(user=member, club=Club.current(), role=role, **standing)
+    return member
 
 
 def make_evening(**fields: Unpack[EveningFields]) -> Evening:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
+from accounts import roles
 from accounts import services as accounts
 from bot.cards import settings_card
 from bot.chat import Chat
@@ -25,7 +26,7 @@ def on_toggle(chat: Chat, which: str) -> CallbackAnswer:
     assert member is not None
     if which == "consent":
         accounts.member_set_publication_consent(
-            member=member, consent=not member.publication_consent
+            member=member, consent=not roles.consents_in(member)
         )
     elif which == "reminders":
         accounts.member_set_reminders(member=member, reminders=not member.reminders)

@@ -11,11 +11,9 @@ def test_publication_consent_switches_off_and_on_by_plain_post(
 ) -> None:
     response = member_client.post("/accounts/settings/", {})
     assert response.status_code == 302
-    member.refresh_from_db()
-    assert member.publication_consent is False
+    assert member.memberships.get().publication_consent is False
     member_client.post("/accounts/settings/", {"publication_consent": "on"})
-    member.refresh_from_db()
-    assert member.publication_consent is True
+    assert member.memberships.get().publication_consent is True
 
 
 def test_publication_consent_by_htmx_returns_the_form_partial(
@@ -26,8 +24,7 @@ def test_publication_consent_by_htmx_returns_the_form_partial(
     body = response.content.decode()
     assert body.lstrip().startswith('<form id="consent"')
     assert "<html" not in body
-    member.refresh_from_db()
-    assert member.publication_consent is False
+    assert member.memberships.get().publication_consent is False
 
 
 def test_settings_need_a_login(client: Client) -> None:
