@@ -81,6 +81,7 @@ INSTALLED_APPS = [
     "games.recordings",
     "games.ratings",
     "tournaments",
+    "leagues",
     "live",
     "notifications",
     "bot",

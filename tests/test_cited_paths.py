@@ -33,6 +33,7 @@ FOLDERS: tuple[str, ...] = (
     "bot",
     "club",
     "games",
+    "leagues",
     "live",
     "notifications",
     "tournaments",

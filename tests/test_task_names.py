@@ -25,6 +25,7 @@ SOURCES = (
     "bot",
     "club",
     "games",
+    "leagues",
     "live",
     "notifications",
     "tournaments",
@@ -35,7 +36,7 @@ SOURCES = (
 QUEUERS = {"queue_on_commit", "publish", "send_task", "signature", "Signature"}
 # The one place a name passes through as a variable: the queueing helpers themselves.
 PASS_THROUGH = Path("club/kernel/queueing.py")
-TASK_PATH = re.compile(r"\b((?:accounts|club|games|notifications)(?:\.\w+)*\.tasks\.\w+)\b")
+TASK_PATH = re.compile(r"\b((?:accounts|club|games|leagues|notifications)(?:\.\w+)*\.tasks\.\w+)\b")
 
 
 def registered() -> set[str]:

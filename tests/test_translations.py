@@ -19,6 +19,7 @@ SOURCES = [
     "bot",
     "club",
     "games",
+    "leagues",
     "live",
     "notifications",
     "tournaments",

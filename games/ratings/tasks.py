@@ -4,7 +4,8 @@ Tasks take ids and re-read everything: each is safe to run twice or late. Other 
 for them by name after their commits (club/kernel/queueing.py): "games.ratings.tasks.game_analyse"
 when a game ends, "games.ratings.tasks.member_posts_sync" when a member's consent changes,
 "games.ratings.tasks.ratings_replay" when the club chooses another rating system or a game
-is marked rated or unrated.
+is marked rated or unrated. Each of them asks in turn for the leagues' rating across clubs
+("leagues.tasks.platform_rating_rebuild"), which does nothing for a club in no league.
 
 A game's end costs the ratings the work of that game alone when it is the newest; anything
 else replays every game (games/ratings/fold.py).
@@ -15,6 +16,7 @@ from datetime import timedelta
 from celery import shared_task
 from django.utils import timezone
 
+from club.kernel.queueing import publish
 from games import live
 from games.models import Game, GameStatus
 from games.online.spectators import online_snapshot_write
@@ -39,6 +41,8 @@ def game_analyse(game_id: int) -> None:
 
     # The ratings and the systems' foresight: this game folded on, or every game replayed.
     fold.ratings_after_game(game_id)
+    # The rating across clubs, if the game's club is in a league that accepts it.
+    publish("leagues.tasks.platform_rating_rebuild", game_id)
     publication.game_post_sync(game_id=game_id)
     # After the ratings, which the reports tell; once per game and member (reports.py).
     reports.game_reports_send(game_id=game_id)
@@ -49,6 +53,7 @@ def games_rescore() -> None:
     """Every game scored again by the current scheme (an admin saved a new version)."""
     # Its replay keeps the foresight too (the points weigh `openskill`'s).
     changed = set(analysis.analyses_rebuild())
+    publish("leagues.tasks.platform_rating_rebuild")
     recent = PlayerScore.objects.filter(ended_at__gte=timezone.now() - REPOST_WITHIN)
     for game_id in sorted(set(recent.values_list("game_id", flat=True)) & changed):
         publication.game_post_sync(game_id=game_id)
@@ -60,6 +65,8 @@ def ratings_replay() -> None:
     without a game just marked unrated (or with it, marked rated again); and the systems'
     foresight, which reads the same games."""
     fold.ratings_replay()
+    # A game rated or unrated moves the rating across clubs too (leagues/tasks.py).
+    publish("leagues.tasks.platform_rating_rebuild")
 
 
 @shared_task(ignore_result=True, acks_late=True)

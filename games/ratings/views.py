@@ -24,6 +24,7 @@ from games.ratings.presets import season_scheme
 from games.ratings.publication import member_score_lines
 from games.ratings.seasons import season_parse
 from games.rules import rating
+from leagues.queries import player_clubs
 from tournaments.queries import member_tournaments
 
 
@@ -159,5 +160,7 @@ def player(request: SiteRequest, member_id: int) -> HttpResponse:
         "season": (season := stats.current_season()),
         "compensation": stats.member_compensation(member.pk, season),
         "tournaments": member_tournaments(member),
+        # On a site of several clubs: their games in each club that may publish them.
+        "clubs": player_clubs(member, request.user),
     }
     return render(request, "games/player.html", context)
