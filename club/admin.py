@@ -166,7 +166,7 @@ class ClubAdmin(admin.ModelAdmin[Club]):
     ) -> HttpResponse:
         """The club's settings are one form: its list of one row opens the row."""
         row = Club.current()
-        return HttpResponseRedirect(reverse("admin:club_clubsettings_change", args=[row.pk]))
+        return HttpResponseRedirect(reverse("admin:club_club_change", args=[row.pk]))
 
     def get_form(
         self,

@@ -81,7 +81,7 @@ def pages(club: dict[str, Any]) -> dict[str, list[str]]:
             "/admin/games/game/import/",
             "/admin/accounts/user/",
             f"/admin/club/evening/{club['evening'].pk}/change/",
-            "/admin/club/clubsettings/1/change/",
+            "/admin/club/club/1/change/",
             "/admin/notifications/notification/",
             "/leaderboard/?preset=fiim",  # the what-if beside the official table
             "/admin/ratings/seasonpreset/add/",

@@ -72,7 +72,7 @@ def test_the_evening_and_admin_screens_on_a_phone(browser: Any, live_server: Liv
         page = context.new_page()
         page.goto(f"{live_server.url}/admin/club/evening/add/")
         shot(page, f"{language}-admin-add-evening", problems)
-        page.goto(f"{live_server.url}/admin/club/clubsettings/")
+        page.goto(f"{live_server.url}/admin/club/club/")
         shot(page, f"{language}-admin-club-settings", problems)
         page.goto(f"{live_server.url}/admin/club/evening/")
         page.locator(f"input[name=_selected_action][value='{upcoming.pk}']").check()

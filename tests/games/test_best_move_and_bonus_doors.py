@@ -333,7 +333,7 @@ def test_a_new_game_keeps_the_clubs_reading_of_the_best_move(table: Table) -> No
 
 
 def test_the_admin_sets_the_window_and_the_reading(admin_client_: Client) -> None:
-    page = admin_client_.get("/admin/club/clubsettings/1/change/").content.decode()
+    page = admin_client_.get("/admin/club/club/1/change/").content.decode()
     assert 'name="bonus_window_days"' in page and 'name="best_move_victims"' in page
 
 

@@ -18,7 +18,7 @@ from tests.games.season import History, seed_history
 from tests.test_admin_in_russian import settings_form
 
 pytestmark = pytest.mark.django_db
-CHANGE = "/admin/club/clubsettings/1/change/"
+CHANGE = "/admin/club/club/1/change/"
 
 
 @pytest.fixture

@@ -88,6 +88,6 @@ def test_the_analysis_stops_at_the_limit_whatever_the_header_said(
 
 @pytest.mark.django_db
 def test_the_limit_is_a_setting_in_the_admin(admin_client_: Client) -> None:
-    page = admin_client_.get("/admin/club/clubsettings/1/change/").content.decode()
+    page = admin_client_.get("/admin/club/club/1/change/").content.decode()
     assert 'name="max_recording_minutes"' in page and 'value="300"' in page
     assert "самая длинная запись (минут)" in page.lower()
