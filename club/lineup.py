@@ -437,11 +437,14 @@ def lineup_move_to_seat(*, registration_id: int, actor: User, now: datetime | No
         front = (
             Registration.objects.reserve().filter(evening=evening).values_list("arrival", flat=True)
         )
-        registration.held_back = False
+        # The organiser's move is also their approval of a visitor (Club.visitors).
+        registration.held_back = registration.awaiting_approval = False
         if seats_free(evening):
             registration.status = RegistrationStatus.CONFIRMED
             registration.promoted_at = now
-            registration.save(update_fields=["status", "promoted_at", "held_back"])
+            registration.save(
+                update_fields=["status", "promoted_at", "held_back", "awaiting_approval"]
+            )
             if registration.member is not None:
                 with speaking_to(registration.member):
                     notification_enqueue(
@@ -457,7 +460,7 @@ def lineup_move_to_seat(*, registration_id: int, actor: User, now: datetime | No
                     )
         else:
             registration.arrival = min(front) - 1
-            registration.save(update_fields=["arrival", "held_back"])
+            registration.save(update_fields=["arrival", "held_back", "awaiting_approval"])
         _log(evening.pk, LineupAction.MOVED, actor, registration)
         lineup_changed(evening.pk)
     lineup = evening_lineup(evening)

@@ -264,6 +264,12 @@ class Registration(models.Model):
     arrival = models.IntegerField(_("arrival"))
     # Sent to the reserve first for no-shows: promoted only when nobody else waits.
     held_back = models.BooleanField(_("held back for no-shows"), default=False)
+    # A visitor from another club where the club lets visitors in by approval
+    # (Club.visitors): waits in the reserve, never promoted by itself, until an organiser
+    # promotes them (club.services.registration_promote).
+    awaiting_approval = models.BooleanField(
+        _("awaiting the organiser's approval"), default=False, db_default=False
+    )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     attendance_confirmed_at = models.DateTimeField(_("attendance confirmed"), null=True, blank=True)
     promoted_at = models.DateTimeField(_("promoted"), null=True, blank=True)

@@ -58,13 +58,20 @@ class Lineup:
         return 1 + sum(1 for r in self.reserve if reserve_key(r) < newcomer)
 
     def prospect(
-        self, capacity: int, *, held_back: bool, held_back_sits: bool, started: bool = False
+        self,
+        capacity: int,
+        *,
+        held_back: bool,
+        held_back_sits: bool,
+        started: bool = False,
+        awaiting: bool = False,
     ) -> Prospect:
         """What a sign-up would get now, as club/seating.py's SQL decides it (the page says
         it before the press; tests/club/test_places.py proves the two agree): a seat when
         the newcomer may sit now (not held back, or `held_back_sits`: the last call has
         come, club.services.held_back_sits) and a seat is free beyond those the reserve
-        waiting ahead of them may take now; else the reserve."""
+        waiting ahead of them may take now; else the reserve (always for a visitor
+        `awaiting` an organiser's approval, who holds no claim while waiting either)."""
         newcomer = self._newcomer(held_back)
         claims = (
             0
@@ -72,10 +79,13 @@ class Lineup:
             else sum(
                 1
                 for r in self.reserve
-                if reserve_key(r) < newcomer and (not r.held_back or held_back_sits)
+                if reserve_key(r) < newcomer
+                and (not r.held_back or held_back_sits)
+                and not r.awaiting_approval
             )
         )
-        if (not held_back or held_back_sits) and self.seats_left(capacity) > claims:
+        sits = not awaiting and (not held_back or held_back_sits)
+        if sits and self.seats_left(capacity) > claims:
             return Prospect(seat=len(self.confirmed) + 1, position=None)
         return Prospect(seat=None, position=self.next_reserve_position(held_back=held_back))
 

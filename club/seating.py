@@ -51,19 +51,22 @@ LOCK = (
 )
 SEAT = (
     f"INSERT INTO {REGISTRATION}"  # noqa: S608
-    " (club_id, member_id, guest_id, evening_id, status, source, arrival, held_back, created_at)"
+    " (club_id, member_id, guest_id, evening_id, status, source, arrival, held_back,"
+    "  awaiting_approval, created_at)"
     " SELECT e.club_id, %(member)s, %(guest)s, e.id,"
     # A seat when this sign-up may take one now (not held back, or the last call has come:
     # club.services.held_back_sits) and a seat is free beyond those the reserve waiting
     # ahead of it may take now (RESERVE_ORDER: the held-back after the rest, a newcomer
     # last). After the start the reserve holds no claim: the organiser seats whom they choose.
-    "  CASE WHEN (NOT %(held_back)s OR %(held_back_sits)s) AND e.capacity >"
+    # A visitor awaiting approval (Club.visitors) never takes a seat by itself, nor holds a
+    # claim on one.
+    "  CASE WHEN NOT %(awaiting)s AND (NOT %(held_back)s OR %(held_back_sits)s) AND e.capacity >"
     f"   (SELECT COUNT(*) FROM {REGISTRATION} c"
     "     WHERE c.evening_id = e.id AND (c.status = %(confirmed)s"
-    "      OR c.status = %(reserve)s AND %(now)s < e.starts_at"
+    "      OR c.status = %(reserve)s AND %(now)s < e.starts_at AND NOT c.awaiting_approval"
     "       AND (NOT c.held_back OR %(held_back)s AND %(held_back_sits)s)))"
     "  THEN %(confirmed)s ELSE %(reserve)s END,"
-    "  %(source)s, e.arrivals, %(held_back)s, %(now)s"
+    "  %(source)s, e.arrivals, %(held_back)s, %(awaiting)s, %(now)s"
     f" FROM {EVENING} e"
     " WHERE e.id = %(evening)s AND (e.status = %(scheduled)s"
     "  AND e.opens_at <= %(now)s AND %(now)s < e.starts_at"
@@ -71,7 +74,8 @@ SEAT = (
     "  OR %(door)s AND e.status IN (%(scheduled)s, %(closed)s))"
     " ON CONFLICT (evening_id, member_id) DO UPDATE SET"
     "  status = excluded.status, source = excluded.source, arrival = excluded.arrival,"
-    "  held_back = excluded.held_back, attendance_confirmed_at = NULL,"
+    "  held_back = excluded.held_back, awaiting_approval = excluded.awaiting_approval,"
+    "  attendance_confirmed_at = NULL,"
     "  promoted_at = NULL, cancelled_at = NULL, checked_in_at = NULL, left_at = NULL"
     f" WHERE {REGISTRATION}.status = %(cancelled)s"
     # At the door, someone taken off as not come (or gone) who turns up is put back.
@@ -149,6 +153,7 @@ def sign_up(
     channels: Sequence[str] = (NotificationChannel.TELEGRAM,),
     guest_id: int | None = None,
     door: bool = False,
+    awaiting: bool = False,
 ) -> Outcome:
     """Run the sign-up's statements as one transaction. The texts carry PLACE where the
     seat number or position goes; `channels` (one or two) are the member's
@@ -162,7 +167,8 @@ def sign_up(
     A member's or a guest's (`guest_id`, with `member_id` None and no `channels`: the
     organiser's line-up). `door`: the organiser adds at the door, which the evening's
     sign-up window does not bound (after the start, a closed list), though a finished or
-    cancelled one does."""
+    cancelled one does. `awaiting`: a visitor the club lets in by approval (Club.visitors)
+    goes to the reserve to wait for an organiser, whatever seats are free."""
     params = {
         "evening": evening_id,
         "member": member_id,
@@ -171,6 +177,7 @@ def sign_up(
         "source": source,
         "held_back": held_back,
         "held_back_sits": held_back_sits,
+        "awaiting": awaiting,
         "now": now,
         "seat_text": seat_text,
         "reserve_text": reserve_text,

@@ -23,7 +23,7 @@ from accounts.languages import speaking_to
 from accounts.models import User
 from accounts.services import member_is_of_age
 from club import buttons, reserve_news, seating, texts
-from club.kernel.clubs import Club
+from club.kernel.clubs import Club, Visitors
 from club.kernel.errors import RefusalCode, Refused
 from club.kernel.parsing import shows_something, storable_text
 from club.kernel.queueing import queue_on_commit
@@ -114,6 +114,23 @@ def recent_no_shows(member: User, club: Club, now: datetime | None = None) -> in
     return statuses.count(RegistrationStatus.NO_SHOW)
 
 
+def is_visitor(member: User, club: Club) -> bool:
+    """A member of the platform who is not the club's: no membership there, or one left."""
+    membership = roles.membership_in(member, club)
+    return membership is None or not membership.present
+
+
+def visitor_awaits(member: User, club: Club) -> bool:
+    """The club's rule for visitors (Club.visitors) on a member who is not the club's (no
+    membership there, or one they left): refused where the club takes its members only;
+    True where a visitor waits in the reserve for an organiser's approval."""
+    if not is_visitor(member, club):
+        return False
+    if club.visitors == Visitors.MEMBERS_ONLY:
+        raise Refused(_("This club's evenings are for its members only."), RefusalCode.FORBIDDEN)
+    return club.visitors == Visitors.BY_APPROVAL
+
+
 def is_held_back(member: User, club: Club, now: datetime) -> bool:
     """The no-show rule holds the member back: a sign-up of theirs waits behind the rest of
     the reserve until the last call (held_back_sits)."""
@@ -163,7 +180,9 @@ def _promote(
     if not free:
         return [], lineup
     sits = held_back_sits(evening, club, now)
-    promoted = [r for r in lineup.reserve if sits or not r.held_back][:free]
+    # A visitor awaiting approval waits for the organiser, whatever seats are free.
+    ready = [r for r in lineup.reserve if not r.awaiting_approval]
+    promoted = [r for r in ready if sits or not r.held_back][:free]
     if not promoted:
         return [], lineup
     before = reserve_news.positions(evening, lineup.reserve)
@@ -210,11 +229,20 @@ def registration_create(
     _refuse_unless_open(evening, now)
     club = Club.current()
     refuse_unless_of_age_on_the_evening(member, evening, club)
+    awaiting = visitor_awaits(member, club)
     held_back = is_held_back(member, club, now)
     with speaking_to(member):
         when = texts.evening_when(evening, club)
         seat_text = texts.seat_confirmed(seat=seating.PLACE, capacity=evening.capacity, when=when)
-        reserve_text = texts.in_reserve(position=seating.PLACE, when=when)
+        reserve_text = (
+            _(
+                "You asked to play on %(when)s as a visitor from another club: an organiser "
+                "of the club will let you in, and you will be told."
+            )
+            % {"when": when}
+            if awaiting
+            else texts.in_reserve(position=seating.PLACE, when=when)
+        )
     outcome = seating.sign_up(
         evening_id=evening.pk,
         member_id=member.pk,
@@ -225,6 +253,7 @@ def registration_create(
         seat_text=seat_text,
         reserve_text=reserve_text,
         channels=member_channels(member),
+        awaiting=awaiting,
     )
     if not outcome.found:
         raise Refused(_("There is no such evening."), RefusalCode.NOT_FOUND)
@@ -244,7 +273,16 @@ def registration_create(
     # The row as written, without reading it back; any other field loads on first use.
     registration = Registration.from_db(
         None,
-        ["id", "evening_id", "member_id", "status", "source", "arrival", "held_back"],
+        [
+            "id",
+            "evening_id",
+            "member_id",
+            "status",
+            "source",
+            "arrival",
+            "held_back",
+            "awaiting_approval",
+        ],
         [
             written.registration_id,
             evening.pk,
@@ -253,6 +291,7 @@ def registration_create(
             source,
             written.arrival,
             held_back,
+            awaiting,
         ],
     )
     registration.evening, registration.member = evening, member
@@ -595,8 +634,9 @@ def registration_promote(*, registration_id: int, now: datetime | None = None) -
         if registration is None:
             raise Refused(_("Only a member in the reserve can be promoted."), RefusalCode.CONFLICT)
         registration.arrival = min(r.arrival for r in lineup.reserve) - 1
-        registration.held_back = False
-        registration.save(update_fields=["arrival", "held_back"])
+        # The organiser's promotion is also their approval of a visitor (Club.visitors).
+        registration.held_back = registration.awaiting_approval = False
+        registration.save(update_fields=["arrival", "held_back", "awaiting_approval"])
         _promoted, lineup = _promote(evening, club, now, lineup.to_the_front(registration))
         lineup_changed(evening.pk)
         return _describe(registration, created=False, lineup=lineup)

@@ -21,7 +21,7 @@ from club.doors.requests import MemberRequest, SiteRequest
 from club.doors.responses import action_answer, answers_refusals
 from club.identity import ICON_CACHE_SECONDS, ICON_SIZES, logo_icon_png
 from club.kernel import health
-from club.kernel.clubs import Club
+from club.kernel.clubs import Club, Visitors
 from club.kernel.errors import RefusalCode, Refused
 from club.kernel.parsing import whole_number
 from club.models import (
@@ -64,7 +64,14 @@ def _evening_context(request: SiteRequest, evening: Evening, **extra: object) ->
         and services.is_held_back(request.user, club, now)
     )
     sits = services.held_back_sits(evening, club, now)
-    joins = lineup.prospect(evening.capacity, held_back=held_back, held_back_sits=sits)
+    # A visitor from another club: the club's rule (Club.visitors) said before the press.
+    visitor = (
+        request.user.is_authenticated and mine is None and services.is_visitor(request.user, club)
+    )
+    awaiting = visitor and club.visitors == Visitors.BY_APPROVAL
+    joins = lineup.prospect(
+        evening.capacity, held_back=held_back, held_back_sits=sits, awaiting=awaiting
+    )
     return {
         "evening": evening,
         "lineup": lineup,
@@ -73,6 +80,8 @@ def _evening_context(request: SiteRequest, evening: Evening, **extra: object) ->
         "my_position": lineup.position_of(mine) if mine else None,
         "seats_left": lineup.seats_left(evening.capacity),
         "joins": joins,
+        "visitor_awaits": awaiting,
+        "visitors_refused": visitor and club.visitors == Visitors.MEMBERS_ONLY,
         # Seats are free, but the no-show rule keeps this member waiting until the last call.
         "held_back_until": services.last_call(evening, club) if held_back and not sits else None,
         "signup_open": evening.is_open_for_signup(),
