@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import threading
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import timedelta
@@ -86,13 +87,17 @@ def _button(button: dict[str, str]) -> InlineKeyboardButton:
     )
 
 
-class _ProcessBot:
-    """One event loop per process and one Bot per token on it, made at first use."""
+class _ProcessBot(threading.local):
+    """One event loop per process (per thread, for a worker pool of threads) and one Bot
+    per token on it, made at first use: a loop runs one call at a time."""
 
     def __init__(self) -> None:
         self._pid: int | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._bots: dict[str, Bot] = {}
+        # One connection pool for every club's bot (each would otherwise make its own, and
+        # its TLS context, a hundred times over): all speak to the same Bot API.
+        self._requests: tuple[HTTPXRequest, HTTPXRequest] | None = None
 
     def run(self, call: Callable[[Bot], Awaitable[T]], *, token: str | None = None) -> T:
         """Make `call` with the bot of `token`; by default the bot of the club in scope."""
@@ -101,23 +106,29 @@ class _ProcessBot:
             self._pid = os.getpid()
             self._loop = asyncio.new_event_loop()
             self._bots = {}
+            self._requests = (
+                HTTPXRequest(connection_pool_size=8, connect_timeout=5, read_timeout=15),
+                HTTPXRequest(connection_pool_size=1, connect_timeout=5, read_timeout=60),
+            )
         bot = self._bots.get(token)
         if bot is None:
+            assert self._requests is not None
+            calls, updates = self._requests
             bot = self._bots[token] = Bot(
-                token,
-                base_url=api_base_url(),
-                request=HTTPXRequest(connection_pool_size=8, connect_timeout=5, read_timeout=15),
+                token, base_url=api_base_url(), request=calls, get_updates_request=updates
             )
         return self._loop.run_until_complete(call(bot))
 
     def reset(self) -> None:
-        """Forget the Bots (tests point them at a new server); the next call builds afresh."""
+        """Forget this thread's Bots (tests point them at a new server); the next call
+        builds afresh."""
         if self._loop is not None and not self._loop.is_closed():
             for bot in self._bots.values():
                 self._loop.run_until_complete(bot.shutdown())
             self._loop.close()
         self._pid = self._loop = None
         self._bots = {}
+        self._requests = None
 
 
 process_bot = _ProcessBot()
