@@ -28,10 +28,10 @@ from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from accounts import services
+from accounts import roles, services
 from accounts.forms import MiniAppJoinForm, MiniAppLinkForm, add_refusal
 from accounts.languages import supported_language
-from accounts.models import MembershipStatus, User
+from accounts.models import User
 from accounts.telegram_webapp import (
     MiniAppLaunch,
     mini_app_demo_on,
@@ -298,7 +298,9 @@ def mini_app_demo(request: SiteRequest) -> HttpResponse:
     if not mini_app_demo_on():
         raise Http404
     members = list(
-        User.objects.filter(status=MembershipStatus.ACTIVE).order_by("telegram_id", "nickname")[:60]
+        User.objects.filter(is_active=True)
+        .exclude(pk__in=roles.barred_member_ids())
+        .order_by("telegram_id", "nickname")[:60]
     )
     theme = request.GET.get("theme", "light")
     language = request.GET.get("language", "ru")

@@ -26,7 +26,8 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from django.contrib.auth.models import AnonymousUser, Permission
-from django.db.models import QuerySet
+from django.db.models import BooleanField, OuterRef, QuerySet, Subquery, Value
+from django.db.models.functions import Coalesce
 
 from accounts.models import Membership, MembershipStatus, Role, User
 from club.kernel import tenancy
@@ -76,6 +77,12 @@ def membership_in(who: Someone, club: Club | int | None = None) -> Membership | 
     if club_id not in cache:
         cache[club_id] = Membership.objects.filter(user=user, club_id=club_id).first()
     return cache[club_id]
+
+
+def memberships_of(user: User) -> list[Membership]:
+    """Every club `user` joined, left ones too, with their clubs, first club first: what
+    the member's settings list («Your clubs»)."""
+    return list(Membership.objects.filter(user=user).select_related("club").order_by("club_id"))
 
 
 def forget_memberships(user: User) -> None:
@@ -141,6 +148,17 @@ def consents_in(who: User, club: Club | int | None = None) -> bool:
     return found.publication_consent if found is not None else True
 
 
+def consent_in_club(club: Club | int | None = None, member: str = "pk") -> Coalesce:
+    """An expression for a query's annotation: the consent to publication in `club` (the
+    club in scope by default) of the member whose id is the field `member` (e.g.
+    "member_id" on a seat), yes when they have no membership there. For lists, where
+    asking `consents_in` member by member would read a row each."""
+    rows = Membership.objects.filter(user_id=OuterRef(member), club_id=_club_id(club))
+    return Coalesce(
+        Subquery(rows.values("publication_consent")[:1]), Value(True), output_field=BooleanField()
+    )
+
+
 def club_ids_where(who: Someone, power: Power) -> frozenset[int] | None:
     """The ids of the clubs in which `who` has `power`; None for a platform admin, who has
     it in every club. The Django admin scopes its lists, forms, filters and actions to
@@ -155,6 +173,18 @@ def club_ids_where(who: Someone, power: Power) -> frozenset[int] | None:
         Membership.objects.filter(
             user=user, role__in=roles, status=MembershipStatus.ACTIVE, left_at__isnull=True
         ).values_list("club_id", flat=True)
+    )
+
+
+def club_staff(club: Club | int | None = None) -> QuerySet[User]:
+    """The organisers and admins of `club` (the club in scope by default), active there
+    and not left, with accounts the platform keeps open: whom the club's chores go to."""
+    return User.objects.filter(
+        is_active=True,
+        memberships__club_id=_club_id(club),
+        memberships__role__in=STAFF_ROLES,
+        memberships__status=MembershipStatus.ACTIVE,
+        memberships__left_at__isnull=True,
     )
 
 

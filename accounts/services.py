@@ -293,16 +293,19 @@ def _membership_for_write(member: User, club: Club | None) -> Membership:
     return Membership.objects.select_for_update().get(user=member, club_id=club_id)
 
 
-@transaction.atomic
 def member_join_club(*, member: User, club: Club | None = None) -> Membership:
     """The member joins `club` (the club in scope by default): signing up on its site, in
     its bot or its Mini App, or coming back after leaving (the standing they left with
-    stays: a ban outlives a leave). Joining twice changes nothing."""
-    membership = _membership_for_write(member, club)
-    if membership.left_at is not None:
-        membership.left_at = None
-        membership.joined_at = timezone.now()
-        membership.save(update_fields=["left_at", "joined_at"])
+    stays: a ban outlives a leave). Joining twice changes nothing (and writes nothing)."""
+    found = roles.membership_in(member, club)
+    if found is not None and found.left_at is None:
+        return found
+    with transaction.atomic():
+        membership = _membership_for_write(member, club)
+        if membership.left_at is not None:
+            membership.left_at = None
+            membership.joined_at = timezone.now()
+            membership.save(update_fields=["left_at", "joined_at"])
     roles.forget_memberships(member)
     return membership
 
@@ -508,4 +511,6 @@ def member_mini_app_open(
     if member.telegram_username != identity.username:
         member.telegram_username = identity.username
         member.save(update_fields=["telegram_username"])
+    # Opening a club's Mini App joins that club: one account, a membership per club.
+    member_join_club(member=member)
     return member_learn_language(member=member, language=launch.language)

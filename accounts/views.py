@@ -7,7 +7,7 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse, reverse_lazy
 from django.utils import timezone, translation
@@ -32,6 +32,7 @@ from club.doors.requests import MemberRequest, SiteRequest
 from club.doors.responses import action_answer, answers_refusals
 from club.kernel import throttle
 from club.kernel.bots import club_bot
+from club.kernel.clubs import Club
 from club.kernel.errors import RefusalCode, Refused
 from notifications.sender import notification_deliver
 
@@ -152,10 +153,43 @@ def member_settings(request: MemberRequest) -> HttpResponse:
             }
         )
     template = "accounts/settings.html#consent" if request.htmx else "accounts/settings.html"
-    response = render(
-        request, template, {"form": form, "telegram_linked": member.telegram_id is not None}
-    )
+    context = {
+        "form": form,
+        "telegram_linked": member.telegram_id is not None,
+        "memberships": roles.memberships_of(member),
+    }
+    response = render(request, template, context)
     return _page_language(response, language if chosen else "")
+
+
+def _members_club(request: MemberRequest, club_id: int) -> Club:
+    """A club the member belongs to (left or not): another club id is no such page."""
+    membership = roles.membership_in(request.user, club_id)
+    if membership is None:
+        raise Http404
+    return membership.club
+
+
+@login_required
+@require_POST
+def club_consent(request: MemberRequest, club_id: int) -> HttpResponse:
+    """The consent to publication in one of the member's clubs («Your clubs»)."""
+    club = _members_club(request, club_id)
+    consent = request.POST.get("consent") == "on"
+    services.member_set_publication_consent(member=request.user, consent=consent, club=club)
+    messages.success(request, _("Settings saved."))
+    return redirect("accounts:settings")
+
+
+@login_required
+@require_POST
+def club_leave(request: MemberRequest, club_id: int) -> HttpResponse:
+    """Leave one of the member's clubs («Your clubs»): its sign-ups and roles are no
+    longer theirs; the games they played stay in its history."""
+    club = _members_club(request, club_id)
+    services.member_leave_club(member=request.user, club=club)
+    messages.success(request, _("You left the club «%(club)s».") % {"club": club})
+    return redirect("accounts:settings")
 
 
 def _page_language(response: HttpResponse, language: str) -> HttpResponse:

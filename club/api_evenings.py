@@ -5,6 +5,7 @@ from datetime import datetime
 from django.utils.translation import gettext as _
 from ninja import Field, Router, Schema, Status
 
+from accounts import roles
 from club import queries, services
 from club.doors.requests import ApiRequest
 from club.kernel.errors import RefusalCode, Refused
@@ -77,7 +78,7 @@ def evening_list(request: ApiRequest) -> list[EveningListItem]:
     response={201: EveningOut, **ERRORS},
 )
 def evening_create(request: ApiRequest, payload: EveningIn) -> Status[EveningOut]:
-    if not request.auth.has_perm("club.add_evening"):
+    if not roles.can(request.auth, "organise"):
         raise Refused(_("Only the club's admins can create evenings."), RefusalCode.FORBIDDEN)
     evening = services.evening_create(**payload.dict())
     return Status(201, _out(evening))

@@ -12,11 +12,11 @@ import logging
 from dataclasses import dataclass, field
 from datetime import datetime, time, timedelta
 
-from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.db.models import Count, F, Q
 from django.utils import timezone
 
+from accounts import roles
 from accounts.languages import speaking_to
 from club import buttons, queries, services, texts
 from club.announcements import evening_announce_signup
@@ -198,7 +198,7 @@ def _remind(evening: Evening, club: Club) -> None:
 
 def _prompt_admins(evening: Evening, club: Club) -> None:
     # Each admin by their own channels: one without Telegram is told by email.
-    admins = get_user_model().objects.filter(is_staff=True, is_active=True)
+    admins = roles.club_staff(club)
     with transaction.atomic():
         for admin in admins:
             with speaking_to(admin):

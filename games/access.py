@@ -1,15 +1,18 @@
 """Who may see or do what with a game, and who may see a member's name: the one answer for
 the pages, the API, the bot and the admin.
 
-- A host (the Hosts group, or an admin) starts games; only an active member hosts.
+- A host (a host, organiser or admin of the club: accounts/roles.py) starts games; only
+  a member active in the club hosts.
 - The game's host runs it: records its taps, moderates an online table, sees every card.
-  An admin who is not seated at it may take over (a phone that died) with the same view.
+  An organiser or admin of its club who is not seated at it may take over (a phone that
+  died) with the same view.
 - A seated player sees what their seat may see, whatever their rank: an admin or a host
   who sits at a table is a player there. The host of a game never plays in it (refused at
   creation by every door).
 - In everything published (RULES.md §C: the game analyses, scores, statistics and
   leaderboards, on the site, in the API and in the club group's analysis posts) a member
-  who refused publication is «Игрок N» to everyone but themselves, staff and, on a game's
+  who refused publication in the club is «Игрок N» to everyone but themselves, the club's
+  organisers and admins and, on a game's
   own pages, whoever runs that game. An evening's line-up is a roster, not
   a published result: its sign-up list (to logged-in members on the site and in the API),
   the line-up the club's group is kept up to date with (club/announcements.py), and a
@@ -25,7 +28,9 @@ from collections.abc import Mapping, Sequence
 from django.contrib.auth.models import AnonymousUser
 from django.utils.translation import gettext as _
 
-from accounts.models import MembershipStatus, User
+from accounts import roles
+from accounts.models import User
+from club.kernel.clubs import Club
 from club.kernel.errors import RefusalCode, Refused
 from games.models import Game, GameStatus, Ruleset, Seat
 from games.rules.online import BLACK_ROLES
@@ -33,21 +38,21 @@ from games.rules.online import BLACK_ROLES
 # Whoever looks: a member, a visitor, or nobody (the club's group).
 Viewer = User | AnonymousUser | None
 
-HOST_PERMISSION = "accounts.host_games"
-
 
 def _member(viewer: Viewer) -> User | None:
     return viewer if isinstance(viewer, User) else None
 
 
-def may_host(viewer: Viewer) -> bool:
-    """Hosts (the Hosts group) and admins start games, if their membership is active."""
-    member = _member(viewer)
-    return bool(
-        member is not None
-        and member.status == MembershipStatus.ACTIVE
-        and member.has_perm(HOST_PERMISSION)
-    )
+def may_host(viewer: Viewer, club: Club | int | None = None) -> bool:
+    """The club's hosts, organisers and admins start games, while their membership there is
+    active (accounts.roles.can); `club`: the club in scope by default."""
+    return roles.can(viewer, "host", club)
+
+
+def is_club_staff(viewer: Viewer, club: Club | int | None = None) -> bool:
+    """The club's organisers and admins (and a platform admin): they see every name the
+    club publishes and may take over a game of the club."""
+    return roles.can(viewer, "organise", club)
 
 
 def refuse_unless_may_host(viewer: Viewer) -> None:
@@ -84,11 +89,11 @@ def is_seated(viewer: Viewer, game: Game, seats: Sequence[Seat] | None = None) -
 def runs(viewer: Viewer, game: Game, seats: Sequence[Seat] | None = None) -> bool:
     """The game's host, or an admin who is not seated at it: the host's view and powers.
     Pass the game's seats when they are at hand, to spare a query."""
-    if not may_host(viewer):
+    if not may_host(viewer, game.club_id):
         return False
     member = _member(viewer)
     assert member is not None
-    if game.host_id != member.pk and not member.is_superuser:
+    if game.host_id != member.pk and not is_club_staff(member, game.club_id):
         return False
     return not is_seated(member, game, seats)
 
@@ -99,7 +104,12 @@ def sees_roles(viewer: Viewer, game: Game, seats: Sequence[Seat] | None = None) 
 
 
 def may_see_name(
-    member: User, viewer: Viewer, *, runs_game: bool = False, among_members: bool = False
+    member: User,
+    viewer: Viewer,
+    *,
+    runs_game: bool = False,
+    among_members: bool = False,
+    club: Club | int | None = None,
 ) -> bool:
     """Whether `viewer` may see `member`'s nickname (RULES.md §C). On a game's own pages
     pass `runs_game` (runs(viewer, game)): its host sees the names of the table they ran.
@@ -107,13 +117,16 @@ def may_see_name(
     list, the members a host seats at a table) pass `among_members`: every logged-in
     member sees the names there. Without either the answer also says whether `viewer` may
     open the member's player page, so a link to it is shown exactly when the name is.
-    Templates ask through `{% member_name %}` (games/templatetags/member_names.py)."""
+    Templates ask through `{% member_name %}` (games/templatetags/member_names.py).
+    The consent and the staff are `club`'s (the club in scope by default): a member who
+    refused publication in one club is still named in another."""
     return name_visible(
         member_id=member.pk,
-        consent=member.publication_consent,
+        consent=roles.consents_in(member, club),
         viewer=viewer,
         runs_game=runs_game,
         among_members=among_members,
+        club=club,
     )
 
 
@@ -124,14 +137,16 @@ def name_visible(
     viewer: Viewer,
     runs_game: bool = False,
     among_members: bool = False,
+    club: Club | int | None = None,
 ) -> bool:
-    """may_see_name for reads that hold a member's id and consent, not the member."""
-    if consent:
+    """may_see_name for reads that hold a member's id and their consent in `club` (the
+    club in scope by default; accounts.roles.consent_in_club annotates it), not the member."""
+    if consent or runs_game or among_members:
         return True
     looking = _member(viewer)
     if looking is None:
         return False
-    return looking.pk == member_id or looking.is_staff or runs_game or among_members
+    return looking.pk == member_id or is_club_staff(looking, club)
 
 
 def seat_name_visible(seat: Seat, viewer: Viewer, *, runs_game: bool = False) -> bool:
@@ -146,8 +161,7 @@ def seat_name_visible(seat: Seat, viewer: Viewer, *, runs_game: bool = False) ->
     assert guest is not None  # a seat is a member's or a guest's (its check constraint)
     if guest.member is not None and may_see_name(guest.member, viewer, runs_game=runs_game):
         return True
-    looking = _member(viewer)
-    return runs_game or (looking is not None and looking.is_staff)
+    return runs_game or is_club_staff(viewer)
 
 
 def seat_nickname(seat: Seat) -> str:

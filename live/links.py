@@ -26,6 +26,7 @@ from django.db.models import Count, Max, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts import roles
 from accounts.models import User
 from club.kernel.cache import CACHE_FAILURES, cache_delete, cache_get, cache_set
 from club.kernel.errors import RefusalCode, Refused
@@ -95,7 +96,7 @@ def _refuse_unless_may_manage(author: User, link: LiveLink) -> None:
         allowed = access.may_host(author)
         message = _("Only the club's hosts and admins make and revoke an evening's live links.")
     else:
-        allowed = author.is_active and author.is_staff
+        allowed = roles.can(author, "organise")
         message = _("Only the club's admins make and revoke a tournament's live links.")
     if not allowed:
         raise Refused(message, RefusalCode.FORBIDDEN)

@@ -6,6 +6,7 @@ from typing import TypedDict, Unpack
 
 from django.utils import timezone
 
+from accounts import roles
 from accounts.models import Membership, MembershipStatus, Role, User
 from club.kernel.clubs import Club
 from club.models import Evening
@@ -63,7 +64,30 @@ def make_member(*, password: str = PASSWORD, **fields: Unpack[MemberFields]) -> 
         role = Role.ADMIN
     member = User.objects.create_user(password=password, **fields)
     Membership.objects.create(user=member, club=Club.current(), role=role, **standing)
+    roles.sync_staff(member)  # an organiser's or a club admin's is_staff, as the service sets it
     return member
+
+
+def set_consent(*members: User | int, consent: bool) -> None:
+    """The members' consent to publication in the club in scope, written as a test's
+    fixture (the service, member_set_publication_consent, also edits the group's posts)."""
+    for member in members:
+        member_id = member if isinstance(member, int) else member.pk
+        Membership.objects.update_or_create(
+            user_id=member_id, club=Club.current(), defaults={"publication_consent": consent}
+        )
+        if isinstance(member, User):
+            roles.forget_memberships(member)
+
+
+def set_standing(member: User | int, status: str) -> None:
+    """The member's standing in the club in scope, written as a test's fixture."""
+    member_id = member if isinstance(member, int) else member.pk
+    Membership.objects.update_or_create(
+        user_id=member_id, club=Club.current(), defaults={"status": status}
+    )
+    if isinstance(member, User):
+        roles.forget_memberships(member)
 
 
 def make_evening(**fields: Unpack[EveningFields]) -> Evening:

@@ -16,7 +16,7 @@ from club import lineup, services
 from club.kernel.errors import RefusalCode, Refused
 from club.models import EveningStatus, RegistrationSource
 from games.starting import game_create
-from tests.factories import make_evening, make_member
+from tests.factories import make_evening, make_member, set_standing
 from tests.games.recording import LINEUP, evening_with_players, make_host
 
 pytestmark = pytest.mark.django_db
@@ -43,8 +43,7 @@ def _seats(players: list[User]) -> dict[int, tuple[int, str]]:
 def test_a_suspended_player_is_suspended_at_sign_up_and_at_the_hosts_table() -> None:
     host = make_host()
     evening, players = evening_with_players()
-    players[3].status = MembershipStatus.SUSPENDED
-    players[3].save(update_fields=["status"])
+    set_standing(players[3], MembershipStatus.SUSPENDED)
     other = make_evening(opens_at=timezone.now() - timedelta(days=1))
     with pytest.raises(Refused) as at_sign_up:
         services.registration_create(

@@ -8,6 +8,7 @@ from functools import cached_property
 
 from django.utils.translation import gettext as _
 
+from accounts import roles
 from accounts.models import User
 from club.models import Registration
 from games import access
@@ -200,7 +201,7 @@ def tournament_page(tournament: Tournament, viewer: Viewer, *, as_of: int | None
         names=_Names(seated, viewer),
         mine={r.pk for r in seated if me is not None and r.member_id == me},
         me=me,
-        staff=isinstance(viewer, User) and viewer.is_staff,
+        staff=roles.can(viewer, "organise", tournament.club_id),
     )
     round_views, mine = _rounds(rounds, tables, reader)
     standings = tournament_standings(tournament, as_of=as_of, show_final=reader.staff)

@@ -15,6 +15,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts import roles
 from accounts.languages import speaking_to
 from accounts.models import User
 from club import services as evenings
@@ -70,7 +71,7 @@ class TournamentPlan:
 
 
 def _refuse_unless_admin(actor: User) -> None:
-    if not (actor.is_active and actor.is_staff):
+    if not roles.can(actor, "organise"):
         raise Refused(_("Only the club's admins run tournaments."), RefusalCode.FORBIDDEN)
 
 
@@ -408,7 +409,7 @@ def table_game_start(*, table_id: int, host: User, now: datetime | None = None) 
     if table is None:
         raise Refused(_("There is no such table."), RefusalCode.NOT_FOUND)
     tournament = table.round.tournament
-    if not (host.is_staff or table.judge_id == host.pk):
+    if not (roles.can(host, "organise", tournament.club_id) or table.judge_id == host.pk):
         raise Refused(
             _("Only this table's judge or an admin starts its game."), RefusalCode.FORBIDDEN
         )

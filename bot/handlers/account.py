@@ -42,6 +42,9 @@ def on_start(chat: Chat, payload: str) -> None:
         _ask_to_link(chat, payload)
         return
     if chat.member is not None:
+        # Starting a club's bot joins that club (a member of another club, or back after
+        # leaving): one account, a membership per club.
+        accounts.member_join_club(member=chat.member)
         chat.reply(_("Hello, %(nick)s!") % {"nick": chat.member.nickname})
         chat.evening_card(None)
         return
@@ -88,6 +91,7 @@ def on_link_button(chat: Chat, code: str) -> CallbackAnswer:
             language=chat.incoming.language,
         )
         TelegramLinkCode.objects.filter(pk=link.pk).update(used_at=timezone.now())
+        accounts.member_join_club(member=member)  # linked in this club's bot: its member
     chat.member = member
     with speaking_to(member):  # from now on the member's, which may be their own choice
         chat.reply(_("Done! Telegram is linked to %(nick)s.") % {"nick": member.nickname})

@@ -17,7 +17,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from accounts.models import MembershipStatus, User
+from accounts import roles
+from accounts.models import User
 from club.doors.requests import MemberRequest, SiteRequest
 from club.doors.responses import action_answer, answers_refusals
 from club.kernel.clubs import Club
@@ -61,7 +62,8 @@ def online_new(request: MemberRequest) -> HttpResponse:
     access.refuse_unless_may_host(request.user)
     # The host runs the game and may not play in it: not offered.
     members = (
-        User.objects.filter(is_active=True, status=MembershipStatus.ACTIVE)
+        User.objects.filter(is_active=True)
+        .exclude(pk__in=roles.barred_member_ids())
         .exclude(pk=request.user.pk)
         .order_by("nickname")
     )

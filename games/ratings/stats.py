@@ -14,6 +14,7 @@ from typing import Any
 from django.db.models import Count, Max, Min, OuterRef, Q, Subquery, Sum
 from django.utils import timezone
 
+from accounts import roles
 from accounts.models import User
 from club.kernel.clubs import Club
 from games import access
@@ -275,7 +276,9 @@ def _sums_in_sql(
     needed = _summed(scheme)
     rows = (
         PlayerScore.objects.filter(counted)
-        .values("member_id", "member__nickname", "member__publication_consent")
+        # The consent to publication in the club in scope, the season's.
+        .annotate(club_consent=roles.consent_in_club(member="member_id"))
+        .values("member_id", "member__nickname", "club_consent")
         .annotate(
             games=Count("id"),
             wins=Count("id", filter=Q(won=True)),
@@ -288,7 +291,7 @@ def _sums_in_sql(
         summed: dict[str, Any] = dict(row)
         sums[summed["member_id"]] = (
             summed["member__nickname"],
-            summed["member__publication_consent"],
+            summed["club_consent"],
             Sums(
                 games=summed["games"],
                 wins=summed["wins"],
@@ -310,7 +313,11 @@ def _sums_rescored(
             continue
         if seat.member_id is not None:  # season_rescored keeps members only
             sums[seat.member_id].add(seat)
-    names = User.objects.filter(pk__in=sums).values_list("pk", "nickname", "publication_consent")
+    names = (
+        User.objects.filter(pk__in=sums)
+        .annotate(club_consent=roles.consent_in_club())
+        .values_list("pk", "nickname", "club_consent")
+    )
     return {pk: (nick, consent, sums[pk]) for pk, nick, consent in names}
 
 

@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET
 
+from accounts import roles as club_roles
 from accounts.models import User
 from club.doors.requests import SiteRequest
 from club.kernel.clubs import Club
@@ -45,9 +46,9 @@ def leaderboard(request: SiteRequest) -> HttpResponse:
         role=role if role in roles else "",
         min_games=whole_number(request.GET.get("min_games", ""), high=1000) or 0,
     )
-    # An admin may see the season scored under another preset beside its official table
-    # (?preset=fiim); to anyone else the parameter means nothing.
-    whatif = request.user.is_authenticated and request.user.is_staff
+    # The club's organisers and admins may see the season scored under another preset
+    # beside its official table (?preset=fiim); to anyone else the parameter means nothing.
+    whatif = access.is_club_staff(request.user)
     # The other presets: the season's own is the official table («none» in the list).
     official = season_scheme(season).preset_id if whatif else None
     presets = [p for p in presets_offered() if p.pk != official] if whatif else []
@@ -154,7 +155,7 @@ def player(request: SiteRequest, member_id: int) -> HttpResponse:
             **span,
         ),
         "rating_digits": stats.rating_digits(found.system),
-        "hidden": not member.publication_consent,
+        "hidden": not club_roles.consents_in(member),
         "streaks": found.streaks,
         "seasons": found.seasons(Club.current()),
         "season": (season := stats.current_season()),

@@ -206,7 +206,7 @@ def test_the_settings_switch_publication_and_reminders_in_the_app() -> None:
     assert 'name="reminders"' in page and 'class="app-tabs"' in page
     client.post("/accounts/settings/", {"publication_consent": "on"})
     member.refresh_from_db()
-    assert (member.publication_consent, member.reminders) == (True, False)
+    assert (member.memberships.get().publication_consent, member.reminders) == (True, False)
 
 
 def test_a_launch_with_what_a_database_cannot_store_joins_without_a_500() -> None:

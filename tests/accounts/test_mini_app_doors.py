@@ -18,7 +18,7 @@ from pytest_django.fixtures import Settings as SettingsWrapper
 
 from accounts.models import MembershipStatus, User
 from tests.accounts.test_mini_app import TELEGRAM_ID, TOKEN, launch, open_app
-from tests.factories import make_member
+from tests.factories import make_member, set_standing
 
 pytestmark = pytest.mark.django_db
 PASSWORD = "site-pass-1234"
@@ -83,7 +83,7 @@ def test_a_reload_of_a_member_banned_since_is_refused() -> None:
     data = launch()
     app = Client()
     assert open_app(app, data)[0] == 200
-    User.objects.filter(pk=member.pk).update(status=MembershipStatus.BANNED)
+    set_standing(member, MembershipStatus.BANNED)
     # The session is no longer a member's (a banned account is logged out): a replay.
     status, answer = open_app(app, data)
     assert status == 422 and "уже использован" in answer["error"]

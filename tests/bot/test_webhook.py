@@ -9,6 +9,7 @@ from django.test import Client
 from django.utils import timezone
 from pytest_django import Settings
 
+from accounts import roles
 from accounts.models import User
 from club.models import Registration
 from notifications.models import BotConversation, Notification, TelegramLinkCode
@@ -148,13 +149,13 @@ def test_a_link_code_never_replaces_a_members_telegram() -> None:
 def test_a_banned_member_is_refused_by_the_bot_as_by_the_site() -> None:
     evening = make_evening()
     member = make_member(nickname="Изгнанный", telegram_id=777, status="banned")
-    consent = member.publication_consent
+    consent = roles.consents_in(member)
     answer = post(button(f"su:{evening.pk}")).json()
     assert answer["text"] == "Этот аккаунт заблокирован."
     post(button("set:consent"))
     post(message("/evening"))
     member.refresh_from_db()
-    assert member.publication_consent == consent
+    assert member.memberships.get().publication_consent == consent
     assert not Registration.objects.filter(member=member).exists()
     assert replies()[-1].text == "Этот аккаунт заблокирован."
 
@@ -256,7 +257,7 @@ def test_settings_switch_publication_and_reminders() -> None:
     assert post(button("set:consent")).json()["text"] == "Настройки сохранены."
     post(button("set:reminders"))
     member.refresh_from_db()
-    assert (member.publication_consent, member.reminders) == (False, False)
+    assert (member.memberships.get().publication_consent, member.reminders) == (False, False)
     assert "Публиковать мой ник и баллы: выкл." in replies()[-1].text
 
 

@@ -17,7 +17,7 @@ def test_demo_data_loads_the_club_once(capsys: pytest.CaptureFixture[str]) -> No
     admin = User.objects.get(nickname="admin")
     assert admin.is_superuser and admin.is_staff
     assert User.objects.get(nickname="Ведущий").has_perm("accounts.host_games")
-    assert User.objects.filter(publication_consent=False).count() == 1
+    assert User.objects.filter(memberships__publication_consent=False).count() == 1
     assert User.objects.get(nickname="Ворон").check_password("mafia-demo")
     evening = Evening.objects.upcoming().get()
     assert evening.is_open_for_signup()

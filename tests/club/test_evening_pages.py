@@ -11,7 +11,7 @@ from django.utils import timezone
 from accounts.models import User
 from club.models import Registration, RegistrationSource
 from club.services import registration_create
-from tests.factories import make_evening, make_member, sign_up_many
+from tests.factories import make_evening, make_member, set_consent, sign_up_many
 
 pytestmark = pytest.mark.django_db
 HTMX = {"hx-request": "true"}
@@ -200,12 +200,11 @@ def test_an_evening_after_its_start_tells_who_played_and_the_games() -> None:
     """Issue #27: after the games `/evenings/1/` read «Свободно 15 мест из 15», «Играют 0»
     and offered sign-up. Now: who played (a member who keeps their name private is
     counted, not named), the games with links, and no sign-up."""
-    from accounts.models import User
     from club.models import Evening
     from tests.games.recording import evening_with_players, make_host, start_game
 
     evening, players = evening_with_players()
-    User.objects.filter(pk=players[0].pk).update(publication_consent=False)
+    set_consent(players[0].pk, consent=False)
     game = start_game(make_host(), evening, players)
     Evening.objects.filter(pk=evening.pk).update(starts_at=timezone.now() - timedelta(hours=4))
     client = Client()
@@ -242,7 +241,7 @@ def test_a_started_evening_without_games_shows_who_is_there_and_no_sign_up() -> 
     members = [registration.member for registration in signed if registration.member]
     assert len(members) == 13
     shy = members[1]
-    User.objects.filter(pk=shy.pk).update(publication_consent=False)
+    set_consent(shy.pk, consent=False)
     Evening.objects.filter(pk=evening.pk).update(starts_at=timezone.now() - timedelta(minutes=10))
     client = Client()
     client.force_login(make_member())

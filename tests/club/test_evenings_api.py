@@ -1,11 +1,10 @@
 from datetime import timedelta
 
 import pytest
-from django.contrib.auth.models import Permission
 from django.test import Client
 from django.utils import timezone
 
-from accounts.models import User
+from accounts.models import Role, User
 from accounts.services import api_token_create
 from club.doors.api import describe_error
 from club.models import Evening, Registration
@@ -110,8 +109,7 @@ def test_only_admins_create_evenings() -> None:
         "/api/v1/evenings", payload, content_type="application/json", headers=auth
     )
     assert response.status_code == 403
-    admin = make_member()
-    admin.user_permissions.add(Permission.objects.get(codename="add_evening"))
+    admin = make_member(role=Role.ORGANISER)
     client, auth = api(admin)
     response = client.post(
         "/api/v1/evenings", payload, content_type="application/json", headers=auth

@@ -37,7 +37,7 @@ from club.kernel.errors import Refused
 from club.models import Evening, Guest, LineupChange, Registration
 from notifications.models import Notification
 from tests.examples import examples
-from tests.factories import make_evening, make_member, sign_up_many
+from tests.factories import make_evening, make_member, set_standing, sign_up_many
 from tests.games.recording import make_host
 
 pytestmark = pytest.mark.django_db
@@ -153,7 +153,7 @@ def test_the_search_matches_a_nickname_as_it_looks(
 
 
 def test_the_search_leaves_out_the_suspended_and_those_on_the_list(door: Door) -> None:
-    User.objects.filter(pk=door.members["Лисёнок"].pk).update(status=MembershipStatus.SUSPENDED)
+    set_standing(door.members["Лисёнок"], MembershipStatus.SUSPENDED)
     lineup.lineup_add_member(
         evening_id=door.evening.pk, member_id=door.members["Лиса"].pk, actor=door.host
     )

@@ -17,7 +17,7 @@ from accounts.models import User
 from club import lineup
 from club.models import Evening
 from tests.e2e.conftest import ARTIFACTS, PHONE, new_context, watch_of
-from tests.factories import make_evening, make_member, sign_up_many
+from tests.factories import make_evening, make_member, set_consent, sign_up_many
 from tests.games.recording import evening_with_players, make_host, start_game
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("migration_rows")]
@@ -39,12 +39,12 @@ def test_the_evening_and_admin_screens_on_a_phone(browser: Any, live_server: Liv
     upcoming = make_evening(capacity=12)
     member: User = sign_up_many(upcoming, 1)[0].member
     played, players = evening_with_players()
-    User.objects.filter(pk=players[0].pk).update(publication_consent=False)
+    set_consent(players[0].pk, consent=False)
     start_game(make_host(), played, players)
     Evening.objects.filter(pk=played.pk).update(starts_at=timezone.now() - timedelta(hours=4))
     # Started, no game recorded yet: who is on the list, a hidden member and a guest counted.
     begun, waiting = evening_with_players()
-    User.objects.filter(pk=waiting[1].pk).update(publication_consent=False)
+    set_consent(waiting[1].pk, consent=False)
     lineup.lineup_add_guest(evening_id=begun.pk, name="Гость Петя", of_age=True, actor=make_host())
     Evening.objects.filter(pk=begun.pk).update(starts_at=timezone.now() - timedelta(minutes=10))
     admin = make_member(nickname="Админка", is_staff=True, is_superuser=True)

@@ -19,6 +19,7 @@ from games.ratings.models import PlayerScore
 from games.reasons import find_names
 from tests.e2e.conftest import ARTIFACTS, new_context
 from tests.e2e.test_csp import club  # noqa: F401 (the fixture)
+from tests.factories import set_consent
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("migration_rows")]
 SHOTS = ARTIFACTS / "reasons"
@@ -43,8 +44,7 @@ def test_no_page_that_shows_a_reason_names_an_opted_out_member(
     event.payload = {**event.payload, "reason": "раскусил Лису на втором круге, {seat:2} молчала"}
     event.save()
     tasks.game_analyse(game.pk)
-    shy.publication_consent = False
-    shy.save()
+    set_consent(shy, consent=False)
     hidden = {2: "Лиса"}
     said = "раскусил место 2 на втором круге, место 2 молчала"
     for who, user in (("visitor", None), ("commissar", commissar)):

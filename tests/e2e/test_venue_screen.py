@@ -20,7 +20,7 @@ from games.ratings.tasks import game_analyse
 from games.starting import game_create
 from tests.e2e.conftest import ARTIFACTS, PHONE, new_context, untranslated, watch_of
 from tests.e2e.test_live_table import WITHIN_MS, Host
-from tests.factories import make_evening, sign_up_many
+from tests.factories import make_evening, set_consent, sign_up_many
 from tests.games.recording import LINEUP, TOWN_WINS, make_host, record
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("migration_rows")]
@@ -48,8 +48,8 @@ def _evening() -> tuple[User, Evening, list[User], Game, Game]:
     players = [result.member for result in sign_up_many(evening, 24)]
     for player, nickname in zip(players, NICKNAMES, strict=True):
         player.nickname = nickname
-    players[4].publication_consent = False  # «Игрок 5» at table 1, and in the standings
-    User.objects.bulk_update(players, ["nickname", "publication_consent"])
+    User.objects.bulk_update(players, ["nickname"])
+    set_consent(players[4], consent=False)  # «Игрок 5» at table 1, and in the standings
     host = make_host()
 
     def start(people: list[User], table: int) -> Game:

@@ -7,10 +7,9 @@ from datetime import timedelta
 from typing import Any, Unpack
 from unittest import mock
 
-from django.contrib.auth.models import Group
 from django.utils import timezone
 
-from accounts.models import User
+from accounts.models import Role, User
 from club.models import Evening
 from games.models import Game
 from games.queries import game_view
@@ -27,9 +26,9 @@ type Table = tuple[User, Evening, list[User]]
 
 
 def make_host(**fields: Unpack[MemberFields]) -> User:
+    fields.setdefault("role", Role.HOST)  # a host of the club in scope
     host = make_member(**fields)
-    host.groups.add(Group.objects.get(name="Ведущие"))
-    return User.objects.get(pk=host.pk)  # a fresh instance: no stale permission cache
+    return User.objects.get(pk=host.pk)  # a fresh instance: no stale membership cache
 
 
 def evening_with_players(count: int = 12) -> tuple[Evening, list[User]]:

@@ -10,11 +10,10 @@ from unittest import mock
 
 import pytest
 import time_machine
-from django.contrib.auth.models import Group
 from django.test import Client
 from pytest_django import DjangoCaptureOnCommitCallbacks
 
-from accounts.models import User
+from accounts.models import Role, User
 from accounts.services import api_token_create
 from club.kernel.clubs import Club
 from club.kernel.errors import RefusalCode, Refused
@@ -27,7 +26,7 @@ from games.recording import engine_for, game_record_event
 from games.rules.club import ClubGame
 from games.rules.scoring import Scheme
 from tests.checks import present
-from tests.factories import make_member
+from tests.factories import make_member, set_consent
 from tests.games.recording import OPENING, TOWN_WINS, Table, record, start_game, view_of
 from tests.responses import Response
 
@@ -117,8 +116,7 @@ def test_only_the_games_host_and_admins_give_extra_points(table: Table) -> None:
     game = start_game(host, evening, players)
     record(game, host, *OPENING)
     # A seated player, a member, another host of the club: refused.
-    other_host = make_member(nickname="Другой ведущий")
-    other_host.groups.add(Group.objects.get(name="Ведущие"))
+    other_host = make_member(nickname="Другой ведущий", role=Role.HOST)
     for who in (players[0], make_member(nickname="Зритель"), User.objects.get(pk=other_host.pk)):
         refused = api_event(game, who, bonus(5, 0.3))
         assert refused.status_code == 403, who
@@ -238,8 +236,7 @@ def test_the_host_screens_tap_takes_them_as_the_api_does(table: Table) -> None:
 
 def test_the_page_shows_them_with_the_reason_once_the_cards_are_shown(table: Table) -> None:
     host, evening, players = table
-    players[5].publication_consent = False  # seat 6, the best move's giver
-    players[5].save(update_fields=["publication_consent"])
+    set_consent(players[5], consent=False)  # seat 6, the best move's giver
     game = start_game(host, evening, players)
     record(game, host, *OPENING, BEST_MOVE, bonus(2, 0.2, "сильная речь за мафию"))
     running = Client().get(f"/games/{game.pk}/").content.decode()
@@ -263,8 +260,7 @@ def test_the_page_shows_them_with_the_reason_once_the_cards_are_shown(table: Tab
 
 def test_the_exported_protocol_names_no_opted_out_member_in_a_reason(table: Table) -> None:
     host, _evening, players = table
-    players[1].publication_consent = False  # seat 2
-    players[1].save(update_fields=["publication_consent"])
+    set_consent(players[1], consent=False)  # seat 2
     # Written before reasons were screened for nicknames (games/reasons.py).
     with mock.patch("games.reasons.refuse_named_event"):
         game = finished(table, bonus(4, 0.2, f"поймал {players[1].nickname.upper()} на лжи"))

@@ -25,6 +25,7 @@ from games.ratings import publication, tasks
 from games.ratings.models import PlayerScore
 from games.ratings.seasons import season_of
 from notifications.models import Notification
+from tests.factories import set_consent
 from tests.games.recording import make_host
 from tests.games.season import History, seed_history
 from tests.pages import demo_club, pages
@@ -196,7 +197,8 @@ def crawl() -> dict[str, Any]:
     club = demo_club()
     for index, pk in enumerate(User.objects.filter(is_staff=False).values_list("pk", flat=True)):
         nickname = f"Тень{LETTERS[index // len(LETTERS)]}{LETTERS[index % len(LETTERS)]}"
-        User.objects.filter(pk=pk).update(nickname=nickname, publication_consent=False)
+        User.objects.filter(pk=pk).update(nickname=nickname)
+        set_consent(pk, consent=False)
     for member in (club["host"], club["member"]):
         member.refresh_from_db()
     return club
@@ -226,7 +228,9 @@ def test_no_page_of_the_browser_crawl_names_a_member_who_refused_publication(
     crawl: dict[str, Any],
 ) -> None:
     who = {"visitor": None, "member": crawl["online"].seats.first().member, "host": crawl["host"]}
-    hidden = dict(User.objects.filter(publication_consent=False).values_list("pk", "nickname"))
+    hidden = dict(
+        User.objects.filter(memberships__publication_consent=False).values_list("pk", "nickname")
+    )
     read = 0
     for role, paths in pages(crawl).items():
         if role == "admin":

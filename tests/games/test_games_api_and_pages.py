@@ -25,7 +25,7 @@ from club.kernel.errors import RefusalCode, Refused
 from club.models import Evening, Guest
 from games.models import Game, GameEvent
 from games.starting import game_create
-from tests.factories import make_evening, make_member, sign_up_many
+from tests.factories import make_evening, make_member, set_consent, sign_up_many
 from tests.games.recording import (
     LINEUP,
     OPENING,
@@ -384,7 +384,8 @@ def test_an_admin_exports_and_imports_a_protocol(table: Table) -> None:
 def test_a_member_who_refused_publication_is_player_n_to_everyone_else(table: Table) -> None:
     host, evening, players = table
     shy = players[5]
-    type(shy).objects.filter(pk=shy.pk).update(nickname="Тень", publication_consent=False)
+    type(shy).objects.filter(pk=shy.pk).update(nickname="Тень")
+    set_consent(shy.pk, consent=False)
     game = start_game(host, evening, players)
     record(game, host, *TOWN_WINS)
     page = Client().get(f"/games/{game.pk}/").content.decode()

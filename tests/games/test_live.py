@@ -16,7 +16,7 @@ from games import live
 from games.models import Game, Role, Spectators
 from games.ratings.publication import published_analysis
 from games.ratings.tasks import game_analyse
-from tests.factories import make_member
+from tests.factories import make_member, set_consent
 from tests.games.recording import LINEUP, TOWN_WINS, Table, make_host, record, start_game, view_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -54,8 +54,9 @@ def _strings(value: Any, *, skip: str = "reason") -> list[str]:
 def test_a_whole_game_tells_the_spectators_no_more_than_the_table_knows(table: Table) -> None:
     host, evening, players = table
     shy = players[5]  # seat 6: killed on night 1
-    shy.nickname, shy.publication_consent = "Скрытный", False
-    shy.save(update_fields=["nickname", "publication_consent"])
+    shy.nickname = "Скрытный"
+    shy.save(update_fields=["nickname"])
+    set_consent(shy, consent=False)
     game = start_game(host, evening, players)
     game.spectators = Spectators.PUBLIC
     game.save(update_fields=["spectators"])

@@ -21,7 +21,7 @@ from games.models import Game, Spectators
 from games.ratings.publication import published_points_of
 from games.ratings.tasks import game_analyse
 from games.starting import game_create
-from tests.factories import make_evening, make_member, sign_up_many
+from tests.factories import make_evening, make_member, set_consent, sign_up_many
 from tests.games.recording import LINEUP, TOWN_WINS, make_host, record
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -105,8 +105,9 @@ def test_a_poll_is_answered_from_the_cache_even_after_a_tap(
 def test_who_plays_next_once_the_host_seats_the_next_game() -> None:
     host, evening, players = _two_tables()
     shy = players[14]
-    shy.nickname, shy.publication_consent = "Скрытный", False
-    shy.save(update_fields=["nickname", "publication_consent"])
+    shy.nickname = "Скрытный"
+    shy.save(update_fields=["nickname"])
+    set_consent(shy, consent=False)
     first = _start(host, evening, players[:12], 1, Spectators.PUBLIC)
     record(first, host, *TOWN_WINS)
     client = Client()
@@ -130,8 +131,9 @@ def test_who_plays_next_once_the_host_seats_the_next_game() -> None:
 def test_the_evenings_standings_sum_the_published_points_and_hide_the_shy() -> None:
     host, evening, players = _two_tables()
     shy = players[1]
-    shy.nickname, shy.publication_consent = "Скрытный", False
-    shy.save(update_fields=["nickname", "publication_consent"])
+    shy.nickname = "Скрытный"
+    shy.save(update_fields=["nickname"])
+    set_consent(shy, consent=False)
     first = _start(host, evening, players[:12], 1, Spectators.PUBLIC)
     record(first, host, *TOWN_WINS)
     client = Client()

@@ -43,7 +43,7 @@ from games.rules.online import ROLES as ONLINE_ROLES
 from games.starting import GuestAt, Player, game_create
 from live.links import link_make
 from live.models import LinkKind, LiveLink
-from tests.factories import make_member
+from tests.factories import make_member, set_consent
 from tests.games.online.tables import table_of
 from tests.games.recording import LINEUP, TOWN_WINS, Table, make_host, record
 
@@ -256,8 +256,9 @@ CLUB_NIGHT = {"check", "kill", "shot", "heal"}
 def test_a_club_game_shows_no_card_no_night_and_no_hidden_name_at_any_door(table: Table) -> None:
     host, evening, players = table
     shy = players[5]  # seat 6: killed on night 1
-    shy.nickname, shy.publication_consent = SHY, False
-    shy.save(update_fields=["nickname", "publication_consent"])
+    shy.nickname = SHY
+    shy.save(update_fields=["nickname"])
+    set_consent(shy, consent=False)
     # Seat 12 a guest: no member, so no consent; «Игрок 12» to the public.
     added = lineup_add_guest(evening_id=evening.pk, name=GUEST, actor=host, of_age=True)
     assert added.registration.guest is not None

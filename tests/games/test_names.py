@@ -20,7 +20,7 @@ from accounts.models import User
 from accounts.services import api_token_create
 from games.models import Game
 from games.ratings import analysis
-from tests.factories import make_member
+from tests.factories import make_member, set_consent
 from tests.games.recording import TOWN_WINS, Table, record, start_game
 from tests.games.test_consent import finished_online_game
 
@@ -31,8 +31,7 @@ pytestmark = pytest.mark.django_db
 def shy_game(table: Table) -> tuple[Game, User, User]:
     host, evening, players = table
     shy = players[0]
-    shy.publication_consent = False
-    shy.save()
+    set_consent(shy, consent=False)
     game = start_game(host, evening, players)
     record(game, host, *TOWN_WINS)
     analysis.game_analysis_build(game_id=game.pk)
@@ -79,7 +78,8 @@ def test_each_viewer_sees_the_name_and_the_link_by_one_rule(
 
 def test_a_host_who_refused_publication_is_named_by_the_same_rule(table: Table) -> None:
     host, evening, players = table
-    type(host).objects.filter(pk=host.pk).update(nickname="Тихий", publication_consent=False)
+    type(host).objects.filter(pk=host.pk).update(nickname="Тихий")
+    set_consent(host.pk, consent=False)
     host.refresh_from_db()
     game = start_game(host, evening, players)
     record(game, host, *TOWN_WINS)
@@ -94,7 +94,7 @@ def test_a_host_who_refused_publication_is_named_by_the_same_rule(table: Table) 
             )
         }  # fmt: skip
         assert named == {"visitor": False, "member": False, "staff": True, "themselves": True}
-    type(host).objects.filter(pk=host.pk).update(publication_consent=True)
+    set_consent(host.pk, consent=True)
     assert "Тихий" in Client().get(f"/games/{game.pk}/").content.decode()
 
 
@@ -104,7 +104,8 @@ def test_the_lists_for_members_keep_every_name(table: Table) -> None:
     sees their own name in the menu."""
     host, evening, players = table
     shy = players[0]
-    type(shy).objects.filter(pk=shy.pk).update(nickname="Скромный", publication_consent=False)
+    type(shy).objects.filter(pk=shy.pk).update(nickname="Скромный")
+    set_consent(shy.pk, consent=False)
     assert "Скромный" in web(make_member()).get(f"/evenings/{evening.pk}/").content.decode()
     assert "Скромный" not in Client().get(f"/evenings/{evening.pk}/").content.decode()
     seating = web(host).get(f"/evenings/{evening.pk}/games/new/").content.decode()

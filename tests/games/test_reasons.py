@@ -16,6 +16,7 @@ from games.models import Game
 from games.queries import bonuses_given
 from games.ratings import tasks
 from games.reasons import Naming, find_names, refuse_names, shown
+from tests.factories import set_consent
 from tests.games.ratings.scored import COMMISSAR, NICKS, named, played
 from tests.games.recording import Table, record
 from tests.games.test_best_move_and_bonus_doors import bearer, bonus
@@ -119,8 +120,7 @@ def test_a_reason_by_seat_shows_the_name_until_the_member_opts_out(table: Table)
     url = f"/games/{game.pk}/"
     assert "«раскусил Лиса на втором круге»" in Client().get(url).content.decode()
     shy = players[1]
-    shy.publication_consent = False
-    shy.save()
+    set_consent(shy, consent=False)
     page = Client().get(url).content.decode()
     assert "«раскусил место 2 на втором круге»" in page and "Лиса" not in page
     # Their player's page and the commissar's own page (the lines of «За что»).

@@ -22,6 +22,7 @@ from games import live
 from games.models import Game, Spectators
 from live.links import link_make, link_revoke
 from live.models import LinkKind, LiveLink, LiveLinkUse
+from tests.factories import set_consent
 from tests.games.recording import TOWN_WINS, Table, make_host, record, start_game
 from tests.tournaments.test_tournaments import EFFORT, record_game, small
 from tests.tournaments.test_tournaments import admin as tournament_admin
@@ -308,8 +309,8 @@ def test_an_evening_table_s_304_reads_no_postgresql(
 def test_a_tournament_s_link_shows_its_game_its_next_table_and_its_standings() -> None:
     organiser = tournament_admin()
     tournament, members = small(organiser, players=10)
-    User.objects.filter(pk__in=[m.pk for m in members]).update(publication_consent=False)
-    User.objects.filter(pk=members[0].pk).update(publication_consent=True)
+    set_consent(*[m.pk for m in members], consent=False)
+    set_consent(members[0].pk, consent=True)
     judge = make_host()
     TableJudge.objects.create(tournament=tournament, table=1, judge=judge)
     _, key = link_make(author=organiser, kind=LinkKind.OVERLAY, tournament_id=tournament.pk)

@@ -19,6 +19,7 @@ from games.models import Game, Spectators
 from games.recording import engine_for, game_record_event
 from games.rules.club import ClubGame
 from games.rules.simulate import play
+from tests.factories import set_consent
 from tests.tournaments.test_tournaments import EFFORT, admin, record_game, small
 from tournaments import services
 from tournaments.models import Stage, Table, Tournament
@@ -68,8 +69,9 @@ def test_the_standings_follow_each_finished_game_and_the_final_is_the_headline(
     organiser = admin()
     tournament, members = small(organiser, players=10, final_players=10, final_rounds=1)
     shy = members[3]
-    shy.nickname, shy.publication_consent = "Скрытный", False
-    shy.save(update_fields=["nickname", "publication_consent"])
+    shy.nickname = "Скрытный"
+    shy.save(update_fields=["nickname"])
+    set_consent(shy, consent=False)
     services.tournament_seat(tournament_id=tournament.pk, actor=organiser, effort=EFFORT)
     client = Client()
     first = _live(client, tournament).json()["frame"]

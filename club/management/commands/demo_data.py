@@ -5,12 +5,12 @@ import random
 from datetime import date, datetime, timedelta
 
 from django.conf import settings
-from django.contrib.auth.models import Group
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 from django.utils import timezone
 
-from accounts.models import User
+from accounts import services as accounts
+from accounts.models import Membership, Role, User
 from club.kernel.clubs import Club
 from club.models import Evening, EveningStatus, Registration, RegistrationSource, RegistrationStatus
 from club.schedule import next_evening_start, signup_opens_at
@@ -81,19 +81,23 @@ class Command(BaseCommand):
         host = User.objects.create_user(
             HOST[0], HOST[1], birth_date=date(1988, 9, 3), email="host@example.com"
         )
-        host.groups.add(Group.objects.get(name="Ведущие"))
+        accounts.member_set_role(member=admin, role=Role.ADMIN, club=club)
+        accounts.member_set_role(member=host, role=Role.HOST, club=club)
         members = [
             User.objects.create_user(
                 nickname,
                 MEMBER_PASSWORD,
                 birth_date=date(1982 + index, 1 + index % 12, 1 + (index * 3) % 28),
-                # One member has refused publication, to show anonymous rendering.
-                publication_consent=index != 4,
                 email=demo_email(index),
                 telegram_id=DEMO_TELEGRAM_ID + index if index < TELEGRAM_LINKED else None,
             )
             for index, nickname in enumerate(MEMBER_NICKNAMES)
         ]
+        # Members of the club; one has refused publication, to show anonymous rendering.
+        Membership.objects.bulk_create(
+            Membership(user=member, club=club, publication_consent=index != 4)
+            for index, member in enumerate(members)
+        )
         now = timezone.now()
         # Last week's evening at the club's own day and hour (Sunday 18:00), over by now.
         played = next_evening_start(club, now - timedelta(days=7))

@@ -6,6 +6,7 @@ from django.test import Client
 from accounts.models import User
 from games.ratings import stats
 from games.ratings.seasons import Season, season_of, season_parse, seasons_between
+from tests.factories import set_consent
 from tests.games.season import History, seed_history
 
 pytestmark = pytest.mark.django_db
@@ -41,7 +42,7 @@ def test_the_page_sorts_by_the_chosen_column_and_links_the_others(history: Histo
 
 def test_a_member_without_consent_sees_their_own_row_and_nobody_else_does(history: History) -> None:
     shy = history.members[0]
-    User.objects.filter(pk=shy.pk).update(publication_consent=False)
+    set_consent(shy.pk, consent=False)
     shy.refresh_from_db()
     assert shy.pk not in {r.member_id for r in board().rows}
     own = [r for r in board(viewer=shy).rows if r.member_id == shy.pk]

@@ -13,6 +13,7 @@ from games.ratings import analysis, publication, tasks
 from notifications.models import Notification, NotificationStatus
 from notifications.sender import notification_deliver
 from tests.checks import present
+from tests.factories import set_consent
 from tests.fake_telegram import FakeTelegram
 from tests.games.recording import TOWN_WINS, Table, record, start_game
 
@@ -62,7 +63,7 @@ def test_a_member_who_refused_publication_is_their_seat_in_the_post(
     table: Table, group: int
 ) -> None:
     game, players = analysed(table)
-    type(players[3]).objects.filter(pk=players[3].pk).update(publication_consent=False)
+    set_consent(players[3], consent=False)
     post = Notification.objects.get(pk=present(publication.game_post_sync(game_id=game.pk)))
     assert players[3].nickname not in post.text
     assert "4. Игрок 4 · Комиссар" in post.text

@@ -25,7 +25,7 @@ from notifications.mail import letter
 from notifications.models import Notification, NotificationChannel
 from notifications.sender import notification_deliver
 from tests.bot.test_webhook import SECRET, button
-from tests.factories import make_evening
+from tests.factories import make_evening, set_consent
 from tests.fake_telegram import FakeTelegram
 from tests.games.ratings.scored import BONUS, COMMISSAR, named, played
 from tests.games.recording import TOWN_WINS, Table, record, record_unscreened, start_game
@@ -144,8 +144,7 @@ def test_an_opted_out_player_is_never_named_in_anothers_report(table: Table) -> 
     hidden_bonus = {**BONUS, "reason": "ЛИСА сдала себя на первой проверке"}
     game, players = played(table, hidden_bonus)
     shy = players[1]  # seat 2, Лиса: black, checked and nominated by the commissar
-    shy.publication_consent = False
-    shy.save()
+    set_consent(shy, consent=False)
     member = wants(players[COMMISSAR - 1])
     tasks.game_analyse(game.pk)
     (row,) = report_rows(game, member)

@@ -13,6 +13,7 @@ from django.test import Client
 from accounts.models import User
 from games.models import Game
 from games.ratings import tasks
+from tests.factories import set_consent
 from tests.games.ratings.scored import BONUS, COMMISSAR, played
 from tests.games.recording import Table
 
@@ -44,8 +45,7 @@ def game(table: Table) -> tuple[Game, list[User]]:
     game, players = played(table, reason)
     tasks.game_analyse(game.pk)
     shy = players[1]
-    shy.publication_consent = False
-    shy.save()
+    set_consent(shy, consent=False)
     return game, players
 
 

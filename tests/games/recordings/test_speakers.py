@@ -25,7 +25,7 @@ from games.recordings import analysis as recording_analysis
 from games.recordings import services as recordings
 from games.recordings.audio import alignment, encoder, features, speakers, vad
 from games.recordings.models import FoulSuggestion, Recording, SuggestionStatus
-from tests.factories import make_member
+from tests.factories import make_member, set_consent
 from tests.games.recording import TOWN_WINS, Table, record, start_game, view_of
 from tests.games.recordings.test_recordings import upload
 from tests.sound import write
@@ -316,8 +316,7 @@ def test_the_figures_are_published_under_the_consent_rules(heard: Heard) -> None
     host, game, _recording, players = heard
     ratings_analysis.game_analysis_build(game_id=game.pk)
     shy = players[2]  # seat 3
-    shy.publication_consent = False
-    shy.save(update_fields=["publication_consent"])
+    set_consent(shy, consent=False)
     view = view_of(game.pk)
     public = audio_of(view, make_member())["speakers"]
     seats = {row["seat"] for row in public["seats"]}
