@@ -81,6 +81,8 @@ def _profile_context(request: MemberRequest, **extra: object) -> dict[str, objec
         "tokens": request.user.api_tokens.all(),
         "token_form": ApiTokenForm(),
         "telegram_link_nonce": request.session[LINK_NONCE],
+        # The standing in this club (the one whose site this is), not in another.
+        "standing": roles.membership_in(request.user),
         **extra,
     }
 
