@@ -9,9 +9,9 @@ games/ratings/systems.py, under one system for the whole platform (SYSTEM). Each
 season and rating are untouched: they are games/ratings/analysis.py's, per club.
 
 The cost: a rebuild replays every counted game (a full fold, as the clubs' replay was
-before it was made incremental): about 1.7 s per 10,000 games with OpenSkill on this
-machine, one query for the scores and one for the table sizes, then one DELETE and one
-INSERT of the players' rows. It runs in the worker after a counted game ends or changes
+before games/ratings/fold.py made it incremental): the issue measured 1.7 s per 10,000
+games for that replay (not measured again for this one), plus one query for the scores and
+one for the table sizes, then one DELETE and one INSERT of the players' rows. It runs in the worker after a counted game ends or changes
 (`platform_rating_queue`), and after a league or a club's membership changes; a game of a
 club in no accepting league queues nothing. The rows are folded in (ended_at, game, seat)
 order, so an incremental fold (keep the rater's state and fold only games that ended after
