@@ -35,6 +35,7 @@ from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 
 from club.kernel.clubs import Club
+from club.kernel.tenancy import current_club_id
 from games.models import Game, GameStatus, Seat
 from games.ratings import systems
 from games.ratings.models import PlayerScore, RatingFold, RatingForecast, RatingState
@@ -54,15 +55,19 @@ type Rewrite = tuple[int, float | None, float | None]  # a score's id, its new S
 
 
 def ratings_lock() -> None:
-    """The ratings' lock, for the rest of the caller's transaction."""
+    """The ratings' lock of the club in scope, for the rest of the caller's transaction:
+    another club's ratings go on beside it."""
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
-            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [RATINGS_LOCK])
+            cursor.execute(
+                "SELECT pg_advisory_xact_lock(%s, %s)", [RATINGS_LOCK, current_club_id()]
+            )
 
 
-# The club's rows, as the fold reads and writes them.
+# The club's rows, as the fold reads and writes them: the club in scope's (the scoped
+# managers'; a score has no club key of its own, its game's says whose it is).
 def _scores() -> QuerySet[PlayerScore]:
-    return PlayerScore.objects.all()
+    return PlayerScore.objects.filter(game__club_id=current_club_id())
 
 
 def _games() -> QuerySet[Game]:
@@ -78,8 +83,7 @@ def _states() -> QuerySet[RatingState]:
 
 
 def _club_system() -> str:
-    system = Club.objects.values_list("rating_system", flat=True).first()
-    return system or rating.OPENSKILL_PLAIN
+    return Club.current().rating_system or rating.OPENSKILL_PLAIN
 
 
 @dataclass(frozen=True)
@@ -367,13 +371,13 @@ def _fold_one(rows: Sequence[Row], stored: Mapping[str, RatingFold], system: str
     RatingState.objects.bulk_create(
         [state for fold in folds.values() for state in fold.states(players)],
         update_conflicts=True,
-        unique_fields=["system", "member"],
+        unique_fields=["club", "system", "member"],
         update_fields=["mu", "sigma", "red", "black", "overall"],
     )
     RatingFold.objects.bulk_create(
         [fold.row(rows[0].position, shown=name == system) for name, fold in folds.items()],
         update_conflicts=True,
-        unique_fields=["system"],
+        unique_fields=["club", "system"],
         update_fields=[
             "last_ended_at",
             "last_game_id",
@@ -467,7 +471,7 @@ def _forecasts_write(folds: Mapping[str, Fold]) -> None:
             for name, result in found.items()
         ],
         update_conflicts=True,
-        unique_fields=["system"],
+        unique_fields=["club", "system"],
         update_fields=["games", "log_loss", "base_log_loss", "updated_at"],
     )
 

@@ -230,18 +230,27 @@ class PlayerScore(models.Model):
 class RatingForecast(models.Model):
     """How well each rating system foresaw the club's games, each before it was rated
     (games/rules/forecast.py): kept by the worker after every analysed game and shown to
-    the admins beside the club's choice of system."""
+    the admins beside the club's choice of system. Each club's own, from its own games."""
 
-    system = models.CharField(_("rating system"), max_length=16, unique=True)
+    club = club_key("rating_forecasts")
+    system = models.CharField(_("rating system"), max_length=16)
     games = models.PositiveIntegerField(_("games foreseen"))
     log_loss = models.FloatField(_("log-loss"))
     base_log_loss = models.FloatField(_("log-loss of the base rate alone"))
     updated_at = models.DateTimeField(_("updated"))
 
+    objects = ClubScopedManager()
+    all_clubs = models.Manager()  # noqa: DJ012 (the default manager comes first)
+
     class Meta:
         verbose_name = _("rating forecast")
         verbose_name_plural = _("how sure the ratings are")
         ordering = ["log_loss"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["club", "system"], name="rating_forecast_one_per_system"
+            ),
+        ]
 
     def __str__(self) -> str:
         return self.system
@@ -253,9 +262,10 @@ class RatingFold(models.Model):
     beside each player's state (RatingState): the club's base rate as the system counts it,
     and its foresight's running sums. A game that ends after that one is folded from here
     alone; anything else replays every game and writes these rows again. No row: no fold yet
-    (the next game's end replays)."""
+    (the next game's end replays). Each club's own, over its own games."""
 
-    system = models.CharField(max_length=16, unique=True)
+    club = club_key("rating_folds")
+    system = models.CharField(max_length=16)
     # The last game folded: its scores' `ended_at` and its id (none folded yet: both null).
     # Not a key: a deleted game leaves the fold pointing at nothing, which the next end sees.
     last_ended_at = models.DateTimeField(null=True, blank=True)
@@ -272,6 +282,14 @@ class RatingFold(models.Model):
     loss = models.FloatField(default=0.0)
     base_loss = models.FloatField(default=0.0)
 
+    objects = ClubScopedManager()
+    all_clubs = models.Manager()  # noqa: DJ012 (the default manager comes first)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["club", "system"], name="one_fold_per_system"),
+        ]
+
     def __str__(self) -> str:
         return self.system
 
@@ -280,8 +298,10 @@ class RatingState(models.Model):
     """A player's state in one rating system after the last game folded (RatingFold), all
     the system needs to rate their next game: OpenSkill's mu and sigma, Elo's two tracks,
     the non-zero-sum Elo's one rating. A field the system does not keep is null; a player the
-    system has not rated has no row."""
+    system has not rated has no row. A player has a state in each club they play in: each
+    club's ratings are its own."""
 
+    club = club_key("rating_states")
     system = models.CharField(max_length=16)
     member = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -294,9 +314,14 @@ class RatingState(models.Model):
     black = models.FloatField(null=True, blank=True)
     overall = models.FloatField(null=True, blank=True)
 
+    objects = ClubScopedManager()
+    all_clubs = models.Manager()  # noqa: DJ012 (the default manager comes first)
+
     class Meta:
         constraints = [
-            models.UniqueConstraint(fields=["system", "member"], name="one_state_per_system"),
+            models.UniqueConstraint(
+                fields=["club", "system", "member"], name="one_state_per_system"
+            ),
         ]
 
     def __str__(self) -> str:
