@@ -16,7 +16,8 @@ def clear_expired_sessions() -> int:
 
 @shared_task
 def housekeeping() -> None:
-    """Every few hours: forget what has expired, so no table grows without end."""
+    """Every few hours: forget what has expired, so no table grows without end. The
+    platform's own tables (sessions, used signatures, the broker's), no club's rows."""
     from accounts.models import UsedSignature
 
     clear_expired_sessions()
@@ -44,8 +45,19 @@ def tidy_embedded_broker() -> int:
 
 
 @shared_task
-def schedule_sweep() -> dict[str, list[int]]:
-    """The club's week: make, open, announce, remind, release, finish (club/scheduling.py)."""
+def schedule_sweep() -> list[int]:
+    """Beat, every few minutes: each club's week in a task of its own, queued in the club's
+    scope (a club whose announcement is slow holds up only itself); returns the clubs."""
+    from club.kernel import tenancy
+    from club.kernel.queueing import publish
+
+    return [club_id for club_id in tenancy.each_club() if publish("club.tasks.club_schedule_sweep")]
+
+
+@shared_task
+def club_schedule_sweep() -> dict[str, list[int]]:
+    """The week of the club in scope, in its time zone: make, open, announce, remind,
+    release, finish (club/scheduling.py)."""
     from dataclasses import asdict
 
     from club.scheduling import schedule_sweep as sweep
@@ -63,10 +75,14 @@ def registration_leave(registration_id: int) -> bool:
 
 @shared_task
 def registrations_leave_due() -> int:
-    """Each minute: places whose undo window ended while their task was lost."""
+    """Each minute: places whose undo window ended while their task was lost, in each club
+    that has one (one query finds them across the clubs)."""
+    from club.kernel.tenancy import each_club_of
+    from club.models import Registration
     from club.services import registrations_leave_due as sweep
 
-    return sweep()
+    now = timezone.now()
+    return sum(sweep(now=now) for _club in each_club_of(Registration.all_clubs.leaving_due(now)))
 
 
 @shared_task(ignore_result=True)

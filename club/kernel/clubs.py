@@ -312,8 +312,10 @@ class Club(models.Model):
         _settings_cache.clear()
         tenancy.clubs_changed()
         if replay:
-            # Every game's rating again by the new system (as a new scoring scheme does).
-            queue_on_commit("games.ratings.tasks.ratings_replay")
+            # Every game's rating again by the new system (as a new scoring scheme does),
+            # this club's: its row may be saved from another club's pages.
+            with tenancy.club_scope(self):
+                queue_on_commit("games.ratings.tasks.ratings_replay")
 
     @classmethod
     def forget_cached(cls) -> None:

@@ -25,6 +25,7 @@ import threading
 from django.db import transaction
 
 from club.celery import app
+from club.kernel import tenancy
 from club.kernel.breaker import Breaker
 
 logger = logging.getLogger(__name__)
@@ -124,5 +125,17 @@ def _open_a_channel() -> None:
 
 
 def queue_on_commit(task_name: str, *args: object, countdown: float | None = None) -> None:
-    """Queue the task once the current transaction commits (at once outside one)."""
-    transaction.on_commit(lambda: publish(task_name, *args, countdown=countdown))
+    """Queue the task once the current transaction commits (at once outside one), for the
+    club in scope now: a commit that comes after the scope closed (a sweep's loop over
+    clubs inside one transaction, a club's save from another club's pages) still sends it
+    to the club that asked."""
+    club_id = tenancy.scoped_club_id()
+
+    def send() -> None:
+        if club_id is None:
+            publish(task_name, *args, countdown=countdown)
+            return
+        with tenancy.club_scope(club_id):
+            publish(task_name, *args, countdown=countdown)
+
+    transaction.on_commit(send)

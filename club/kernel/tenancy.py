@@ -143,6 +143,15 @@ def each_club() -> Iterator[int]:
             yield club_id
 
 
+def each_club_of(rows: models.QuerySet[Any]) -> Iterator[int]:
+    """Each club that has one of `rows` (an `all_clubs` queryset: what is due in every
+    club, read in one query), inside its scope: a sweep visits only the clubs with work,
+    so a minute's sweep over a hundred clubs costs a query, not a hundred."""
+    for club_id in rows.order_by("club_id").values_list("club_id", flat=True).distinct():
+        with club_scope(club_id):
+            yield club_id
+
+
 _Row = TypeVar("_Row", bound=models.Model)
 
 

@@ -16,7 +16,6 @@ from django.utils import timezone
 from games.models import Game, GameStatus
 from games.online import announce, texts
 from games.online.log import append
-from games.online.models import OnlineTable
 from games.online.table import Table, online_table
 
 
@@ -73,11 +72,12 @@ def _followed(found: Table, now: datetime) -> None:
 
 
 def online_sweep(now: datetime | None = None) -> int:
-    """Take every due step of every running online game; returns how many were taken."""
+    """Take every due step of every running online game of the club in scope; returns how
+    many were taken (games/online/tasks.py visits the clubs)."""
     now = now or timezone.now()
-    due = OnlineTable.objects.filter(
-        deadline_at__lte=now, game__status=GameStatus.RUNNING
-    ).values_list("game_id", flat=True)
+    due = Game.objects.filter(status=GameStatus.RUNNING, online__deadline_at__lte=now).values_list(
+        "pk", flat=True
+    )
     taken = 0
     for game_id in list(due):
         with transaction.atomic():

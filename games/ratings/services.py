@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from accounts.models import User
 from club.kernel.errors import RefusalCode, Refused
 from club.kernel.queueing import queue_on_commit
+from club.kernel.tenancy import each_club
 from games import access
 from games.models import Game
 from games.ratings import fold
@@ -37,7 +38,9 @@ def scheme_version_create(
             note=note[:300],
             created_by=by,
         )
-        queue_on_commit("games.ratings.tasks.games_rescore")
+        # A preset is the platform's: every club's games it scores, each club in a task.
+        for _club in each_club():
+            queue_on_commit("games.ratings.tasks.games_rescore")
     return version
 
 

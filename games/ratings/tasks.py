@@ -17,6 +17,7 @@ from celery import shared_task
 from django.utils import timezone
 
 from club.kernel.queueing import publish
+from club.kernel.tenancy import each_club_of
 from games import live
 from games.models import Game, GameStatus
 from games.online.spectators import online_snapshot_write
@@ -50,7 +51,9 @@ def game_analyse(game_id: int) -> None:
 
 @shared_task(ignore_result=True, acks_late=True)
 def games_rescore() -> None:
-    """Every game scored again by the current scheme (an admin saved a new version)."""
+    """Every game of the club in scope scored again by the current scheme (an admin saved a
+    new version of a preset, which every club queues for itself; or a season's or a
+    tournament's preset of this club)."""
     # Its replay keeps the foresight too (the points weigh `openskill`'s).
     changed = set(analysis.analyses_rebuild())
     publish("leagues.tasks.platform_rating_rebuild")
@@ -72,19 +75,25 @@ def ratings_replay() -> None:
 @shared_task(ignore_result=True, acks_late=True)
 def member_posts_sync(member_id: int) -> None:
     """A member switched publication off (or on): every group post with them in it is
-    edited to name them as the pages now do."""
-    games = PlayerScore.objects.filter(member_id=member_id).values_list("game_id", flat=True)
-    for game_id in sorted(set(games)):
-        publication.game_post_sync(game_id=game_id)
+    edited to name them as the pages now do, in every club they played in, each post by
+    its club's bot and rules."""
+    scores = PlayerScore.objects.filter(member_id=member_id)
+    for _club in each_club_of(Game.all_clubs.filter(pk__in=scores.values("game_id"))):
+        games = Game.objects.filter(pk__in=scores.values("game_id")).values_list("pk", flat=True)
+        for game_id in sorted(games):
+            publication.game_post_sync(game_id=game_id)
 
 
 @shared_task(ignore_result=True)
 def analyses_catch_up() -> None:
-    """Every few minutes: analyse the finished games that have no analysis yet."""
-    missing = Game.objects.filter(
+    """Every few minutes: analyse the finished games that have no analysis yet, in each
+    club that has one, each queued in its club (one query finds them across the clubs)."""
+    missing = Game.all_clubs.filter(
         status=GameStatus.FINISHED,
         analysis__isnull=True,
         ended_at__lt=timezone.now() - ANALYSIS_GRACE,
-    ).values_list("pk", flat=True)
-    for game_id in list(missing[:100]):
-        game_analyse.delay(game_id)
+    )
+    for _club in each_club_of(missing):
+        ids = Game.objects.filter(pk__in=missing.values("pk")).values_list("pk", flat=True)
+        for game_id in list(ids.order_by("ended_at", "pk")[:100]):
+            game_analyse.delay(game_id)

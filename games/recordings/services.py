@@ -372,7 +372,7 @@ def recording_compact(recording: Recording, *, longest: float) -> Recording | No
                 return None
             storage = current.file.storage
             # Stored, and the commit then fails: a file no row names, which the sweep
-            # deletes (_sweep_orphans).
+            # deletes (recordings_orphans_sweep).
             name = f"game-{current.game_id}{compact.EXTENSION}"
             current.file.save(name, File(small), save=False)
             current.stored_size = current.file.size
@@ -456,8 +456,17 @@ def recording_delete(*, recording_id: int, user: User) -> None:
 
 
 def recordings_sweep(now: datetime | None = None) -> int:
-    """Delete every recording whose game is older than the retention, and every upload
-    abandoned for UPLOAD_EXPIRES; returns how many. Then the orphaned files."""
+    """The club in scope's recordings past its retention and abandoned uploads deleted
+    (recordings_expire); returns how many. Then the orphaned files of every club."""
+    now = now or timezone.now()
+    deleted = recordings_expire(now)
+    recordings_orphans_sweep(now)
+    return deleted
+
+
+def recordings_expire(now: datetime | None = None) -> int:
+    """Delete every recording of the club in scope whose game is older than the club's
+    retention, and every upload abandoned for UPLOAD_EXPIRES; returns how many."""
     now = now or timezone.now()
     club = Club.current()
     retention = timedelta(days=club.audio_retention_days)
@@ -485,16 +494,17 @@ def recordings_sweep(now: datetime | None = None) -> int:
             else:
                 continue
             deleted += 1
-    _sweep_orphans(now)
     return deleted
 
 
-def _sweep_orphans(now: datetime) -> int:
+def recordings_orphans_sweep(now: datetime | None = None) -> int:
     """Delete the files of the recordings' folder that no recording names and that are
     ORPHAN_AGE old, and log each; how many. They are what a process killed between a
     commit and a file's deletion left (the audit row of that deletion was written in the
     commit), or a transcoded file whose commit failed (its recording still names the
-    upload it was made from)."""
+    upload it was made from). The folder is every club's: a file is kept if a recording
+    of any club names it."""
+    now = now or timezone.now()
     field = Recording._meta.get_field("file")
     assert isinstance(field, FileField)
     storage, folder = field.storage, str(field.upload_to).rstrip("/")
@@ -502,10 +512,15 @@ def _sweep_orphans(now: datetime) -> int:
         _folders, names = storage.listdir(folder)
     except FileNotFoundError:
         return 0  # nothing was ever stored
-    named = set(Recording.objects.exclude(file="").values_list("file", flat=True))
+    named = set(Recording.all_clubs.exclude(file="").values_list("file", flat=True))
     removed = 0
     for name in (f"{folder}/{base}" for base in names):
-        if name in named or storage.get_modified_time(name) > now - ORPHAN_AGE:
+        if name in named:
+            continue
+        try:
+            if storage.get_modified_time(name) > now - ORPHAN_AGE:
+                continue
+        except FileNotFoundError:  # a club's own sweep deleted it a moment ago
             continue
         logger.warning("Recording file %s named by no recording: deleted", name)
         storage.delete(name)
