@@ -80,10 +80,12 @@ def identity() -> Identity:
 def logo_icon_png(size: int) -> bytes | None:
     """The uploaded logo as a size×size PNG (the picture kept whole, centred on a clear
     square), or None when there is no logo or its file cannot be read as a picture."""
-    logo = Club.current().logo
+    club = Club.current()
+    logo = club.logo
     if not logo or size not in ICON_SIZES:
         return None
-    key = f"club-icon:{_version(logo.name or '')}:{size}"
+    # The club's own key: two clubs' logos may come to be stored under one name in turn.
+    key = f"club-icon:{club.pk}:{_version(logo.name or '')}:{size}"
     cached = cache_get(key)
     if cached is not None:
         return bytes(cached)

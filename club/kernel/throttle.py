@@ -20,6 +20,7 @@ from django.http import HttpRequest
 from django.utils.translation import ngettext
 from django_ratelimit.core import get_usage
 
+from club.kernel import tenancy
 from club.kernel.cache import CACHE, CACHE_FAILURES
 from club.kernel.errors import RefusalCode, Refused
 
@@ -30,6 +31,9 @@ logger = logging.getLogger(__name__)
 class Limit:
     group: str
     rate: str  # django-ratelimit's "count/period": "10/15m"
+    # Counted apart in each club (the club in scope): a door each club has its own of. An
+    # account, an address or an email is the platform's and counts across the clubs.
+    per_club: bool = False
 
 
 LOGIN_PER_ACCOUNT = Limit("login-account", "10/15m")
@@ -41,7 +45,8 @@ PASSWORD_RESET_PER_EMAIL = Limit("password-reset-email", "3/h")
 # address), with a higher bound on attempts (a form with a typo is an attempt).
 SIGN_UP_PER_ADDRESS = Limit("sign-up-address", "300/15m")
 SIGN_UP_ATTEMPTS_PER_ADDRESS = Limit("sign-up-attempt-address", "1000/15m")
-BOT_PER_CHAT = Limit("bot-chat", "30/m")
+# Each club's bot is its own door: a member busy with one club's bot keeps the other's.
+BOT_PER_CHAT = Limit("bot-chat", "30/m", per_club=True)
 MINI_APP_PER_USER = Limit("mini-app-user", "120/m")
 # A venue's Wi-Fi is one address for the whole table opening the app at once.
 MINI_APP_PER_ADDRESS = Limit("mini-app-address", "300/15m")
@@ -52,6 +57,8 @@ def _usage(limit: Limit, value: str, *, count: bool) -> dict[str, Any] | None:
     fails open, so a cache that is down locks nobody out; the log and /healthz say so."""
     if not CACHE.closed:
         return None
+    if limit.per_club:
+        value = f"{tenancy.current_club_id()}:{value}"
     try:
         usage: dict[str, Any] | None = get_usage(
             None, group=limit.group, key=lambda _group, _request: value, rate=limit.rate,

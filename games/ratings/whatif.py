@@ -19,6 +19,7 @@ from django.db.models import Count, Max, Q
 
 from club.kernel.cache import cache_get, cache_set
 from club.kernel.clubs import Club
+from club.kernel.tenancy import current_club_id
 from games.models import Game, GameEvent, Seat
 from games.ratings.analysis import game_lines, role_and_team
 from games.ratings.models import PlayerScore, ScoringScheme
@@ -82,7 +83,8 @@ def season_rescored(season: Season, scheme_row: ScoringScheme) -> list[Scored]:
     stamp = PlayerScore.objects.filter(season_games(season)).aggregate(
         n=Count("id"), last=Max("id")
     )
-    key = f"ratings:whatif:{season.key}:{scheme_row.pk}:{stamp['n']}:{stamp['last']}"
+    club = current_club_id()  # a season's key is the same in every club
+    key = f"ratings:whatif:{club}:{season.key}:{scheme_row.pk}:{stamp['n']}:{stamp['last']}"
     cached = cache_get(key)
     if cached is not None:
         return [Scored(*row) for row in cached]
