@@ -23,7 +23,7 @@ from club.kernel.clubs import Club, Weekday
 from club.kernel.tenancy import club_scope
 from club.models import Evening, Registration, RegistrationStatus
 from notifications.models import Notification
-from tests.factories import make_evening, sign_up_many
+from tests.factories import make_evening, make_member, sign_up_many
 
 pytestmark = pytest.mark.django_db
 
@@ -109,8 +109,16 @@ def test_each_club_gets_its_sunday_made_and_announced_at_its_own_local_times(
     assert len(announced(east)) == 1
 
     # Sunday 13:00 UTC: the eastern evening (08:00–12:00 UTC) is over and next week's is
-    # made; Moscow's starts at 15:00 UTC and is untouched.
+    # made; Moscow's starts at 15:00 UTC and is untouched. The eastern club's admin, not
+    # the first club's, is asked to mark who came.
+    with club_scope(moscow):
+        west_admin = make_member(is_staff=True)
+    with club_scope(east):
+        east_admin = make_member(is_staff=True)
     beat("club.tasks.schedule_sweep", utc(2026, 12, 6, 13, 0))
+    asked = Notification.all_clubs.filter(dedupe_key__startswith="mark-no-shows:")
+    assert [(n.member_id, n.club_id) for n in asked] == [(east_admin.pk, east.pk)]
+    assert west_admin.pk not in {n.member_id for n in asked}
     east_evening.refresh_from_db()
     west_evening.refresh_from_db()
     assert (east_evening.status, west_evening.status) == ("finished", "scheduled")

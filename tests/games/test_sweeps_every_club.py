@@ -280,7 +280,8 @@ def test_a_new_version_of_a_preset_rescores_every_clubs_games(
         return real(task_name, *args, countdown=countdown)
 
     monkeypatch.setattr(queueing, "publish", publish)
-    admin = make_member(is_staff=True, is_superuser=True)
+    with club_scope(clubs[0]):
+        admin = make_member(is_staff=True, is_superuser=True)
     preset = ScoringPreset.objects.club()
     with django_capture_on_commit_callbacks(execute=True):
         scheme_version_create(scheme=scheme_version(preset).scheme(), note="", by=admin)
