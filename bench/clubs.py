@@ -419,6 +419,14 @@ def burst(seeds: list[ClubSeed], database_url: str) -> dict[str, Any]:
         .order_by("pk")
         .values_list("pk", flat=True)[: len(burst_members) + 100]
     )
+    if len(spare) < len(burst_members) + 100:  # a small platform: accounts of no club
+        spare += [
+            user.pk
+            for user in User.objects.bulk_create(
+                User(nickname=f"Гость {n}", birth_date=date(1990, 1, 1), password="!")
+                for n in range(len(burst_members) + 100 - len(spare))
+            )
+        ]
     keys: dict[int, str] = {}
     tokens = []
     for member_id in [m for _, m in burst_members] + spare:
