@@ -522,6 +522,8 @@ def test_a_role_in_one_club_gives_no_power_in_another(clubs: tuple[World, World]
                 status, leaked = knock(
                     door_client, method, path, victim, body=body, api="/api/" in path
                 )
+                # The other club's name and venue are its site's header, shown to a visitor.
+                leaked = [t for t in leaked if not t.endswith(("ClubName", "Venue"))]
                 if status not in REFUSED or leaked:
                     got_in.append(f"{home.club.slug}:{who} {method} {path} → {status} {leaked}")
         if footprint(victim) != before:
