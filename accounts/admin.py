@@ -14,15 +14,11 @@ from django.utils.translation import gettext_lazy as _
 from django_stubs_ext import StrOrPromise
 
 from accounts import services
-from accounts.forms import AdminLoginForm
 from accounts.lookalikes import lookalikes_report
 from accounts.models import ApiToken, MembershipStatus, User
+from club.doors.admin_scope import ClubPeopleAdmin, PlatformRowsAdmin
 from club.kernel.errors import Refused
 from club.models import RegistrationStatus
-
-# The admin's own login page is a door to every staff account: the same lock on failed
-# logins as the site's login page (accounts.forms.LockedAuthenticationForm).
-admin.site.login_form = AdminLoginForm
 
 
 def _field[T](clean: Callable[[], T]) -> T:
@@ -129,7 +125,7 @@ admin.site.unregister(Group)
 
 
 @admin.register(Group)
-class ClubGroupAdmin(PermissionsInTheReadersLanguage, GroupAdmin):
+class ClubGroupAdmin(PlatformRowsAdmin[Group], PermissionsInTheReadersLanguage, GroupAdmin):
     pass
 
 
@@ -149,7 +145,7 @@ class LookalikeFilter(admin.SimpleListFilter):
 
 
 @admin.register(User)
-class MemberAdmin(PermissionsInTheReadersLanguage, UserAdmin[User]):
+class MemberAdmin(ClubPeopleAdmin[User], PermissionsInTheReadersLanguage, UserAdmin[User]):
     form = MemberChangeForm
     add_form = MemberCreationForm
     list_display = (

@@ -7,6 +7,7 @@ from django.contrib import admin, messages
 from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.contrib.admin.options import ActionLocation
 from django.contrib.admin.utils import unquote
+from django.contrib.admin.widgets import AdminDateWidget
 from django.db import transaction
 from django.db.models import Count, Exists, OuterRef, Q, QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
@@ -21,10 +22,21 @@ from django.utils.translation import gettext, ngettext, pgettext
 from django.utils.translation import gettext_lazy as _
 from django_stubs_ext import StrOrPromise
 
-from club import services
+from accounts import services as accounts
+from accounts.models import User
+from club import founding, services
+from club.doors.admin_scope import (
+    ClubRowsAdmin,
+    ClubTabularInline,
+    club_address,
+    is_platform_admin,
+    of_the_club,
+)
 from club.identity import identity
+from club.kernel import tenancy
 from club.kernel.clubs import Club
 from club.kernel.errors import Refused
+from club.kernel.parsing import whole_number
 from club.kernel.spreadsheets import CsvWriter
 from club.models import (
     TABLE_MAX_SEATS,
@@ -115,12 +127,95 @@ class ClubForm(forms.ModelForm[Club]):
         assert isinstance(field, forms.TypedChoiceField)
         field.choices = telegram_group_choices(self.instance.telegram_group_chat_id)
 
+    def clean(self) -> dict[str, Any]:
+        """A new bot token is asked of Telegram before anything is saved (club/founding.py):
+        a token Telegram does not know is refused beside its field."""
+        data = super().clean() or {}
+        if "telegram_bot_token" in self.changed_data and not self.has_error("telegram_bot_token"):
+            token = (data.get("telegram_bot_token") or "").strip()
+            self.instance.telegram_bot_username = ""
+            self.instance.telegram_webhook_secret = ""
+            if token:
+                try:
+                    self.instance.telegram_bot_username = founding.bot_identity(token).username
+                except Refused as refusal:
+                    self.add_error("telegram_bot_token", refusal.message)
+                else:
+                    self.instance.telegram_webhook_secret = founding.new_webhook_secret()
+        return data
+
+
+class FoundingForm(forms.ModelForm[Club]):
+    """A new club (a platform admin's): its address, name, city and time zone, and its
+    first club admin — an account by nickname, or a new one (email and birth date), which
+    is given a link to set its password. The rest of the settings are the club admin's, in
+    the club's setup form."""
+
+    admin_nickname = forms.CharField(
+        label=_("first club admin: nickname"),
+        max_length=32,
+        help_text=_(
+            "An existing account's nickname; or a new account's, with its email and birth "
+            "date below."
+        ),
+    )
+    admin_email = forms.EmailField(label=_("new account: email address"), required=False)
+    admin_birth_date = forms.DateField(
+        label=_("new account: birth date"), required=False, widget=AdminDateWidget
+    )
+
+    class Meta:
+        model = Club
+        fields = ("slug", "name", "city", "timezone")
+
+    def clean(self) -> dict[str, Any]:
+        """The first admin's account: the nickname's, or a new one that needs an email and
+        a birth date, under the sign-up's rules for nicknames and emails."""
+        data = super().clean() or {}
+        nickname = (data.get("admin_nickname") or "").strip()
+        if not nickname or User.objects.filter(nickname__iexact=nickname).exists():
+            return data
+        for name in ("admin_email", "admin_birth_date"):
+            if not data.get(name):
+                self.add_error(
+                    name,
+                    _("No account has this nickname: a new one needs an email and a birth date."),
+                )
+        checks: dict[str, Callable[[str], str]] = {
+            "admin_nickname": accounts.nickname_clean,
+            "admin_email": accounts.email_clean,
+        }
+        for name, check in checks.items():
+            if data.get(name) and not self.has_error(name):
+                try:
+                    check(str(data[name]).strip())
+                except Refused as refusal:
+                    self.add_error(name, refusal.message)
+        return data
+
+    def founding_admin(self) -> founding.NewAdmin:
+        data = self.cleaned_data
+        return founding.NewAdmin(
+            nickname=data["admin_nickname"],
+            email=data.get("admin_email") or "",
+            birth_date=data.get("admin_birth_date"),
+        )
+
 
 @admin.register(Club)
 class ClubAdmin(admin.ModelAdmin[Club]):
+    """The clubs. A platform admin lists them and founds new ones; each club's settings are
+    edited in that club's own admin (/c/<address>/admin/), by its club admin or a platform
+    admin; a club admin sees only their own club's row, which the list opens at once."""
+
     form = ClubForm
+    list_display = ("__str__", "slug", "city", "bot", "its_pages")
+    readonly_fields = ("telegram_bot_username",)
     fieldsets = (
-        (None, {"fields": ("name", "logo", "venue", "weekday", "start_time", "timezone")}),
+        (
+            None,
+            {"fields": ("name", "city", "logo", "venue", "weekday", "start_time", "timezone")},
+        ),
         (_("Seats"), {"fields": ("seats_per_evening", "min_players", "min_age")}),
         (
             _("Sign-up"),
@@ -130,6 +225,7 @@ class ClubAdmin(admin.ModelAdmin[Club]):
                     "confirmation_deadline_hours",
                     "release_unconfirmed_seats",
                     "reserve_news_within",
+                    "visitors",
                     "noshow_penalty_count",
                     "noshow_penalty_window",
                 )
@@ -148,25 +244,77 @@ class ClubAdmin(admin.ModelAdmin[Club]):
                     "provisional_games",
                     "audio_retention_days",
                     "max_recording_minutes",
+                )
+            },
+        ),
+        (
+            _("The club's bot and letters"),
+            {
+                "fields": (
+                    "telegram_bot_token",
+                    "telegram_bot_username",
                     "telegram_group_chat_id",
+                    "email_sender",
                 )
             },
         ),
     )
+    founding_fieldsets = (
+        (None, {"fields": ("slug", "name", "city", "timezone")}),
+        (
+            _("First club admin"),
+            {"fields": ("admin_nickname", "admin_email", "admin_birth_date")},
+        ),
+    )
 
-    # One row only: it is edited, never added or deleted.
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Club]:
+        """A platform admin's list holds every club; anyone else reads the club in scope."""
+        clubs = super().get_queryset(request)
+        return clubs if is_platform_admin(request.user) else of_the_club(clubs, Club.current().pk)
+
     def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
+        return is_platform_admin(request.user)
 
     def has_delete_permission(self, request: HttpRequest, obj: Club | None = None) -> bool:
-        return False
+        return False  # a club's evenings, games and members' history stay
+
+    @admin.display(description=_("bot"))
+    def bot(self, club: Club) -> str:
+        return f"@{club.telegram_bot_username}" if club.telegram_bot_username else "—"
+
+    @admin.display(description=_("its pages"))
+    def its_pages(self, club: Club) -> str:
+        """The club's own admin (where its settings are edited) and its setup form."""
+        return format_html(
+            '<a href="{}">{}</a> · <a href="{}">{}</a>',
+            club_address(club, "admin:club_club_change", club.pk),
+            gettext("settings"),
+            club_address(club, "club_setup"),
+            gettext("setup"),
+        )
 
     def changelist_view(
         self, request: HttpRequest, extra_context: dict[str, Any] | None = None
     ) -> HttpResponse:
-        """The club's settings are one form: its list of one row opens the row."""
-        row = Club.current()
-        return HttpResponseRedirect(reverse("admin:club_club_change", args=[row.pk]))
+        """A club admin's list of one row opens the row, as does a single club's site's (as
+        before there were clubs); a platform admin's lists them all."""
+        if not _one_club_row(request):
+            return super().changelist_view(request, extra_context)
+        return HttpResponseRedirect(reverse("admin:club_club_change", args=[Club.current().pk]))
+
+    def change_view(
+        self,
+        request: HttpRequest,
+        object_id: str,
+        form_url: str = "",
+        extra_context: dict[str, Any] | None = None,
+    ) -> HttpResponse:
+        """A club's settings are edited in its own scope (its groups, its time zone): a
+        platform admin who opens another club's row here is taken to that club's admin."""
+        other = Club.objects.filter(pk=whole_number(unquote(object_id)) or 0).first()
+        if other is not None and other.pk != Club.current().pk and is_platform_admin(request.user):
+            return HttpResponseRedirect(club_address(other, "admin:club_club_change", other.pk))
+        return super().change_view(request, object_id, form_url, extra_context)
 
     def get_form(
         self,
@@ -175,9 +323,19 @@ class ClubAdmin(admin.ModelAdmin[Club]):
         change: bool = False,
         **kwargs: Any,
     ) -> type[forms.ModelForm[Club]]:
+        if obj is None:
+            kwargs["form"] = FoundingForm
+            kwargs["fields"] = FoundingForm.Meta.fields
+            return super().get_form(request, obj, change, **kwargs)
         form = super().get_form(request, obj, change, **kwargs)
-        form.base_fields["seats_per_evening"].help_text = _capacity_help(obj or Club())
+        form.base_fields["seats_per_evening"].help_text = _capacity_help(obj)
         return form
+
+    def get_fieldsets(self, request: HttpRequest, obj: Club | None = None) -> Any:
+        return self.founding_fieldsets if obj is None else self.fieldsets
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Club | None = None) -> Any:
+        return () if obj is None else self.readonly_fields
 
     def save_model(
         self,
@@ -186,15 +344,47 @@ class ClubAdmin(admin.ModelAdmin[Club]):
         form: forms.ModelForm[Club],
         change: bool,
     ) -> None:
-        super().save_model(request, obj, form, change)
-        _capacity_warning(request, obj.seats_per_evening, obj)
+        if change:
+            super().save_model(request, obj, form, change)
+            _capacity_warning(request, obj.seats_per_evening, obj)
+            return
+        assert isinstance(form, FoundingForm)
+        founded = founding.club_found(club=obj, admin=form.founding_admin())
+        lines = [
+            gettext("%(admin)s sets the club up at %(setup)s.")
+            % {"admin": founded.admin, "setup": club_address(obj, "club_setup")}
+        ]
+        if founded.invitation_path is not None:
+            link = request.build_absolute_uri(founded.invitation_path)
+            lines.append(
+                gettext("Send them this link to set their password: %(link)s") % {"link": link}
+            )
+        messages.success(request, " ".join(lines))
+
+    def changeform_view(
+        self,
+        request: HttpRequest,
+        object_id: str | None = None,
+        form_url: str = "",
+        extra_context: dict[str, Any] | None = None,
+    ) -> HttpResponse:
+        try:
+            return super().changeform_view(request, object_id, form_url, extra_context)
+        except Refused as refusal:  # the founding's (an account's nickname or email)
+            messages.error(request, refusal.message)
+            return HttpResponseRedirect(request.get_full_path())
 
     def response_change(self, request: HttpRequest, obj: Club) -> HttpResponse:
-        # Back to the form itself: there is no list to go back to.
+        # Back to the form itself: a club admin has no list to go back to.
         response = super().response_change(request, obj)
-        if "_continue" not in request.POST:
+        if "_continue" not in request.POST and _one_club_row(request):
             return HttpResponseRedirect(request.path)
         return response
+
+
+def _one_club_row(request: HttpRequest) -> bool:
+    """Whether the clubs' list is one row to this admin: theirs, or the only club."""
+    return not is_platform_admin(request.user) or len(tenancy.club_ids(fresh=True)) == 1
 
 
 def _ask_first(
@@ -262,7 +452,7 @@ def _without_bulk_delete[A](actions: dict[str, A]) -> dict[str, A]:
     return actions
 
 
-class RegistrationInline(admin.TabularInline[Registration, Evening]):
+class RegistrationInline(ClubTabularInline[Registration, Evening]):
     model = Registration
     extra = 0
     fields = (
@@ -305,7 +495,7 @@ class EveningForm(forms.ModelForm[Evening]):
 
 
 @admin.register(Evening)
-class EveningAdmin(admin.ModelAdmin[Evening]):
+class EveningAdmin(ClubRowsAdmin[Evening]):
     form = EveningForm
     list_display = ("starts_at", "venue", "capacity", "sign_ups", "status", "opens_at")
     list_filter = ("status", "venue")
@@ -573,7 +763,7 @@ class _NarrowLists:
 
 
 @admin.register(Registration)
-class RegistrationAdmin(_NarrowLists, admin.ModelAdmin[Registration]):
+class RegistrationAdmin(_NarrowLists, ClubRowsAdmin[Registration]):
     # Narrow enough for 1280 px beside the navigation and the filters, in Russian too
     # (tests/e2e/test_admin_lists_fit.py): the evening by its start, the place and whether it
     # is held back in one column, moments as short dates; the arrival is the list's order.
@@ -775,7 +965,7 @@ class RegistrationAdmin(_NarrowLists, admin.ModelAdmin[Registration]):
 
 
 @admin.register(Guest)
-class GuestAdmin(admin.ModelAdmin[Guest]):
+class GuestAdmin(ClubRowsAdmin[Guest]):
     """Guests the organisers added. Linking one to a member (who then appears, with the
     member's consent, where the guest played) is the only change: the rest is history."""
 
@@ -804,7 +994,7 @@ class GuestAdmin(admin.ModelAdmin[Guest]):
 
 
 @admin.register(LineupChange)
-class LineupChangeAdmin(_NarrowLists, admin.ModelAdmin[LineupChange]):
+class LineupChangeAdmin(_NarrowLists, ClubRowsAdmin[LineupChange]):
     """The organisers' log: read only."""
 
     # Narrow enough for 1280 px beside the navigation and the filters, in Russian too

@@ -7,6 +7,7 @@ from accounts import miniapp
 from accounts import views as account_views
 from bot import views as bot_views
 from club import views
+from club.doors import club_setup
 from club.doors.api import api
 
 urlpatterns = [
@@ -53,6 +54,7 @@ urlpatterns = [
     path("evenings/<int:evening_id>/lineup/message/", views.lineup_message, name="lineup_message"),
     path("evenings/mine/", views.my_evenings, name="my_evenings"),
     path("evenings.ics", views.evenings_ics, name="evenings_ics"),
+    path("setup/", club_setup.club_setup, name="club_setup"),
     path("", include("games.urls")),
     path("", include("tournaments.urls")),
     path("", include("live.urls")),

@@ -13,6 +13,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext
 
 from accounts.models import User
+from club.doors.admin_scope import ClubRowsAdmin, ClubTabularInline, PlatformRowsAdmin, club_people
 from club.doors.requests import member_of
 from club.kernel import bodies, parsing
 from club.kernel.errors import RefusalCode, Refused
@@ -31,12 +32,12 @@ from games.recording import Unreplayable, game_analyse_on_commit
 
 
 @admin.register(Role)
-class RoleAdmin(admin.ModelAdmin[Role]):
+class RoleAdmin(PlatformRowsAdmin[Role]):
     list_display = ["code", "name_ru", "name_en", "team", "night_order", "action", "check_kind"]
     ordering = ["night_order", "code"]
 
 
-class SeatInline(admin.TabularInline[Seat, Game]):
+class SeatInline(ClubTabularInline[Seat, Game]):
     model = Seat
     extra = 0
     fields = ["number", "member", "role"]
@@ -69,7 +70,7 @@ def _played(game: Game | None) -> bool:
     return game is not None and game.last_seq > 0
 
 
-class SeatAsPlayedInline(admin.TabularInline[Seat, Game]):
+class SeatAsPlayedInline(ClubTabularInline[Seat, Game]):
     """The seats of a running game to a staff member seated at it: the cards their seat
     may see (games/access.sees_seat_role), the others hidden, nothing to change."""
 
@@ -102,7 +103,7 @@ class SeatAsPlayedInline(admin.TabularInline[Seat, Game]):
         return False
 
 
-class EventInline(admin.TabularInline[GameEvent, Game]):
+class EventInline(ClubTabularInline[GameEvent, Game]):
     model = GameEvent
     extra = 0
     fields = ("seq", "type", "payload", "author", "created_at", "client_id")
@@ -124,7 +125,7 @@ class ImportForm(forms.Form):
 
 
 @admin.register(Game)
-class GameAdmin(admin.ModelAdmin[Game]):
+class GameAdmin(ClubRowsAdmin[Game]):
     list_display = [
         "__str__",
         "host",
@@ -272,6 +273,10 @@ class GameAdmin(admin.ModelAdmin[Game]):
         if not self.has_change_permission(request):
             return redirect("admin:index")
         form = ImportForm(request.POST or None, request.FILES or None)
+        # The game's host is one of the club's people (the evenings are the club's already).
+        host = form.fields["host"]
+        assert isinstance(host, forms.ModelChoiceField)
+        host.queryset = club_people().order_by("nickname")
         if request.method == "POST" and form.is_valid():
             upload = form.cleaned_data["protocol"]
             try:

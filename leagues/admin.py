@@ -4,28 +4,17 @@ league's page, so the admin shows the answer and never gives it."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import admin
 from django.http import HttpRequest
 
+from club.doors.admin_scope import PlatformOnlyAdmin
 from leagues.models import League, LeagueMembership, PlatformRating, Series, SeriesTournament
-from leagues.people import is_platform_admin
 
 
-class PlatformAdminOnly(admin.ModelAdmin):  # type: ignore[type-arg]
-    def has_module_permission(self, request: HttpRequest) -> bool:
-        return is_platform_admin(request.user)
-
-    def has_view_permission(self, request: HttpRequest, obj: object = None) -> bool:
-        return is_platform_admin(request.user)
-
-    def has_add_permission(self, request: HttpRequest, *args: object) -> bool:
-        return is_platform_admin(request.user)
-
-    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
-        return is_platform_admin(request.user)
-
-    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
-        return is_platform_admin(request.user)
+class PlatformAdminOnly(PlatformOnlyAdmin[Any]):
+    """A league is above every club: a platform admin's only (club/doors/admin_scope.py)."""
 
 
 class MembershipInline(admin.TabularInline):  # type: ignore[type-arg]

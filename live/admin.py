@@ -11,12 +11,13 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from accounts.models import User
+from club.doors.admin_scope import ClubRowsAdmin, ClubTabularInline
 from club.kernel.errors import Refused
 from live.links import link_revoke
 from live.models import LiveLink, LiveLinkUse
 
 
-class LiveLinkUseInline(admin.TabularInline[LiveLinkUse, LiveLink]):
+class LiveLinkUseInline(ClubTabularInline[LiveLinkUse, LiveLink]):
     model = LiveLinkUse
     extra = 0
     fields = ("at", "what", "ip", "user_agent")
@@ -30,7 +31,7 @@ class LiveLinkUseInline(admin.TabularInline[LiveLinkUse, LiveLink]):
 
 
 @admin.register(LiveLink)
-class LiveLinkAdmin(admin.ModelAdmin[LiveLink]):
+class LiveLinkAdmin(ClubRowsAdmin[LiveLink]):
     list_display = (
         *("key_start", "kind", "game", "evening", "table", "tournament", "label"),
         *("delay_seconds", "created_by", "created_at", "revoked_at"),

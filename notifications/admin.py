@@ -5,13 +5,14 @@ from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from club.doors.admin_scope import ClubRowsAdmin
 from club.kernel.queueing import queue_on_commit
 from games import access
 from notifications.models import Notification, NotificationStatus
 
 
 @admin.register(Notification)
-class NotificationAdmin(admin.ModelAdmin[Notification]):
+class NotificationAdmin(ClubRowsAdmin[Notification]):
     list_display = (
         "created_at",
         "member",

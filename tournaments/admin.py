@@ -15,6 +15,7 @@ from django.utils.translation import ngettext
 
 from club import services as evenings
 from club.admin import changeform_refused, refusal_html
+from club.doors.admin_scope import ClubRowsAdmin, ClubTabularInline
 from club.doors.requests import member_of
 from club.kernel.errors import RefusalCode, Refused
 from tournaments import services
@@ -29,19 +30,19 @@ from tournaments.models import (
 )
 
 
-class TableJudgeInline(admin.TabularInline[TableJudge, Tournament]):
+class TableJudgeInline(ClubTabularInline[TableJudge, Tournament]):
     model = TableJudge
     extra = 0
     autocomplete_fields = ["judge"]
 
 
-class KeptApartInline(admin.TabularInline[KeptApart, Tournament]):
+class KeptApartInline(ClubTabularInline[KeptApart, Tournament]):
     model = KeptApart
     extra = 0
     raw_id_fields = ["first", "second"]
 
 
-class RoundInline(admin.TabularInline[Round, Tournament]):
+class RoundInline(ClubTabularInline[Round, Tournament]):
     model = Round
     extra = 0
     fields = ["number", "stage", "weight", "announced_at"]
@@ -113,7 +114,7 @@ class TournamentForm(forms.ModelForm[Tournament]):
 
 
 @admin.register(Tournament)
-class TournamentAdmin(admin.ModelAdmin[Tournament]):
+class TournamentAdmin(ClubRowsAdmin[Tournament]):
     form = TournamentForm
     list_display = ["name", "evening", "tables", "rounds", "preset", "finished_at"]
     readonly_fields = ["evening", "seed", "finished_at", "created_at"]
@@ -218,7 +219,7 @@ class TournamentAdmin(admin.ModelAdmin[Tournament]):
 
 
 @admin.register(Table)
-class TableAdmin(admin.ModelAdmin[Table]):
+class TableAdmin(ClubRowsAdmin[Table]):
     list_display = ["__str__", "judge", "game"]
     list_filter = ["round__tournament"]
     raw_id_fields = ["game"]
@@ -229,7 +230,7 @@ class TableAdmin(admin.ModelAdmin[Table]):
 
 
 @admin.register(Absence)
-class AbsenceAdmin(admin.ModelAdmin[Absence]):
+class AbsenceAdmin(ClubRowsAdmin[Absence]):
     """A player's round they cannot attend: the next seating leaves them out of it."""
 
     list_display = ["registration", "round"]
@@ -237,7 +238,7 @@ class AbsenceAdmin(admin.ModelAdmin[Absence]):
 
 
 @admin.register(JudgeConflict)
-class JudgeConflictAdmin(admin.ModelAdmin[JudgeConflict]):
+class JudgeConflictAdmin(ClubRowsAdmin[JudgeConflict]):
     list_display = ["judge", "registration"]
     raw_id_fields = ["registration"]
     autocomplete_fields = ["judge"]

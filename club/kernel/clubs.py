@@ -8,7 +8,7 @@ scope; `Club.current()` is that club's row."""
 from __future__ import annotations
 
 import zoneinfo
-from datetime import date, time
+from datetime import UTC, date, datetime, time, timedelta
 from functools import cache
 from time import monotonic
 from typing import Any
@@ -24,6 +24,7 @@ from django.utils.translation import gettext_lazy as _
 from club.kernel import tenancy
 from club.kernel.queueing import queue_on_commit
 from games.rules import rating
+from games.rules.options import ClubOptions
 
 
 @cache
@@ -48,10 +49,37 @@ class Weekday(models.IntegerChoices):
 
 LOGO_MAX_BYTES = 1024 * 1024
 
+# The youngest a club may admit (21 is the default).
+MIN_AGE_FLOOR = 18
+
+# A table of the club's game seats 12 to 15 players (docs: RULES.md): the rules' own bounds,
+# which a club's smallest table may not leave.
+RULES_TABLE_MIN = ClubOptions.min_players
+RULES_TABLE_MAX = ClubOptions.max_players
+
+# How far ahead a weekly start is checked against the time zone's daylight-saving switches.
+DST_CHECK_YEARS = 10
+
 
 def validate_logo_size(logo: File[Any]) -> None:
     if logo.size is not None and logo.size > LOGO_MAX_BYTES:
         raise ValidationError(_("The logo may be at most 1 MB."))
+
+
+def missing_start(weekday: int, start: time, zone: zoneinfo.ZoneInfo, since: date) -> date | None:
+    """The first date (from `since`, over DST_CHECK_YEARS) on which the weekly start does
+    not exist on the zone's clocks: the hour skipped when they go forward (02:30 on the
+    last Sunday of March in Europe/Berlin). None when every weekly start exists. An hour
+    that happens twice when the clocks go back is allowed: the evening takes the first."""
+    day = since + timedelta(days=(weekday - since.weekday()) % 7)
+    until = since.replace(year=since.year + DST_CHECK_YEARS)
+    while day < until:
+        wall = datetime.combine(day, start, tzinfo=zone)
+        there_and_back = wall.astimezone(UTC).astimezone(zone)
+        if there_and_back.replace(tzinfo=None) != wall.replace(tzinfo=None):
+            return day
+        day += timedelta(days=7)
+    return None
 
 
 _settings_cache: dict[int, tuple[float, Club]] = {}
@@ -148,7 +176,12 @@ class Club(models.Model):
         validators=[MinValueValidator(2), MaxValueValidator(30)],
     )
     min_age = models.PositiveSmallIntegerField(
-        _("minimum age"), default=21, validators=[MinValueValidator(0), MaxValueValidator(99)]
+        _("minimum age"),
+        default=21,
+        # 21+ is the house's rule; a club may admit from 18, never below (the law on
+        # gatherings with alcohol and the consent to publication need adults).
+        validators=[MinValueValidator(MIN_AGE_FLOOR), MaxValueValidator(99)],
+        help_text=_("21 by default; a club may admit members from 18."),
     )
     signup_opens_days_before = models.PositiveSmallIntegerField(
         _("sign-up opens (days before)"), default=6, validators=[MaxValueValidator(60)]
@@ -329,6 +362,41 @@ class Club(models.Model):
         _settings_cache.clear()
         tenancy.clubs_changed()
         return deleted
+
+    def clean(self) -> None:
+        """Settings that contradict the rules, the clocks or another club are refused, each
+        beside its field: the form says what to change."""
+        super().clean()
+        errors: dict[str, ValidationError] = {}
+        if not RULES_TABLE_MIN <= self.min_players <= RULES_TABLE_MAX:
+            errors["min_players"] = ValidationError(
+                _(
+                    "The rules seat %(min)d to %(max)d players at a table: the smallest "
+                    "table cannot be %(value)d."
+                ),
+                params={"min": RULES_TABLE_MIN, "max": RULES_TABLE_MAX, "value": self.min_players},
+            )
+        if self.timezone in _known_timezones() and self.start_time is not None:
+            missing = missing_start(self.weekday, self.start_time, self.zone, date.today())
+            if missing is not None:
+                errors["start_time"] = ValidationError(
+                    _(
+                        "%(time)s does not exist in %(zone)s on %(date)s: the clocks skip "
+                        "that hour when they go forward. Choose another start."
+                    ),
+                    params={
+                        "time": self.start_time.strftime("%H:%M"),
+                        "zone": self.timezone,
+                        "date": date_format(missing, "DATE_FORMAT"),
+                    },
+                )
+        token = self.telegram_bot_token.strip()
+        if token and Club.objects.filter(telegram_bot_token=token).exclude(pk=self.pk).exists():
+            errors["telegram_bot_token"] = ValidationError(
+                _("Another club on the platform uses this bot: each club needs a bot of its own.")
+            )
+        if errors:
+            raise ValidationError(errors)
 
     @classmethod
     def current(cls) -> Club:

@@ -1,11 +1,11 @@
-from django.contrib import admin
 from django.http import HttpRequest
 
+from club.doors.admin_scope import ClubStackedInline
 from games.models import Game
 from games.online.models import OnlineTable
 
 
-class OnlineInline(admin.StackedInline[OnlineTable, Game]):
+class OnlineInline(ClubStackedInline[OnlineTable, Game]):
     model = OnlineTable
     extra = 0
     can_delete = False

@@ -10,6 +10,11 @@ from django.utils.html import format_html, format_html_join
 from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
+from club.doors.admin_scope import (
+    ClubRowsAdmin,
+    ClubTabularInline,
+    PlatformRowsAdmin,
+)
 from club.doors.requests import member_of
 from club.kernel.clubs import Club
 from club.kernel.parsing import whole_number
@@ -29,7 +34,7 @@ from games.rules.scoring import TIE_BREAKERS, Scheme
 from games.rules_text import rules_message
 
 
-class PointsInline(admin.TabularInline[PlayerScore, Game]):
+class PointsInline(ClubTabularInline[PlayerScore, Game]):
     model = PlayerScore
     extra = 0
     fields = ("seat", "member", "role", "won", "points", "lines", "rating_before", "rating_after")
@@ -113,7 +118,7 @@ SchemeForm = type(
 
 
 @admin.register(ScoringScheme)
-class ScoringSchemeAdmin(admin.ModelAdmin[ScoringScheme]):
+class ScoringSchemeAdmin(PlatformRowsAdmin[ScoringScheme]):
     """Versions are history: an admin adds a new one to a preset (every game is scored
     again by it) and never edits or deletes one that games were scored by."""
 
@@ -176,7 +181,7 @@ class ScoringSchemeAdmin(admin.ModelAdmin[ScoringScheme]):
 
 
 @admin.register(ScoringPreset)
-class ScoringPresetAdmin(admin.ModelAdmin[ScoringPreset]):
+class ScoringPresetAdmin(PlatformRowsAdmin[ScoringPreset]):
     """The presets (docs/scoring.md); their points are their versions («Scoring schemes»)."""
 
     list_display = ["preset_name", "code", "source"]
@@ -211,7 +216,7 @@ class ScoringPresetAdmin(admin.ModelAdmin[ScoringPreset]):
 
 
 @admin.register(SeasonPreset)
-class SeasonPresetAdmin(admin.ModelAdmin[SeasonPreset]):
+class SeasonPresetAdmin(ClubRowsAdmin[SeasonPreset]):
     """Which preset scores which seasons; a change scores the games again (in the worker)."""
 
     list_display = ["since", "preset", "note", "created_by"]
@@ -229,7 +234,7 @@ class SeasonPresetAdmin(admin.ModelAdmin[SeasonPreset]):
 
 
 @admin.register(RatingForecast)
-class RatingForecastAdmin(admin.ModelAdmin[RatingForecast]):
+class RatingForecastAdmin(ClubRowsAdmin[RatingForecast]):
     """How well each system foresees the club's games (games/rules/forecast.py): read only,
     kept by the worker after every analysed game, beside the club's choice of system."""
 

@@ -3,6 +3,7 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
+from club.doors.admin_scope import ClubRowsAdmin
 from club.doors.requests import member_of
 from club.kernel.errors import Refused
 from games import access
@@ -11,7 +12,7 @@ from games.recordings.models import Recording, RecordingDeletion, RecordingStatu
 
 
 @admin.register(Recording)
-class RecordingAdmin(admin.ModelAdmin[Recording]):
+class RecordingAdmin(ClubRowsAdmin[Recording]):
     """Recordings are personal data: admins see and delete them (with an audit row), the
     retention sweep deletes them on time; nothing is edited by hand."""
 
@@ -66,7 +67,7 @@ class RecordingAdmin(admin.ModelAdmin[Recording]):
 
 
 @admin.register(RecordingDeletion)
-class RecordingDeletionAdmin(admin.ModelAdmin[RecordingDeletion]):
+class RecordingDeletionAdmin(ClubRowsAdmin[RecordingDeletion]):
     list_display = ["deleted_at", "reason", "game", "file_name", "size", "due_at", "by"]
     list_filter = ["reason"]
     readonly_fields = [f.name for f in RecordingDeletion._meta.fields]
