@@ -190,8 +190,6 @@ class User(AbstractBaseUser, PermissionsMixin):
             "longer change it."
         ),
     )
-    # Set when Telegram answers that the member blocked the bot: nothing more is sent.
-    telegram_blocked_at = models.DateTimeField(_("blocked the bot"), null=True, blank=True)
     status = models.CharField(
         _("membership status"),
         max_length=16,

@@ -477,8 +477,7 @@ def member_telegram_link(
             )
         member.telegram_id = telegram_id
         member.telegram_username = username[:64]
-        member.telegram_blocked_at = None  # a fresh link: the bot may write again
-        member.save(update_fields=["telegram_id", "telegram_username", "telegram_blocked_at"])
+        member.save(update_fields=["telegram_id", "telegram_username"])
         if language:
             member_learn_language(member=member, language=language)
     return member
@@ -487,8 +486,7 @@ def member_telegram_link(
 def member_telegram_unlink(*, member: User) -> User:
     member.telegram_id = None
     member.telegram_username = ""
-    member.telegram_blocked_at = None
-    member.save(update_fields=["telegram_id", "telegram_username", "telegram_blocked_at"])
+    member.save(update_fields=["telegram_id", "telegram_username"])
     return member
 
 

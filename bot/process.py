@@ -16,7 +16,7 @@ from bot.dispatch import Bot
 from bot.groups import group_membership_record, parse_membership
 from bot.payloads import CallbackAnswer
 from bot.updates import parse_update
-from notifications.models import TelegramUpdate
+from notifications.models import TelegramBlock, TelegramUpdate
 
 
 def process_update(raw: object) -> CallbackAnswer | None:
@@ -35,6 +35,8 @@ def process_update(raw: object) -> CallbackAnswer | None:
             TelegramUpdate.objects.create(update_id=incoming.update_id)
     except IntegrityError:
         return None  # a repeat delivery: already handled, or being handled now
+    # Whoever writes to the bot has not blocked it (any more).
+    TelegramBlock.objects.filter(telegram_id=incoming.telegram_id).delete()
     try:
         bot = Bot(incoming)
         # The member's language; a Telegram user who is not one yet, their Telegram's.

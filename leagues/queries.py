@@ -161,7 +161,7 @@ def player_clubs(member: User, viewer: Viewer) -> list[ClubHistory]:
     site: its player's page is that club's already."""
     if not several_clubs():
         return []
-    scores = PlayerScore.objects.filter(member=member)
+    scores = PlayerScore.all_clubs.filter(member=member)  # every club's, on purpose
     totals = (
         scores.values("game__club_id")
         .annotate(games=Count("pk"), wins=Count("pk", filter=Q(won=True)), points=Sum("points"))

@@ -11,12 +11,12 @@ season and rating are untouched: they are games/ratings/analysis.py's, per club.
 The cost: a rebuild replays every counted game (a full fold, as the clubs' replay was
 before games/ratings/fold.py made it incremental): the issue measured 1.7 s per 10,000
 games for that replay (not measured again for this one), plus one query for the scores and
-one for the table sizes, then one DELETE and one INSERT of the players' rows. It runs in the worker after a counted game ends or changes
-(`platform_rating_queue`), and after a league or a club's membership changes; a game of a
-club in no accepting league queues nothing. The rows are folded in (ended_at, game, seat)
-order, so an incremental fold (keep the rater's state and fold only games that ended after
-the last one folded) needs only the rater's state stored; a late correction of an old game
-would still need the full fold.
+one for the table sizes, then one DELETE and one INSERT of the players' rows. It runs in the
+worker after a counted game ends or changes (`platform_rating_queue`), and after a league
+or a club's membership changes; a game of a club in no accepting league queues nothing.
+The rows are folded in (ended_at, game, seat) order, so an incremental fold (keep the
+rater's state and fold only games that ended after the last one folded) needs only the
+rater's state stored; a late correction of an old game would still need the full fold.
 """
 
 from __future__ import annotations
@@ -62,7 +62,7 @@ def _played(club_ids: set[int]) -> list[rating.Played]:
     """Every counted seat as the rater reads it, in the order the games ended."""
     games = Game.all_clubs.filter(club_id__in=club_ids, rated=True, status=GameStatus.FINISHED)
     rows = (
-        PlayerScore.objects.filter(game__in=games)
+        PlayerScore.all_clubs.filter(game__in=games)
         .order_by("ended_at", "game_id", "seat")
         .values_list("pk", "game_id", "member_id", "track", "game__winner", "won", "points")
     )

@@ -29,7 +29,9 @@ from notifications.models import NotificationChannel
 
 
 def telegram_reaches(member: User) -> bool:
-    return member.telegram_id is not None and member.telegram_blocked_at is None
+    """Linked to Telegram. A member who blocked the club's bot is told by email at the
+    sending (notifications/sender.py, TelegramBlock): the block is per club's bot."""
+    return member.telegram_id is not None
 
 
 def email_reaches(member: User) -> bool:

@@ -1,5 +1,6 @@
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from club.kernel.tenancy import ClubScopedManager, club_key
@@ -206,3 +207,27 @@ class TelegramGroup(models.Model):
 
     def __str__(self) -> str:
         return self.title
+
+
+class TelegramBlock(models.Model):
+    """A Telegram user who blocked a club's bot (Telegram answered 403): that bot writes
+    to them no more, and their messages go by email where they have one. Per bot, hence per
+    club: blocking one club's bot leaves the other clubs' bots free to write. Gone when the
+    user writes to that bot again."""
+
+    club = club_key("telegram_blocks")
+    telegram_id = models.BigIntegerField(_("Telegram id"))
+    blocked_at = models.DateTimeField(_("blocked the bot"), default=timezone.now)
+
+    objects = ClubScopedManager()
+    all_clubs = models.Manager()  # noqa: DJ012 (the default manager comes first)
+
+    class Meta:
+        verbose_name = _("blocked bot")
+        verbose_name_plural = _("blocked bots")
+        constraints = [
+            models.UniqueConstraint(fields=["club", "telegram_id"], name="telegram_block_once"),
+        ]
+
+    def __str__(self) -> str:
+        return str(self.telegram_id)

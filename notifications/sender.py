@@ -38,7 +38,12 @@ from telegram.error import TelegramError
 
 from club.kernel.bots import club_bot
 from notifications import mail, telegram
-from notifications.models import Notification, NotificationChannel, NotificationStatus
+from notifications.models import (
+    Notification,
+    NotificationChannel,
+    NotificationStatus,
+    TelegramBlock,
+)
 from notifications.ratelimit import pause_sending, wait_for_send_slot
 from notifications.services import CONFIDENTIAL_KEY_PREFIX, email_fallback
 from notifications.signals import chat_migrated
@@ -170,7 +175,9 @@ def _prepare(notification: Notification) -> _Call | Outcome:
     notification_id = notification.pk
     member = notification.member
     chat_id = notification.chat_id or (member.telegram_id if member else None)
-    if chat_id is None or (member is not None and member.telegram_blocked_at is not None):
+    if chat_id is None or (
+        member is not None and TelegramBlock.objects.filter(telegram_id=chat_id).exists()
+    ):
         email_fallback(notification)
         return _finish(notification_id, NotificationStatus.SKIPPED)
     if notification.chat_id != chat_id:
@@ -234,9 +241,9 @@ def _finish_failed(notification: Notification, chat_id: int, failure: telegram.F
             chat_migrated.send(Notification, old_chat_id=chat_id, new_chat_id=failure.new_chat_id)
             return _release(notification_id, 0.0, failure.message)
         case telegram.FailureKind.BLOCKED:
-            member = notification.member
-            if member is not None:
-                type(member).objects.filter(pk=member.pk).update(telegram_blocked_at=timezone.now())
+            if notification.member is not None:
+                # This club's bot only: another club's bot may still write to them.
+                TelegramBlock.objects.get_or_create(telegram_id=chat_id)
                 email_fallback(notification)
             return _failed(notification_id, failure)
         case telegram.FailureKind.PERMANENT:  # trying again cannot help

@@ -167,6 +167,7 @@ def _player_score(
     assert member_id is not None  # a guest's seat is not scored (its caller skips them)
     extras = Extras.of(lines)
     return PlayerScore(
+        club_id=game.club_id,
         game=game,
         seat=seat.number,
         member_id=member_id,

@@ -183,6 +183,8 @@ class PlayerScore(models.Model):
     """One seat's result in an analysed game: the points with their lines, and the Elo
     rating on the seat's track before and after. The rows leaderboards and profiles read."""
 
+    # The game's club, kept on the row: a season's tables read one club's scores by an index.
+    club = club_key("scores")
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="scores")
     seat = models.PositiveSmallIntegerField(_("seat"))
     member = models.ForeignKey(
@@ -209,6 +211,9 @@ class PlayerScore(models.Model):
     best_move_points = models.FloatField(_("best move points"), default=0.0)
     penalty_points = models.FloatField(_("penalty points"), default=0.0)
 
+    objects = ClubScopedManager()
+    all_clubs = models.Manager()  # noqa: DJ012 (the default manager comes first)
+
     class Meta:
         db_table = "games_playerscore"  # the table it had in games
         verbose_name = _("player score")
@@ -219,7 +224,7 @@ class PlayerScore(models.Model):
         ]
         indexes = [
             models.Index(fields=["member", "ended_at"]),
-            models.Index(fields=["played_on"]),
+            models.Index(fields=["club", "played_on"]),
             models.Index(fields=["ended_at", "game", "seat"]),
         ]
 

@@ -191,10 +191,10 @@ def test_the_rating_counts_rated_games_of_clubs_whose_league_accepts_them() -> N
     elsewhere = finished_game(b)
     league_of(a)
     assert game_counts(counted.pk) and not game_counts(elsewhere.pk)
-    own_before = list(PlayerScore.objects.order_by("pk").values_list("rating_after", flat=True))
+    own_before = list(PlayerScore.all_clubs.order_by("pk").values_list("rating_after", flat=True))
     assert platform_rating_rebuild() == 12
     # One game's players, one game each, rated as the clubs' engine rates that game alone.
-    rows = list(PlayerScore.objects.filter(game=counted).order_by("seat"))
+    rows = list(PlayerScore.all_clubs.filter(game=counted).order_by("seat"))
     alone = rating.replay(
         [
             rating.Played(r.pk, r.game_id, r.member_id, r.track, counted.winner, r.won, r.points)
@@ -205,7 +205,7 @@ def test_the_rating_counts_rated_games_of_clubs_whose_league_accepts_them() -> N
     stored = {p.member_id: (p.rating, p.games, p.club_ids) for p in PlatformRating.objects.all()}
     assert stored == {r.member_id: (alone[r.pk].after, 1, [a.pk]) for r in rows}
     # Each club's own ratings are untouched.
-    assert list(PlayerScore.objects.order_by("pk").values_list("rating_after", flat=True)) == (
+    assert list(PlayerScore.all_clubs.order_by("pk").values_list("rating_after", flat=True)) == (
         own_before
     )
 

@@ -19,12 +19,13 @@ from django.test import Client
 from django.utils import timezone
 from pytest_django import Settings
 
+from bot.process import process_update
 from club.kernel.clubs import Club
 from club.kernel.tenancy import club_scope, first_club_id, scoped_club_id
 from club.models import Registration
 from games.ratings import analysis, publication
 from notifications import ratelimit, tasks
-from notifications.models import Notification, NotificationStatus
+from notifications.models import Notification, NotificationStatus, TelegramBlock
 from notifications.sender import notification_deliver
 from notifications.telegram import process_bot
 from tests.factories import make_evening, make_member
@@ -245,3 +246,44 @@ def test_a_hundred_clubs_messages_go_out_side_by_side_each_bot_within_its_pace(
         clubs[0].telegram_bot_token
     }
     assert len(meanwhile) >= 10, len(meanwhile)
+
+
+@pytest.mark.django_db
+def test_blocking_one_clubs_bot_leaves_the_other_clubs_bot_free_to_write(
+    fake_telegram: FakeTelegram,
+) -> None:
+    """Telegram's 403 is one bot's: the member blocked club A's bot (or never started it),
+    not club B's; and writing to club A's bot again lifts the block."""
+    b = club_b(fake_telegram)
+    with club_scope(first_club_id()):
+        member = make_member(telegram_id=5151)
+        note = Notification.objects.create(member=member, dedupe_key="a:1", text="Клуб А")
+        fake_telegram.fail_next(403)
+        assert notification_deliver(note.pk).status == "failed"
+        later = Notification.objects.create(member=member, dedupe_key="a:2", text="Клуб А снова")
+        assert notification_deliver(later.pk).status == "skipped"
+    with club_scope(b):
+        assert not TelegramBlock.objects.exists()
+        theirs = Notification.objects.create(member=member, dedupe_key="b:1", text="Клуб Б")
+        assert notification_deliver(theirs.pk).status == "sent"
+    (sent,) = fake_telegram.sent()
+    assert (sent.token, sent.params["text"]) == (B_TOKEN, "Клуб Б")
+
+    with club_scope(first_club_id()):
+        process_update(
+            {
+                "update_id": 9001,
+                "message": {
+                    "message_id": 1,
+                    "date": 0,
+                    "chat": {"id": 5151, "type": "private"},
+                    "from": {"id": 5151, "is_bot": False, "first_name": "Лиса"},
+                    "text": "/help",
+                },
+            }
+        )
+        assert not TelegramBlock.objects.exists()
+        again = Notification.objects.create(
+            member=member, dedupe_key="a:3", text="Клуб А, вы снова с нами"
+        )
+        assert notification_deliver(again.pk).status == "sent"
