@@ -13,7 +13,7 @@ from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 from django_stubs_ext import StrOrPromise
 
-from accounts import services
+from accounts import roles, services
 from accounts.lookalikes import lookalikes_report
 from accounts.models import ApiToken, MembershipStatus, User
 from club.doors.admin_scope import ClubPeopleAdmin, PlatformRowsAdmin
@@ -144,6 +144,21 @@ class LookalikeFilter(admin.SimpleListFilter):
         return queryset
 
 
+class ClubStatusFilter(admin.SimpleListFilter):
+    """The members by their standing in the club whose admin this is."""
+
+    title = _("membership status")
+    parameter_name = "status"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, Any]]:
+        return list(MembershipStatus.choices)
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[User]) -> QuerySet[User]:
+        if self.value() is None:
+            return queryset
+        return queryset.annotate(standing=roles.status_in_club()).filter(standing=self.value())
+
+
 @admin.register(User)
 class MemberAdmin(ClubPeopleAdmin[User], PermissionsInTheReadersLanguage, UserAdmin[User]):
     form = MemberChangeForm
@@ -154,16 +169,15 @@ class MemberAdmin(ClubPeopleAdmin[User], PermissionsInTheReadersLanguage, UserAd
         "telegram_username",
         "email",
         "birth_date",
-        "status",
+        "club_status",
         "language",
-        "publication_consent",
+        "club_consent",
         "is_staff",
         "date_joined",
     )
     list_filter = (
-        "status",
+        ClubStatusFilter,
         "is_staff",
-        "publication_consent",
         "language",
         LookalikeFilter,
         "groups",
@@ -219,8 +233,21 @@ class MemberAdmin(ClubPeopleAdmin[User], PermissionsInTheReadersLanguage, UserAd
         return (
             super()
             .get_queryset(request)
-            .annotate(no_show_count=Count("registrations", filter=no_show))
+            .annotate(
+                no_show_count=Count("registrations", filter=no_show),
+                standing=roles.status_in_club(),
+                consents=roles.consent_in_club(),
+            )
         )
+
+    @admin.display(description=_("membership status"), ordering="standing")
+    def club_status(self, member: User) -> str:
+        # The standing in the club whose admin this is (annotated by get_queryset).
+        return str(MembershipStatus(getattr(member, "standing", MembershipStatus.ACTIVE)).label)
+
+    @admin.display(description=_("publish my nickname and scores"), boolean=True)
+    def club_consent(self, member: User) -> bool:
+        return bool(getattr(member, "consents", True))
 
     @admin.display(description=_("no-shows"), ordering="no_show_count")
     def no_shows(self, member: User) -> int:
@@ -244,7 +271,9 @@ class MemberAdmin(ClubPeopleAdmin[User], PermissionsInTheReadersLanguage, UserAd
         self, request: HttpRequest, queryset: QuerySet[User], status: str, reason: str
     ) -> int:
         count = 0
-        for member in queryset.exclude(status=status):
+        for member in queryset:
+            if roles.status_in(member) == status:
+                continue
             services.member_set_status(
                 member=member, status=MembershipStatus(status), reason=reason
             )

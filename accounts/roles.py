@@ -26,7 +26,7 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from django.contrib.auth.models import AnonymousUser, Permission
-from django.db.models import BooleanField, OuterRef, QuerySet, Subquery, Value
+from django.db.models import BooleanField, CharField, OuterRef, QuerySet, Subquery, Value
 from django.db.models.functions import Coalesce
 
 from accounts.models import Membership, MembershipStatus, Role, User
@@ -156,6 +156,18 @@ def consent_in_club(club: Club | int | None = None, member: str = "pk") -> Coale
     rows = Membership.objects.filter(user_id=OuterRef(member), club_id=_club_id(club))
     return Coalesce(
         Subquery(rows.values("publication_consent")[:1]), Value(True), output_field=BooleanField()
+    )
+
+
+def status_in_club(club: Club | int | None = None, member: str = "pk") -> Coalesce:
+    """An expression for a query's annotation: the standing in `club` (the club in scope by
+    default) of the member whose id is the field `member`, active when they have no
+    membership there."""
+    rows = Membership.objects.filter(user_id=OuterRef(member), club_id=_club_id(club))
+    return Coalesce(
+        Subquery(rows.values("status")[:1]),
+        Value(MembershipStatus.ACTIVE.value),
+        output_field=CharField(),
     )
 
 

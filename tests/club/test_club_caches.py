@@ -15,6 +15,7 @@ from pytest_django import Settings
 from club.identity import logo_icon_png
 from club.kernel import throttle
 from club.kernel.clubs import Club
+from club.kernel.errors import Refused
 from club.kernel.tenancy import club_scope
 
 pytestmark = pytest.mark.django_db
@@ -61,7 +62,7 @@ def test_a_chats_bot_messages_are_counted_per_clubs_bot() -> None:
     with club_scope(first):
         for _ in range(30):
             throttle.refuse_if_over(throttle.BOT_PER_CHAT, chat)
-        with pytest.raises(throttle.Refused):
+        with pytest.raises(Refused):
             throttle.refuse_if_over(throttle.BOT_PER_CHAT, chat)
     with club_scope(east):  # the other club's bot: a door of its own
         throttle.refuse_if_over(throttle.BOT_PER_CHAT, chat)
