@@ -33,6 +33,7 @@ from django.utils.translation import gettext as _
 from accounts.models import User
 from club.kernel.cache import cache_delete, cache_get, cache_get_many, cache_set
 from club.kernel.errors import RefusalCode, Refused
+from club.kernel.tenancy import club_cache_key
 from games import access
 from games.models import Game, Ruleset, Spectators
 from games.queries import game_view
@@ -125,7 +126,7 @@ class Kept(TypedDict):
 
 
 def _key(game_id: int) -> str:
-    return f"live:game:{game_id}"
+    return club_cache_key(f"live:game:{game_id}")
 
 
 # --- what the screens above one game follow (games/live_evening.py) ----------------------
@@ -139,11 +140,11 @@ STAMP_SECONDS = 24 * 3600
 
 
 def _stamp_key(evening_id: int) -> str:
-    return f"live:evening-stamp:{evening_id}"
+    return club_cache_key(f"live:evening-stamp:{evening_id}")
 
 
 def _facts_key(game_id: int) -> str:
-    return f"live:facts:{game_id}"
+    return club_cache_key(f"live:facts:{game_id}")
 
 
 def evening_stamp(evening_id: int) -> str:

@@ -35,6 +35,7 @@ from django.utils.translation import gettext as _
 
 from club.kernel.cache import cache_get_many, cache_set
 from club.kernel.errors import RefusalCode, Refused
+from club.kernel.tenancy import club_cache_key
 from club.models import Evening, Registration
 from games import access, live
 from games.models import Game, GameStatus, Seat
@@ -164,7 +165,7 @@ def served(kept: KeptFrame, *, member: bool, scores: live.Scores | None = None) 
 
 
 def _key(evening_id: int) -> str:
-    return f"live:evening:{evening_id}"
+    return club_cache_key(f"live:evening:{evening_id}")
 
 
 def _person(seat: Seat) -> tuple[str, int]:

@@ -30,6 +30,7 @@ from accounts import roles
 from accounts.models import User
 from club.kernel.cache import CACHE_FAILURES, cache_delete, cache_get, cache_set
 from club.kernel.errors import RefusalCode, Refused
+from club.kernel.tenancy import club_cache_key
 from club.models import Evening
 from games import access
 from games.models import Game, Ruleset
@@ -63,11 +64,11 @@ class LinkTarget:
 
 
 def _cache_key(key_hash: str) -> str:
-    return f"live:link:{key_hash}"
+    return club_cache_key(f"live:link:{key_hash}")
 
 
 def _revoked_key(key_hash: str) -> str:
-    return f"live:link:revoked:{key_hash}"
+    return club_cache_key(f"live:link:revoked:{key_hash}")
 
 
 def _not_found() -> Refused:

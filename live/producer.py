@@ -35,6 +35,7 @@ from django.utils.translation import gettext as _
 
 from club.kernel.cache import cache_delete, cache_get, cache_set
 from club.kernel.errors import RefusalCode, Refused
+from club.kernel.tenancy import club_cache_key
 from games import live
 from games.models import GameEvent, Ruleset
 from games.queries import game_view
@@ -99,15 +100,15 @@ class Entry(TypedDict):
 
 
 def _index_key(game_id: int) -> str:
-    return f"live:producer:{game_id}:index"
+    return club_cache_key(f"live:producer:{game_id}:index")
 
 
 def _body_key(game_id: int, etag: str) -> str:
-    return f"live:producer:{game_id}:body:{etag.strip(chr(34))}"
+    return club_cache_key(f"live:producer:{game_id}:body:{etag.strip(chr(34))}")
 
 
 def _delay_key(game_id: int) -> str:
-    return f"live:producer:{game_id}:delay"
+    return club_cache_key(f"live:producer:{game_id}:delay")
 
 
 def _etag(body: str) -> str:

@@ -23,6 +23,7 @@ from django.utils.translation import gettext as _
 
 from club.kernel.cache import cache_get, cache_set
 from club.kernel.errors import RefusalCode, Refused
+from club.kernel.tenancy import club_cache_key
 from club.models import Registration
 from games import access, live_evening
 from games.live_evening import KeptFrame
@@ -33,11 +34,11 @@ EVENING_SECONDS = 24 * 3600
 
 
 def _key(tournament_id: int) -> str:
-    return f"live:overlay:tournament:{tournament_id}"
+    return club_cache_key(f"live:overlay:tournament:{tournament_id}")
 
 
 def _evening_key(tournament_id: int) -> str:
-    return f"live:overlay:tournament-evening:{tournament_id}"
+    return club_cache_key(f"live:overlay:tournament-evening:{tournament_id}")
 
 
 def _not_found() -> Refused:

@@ -27,6 +27,7 @@ from django.utils.translation import gettext as _
 
 from club.kernel.cache import cache_get, cache_set
 from club.kernel.errors import RefusalCode, Refused
+from club.kernel.tenancy import club_cache_key
 from games import access, live
 from games.live_evening import FRAME_SECONDS, KeptFrame, Shown, variant
 from games.models import Game, GameStatus
@@ -72,7 +73,7 @@ class KeptTournament(KeptFrame):
 
 
 def _key(tournament_id: int) -> str:
-    return f"live:tournament:{tournament_id}"
+    return club_cache_key(f"live:tournament:{tournament_id}")
 
 
 def _standings(tournament: Tournament, tables: list[Table]) -> tuple[list[LiveStanding], int, bool]:

@@ -116,6 +116,13 @@ def current_club_id() -> int:
     )
 
 
+def club_cache_key(name: str) -> str:
+    """A cache key of the club in scope: what one club's doors keep (a live table's
+    snapshot, a link's target) is never found at another club's address, where the lookup
+    falls through to the scoped rows and answers «not found»."""
+    return f"club{current_club_id()}:{name}"
+
+
 @contextmanager
 def club_scope(club: Club | int) -> Iterator[None]:
     """Work for `club` inside the block (nested scopes restore the outer one). The

@@ -193,8 +193,9 @@ def test_a_members_only_game_is_shown_to_members_and_a_game_not_shown_to_nobody(
     seen = _screen(member, evening)
     assert list(seen.json()["live"]) == [str(members.pk)]
     assert players[12].nickname not in seen.content.decode()
-    # A member's poll looks the session up and no more.
-    with django_assert_num_queries(2):
+    # A member's poll looks the session up, and the member's standing in the club (a ban
+    # there logs them out of its pages: accounts/roles.may_log_in), and no more.
+    with django_assert_num_queries(3):
         again = _screen(member, evening, if_none_match=seen["ETag"])
     assert again.status_code == 304
 

@@ -15,6 +15,7 @@ from django.core.cache import cache
 from django.test import Client
 from pytest_django import DjangoAssertNumQueries
 
+from club.kernel.tenancy import club_cache_key
 from games.models import Game, Spectators
 from live.links import link_make, link_revoke
 from live.models import LinkKind, LiveLink, LiveLinkUse
@@ -352,16 +353,19 @@ def test_the_history_keeps_what_the_longest_delay_may_still_be_due(table: Table)
         clock.shift(timedelta(seconds=40))
         record(game, host, {"type": "check", "by": 1, "target": 4})
         # No link is delayed: 30 s are kept, and the newest table before them.
-        index = cache.get(f"live:producer:{game.pk}:index")
+        index = cache.get(club_cache_key(f"live:producer:{game.pk}:index"))
         assert len(index) == 2 and index[0][0] == index[1][0] - 40
-        assert cache.get(f"live:producer:{game.pk}:body:{first.strip(chr(34))}") is None
+        assert (
+            cache.get(club_cache_key(f"live:producer:{game.pk}:body:{first.strip(chr(34))}"))
+            is None
+        )
         # A link delayed by 90 s keeps 120 s from the next write on.
         late = _producer(host, game, delay=90)
         clock.shift(timedelta(seconds=10))
         record(game, host, {"type": "kill", "by": "mafia", "target": 6})
         clock.shift(timedelta(seconds=70))
         record(game, host, {"type": "check", "by": 4, "target": 2})
-        assert len(cache.get(f"live:producer:{game.pk}:index")) == 4
+        assert len(cache.get(club_cache_key(f"live:producer:{game.pk}:index"))) == 4
         # 165 s in, the link is due what stood 90 s ago: the night's start, before its taps
         # (without the longer keep, the last write would have dropped it).
         clock.shift(timedelta(seconds=5))
