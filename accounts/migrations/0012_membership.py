@@ -63,10 +63,12 @@ def standing_back_to_users(apps, schema_editor):
     User = apps.get_model("accounts", "User")
     Club = apps.get_model("club", "Club")
     Membership = apps.get_model("accounts", "Membership")
-    club = Club.objects.order_by("pk").first()
-    if club is None:
+    # The id only: run backwards, this state's Club may have columns a later club
+    # migration added and has already taken away.
+    club_id = Club.objects.order_by("pk").values_list("pk", flat=True).first()
+    if club_id is None:
         return
-    for membership in Membership.objects.filter(club=club).iterator():
+    for membership in Membership.objects.filter(club_id=club_id).iterator():
         User.objects.filter(pk=membership.user_id).update(
             status=membership.status,
             status_reason=membership.status_reason,
