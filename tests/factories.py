@@ -8,6 +8,7 @@ from django.utils import timezone
 
 from accounts import roles
 from accounts.models import Membership, MembershipStatus, Role, User
+from club.kernel import tenancy
 from club.kernel.clubs import Club
 from club.models import Evening
 from club.services import SignUp
@@ -54,7 +55,8 @@ def make_member(*, password: str = PASSWORD, **fields: Unpack[MemberFields]) -> 
     # load it first in its process.
     fields.setdefault("email", f"player{number}@example.org")
     # What is the club's (the standing, the consent, the role) goes to the member's
-    # membership of the club in scope, as a sign-up on its site makes it.
+    # membership of the club in scope, as a sign-up on its site makes it; a test that makes
+    # members of several clubs outside any scope makes them the first club's.
     standing = {
         "status": fields.pop("status", MembershipStatus.ACTIVE),
         "publication_consent": fields.pop("publication_consent", True),
@@ -63,7 +65,8 @@ def make_member(*, password: str = PASSWORD, **fields: Unpack[MemberFields]) -> 
     if fields.get("is_staff") and not fields.get("is_superuser") and role == Role.MEMBER:
         role = Role.ADMIN
     member = User.objects.create_user(password=password, **fields)
-    Membership.objects.create(user=member, club=Club.current(), role=role, **standing)
+    club_id = tenancy.scoped_club_id() or tenancy.first_club_id()
+    Membership.objects.create(user=member, club_id=club_id, role=role, **standing)
     roles.sync_staff(member)  # an organiser's or a club admin's is_staff, as the service sets it
     return member
 
