@@ -106,7 +106,7 @@ def test_each_club_rates_its_own_games_by_its_own_system(clubs: tuple[Club, Club
         players = [seat.member for seat in west_game.seats.order_by("number")]
         analysis.game_analysis_build(game_id=west_game.pk)
         assert not fold.ratings_after_game(west_game.pk).incremental  # no fold yet
-    west_scores = PlayerScore.objects.filter(game=west_game)
+    west_scores = PlayerScore.all_clubs.filter(game=west_game)
     west_ratings = list(west_scores.values_list("rating_before", "rating_after"))
     # The same twelve members play a later game in the other club.
     with club_scope(east):
@@ -116,7 +116,7 @@ def test_each_club_rates_its_own_games_by_its_own_system(clubs: tuple[Club, Club
         assert (ended.incremental, ended.changed) == (False, 12)  # its own game's rows only
     # Newcomers to that club's rating, by that club's system (Elo starts at 1500), not
     # carrying the ratings the first club's game gave them.
-    east_scores = PlayerScore.objects.filter(game=east_game)
+    east_scores = PlayerScore.all_clubs.filter(game=east_game)
     assert set(east_scores.values_list("rating_before", flat=True)) == {rating.INITIAL}
     assert list(west_scores.values_list("rating_before", "rating_after")) == west_ratings
     # The first club's next game folds on from its own fold, the other club's game between
