@@ -18,6 +18,7 @@ from django.test import Client
 from django.utils import timezone
 
 from accounts.services import api_token_create
+from club.kernel import tenancy
 from club.models import Evening
 from tests.factories import make_evening, make_member
 from tests.waiting import wait_for
@@ -47,10 +48,10 @@ def race(starts_at: datetime, door: Callable[[], Any]) -> tuple[Any, int]:
     answer, and the winner's id."""
     with _connect(autocommit=False) as winner, _connect(autocommit=True) as watcher:
         row = winner.execute(
-            "INSERT INTO club_evening (starts_at, venue, capacity, status, opens_at, created_at,"
-            " arrivals, tables) VALUES (%s, 'GrandDaddy', 12, 'scheduled', %s, now(), 0, 1)"
-            " RETURNING id",
-            [starts_at, starts_at - timedelta(days=6)],
+            "INSERT INTO club_evening (club_id, starts_at, venue, capacity, status, opens_at,"
+            " created_at, arrivals, tables)"
+            " VALUES (%s, %s, 'GrandDaddy', 12, 'scheduled', %s, now(), 0, 1) RETURNING id",
+            [tenancy.current_club_id(), starts_at, starts_at - timedelta(days=6)],
         ).fetchone()
         assert row is not None
         with ThreadPoolExecutor(max_workers=1) as pool:
