@@ -22,7 +22,7 @@ from django.utils import timezone
 from pytest_django import Settings
 
 from accounts.languages import speaking_to
-from accounts.models import NotifyBy, User
+from accounts.models import Membership, NotifyBy, Role, User
 from bot.linking import telegram_link_code_create
 from club import lineup, scheduling
 from club import services as club
@@ -282,9 +282,9 @@ def _evening_moved(pair: Pair) -> None:
 
 
 def _mark_no_shows(pair: Pair) -> None:
-    """The admins are asked to mark who came, once the evening is over."""
-    User.objects.exclude(pk__in=[m.pk for m in pair.both()]).update(is_staff=False)
-    User.objects.filter(pk__in=[m.pk for m in pair.both()]).update(is_staff=True)
+    """The club's admins are asked to mark who came, once the evening is over."""
+    Membership.objects.exclude(user__in=pair.both()).update(role=Role.MEMBER)
+    Membership.objects.filter(user__in=pair.both()).update(role=Role.ADMIN)
     evening = make_evening(starts_at=soon(-8), opens_at=soon(-100))
     assert evening.pk in scheduling.schedule_sweep().finished
 
