@@ -97,15 +97,25 @@ def rows_of(cursor: Any, table: str, columns: list[str]) -> list[tuple[Any, ...]
     return [tuple(row) for row in cursor.fetchall()]
 
 
+# Columns the upgrade moves to another table: a block of the bot is per club's bot
+# (accounts 0013 after notifications 0010 copied it into notifications_telegramblock).
+MOVED = {("accounts_user", "telegram_blocked_at")}
+
+
 def assert_kept(old: Snapshot) -> None:
     """Every table the old schema had holds the same rows in its old columns (a table the
-    upgrade renamed, under its new name)."""
+    upgrade renamed, under its new name; a column it moved to another table is left out:
+    MOVED)."""
     with connection.cursor() as cursor:
         present = set(connection.introspection.table_names(cursor))
         for table, (columns, rows) in old.items():
             now = RENAMED.get(table, table) if table not in present else table
             assert now in present, f"{table} is gone"
-            assert rows_of(cursor, now, columns) == rows, f"{table}'s rows changed"
+            kept = [i for i, column in enumerate(columns) if (table, column) not in MOVED]
+            now_rows = rows_of(cursor, now, [columns[i] for i in kept])
+            assert now_rows == [tuple(row[i] for i in kept) for row in rows], (
+                f"{table}'s rows changed"
+            )
 
 
 def assert_first_club_owns_everything(old: Snapshot) -> None:
