@@ -25,13 +25,15 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 
 from accounts.models import NotifyBy, User
-from notifications.models import NotificationChannel
+from notifications.models import NotificationChannel, TelegramBlock
 
 
 def telegram_reaches(member: User) -> bool:
-    """Linked to Telegram. A member who blocked the club's bot is told by email at the
-    sending (notifications/sender.py, TelegramBlock): the block is per club's bot."""
-    return member.telegram_id is not None
+    """Linked to Telegram, and the bot of the club in scope not blocked by them (a block
+    is per club's bot: notifications.TelegramBlock)."""
+    if member.telegram_id is None:
+        return False
+    return not TelegramBlock.objects.filter(telegram_id=member.telegram_id).exists()
 
 
 def email_reaches(member: User) -> bool:
