@@ -560,7 +560,10 @@ def announce(seeds: list[ClubSeed], env: dict[str, str]) -> dict[str, Any]:
         return max((c.at for c in bots.sent()), default=0.0)
 
     try:
-        time.sleep(5)  # the worker connected and forked before the hour
+        # The worker answers a ping once it is connected and its processes forked.
+        wait_until(
+            lambda: bool(app.control.ping(timeout=0.5)), seconds=120, what="the Celery worker"
+        )
         before = Notification.all_clubs.aggregate(m=Max("pk"))["m"] or 0
         began = time.monotonic()
         for _club in each_club():

@@ -73,7 +73,9 @@ def test_of_two_beat_processes_one_sends_and_the_other_takes_over_when_it_dies(
         holder = next(name for name, beat in beats.items() if beat.pid == holder_pid)
         standby = "b" if holder == "a" else "a"
         assert wait_for(lambda: sweeps(tmp_path / f"{holder}.ledger") >= 3, timeout=30)
-        time.sleep(2)  # both tick side by side a while longer
+        # Both tick side by side a while longer: the holder sends two more sweeps.
+        sent = sweeps(tmp_path / f"{holder}.ledger")
+        assert wait_for(lambda: sweeps(tmp_path / f"{holder}.ledger") >= sent + 2, timeout=30)
         assert sweeps(tmp_path / f"{standby}.ledger") == 0, log(standby)
 
         beats[holder].send_signal(signal.SIGKILL)  # no goodbye: its lease is left to run out
