@@ -184,7 +184,8 @@ def test_a_hundred_clubs_messages_go_out_side_by_side_each_bot_within_its_pace(
                 )
                 queue.append((0.0, next(order), club.pk, note.pk))
     heapq.heapify(queue)
-    lock = threading.Lock()
+    # Held to read or change the queue; a change wakes the workers that wait for one.
+    changed = threading.Condition()
     outcomes: Counter[str] = Counter()
     deadline = time.monotonic() + 180
 
@@ -196,26 +197,26 @@ def test_a_hundred_clubs_messages_go_out_side_by_side_each_bot_within_its_pace(
         scope, queue it again when it comes back for later (notification_send)."""
         try:
             while time.monotonic() < deadline:
-                with lock:
+                with changed:
                     if not queue and not busy[0]:
+                        changed.notify_all()  # the others see the end too
                         return
-                    due = queue[0][0] if queue else None
-                    if due is not None and due <= time.monotonic():
-                        _due, _n, club_id, pk = heapq.heappop(queue)
-                        busy[0] += 1
-                    else:
-                        due = None
-                if due is None:
-                    time.sleep(0.02)
-                    continue
+                    now = time.monotonic()
+                    if not queue or queue[0][0] > now:
+                        # Until the next message is due, or another worker changes the queue.
+                        changed.wait(timeout=queue[0][0] - now if queue else None)
+                        continue
+                    _due, _n, club_id, pk = heapq.heappop(queue)
+                    busy[0] += 1
                 with club_scope(club_id):
                     outcome = notification_deliver(pk)
-                with lock:
+                with changed:
                     busy[0] -= 1
                     outcomes[outcome.status] += 1
                     if outcome.retry_in is not None:
                         again = time.monotonic() + outcome.retry_in
                         heapq.heappush(queue, (again, next(order), club_id, pk))
+                    changed.notify_all()
         except BaseException as error:
             errors.append(error)
             raise
