@@ -335,7 +335,8 @@ class Club(models.Model):
         ]
 
     def __str__(self) -> str:
-        return self.name or self.slug or str(_("Mafia club"))
+        # The slug is an address, not a name a reader should see.
+        return self.name or str(_("Mafia club"))
 
     def save(self, *args: Any, **kwargs: Any) -> None:
         rows = Club.objects.filter(pk=self.pk) if self.pk is not None else None

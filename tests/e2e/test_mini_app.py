@@ -118,7 +118,7 @@ def test_a_member_uses_the_club_app_inside_telegram(
     page.get_by_role("link", name="Настройки").click()
     page.wait_for_load_state("networkidle")
     page.get_by_role("switch", name="Напоминать о вечерах").uncheck()
-    page.get_by_role("button", name="Сохранить").click()
+    page.locator("#consent").get_by_role("button", name="Сохранить").click()
     page.get_by_text("Сохранено.").wait_for()
     member.refresh_from_db()
     assert member.reminders is False

@@ -36,7 +36,8 @@ def choose(system: str) -> None:
 def stored() -> dict[Hashable, tuple[float | None, float | None]]:
     return {
         pk: (before, after)
-        for pk, before, after in PlayerScore.objects.values_list(
+        # Across clubs: the migration back leaves no club table for the scoped manager.
+        for pk, before, after in PlayerScore.all_clubs.values_list(
             "pk", "rating_before", "rating_after"
         )
     }
@@ -45,7 +46,7 @@ def stored() -> dict[Hashable, tuple[float | None, float | None]]:
 def folded(system: str) -> dict[Hashable, tuple[float | None, float | None]]:
     """Every score's rating as the system's fold gives it, from the stored rows."""
     rows = list(
-        PlayerScore.objects.order_by("ended_at", "game_id", "seat").values_list(
+        PlayerScore.all_clubs.order_by("ended_at", "game_id", "seat").values_list(
             "pk", "game_id", "member_id", "track", "game__winner", "won", "points"
         )
     )
