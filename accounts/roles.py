@@ -23,6 +23,7 @@ organiser can log into the admin, and the admin's lists are scoped to `club_ids_
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any, Literal
 
 from django.contrib.auth.models import AnonymousUser, Permission
@@ -77,6 +78,26 @@ def membership_in(who: Someone, club: Club | int | None = None) -> Membership | 
     if club_id not in cache:
         cache[club_id] = Membership.objects.filter(user=user, club_id=club_id).first()
     return cache[club_id]
+
+
+def read_memberships(users: Iterable[User | None], club: Club | int | None = None) -> None:
+    """Read the memberships of `club` (the club in scope by default) of every one of
+    `users` in one query, for the questions asked about each later (a game's seats, a
+    list's rows): without it each member's first question reads a row."""
+    club_id = _club_id(club)
+    waiting = [
+        user
+        for user in users
+        if user is not None and user.pk is not None and club_id not in user.__dict__.get(_CACHE, {})
+    ]
+    if not waiting:
+        return
+    found = {
+        row.user_id: row
+        for row in Membership.objects.filter(club_id=club_id, user_id__in={u.pk for u in waiting})
+    }
+    for user in waiting:
+        user.__dict__.setdefault(_CACHE, {})[club_id] = found.get(user.pk)
 
 
 def memberships_of(user: User) -> list[Membership]:

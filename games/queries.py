@@ -11,7 +11,7 @@ from django.db.models import QuerySet
 from accounts.models import User
 from club.models import Guest
 from games.models import Game, GameEvent, GameStatus, Seat
-from games.recording import GameView, fold
+from games.recording import GameView, fold, seats_of
 from games.rules.log import UNDO, effective_events
 
 
@@ -35,9 +35,7 @@ def game_view(game_id: int) -> GameView | None:
     )
     if game is None:
         return None
-    seats = list(
-        Seat.objects.filter(game=game).select_related("member", "guest__member").order_by("number")
-    )
+    seats = seats_of(game)
     log = game.events.payloads()
     events = effective_events(log)
     return GameView(game, seats, log, events, fold(game, seats, events))

@@ -18,6 +18,7 @@ from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
+from accounts import roles
 from accounts.models import User
 from club.kernel.clubs import Club
 from club.kernel.errors import RefusalCode, Refused
@@ -145,13 +146,25 @@ def refuse_unless_recorder(*, game_id: int, author: User) -> Game:
     return _recordable(Game.objects.filter(pk=game_id).first(), author)
 
 
+def seats_of(game: Game) -> list[Seat]:
+    """A game's seats by number, with their members (a guest's too) and those members'
+    memberships of the game's club: asking each one's consent or standing after reads no
+    row per seat (accounts.roles.read_memberships)."""
+    seats = list(
+        Seat.objects.filter(game=game).select_related("member", "guest__member").order_by("number")
+    )
+    members = [seat.member or (seat.guest.member if seat.guest else None) for seat in seats]
+    roles.read_memberships(members, game.club_id)
+    return seats
+
+
 def recording_locked(*, game_id: int, author: User) -> Recording:
     """The club game `author` may record taps in, locked until the caller's transaction
     ends, with its seats; or the refusal saying why not. A door makes this check before it
     reads a tap's body, in the transaction it then records the tap in (game_record_tap):
     the game's row is read once per tap."""
     game = Game.objects.select_for_update().filter(pk=game_id).first()
-    seats = list(Seat.objects.filter(game_id=game_id).select_related("member", "guest__member"))
+    seats = seats_of(game) if game is not None else []
     return Recording(_recordable(game, author, seats), seats)
 
 

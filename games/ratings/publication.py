@@ -15,7 +15,9 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from accounts import roles as club_roles
 from accounts.languages import speaking
+from accounts.models import User
 from club import texts
 from club.kernel.clubs import Club
 from club.kernel.numbers import signed
@@ -27,7 +29,7 @@ from games.ratings import stats
 from games.ratings.charts import speaker_timeline, speech_timeline
 from games.ratings.models import GameAnalysis, PlayerScore
 from games.reasons import NOBODY, Naming, seat_names, shown, with_texts
-from games.recording import GameView
+from games.recording import GameView, seats_of
 from games.recordings.analysis import (
     TRANSCRIPT_DONE,
     recording_alignment,
@@ -199,9 +201,7 @@ def game_post_text(game_id: int) -> str | None:
     game = Game.objects.select_related("evening").filter(pk=game_id).first()
     if game is None or not GameAnalysis.objects.filter(game=game).exists():
         return None
-    seats = list(
-        Seat.objects.filter(game=game).select_related("member", "guest__member").order_by("number")
-    )
+    seats = seats_of(game)
     points = dict(PlayerScore.objects.filter(game=game).values_list("seat", "points"))
     club = Club.current()
     with speaking(settings.LANGUAGE_CODE):
@@ -252,6 +252,7 @@ def member_score_lines(
         .order_by("number")
     ):
         seats.setdefault(seat.game_id, []).append(seat)
+    _read_memberships(seats)
     found = {}
     for game_id, team, lines in rows:
         at_table = seats.get(game_id, [])
@@ -266,6 +267,17 @@ def member_score_lines(
             for line in lines
         ]
     return found
+
+
+def _read_memberships(seats: Mapping[int, Sequence[Seat]]) -> None:
+    """The seated members' memberships of their games' clubs, one query per club (a player
+    visits few), so naming each seat asks no row."""
+    by_club: dict[int, list[User | None]] = {}
+    for at_table in seats.values():
+        members = by_club.setdefault(at_table[0].game.club_id, [])
+        members += [seat.member or (seat.guest.member if seat.guest else None) for seat in at_table]
+    for club_id, members in by_club.items():
+        club_roles.read_memberships(members, club_id)
 
 
 def published_points(game: Game) -> dict[int, float] | None:

@@ -44,6 +44,7 @@ from games.ratings.publication import (
     winner_label,
 )
 from games.reasons import Naming, seat_names
+from games.recording import seats_of
 from games.recordings.analysis import recording_alignment
 from games.recordings.models import FoulSuggestion, Recording, RecordingStatus, SuggestionStatus
 from games.rules import rating
@@ -107,9 +108,7 @@ def report_text(game: Game, score: PlayerScore, member: User) -> str:
     """The report in the active language: the member's own figures, other seats by their
     numbers only."""
     names = stats.role_names()
-    seats = list(
-        Seat.objects.filter(game=game).select_related("member", "guest__member").order_by("number")
-    )
+    seats = seats_of(game)
     # Seats by their numbers, and a reason that names another player (by seat, or in
     # words written before the check) says «место N» instead: the report names nobody but
     # its reader.

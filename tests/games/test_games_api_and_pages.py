@@ -350,9 +350,10 @@ def test_the_game_screen_runs_a_fixed_number_of_queries(table: Table, length: in
     client.get(f"/games/{game.pk}/")  # the session and the caches warmed
     with CaptureQueriesContext(connection) as queries:
         assert client.get(f"/games/{game.pk}/").status_code == 200
-    # session, member, permissions (2), the game, its seats, its log, the roles (the
-    # recording has its own page now), the scoring scheme (the bounds of extra points)
-    assert len(queries) == 9, [q["sql"] for q in queries]
+    # session, member, permissions (2), the game, its seats and their members' memberships
+    # of the club (their consent), its log, the roles (the recording has its own page now),
+    # the scoring scheme (the bounds of extra points)
+    assert len(queries) == 10, [q["sql"] for q in queries]
 
 
 def test_an_admin_exports_and_imports_a_protocol(table: Table) -> None:

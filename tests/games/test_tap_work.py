@@ -22,10 +22,11 @@ from tests.games.recording import TOWN_WINS, Table, start_game, view_of
 pytestmark = pytest.mark.django_db
 
 # The host screen's tap: the session and its member (2), the member's permissions (2),
-# the game locked (1) and its seats (1), a retry's client id looked up (1), the log (1),
+# the game locked (1), its seats (1) and their members' memberships of the club (1: their
+# consent names them on the screen), a retry's client id looked up (1), the log (1),
 # the entry written in its savepoint (3) and the game's outcome (1), the tap's transaction
 # in the test's (2 savepoints). Before #39: 20 (the game read three times, the log twice).
-TAP_QUERIES = 14
+TAP_QUERIES = 15
 # The API's event, sent without a client id: the token with its member (1) instead of the
 # session and its member, no retry to look up; the rest the same.
 API_EVENT_QUERIES = 12
