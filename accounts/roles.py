@@ -209,6 +209,18 @@ def club_ids_where(who: Someone, power: Power) -> frozenset[int] | None:
     )
 
 
+def club_members(club: Club | int | None = None) -> QuerySet[User]:
+    """The members of `club` (the club in scope by default) who may take part there: joined
+    and not left, active in that club, with accounts the platform keeps open. Whom a host
+    may invite to an online game; another club's members are not offered, not even named."""
+    return User.objects.filter(
+        is_active=True,
+        memberships__club_id=_club_id(club),
+        memberships__status=MembershipStatus.ACTIVE,
+        memberships__left_at__isnull=True,
+    )
+
+
 def club_staff(club: Club | int | None = None) -> QuerySet[User]:
     """The organisers and admins of `club` (the club in scope by default), active there
     and not left, with accounts the platform keeps open: whom the club's chores go to."""

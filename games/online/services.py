@@ -22,6 +22,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts import roles
 from accounts.models import User
 from accounts.services import refuse_unless_active, refuse_unless_may_play
 from club.kernel.clubs import Club
@@ -87,7 +88,7 @@ def online_game_create(
         raise rule_refused(error) from error
     if starts_at < timezone.now() - timedelta(minutes=1):
         raise Refused(_("The start is in the past."), RefusalCode.INVALID)
-    members = {m.pk: m for m in User.objects.filter(pk__in=member_ids, is_active=True)}
+    members = {m.pk: m for m in roles.club_members().filter(pk__in=member_ids)}
     if len(members) != PLAYERS:
         raise Refused(_("Some of the invited are not members of the club."), RefusalCode.INVALID)
     club = Club.current()

@@ -18,7 +18,6 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts import roles
-from accounts.models import User
 from club.doors.requests import MemberRequest, SiteRequest
 from club.doors.responses import action_answer, answers_refusals
 from club.kernel.clubs import Club
@@ -61,12 +60,7 @@ def online_list(request: MemberRequest) -> HttpResponse:
 def online_new(request: MemberRequest) -> HttpResponse:
     access.refuse_unless_may_host(request.user)
     # The host runs the game and may not play in it: not offered.
-    members = (
-        User.objects.filter(is_active=True)
-        .exclude(pk__in=roles.barred_member_ids())
-        .exclude(pk=request.user.pk)
-        .order_by("nickname")
-    )
+    members = roles.club_members().exclude(pk=request.user.pk).order_by("nickname")
     context: dict[str, Any] = {
         "members": members,
         "chosen": set(),

@@ -30,6 +30,7 @@ from games.online.sweep import online_sweep
 from games.ratings.models import ScoringPreset, SeasonPreset
 from games.recordings.models import FoulSuggestion, Recording
 from games.rules.simulate import SAMPLE_TOWN_WINS
+from leagues.models import League, LeagueMembership
 from live.links import link_make
 from live.models import LinkKind, LiveLink
 from notifications.models import Notification, NotificationChannel
@@ -70,6 +71,11 @@ class World:
         text = f"Qz{self.club.slug.capitalize()}{what}"
         self.secrets.append(text)
         return text
+
+    def public_face(self) -> list[str]:
+        """The club's name and venue: what the platform's own pages (the clubs, a league,
+        the rating across clubs) show of every club, by design."""
+        return [self.club.name, self.club.venue]
 
     def leaked(self, body: bytes) -> list[str]:
         text = body.decode(errors="replace")
@@ -120,6 +126,7 @@ def build(club: Club, prefix: str) -> World:
         _tournament(world, admin)
         _links(world, host, admin)
         _rest(world, admin)
+        _league(world, admin)
         world.ids["member_id"] = [world.people["member"].pk]
         world.ids["token_id"] = list(
             ApiToken.objects.filter(user=world.people["member"]).values_list("pk", flat=True)
@@ -254,6 +261,16 @@ def _rest(world: World, admin: User) -> None:
     # A code the member's «link my account» button carries (bot «lk:<code>»).
     world.ids["code"] = [telegram_link_code_create(member=member)]
     world.ids["uidb64"], world.ids["token"] = ["MQ"], ["set-password"]
+
+
+def _league(world: World, admin: User) -> None:
+    """A league of the platform's that invited the club, the club not answered yet: the
+    other club's admin must not answer for it."""
+    league = League.objects.create(name=f"League {world.club.slug}", slug=f"l-{world.club.slug}")
+    invitation = LeagueMembership.objects.create(league=league, club=world.club, invited_by=admin)
+    world.ids["slug"] = [league.slug]
+    world.ids["membership_id"] = [invitation.pk]
+    world.ids["club_id"] = [world.club.pk]
 
 
 def live_link_rows(world: World) -> Iterator[LiveLink]:
