@@ -80,11 +80,10 @@ test lint: export PYTHONDONTWRITEBYTECODE :=
 test lint: export PYTHONPYCACHEPREFIX := $(CURDIR)/var/pycache
 test: install-dev
 	node --test tests/js/
-	$(UV) run pytest $(PYTEST_WORKERS) --ignore=tests/isolation $(PYTEST_ARGS)
+	$(UV) run pytest $(PYTEST_WORKERS) $(PYTEST_ARGS)
 
-## make isolation: the cross-club probe (tests/isolation, docs/clubs.md): every door as
-## every role of one club against another club's rows. Not yet at 0 leaks and ~20 min of
-## CPU, so `make test` leaves it out until it is both (issue #41 stays open for it).
+## make isolation: the cross-club probe alone (tests/isolation, docs/clubs.md; `make test`
+## runs it too): every door as every role of one club against another club's rows.
 isolation: install-dev
 	$(UV) run pytest $(PYTEST_WORKERS) tests/isolation $(PYTEST_ARGS)
 
