@@ -9,13 +9,14 @@ from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
 from django.contrib.auth.models import Group, Permission
 from django.db.models import Count, Q, QuerySet
 from django.http import HttpRequest, HttpResponse
+from django.utils import timezone
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 from django_stubs_ext import StrOrPromise
 
 from accounts import roles, services
 from accounts.lookalikes import lookalikes_report
-from accounts.models import ApiToken, MembershipStatus, User
+from accounts.models import ApiToken, MembershipStatus, Role, User
 from club.doors.admin_scope import ClubPeopleAdmin, PlatformRowsAdmin
 from club.kernel.errors import Refused
 from club.models import RegistrationStatus
@@ -68,9 +69,41 @@ class MemberCreationForm(_MemberChecks, AdminUserCreationForm[User]):
 
 
 class MemberChangeForm(_MemberChecks, UserChangeForm[User]):
+    """The account, and its membership of the club whose admin this is (one account, a
+    role, a standing and a consent per club: accounts.models.Membership)."""
+
+    club_role = forms.ChoiceField(label=_("role in the club"), choices=Role.choices)
+    club_status = forms.ChoiceField(label=_("membership status"), choices=MembershipStatus.choices)
+    club_status_reason = forms.CharField(label=_("reason"), max_length=255, required=False)
+    club_consent = forms.BooleanField(
+        label=_("publish my nickname and scores"),
+        required=False,
+        help_text=_(
+            "When off, the club's published analyses and leaderboards show the member anonymously."
+        ),
+    )
     class Meta:
         model = User
         fields = "__all__"
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        found = roles.membership_in(self.instance) if self.instance.pk else None
+        self.initial.update(
+            club_role=found.role if found else Role.MEMBER,
+            club_status=found.status if found else MembershipStatus.ACTIVE,
+            club_status_reason=found.status_reason if found else "",
+            club_consent=found.publication_consent if found else True,
+        )
+
+    def clean_club_role(self) -> str:
+        role = str(self.cleaned_data["club_role"])
+        was = self.initial.get("club_role")
+        if was == Role.ADMIN and role != Role.ADMIN and not roles.other_admins(self.instance):
+            raise forms.ValidationError(
+                _("The club would have no admin: make another member its admin first.")
+            )
+        return role
 
 
 class ApiTokenInline(admin.TabularInline[ApiToken, User]):
@@ -187,10 +220,15 @@ class MemberAdmin(ClubPeopleAdmin[User], PermissionsInTheReadersLanguage, UserAd
     readonly_fields = ("last_login", "date_joined", "status_changed_at")
     fieldsets = (
         (None, {"fields": ("nickname", "password")}),
-        (_("Personal"), {"fields": ("email", "birth_date", "publication_consent")}),
+        (_("Personal"), {"fields": ("email", "birth_date")}),
         (_("Messages"), {"fields": ("language", "language_chosen")}),
         (_("Telegram"), {"fields": ("telegram_id", "telegram_username")}),
-        (_("Membership"), {"fields": ("status", "status_reason", "status_changed_at")}),
+        (
+            _("In this club"),
+            {"fields": ("club_role", "club_status", "club_status_reason", "club_consent")},
+        ),
+        # The platform's: banned here, the account is closed in every club.
+        (_("Account"), {"fields": ("status", "status_reason", "status_changed_at")}),
         (
             _("Permissions"),
             {"fields": ("is_staff", "is_superuser", "groups", "user_permissions")},
@@ -259,13 +297,23 @@ class MemberAdmin(ClubPeopleAdmin[User], PermissionsInTheReadersLanguage, UserAd
         if "language" in form.changed_data and "language_chosen" not in form.changed_data:
             # Set by the admin (at the member's word): Telegram's no longer changes it.
             obj.language_chosen = True
+        if "status" in form.changed_data:
+            obj.status_changed_at = timezone.now()
         super().save_model(request, obj, form, change)
-        if change and "status" in form.changed_data:
+        if not change:  # made by this club's admin: a member of this club
+            services.member_join_club(member=obj)
+            return
+        data, changed = form.cleaned_data, set(form.changed_data)
+        if "club_role" in changed:
+            services.member_set_role(member=obj, role=Role(data["club_role"]))
+        if changed & {"club_status", "club_status_reason"}:
             services.member_set_status(
-                member=obj, status=MembershipStatus(obj.status), reason=obj.status_reason
+                member=obj,
+                status=MembershipStatus(data["club_status"]),
+                reason=data["club_status_reason"],
             )
-        if change and "publication_consent" in form.changed_data:
-            services.member_posts_sync_on_commit(obj.pk)
+        if "club_consent" in changed:
+            services.member_set_publication_consent(member=obj, consent=data["club_consent"])
 
     def _set_status(
         self, request: HttpRequest, queryset: QuerySet[User], status: str, reason: str

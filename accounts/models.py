@@ -146,11 +146,6 @@ class User(AbstractBaseUser, PermissionsMixin):
     telegram_username = models.CharField(
         _("Telegram username"), max_length=64, blank=True, default=""
     )
-    publication_consent = models.BooleanField(
-        _("publish my nickname and scores"),
-        default=True,
-        help_text=_("When off, published analyses and leaderboards show the member anonymously."),
-    )
     reminders = models.BooleanField(
         _("evening reminders"),
         default=True,
@@ -190,8 +185,10 @@ class User(AbstractBaseUser, PermissionsMixin):
             "longer change it."
         ),
     )
+    # The platform's standing of the account: banned here closes it in every club (a
+    # platform admin's to set). A club's own standing is the membership's.
     status = models.CharField(
-        _("membership status"),
+        _("account status"),
         max_length=16,
         choices=MembershipStatus.choices,
         default=MembershipStatus.ACTIVE,

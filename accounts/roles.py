@@ -221,6 +221,21 @@ def club_members(club: Club | int | None = None) -> QuerySet[User]:
     )
 
 
+def other_admins(who: User, club: Club | int | None = None) -> bool:
+    """Whether `club` (the club in scope by default) has an admin besides `who`, active
+    there and not left: a club is never left without one."""
+    return (
+        Membership.objects.filter(
+            club_id=_club_id(club),
+            role=Role.ADMIN,
+            status=MembershipStatus.ACTIVE,
+            left_at__isnull=True,
+        )
+        .exclude(user_id=who.pk)
+        .exists()
+    )
+
+
 def club_staff(club: Club | int | None = None) -> QuerySet[User]:
     """The organisers and admins of `club` (the club in scope by default), active there
     and not left, with accounts the platform keeps open: whom the club's chores go to."""

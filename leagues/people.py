@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from accounts import roles
-from accounts.models import Membership, User
+from accounts.models import Membership
 from club.kernel.clubs import Club
 from games.access import Viewer
 
@@ -23,17 +23,10 @@ def administers(who: Viewer, club: Club) -> bool:
     return roles.can(who, "administer", club)
 
 
-def refusals(member_ids: Iterable[int]) -> dict[int, set[int] | None]:
-    """For each member who refused publication somewhere: the clubs they refused it in, or
-    None when the account's own switch is off (read as a refusal everywhere: the
-    conservative reading of a switch older than the clubs)."""
-    ids = set(member_ids)
-    found: dict[int, set[int] | None] = {}
-    rows = Membership.objects.filter(user_id__in=ids, publication_consent=False)
+def refusals(member_ids: Iterable[int]) -> dict[int, set[int]]:
+    """For each member who refused publication somewhere: the clubs they refused it in."""
+    found: dict[int, set[int]] = {}
+    rows = Membership.objects.filter(user_id__in=set(member_ids), publication_consent=False)
     for user_id, club_id in rows.values_list("user_id", "club_id"):
-        clubs = found.setdefault(user_id, set())
-        if clubs is not None:
-            clubs.add(club_id)
-    everywhere = User.objects.filter(pk__in=ids, publication_consent=False)
-    found.update(dict.fromkeys(everywhere.values_list("pk", flat=True)))
+        found.setdefault(user_id, set()).add(club_id)
     return found

@@ -85,17 +85,13 @@ def _sees_every_name(member_id: int, viewer: Viewer) -> bool:
 
 def hidden_among(member_clubs: dict[int, set[int]], viewer: Viewer) -> set[int]:
     """The members (id → the clubs whose games count for them) whose name `viewer` may not
-    see: refused platform-wide, or in any of those clubs."""
+    see: refused in any of those clubs."""
     refused = refusals(member_clubs)
     return {
         pk
         for pk, clubs in member_clubs.items()
-        if pk in refused and _hides(refused[pk], clubs) and not _sees_every_name(pk, viewer)
+        if refused.get(pk, set()) & clubs and not _sees_every_name(pk, viewer)
     }
-
-
-def _hides(refused_in: set[int] | None, clubs: set[int]) -> bool:
-    return refused_in is None or bool(refused_in & clubs)
 
 
 def shown_names(member_ids: set[int], club_ids: Iterable[int], viewer: Viewer) -> dict[int, str]:
@@ -170,8 +166,6 @@ def player_clubs(member: User, viewer: Viewer) -> list[ClubHistory]:
     found = {row["game__club_id"]: row for row in totals}
     if not _sees_every_name(member.pk, viewer):
         refused = refusals({member.pk}).get(member.pk, set())
-        if refused is None:
-            return []  # refused platform-wide
         found = {club_id: row for club_id, row in found.items() if club_id not in refused}
     if not found:
         return []

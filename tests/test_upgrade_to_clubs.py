@@ -98,8 +98,9 @@ def rows_of(cursor: Any, table: str, columns: list[str]) -> list[tuple[Any, ...]
 
 
 # Columns the upgrade moves to another table: a block of the bot is per club's bot
-# (accounts 0013 after notifications 0010 copied it into notifications_telegramblock).
-MOVED = {("accounts_user", "telegram_blocked_at")}
+# (accounts 0013 after notifications 0010 copied it into notifications_telegramblock), the
+# consent to publication per club (accounts 0014 after 0012 copied it into the memberships).
+MOVED = {("accounts_user", "telegram_blocked_at"), ("accounts_user", "publication_consent")}
 
 
 def assert_kept(old: Snapshot) -> None:

@@ -221,7 +221,15 @@ class PlatformOnlyAdmin[R: models.Model](admin.ModelAdmin[R]):
 
 
 # What only a platform admin sets on an account: the powers over every club.
-PLATFORM_POWERS = ("is_staff", "is_superuser", "groups", "user_permissions")
+# The account's platform-wide powers and standing (a ban there closes it in every club).
+PLATFORM_POWERS = (
+    "is_staff",
+    "is_superuser",
+    "groups",
+    "user_permissions",
+    "status",
+    "status_reason",
+)
 
 
 class ClubPeopleAdmin[R: models.Model](ClubChoices, admin.ModelAdmin[R]):

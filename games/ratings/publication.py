@@ -272,7 +272,7 @@ def member_score_lines(
 def _read_memberships(seats: Mapping[int, Sequence[Seat]]) -> None:
     """The seated members' memberships of their games' clubs, one query per club (a player
     visits few), so naming each seat asks no row."""
-    by_club: dict[int, list[User | None]] = {}
+    by_club: dict[int | None, list[User | None]] = {}
     for at_table in seats.values():
         members = by_club.setdefault(at_table[0].game.club_id, [])
         members += [seat.member or (seat.guest.member if seat.guest else None) for seat in at_table]

@@ -1,0 +1,108 @@
+"""A member's membership of the club whose admin this is, edited on their page in the
+Django admin by the club's admin (an organiser reads the members, changes none): the role,
+the standing, the consent; a club is never left without an admin; a member added there is a
+member of that club. Another club's membership is untouched."""
+
+import pytest
+from django.test import Client
+
+from accounts import roles
+from accounts.models import Membership, MembershipStatus, Role, User
+from club.kernel.clubs import Club
+from club.kernel.tenancy import club_scope, first_club_id
+from tests.accounts.test_lookalikes import change_form_post
+from tests.factories import make_member
+
+pytestmark = pytest.mark.django_db
+
+
+def client_of(member: User) -> Client:
+    client = Client()
+    client.force_login(member)
+    return client
+
+
+def membership(member: User, club: Club | None = None) -> Membership:
+    return Membership.objects.get(user=member, club_id=club.pk if club else first_club_id())
+
+
+def test_the_club_admin_makes_a_member_a_host_and_suspends_them() -> None:
+    admin = make_member(nickname="Админ", role=Role.ADMIN)
+    member = make_member(nickname="Будущий ведущий")
+    client = client_of(admin)
+    page = client.get(f"/admin/accounts/user/{member.pk}/change/").content.decode()
+    assert 'name="club_role"' in page and 'name="club_status"' in page
+    assert change_form_post(client, member, club_role="host") == 302
+    assert membership(member).role == Role.HOST
+    assert roles.can(User.objects.get(pk=member.pk), "host")
+    assert change_form_post(client, member, club_status="suspended", club_status_reason="x") == 302
+    row = membership(member)
+    assert row.status == MembershipStatus.SUSPENDED and row.status_reason == "x"
+    # The account stays open on the platform: the standing is the club's.
+    assert User.objects.get(pk=member.pk).status == MembershipStatus.ACTIVE
+
+
+def test_the_consent_is_the_clubs_and_moves_the_group_posts() -> None:
+    admin = make_member(nickname="Админ", role=Role.ADMIN)
+    member = make_member(nickname="Скромный")
+    other = Club.objects.create(slug="b", name="B")
+    with club_scope(other):
+        make_member(nickname="Там")  # the other club has its own people
+    Membership.objects.create(user=member, club=other)
+    assert change_form_post(client_of(admin), member, club_consent="") == 302
+    assert membership(member).publication_consent is False
+    assert membership(member, other).publication_consent is True
+
+
+def test_an_organiser_reads_the_members_and_changes_no_role_or_standing() -> None:
+    organiser = make_member(nickname="Организатор", role=Role.ORGANISER)
+    member = make_member(nickname="Игрок")
+    client = client_of(organiser)
+    page = client.get(f"/admin/accounts/user/{member.pk}/change/")
+    assert page.status_code == 200 and 'name="club_role"' not in page.content.decode()
+    answer = client.post(
+        f"/admin/accounts/user/{member.pk}/change/",
+        {"nickname": "Игрок", "club_role": "admin", "club_status": "banned"},
+    )
+    assert answer.status_code == 403
+    row = membership(member)
+    assert row.role == Role.MEMBER and row.status == MembershipStatus.ACTIVE
+    # Nor through the list's actions.
+    listing = client.get("/admin/accounts/user/").content.decode()
+    assert 'value="suspend"' not in listing
+
+
+def test_the_last_admin_of_a_club_cannot_step_down() -> None:
+    admin = make_member(nickname="Единственный", role=Role.ADMIN)
+    client = client_of(admin)
+    change_form_post(client, admin, club_role="member")
+    assert membership(admin).role == Role.ADMIN
+    page = client.get(f"/admin/accounts/user/{admin.pk}/change/")
+    assert page.status_code == 200
+    second = make_member(nickname="Второй", role=Role.ADMIN)
+    assert change_form_post(client, second, club_role="organiser") == 302
+    assert membership(second).role == Role.ORGANISER
+
+
+def test_a_member_added_in_a_clubs_admin_is_a_member_of_that_club() -> None:
+    """By a platform admin: an account is the platform's, a club's admin adds none (people
+    sign up themselves)."""
+    other = Club.objects.create(slug="b", name="B")
+    admin = make_member(nickname="Платформа", is_staff=True, is_superuser=True)
+    answer = client_of(admin).post(
+        "/c/b/admin/accounts/user/add/",
+        {
+            "nickname": "Новенький",
+            "email": "new@example.org",
+            "birth_date": "1990-01-01",
+            "password1": "a long enough secret 42",
+            "password2": "a long enough secret 42",
+            "usable_password": "true",
+            "api_tokens-TOTAL_FORMS": "0",
+            "api_tokens-INITIAL_FORMS": "0",
+        },
+    )
+    assert answer.status_code == 302, answer.content.decode()[:2000]
+    added = User.objects.get(nickname="Новенький")
+    assert Membership.objects.filter(user=added, club=other, left_at__isnull=True).exists()
+    assert not Membership.objects.filter(user=added).exclude(club=other).exists()
