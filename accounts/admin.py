@@ -82,6 +82,7 @@ class MemberChangeForm(_MemberChecks, UserChangeForm[User]):
             "When off, the club's published analyses and leaderboards show the member anonymously."
         ),
     )
+
     class Meta:
         model = User
         fields = "__all__"

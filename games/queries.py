@@ -10,7 +10,7 @@ from django.db.models import QuerySet
 
 from accounts.models import User
 from club.models import Guest
-from games.models import Game, GameEvent, GameStatus, Seat
+from games.models import Game, GameEvent, GameStatus
 from games.recording import GameView, fold, seats_of
 from games.rules.log import UNDO, effective_events
 

@@ -34,7 +34,7 @@ from accounts.models import NotifyBy, User
 from accounts.services import member_set_game_reports
 from club.kernel.clubs import Club
 from club.kernel.numbers import shown, signed
-from games.models import Game, Seat
+from games.models import Game
 from games.ratings import stats
 from games.ratings.models import PlayerScore
 from games.ratings.publication import (
