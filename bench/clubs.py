@@ -27,6 +27,9 @@ seated and a reserve, and next week's evening whose sign-up opens now.
    sweep's start until the last message is in, beside the first club's own announcement run
    alone afterwards (what the slowest single bot needs) and the floors (the busiest bot's
    messages at 29.5 a second; every message through one bot).
+4. **The rating across clubs.** Every club joins one league that accepts rated games and the
+   platform's rating (leagues/rating.py) is rebuilt over all their analysed games: the full
+   fold's median seconds.
 
 Prints one JSON line. Run: uv run python bench/clubs.py: the issue's size (100 clubs × 40
 members, 150 live tables, 20 clubs' bursts) with 4 finished games a club, a few minutes;
@@ -140,9 +143,37 @@ def main() -> None:
     figures["queries_identical"] = (
         len({tuple(q for _, q in p.values()) for p in pages_at.values()}) == 1
     )
+    figures |= platform_rating()
     figures |= burst(seeds[: args.burst_clubs], database_url)
     figures |= announce(seeds, env)
     print(json.dumps(figures))
+
+
+def platform_rating(replays: int = 3) -> dict[str, Any]:
+    """The rating across clubs (leagues/rating.py) rebuilt over every club's analysed games:
+    every club joins one league that accepts rated games; the full fold's median seconds."""
+    from club.kernel.clubs import Club
+    from games.ratings.models import PlayerScore
+    from leagues.models import JoinStatus, League, LeagueMembership
+    from leagues.rating import platform_rating_rebuild
+
+    league = League.objects.create(name="Bench league", slug="bench-league")
+    LeagueMembership.objects.bulk_create(
+        LeagueMembership(league=league, club=club, status=JoinStatus.ACCEPTED)
+        for club in Club.objects.all()
+    )
+    times, players = [], 0
+    for _ in range(replays):
+        began = time.perf_counter()
+        players = platform_rating_rebuild()
+        times.append(time.perf_counter() - began)
+    games = PlayerScore.all_clubs.values("game").distinct().count()
+    log(f"the platform's rating over {games} games: {statistics.median(times):.2f} s")
+    return {
+        "platform_rating_games": games,
+        "platform_rating_players": players,
+        "platform_rating_rebuild_s": round(statistics.median(times), 3),
+    }
 
 
 def migrated_database(name: str) -> str:
