@@ -10,7 +10,8 @@ from datetime import date, datetime, timedelta
 from django.contrib.auth.hashers import make_password
 from django.utils import timezone
 
-from accounts.models import User
+from accounts.models import Membership, User
+from club.kernel import tenancy
 from club.models import Evening, EveningStatus
 from games.models import Game, GameEvent, GameStatus, Seat
 from games.ratings import analysis
@@ -53,6 +54,11 @@ def seed_history(
             for n in range(members)
         )
     )
+    if not isinstance(members, list):  # the club's members, as signing up makes them
+        club_id = tenancy.scoped_club_id() or tenancy.first_club_id()
+        Membership.objects.bulk_create(
+            Membership(user=member, club_id=club_id) for member in club_members
+        )
     last = last_evening or timezone.now() - timedelta(days=1)
     evenings = Evening.objects.bulk_create(
         Evening(
