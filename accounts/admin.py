@@ -76,7 +76,7 @@ class MemberChangeForm(_MemberChecks, UserChangeForm[User]):
     club_status = forms.ChoiceField(label=_("membership status"), choices=MembershipStatus.choices)
     club_status_reason = forms.CharField(label=_("reason"), max_length=255, required=False)
     club_consent = forms.BooleanField(
-        label=_("publish my nickname and scores"),
+        label=_("publish their nickname and scores"),
         required=False,
         help_text=_(
             "When off, the club's published analyses and leaderboards show the member anonymously."
@@ -97,14 +97,17 @@ class MemberChangeForm(_MemberChecks, UserChangeForm[User]):
             club_consent=found.publication_consent if found else True,
         )
 
-    def clean_club_role(self) -> str:
-        role = str(self.cleaned_data["club_role"])
-        was = self.initial.get("club_role")
-        if was == Role.ADMIN and role != Role.ADMIN and not roles.other_admins(self.instance):
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        # A club is never left without an admin: its last one may not step down, nor be
+        # suspended or banned there (they could not log in to undo it).
+        stays = data.get("club_role") == Role.ADMIN and data.get("club_status") == "active"
+        was = self.initial.get("club_role") == Role.ADMIN
+        if was and not stays and not roles.other_admins(self.instance):
             raise forms.ValidationError(
                 _("The club would have no admin: make another member its admin first.")
             )
-        return role
+        return data
 
 
 class ApiTokenInline(admin.TabularInline[ApiToken, User]):
@@ -284,7 +287,7 @@ class MemberAdmin(ClubPeopleAdmin[User], PermissionsInTheReadersLanguage, UserAd
         # The standing in the club whose admin this is (annotated by get_queryset).
         return str(MembershipStatus(getattr(member, "standing", MembershipStatus.ACTIVE)).label)
 
-    @admin.display(description=_("publish my nickname and scores"), boolean=True)
+    @admin.display(description=_("publish their nickname and scores"), boolean=True)
     def club_consent(self, member: User) -> bool:
         return bool(getattr(member, "consents", True))
 
@@ -323,6 +326,8 @@ class MemberAdmin(ClubPeopleAdmin[User], PermissionsInTheReadersLanguage, UserAd
         for member in queryset:
             if roles.status_in(member) == status:
                 continue
+            if roles.club_role(member) == Role.ADMIN and not roles.other_admins(member):
+                continue  # the club's last admin stays (MemberChangeForm.clean says why)
             services.member_set_status(
                 member=member, status=MembershipStatus(status), reason=reason
             )

@@ -61,3 +61,9 @@ class ClubRoleBackend(BaseBackend):
 
     def get_all_permissions(self, user_obj: Any, obj: Any = None) -> set[str]:
         return self.get_user_permissions(user_obj, obj)
+
+    def has_module_perms(self, user_obj: Any, app_label: str) -> bool:
+        """Whether the role gives any permission in `app_label`: the admin's index and
+        sidebar list an app's models only when this (or another backend) says yes."""
+        prefix = f"{app_label}."
+        return any(name.startswith(prefix) for name in self.get_all_permissions(user_obj))

@@ -232,10 +232,38 @@ PLATFORM_POWERS = (
 )
 
 
+# An account's own fields: the person's, on every club's pages. A club's admin edits them
+# (and sets the password) only on an account that is their clubs' alone.
+ACCOUNT_FIELDS = (
+    "nickname",
+    "email",
+    "birth_date",
+    "telegram_id",
+    "telegram_username",
+    "language",
+    "language_chosen",
+)
+
+
+def account_is_theirs(user: Any, account: Any) -> bool:
+    """Whether `user` may edit `account`'s own fields: a platform admin always; a club's
+    admin when every club the account ever joined is one they administer. A visitor's, or
+    a member's of another club too, is not theirs: changing its email or password there
+    would take it over in every club."""
+    from accounts.models import Membership
+
+    administered = roles.club_ids_where(user, "administer")
+    if administered is None:
+        return True
+    joined = set(Membership.objects.filter(user=account).values_list("club_id", flat=True))
+    return bool(joined) and joined <= administered
+
+
 class ClubPeopleAdmin[R: models.Model](ClubChoices, admin.ModelAdmin[R]):
     """The accounts, to a club's admin: the club's people only (the list, the raw-id and
-    autocomplete lookups that read it); the powers over the platform and the password of
-    another staff account are a platform admin's to set."""
+    autocomplete lookups that read it); the powers over the platform, and the own fields
+    and password of an account that is not the club's alone (account_is_theirs), are a
+    platform admin's to set."""
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[R]:
         queryset = super().get_queryset(request)
@@ -247,20 +275,25 @@ class ClubPeopleAdmin[R: models.Model](ClubChoices, admin.ModelAdmin[R]):
         fields = tuple(super().get_readonly_fields(request, obj))
         if is_platform_admin(request.user):
             return fields
-        return (*fields, *(name for name in PLATFORM_POWERS if name not in fields))
+        fixed: tuple[str, ...] = PLATFORM_POWERS
+        if obj is not None and not account_is_theirs(request.user, obj):
+            fixed = (*fixed, *ACCOUNT_FIELDS)
+        return (*fields, *(name for name in fixed if name not in fields))
 
     def user_change_password(self, request: HttpRequest, id: str, form_url: str = "") -> Any:
-        """Another staff account's password is set by a platform admin only: a club's admin
-        could otherwise log in as an admin of another club."""
-        from accounts.models import User
-
+        """A password is set by a platform admin, or by a club's admin on an account that
+        is their clubs' alone and no staff's (another admin's would let them log in as
+        that admin)."""
         target = self.get_object(request, id)
         if (
             target is not None
             and not is_platform_admin(request.user)
             and target.pk != request.user.pk
-            and isinstance(target, User)
-            and (target.is_staff or target.is_superuser)
+            and (
+                getattr(target, "is_staff", False)
+                or getattr(target, "is_superuser", False)
+                or not account_is_theirs(request.user, target)
+            )
         ):
             from django.core.exceptions import PermissionDenied
 

@@ -106,3 +106,57 @@ def test_a_member_added_in_a_clubs_admin_is_a_member_of_that_club() -> None:
     added = User.objects.get(nickname="Новенький")
     assert Membership.objects.filter(user=added, club=other, left_at__isnull=True).exists()
     assert not Membership.objects.filter(user=added).exclude(club=other).exists()
+
+
+def test_the_last_admin_cannot_ban_themselves_either() -> None:
+    admin = make_member(nickname="Единственный", role=Role.ADMIN)
+    client = client_of(admin)
+    change_form_post(client, admin, club_status="banned")
+    assert membership(admin).status == MembershipStatus.ACTIVE
+    client.post(
+        "/admin/accounts/user/",
+        {"action": "suspend", "_selected_action": [admin.pk], "index": 0},
+    )
+    assert membership(admin).status == MembershipStatus.ACTIVE
+
+
+def test_a_new_clubs_admin_finds_the_clubs_sections_on_the_admins_home() -> None:
+    """The role alone (no Django group) opens the index's sections: ClubRoleBackend
+    answers has_module_perms."""
+    other = Club.objects.create(slug="b", name="B")
+    with club_scope(other):
+        admin = make_member(nickname="Новый админ", role=Role.ADMIN)
+    admin.groups.clear()
+    page = client_of(admin).get("/c/b/admin/").content.decode()
+    assert "/c/b/admin/club/evening/" in page and "/c/b/admin/accounts/user/" in page
+
+
+def test_a_club_admin_cannot_take_over_a_visitors_or_another_clubs_account() -> None:
+    """A member of club A who visited club B: B's admin sees them, and may set neither
+    their password nor their email, nickname or Telegram; an account of B's alone is
+    B's admin's to help with."""
+    other = Club.objects.create(slug="b", name="B")
+    visitor = make_member(nickname="Ворон")  # the first club's member
+    with club_scope(other):
+        admin = make_member(nickname="Админ Б", role=Role.ADMIN)
+        own = make_member(nickname="Свой")
+    Membership.objects.create(user=visitor, club=other)  # joined B too
+    client = client_of(admin)
+    url = f"/c/b/admin/accounts/user/{visitor.pk}/change/"
+    page = client.get(url).content.decode()
+    assert 'name="email"' not in page and 'name="nickname"' not in page
+    assert 'name="club_role"' in page  # B's role for them is B's to set
+    client.post(url, {"email": "stolen@example.com", "nickname": "Вор"})
+    visitor.refresh_from_db()
+    assert visitor.email != "stolen@example.com" and visitor.nickname == "Ворон"
+    password = f"/c/b/admin/accounts/user/{visitor.pk}/password/"
+    assert client.get(password).status_code == 403
+    answer = client.post(password, {"password1": "x-long-secret-7", "password2": "x-long-secret-7"})
+    assert answer.status_code == 403
+    visitor.refresh_from_db()
+    assert not visitor.check_password("x-long-secret-7")
+    # Their own member's account: theirs to help with.
+    assert (
+        'name="email"' in client.get(f"/c/b/admin/accounts/user/{own.pk}/change/").content.decode()
+    )
+    assert client.get(f"/c/b/admin/accounts/user/{own.pk}/password/").status_code == 200
