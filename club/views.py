@@ -171,6 +171,8 @@ def evening_sign_up(request: MemberRequest, evening_id: int) -> HttpResponse:
         # The panel's card says the number on the list or the reserve position.
         if result.seat is not None:
             return _("Done: you are playing.")
+        if result.registration.awaiting_approval:
+            return _("Asked: an organiser of the club will let you in.")
         return _("The evening is full: you are in the reserve.")
 
     return _evening_action(request, evening_id, sign_up)

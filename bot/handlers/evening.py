@@ -35,6 +35,8 @@ def on_evening_button(chat: Chat, action: str, evening_id: int) -> CallbackAnswe
                 "seat": result.seat,
                 "capacity": capacity,
             }
+        elif result.registration.awaiting_approval:
+            answer = _("Asked: an organiser of the club will let you in.")
         else:
             answer = _("The evening is full: you are in the reserve, position %(position)d.") % {
                 "position": result.position

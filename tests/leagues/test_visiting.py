@@ -66,6 +66,7 @@ def test_a_members_only_club_refuses_a_visitor_and_takes_its_members() -> None:
     client.force_login(guest)
     page = client.get(f"/c/b/evenings/{evening.pk}/").text
     assert "Вечера этого клуба — только для его членов." in page
+    assert f"/c/b/evenings/{evening.pk}/signup/" not in page  # no button that cannot work
     client.post(f"/c/b/evenings/{evening.pk}/signup/")
     with club_scope(b):
         assert not Registration.objects.filter(member=guest).exists()
@@ -90,6 +91,19 @@ def test_a_visitor_by_approval_waits_until_an_organiser_lets_them_in() -> None:
         assert seated.seat is not None  # a seat number: arrival orders the seats
         row = Registration.objects.get(pk=waiting.pk)
         assert (row.status, row.awaiting_approval) == (RegistrationStatus.CONFIRMED, False)
+
+
+def test_a_visitor_by_approval_is_told_they_wait_for_the_organiser_not_for_a_seat() -> None:
+    b = club_b(Visitors.BY_APPROVAL)
+    guest = visitor()
+    with club_scope(b):
+        evening = make_evening(capacity=15)
+    client = Client()
+    client.force_login(guest)
+    answer = client.post(f"/c/b/evenings/{evening.pk}/signup/", follow=True).text
+    assert "Заявка отправлена: организатор клуба впустит вас." in answer
+    assert "Вы попросились играть гостем из другого клуба" in answer
+    assert "Мест нет" not in answer and "оно сразу станет вашим" not in answer
 
 
 def test_a_visitors_game_counts_in_the_visited_clubs_season_and_their_history() -> None:
