@@ -191,6 +191,18 @@ class FoundingForm(forms.ModelForm[Club]):
                     check(str(data[name]).strip())
                 except Refused as refusal:
                     self.add_error(name, refusal.message)
+        born = data.get("admin_birth_date")
+        if born and not self.has_error("admin_birth_date"):
+            # Old enough for the club being founded (its zone's today, its age limit).
+            defaults = Club()
+            founded = Club(
+                timezone=data.get("timezone") or defaults.timezone,
+                min_age=data.get("min_age") or defaults.min_age,
+            )
+            try:
+                accounts.birth_date_clean(born, club=founded)
+            except Refused as refusal:
+                self.add_error("admin_birth_date", refusal.message)
         return data
 
     def founding_admin(self) -> founding.NewAdmin:

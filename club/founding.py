@@ -137,7 +137,7 @@ def club_found(*, club: Club, admin: NewAdmin) -> Founded:
             club.full_clean()
         except ValidationError as error:
             raise Refused(" ".join(error.messages), RefusalCode.INVALID) from error
-        member = _new_admin_account(admin) if existing is None else existing
+        member = _new_admin_account(admin, club) if existing is None else existing
         club.save()
         tenancy.clubs_changed()
         accounts.member_set_role(member=member, role=Role.ADMIN, club=club)
@@ -149,7 +149,7 @@ def club_found(*, club: Club, admin: NewAdmin) -> Founded:
     return Founded(club=club, admin=member, invitation_path=invitation)
 
 
-def _new_admin_account(admin: NewAdmin) -> User:
+def _new_admin_account(admin: NewAdmin, club: Club) -> User:
     if not admin.email or admin.birth_date is None:
         raise Refused(
             _(
@@ -161,8 +161,10 @@ def _new_admin_account(admin: NewAdmin) -> User:
         )
     nickname = accounts.nickname_clean(admin.nickname)
     email = accounts.email_clean(admin.email)
+    # The sign-up's age rule, the new club's.
+    birth_date = accounts.birth_date_clean(admin.birth_date, club=club)
     # No password until the invitation's link sets one.
-    return User.objects.create_user(nickname, email=email, birth_date=admin.birth_date)
+    return User.objects.create_user(nickname, email=email, birth_date=birth_date)
 
 
 def first_evening(club: Club, *, now: datetime) -> Evening:

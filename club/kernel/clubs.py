@@ -9,13 +9,19 @@ from __future__ import annotations
 
 import zoneinfo
 from datetime import UTC, date, datetime, time, timedelta
+from email.utils import parseaddr
 from functools import cache
 from time import monotonic
 from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.core.files import File
-from django.core.validators import FileExtensionValidator, MaxValueValidator, MinValueValidator
+from django.core.validators import (
+    FileExtensionValidator,
+    MaxValueValidator,
+    MinValueValidator,
+    validate_email,
+)
 from django.db import models
 from django.utils import timezone
 from django.utils.formats import date_format
@@ -92,6 +98,16 @@ class Visitors(models.TextChoices):
     OPEN = "open", _("anyone with an account on the platform")
     MEMBERS_ONLY = "members", _("the club's members only")
     BY_APPROVAL = "approval", _("visitors wait for an organiser's approval")
+
+
+def _is_sender(text: str) -> bool:
+    """«club@example.org» or «Клуб <club@example.org>»: what a letter's From may say."""
+    _name, address = parseaddr(text.strip(), strict=True)
+    try:
+        validate_email(address)
+    except ValidationError:
+        return False
+    return True
 
 
 class Club(models.Model):
@@ -391,6 +407,18 @@ class Club(models.Model):
                         "date": date_format(missing, "DATE_FORMAT"),
                     },
                 )
+        if self.seats_per_evening is not None and self.seats_per_evening < self.min_players:
+            errors["seats_per_evening"] = ValidationError(
+                _(
+                    "%(seats)d seats do not make a table: the smallest table here is "
+                    "%(min)d players."
+                ),
+                params={"seats": self.seats_per_evening, "min": self.min_players},
+            )
+        if self.email_sender.strip() and not _is_sender(self.email_sender):
+            errors["email_sender"] = ValidationError(
+                _("Write the sender as an email address, or a name and the address in <>.")
+            )
         token = self.telegram_bot_token.strip()
         if token and Club.objects.filter(telegram_bot_token=token).exclude(pk=self.pk).exists():
             errors["telegram_bot_token"] = ValidationError(

@@ -40,6 +40,18 @@ def test_a_table_smaller_than_the_rules_allow_is_refused() -> None:
     club.full_clean()
 
 
+def test_fewer_seats_than_a_table_and_a_sender_that_is_no_address_are_refused() -> None:
+    club = Club.current()
+    club.seats_per_evening = 8
+    club.email_sender = "not an email"
+    errors = refused(club)
+    assert "8" in errors["seats_per_evening"][0] and "email_sender" in errors
+    club.seats_per_evening = 12
+    for sender in ("club@example.org", "Клуб «Мафия» <club@example.org>"):
+        club.email_sender = sender
+        club.full_clean()
+
+
 def test_an_age_below_18_is_refused_and_18_is_allowed() -> None:
     club = Club.current()
     club.min_age = 17
@@ -115,6 +127,24 @@ def test_a_platform_admin_founds_a_club_with_a_new_admin_who_gets_an_invitation(
         {"slug": "sud", "name": "Юг", "timezone": "Europe/Moscow", "admin_nickname": "Северянин"},
     )
     assert roles.can(admin, "administer", Club.objects.get(slug="sud"))
+
+
+def test_founding_refuses_a_new_admin_below_the_clubs_age(admin_client_: Client) -> None:
+    answer = admin_client_.post(
+        "/admin/club/club/add/",
+        {
+            "slug": "nord",
+            "name": "Север",
+            "timezone": "Europe/Moscow",
+            "min_age": "18",
+            "admin_nickname": "Юнец",
+            "admin_email": "young@example.org",
+            "admin_birth_date": "01.01.2015",
+        },
+    )
+    assert answer.status_code == 200
+    assert not Club.objects.filter(slug="nord").exists()
+    assert not User.objects.filter(nickname="Юнец").exists()
 
 
 def test_founding_with_an_unknown_nickname_and_no_email_makes_nothing(
