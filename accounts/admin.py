@@ -98,7 +98,7 @@ class MemberChangeForm(_MemberChecks, UserChangeForm[User]):
         )
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        data = super().clean() or {}
         # A club is never left without an admin: its last one may not step down, nor be
         # suspended or banned there (they could not log in to undo it).
         stays = data.get("club_role") == Role.ADMIN and data.get("club_status") == "active"
