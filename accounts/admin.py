@@ -206,11 +206,11 @@ class MemberAdmin(ClubPeopleAdmin[User], PermissionsInTheReadersLanguage, UserAd
         "telegram_username",
         "email",
         "birth_date",
+        "club_role",
         "club_status",
         "language",
         "club_consent",
-        "is_staff",
-        "date_joined",
+        "club_joined",
     )
     list_filter = (
         ClubStatusFilter,
@@ -279,8 +279,20 @@ class MemberAdmin(ClubPeopleAdmin[User], PermissionsInTheReadersLanguage, UserAd
                 no_show_count=Count("registrations", filter=no_show),
                 standing=roles.status_in_club(),
                 consents=roles.consent_in_club(),
+                role_here=roles.membership_in_club("role"),
+                joined_here=roles.membership_in_club("joined_at"),
             )
         )
+
+    @admin.display(description=_("role in the club"), ordering="role_here")
+    def club_role(self, member: User) -> str:
+        # A visitor (signed up or played here, no membership) is not the club's member.
+        role = getattr(member, "role_here", None)
+        return str(Role(role).label) if role else gettext("visitor")
+
+    @admin.display(description=_("joined the club"), ordering="joined_here")
+    def club_joined(self, member: User) -> Any:
+        return getattr(member, "joined_here", None)
 
     @admin.display(description=_("membership status"), ordering="standing")
     def club_status(self, member: User) -> str:

@@ -192,6 +192,16 @@ def status_in_club(club: Club | int | None = None, member: str = "pk") -> Coales
     )
 
 
+def membership_in_club(field: str, club: Club | int | None = None, member: str = "pk") -> Subquery:
+    """An expression for a query's annotation: `field` of the present membership in `club`
+    (the club in scope by default) of the member whose id is the field `member`; None for
+    a visitor or a member who left."""
+    rows = Membership.objects.filter(
+        user_id=OuterRef(member), club_id=_club_id(club), left_at__isnull=True
+    )
+    return Subquery(rows.values(field)[:1])
+
+
 def club_ids_where(who: Someone, power: Power) -> frozenset[int] | None:
     """The ids of the clubs in which `who` has `power`; None for a platform admin, who has
     it in every club. The Django admin scopes its lists, forms, filters and actions to

@@ -10,8 +10,10 @@ from accounts import roles
 from accounts.models import Membership, MembershipStatus, Role, User
 from club.kernel.clubs import Club
 from club.kernel.tenancy import club_scope, first_club_id
+from club.models import RegistrationSource
+from club.services import registration_create
 from tests.accounts.test_lookalikes import change_form_post
-from tests.factories import make_member
+from tests.factories import make_evening, make_member
 
 pytestmark = pytest.mark.django_db
 
@@ -160,3 +162,21 @@ def test_a_club_admin_cannot_take_over_a_visitors_or_another_clubs_account() -> 
         'name="email"' in client.get(f"/c/b/admin/accounts/user/{own.pk}/change/").content.decode()
     )
     assert client.get(f"/c/b/admin/accounts/user/{own.pk}/password/").status_code == 200
+
+
+def test_the_list_tells_a_visitor_from_a_member() -> None:
+    other = Club.objects.create(slug="b", name="B")
+    visitor = make_member(nickname="Гость из А")
+    with club_scope(other):
+        admin = make_member(nickname="Админ Б", role=Role.ADMIN)
+        make_member(nickname="Свой Б")
+        evening = make_evening()
+        registration_create(member=visitor, evening_id=evening.pk, source=RegistrationSource.WEB)
+    rows = {
+        row.nickname: row
+        for row in client_of(admin).get("/c/b/admin/accounts/user/").context["cl"].result_list
+    }
+    assert rows["Гость из А"].role_here is None and rows["Гость из А"].joined_here is None
+    assert rows["Свой Б"].role_here == Role.MEMBER and rows["Свой Б"].joined_here is not None
+    page = client_of(admin).get("/c/b/admin/accounts/user/").content.decode()
+    assert "гость" in page
