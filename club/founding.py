@@ -145,7 +145,9 @@ def club_found(*, club: Club, admin: NewAdmin) -> Founded:
     if existing is None:
         uid = urlsafe_base64_encode(force_bytes(member.pk))
         token = default_token_generator.make_token(member)
-        invitation = reverse("accounts:password_reset_confirm", args=[uid, token])
+        # At the new club's address: the pages the new admin lands on are their club's.
+        with tenancy.club_scope(club):
+            invitation = reverse("accounts:password_reset_confirm", args=[uid, token])
     return Founded(club=club, admin=member, invitation_path=invitation)
 
 

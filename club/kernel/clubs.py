@@ -146,8 +146,9 @@ class Club(models.Model):
         max_length=254,
         blank=True,
         help_text=_(
-            "The From of the club's letters, e.g. «Клуб <club@example.org>». Empty: the "
-            "server's DEFAULT_FROM_EMAIL with the club's name."
+            "The From of the club's letters: an address (club@example.org), or a name and "
+            "the address in angle brackets. Empty: the server's DEFAULT_FROM_EMAIL with the "
+            "club's name."
         ),
     )
 

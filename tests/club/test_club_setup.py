@@ -118,7 +118,12 @@ def test_a_platform_admin_founds_a_club_with_a_new_admin_who_gets_an_invitation(
     admin = User.objects.get(nickname="Северянин")
     assert not admin.has_usable_password()
     text = answer.content.decode()
-    assert "/c/nord/setup/" in text and "/accounts/password/reset/" in text
+    assert "/c/nord/setup/" in text and "/c/nord/accounts/password/reset/" in text
+    # The link opens the new club's page to set the password.
+    link = re.search(r"http://testserver(/c/nord/accounts/password/reset/[^/\s]+/[^/\s]+/)", text)
+    assert link is not None
+    opened = Client().get(link.group(1), follow=True)
+    assert opened.status_code == 200 and "Север" in opened.content.decode()
     assert club.city == "Мурманск"
     assert roles.can(admin, "administer", club) and not roles.can(admin, "organise", first)
     # An existing account is made the next club's admin by its nickname.
