@@ -26,6 +26,7 @@ from games.ratings.models import PlayerScore
 from leagues.models import JoinStatus, League, LeagueMembership, PlatformRating
 from leagues.people import is_platform_admin, refusals
 from leagues.standings import SeriesStandings, series_standings
+from tournaments.models import Tournament
 
 
 @dataclass(frozen=True)
@@ -75,6 +76,28 @@ def league_page(league: League, viewer: Viewer) -> LeaguePage:
             row.name = names.get(row.member_id, "")
     return LeaguePage(
         league, clubs, [m for m in memberships if m.status == JoinStatus.INVITED], series
+    )
+
+
+@dataclass(frozen=True)
+class LeagueDesk:
+    """What the league's admin may do on its page: the clubs to invite, the tournaments of
+    its clubs to add to a series."""
+
+    invitable: list[Club]
+    tournaments: list[Tournament]
+
+
+def league_desk(league: League) -> LeagueDesk:
+    """The clubs not in the league or invited to it; the latest tournaments of its clubs."""
+    taken = LeagueMembership.objects.filter(
+        league=league, status__in=(JoinStatus.INVITED, JoinStatus.ACCEPTED)
+    ).values("club_id")
+    joined = LeagueMembership.objects.filter(league=league, status=JoinStatus.ACCEPTED)
+    tournaments = Tournament.all_clubs.filter(club_id__in=joined.values("club_id"))
+    return LeagueDesk(
+        list(Club.objects.exclude(pk__in=taken).order_by("name", "pk")),
+        list(tournaments.select_related("club").order_by("-pk")[:50]),
     )
 
 

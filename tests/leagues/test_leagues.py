@@ -122,6 +122,45 @@ def test_a_series_takes_only_a_tournament_of_a_club_in_its_league() -> None:
     assert list(series.stages.values_list("tournament_id", flat=True)) == [tournament.pk]
 
 
+def test_the_leagues_admin_invites_a_club_and_adds_its_tournament_on_the_leagues_page() -> None:
+    """A league's admin who is no platform admin runs the league from its page; a club's
+    admin who is not the league's sees no desk and changes nothing."""
+    first = Club.objects.get()
+    other = second_club()
+    league = League.objects.create(name="Лига", slug="liga")
+    series = Series.objects.create(league=league, name="Кубок", points_by_place=[10, 5])
+    runner = make_member(nickname="Лигист")
+    league.admins.add(runner)
+    outsider = Client()
+    outsider.force_login(make_member(nickname="Админ клуба", role=Role.ADMIN))
+    assert 'id="league-desk"' not in outsider.get("/leagues/liga/").text
+    outsider.post("/leagues/liga/manage/", {"action": "invite", "club": other.pk})
+    assert not LeagueMembership.objects.exists()
+
+    desk = Client()
+    desk.force_login(runner)
+    page = desk.get("/leagues/liga/").text
+    assert 'id="league-desk"' in page and "Пригласить клуб" in page
+    answer = desk.post("/leagues/liga/manage/", {"action": "invite", "club": other.pk})
+    assert answer.status_code == 302
+    assert LeagueMembership.objects.get(club=other).status == JoinStatus.INVITED
+    LeagueMembership.objects.create(league=league, club=first, status=JoinStatus.ACCEPTED)
+    with club_scope(first):
+        tournament = tournament_here()
+    desk.post(
+        "/leagues/liga/manage/",
+        {"action": "stage", "series": series.pk, "tournament": tournament.pk},
+    )
+    assert list(series.stages.values_list("tournament_id", flat=True)) == [tournament.pk]
+    desk.post("/leagues/liga/manage/", {"action": "accepts", "accepts": "0"})
+    league.refresh_from_db()
+    assert league.accepts_rated_games is False
+    # Nonsense is refused with a message, changing nothing.
+    for body in ({"action": "invite", "club": "x"}, {"action": "stage", "series": "999"}, {}):
+        assert desk.post("/leagues/liga/manage/", body).status_code in (302, 400, 404, 422)
+    assert LeagueMembership.objects.count() == 2
+
+
 # --- series ----------------------------------------------------------------------------
 
 
