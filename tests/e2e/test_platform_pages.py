@@ -1,7 +1,8 @@
-"""The platform's pages on a phone (#41): the clubs, a league with its series' standings, the
-rating across clubs and a player's games in each club fit 360 px in both languages, with no
-word of the other language and no console error; a member who refused publication is «игрок»
-on the rating. Screenshots in var/test-artifacts/e2e/platform/."""
+"""The platform's pages on a phone (#41): the clubs, a league with its series' standings (and
+its admin's desk, to its admin), the rating across clubs and a player's games in each club
+fit 360 px in both languages, with no word of the other language and no console error; a
+member who refused publication is «игрок» on the rating. Screenshots in
+var/test-artifacts/e2e/platform/."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from leagues import standings
 from leagues.models import JoinStatus, League, LeagueMembership, Series
 from leagues.rating import platform_rating_rebuild
 from tests.e2e.conftest import ARTIFACTS, PHONE, new_context, untranslated, watch_of
+from tests.factories import make_member
 from tests.leagues.test_leagues import finished_game, tournament_here
 from tournaments.models import Tournament
 
@@ -53,7 +55,10 @@ def test_the_platforms_pages_fit_a_phone_in_both_languages(
     places = {player.pk: n for n, player in enumerate(players[:6], 1)}
     monkeypatch.setattr(standings, "tournament_places", lambda tournament: places)
     data = [p.nickname for p in players] + ["GrandDaddy", "Мафия Казань", "Казань", "Москва"]
-    data += ["Лига Поволжья", "Кубок Поволжья 2026", "Кубок Б"]
+    third = Club.objects.create(slug="ufa", name="Мафия Уфа", city="Уфа")
+    runner = make_member(nickname="Лигист")
+    league.admins.add(runner)
+    data += ["Лига Поволжья", "Кубок Поволжья 2026", "Кубок Б", "Мафия Уфа", "Уфа", "Лигист"]
     pages = {
         "clubs": "/clubs/",
         "league": "/leagues/volga/",
@@ -76,4 +81,19 @@ def test_the_platforms_pages_fit_a_phone_in_both_languages(
                 assert page.locator('a[href="/c/kazan/"]').count() == 1
         assert watch_of(context).console_errors == []
         assert watch_of(context).failed == []
+        context.close()
+        # The league's admin sees the desk: invite a club, add a tournament to a series.
+        context = new_context(browser, live_server, language=language, user=runner)
+        page = context.new_page()
+        page.goto(live_server.url + "/leagues/volga/", wait_until="networkidle")
+        page.screenshot(path=SHOTS / f"{language}-league-admin.png", full_page=True)
+        assert page.locator("#league-desk").is_visible()
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
+        assert untranslated(page, language, data) == [], ("league-admin", language)
+        assert page.locator("#invite-club option").all_inner_texts() == ["Мафия Уфа, Уфа"]
+        page.locator("#league-desk").get_by_role("button").first.click()
+        page.wait_for_load_state("networkidle")
+        assert LeagueMembership.objects.filter(club=third).exists()
+        LeagueMembership.objects.filter(club=third).delete()
+        assert watch_of(context).console_errors == []
         context.close()
