@@ -101,7 +101,10 @@ class MemberChangeForm(_MemberChecks, UserChangeForm[User]):
         data = super().clean() or {}
         # A club is never left without an admin: its last one may not step down, nor be
         # suspended or banned there (they could not log in to undo it).
-        stays = data.get("club_role") == Role.ADMIN and data.get("club_status") == "active"
+        stays = (
+            data.get("club_role") == Role.ADMIN
+            and data.get("club_status") == MembershipStatus.ACTIVE
+        )
         was = self.initial.get("club_role") == Role.ADMIN
         if was and not stays and not roles.other_admins(self.instance):
             raise forms.ValidationError(
