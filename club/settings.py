@@ -82,6 +82,7 @@ INSTALLED_APPS = [
     "games.ratings",
     "tournaments",
     "leagues",
+    "history",
     "live",
     "notifications",
     "bot",

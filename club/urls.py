@@ -59,6 +59,7 @@ urlpatterns = [
     path("", include("tournaments.urls")),
     path("", include("live.urls")),
     path("", include("leagues.urls")),
+    path("", include("history.urls")),
     path("accounts/", include("accounts.urls")),
     path("tg/", miniapp.mini_app_start, name="mini_app_start"),
     path("tg/auth/", miniapp.mini_app_auth, name="mini_app_auth"),

@@ -23,7 +23,17 @@ from typing import Any
 import grimp
 
 ROOT = Path(__file__).resolve().parents[1]
-APPS = ("accounts", "bot", "club", "games", "leagues", "live", "notifications", "tournaments")
+APPS = (
+    "accounts",
+    "bot",
+    "club",
+    "games",
+    "history",
+    "leagues",
+    "live",
+    "notifications",
+    "tournaments",
+)
 LINT_IMPORTS = str(Path(sys.executable).with_name("lint-imports"))
 # Packages in no room that only hold their modules (`club`'s also loads the Celery app).
 CONTAINERS = {
@@ -34,6 +44,7 @@ CONTAINERS = {
     "games.online",
     "games.recordings",
     "games.ratings",
+    "history",
     "leagues",
     "live",
     "tournaments",

@@ -1,0 +1,1 @@
+"""The history's rows: imports and their games, claims of unclaimed players."""
