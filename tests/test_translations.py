@@ -19,6 +19,7 @@ SOURCES = [
     "bot",
     "club",
     "games",
+    "history",
     "leagues",
     "live",
     "notifications",
