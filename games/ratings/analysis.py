@@ -25,6 +25,7 @@ from games.ratings import fold
 from games.ratings.fold import forecasts_update as forecasts_update
 from games.ratings.fold import ratings_replay as ratings_replay
 from games.ratings.models import GameAnalysis, PlayerScore, ScoringScheme
+from games.ratings.play_facts import play_facts_delete, play_facts_missing, play_facts_write
 from games.ratings.presets import played_day, scheme_by_game
 from games.recording import engine_for
 from games.rules.club import ClubGame
@@ -94,6 +95,7 @@ def game_analysis_build(
             fold.scores_change(game_id, None)
             withdrawn, _kinds = GameAnalysis.objects.filter(game_id=game_id).delete()
             PlayerScore.objects.filter(game_id=game_id).delete()
+            play_facts_delete(game_id)
             return bool(withdrawn)
         played_on = played_day(game)
         scheme_row = scheme_row or (scheme_of or scheme_by_game())(game.pk, played_on)
@@ -103,6 +105,9 @@ def game_analysis_build(
         digest = _digest(events, seats, scheme_row)
         existing = GameAnalysis.objects.filter(game=game).first()
         if existing is not None and existing.digest == digest:
+            # Analysed before the facts of play were kept: the rebuild fills them once.
+            if play_facts_missing(game.pk):
+                _facts_write(game, seats, events, played_on)
             return False
         try:
             state, lines = game_lines(game, seats, events, scheme)
@@ -138,7 +143,17 @@ def game_analysis_build(
             # A guest has no account to score: no rating, no leaderboard, no name.
             if seat.member_id is not None
         )
+        play_facts_write(game, seats, events, played_on)
     return True
+
+
+def _facts_write(
+    game: Game, seats: Sequence[Seat], events: Sequence[Mapping[str, Any]], played_on: date
+) -> None:
+    try:
+        play_facts_write(game, seats, events, played_on)
+    except (ProtocolError, RuleViolation) as error:
+        logger.warning("Game %s no longer replays, no facts of play: %s", game.pk, error.english)
 
 
 def game_lines(

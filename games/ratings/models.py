@@ -331,3 +331,70 @@ class RatingState(models.Model):
 
     def __str__(self) -> str:
         return f"{self.system} · {self.member_id}"
+
+
+class PlayFacts(models.Model):
+    """One seat's facts of play in an analysed game (games/rules/facts.py): what the
+    statistics of play sum in SQL (games/ratings/play.py, docs/statistics.md). Written by
+    the worker with the game's analysis and rebuilt with it; a guest's seat has a row too
+    (no member), so a table's size and a host's games count every seat."""
+
+    club = club_key("play_facts")
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="play_facts")
+    seat = models.PositiveSmallIntegerField(_("seat"))
+    member = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("member"),
+    )
+    # Copied from the game so that the sums filter and group without a join.
+    host = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="+",
+        verbose_name=_("host"),
+    )
+    played_on = models.DateField(_("played on"))
+    table_size = models.PositiveSmallIntegerField(_("players at the table"))
+    # Whether the game has an event log: the event-based facts (nominations, votes, checks)
+    # count only such games; a results-only game holds what its results hold.
+    has_log = models.BooleanField(_("event log"), default=True)
+    role = models.CharField(_("role"), max_length=32)
+    team = models.CharField(_("team"), max_length=8)
+    won = models.BooleanField(_("won"))
+    nominations = models.PositiveSmallIntegerField(_("nominations"), default=0)
+    nominations_rival = models.PositiveSmallIntegerField(
+        _("nominations of the other side"), default=0
+    )
+    votes = models.PositiveSmallIntegerField(_("votes"), default=0)
+    votes_rival = models.PositiveSmallIntegerField(_("votes on the other side"), default=0)
+    checks = models.PositiveSmallIntegerField(_("commissar's checks"), default=0)
+    checks_black = models.PositiveSmallIntegerField(_("checks that found black"), default=0)
+    killed_first = models.BooleanField(_("killed first"), default=False)
+    best_move_named = models.PositiveSmallIntegerField(_("best move: seats named"), default=0)
+    best_move_black = models.PositiveSmallIntegerField(_("best move: black named"), default=0)
+    fouls = models.PositiveSmallIntegerField(_("fouls"), default=0)
+    left_reason = models.CharField(_("left by"), max_length=16, blank=True)
+    left_phase = models.CharField(_("left in"), max_length=8, blank=True)
+    left_n = models.PositiveSmallIntegerField(_("left on day or night"), null=True, blank=True)
+
+    objects = ClubScopedManager()
+    all_clubs = models.Manager()  # noqa: DJ012 (the default manager comes first)
+
+    class Meta:
+        verbose_name = _("facts of play")
+        verbose_name_plural = _("facts of play")
+        ordering = ["game_id", "seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seat"], name="one_play_facts_per_seat"),
+        ]
+        indexes = [
+            models.Index(fields=["club", "member", "played_on"]),
+            models.Index(fields=["club", "host"]),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game_id} · {self.seat}"
