@@ -24,7 +24,7 @@ from games.ratings import fold
 # The ratings' replay lives in games/ratings/fold.py; its callers know it by this module too.
 from games.ratings.fold import forecasts_update as forecasts_update
 from games.ratings.fold import ratings_replay as ratings_replay
-from games.ratings.models import GameAnalysis, PlayerScore, ScoringScheme
+from games.ratings.models import GameAnalysis, PlayerScore, PlayFacts, ScoringScheme
 from games.ratings.play_facts import play_facts_delete, play_facts_missing, play_facts_write
 from games.ratings.presets import played_day, scheme_by_game
 from games.recording import engine_for
@@ -224,3 +224,17 @@ def analyses_rebuild() -> list[int]:
     ]
     ratings_replay()
     return changed
+
+
+def play_facts_fill() -> int:
+    """The facts of play of every analysed game of the club in scope that has none (games
+    analysed before the facts were kept): its analysis is not changed, nor any rating.
+    Returns how many games got their facts."""
+    missing = Game.objects.filter(status=GameStatus.FINISHED, analysis__isnull=False).exclude(
+        pk__in=PlayFacts.objects.values("game_id")
+    )
+    filled = 0
+    for game_id in missing.order_by("ended_at", "pk").values_list("pk", flat=True):
+        game_analysis_build(game_id=game_id)
+        filled += not play_facts_missing(game_id)
+    return filled

@@ -4,7 +4,10 @@ with the analysis, and filled for games analysed before the facts were kept."""
 
 from __future__ import annotations
 
+import io
+
 import pytest
+from django.core.management import call_command
 
 from accounts.models import User
 from club.models import Guest
@@ -95,3 +98,14 @@ def test_the_rebuild_fills_the_facts_of_games_analysed_before_them(twelve: list[
     PlayFacts.objects.all().delete()  # as before the facts were kept
     assert analysis.analyses_rebuild() == []  # no analysis changed
     assert {n: (row.votes, row.nominations, row.fouls) for n, row in facts(game).items()} == kept
+
+
+def test_the_command_fills_the_facts_of_every_club_once(twelve: list[User]) -> None:
+    game = game_played(twelve, host=make_host())
+    PlayFacts.objects.all().delete()
+    out = io.StringIO()
+    call_command("play_facts_fill", stdout=out)
+    assert "for 1 games" in out.getvalue()
+    assert len(facts(game)) == 12
+    call_command("play_facts_fill", stdout=out)
+    assert "for 0 games" in out.getvalue()
