@@ -368,6 +368,9 @@ class Guest(models.Model):
         verbose_name=_("added by"),
     )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    # A player of the club's old records (history/imports/) whom no member was matched to:
+    # «unclaimed» until a member claims them and the organiser approves (history.claims).
+    from_history = models.BooleanField(_("from the club's history"), default=False)
 
     objects = ClubScopedManager()
     all_clubs = models.Manager()  # noqa: DJ012 (the default manager comes first)

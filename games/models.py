@@ -121,6 +121,15 @@ class GameStatus(models.TextChoices):
     FINISHED = "finished", pgettext_lazy("game status", "Finished")
 
 
+class GameSource(models.TextChoices):
+    """Where a game's record comes from: played here, or brought from a club's old records
+    (history/imports/): a protocol keeps its event log, results keep only the results."""
+
+    LIVE = "live", _("Played here")
+    PROTOCOL = "protocol", _("Imported protocol")
+    RESULTS = "results", _("Imported results")
+
+
 class Game(models.Model):
     club = club_key("games")
     # Live games belong to an evening; online games to none.
@@ -182,6 +191,13 @@ class Game(models.Model):
         default=Spectators.MEMBERS,
     )
 
+    source = models.CharField(
+        _("source"), max_length=8, choices=GameSource.choices, default=GameSource.LIVE
+    )
+    # A results-only game's results (games/rules/results.Results.as_dict): each seat's
+    # fouls, how and when they left, extra points and their reason; the best move.
+    results = models.JSONField(_("results"), default=dict, blank=True)
+
     OUTCOME_FIELDS = ("status", "winner", "first_eliminated", "ended_at", "first_ended_at")
     # Retention counts from the first of these that is set (the SQL sweep reads the same).
     RETENTION_FROM = ("first_ended_at", "started_at")
@@ -206,6 +222,11 @@ class Game(models.Model):
     @property
     def finished(self) -> bool:
         return self.status == GameStatus.FINISHED
+
+    @property
+    def results_only(self) -> bool:
+        """Brought from records that hold its results, not its course: no log to replay."""
+        return self.source == GameSource.RESULTS
 
     @property
     def retention_from(self) -> datetime:

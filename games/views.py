@@ -46,6 +46,7 @@ from games.ratings.publication import (
 )
 from games.ratings.services import bonus_give, bonus_scheme, game_rated_set
 from games.recording import GameView, Unreplayable, bonus_window_closes, refuse_unless_recorder
+from games.rules.results import Results, SeatResult
 from games.rules.scoring import Scheme
 from games.starting import (
     Player,
@@ -238,7 +239,47 @@ def _game_context(request: SiteRequest, view: GameView) -> dict[str, Any]:
             else None
         ),
         "producer_most_delay": MAX_DELAY_SECONDS,
+        "results": _results_rows(view, nick, role_names) if view.game.results_only else None,
     }
+
+
+def _when(when: str) -> str:
+    """«N1» / «D2» of the results as the reader says it: night 1, day 2."""
+    if len(when) > 1 and when[0] in "ND" and when[1:].isdigit():
+        phase = _("night") if when[0] == "N" else _("day")
+        return f"{phase} {when[1:]}"
+    return when
+
+
+def _results_rows(
+    view: GameView, nick: dict[int, str], role_names: dict[str, str]
+) -> dict[str, Any]:
+    """A results-only game's results as its page shows them (games/rules/results.py):
+    each seat's fouls, how and when they left, extra points; the best move."""
+    kept = Results.from_dict(view.game.results)
+    hidden = hidden_names(view.seats, nick)
+    rows = []
+    for seat in view.seats:
+        result = kept.seats.get(seat.number, SeatResult())
+        rows.append(
+            {
+                "seat": seat.number,
+                "nick": nick[seat.number],
+                "role_name": role_names.get(seat.role, seat.role),
+                "fouls": result.fouls,
+                "left": REASONS.get(result.left, result.left) if result.left else "",
+                "when": _when(result.when),
+                "extra": signed_points(result.extra) if result.extra else "",
+                "reason": unnamed(result.reason, hidden),
+            }
+        )
+    best_move = None
+    if kept.best_move_by is not None and kept.best_move_by in nick:
+        best_move = {
+            "by": f"{kept.best_move_by} ({nick[kept.best_move_by]})",
+            "targets": [str(seat) for seat in kept.best_move],
+        }
+    return {"rows": rows, "best_move": best_move}
 
 
 def _judged(view: GameView, nick: dict[int, str], runs: bool) -> dict[str, Any]:
@@ -304,6 +345,9 @@ def game_detail(request: SiteRequest, game_id: int) -> HttpResponse:
         raise Http404
     if view.game.ruleset == Ruleset.ONLINE:
         return _online_result(request, view)
+    # A results-only game has no table to run: its page is the same for everyone.
+    if view.game.results_only:
+        return _public_page(request, view)
     if access.runs(request.user, view.game, view.seats) and "public" not in request.GET:
         data = host_screen.page_data(view, request.user)
         return render(request, "games/host.html", {"game": view.game, "data": data})

@@ -29,8 +29,11 @@ from games.ratings.play_facts import play_facts_delete, play_facts_missing, play
 from games.ratings.presets import played_day, scheme_by_game
 from games.recording import engine_for
 from games.rules.club import ClubGame
-from games.rules.errors import ProtocolError, RuleViolation
+from games.rules.errors import ProtocolError, RuleViolation, gettext_noop
 from games.rules.online import BLACK_ROLES, OnlineGame
+from games.rules.options import ClubOptions
+from games.rules.results import Results, score_results
+from games.rules.results import killed_first_night as results_killed_first_night
 from games.rules.roles import Team
 from games.rules.scoring import (
     Extras,
@@ -61,11 +64,16 @@ def _sections(events: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
 
 
 def _digest(
-    events: Sequence[Mapping[str, Any]], seats: Sequence[Seat], scheme_row: ScoringScheme
+    events: Sequence[Mapping[str, Any]],
+    seats: Sequence[Seat],
+    scheme_row: ScoringScheme,
+    game_results: Mapping[str, Any] | None = None,
 ) -> str:
     basis = {
         "events": list(events),
         "seats": [(s.number, s.member_id, s.role) for s in seats],
+        # A results-only game's results are its record (games/rules/results.py).
+        "results": game_results,
         # The version itself, not only its points: the analysis names the preset and version
         # it was scored by, and two presets may score alike.
         "scheme": [scheme_row.pk, scheme_row.scheme().to_dict()],
@@ -102,7 +110,7 @@ def game_analysis_build(
         scheme = scheme_row.scheme()
         seats = list(Seat.objects.filter(game=game).order_by("number"))
         events = game.events.effective()
-        digest = _digest(events, seats, scheme_row)
+        digest = _digest(events, seats, scheme_row, game.results or None)
         existing = GameAnalysis.objects.filter(game=game).first()
         if existing is not None and existing.digest == digest:
             # Analysed before the facts of play were kept: the rebuild fills them once.
@@ -110,13 +118,17 @@ def game_analysis_build(
                 _facts_write(game, seats, events, played_on)
             return False
         try:
-            state, lines = game_lines(game, seats, events, scheme)
+            if game.results_only:
+                teams, lines, first_night = results_lines(game, seats, scheme)
+            else:
+                state, lines = game_lines(game, seats, events, scheme)
+                teams = {seat.number: role_and_team(state, seat.number) for seat in seats}
+                first_night = killed_first_night(state.eliminated)
         except (ProtocolError, RuleViolation) as error:
             # A record changed after the game (games.recording.Unreplayable): its pages say
             # so; the analysis it had stays, and a rescore of every game goes on past it.
             logger.warning("Game %s no longer replays, not analysed: %s", game.pk, error.english)
             return False
-        first_night = killed_first_night(state.eliminated)
         ended_at = game.ended_at or timezone.now()
         fold.scores_change(game.pk, ended_at)
         GameAnalysis.objects.update_or_create(
@@ -133,7 +145,7 @@ def game_analysis_build(
             _player_score(
                 game,
                 seat,
-                state,
+                teams[seat.number],
                 lines[seat.number],
                 played_on,
                 ended_at,
@@ -167,17 +179,32 @@ def game_lines(
     return state, score(state, events, scheme)
 
 
+def results_lines(
+    game: Game, seats: Sequence[Seat], scheme: Scheme
+) -> tuple[dict[int, tuple[str, Team]], dict[int, list[Line]], set[int]]:
+    """A results-only game's roles and teams, every seat's lines under `scheme` and the
+    seats killed on night 1, from Game.results (games/rules/results.py)."""
+    known = ClubOptions.from_dict(game.options).roles
+    roles = {seat.number: known[seat.role] for seat in seats if seat.role in known}
+    if len(roles) != len(seats):
+        raise ProtocolError(gettext_noop("The game's results cannot be read."))
+    kept = Results.from_dict(game.results)
+    lines = score_results(roles, kept, game.winner, scheme)
+    teams = {seat: (role.code, role.team) for seat, role in roles.items()}
+    return teams, lines, results_killed_first_night(kept)
+
+
 def _player_score(
     game: Game,
     seat: Seat,
-    state: ClubGame | OnlineGame,
+    role: tuple[str, Team],
     lines: Sequence[Line],
     played_on: date,
     ended_at: datetime,
     *,
     killed: bool,
 ) -> PlayerScore:
-    code, team = role_and_team(state, seat.number)
+    code, team = role
     member_id = seat.member_id
     assert member_id is not None  # a guest's seat is not scored (its caller skips them)
     extras = Extras.of(lines)
