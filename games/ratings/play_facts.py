@@ -12,20 +12,33 @@ from games.ratings.models import PlayFacts
 from games.recording import engine_for
 from games.rules.facts import SeatFacts, club_facts, online_facts
 from games.rules.online import OnlineGame
+from games.rules.options import ClubOptions
+from games.rules.results import Results, results_facts
 
 
 def play_facts_write(
     game: Game, seats: Sequence[Seat], events: Sequence[Mapping[str, Any]], played_on: date
 ) -> None:
     """The game's rows written anew (its analysis was just built). Raises the engine's
-    ProtocolError / RuleViolation for a log that does not replay, as the scoring does."""
-    state = engine_for(game, seats)
-    facts = (
-        online_facts(state, events) if isinstance(state, OnlineGame) else club_facts(state, events)
-    )
+    ProtocolError / RuleViolation for a log that does not replay, as the scoring does.
+    A results-only game has no log: its facts are what its results hold
+    (games/rules/results.results_facts), and its rows say so (`has_log`)."""
+    if game.results_only:
+        known = ClubOptions.from_dict(game.options).roles
+        roles = {seat.number: known[seat.role] for seat in seats if seat.role in known}
+        facts = results_facts(roles, Results.from_dict(game.results), game.winner)
+    else:
+        state = engine_for(game, seats)
+        facts = (
+            online_facts(state, events)
+            if isinstance(state, OnlineGame)
+            else club_facts(state, events)
+        )
     PlayFacts.objects.filter(game=game).delete()
     PlayFacts.objects.bulk_create(
-        _row(game, seat, facts[seat.number], played_on, len(seats)) for seat in seats
+        _row(game, seat, facts[seat.number], played_on, len(seats))
+        for seat in seats
+        if seat.number in facts
     )
 
 
@@ -48,7 +61,7 @@ def _row(game: Game, seat: Seat, facts: SeatFacts, played_on: date, size: int) -
         host_id=game.host_id,
         played_on=played_on,
         table_size=size,
-        has_log=True,
+        has_log=not game.results_only,
         role=facts.role,
         team=facts.team,
         won=facts.won,

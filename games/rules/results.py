@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games.rules.errors import ProtocolError, gettext_noop
+from games.rules.facts import SeatFacts
 from games.rules.roles import Role, Team
 from games.rules.scoring import Line, Scheme, won
 
@@ -151,3 +152,40 @@ def _win(
             lines[seat].append(Line("winner_survives", scheme.winner_survives))
             if role.team == Team.BLACK:
                 lines[seat].append(Line("black_win_alive", scheme.black_win_alive))
+
+
+def results_facts(roles: Mapping[int, Role], results: Results, winner: str) -> dict[int, SeatFacts]:
+    """The facts of play (games/rules/facts.py) the results hold: the role and the win,
+    fouls, how and when each left, killed on night 1, the best move; the counts only a log
+    shows (nominations, votes, checks) stay 0, and the row says it has no log."""
+    facts = {}
+    first_night = killed_first_night(results)
+    for seat, role in sorted(roles.items()):
+        result = results.seats.get(seat, SeatResult())
+        phase, n = _moment(result.when)
+        facts[seat] = SeatFacts(
+            seat=seat,
+            role=role.code,
+            team=role.team.value,
+            won=won(role.code, role.team, winner),
+            killed_first=seat in first_night,
+            fouls=result.fouls,
+            left_reason=result.left,
+            left_phase=phase if result.left else "",
+            left_n=n if result.left else None,
+        )
+    by = results.best_move_by
+    if by in facts and results.best_move:
+        given = facts[by]
+        given.best_move_named = len(results.best_move)
+        given.best_move_black = sum(
+            1 for seat in results.best_move if seat in roles and roles[seat].team == Team.BLACK
+        )
+    return facts
+
+
+def _moment(when: str) -> tuple[str, int | None]:
+    """«N1» → ("night", 1), «D2» → ("day", 2); ("", None) when unknown."""
+    if len(when) > 1 and when[0] in "ND" and when[1:].isdigit():
+        return ("night" if when[0] == "N" else "day"), int(when[1:])
+    return "", None

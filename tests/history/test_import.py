@@ -13,7 +13,7 @@ from accounts.models import User
 from club.kernel.errors import Refused
 from club.models import Evening, EveningStatus, Guest
 from games.models import Game, GameEvent, GameSource, Seat
-from games.ratings.models import GameAnalysis, PlayerScore
+from games.ratings.models import GameAnalysis, PlayerScore, PlayFacts
 from history.formats.records import GameRecord, Problem, Read, Source
 from history.imports import rebuild, services
 from history.imports.matching import How
@@ -219,3 +219,19 @@ def test_a_preview_older_than_a_day_is_dropped(organiser: User) -> None:
     with pytest.raises(Refused):
         services.preview_of(found.pk)
     assert not HistoryImport.objects.exists()
+
+
+def test_the_facts_of_play_come_from_the_results_and_say_there_is_no_log(
+    organiser: User,
+) -> None:
+    voron = make_member(nickname="Ворон")
+    names = ("Ворон", *tuple(f"Старый {n}" for n in range(2, 11)))
+    record = game_record("g1", nicknames=names, killed_first=1, best_move=(2, 3, 6))
+    confirm(upload(organiser, [record]), organiser)
+    facts = PlayFacts.objects.get(member=voron)
+    assert not facts.has_log and facts.role == "boss" and not facts.won
+    assert facts.killed_first and facts.left_reason == "killed"
+    assert (facts.left_phase, facts.left_n) == ("night", 1)
+    assert (facts.best_move_named, facts.best_move_black) == (3, 2)
+    assert facts.nominations == facts.votes == 0
+    assert PlayFacts.objects.count() == 10  # the guests' seats count for the table

@@ -17,7 +17,7 @@ pytestmark = pytest.mark.django_db
 
 
 def imported_game(organiser: User) -> Game:
-    names = ("Ворон",) + tuple(f"Старый {n}" for n in range(2, 11))
+    names = ("Ворон", *tuple(f"Старый {n}" for n in range(2, 11)))
     record = game_record("g1", nicknames=names, extra={1: (0.3, "за игру")}, best_move=(1, 2, 6))
     found = services.import_upload(
         author=organiser,
