@@ -215,3 +215,56 @@ def speaker_timeline(
         bars,
         minutes,
     )
+
+
+@dataclass(frozen=True)
+class RateRow:
+    """One bar of wins over games: its label, where it is drawn, and its words."""
+
+    label: str
+    y: float
+    fill: float  # the width of the wins' part of the track
+    wins: int
+    games: int
+    percent: int
+    shown: bool  # false: fewer games than `minimum`, the row says so instead of a bar
+    minimum: int
+
+
+@dataclass(frozen=True)
+class RateChart:
+    width: int
+    height: int
+    rows: list[RateRow]
+    track_x: int
+    track_width: int
+    value_x: int
+
+    @property
+    def empty(self) -> bool:
+        return not self.rows
+
+
+# A label of about 14 characters at 12 px, the track, and «12 из 20 · 60%» after it.
+RATE_ROW, RATE_LABEL, RATE_TRACK = 26, 112, 130
+
+
+def rate_chart(rows: Sequence[tuple[str, int, int, int]]) -> RateChart:
+    """Horizontal bars of wins over games, one per (label, wins, games, minimum): what the
+    player's page draws for wins by role and by table size."""
+    drawn = [
+        RateRow(
+            label=label,
+            y=index * RATE_ROW,
+            fill=round(RATE_TRACK * wins / games, 1) if games else 0.0,
+            wins=wins,
+            games=games,
+            percent=round(100 * wins / games) if games else 0,
+            shown=games >= minimum,
+            minimum=minimum,
+        )
+        for index, (label, wins, games, minimum) in enumerate(rows)
+    ]
+    return RateChart(
+        WIDTH, RATE_ROW * len(drawn), drawn, RATE_LABEL, RATE_TRACK, RATE_LABEL + RATE_TRACK + 8
+    )

@@ -8,9 +8,12 @@ many games there are («мало игр: 3 из 5») instead of a figure that me
 
 from __future__ import annotations
 
+import json
+from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.db import connection
 from django.db.models import (
     BooleanField,
     Case,
@@ -26,8 +29,10 @@ from django.db.models import (
     When,
 )
 from django.db.models.functions import Coalesce
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from accounts.roles import consent_in_club
+from games.ratings.charts import rate_chart
 from games.ratings.models import PlayFacts
 from games.ratings.seasons import Season
 from games.rules.roles import Team
@@ -46,6 +51,29 @@ MINIMUM = {
     "host": 5,  # games hosted
 }
 PAIRS_SHOWN = 3  # the top few teammates and opponents
+
+# The figures in the order the pages show them: (key, what it is, what it counts).
+FIGURES = (
+    ("votes_red", gettext_lazy("Votes on black, as red"), pgettext_lazy("play", "votes")),
+    ("votes_black", gettext_lazy("Votes on red, as black"), pgettext_lazy("play", "votes")),
+    (
+        "nominations_red",
+        gettext_lazy("Nominations of black, as red"),
+        pgettext_lazy("play", "nominations"),
+    ),
+    (
+        "nominations_black",
+        gettext_lazy("Nominations of red, as black"),
+        pgettext_lazy("play", "nominations"),
+    ),
+    (
+        "checks",
+        gettext_lazy("Commissar's checks that found black"),
+        pgettext_lazy("play", "checks"),
+    ),
+    ("best_move", gettext_lazy("Best move: black named"), pgettext_lazy("play", "seats named")),
+    ("killed_first", gettext_lazy("Killed first"), pgettext_lazy("play", "games")),
+)
 
 
 @dataclass(frozen=True)
@@ -123,6 +151,10 @@ class PlayStats:
     opponents: list[Bar] = field(default_factory=list)
     hosting: Hosting | None = None
 
+    def shown_figures(self) -> list[tuple[str, Any, Any, Figure]]:
+        """(key, label, unit, figure) in the pages' order."""
+        return [(key, label, unit, self.figures[key]) for key, label, unit in FIGURES]
+
 
 def _facts(member_id: int, season: Season | None) -> QuerySet[PlayFacts]:
     rows = PlayFacts.objects.filter(member_id=member_id)
@@ -135,41 +167,49 @@ def _in_season(rows: QuerySet[PlayFacts], season: Season | None) -> QuerySet[Pla
     return rows.filter(played_on__gte=season.first_day, played_on__lt=season.next_first_day)
 
 
-def _sums(rows: QuerySet[PlayFacts]) -> dict[str, int]:
-    """One query: every figure's parts and grounds."""
+def _sums(rows: QuerySet[PlayFacts]) -> QuerySet[Any, Any]:
+    """Every figure's parts and grounds: one row (the member's rows are one group)."""
     red, black = Q(team=Team.RED.value), Q(team=Team.BLACK.value)
     logged = Q(has_log=True)
 
     def total(name: str, where: Q | None = None) -> Coalesce:
         return Coalesce(Sum(name, filter=where), 0)
 
-    return rows.aggregate(
-        games=Count("pk"),
-        logged=Count("pk", filter=logged),
-        nominations_red=total("nominations", red & logged),
-        nominations_red_rival=total("nominations_rival", red & logged),
-        nominations_red_games=Count("pk", filter=red & logged),
-        nominations_black=total("nominations", black & logged),
-        nominations_black_rival=total("nominations_rival", black & logged),
-        nominations_black_games=Count("pk", filter=black & logged),
-        votes_red=total("votes", red & logged),
-        votes_red_rival=total("votes_rival", red & logged),
-        votes_red_games=Count("pk", filter=red & logged & Q(votes__gt=0)),
-        votes_black=total("votes", black & logged),
-        votes_black_rival=total("votes_rival", black & logged),
-        votes_black_games=Count("pk", filter=black & logged & Q(votes__gt=0)),
-        checks=total("checks", logged & Q(role="commissar")),
-        checks_black=total("checks_black", logged & Q(role="commissar")),
-        checks_games=Count("pk", filter=logged & Q(role="commissar")),
-        killed_first=Count("pk", filter=Q(killed_first=True)),
-        best_move_named=total("best_move_named"),
-        best_move_black=total("best_move_black"),
-        best_move_games=Count("pk", filter=Q(best_move_named__gt=0)),
-        fouls=total("fouls"),
+    # The sums are named apart from the fields they sum (Django refuses an aggregate that
+    # shadows a field another aggregate reads); _figures takes the prefix off.
+    return (
+        rows.values("member_id")
+        .annotate(
+            sum_games=Count("pk"),
+            sum_logged=Count("pk", filter=logged),
+            sum_nominations_red=total("nominations", red & logged),
+            sum_nominations_red_rival=total("nominations_rival", red & logged),
+            sum_nominations_red_games=Count("pk", filter=red & logged),
+            sum_nominations_black=total("nominations", black & logged),
+            sum_nominations_black_rival=total("nominations_rival", black & logged),
+            sum_nominations_black_games=Count("pk", filter=black & logged),
+            sum_votes_red=total("votes", red & logged),
+            sum_votes_red_rival=total("votes_rival", red & logged),
+            sum_votes_red_games=Count("pk", filter=red & logged & Q(votes__gt=0)),
+            sum_votes_black=total("votes", black & logged),
+            sum_votes_black_rival=total("votes_rival", black & logged),
+            sum_votes_black_games=Count("pk", filter=black & logged & Q(votes__gt=0)),
+            sum_checks=total("checks", logged & Q(role="commissar")),
+            sum_checks_black=total("checks_black", logged & Q(role="commissar")),
+            sum_checks_games=Count("pk", filter=logged & Q(role="commissar")),
+            sum_killed_first=Count("pk", filter=Q(killed_first=True)),
+            sum_best_move_named=total("best_move_named"),
+            sum_best_move_black=total("best_move_black"),
+            sum_best_move_games=Count("pk", filter=Q(best_move_named__gt=0)),
+            sum_fouls=total("fouls"),
+        )
+        .order_by()
     )
 
 
-def _figures(sums: dict[str, int]) -> dict[str, Figure]:
+def _figures(row: dict[str, Any] | None) -> tuple[dict[str, int], dict[str, Figure]]:
+    sums: dict[str, int] = {name.removeprefix("sum_"): value for name, value in (row or {}).items()}
+    sums = defaultdict(int, sums)
     figures = {}
     for kind in ("nominations", "votes"):
         for side in (Team.RED.value, Team.BLACK.value):
@@ -190,24 +230,32 @@ def _figures(sums: dict[str, int]) -> dict[str, Figure]:
         MINIMUM["best_move"],
     )
     figures["fouls"] = Figure(sums["fouls"], sums["games"], sums["games"], MINIMUM["fouls"])
-    return figures
+    return sums, figures
 
 
-def _bars(rows: QuerySet[PlayFacts], by: str, minimum: int) -> list[Bar]:
-    grouped = (
-        rows.values(by)
+def _bars(rows: QuerySet[PlayFacts]) -> QuerySet[Any, Any]:
+    """Wins over games by role and table size, one row per pair of them (a few rows)."""
+    return (
+        rows.values("role", "table_size")
         .annotate(games=Count("pk"), wins=Count("pk", filter=Q(won=True)))
-        .order_by(by)
+        .order_by()
     )
-    return [Bar(row[by], row["games"], row["wins"], minimum) for row in grouped]
 
 
-def _pairs(member_id: int, season: Season | None) -> tuple[list[Bar], list[Bar]]:
-    """One query: the members the player sat with, by side (together or against), with the
-    games and the player's wins; only members who publish in the club and pairs over the
-    minimum, the best few of each side."""
+def _summed_bars(rows: list[dict[str, Any]], by: str, minimum: int) -> list[Bar]:
+    games: dict[Any, int] = defaultdict(int)
+    wins: dict[Any, int] = defaultdict(int)
+    for row in rows:
+        games[row[by]] += row["games"]
+        wins[row[by]] += row["wins"]
+    return [Bar(key, games[key], wins[key], minimum) for key in sorted(games)]
+
+
+def _pairs(member_id: int, season: Season | None) -> QuerySet[Any, Any]:
+    """The members the player sat with, by side (together or against), with the games and
+    the player's wins; only members who publish in the club, and pairs over the minimum."""
     mine = _facts(member_id, season).filter(game_id=OuterRef("game_id"))
-    rows = (
+    return (
         PlayFacts.objects.filter(game_id__in=_facts(member_id, season).values("game_id"))
         .exclude(member_id=member_id)
         .filter(member__isnull=False, member__is_active=True)
@@ -230,6 +278,10 @@ def _pairs(member_id: int, season: Season | None) -> tuple[list[Bar], list[Bar]]
         .filter(games__gte=MINIMUM["pair"])
         .order_by()
     )
+
+
+def _best_pairs(rows: list[dict[str, Any]]) -> tuple[list[Bar], list[Bar]]:
+    """The best few of each side, by the player's win rate, then games."""
     teammates: list[Bar] = []
     opponents: list[Bar] = []
     for row in rows:
@@ -244,29 +296,92 @@ def _pairs(member_id: int, season: Season | None) -> tuple[list[Bar], list[Bar]]
     return best(teammates), best(opponents)
 
 
-def _hosting(member_id: int, season: Season | None) -> Hosting | None:
+def _hosting(member_id: int, season: Season | None) -> QuerySet[Any, Any]:
+    """The games the member hosted: one row (their rows are one group)."""
     rows = _in_season(PlayFacts.objects.filter(host_id=member_id), season)
-    sums = rows.aggregate(
-        games=Count("game_id", distinct=True),
-        fouls=Coalesce(Sum("fouls"), 0),
-        red=Count("game_id", distinct=True, filter=Q(team=Team.RED.value, won=True)),
-        black=Count("game_id", distinct=True, filter=Q(team=Team.BLACK.value, won=True)),
+    return (
+        rows.values("host_id")
+        .annotate(
+            games=Count("game_id", distinct=True),
+            given=Coalesce(Sum("fouls"), 0),
+            red=Count("game_id", distinct=True, filter=Q(team=Team.RED.value, won=True)),
+            black=Count("game_id", distinct=True, filter=Q(team=Team.BLACK.value, won=True)),
+        )
+        .order_by()
     )
-    return Hosting(**sums) if sums["games"] else None
+
+
+def _in_one_query(**parts: QuerySet[Any, Any]) -> dict[str, list[dict[str, Any]]]:
+    """Each part's rows, read in one statement: each part's SQL (as Django compiles it,
+    in the club's scope) aggregated to JSON beside the others. The page pays one round
+    trip for the statistics whatever the history's size."""
+    selects: list[str] = []
+    params: list[Any] = []
+    for name, rows in parts.items():
+        sql, part_params = rows.query.sql_with_params()
+        # Django's own compiled SQL with its parameters kept apart; `name` is ours.
+        part = f"(SELECT coalesce(json_agg(t), '[]') FROM ({sql}) t) AS {name}"  # noqa: S608
+        selects.append(part)
+        params.extend(part_params)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT " + ", ".join(selects), params)
+        found = cursor.fetchone()
+    return {
+        name: value if isinstance(value, list) else json.loads(value)
+        for name, value in zip(parts, found, strict=True)
+    }
 
 
 def play_stats(member_id: int, season: Season | None = None) -> PlayStats:
-    """The member's statistics of play in the club in scope: five queries."""
+    """The member's statistics of play in the club in scope: one query."""
     rows = _facts(member_id, season)
-    sums = _sums(rows)
-    teammates, opponents = _pairs(member_id, season)
+    found = _in_one_query(
+        sums=_sums(rows),
+        bars=_bars(rows),
+        pairs=_pairs(member_id, season),
+        hosting=_hosting(member_id, season),
+    )
+    sums, figures = _figures(found["sums"][0] if found["sums"] else None)
+    teammates, opponents = _best_pairs(found["pairs"])
+    hosted = found["hosting"][0] if found["hosting"] else None
     return PlayStats(
         games=sums["games"],
         logged=sums["logged"],
-        figures=_figures(sums),
-        by_role=sorted(_bars(rows, "role", MINIMUM["role"]), key=lambda bar: -bar.games),
-        by_table_size=_bars(rows, "table_size", MINIMUM["table_size"]),
+        figures=figures,
+        by_role=sorted(
+            _summed_bars(found["bars"], "role", MINIMUM["role"]), key=lambda bar: -bar.games
+        ),
+        by_table_size=_summed_bars(found["bars"], "table_size", MINIMUM["table_size"]),
         teammates=teammates,
         opponents=opponents,
-        hosting=_hosting(member_id, season),
+        hosting=(
+            Hosting(hosted["games"], hosted["given"], hosted["red"], hosted["black"])
+            if hosted
+            else None
+        ),
     )
+
+
+def play_page(member_id: int, season: Season | None, role_names: dict[str, str]) -> dict[str, Any]:
+    """What the pages show of a member's statistics (templates/games/_play.html): the
+    figures, and the bars of wins by role and by table size drawn as charts."""
+    found = play_stats(member_id, season)
+    return {
+        "play": found,
+        "play_season": season,
+        "minimum_pair": MINIMUM["pair"],
+        "role_chart": rate_chart(
+            [(role_names.get(b.key, b.key), b.wins, b.games, b.minimum) for b in found.by_role]
+        ),
+        "size_chart": rate_chart(
+            [
+                (
+                    str(gettext_lazy("%(players)d players") % {"players": b.key}),
+                    b.wins,
+                    b.games,
+                    b.minimum,
+                )
+                for b in found.by_table_size
+            ]
+        ),
+    }

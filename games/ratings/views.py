@@ -18,7 +18,7 @@ from club.doors.requests import SiteRequest
 from club.kernel.clubs import Club
 from club.kernel.parsing import whole_number
 from games import access
-from games.ratings import stats
+from games.ratings import play, stats
 from games.ratings.charts import line_chart
 from games.ratings.presets import presets as presets_offered
 from games.ratings.presets import season_scheme
@@ -163,5 +163,8 @@ def player(request: SiteRequest, member_id: int) -> HttpResponse:
         "tournaments": member_tournaments(member),
         # On a site of several clubs: their games in each club that may publish them.
         "clubs": player_clubs(member, request.user),
+        # The statistics of play (docs/statistics.md): all games, or one season's
+        # (?season=2026-Q4; a key the page did not offer reads as all games).
+        **play.play_page(member.pk, season_parse(request.GET.get("season")), names),
     }
     return render(request, "games/player.html", context)
