@@ -216,6 +216,8 @@ def rows_into_games(
         grouping.add(line, cells)
     if grouping is None:
         return Read(problems=file_problem(_("The file holds no header and no rows.")))
+    if not grouping.groups and not problems:
+        return Read(problems=file_problem(_("The file holds a header and no rows of games.")))
     games: list[GameRecord] = []
     for key, group in grouping.groups.items():
         if group.refused is not None:
