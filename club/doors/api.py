@@ -28,6 +28,7 @@ from games.api import router as games_router
 from games.online.api import router as online_router
 from games.ratings.api import router as published_router
 from games.recordings.api import router as recordings_router
+from history.api import router as history_router
 from live.api import router as live_router
 from tournaments.api import router as tournaments_router
 
@@ -223,3 +224,4 @@ api.add_router("/", recordings_router)
 api.add_router("/", online_router)
 api.add_router("/", tournaments_router)
 api.add_router("/", live_router)
+api.add_router("/", history_router)

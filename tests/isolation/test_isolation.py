@@ -44,7 +44,9 @@ WEBHOOK_SECRET = "isolation-webhook-secret"
 # unauthorised, forbidden, not found, not allowed, a conflict, gone, a refusal.
 REFUSED = {301, 302, 303, 400, 401, 403, 404, 405, 409, 410, 422}
 # Path parameters that name no club's object (a size, a round's number, a reset's token).
-NOT_OBJECTS = {"size", "number", "uidb64", "token"}
+# A season ("2026-Q4") is a span of the calendar, every club's: a door given one answers with
+# its own club's games of it, and must show none of the other club's (its secrets).
+NOT_OBJECTS = {"size", "number", "uidb64", "token", "season"}
 # A member is the platform's, not a club's (one account, many clubs): their page answers
 # at any club's address with their own nickname, and nothing else of the other club. A
 # league is the platform's too: its page answers at any club's address.

@@ -28,6 +28,7 @@ from games.models import Game, GameStatus
 from games.online import services as online_play
 from games.online.sweep import online_sweep
 from games.ratings.models import ScoringPreset, SeasonPreset
+from games.ratings.seasons import QUARTER, season_of
 from games.recordings.models import FoulSuggestion, Recording
 from games.rules.simulate import SAMPLE_TOWN_WINS
 from leagues.models import League, LeagueMembership
@@ -164,6 +165,9 @@ def _evenings_and_games(world: World, host: User, admin: User) -> None:
     world.evening, world.finished, world.running = evening, finished, running
     world.ids["evening_id"] = [evening.pk, later.pk]
     world.ids["game_id"] = [finished.pk, running.pk]
+    # A season's key (the exports of history/): the one of the finished game, and its year.
+    played = timezone.localdate(evening.starts_at, world.club.zone)
+    world.ids["season"] = [season_of(played, QUARTER).key, str(played.year)]
     first = Registration.objects.filter(evening=evening, member__isnull=False).first()
     assert first is not None
     world.ids["registration_id"] = [first.pk, guest.pk]
