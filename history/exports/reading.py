@@ -30,6 +30,7 @@ from games.ratings.publication import hidden_names, unnamed, unnamed_reason
 from games.recording import engine_for
 from games.rules.errors import ProtocolError, RuleViolation
 from games.rules.log import effective_events
+from games.rules.results import Results
 
 CHUNK = 200
 
@@ -173,9 +174,12 @@ def _game(
         seats=results,
         protocol=None,
     )
+    if game.results_only:
+        _take_results(exported, game, hidden)
+        return exported
     events = effective_events(log)
     if not events:
-        return exported  # a results-only game: its seats, roles, winner and scores
+        return exported  # a game ended before its first event: seats, roles, winner
     document = game_protocol(game, seats, log)
     document["seats"] = [{**s, "nick": nick.get(s["seat"], s["nick"])} for s in document["seats"]]
     document["events"] = [dict(unnamed_reason(e, hidden)) for e in document["events"]]
@@ -183,6 +187,34 @@ def _game(
     exported.events = document["events"]
     _take_state(exported, game, seats, events, hidden)
     return exported
+
+
+def _take_results(exported: ExportedGame, game: Game, hidden: Any) -> None:
+    """A results-only game (imported from records that hold no log): what its results
+    keep (games/rules/results.py), the deaths as «how» and «when» without a log."""
+    try:
+        results = Results.from_dict(game.results)
+    except ProtocolError:
+        return  # results that no longer read: the seats, roles, winner and scores
+    for seat in exported.seats:
+        held = results.seats.get(seat.seat)
+        if held is None:
+            continue
+        seat.fouls, seat.left, seat.when = held.fouls, held.left or None, held.when
+        seat.extra, seat.reason = held.extra, unnamed(held.reason, hidden)
+        moment = _moment(held.when)
+        if held.left and moment is not None:
+            exported.eliminated.append(
+                {"seat": seat.seat, "phase": moment[0], "n": moment[1], "reason": held.left}
+            )
+    exported.best_move, exported.best_move_by = tuple(results.best_move), results.best_move_by
+
+
+def _moment(when: str) -> tuple[str, int] | None:
+    """«N1» → ("night", 1), «D2» → ("day", 2); None when unknown."""
+    if len(when) > 1 and when[0] in "ND" and when[1:].isdigit():
+        return ("night" if when[0] == "N" else "day"), int(when[1:])
+    return None
 
 
 def _take_state(

@@ -8,9 +8,11 @@ from __future__ import annotations
 import csv
 import io
 import json
+from datetime import timedelta
 from typing import Any
 
 import pytest
+import time_machine
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
@@ -18,15 +20,21 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import Role, User
+from accounts.services import member_join_club
 from club.kernel.clubs import Club
 from club.kernel.tenancy import club_scope
+from games.models import Game
+from games.models import Role as GameRole
 from games.ratings import tasks
-from games.ratings.models import ScoringPreset
+from games.ratings.models import PlayerScore, ScoringPreset
 from games.ratings.seasons import QUARTER, season_of
 from history.exports import reading
 from history.exports.reading import exported_games
 from history.exports.scopes import club_scope as club_export_scope
 from history.formats.columns import COLUMNS
+from history.formats.records import Source
+from history.formats.spreadsheet import read_csv
+from history.imports import rebuild, services
 from tests.factories import PASSWORD, make_member, set_consent
 from tests.games.ratings.scored import BONUS, COMMISSAR, played
 from tests.games.recording import TOWN_WINS, Table, record, start_game
@@ -278,3 +286,67 @@ def test_each_chunk_costs_a_fixed_number_of_queries_whatever_its_games(
     per_chunk = two - one
     assert three - two == per_chunk  # the cost grows with the chunks, not the games
     assert per_chunk <= 6
+
+
+def role_catalogue() -> dict[str, str]:
+    return dict(GameRole.objects.values_list("code", "name_ru"))
+
+
+def test_round_trip_the_seasons_spreadsheet_reads_back_as_the_same_games(
+    game: Any, organiser: User
+) -> None:
+    url = reverse("history_export_season", args=[season_key(game)])
+    data = body(client_of(organiser).get(url, HTTP_ACCEPT_LANGUAGE="ru")).encode()
+    read = read_csv(data, roles=role_catalogue())
+    assert read.problems == []
+    (record,) = read.games
+    assert record.played_on == timezone.localdate(game.evening.starts_at, Club.current().zone)
+    assert (record.table, record.number, record.winner) == (1, 1, "red")
+    seats = list(game.seats.select_related("member").order_by("number"))
+    assert [(s.seat, s.nickname, s.role) for s in record.seats] == [
+        (s.number, s.member.nickname, s.role) for s in seats
+    ]
+    assert record.best_move == (1, 2, 9) and record.best_move_by == 6
+    by_seat = {s.seat: s for s in record.seats}
+    assert by_seat[COMMISSAR].extra == 0.3
+    assert by_seat[6].left == "killed" and by_seat[6].left_when == "N1"
+
+
+def test_round_trip_through_the_import_keeps_the_scores(game: Any, organiser: User) -> None:
+    """Exported from one club, imported into another: the same seats, roles, winner and
+    the same points wherever the results hold the fact (a results-only game scores no
+    line only a log shows: games/rules/results.py)."""
+    data = body(client_of(organiser).get(reverse("history_export_club"))).encode()
+    # Our points from the lines the results hold (the rest only a log shows).
+    held = {"win", "loner_win", "winner_survives", "black_win_alive", "removal"}
+    held |= {"disqualification", "bonus", "best_move_1", "best_move_2", "best_move_3"}
+    ours = {
+        score.seat: round(sum(ln["points"] for ln in score.lines if ln["code"] in held), 6)
+        for score in PlayerScore.objects.filter(game=game)
+    }
+    north = Club.objects.create(slug="north", name="Северный клуб", venue="Маяк")
+    # The game's evening starts within the hour: the import takes only played games.
+    with club_scope(north), time_machine.travel(timezone.now() + timedelta(days=1)):
+        theirs = make_member(role=Role.ORGANISER, nickname="Их организатор")
+        for seat in game.seats.all():  # the players join the other club: matched by name
+            member_join_club(member=seat.member, club=north)
+        read = read_csv(data, roles=role_catalogue())
+        found = services.import_upload(
+            author=theirs, filename="ours.csv", data=data, read=read, source=Source.SPREADSHEET
+        )
+        services.import_confirm(history_import_id=found.pk, actor=theirs, choices={})
+        rebuild.history_rebuild(history_import_id=found.pk)
+        imported = Game.objects.get()
+        assert imported.results_only and imported.winner == "red"
+        assert list(imported.seats.order_by("number").values_list("role", flat=True)) == list(
+            game.seats.order_by("number").values_list("role", flat=True)
+        )
+        scored = {s.seat: s.points for s in PlayerScore.objects.filter(game=imported)}
+        # Then exported again from there: the same results.
+        again = body(client_of(theirs).get("/c/north/history/export/?as=protocol"))
+    assert scored, "the imported game is scored"
+    assert {seat: round(points, 6) for seat, points in scored.items()} == ours
+    (back,) = json.loads(again)["games"]
+    assert back["protocol"] is None  # a results-only game has no event log to export
+    assert back["results"]["best_move"] == [1, 2, 9]
+    assert [s["left"] for s in back["results"]["seats"]][5] == "killed"
