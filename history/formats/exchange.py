@@ -300,7 +300,7 @@ def _numbered(games: list[tuple[datetime, GameRecord]]) -> list[GameRecord]:
     return [replace(game, number=numbers[i]) for i, (_start, game) in enumerate(games)]
 
 
-def read_exchange_document(raw: object, *, roles: Mapping[str, str]) -> Read:
+def _read_exchange_document(raw: object, *, roles: Mapping[str, str]) -> Read:
     games = games_of(raw)
     if not games:
         return Read(problems=file_problem(_("This JSON holds no game of the exchange format.")))
@@ -318,5 +318,11 @@ def read_exchange_document(raw: object, *, roles: Mapping[str, str]) -> Read:
 def read_exchange(data: bytes, *, roles: Mapping[str, str]) -> Read:
     raw = load_json(data)
     if isinstance(raw, str):
-        return Read(problems=file_problem(raw))
+        return Read(problems=file_problem(raw), source=Source.EXCHANGE)
     return read_exchange_document(raw, roles=roles)
+
+
+def read_exchange_document(raw: object, *, roles: Mapping[str, str]) -> Read:
+    read = _read_exchange_document(raw, roles=roles)
+    read.source = Source.EXCHANGE
+    return read

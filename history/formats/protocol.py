@@ -293,7 +293,7 @@ def read_entry(index: int, entry: object, codes: frozenset[str], *, bare: bool) 
     )
 
 
-def read_protocol_document(raw: object, *, roles: Mapping[str, str]) -> Read:
+def _read_protocol_document(raw: object, *, roles: Mapping[str, str]) -> Read:
     entries: Sequence[object]
     bare = True
     if isinstance(raw, Mapping) and raw.get("format") == FORMAT:
@@ -323,5 +323,11 @@ def read_protocol_document(raw: object, *, roles: Mapping[str, str]) -> Read:
 def read_protocol(data: bytes, *, roles: Mapping[str, str]) -> Read:
     raw = load_json(data)
     if isinstance(raw, str):
-        return Read(problems=file_problem(raw))
+        return Read(problems=file_problem(raw), source=Source.PROTOCOL)
     return read_protocol_document(raw, roles=roles)
+
+
+def read_protocol_document(raw: object, *, roles: Mapping[str, str]) -> Read:
+    read = _read_protocol_document(raw, roles=roles)
+    read.source = Source.PROTOCOL
+    return read

@@ -69,3 +69,6 @@ class Problem:
 class Read:
     games: list[GameRecord] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
+    # The format the reader found (read_history picks it by the content); None when the
+    # file was refused before any format was known (empty, too large, not JSON).
+    source: Source | None = None

@@ -17,7 +17,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from django.utils.translation import gettext as _
 
 from history.formats.problems import empty_file, file_problem
-from history.formats.records import Problem, Read
+from history.formats.records import Problem, Read, Source
 from history.formats.table import rows_into_games
 from history.formats.xlsx import OLD_XLS_MAGIC, ZIP_MAGIC, XlsxUnreadable, read_xlsx_rows
 
@@ -83,7 +83,7 @@ def read_csv(data: bytes, *, roles: Mapping[str, str]) -> Read:
     return rows_into_games(rows, roles=roles)
 
 
-def read_spreadsheet(data: bytes, *, filename: str, roles: Mapping[str, str]) -> Read:
+def _read_spreadsheet(data: bytes, *, filename: str, roles: Mapping[str, str]) -> Read:
     """The games of a CSV or XLSX sheet (XLSX by its zip signature, whatever its name)."""
     if not data.strip():
         return Read(problems=empty_file())
@@ -108,3 +108,9 @@ def too_big() -> list[Problem]:
         _("The file is larger than %(most)s MB: split it into smaller ones.")
         % {"most": MAX_BYTES // (1024 * 1024)}
     )
+
+
+def read_spreadsheet(data: bytes, *, filename: str, roles: Mapping[str, str]) -> Read:
+    read = _read_spreadsheet(data, filename=filename, roles=roles)
+    read.source = Source.SPREADSHEET
+    return read

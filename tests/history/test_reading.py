@@ -43,3 +43,10 @@ def test_empty_and_oversized_files_are_refused_unread() -> None:
 def test_broken_json_is_a_clear_problem() -> None:
     (problem,) = read(b'{"games": [').problems
     assert problem.message.startswith("Это не JSON")
+
+
+def test_the_read_says_which_format_it_found() -> None:
+    assert read(csv_bytes(game_rows())).source is Source.SPREADSHEET
+    assert read(b"[]").source is Source.EXCHANGE
+    assert read(json.dumps([document()]).encode()).source is Source.PROTOCOL
+    assert read(b"").source is None and read(b"{oops").source is None
