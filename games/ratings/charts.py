@@ -245,8 +245,8 @@ class RateChart:
         return not self.rows
 
 
-# A label of about 14 characters at 12 px, the track, and «12 из 20 · 60%» after it.
-RATE_ROW, RATE_LABEL, RATE_TRACK = 26, 112, 130
+# A label of about 12 characters at 14 px, the track, and «12 из 20 · 60%» after it.
+RATE_ROW, RATE_LABEL, RATE_TRACK = 28, 104, 112
 
 
 def rate_chart(rows: Sequence[tuple[str, int, int, int]]) -> RateChart:

@@ -152,8 +152,13 @@ class PlayStats:
     hosting: Hosting | None = None
 
     def shown_figures(self) -> list[tuple[str, Any, Any, Figure]]:
-        """(key, label, unit, figure) in the pages' order."""
-        return [(key, label, unit, self.figures[key]) for key, label, unit in FIGURES]
+        """(key, label, unit, figure) in the pages' order; a figure no game stands on (the
+        votes as black of someone never black) says nothing and is left out."""
+        return [
+            (key, label, unit, self.figures[key])
+            for key, label, unit in FIGURES
+            if self.figures[key].games
+        ]
 
 
 def _facts(member_id: int, season: Season | None) -> QuerySet[PlayFacts]:
