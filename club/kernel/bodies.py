@@ -82,6 +82,11 @@ DOORS: tuple[Door, ...] = (
     Door(re.compile(r"^/i18n/"), 16 * KB, Answer.PAGE, json=False),
     # A protocol file for the admin's import (2 MB), with the form around it.
     Door(re.compile(r"^/admin/games/game/import/$"), 2_000_000 + 64 * KB, Answer.PAGE, False),
+    # A club's history file (history/views.py: 50 MB), with the form around it; Django keeps
+    # an upload over FILE_UPLOAD_MAX_MEMORY_SIZE (2.5 MB) in a temporary file, not memory.
+    Door(
+        re.compile(r"^/history/import/$"), 50 * MB + 64 * KB, Answer.PAGE, json=False, told=50 * MB
+    ),
 )
 PROTOCOL_FILE_BYTES = 2_000_000
 

@@ -23,7 +23,7 @@ from bot.linking import telegram_link_code_create
 from club.kernel import tenancy
 from club.kernel.clubs import Club
 from club.lineup import lineup_add_guest
-from club.models import Evening, Registration
+from club.models import Evening, Guest, Registration
 from games.models import Game, GameStatus
 from games.online import services as online_play
 from games.online.sweep import online_sweep
@@ -31,12 +31,16 @@ from games.ratings.models import ScoringPreset, SeasonPreset
 from games.ratings.seasons import QUARTER, season_of
 from games.recordings.models import FoulSuggestion, Recording
 from games.rules.simulate import SAMPLE_TOWN_WINS
+from history.formats.records import Read, Source
+from history.imports import services as history_services
+from history.imports.claims import claim_request
 from leagues.models import League, LeagueMembership
 from live.links import link_make
 from live.models import LinkKind, LiveLink
 from notifications.models import Notification, NotificationChannel
 from tests.factories import make_evening, make_member, sign_up_many
 from tests.games.recording import LINEUP, OPENING, record, start_game
+from tests.history.records import game_record
 from tournaments import services as tournaments
 from tournaments.models import Table, Tournament
 
@@ -128,6 +132,7 @@ def build(club: Club, prefix: str) -> World:
         _links(world, host, admin)
         _rest(world, admin)
         _league(world, admin)
+        _history(world, admin)
         world.ids["member_id"] = [world.people["member"].pk]
         world.ids["token_id"] = list(
             ApiToken.objects.filter(user=world.people["member"]).values_list("pk", flat=True)
@@ -275,6 +280,35 @@ def _league(world: World, admin: User) -> None:
     world.ids["slug"] = [league.slug]
     world.ids["membership_id"] = [invitation.pk]
     world.ids["club_id"] = [world.club.pk]
+
+
+def _history(world: World, admin: User) -> None:
+    """An import of the club's past, confirmed (its unclaimed players, a member's claim on
+    one), and a second file still in preview: the other club's organiser may see, confirm,
+    undo or decide none of it."""
+    names = tuple(world.secret(f"Old{n}") for n in range(1, 11))
+    played = date(2024, 3, 2)
+    done = history_services.import_upload(
+        author=admin,
+        filename=world.secret("History.csv"),
+        data=world.club.slug.encode() + b"-done",
+        read=Read(games=[game_record("g1", nicknames=names, played_on=played)]),
+        source=Source.SPREADSHEET,
+    )
+    history_services.import_confirm(history_import_id=done.pk, actor=admin, choices={})
+    preview = history_services.import_upload(
+        author=admin,
+        filename=world.secret("Preview.csv"),
+        data=world.club.slug.encode() + b"-preview",
+        read=Read(games=[game_record("g2", nicknames=names, played_on=played, number=2)]),
+        source=Source.SPREADSHEET,
+    )
+    guest = Guest.objects.filter(from_history=True).order_by("pk").first()
+    assert guest is not None
+    claim = claim_request(guest_id=guest.pk, member=world.people["member"])
+    world.ids["history_import_id"] = [done.pk, preview.pk]
+    world.ids["guest_id"] = [guest.pk]
+    world.ids["claim_id"] = [claim.pk]
 
 
 def live_link_rows(world: World) -> Iterator[LiveLink]:

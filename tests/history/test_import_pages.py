@@ -1,0 +1,114 @@
+"""The organiser's import pages (history/views.py): upload → preview → confirm → progress →
+done → undo, each door asking the role in the club in scope."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
+
+from accounts.models import User
+from club.kernel.clubs import Club
+from club.kernel.tenancy import club_scope
+from games.models import Game
+from history.imports import rebuild
+from history.models import HistoryImport, ImportStatus
+from tests.factories import make_member
+from tests.history.sheets import csv_bytes, game_rows
+
+pytestmark = pytest.mark.django_db
+
+DAY = "01.12.2026"
+
+
+def sheet() -> bytes:
+    rows = game_rows(day=DAY) + game_rows(day=DAY, number="2", prefix="Игрок")
+    rows += [["01.12.2026", "1", "3", "1", "Кто-то", "пират", "0", "", "", "", "", "", ""]]
+    return csv_bytes(rows)
+
+
+def logged_in(member: User) -> Client:
+    client = Client()
+    client.force_login(member)
+    return client
+
+
+def post_file(client: Client, data: bytes, prefix: str = "") -> Any:
+    upload = SimpleUploadedFile("games.csv", data, content_type="text/csv")
+    return client.post(f"{prefix}/history/import/", {"file": upload})
+
+
+def test_upload_preview_confirm_progress_done_and_undo() -> None:
+    organiser = make_member(nickname="Организатор", role="organiser")
+    make_member(nickname="Игрок 1")
+    client = logged_in(organiser)
+    assert client.get("/history/import/").status_code == 200
+    answer = post_file(client, sheet())
+    assert answer.status_code == 302
+    found = HistoryImport.objects.get()
+    assert answer["Location"] == f"/history/import/{found.pk}/"
+    page = client.get(answer["Location"]).content.decode()
+    assert "Будут созданы 2 игры" in page
+    assert "У игры не указан победитель." in page  # the game it cannot read, with why
+    assert "тот же ник" in page  # Игрок 1, matched exactly
+    assert not Game.objects.exists()
+    confirmed = client.post(f"/history/import/{found.pk}/confirm/", {"name:игрок 2": "new"})
+    assert confirmed.status_code == 302
+    assert Game.objects.count() == 2
+    progress = client.get(f"/history/import/{found.pk}/", headers={"HX-Request": "true"})
+    assert 'hx-trigger="every 2s"' in progress.content.decode()
+    rebuild.history_rebuild(history_import_id=found.pk)
+    done = client.get(f"/history/import/{found.pk}/", headers={"HX-Request": "true"})
+    assert "hx-trigger" not in done.content.decode() and "Перенесено" in done.content.decode()
+    client.post(f"/history/import/{found.pk}/undo/")
+    rebuild.history_rebuild(history_import_id=found.pk)
+    assert not Game.objects.exists()
+    assert HistoryImport.objects.get().status == ImportStatus.UNDONE
+
+
+def test_the_same_file_twice_is_refused_with_the_day_it_came() -> None:
+    organiser = make_member(nickname="Организатор", role="organiser")
+    client = logged_in(organiser)
+    post_file(client, sheet())
+    found = HistoryImport.objects.get()
+    client.post(f"/history/import/{found.pk}/confirm/")
+    again = post_file(client, sheet())
+    assert again.status_code == 422
+    assert "этот файл уже перенесён" in again.content.decode().lower()
+    assert Game.objects.count() == 2 and HistoryImport.objects.count() == 1
+
+
+def test_an_empty_or_missing_file_is_refused_in_words() -> None:
+    client = logged_in(make_member(nickname="Организатор", role="organiser"))
+    missing = client.post("/history/import/", {})
+    assert missing.status_code == 422 and "Выберите файл" in missing.content.decode()
+
+
+def test_a_member_cannot_import_nor_see_an_import() -> None:
+    organiser = make_member(nickname="Организатор", role="organiser")
+    post_file(logged_in(organiser), sheet())
+    found = HistoryImport.objects.get()
+    member = logged_in(make_member(nickname="Рядовой"))
+    assert member.get("/history/import/").status_code == 403
+    assert post_file(member, sheet()).status_code == 403
+    assert member.get(f"/history/import/{found.pk}/").status_code == 403
+    assert member.post(f"/history/import/{found.pk}/confirm/").status_code in (302, 403)
+    assert not Game.objects.exists()
+    assert Client().get("/history/import/").status_code == 302  # to log in
+
+
+def test_another_clubs_organiser_sees_nothing() -> None:
+    organiser = make_member(nickname="Организатор", role="organiser")
+    post_file(logged_in(organiser), sheet())
+    found = HistoryImport.objects.get()
+    other = Club.objects.create(slug="north", name="Северный", venue="Маяк")
+    with club_scope(other):
+        theirs = make_member(nickname="Чужой", role="organiser")
+    client = logged_in(theirs)
+    assert client.get(f"/c/north/history/import/{found.pk}/").status_code == 404
+    client.post(f"/c/north/history/import/{found.pk}/confirm/")
+    assert not Game.all_clubs.exists()
+    # At the first club's address they are nobody.
+    assert client.get(f"/history/import/{found.pk}/").status_code == 403
