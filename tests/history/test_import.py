@@ -132,7 +132,7 @@ def test_the_same_file_twice_creates_nothing_twice(organiser: User) -> None:
     with pytest.raises(Refused) as refused:
         upload(organiser, [game_record("g1")], data=b"same")
     assert refused.value.code == "conflict"
-    assert "already imported" in refused.value.message
+    assert "Этот файл уже перенесён" in refused.value.message
     assert Game.objects.count() == 1 and HistoryImport.objects.count() == 1
 
 
@@ -209,7 +209,7 @@ def test_a_member_at_two_seats_of_one_game_is_refused_and_nothing_written(
     choices = {"старый 1": f"member:{lisa.pk}", "старый 2": f"member:{lisa.pk}"}
     with pytest.raises(Refused) as refused:
         services.import_confirm(history_import_id=found.pk, actor=organiser, choices=choices)
-    assert "Line 5" in refused.value.message
+    assert "Строка 5: Лиса" in refused.value.message
     assert not Game.objects.exists() and not Guest.objects.exists()
 
 
