@@ -25,8 +25,8 @@ from club.models import Guest
 from games.models import Role
 from history.exports.doors import export_response
 from history.exports.scopes import Kind
+from history.formats.reading import read_history
 from history.formats.records import Read, Source
-from history.formats.spreadsheet import read_spreadsheet
 from history.imports import claims, services
 from history.imports.matching import MEMBER, NEW, club_people
 from history.models import ClaimStatus, HistoryClaim, HistoryImport, ImportStatus
@@ -117,7 +117,7 @@ def _upload(request: MemberRequest) -> HistoryImport:
     data = upload.read()
     services.refuse_if_imported(services.file_digest(data))
     read = _read(data, upload.name)
-    source = read.games[0].source if read.games else Source.SPREADSHEET
+    source = read.source or (read.games[0].source if read.games else Source.SPREADSHEET)
     return services.import_upload(
         author=request.user, filename=upload.name, data=data, read=read, source=source
     )
@@ -125,7 +125,7 @@ def _upload(request: MemberRequest) -> HistoryImport:
 
 def _read(data: bytes, filename: str) -> Read:
     catalogue = {role.code: role.name_ru for role in Role.objects.all()}
-    return read_spreadsheet(data, filename=filename, roles=catalogue)
+    return read_history(data, filename=filename, roles=catalogue)
 
 
 @login_required
