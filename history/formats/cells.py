@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from club.kernel.spreadsheets import FORMULA_STARTS
+
 
 @dataclass(frozen=True)
 class Formula:
@@ -22,5 +24,16 @@ class Merged:
 
 
 def is_formula(value: object) -> bool:
-    """An XLSX formula cell, or a CSV cell that a spreadsheet program would run as one."""
-    return isinstance(value, Formula) or (isinstance(value, str) and value.startswith("="))
+    return isinstance(value, Formula)
+
+
+def csv_cell(text: str) -> object:
+    """A CSV cell as the reader takes it: one starting with `=` is a formula (refused, never
+    run); one the platform's own export neutralised (club/kernel/spreadsheets.py puts a
+    single quote before a text that starts like a formula) is that text again, so a
+    nickname such as «-Lion-» reads back as it was written."""
+    if text.startswith(("=", "＝")):
+        return Formula(text)
+    if text.startswith("'") and text[1:2] and text[1] in FORMULA_STARTS:
+        return text[1:]
+    return text

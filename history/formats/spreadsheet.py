@@ -16,6 +16,7 @@ from collections.abc import Iterator, Mapping, Sequence
 
 from django.utils.translation import gettext as _
 
+from history.formats.cells import csv_cell
 from history.formats.problems import empty_file, file_problem
 from history.formats.records import Problem, Read, Source
 from history.formats.table import rows_into_games
@@ -59,7 +60,7 @@ def _csv_rows(text: str) -> Iterator[tuple[int, Sequence[object]]]:
             return
         except csv.Error as error:  # a cell past the field size limit, a stray quote
             raise _Unreadable(start, error) from error
-        yield start, cells
+        yield start, [csv_cell(cell) for cell in cells]
         start = reader.line_num + 1
 
 

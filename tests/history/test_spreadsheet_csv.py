@@ -208,3 +208,14 @@ def test_a_stray_quote_refuses_every_game_of_the_file() -> None:
     )
     result = read(data)
     assert result.games == [] and len(result.problems) == 1
+
+
+def test_a_cell_the_export_neutralised_reads_back_as_written() -> None:
+    from club.kernel.spreadsheets import neutral_cell
+
+    rows = game_rows()
+    rows[1][4] = neutral_cell("=Лев=")
+    rows[2][4] = neutral_cell("-Лиса-")
+    rows[3][4] = "'Сова"  # a quote before a letter is the nickname's own
+    (game,) = read(csv_bytes(rows)).games
+    assert [s.nickname for s in game.seats[1:4]] == ["=Лев=", "-Лиса-", "'Сова"]
