@@ -84,14 +84,14 @@ def _int(value: object) -> int | None:
     return value if type(value) is int else None
 
 
-def _zone(game: Mapping[str, Any]) -> tzinfo:
+def _zone(game: Mapping[str, Any]) -> tzinfo | None:
     name = game.get("timezone")
     if isinstance(name, str) and 0 < len(name) <= SHORT:
         try:
             return ZoneInfo(name)
         except (ZoneInfoNotFoundError, ValueError):
             pass
-    return UTC
+    return None
 
 
 def _start(game: Mapping[str, Any]) -> datetime:
@@ -106,10 +106,16 @@ def _start(game: Mapping[str, Any]) -> datetime:
         except ValueError:
             moment = None
         if moment is not None and moment.tzinfo is None:
-            moment = moment.replace(tzinfo=zone)
+            moment = moment.replace(tzinfo=zone or UTC)
     _need(moment is not None, _("The game has no readable start time."))
     assert moment is not None
-    return moment.astimezone(zone)
+    # Without the game's zone an ISO time's own offset says the evening's date.
+    return moment.astimezone(zone) if zone is not None else moment
+
+
+def _place(value: object) -> int:
+    """The table or the game's number, which this platform's export adds (1 without)."""
+    return value if type(value) is int and 1 <= value <= 1000 else 1
 
 
 def _when(round_: int | None, night: bool) -> str:
@@ -191,7 +197,11 @@ def _seat(index: int, player: object, codes: frozenset[str]) -> SeatRecord:
         % {"seat": seat, "most": MAX_NICKNAME},
     )
     written = player.get("role", "civ")
-    role = ROLES.get(written) if isinstance(written, str) else None
+    role = None
+    if isinstance(written, str):
+        # The format's four roles, or (this platform's export writes the others so, a
+        # loner above all) a role code of the club's catalogue.
+        role = ROLES.get(written) or (written if written in codes else None)
     _need(
         role is not None and role in codes,
         _("Seat %(seat)s: the club has no role «%(role)s».")
@@ -238,7 +248,7 @@ def key_of(game: Mapping[str, Any]) -> str:
     return "sha256:" + hashlib.sha256(text.encode()).hexdigest()
 
 
-def read_game(index: int, game: object, codes: frozenset[str]) -> tuple[datetime, GameRecord]:
+def read_game(index: int, game: object, codes: frozenset[str]) -> tuple[datetime, GameRecord, bool]:
     _need(isinstance(game, Mapping), _("A game is a JSON object."))
     assert isinstance(game, Mapping)
     players = game.get("players")
@@ -250,7 +260,9 @@ def read_game(index: int, game: object, codes: frozenset[str]) -> tuple[datetime
         % {"count": len(players), "low": MIN_PLAYERS, "high": MAX_PLAYERS},
     )
     written = game.get("winner")
-    winner = WINNERS.get(written) if isinstance(written, str) else None
+    winner = None
+    if isinstance(written, str):
+        winner = WINNERS.get(written) or (written if written in codes else None)
     _need(
         winner is not None,
         _("«%(value)s» is no winner: civ or maf (a tie is not kept).")
@@ -262,18 +274,19 @@ def read_game(index: int, game: object, codes: frozenset[str]) -> tuple[datetime
     problem = game_problem(seats, winner=winner, best_move=best_move, best_move_by=best_move_by)
     _need(problem is None, problem or "")
     start = _start(game)
-    return start, GameRecord(
+    record = GameRecord(
         line=index,
         key=key_of(game),
         source=Source.EXCHANGE,
         played_on=start.date(),
-        table=1,
-        number=1,
+        table=_place(game.get("table")),
+        number=_place(game.get("number")),
         seats=seats,
         winner=winner,
         best_move=best_move,
         best_move_by=best_move_by,
     )
+    return start, record, _place(game.get("number")) == game.get("number")
 
 
 def games_of(raw: object) -> list[object] | None:
@@ -288,16 +301,20 @@ def games_of(raw: object) -> list[object] | None:
     return None
 
 
-def _numbered(games: list[tuple[datetime, GameRecord]]) -> list[GameRecord]:
-    """Games of one date numbered by their start time (the file's order on a tie)."""
+def _numbered(games: list[tuple[datetime, GameRecord, bool]]) -> list[GameRecord]:
+    """Games of one date and table numbered by their start time (the file's order on a
+    tie), unless the game says its number."""
     order = sorted(range(len(games)), key=lambda i: (games[i][0], i))
-    counts: dict[date, int] = {}
+    counts: dict[tuple[date, int], int] = {}
     numbers: dict[int, int] = {}
     for i in order:
-        day = games[i][1].played_on
-        counts[day] = counts.get(day, 0) + 1
-        numbers[i] = counts[day]
-    return [replace(game, number=numbers[i]) for i, (_start, game) in enumerate(games)]
+        place = (games[i][1].played_on, games[i][1].table)
+        counts[place] = counts.get(place, 0) + 1
+        numbers[i] = counts[place]
+    return [
+        game if numbered else replace(game, number=numbers[i])
+        for i, (_start, game, numbered) in enumerate(games)
+    ]
 
 
 def _read_exchange_document(raw: object, *, roles: Mapping[str, str]) -> Read:
@@ -306,7 +323,7 @@ def _read_exchange_document(raw: object, *, roles: Mapping[str, str]) -> Read:
         return Read(problems=file_problem(_("This JSON holds no game of the exchange format.")))
     codes = frozenset(roles)
     problems = Problems()
-    read: list[tuple[datetime, GameRecord]] = []
+    read: list[tuple[datetime, GameRecord, bool]] = []
     for index, game in enumerate(games, start=1):
         try:
             read.append(read_game(index, game, codes))

@@ -138,3 +138,15 @@ def test_not_json_and_not_the_format_are_refused_clearly() -> None:
     with translation.override("ru"):
         assert read_exchange(b"{nope", roles=ROLES).problems[0].message.startswith("Это не JSON")
     assert read({"hello": 1}).problems[0].line == 0
+
+
+def test_this_platforms_export_adds_table_number_and_club_role_codes() -> None:
+    players = [dict(p) for p in PLAYERS] + [{"name": "Псих", "role": "maniac"}]
+    players[9]["role"] = "doctor"  # a club code where the format has no word for the role
+    document = game(table=2, number=5, winner="maniac", players=players)
+    document["startTime"] = "2026-12-08T01:30:00+03:00"  # after midnight: the offset's date
+    del document["timezone"]
+    (record,) = read([document]).games
+    assert (record.table, record.number, record.winner) == (2, 5, "maniac")
+    assert (record.seats[9].role, record.seats[10].role) == ("doctor", "maniac")
+    assert record.played_on == date(2026, 12, 8)
