@@ -268,3 +268,35 @@ def rate_chart(rows: Sequence[tuple[str, int, int, int]]) -> RateChart:
     return RateChart(
         WIDTH, RATE_ROW * len(drawn), drawn, RATE_LABEL, RATE_TRACK, RATE_LABEL + RATE_TRACK + 8
     )
+
+
+@dataclass(frozen=True)
+class CountRow:
+    label: str
+    y: float
+    fill: float  # the bar's width, the largest value filling the track
+    value: float
+
+
+@dataclass(frozen=True)
+class CountChart:
+    width: int
+    height: int
+    rows: list[CountRow]
+    track_x: int
+    value_x: int
+
+    @property
+    def empty(self) -> bool:
+        return not self.rows
+
+
+def count_chart(rows: Sequence[tuple[str, float]]) -> CountChart:
+    """Horizontal bars of a count per row (people per evening, week by week), the largest
+    filling the track: what the club's figures draw."""
+    top = max((value for _label, value in rows), default=0) or 1
+    drawn = [
+        CountRow(label, index * RATE_ROW, round(RATE_TRACK * value / top, 1), value)
+        for index, (label, value) in enumerate(rows)
+    ]
+    return CountChart(WIDTH, RATE_ROW * len(drawn), drawn, RATE_LABEL, RATE_LABEL + RATE_TRACK + 8)

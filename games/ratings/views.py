@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpResponse
 from django.shortcuts import render
+from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.timezone import localtime
 from django.utils.translation import gettext as _
@@ -18,8 +20,9 @@ from club.doors.requests import SiteRequest
 from club.kernel.clubs import Club
 from club.kernel.parsing import whole_number
 from games import access
+from games.ratings import club_figures as figures
 from games.ratings import play, stats
-from games.ratings.charts import line_chart
+from games.ratings.charts import count_chart, line_chart
 from games.ratings.presets import presets as presets_offered
 from games.ratings.presets import season_scheme
 from games.ratings.publication import member_score_lines
@@ -67,6 +70,7 @@ def leaderboard(request: SiteRequest) -> HttpResponse:
         "sort_label": dict(columns).get(sort, columns[1][1]),
         "rating_digits": stats.rating_digits(board.system),
         "presets": presets,
+        "organiser": whatif,  # the club's figures are theirs too
         "system_label": dict(Club._meta.get_field("rating_system").choices or []).get(
             board.system, board.system
         ),
@@ -168,3 +172,34 @@ def player(request: SiteRequest, member_id: int) -> HttpResponse:
         **play.play_page(member.pk, season_parse(request.GET.get("season")), names),
     }
     return render(request, "games/player.html", context)
+
+
+@require_GET
+def club_figures(request: SiteRequest) -> HttpResponse:
+    """The club's own figures for its organisers and admins (docs/statistics.md)."""
+    club = Club.current()
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    if not club_roles.can(request.user, "organise", club):
+        return render(
+            request,
+            "403.html",
+            {"message": _("Only the club's organisers and admins see the club's figures.")},
+            status=403,
+        )
+    today = localtime(timezone.now(), club.zone).date()
+    found = figures.club_figures(today)
+    context = {
+        "figures": found,
+        "weeks_chart": count_chart(
+            [(date_format(week.first_day, "j E"), week.per_evening) for week in found.weeks]
+        ),
+        "constants": {
+            "weeks": figures.WEEKS,
+            "newcomer_weeks": figures.NEWCOMER_WEEKS,
+            "stopped_games": figures.STOPPED_GAMES,
+            "stopped_weeks": figures.STOPPED_WEEKS,
+            "minimum": figures.MINIMUM_GAMES,
+        },
+    }
+    return render(request, "games/club_figures.html", context)
