@@ -1,5 +1,6 @@
 """Writes on members: sign-up, status changes, API tokens, Telegram linking."""
 
+import uuid
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
@@ -512,3 +513,65 @@ def member_mini_app_open(
     # Opening a club's Mini App joins that club: one account, a membership per club.
     member_join_club(member=member)
     return member_learn_language(member=member, language=launch.language)
+
+
+# --- forgetting a member (the right to be forgotten) ----------------------------------------
+
+# A forgotten account's nickname: unique, and no one's (a nickname cannot hold «#»).
+FORGOTTEN_NICKNAME = "#forgotten-%s"
+# A birth date is required of every account: a forgotten one keeps this, which is no one's.
+FORGOTTEN_BIRTH_DATE = date(1900, 1, 1)
+
+
+def refuse_unless_may_forget(*, member: User, typed: str) -> None:
+    """Forgetting is the account's, in every club at once, and cannot be undone: the member
+    types their nickname to confirm. A club's last admin is refused: a club is never left
+    without one (another member is made its admin first)."""
+    if login_key(typed.strip()) != member.nickname_key:
+        raise Refused(_("Type your nickname exactly as it is to confirm."), RefusalCode.INVALID)
+    last = [
+        str(membership.club)
+        for membership in Membership.objects.filter(
+            user=member, role=Role.ADMIN, left_at__isnull=True
+        ).select_related("club")
+        if not roles.other_admins(member, membership.club_id)
+    ]
+    if last:
+        raise Refused(
+            _(
+                "You are the last admin of «%(clubs)s»: make another member its admin first, "
+                "then ask again."
+            )
+            % {"clubs": "», «".join(last)},
+            RefusalCode.CONFLICT,
+        )
+
+
+@transaction.atomic
+def member_forget(*, member: User, typed: str) -> User:
+    """The account anonymised: a placeholder nickname, no email, Telegram link or birth
+    date, an unusable password, closed (inactive: every session ends, as its password's
+    hash changed), its API tokens revoked, its consent to publication withdrawn and its
+    membership left in every club (the clubs' group posts are edited to «Игрок N»). Its
+    seats and scores stay, under «Игрок N» everywhere. The evenings' sign-ups are the
+    club's to cancel first (history.exports.forgetting)."""
+    refuse_unless_may_forget(member=member, typed=typed)
+    now = timezone.now()
+    for membership in Membership.objects.filter(user=member).select_related("club"):
+        member_set_publication_consent(member=member, consent=False, club=membership.club)
+    Membership.objects.filter(user=member, left_at__isnull=True).update(
+        left_at=now, role=Role.MEMBER
+    )
+    ApiToken.objects.filter(user=member).delete()
+    member.nickname = FORGOTTEN_NICKNAME % uuid.uuid4().hex[:12]
+    member.email = ""
+    member.telegram_id, member.telegram_username = None, ""
+    member.birth_date = FORGOTTEN_BIRTH_DATE
+    member.reminders = member.game_reports = False
+    member.status, member.status_changed_at = MembershipStatus.BANNED, now
+    member.status_reason = "забыт по своей просьбе"
+    member.set_unusable_password()
+    member.save()
+    roles.forget_memberships(member)
+    roles.sync_staff(member)
+    return member

@@ -1,10 +1,11 @@
 import hmac
+import json
 import secrets
 from datetime import timedelta
 
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth import login
+from django.contrib.auth import login, logout
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
@@ -34,6 +35,8 @@ from club.kernel import throttle
 from club.kernel.bots import club_bot
 from club.kernel.clubs import Club
 from club.kernel.errors import RefusalCode, Refused
+from history.exports.forgetting import member_forget_everywhere
+from history.exports.member_data import member_data
 from notifications.sender import notification_deliver
 
 BACKEND = "accounts.backends.NicknameOrEmailBackend"
@@ -162,6 +165,39 @@ def member_settings(request: MemberRequest) -> HttpResponse:
     }
     response = render(request, template, context)
     return _page_language(response, language if chosen else "")
+
+
+@login_required
+@require_GET
+def member_data_download(request: MemberRequest) -> HttpResponse:
+    """Everything this club holds about the member, one JSON file (history/exports)."""
+    document = member_data(request.user)
+    response = HttpResponse(
+        json.dumps(document, ensure_ascii=False, indent=1),
+        content_type="application/json; charset=utf-8",
+    )
+    club = Club.current().slug
+    response["Content-Disposition"] = f'attachment; filename="{club}-my-data.json"'
+    response["Cache-Control"] = "private, no-store"
+    return response
+
+
+@login_required
+@require_POST
+def member_forget(request: MemberRequest) -> HttpResponse:
+    """Forget the account (typed nickname to confirm): refused with its reason on the
+    settings page; done, the member is logged out and told so."""
+    try:
+        member_forget_everywhere(member=request.user, typed=request.POST.get("nickname", ""))
+    except Refused as refusal:
+        messages.error(request, refusal.message)
+        return redirect(reverse("accounts:settings") + "#forget")
+    logout(request)
+    messages.success(
+        request,
+        _("Your account is forgotten. Your games keep your seats and scores as «Player N»."),
+    )
+    return redirect("home")
 
 
 def _members_club(request: MemberRequest, club_id: int) -> Club:

@@ -1,6 +1,6 @@
 """The field's game exchange JSON, as mafiaratings documents it (its game_sample.js and
-docs/game.js; the facts read there, this code our own), so that a tournament can be sent to
-the federation's rating.
+the game.js of its docs; the facts read there, this code our own), so that a tournament
+can be sent to the federation's rating.
 
 What the format says and how our log maps to it:
 - players are listed in seat order (seat 1 first) and named by number 1 …; each has
