@@ -27,6 +27,8 @@ from history.formats.words import RoleBook, fold
 GAME_LEVEL = frozenset({"game", "date", "table", "number", "winner"})
 # A header wider than this is no header of ours (its first cells are read, the rest not).
 MAX_COLUMNS = 64
+# The header is looked for among the first rows that are not empty (titles may stand above).
+HEADER_WITHIN = 5
 # Rows of one game past this are not kept: the game is refused for its size anyway.
 KEEP_ROWS = 16
 
@@ -203,17 +205,26 @@ def rows_into_games(
     iterator: Iterator[tuple[int, Sequence[object]]] = iter(rows)
     header: dict[int, str] | None = None
     grouping: _Grouping | None = None
+    refused: Problem | None = None  # the first row taken for a header and why it is not one
+    looked = 0
     for line, cells in iterator:
-        if all(_blank(cell) for cell in cells):
+        # A row of nothing but the inside of merged cells is as empty as a blank one.
+        if all(_blank(cell) or isinstance(cell, Merged) for cell in cells):
             continue
         if grouping is None:
             found = _header(cells)
             if isinstance(found, str):
-                return Read(problems=[Problem(line, found)])
+                refused = refused or Problem(line, found)
+                looked += 1
+                if looked < HEADER_WITHIN:
+                    continue  # a title above the header, as a printed sheet has
+                return Read(problems=[refused])
             header = found
             grouping = _Grouping(header, problems)
             continue
         grouping.add(line, cells)
+    if grouping is None and refused is not None:
+        return Read(problems=[refused])
     if grouping is None:
         return Read(problems=file_problem(_("The file holds no header and no rows.")))
     if not grouping.groups and not problems:

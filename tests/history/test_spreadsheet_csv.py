@@ -219,3 +219,9 @@ def test_a_cell_the_export_neutralised_reads_back_as_written() -> None:
     rows[3][4] = "'Сова"  # a quote before a letter is the nickname's own
     (game,) = read(csv_bytes(rows)).games
     assert [s.nickname for s in game.seats[1:4]] == ["=Лев=", "-Лиса-", "'Сова"]
+
+
+def test_a_title_above_the_header_is_passed_over() -> None:
+    data = "Клуб «Сова», сезон осень 2026;;\r\n\r\n".encode() + csv_bytes(game_rows())
+    result = read(data)
+    assert result.problems == [] and result.games[0].line == 4

@@ -105,3 +105,11 @@ def test_a_broken_zip_and_an_old_xls_are_refused_clearly() -> None:
     assert "повреждённый" in read(b"PK\x03\x04broken").problems[0].message
     (problem,) = read(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\0" * 100).problems
     assert ".xls" in problem.message
+
+
+def test_a_merge_past_the_games_rows_leaves_an_empty_row_empty() -> None:
+    rows = typed(game_rows())
+    for row in rows[1:]:
+        row[0] = None
+    result = read(xlsx([HEADER_RU, *rows], ["A2:A14"]))  # three rows past seat 10
+    assert result.problems == [] and len(result.games) == 1
