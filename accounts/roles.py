@@ -280,7 +280,7 @@ def sync_staff(user: User) -> None:
 # --- Django's model permissions, per club -------------------------------------------------
 
 # The rooms whose rows belong to a club: a club's staff manage them in the admin.
-_CLUB_APPS = ("club", "games", "tournaments", "live", "notifications")
+_CLUB_APPS = ("club", "games", "tournaments", "live", "notifications", "history")
 # The clubs' own rows: a platform admin adds and removes clubs, a club admin changes theirs.
 _CLUB_ROWS = {"club.add_club", "club.change_club", "club.delete_club"}
 _MEMBER_READS = {"accounts.view_user", "accounts.view_membership"}

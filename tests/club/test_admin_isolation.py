@@ -77,6 +77,7 @@ def _rows_the_demo_club_lacks() -> None:
     from games.models import Game
     from games.ratings.models import ScoringPreset, SeasonPreset
     from games.recordings.models import Recording, RecordingDeletion
+    from history.models import HistoryClaim, HistoryImport
     from live.models import LinkKind, LiveLink
     from tournaments.models import Absence, JudgeConflict
 
@@ -85,7 +86,9 @@ def _rows_the_demo_club_lacks() -> None:
     registration = Registration.objects.order_by("pk").first()
     game = Game.objects.order_by("pk").first()
     assert evening is not None and registration is not None and game is not None
-    Guest.objects.create(name="Гость клуба А")
+    guest = Guest.objects.create(name="Гость клуба А")
+    HistoryImport.objects.create(author=organiser, filename="a.csv", sha256="0" * 64)
+    HistoryClaim.objects.create(guest=guest, member=organiser)
     LineupChange.objects.create(evening=evening, action=LineupAction.ADDED, actor=organiser)
     preset = ScoringPreset.objects.order_by("pk").first()
     assert preset is not None
