@@ -84,6 +84,8 @@ def _replayed(document: object) -> tuple[ClubGame, Mapping[str, Any]]:
         protocol = parse(document)
     except ProtocolError as error:
         raise Refused(rules_message(error, UTC)) from error
+    except (TypeError, ValueError, KeyError, AttributeError) as error:  # as for replay below
+        raise Refused(_("The protocol cannot be replayed.")) from error
     _need(protocol.ruleset == "club", _("An online game is not a club's live game."))
     try:
         game, failure = replay(protocol)
