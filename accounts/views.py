@@ -191,7 +191,7 @@ def member_forget(request: MemberRequest) -> HttpResponse:
         member_forget_everywhere(member=request.user, typed=request.POST.get("nickname", ""))
     except Refused as refusal:
         messages.error(request, refusal.message)
-        return redirect(reverse("accounts:settings") + "#forget")
+        return redirect("accounts:settings")  # the message opens the page, where it is seen
     logout(request)
     messages.success(
         request,

@@ -199,6 +199,7 @@ SEAT_REFERENCE = re.compile(r"\{seat:\d+\}")
 # Names the Russian pages keep in Latin letters.
 LATIN_NAMES = {"GrandDaddy", "Telegram", "iCalendar", "API", "PNG", "JPEG", "WebP", "Elo", "OBS"}
 LATIN_NAMES |= {"ogg", "opus", "wav", "webm", "flac", "amr", "aiff", "caf", "wma"}  # formats
+LATIN_NAMES |= {"CSV", "JSON"}  # the files a club downloads (history/exports/)
 
 
 def polls_answered(page: Page, path: str, count: int = 2) -> None:
