@@ -235,7 +235,7 @@ def _game_context(request: SiteRequest, view: GameView) -> dict[str, Any]:
         # The producer's links (live/), for whoever runs a club game only: one query.
         "producer_links": (
             list(producer_links(view.game.pk))
-            if runs and view.game.ruleset == Ruleset.CLUB
+            if runs and view.game.ruleset == Ruleset.CLUB and not view.game.results_only
             else None
         ),
         "producer_most_delay": MAX_DELAY_SECONDS,

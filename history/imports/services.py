@@ -12,6 +12,7 @@ only its new games.
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
@@ -183,11 +184,23 @@ def import_preview(history_import: HistoryImport, *, limit: int | None = None) -
         for seat in record.seats:
             key = login_key(seat.nickname)
             seats[key] = seats.get(key, 0) + 1
-    ordered = sorted(matches.values(), key=lambda m: (m.how != How.NEW, m.nickname.casefold()))
+    # The doubtful first: a look-alike, then the new unclaimed players, the exact last.
+    ordered = sorted(matches.values(), key=lambda m: (SHOWN_FIRST.index(m.how), _natural(m)))
     return Preview(
         games=games[:limit] if limit is not None else games,
         matches=[(match, seats[match.key]) for match in ordered],
         problems=list(history_import.problems),
+    )
+
+
+SHOWN_FIRST = (How.LOOKALIKE, How.CHOSEN, How.NEW, How.UNCLAIMED, How.CLAIMED, How.EXACT)
+
+
+def _natural(match: Match) -> tuple[str | int, ...]:
+    """«Игрок 2» before «Игрок 10»."""
+    return tuple(
+        int(part) if part.isdigit() else part
+        for part in re.split(r"(\d+)", match.nickname.casefold())
     )
 
 
