@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from datetime import UTC, date, datetime, tzinfo
 from typing import Any
@@ -75,9 +75,11 @@ class Refused(Exception):
     """The game is left out; the message says why."""
 
 
-def _need(condition: bool, message: str) -> None:
+def _need(condition: bool, message: Callable[[], str]) -> None:
+    """Refuse the game unless the condition holds; the message is made (translated) only
+    then, so that reading a good game costs no translation."""
     if not condition:
-        raise Refused(message)
+        raise Refused(message())
 
 
 def _int(value: object) -> int | None:
@@ -107,7 +109,7 @@ def _start(game: Mapping[str, Any]) -> datetime:
             moment = None
         if moment is not None and moment.tzinfo is None:
             moment = moment.replace(tzinfo=zone or UTC)
-    _need(moment is not None, _("The game has no readable start time."))
+    _need(moment is not None, lambda: _("The game has no readable start time."))
     assert moment is not None
     # Without the game's zone an ISO time's own offset says the evening's date.
     return moment.astimezone(zone) if zone is not None else moment
@@ -142,8 +144,10 @@ def _death(raw: object, seat: int) -> tuple[Left | None, str]:
     left = DEATHS.get(kind) if isinstance(kind, str) else None
     _need(
         left is not None,
-        _("Seat %(seat)s: «%(value)s» is no way to leave the game.")
-        % {"seat": seat, "value": str(kind)[:SHORT]},
+        lambda: (
+            _("Seat %(seat)s: «%(value)s» is no way to leave the game.")
+            % {"seat": seat, "value": str(kind)[:SHORT]}
+        ),
     )
     if kind in ("day", "night"):
         return left, _when(round_, kind == "night")
@@ -157,8 +161,10 @@ def _fouls(raw: object, seat: int) -> int:
     count = len(raw) if isinstance(raw, list) else raw if raw is not None else 0
     _need(
         type(count) is int and 0 <= count <= MAX_FOULS,
-        _("Seat %(seat)s: %(fouls)s fouls: a player has 0 to %(most)s.")
-        % {"seat": seat, "fouls": str(count)[:SHORT], "most": MAX_FOULS},
+        lambda: (
+            _("Seat %(seat)s: %(fouls)s fouls: a player has 0 to %(most)s.")
+            % {"seat": seat, "fouls": str(count)[:SHORT], "most": MAX_FOULS}
+        ),
     )
     assert isinstance(count, int)
     return count
@@ -188,13 +194,17 @@ def _name(player: Mapping[str, Any]) -> str:
 
 def _seat(index: int, player: object, codes: frozenset[str]) -> SeatRecord:
     seat = index + 1
-    _need(isinstance(player, Mapping), _("Seat %(seat)s is not an object.") % {"seat": seat})
+    _need(
+        isinstance(player, Mapping), lambda: _("Seat %(seat)s is not an object.") % {"seat": seat}
+    )
     assert isinstance(player, Mapping)
     name = _name(player)
     _need(
         0 < len(name) <= MAX_NICKNAME,
-        _("Seat %(seat)s: no name, or one longer than %(most)s letters.")
-        % {"seat": seat, "most": MAX_NICKNAME},
+        lambda: (
+            _("Seat %(seat)s: no name, or one longer than %(most)s letters.")
+            % {"seat": seat, "most": MAX_NICKNAME}
+        ),
     )
     written = player.get("role", "civ")
     role = None
@@ -204,8 +214,10 @@ def _seat(index: int, player: object, codes: frozenset[str]) -> SeatRecord:
         role = ROLES.get(written) or (written if written in codes else None)
     _need(
         role is not None and role in codes,
-        _("Seat %(seat)s: the club has no role «%(role)s».")
-        % {"seat": seat, "role": str(written)[:SHORT]},
+        lambda: (
+            _("Seat %(seat)s: the club has no role «%(role)s».")
+            % {"seat": seat, "role": str(written)[:SHORT]}
+        ),
     )
     assert role is not None
     left, when = _death(player.get("death"), seat)
@@ -230,11 +242,11 @@ def _best_move(players: Sequence[object]) -> tuple[tuple[int, ...], int | None]:
     ]
     if not named:
         return (), None
-    _need(len(named) == 1, _("Two players leave a best move: the record keeps one."))
+    _need(len(named) == 1, lambda: _("Two players leave a best move: the record keeps one."))
     by, seats = named[0]
     _need(
         isinstance(seats, list) and all(type(s) is int for s in seats),
-        _("The best move is not a list of seats."),
+        lambda: _("The best move is not a list of seats."),
     )
     return tuple(seats), by
 
@@ -249,15 +261,17 @@ def key_of(game: Mapping[str, Any]) -> str:
 
 
 def read_game(index: int, game: object, codes: frozenset[str]) -> tuple[datetime, GameRecord, bool]:
-    _need(isinstance(game, Mapping), _("A game is a JSON object."))
+    _need(isinstance(game, Mapping), lambda: _("A game is a JSON object."))
     assert isinstance(game, Mapping)
     players = game.get("players")
-    _need(isinstance(players, list), _("The game has no list of players."))
+    _need(isinstance(players, list), lambda: _("The game has no list of players."))
     assert isinstance(players, list)
     _need(
         len(players) <= MAX_PLAYERS,
-        _("%(count)s players at the table: a game has %(low)s to %(high)s.")
-        % {"count": len(players), "low": MIN_PLAYERS, "high": MAX_PLAYERS},
+        lambda: (
+            _("%(count)s players at the table: a game has %(low)s to %(high)s.")
+            % {"count": len(players), "low": MIN_PLAYERS, "high": MAX_PLAYERS}
+        ),
     )
     written = game.get("winner")
     winner = None
@@ -265,14 +279,16 @@ def read_game(index: int, game: object, codes: frozenset[str]) -> tuple[datetime
         winner = WINNERS.get(written) or (written if written in codes else None)
     _need(
         winner is not None,
-        _("«%(value)s» is no winner: civ or maf (a tie is not kept).")
-        % {"value": str(game.get("winner"))[:SHORT]},
+        lambda: (
+            _("«%(value)s» is no winner: civ or maf (a tie is not kept).")
+            % {"value": str(game.get("winner"))[:SHORT]}
+        ),
     )
     assert winner is not None
     seats = tuple(_seat(i, player, codes) for i, player in enumerate(players))
     best_move, best_move_by = _best_move(players)
     problem = game_problem(seats, winner=winner, best_move=best_move, best_move_by=best_move_by)
-    _need(problem is None, problem or "")
+    _need(problem is None, lambda: problem or "")
     start = _start(game)
     record = GameRecord(
         line=index,
@@ -328,6 +344,9 @@ def _read_exchange_document(raw: object, *, roles: Mapping[str, str]) -> Read:
         try:
             read.append(read_game(index, game, codes))
         except Refused as error:
+            if problems.full:
+                problems.count()
+                continue
             problems.add(index, _("Game %(index)s: %(reason)s") % {"index": index, "reason": error})
     return Read(games=_numbered(read), problems=problems.done())
 

@@ -16,6 +16,14 @@ class Problems:
         self.kept: list[Problem] = []
         self.more = 0
 
+    @property
+    def full(self) -> bool:
+        """No more is kept: a reader may count a problem without making its message."""
+        return len(self.kept) >= MAX_PROBLEMS
+
+    def count(self) -> None:
+        self.more += 1
+
     def add(self, line: int, message: str) -> None:
         if len(self.kept) < MAX_PROBLEMS:
             self.kept.append(Problem(line, message))

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, date, datetime
 from typing import Any
 
@@ -58,9 +58,11 @@ class Refused(Exception):
     pass
 
 
-def _need(condition: bool, message: str) -> None:
+def _need(condition: bool, message: Callable[[], str]) -> None:
+    """Refuse the game unless the condition holds; the message is made (translated) only
+    then, so that reading a good game costs no translation."""
     if not condition:
-        raise Refused(message)
+        raise Refused(message())
 
 
 def is_protocol(raw: object) -> bool:
@@ -86,7 +88,7 @@ def _replayed(document: object) -> tuple[ClubGame, Mapping[str, Any]]:
         raise Refused(rules_message(error, UTC)) from error
     except (TypeError, ValueError, KeyError, AttributeError) as error:  # as for replay below
         raise Refused(_("The protocol cannot be replayed.")) from error
-    _need(protocol.ruleset == "club", _("An online game is not a club's live game."))
+    _need(protocol.ruleset == "club", lambda: _("An online game is not a club's live game."))
     try:
         game, failure = replay(protocol)
     # The engine refuses a bad event with its own errors (caught in replay); a value of a
@@ -99,7 +101,7 @@ def _replayed(document: object) -> tuple[ClubGame, Mapping[str, Any]]:
             % {"index": failure.index, "reason": rules_message(failure.error, UTC)}
         )
     assert isinstance(game, ClubGame) and isinstance(document, Mapping)
-    _need(game.winner is not None, _("The protocol stops before the game ends."))
+    _need(game.winner is not None, lambda: _("The protocol stops before the game ends."))
     return game, document
 
 
@@ -140,12 +142,13 @@ def _from_protocol(document: object, codes: frozenset[str]) -> Results:
     game, doc = _replayed(document)
     seats = _seats_of(game, doc)
     for seat in seats:
-        _need(
-            seat.role in codes,
-            _("Seat %(seat)s: the club has no role «%(role)s».")
-            % {"seat": seat.seat, "role": seat.role[:SHORT]},
-        )
-        _need(seat.nickname != "", _("Seat %(seat)s has no nickname.") % {"seat": seat.seat})
+        if seat.role not in codes:
+            raise Refused(
+                _("Seat %(seat)s: the club has no role «%(role)s».")
+                % {"seat": seat.seat, "role": seat.role[:SHORT]}
+            )
+        if not seat.nickname:
+            raise Refused(_("Seat %(seat)s has no nickname.") % {"seat": seat.seat})
     best = game.best_move
     assert game.winner is not None
     return seats, game.winner, (best.targets if best else ()), (best.by if best else None)
@@ -159,38 +162,40 @@ def _unreadable(seat: int, field: str) -> str:
 
 
 def _result_seat(raw: object, codes: frozenset[str]) -> SeatRecord:
-    _need(isinstance(raw, Mapping), _("A seat is not an object."))
+    _need(isinstance(raw, Mapping), lambda: _("A seat is not an object."))
     assert isinstance(raw, Mapping)
     number, nick, role = raw.get("seat"), raw.get("nick"), raw.get("role")
-    _need(type(number) is int, _("A seat has no number."))
+    _need(type(number) is int, lambda: _("A seat has no number."))
     assert isinstance(number, int)
     _need(
         isinstance(nick, str) and 0 < len(nick.strip()) <= MAX_NICKNAME,
-        _("Seat %(seat)s has no nickname.") % {"seat": number},
+        lambda: _("Seat %(seat)s has no nickname.") % {"seat": number},
     )
     _need(
         isinstance(role, str) and role in codes,
-        _("Seat %(seat)s: the club has no role «%(role)s».")
-        % {"seat": number, "role": str(role)[:SHORT]},
+        lambda: (
+            _("Seat %(seat)s: the club has no role «%(role)s».")
+            % {"seat": number, "role": str(role)[:SHORT]}
+        ),
     )
     fouls, left, when = raw.get("fouls", 0), raw.get("left"), raw.get("when", "")
     _need(
         type(fouls) is int and 0 <= fouls <= MAX_FOULS,
-        _unreadable(number, "fouls"),
+        lambda: _unreadable(number, "fouls"),
     )
     _need(
         left is None or left in {item.value for item in Left},
-        _unreadable(number, "left"),
+        lambda: _unreadable(number, "left"),
     )
     read = read_when(when) if isinstance(when, str) and when else ""
     _need(
         read is not None and (left is not None or not read),
-        _unreadable(number, "when"),
+        lambda: _unreadable(number, "when"),
     )
     extra = raw.get("extra", 0)
     _need(
         type(extra) in (int, float) and abs(extra) < 1000,
-        _unreadable(number, "extra"),
+        lambda: _unreadable(number, "extra"),
     )
     reason = raw.get("reason", "")
     assert isinstance(nick, str) and isinstance(role, str) and isinstance(fouls, int)
@@ -210,31 +215,35 @@ def _from_results(entry: Mapping[str, Any], codes: frozenset[str]) -> Results:
     results = entry.get("results")
     _need(
         isinstance(results, Mapping) and isinstance(results.get("seats"), list),
-        _("The game has neither a protocol nor results."),
+        lambda: _("The game has neither a protocol nor results."),
     )
     assert isinstance(results, Mapping)
     raw_seats = results["seats"]
     _need(
         len(raw_seats) <= MAX_PLAYERS,
-        _("%(count)s players at the table: a game has %(low)s to %(high)s.")
-        % {"count": len(raw_seats), "low": MIN_PLAYERS, "high": MAX_PLAYERS},
+        lambda: (
+            _("%(count)s players at the table: a game has %(low)s to %(high)s.")
+            % {"count": len(raw_seats), "low": MIN_PLAYERS, "high": MAX_PLAYERS}
+        ),
     )
     seats = tuple(sorted((_result_seat(s, codes) for s in raw_seats), key=lambda s: s.seat))
     winner = entry.get("winner")
-    _need(isinstance(winner, str) and 0 < len(winner) <= SHORT, _("The game names no winner."))
+    _need(
+        isinstance(winner, str) and 0 < len(winner) <= SHORT, lambda: _("The game names no winner.")
+    )
     assert isinstance(winner, str)
     best = results.get("best_move") or []
     by = results.get("best_move_by")
     _need(
         isinstance(best, list) and all(type(s) is int for s in best),
-        _("The best move is not a list of seats."),
+        lambda: _("The best move is not a list of seats."),
     )
-    _need(by is None or type(by) is int, _("The best move's author is not a seat."))
+    _need(by is None or type(by) is int, lambda: _("The best move's author is not a seat."))
     return seats, winner, tuple(best), by
 
 
 def _date(value: object) -> date:
-    _need(isinstance(value, str) and len(value) <= SHORT, _("The game has no date."))
+    _need(isinstance(value, str) and len(value) <= SHORT, lambda: _("The game has no date."))
     assert isinstance(value, str)
     try:
         return date.fromisoformat(value)
@@ -245,7 +254,10 @@ def _date(value: object) -> date:
 def _place(value: object, default: int) -> int:
     if value is None:
         return default
-    _need(type(value) is int and 1 <= value <= 1000, _("Tables and games are numbered from 1."))
+    _need(
+        type(value) is int and 1 <= value <= 1000,
+        lambda: _("Tables and games are numbered from 1."),
+    )
     assert isinstance(value, int)
     return value
 
@@ -263,7 +275,7 @@ def _first_moment(document: object) -> date:
 
 
 def read_entry(index: int, entry: object, codes: frozenset[str], *, bare: bool) -> GameRecord:
-    _need(isinstance(entry, Mapping), _("A game is a JSON object."))
+    _need(isinstance(entry, Mapping), lambda: _("A game is a JSON object."))
     assert isinstance(entry, Mapping)
     if bare:
         document: object = entry
@@ -277,7 +289,7 @@ def read_entry(index: int, entry: object, codes: frozenset[str], *, bare: bool) 
     else:
         seats, winner, best, by = _from_protocol(document, codes)
     problem = game_problem(seats, winner=winner, best_move=best, best_move_by=by)
-    _need(problem is None, problem or "")
+    _need(problem is None, lambda: problem or "")
     key_parts = {"date": played_on.isoformat(), "table": table, "number": number}
     key_source = document if document is not None else [s.__dict__ for s in seats]
     return GameRecord(
@@ -318,6 +330,9 @@ def _read_protocol_document(raw: object, *, roles: Mapping[str, str]) -> Read:
         try:
             games.append(read_entry(index, entry, codes, bare=bare))
         except Refused as error:
+            if problems.full:
+                problems.count()
+                continue
             problems.add(index, _("Game %(index)s: %(reason)s") % {"index": index, "reason": error})
     return Read(games=games, problems=problems.done())
 

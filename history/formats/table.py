@@ -124,11 +124,12 @@ class _Grouping:
         self._last_key = key
 
     def _orphan(self, line: int) -> None:
-        which = column_label("game" if self.by_game else "date")
-        self.problems.add(
-            line,
-            _("The row's column «%(which)s» is empty: the row is not read.") % {"which": which},
-        )
+        if self.problems.full:
+            self.problems.count()
+        else:
+            which = column_label("game" if self.by_game else "date")
+            message = _("The row's column «%(which)s» is empty: the row is not read.")
+            self.problems.add(line, message % {"which": which})
         if self._last_key is not None:
             self._refuse(self.groups[self._last_key], line)
         self._orphan_line = line

@@ -68,6 +68,11 @@ def one_row_games(rows: int) -> bytes:
     return (header + "".join(f"g{i};07.12.2026;1;Ник;мирный;red\r\n" for i in range(rows))).encode()
 
 
+def rows_of_no_game(rows: int) -> bytes:
+    header = "Игра;Дата;Место;Ник;Роль;Победа\r\n"
+    return (header + ";07.12.2026;1;Ник;мирный;red\r\n" * rows).encode()
+
+
 def long_cells(length: int) -> bytes:
     rows = game_rows()
     for row in rows:
@@ -100,6 +105,7 @@ def xlsx_rows(count: int) -> bytes:
     [
         (one_game_key, 5_000),
         (one_row_games, 2_000),
+        (rows_of_no_game, 2_000),
         (long_cells, 400_000),
         (tiny_games, 2_000),
         (protocol_games, 20),
