@@ -3,7 +3,10 @@
 Measures, in the server process (Django's full request path, middleware and templates
 included, no network), the median time of 30 requests to the leaderboard, a player's
 profile (the member with the most games) and a game page, and the SQL queries each runs;
-the same pages with the first 10 games only give the query counts to match. Then an
+the same pages with the first 10 games only give the query counts to match (the profile
+carries the member's statistics of play). Then the statistics alone (docs/statistics.md):
+the busiest member's for all games and the season, the host's page (the host of every
+game) and the club's figures for an organiser. Then an
 admin's what-if of the current season (the leaderboard under «ФИИМ» and «Автоматический»,
 ?preset=…): its first request, which scores the season's games again, and the median of
 the cached ones after it.
@@ -73,6 +76,7 @@ def main() -> None:
     started = time.perf_counter()
     first = seed_history(games=FIRST, members=MEMBERS, seed=1)
     small = {name: queries(url) for name, url in pages().items()}
+    small_figures = figures_queries(queries)
     seed_history(games=GAMES - FIRST, members=first.members, seed=2)
     log(f"seeded {GAMES} games in {time.perf_counter() - started:.0f} s")
     connection.cursor().execute("VACUUM ANALYZE")
@@ -94,7 +98,83 @@ def main() -> None:
         figures[f"{name}_queries"] = queries(url)
         figures[f"{name}_queries_10_games"] = small[name]
     figures |= whatif(queries)
+    figures |= play(queries, first.host.pk, small_figures)
     print(json.dumps(figures))
+
+
+def organiser_client() -> Any:
+    """A client logged in as an organiser of the club (the club's figures are theirs)."""
+    from django.test import Client
+
+    from accounts.models import Membership, Role, User
+    from club.kernel.clubs import Club
+
+    organiser, _created = User.objects.get_or_create(
+        nickname="Организатор бенча",
+        defaults={"email": "bench-organiser@example.org", "birth_date": date(1990, 1, 1)},
+    )
+    Membership.objects.get_or_create(
+        user=organiser, club=Club.current(), defaults={"role": Role.ORGANISER}
+    )
+    by = Client(SERVER_NAME="127.0.0.1")
+    by.force_login(User.objects.get(pk=organiser.pk))
+    return by
+
+
+def figures_queries(queries: Any) -> int:
+    count: int = queries("/figures/", organiser_client())
+    return count
+
+
+def median_ms(call: Any) -> float:
+    for _ in range(5):  # warm-up
+        call()
+    times = []
+    for _ in range(REQUESTS):
+        began = time.perf_counter()
+        call()
+        times.append((time.perf_counter() - began) * 1000)
+    return round(statistics.median(times), 1)
+
+
+def play(queries: Any, host_id: int, figures_10_games: int) -> dict[str, object]:
+    """The statistics of play (docs/statistics.md): the facts kept, the statistics of the
+    busiest member alone (their one statement) for all games and the current season, the
+    host's page (the host of every game: the widest sum of the games hosted), and the
+    club's figures for its organiser."""
+    from django.db.models import Count
+    from django.test import Client
+
+    from games.ratings import stats
+    from games.ratings.models import PlayerScore, PlayFacts
+    from games.ratings.play import play_stats
+
+    busiest = (
+        PlayerScore.objects.values("member_id")
+        .annotate(n=Count("id"))
+        .order_by("-n", "member_id")
+        .values_list("member_id", flat=True)
+        .first()
+    )
+    assert busiest is not None
+    season = stats.current_season()
+    client = Client(SERVER_NAME="127.0.0.1")
+    organiser = organiser_client()
+
+    def get(url: str, by: Any = client) -> None:
+        assert by.get(url).status_code == 200, url
+
+    return {
+        "play_facts_rows": PlayFacts.objects.count(),
+        "play_stats_games": play_stats(busiest).games,
+        "play_stats_median_ms": median_ms(lambda: play_stats(busiest)),
+        "play_stats_season_median_ms": median_ms(lambda: play_stats(busiest, season)),
+        "host_profile_median_ms": median_ms(lambda: get(f"/players/{host_id}/")),
+        "host_profile_queries": queries(f"/players/{host_id}/"),
+        "club_figures_median_ms": median_ms(lambda: get("/figures/", organiser)),
+        "club_figures_queries": queries("/figures/", organiser),
+        "club_figures_queries_10_games": figures_10_games,
+    }
 
 
 def whatif(queries: Any) -> dict[str, object]:

@@ -1,7 +1,7 @@
 """The club's own figures for its organiser (docs/statistics.md «The club's figures»):
 attendance week by week, newcomers and who stopped coming, red and black wins by table
 size and by host, how full the evenings were, how long games take. Each is one SQL
-aggregate over the club in scope (its facts of play, games, evenings and sign-ups): seven
+aggregate over the club in scope (its facts of play, games, evenings and sign-ups): eight
 queries whatever the club's history."""
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from django.db.models import (
 )
 from django.db.models.functions import Coalesce, Concat, TruncWeek
 
+from accounts.models import User
 from club.kernel.tenancy import current_club_id
 from club.models import Evening, EveningStatus, RegistrationStatus
 from games.models import Seat
@@ -146,38 +147,53 @@ def _weeks(since: date) -> list[Week]:
 
 def _members(today: date) -> tuple[list[Member], list[Member]]:
     """Newcomers (a first game in the last NEWCOMER_WEEKS) and the departed (STOPPED_GAMES
-    games or more, none in the last STOPPED_WEEKS): one grouped read of the facts."""
+    games or more, none in the last STOPPED_WEEKS): the facts grouped by member on their
+    index alone, then the names of the few listed (two queries)."""
     new_since = today - timedelta(weeks=NEWCOMER_WEEKS)
     gone_before = today - timedelta(weeks=STOPPED_WEEKS)
-    rows = (
-        PlayFacts.objects.filter(member__isnull=False, member__is_active=True)
-        .values("member_id", "member__nickname")
-        .annotate(
-            games=Count("game_id", distinct=True), first=Min("played_on"), last=Max("played_on")
-        )
+    rows = list(
+        PlayFacts.objects.filter(member__isnull=False)
+        .values("member_id")
+        # A member sits once at a table: a row is a game.
+        .annotate(games=Count("pk"), first=Min("played_on"), last=Max("played_on"))
         .filter(Q(first__gte=new_since) | Q(games__gte=STOPPED_GAMES, last__lt=gone_before))
         .order_by("-last", "member_id")
     )
-    newcomers: list[Member] = []
-    departed: list[Member] = []
-    for row in rows:
-        member = Member(
-            row["member_id"], row["member__nickname"], row["games"], row["first"], row["last"]
-        )
-        (newcomers if member.first >= new_since else departed).append(member)
-    newcomers.sort(key=lambda m: (m.first, m.member_id), reverse=True)
-    return newcomers[:LISTED], departed[:LISTED]
+    new = sorted(
+        (row for row in rows if row["first"] >= new_since),
+        key=lambda row: (row["first"], row["member_id"]),
+        reverse=True,
+    )[:LISTED]
+    gone = [row for row in rows if row["first"] < new_since][:LISTED]
+    names = dict(
+        User.objects.filter(
+            pk__in=[row["member_id"] for row in new + gone], is_active=True
+        ).values_list("pk", "nickname")
+    )
+
+    def listed(found: list[Any]) -> list[Member]:
+        return [
+            Member(
+                row["member_id"], names[row["member_id"]], row["games"], row["first"], row["last"]
+            )
+            for row in found
+            if row["member_id"] in names
+        ]
+
+    return listed(new), listed(gone)
 
 
 def _outcomes(by: str, name: str | None = None) -> list[Outcomes]:
-    """Games and the red and black wins, grouped by a field of the facts."""
+    """Games and the red and black wins (the game's winner), grouped by a field of the
+    facts; one row of the facts per game (its first seat)."""
     fields = [by] + ([name] if name else [])
     rows = (
-        PlayFacts.objects.values(*fields)
+        PlayFacts.objects.filter(seat=1)
+        .values(*fields)
         .annotate(
-            games=Count("game_id", distinct=True),
-            red=Count("game_id", distinct=True, filter=Q(team=Team.RED.value, won=True)),
-            black=Count("game_id", distinct=True, filter=Q(team=Team.BLACK.value, won=True)),
+            games=Count("pk"),
+            red=Count("pk", filter=Q(game__winner=Team.RED.value)),
+            black=Count("pk", filter=Q(game__winner=Team.BLACK.value)),
         )
         .order_by(by)
     )

@@ -15,23 +15,16 @@ from typing import Any
 
 from django.db import connection
 from django.db.models import (
-    BooleanField,
-    Case,
     Count,
-    F,
-    IntegerField,
-    OuterRef,
     Q,
     QuerySet,
-    Subquery,
     Sum,
-    Value,
-    When,
 )
 from django.db.models.functions import Coalesce
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
-from accounts.roles import consent_in_club
+from accounts.models import Membership, User
+from club.kernel.tenancy import current_club_id
 from games.ratings.charts import rate_chart
 from games.ratings.models import PlayFacts
 from games.ratings.seasons import Season
@@ -256,33 +249,39 @@ def _summed_bars(rows: list[dict[str, Any]], by: str, minimum: int) -> list[Bar]
     return [Bar(key, games[key], wins[key], minimum) for key in sorted(games)]
 
 
-def _pairs(member_id: int, season: Season | None) -> QuerySet[Any, Any]:
+def _pairs(member_id: int, season: Season | None) -> tuple[str, list[Any]]:
     """The members the player sat with, by side (together or against), with the games and
-    the player's wins; only members who publish in the club, and pairs over the minimum."""
-    mine = _facts(member_id, season).filter(game_id=OuterRef("game_id"))
-    return (
-        PlayFacts.objects.filter(game_id__in=_facts(member_id, season).values("game_id"))
-        .exclude(member_id=member_id)
-        .filter(member__isnull=False, member__is_active=True)
-        .annotate(
-            mine_team=Subquery(mine.values("team")[:1]),
-            mine_won=Subquery(mine.values("won")[:1]),
-            publishes=consent_in_club(member="member_id"),
-        )
-        .filter(publishes=True)
-        .annotate(
-            together=Case(
-                When(team=F("mine_team"), then=Value(True)),
-                default=Value(False),
-                output_field=BooleanField(),
-            ),
-            win=Case(When(mine_won=True, then=1), default=0, output_field=IntegerField()),
-        )
-        .values("member_id", "member__nickname", "together")
-        .annotate(games=Count("pk"), wins=Sum("win"))
-        .filter(games__gte=MINIMUM["pair"])
-        .order_by()
-    )
+    the player's wins: a self-join of the facts of the same game, in SQL written here
+    (the ORM's reverse join would read the player's own row once per partner). Only
+    members who publish in the club (no membership there refusing it, as
+    accounts.roles.consent_in_club reads it) and pairs over the minimum."""
+    facts, users = PlayFacts._meta.db_table, User._meta.db_table
+    memberships = Membership._meta.db_table
+    club_id = current_club_id()
+    when = ""
+    params: list[Any] = [club_id, member_id, club_id]
+    if season is not None:
+        when = "AND mine.played_on >= %s AND mine.played_on < %s"
+        params += [season.first_day, season.next_first_day]
+    params.append(MINIMUM["pair"])
+    sql = f"""
+        SELECT other.member_id, u.nickname AS member__nickname,
+               other.team = mine.team AS together,
+               count(*) AS games, count(*) FILTER (WHERE mine.won) AS wins
+        FROM {facts} mine
+        JOIN {facts} other ON other.game_id = mine.game_id AND other.seat <> mine.seat
+        JOIN {users} u ON u.id = other.member_id AND u.is_active
+        WHERE mine.club_id = %s AND mine.member_id = %s
+          AND NOT EXISTS (
+            SELECT 1 FROM {memberships} m
+            WHERE m.user_id = other.member_id AND m.club_id = %s
+              AND NOT m.publication_consent
+          )
+          {when}
+        GROUP BY other.member_id, u.nickname, other.team = mine.team
+        HAVING count(*) >= %s
+    """  # noqa: S608 (table names from the models; every value is a parameter)
+    return sql, params
 
 
 def _best_pairs(rows: list[dict[str, Any]]) -> tuple[list[Bar], list[Bar]]:
@@ -316,14 +315,16 @@ def _hosting(member_id: int, season: Season | None) -> QuerySet[Any, Any]:
     )
 
 
-def _in_one_query(**parts: QuerySet[Any, Any]) -> dict[str, list[dict[str, Any]]]:
+def _in_one_query(
+    **parts: QuerySet[Any, Any] | tuple[str, list[Any]],
+) -> dict[str, list[dict[str, Any]]]:
     """Each part's rows, read in one statement: each part's SQL (as Django compiles it,
     in the club's scope) aggregated to JSON beside the others. The page pays one round
     trip for the statistics whatever the history's size."""
     selects: list[str] = []
     params: list[Any] = []
     for name, rows in parts.items():
-        sql, part_params = rows.query.sql_with_params()
+        sql, part_params = rows if isinstance(rows, tuple) else rows.query.sql_with_params()
         # Django's own compiled SQL with its parameters kept apart; `name` is ours.
         part = f"(SELECT coalesce(json_agg(t), '[]') FROM ({sql}) t) AS {name}"  # noqa: S608
         selects.append(part)

@@ -5,6 +5,7 @@ with the analysis, and filled for games analysed before the facts were kept."""
 from __future__ import annotations
 
 import io
+import random
 
 import pytest
 from django.core.management import call_command
@@ -14,6 +15,9 @@ from club.models import Guest
 from games.models import Game, GameStatus
 from games.ratings import analysis
 from games.ratings.models import PlayFacts
+from games.rules.facts import online_facts
+from games.rules.online import BLACK_ROLES, OnlineGame
+from games.rules.simulate import random_online_game
 from tests.factories import make_member
 from tests.games.ratings.played import BLACK_WINS, game_played
 from tests.games.recording import make_host
@@ -109,3 +113,31 @@ def test_the_command_fills_the_facts_of_every_club_once(twelve: list[User]) -> N
     assert len(facts(game)) == 12
     call_command("play_facts_fill", stdout=out)
     assert "for 0 games" in out.getvalue()
+
+
+def test_an_online_games_facts_are_read_off_its_engine() -> None:
+    """The online ruleset: votes are the ones standing when a day's vote closed, fouls are
+    warnings, the commissar's checks are the engine's, and each seat left as it says."""
+    rng = random.Random(7)
+    for _ in range(20):
+        seats, events, end = random_online_game(rng)
+        facts = online_facts(OnlineGame(seats), events)
+        assert {seat: f.won for seat, f in facts.items()} == {
+            seat: ("black" if role in BLACK_ROLES else "red") == end.winner
+            for seat, role in seats.items()
+        }
+        assert {s: f.fouls for s, f in facts.items() if f.fouls} == {
+            s: n for s, n in end.warnings.items() if n
+        }
+        commissar = [c for c in end.checks if c.kind == "commissar"]
+        assert sum(f.checks for f in facts.values()) == len(commissar)
+        assert sum(f.checks_black for f in facts.values()) == sum(
+            c.result == "black" for c in commissar
+        )
+        assert {f.seat: f.left_reason for f in facts.values() if f.left_reason} == {
+            out.seat: str(out.reason) for out in end.eliminated
+        }
+        assert all(f.votes_rival <= f.votes for f in facts.values())
+        killed = [out for out in end.eliminated if out.reason == "killed"]
+        first = {out.seat for out in killed if out.n == min((o.n for o in killed), default=0)}
+        assert {f.seat for f in facts.values() if f.killed_first} == first
