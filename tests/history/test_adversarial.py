@@ -195,3 +195,25 @@ def test_random_and_mutated_bytes_give_a_read_never_an_exception() -> None:
         result = read(data)
         assert isinstance(result, Read)
         assert result.games or result.problems
+
+
+def test_a_sheets_far_row_costs_no_more_than_a_near_one() -> None:
+    """A tiny XLSX with one cell in row 1,048,576: the reader reads the rows the XML holds,
+    not every number up to it (openpyxl's iter_rows would make a million empty rows)."""
+
+    def far(row: int) -> bytes:
+        from openpyxl import Workbook
+
+        book = Workbook()
+        sheet = book.active
+        assert sheet is not None
+        sheet.append(HEADER_RU)
+        sheet.cell(row=row, column=1, value="x")
+        out = io.BytesIO()
+        book.save(out)
+        return out.getvalue()
+
+    near, _ = work(far(1_000))
+    distant, result = work(far(1_048_576))
+    assert distant < 1.5 * near
+    assert result.problems[0].line == 1_048_576
