@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from django.db import transaction
+
 from club.kernel.queueing import publish
 from games.models import Game, GameStatus
 from games.ratings import analysis, fold
@@ -31,10 +33,13 @@ def history_rebuild(*, history_import_id: int) -> None:
         )
         scheme_of = scheme_by_game()
         every = max(1, len(ids) // STEPS)
-        for done, game_id in enumerate(ids, start=1):
-            analysis.game_analysis_build(game_id=game_id, scheme_of=scheme_of)
-            if done % every == 0:
-                _progress(found, ANALYSES_SHARE * done // len(ids))
+        for start in range(0, len(ids), every):
+            # A step's games in one transaction: one commit (and its flush to disk) per
+            # step, not per game; a step lost to a crash is built again by the next run.
+            with transaction.atomic():
+                for game_id in ids[start : start + every]:
+                    analysis.game_analysis_build(game_id=game_id, scheme_of=scheme_of)
+            _progress(found, ANALYSES_SHARE * min(start + every, len(ids)) // len(ids))
     _progress(found, ANALYSES_SHARE)
     fold.ratings_replay()
     # The rating across clubs, for a club in a league that counts its games.
