@@ -4,6 +4,7 @@ creates nothing twice, an overlapping file only its new games, and an undo remov
 
 from __future__ import annotations
 
+import random
 from datetime import date, timedelta
 
 import pytest
@@ -14,7 +15,10 @@ from club.kernel.errors import Refused
 from club.models import Evening, EveningStatus, Guest
 from games.models import Game, GameEvent, GameSource, Seat
 from games.ratings.models import GameAnalysis, PlayerScore, PlayFacts
-from history.formats.records import GameRecord, Problem, Read, Source
+from games.rules.protocol import Seat as ProtocolSeat
+from games.rules.protocol import export
+from games.rules.simulate import random_game
+from history.formats.records import GameRecord, Problem, Read, SeatRecord, Source
 from history.imports import rebuild, services
 from history.imports.matching import How
 from history.models import HistoryImport, ImportedGame, ImportStatus
@@ -235,3 +239,62 @@ def test_the_facts_of_play_come_from_the_results_and_say_there_is_no_log(
     assert (facts.best_move_named, facts.best_move_black) == (3, 2)
     assert facts.nominations == facts.votes == 0
     assert PlayFacts.objects.count() == 10  # the guests' seats count for the table
+
+
+def test_a_protocols_game_keeps_its_log_and_is_scored_from_it(organiser: User) -> None:
+    generated = random_game(random.Random(7), players=12, immune_chance=0)
+    seats = [ProtocolSeat(n, f"Старый {n}", role) for n, role in sorted(generated.seats.items())]
+    document = export(seats=seats, events=generated.events)
+    voron = make_member(nickname="Старый 1")
+    base = game_record("p1")
+    record = GameRecord(
+        line=1,
+        key="p1",
+        source=Source.PROTOCOL,
+        played_on=base.played_on,
+        table=1,
+        number=1,
+        seats=tuple(SeatRecord(seat=s.seat, nickname=s.nick, role=s.role) for s in seats),
+        winner=generated.game.winner or "",
+        protocol=document,
+    )
+    found = services.import_upload(
+        author=organiser,
+        filename="protocols.json",
+        data=b"p",
+        read=Read(games=[record]),
+        source=Source.PROTOCOL,
+    )
+    done = confirm(found, organiser)
+    game = Game.objects.get()
+    assert done.counts["games"] == 1 and game.source == GameSource.PROTOCOL
+    assert game.results == {} and game.winner == generated.game.winner
+    assert GameEvent.objects.filter(game=game).count() == len(generated.events)
+    score = PlayerScore.objects.get(member=voron)
+    assert score.won == (score.team == generated.game.winner)
+    assert PlayFacts.objects.get(member=voron).has_log
+
+
+def test_a_protocol_that_does_not_replay_is_a_problem_not_a_game(organiser: User) -> None:
+    seats = [ProtocolSeat(n, f"Старый {n}", "civilian") for n in range(1, 11)]
+    document = export(seats=seats, events=[{"type": "night", "n": 1}])
+    base = game_record("bad")
+    record = GameRecord(
+        line=4,
+        key="bad",
+        source=Source.PROTOCOL,
+        played_on=base.played_on,
+        table=1,
+        number=1,
+        seats=base.seats,
+        winner="red",
+        protocol=document,
+    )
+    found = services.import_upload(
+        author=organiser,
+        filename="protocols.json",
+        data=b"q",
+        read=Read(games=[record]),
+        source=Source.PROTOCOL,
+    )
+    assert found.records == [] and [p["line"] for p in found.problems] == [4]

@@ -55,3 +55,11 @@ def test_its_author_gets_the_same_page_not_a_host_screen() -> None:
     page = client.get(f"/games/{game.pk}/")
     assert page.status_code == 200, page.content.decode()[-3000:]
     assert "только итоги" in page.content.decode()
+
+
+def test_consent_applies_to_an_imported_game_as_to_every_game() -> None:
+    organiser = make_member(nickname="Организатор", role="organiser")
+    make_member(nickname="Ворон", publication_consent=False)
+    game = imported_game(organiser)
+    page = Client().get(f"/games/{game.pk}/").content.decode()
+    assert "Ворон" not in page and "Игрок 1" in page
