@@ -112,3 +112,16 @@ def test_another_clubs_organiser_sees_nothing() -> None:
     assert not Game.all_clubs.exists()
     # At the first club's address they are nobody.
     assert client.get(f"/history/import/{found.pk}/").status_code == 403
+
+
+def test_a_file_over_50_mb_is_refused_before_it_is_read() -> None:
+    client = logged_in(make_member(nickname="Организатор", role="organiser"))
+    answer = client.generic(
+        "POST",
+        "/history/import/",
+        b"--x--",
+        content_type="multipart/form-data; boundary=x",
+        CONTENT_LENGTH=str(51 * 1024 * 1024),
+    )
+    assert answer.status_code == 413 and "50 МБ" in answer.content.decode()
+    assert not HistoryImport.objects.exists()
