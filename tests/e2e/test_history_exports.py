@@ -43,7 +43,7 @@ def test_the_seasons_exports_and_a_members_data_and_forgetting_on_a_phone(
     played = game.evening.starts_at.astimezone(Club.current().zone).date()
     season = season_of(played, QUARTER).key
     seated = list(Seat.objects.filter(game=game, member__isnull=False).select_related("member"))
-    leaving = {"ru": seated[4].member, "en": seated[5].member}
+    leaving = {"ru": seated[4].player, "en": seated[5].player}
     for language in ("ru", "en"):
         words = nicknames()
         context = new_context(browser, live_server, user=club["admin"], language=language)
