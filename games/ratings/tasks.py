@@ -19,7 +19,7 @@ from django.utils import timezone
 from club.kernel.queueing import publish
 from club.kernel.tenancy import each_club_of
 from games import live
-from games.models import Game, GameStatus
+from games.models import Game, GameSource, GameStatus
 from games.online.spectators import online_snapshot_write
 from games.ratings import analysis, fold, publication, reports
 from games.ratings.models import PlayerScore
@@ -44,9 +44,13 @@ def game_analyse(game_id: int) -> None:
     fold.ratings_after_game(game_id)
     # The rating across clubs, if the game's club is in a league that accepts it.
     publish("leagues.tasks.platform_rating_rebuild", game_id)
-    publication.game_post_sync(game_id=game_id)
-    # After the ratings, which the reports tell; once per game and member (reports.py).
-    reports.game_reports_send(game_id=game_id)
+    # A game brought from the club's records (history/imports/) was played long ago: no
+    # post to the group and no report to its players, whoever analyses it (this task from
+    # the catch-up sweep, or the import's own rebuild).
+    if Game.objects.filter(pk=game_id, source=GameSource.LIVE).exists():
+        publication.game_post_sync(game_id=game_id)
+        # After the ratings, which the reports tell; once per game and member (reports.py).
+        reports.game_reports_send(game_id=game_id)
 
 
 @shared_task(ignore_result=True, acks_late=True)

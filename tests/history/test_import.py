@@ -11,10 +11,12 @@ import pytest
 from django.utils import timezone
 
 from accounts.models import User
+from club.kernel.clubs import Club
 from club.kernel.errors import Refused
 from club.models import Evening, EveningStatus, Guest
 from games.models import Game, GameEvent, GameSource, Seat
 from games.ratings.models import GameAnalysis, PlayerScore, PlayFacts
+from games.ratings.tasks import game_analyse
 from games.rules.protocol import Seat as ProtocolSeat
 from games.rules.protocol import export
 from games.rules.simulate import random_game
@@ -22,6 +24,7 @@ from history.formats.records import GameRecord, Problem, Read, SeatRecord, Sourc
 from history.imports import rebuild, services
 from history.imports.matching import How
 from history.models import HistoryImport, ImportedGame, ImportStatus
+from notifications.models import Notification
 from tests.factories import make_member
 from tests.history.records import game_record
 
@@ -298,3 +301,20 @@ def test_a_protocol_that_does_not_replay_is_a_problem_not_a_game(organiser: User
         source=Source.PROTOCOL,
     )
     assert found.records == [] and [p["line"] for p in found.problems] == [4]
+
+
+def test_an_imported_game_analysed_by_the_catch_up_posts_nothing_and_tells_nobody(
+    organiser: User,
+) -> None:
+    club = Club.current()
+    club.telegram_group_chat_id = -100123
+    club.save()
+    make_member(nickname="Старый 1", telegram_id=5_123_456)
+    found = upload(organiser, [game_record("g1")])
+    services.import_confirm(history_import_id=found.pk, actor=organiser, choices={})
+    game = Game.objects.get()
+    # The import's rebuild was lost: the beat's catch-up sweep queues game_analyse for it.
+    game_analyse(game.pk)
+    assert GameAnalysis.objects.filter(game=game).exists()
+    assert PlayerScore.objects.filter(game=game).count() == 1
+    assert not Notification.objects.exists()
