@@ -322,6 +322,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": "games.recordings.tasks.recordings_catch_up",
         "schedule": 5 * 60,
     },
+    # An import's rebuild whose task was lost, and the club's day-old previews.
+    "history-catch-up": {
+        "task": "history.tasks.history_catch_up",
+        "schedule": 10 * 60,
+    },
     "recordings-sweep": {
         "task": "games.recordings.tasks.recordings_sweep",
         "schedule": 60 * 60,

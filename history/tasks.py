@@ -4,7 +4,9 @@ scope its publish carried (club/kernel/tenancy.py) and is safe to run twice."""
 
 from celery import shared_task
 
-from history.imports import rebuild
+from club.kernel.queueing import publish
+from club.kernel.tenancy import each_club_of
+from history.imports import rebuild, services
 
 
 @shared_task(ignore_result=True, acks_late=True)
@@ -15,3 +17,17 @@ def history_rebuild(history_import_id: int) -> None:
 @shared_task(ignore_result=True, acks_late=True)
 def claimed_games_rebuild(game_ids: list[int]) -> None:
     rebuild.games_rebuild(game_ids=game_ids)
+
+
+@shared_task(ignore_result=True)
+def history_catch_up() -> None:
+    """Every ten minutes: an import still rebuilding long after its confirm or undo (its
+    task lost to a broker down at the commit, or a killed worker) is queued again (the
+    rebuild is idempotent: a second one only repeats work), and previews a day old are
+    dropped, in each club that has them."""
+    stalled = services.stalled_imports(every_club=True)
+    due = stalled | services.old_previews(every_club=True)
+    for _club in each_club_of(due):
+        for history_import_id in services.stalled_imports().values_list("pk", flat=True):
+            publish(services.REBUILD_TASK, history_import_id)
+        services.previews_drop()

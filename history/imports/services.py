@@ -19,7 +19,7 @@ from datetime import date, datetime, timedelta
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import F, Max
+from django.db.models import F, Max, Q, QuerySet
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
@@ -49,6 +49,8 @@ from history.models import (
 )
 
 REBUILD_TASK = "history.tasks.history_rebuild"
+# An import still rebuilding this long after its confirm or undo lost its task.
+STALLED_AFTER = timedelta(minutes=30)
 # How long an imported game is taken to last: its end orders it among the evening's games.
 GAME_LENGTH = timedelta(hours=1)
 NAME_LENGTH = 32  # club.Guest.name
@@ -118,11 +120,24 @@ def _protocol_failure(game: GameRecord) -> str:
 
 def previews_drop() -> int:
     """Previews older than a day, never confirmed, are dropped (their records are large)."""
-    old = HistoryImport.objects.filter(
-        status=ImportStatus.PREVIEW, created_at__lt=timezone.now() - PREVIEW_KEPT
-    )
-    dropped, _kinds = old.delete()
+    dropped, _kinds = old_previews().delete()
     return dropped
+
+
+def stalled_imports(*, every_club: bool = False) -> QuerySet[HistoryImport]:
+    """The imports whose rebuild should have ended long ago, of the club in scope (or of
+    every club: the sweep's one query that finds the clubs with work)."""
+    before = timezone.now() - STALLED_AFTER
+    rows = HistoryImport.all_clubs if every_club else HistoryImport.objects
+    return rows.filter(
+        Q(status=ImportStatus.IMPORTING, imported_at__lt=before)
+        | Q(status=ImportStatus.UNDOING, undone_at__lt=before)
+    )
+
+
+def old_previews(*, every_club: bool = False) -> QuerySet[HistoryImport]:
+    rows = HistoryImport.all_clubs if every_club else HistoryImport.objects
+    return rows.filter(status=ImportStatus.PREVIEW, created_at__lt=timezone.now() - PREVIEW_KEPT)
 
 
 def preview_of(history_import_id: int) -> HistoryImport:
