@@ -31,6 +31,10 @@ class ImportSource(models.TextChoices):
 
 
 class ImportStatus(models.TextChoices):
+    # The upload waits for the worker's reader (HistoryUpload); then a preview, or
+    # unreadable with the reader's refusal in counts["error"].
+    READING = "reading", _("Being read")
+    UNREADABLE = "unreadable", _("Could not be read")
     PREVIEW = "preview", _("Preview")
     IMPORTING = "importing", _("Importing")
     IMPORTED = "imported", _("Imported")
@@ -58,6 +62,8 @@ class HistoryImport(models.Model):
     status = models.CharField(
         _("status"), max_length=16, choices=ImportStatus.choices, default=ImportStatus.PREVIEW
     )
+    # The uploader's language: the worker's reader words the problems in it.
+    language = models.CharField(_("language"), max_length=8, blank=True, default="")
     # The seasons' and ratings' rebuild after a confirm or an undo, 0 … 100.
     progress = models.PositiveSmallIntegerField(_("progress"), default=0)
     # The games and problems the reader gave (history.imports.stored), kept between the
@@ -101,9 +107,35 @@ class HistoryImport(models.Model):
         )
 
     @property
+    def reading(self) -> bool:
+        return self.status == ImportStatus.READING
+
+    @property
     def working(self) -> bool:
         """Its games are being created or removed, or the ratings rebuilt after."""
         return self.status in (ImportStatus.IMPORTING, ImportStatus.UNDOING)
+
+
+class HistoryUpload(models.Model):
+    """An uploaded file while the worker reads it (a 10,000-game XLSX takes longer than a
+    web worker may hold a request, docs/benchmarks.md); deleted once read. A table of its
+    own, so that the import's row, which the progress polls, never carries 50 MB."""
+
+    club = club_key("history_uploads")
+    history_import = models.OneToOneField(
+        HistoryImport, on_delete=models.CASCADE, related_name="upload", verbose_name=_("import")
+    )
+    data = models.BinaryField(_("file"))
+
+    objects = ClubScopedManager()
+    all_clubs = models.Manager()  # noqa: DJ012 (the default manager comes first)
+
+    class Meta:
+        verbose_name = _("uploaded file")
+        verbose_name_plural = _("uploaded files")
+
+    def __str__(self) -> str:
+        return str(self.history_import_id)
 
 
 class ImportedGame(models.Model):

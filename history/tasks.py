@@ -1,17 +1,23 @@
-"""The worker's part of a club's history: the analyses and ratings rebuilt after an
-import's confirm or undo, and after a claim moved seats. Each task runs in the club's
-scope its publish carried (club/kernel/tenancy.py) and is safe to run twice."""
+"""The worker's part of a club's history: an upload's read into its preview, the analyses
+and ratings rebuilt after an import's confirm or undo, and after a claim moved seats. Each
+task runs in the club's scope its publish carried (club/kernel/tenancy.py) and is safe to
+run twice."""
 
 from celery import shared_task
 
 from club.kernel.queueing import publish
 from club.kernel.tenancy import each_club_of
-from history.imports import rebuild, services
+from history.imports import reading, rebuild, services
 
 
 @shared_task(ignore_result=True, acks_late=True)
 def history_rebuild(history_import_id: int) -> None:
     rebuild.history_rebuild(history_import_id=history_import_id)
+
+
+@shared_task(ignore_result=True, acks_late=True)
+def history_read(history_import_id: int) -> None:
+    reading.upload_read(history_import_id=history_import_id)
 
 
 @shared_task(ignore_result=True, acks_late=True)
@@ -28,6 +34,8 @@ def history_catch_up() -> None:
     stalled = services.stalled_imports(every_club=True)
     due = stalled | services.old_previews(every_club=True)
     for _club in each_club_of(due):
+        reads = set(reading.stalled_reads())
         for history_import_id in services.stalled_imports().values_list("pk", flat=True):
-            publish(services.REBUILD_TASK, history_import_id)
+            task = reading.READ_TASK if history_import_id in reads else services.REBUILD_TASK
+            publish(task, history_import_id)
         services.previews_drop()

@@ -14,6 +14,7 @@ from django.db.models import Count
 from django.http import HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -22,12 +23,9 @@ from club.doors.requests import MemberRequest
 from club.doors.responses import action_answer, answers_refusals
 from club.kernel.errors import RefusalCode, Refused
 from club.models import Guest
-from games.models import Role
 from history.exports.doors import export_response
 from history.exports.scopes import Kind
-from history.formats.reading import read_history
-from history.formats.records import Read, Source
-from history.imports import claims, services
+from history.imports import claims, reading, services
 from history.imports.matching import MEMBER, NEW, club_people
 from history.models import ClaimStatus, HistoryClaim, HistoryImport, ImportStatus
 
@@ -98,7 +96,8 @@ def history_import(request: MemberRequest) -> HttpResponse:
             error = refusal.message
         else:
             return redirect("history_import_detail", history_import_id=found.pk)
-    imports = HistoryImport.objects.exclude(status=ImportStatus.PREVIEW).select_related("author")
+    unfinished = (ImportStatus.PREVIEW, ImportStatus.READING, ImportStatus.UNREADABLE)
+    imports = HistoryImport.objects.exclude(status__in=unfinished).select_related("author")
     context = {"imports": imports[:50], "error": error, "most_mb": MAX_UPLOAD // (1024 * 1024)}
     return render(request, "history/upload.html", context, status=422 if error else 200)
 
@@ -113,19 +112,13 @@ def _upload(request: MemberRequest) -> HistoryImport:
             % {"most": MAX_UPLOAD // (1024 * 1024)},
             RefusalCode.TOO_LARGE,
         )
-    # Django keeps an upload over 2.5 MB in a temporary file; the reader takes its bytes.
-    data = upload.read()
-    services.refuse_if_imported(services.file_digest(data))
-    read = _read(data, upload.name)
-    source = read.source or (read.games[0].source if read.games else Source.SPREADSHEET)
-    return services.import_upload(
-        author=request.user, filename=upload.name, data=data, read=read, source=source
+    # Django keeps an upload over 2.5 MB in a temporary file; the worker reads its bytes.
+    return reading.upload_received(
+        author=request.user,
+        filename=upload.name,
+        data=upload.read(),
+        language=translation.get_language() or "",
     )
-
-
-def _read(data: bytes, filename: str) -> Read:
-    catalogue = {role.code: role.name_ru for role in Role.objects.all()}
-    return read_history(data, filename=filename, roles=catalogue)
 
 
 @login_required
@@ -138,6 +131,11 @@ def history_import_detail(request: MemberRequest, history_import_id: int) -> Htt
     found = services.preview_of(history_import_id)
     context: dict[str, object] = {"found": found}
     if request.htmx:
+        if found.status in (ImportStatus.PREVIEW, ImportStatus.UNREADABLE):
+            # The worker has read the file: the whole page shows the preview now.
+            answer = HttpResponse(status=204)
+            answer["HX-Refresh"] = "true"
+            return answer
         return render(request, "history/import.html#progress", context)
     if found.status == ImportStatus.PREVIEW:
         preview = services.import_preview(found, limit=PREVIEW_GAMES)

@@ -81,14 +81,7 @@ def import_upload(
     previews_drop()
     sha256 = file_digest(data)
     refuse_if_imported(sha256)
-    games, problems = [], [problem_to_json(p) for p in read.problems]
-    for game in read.games:
-        failure = _protocol_failure(game)
-        if failure:
-            problems.append({"line": game.line, "message": failure})
-        else:
-            games.append(record_to_json(game))
-    problems.sort(key=lambda p: p["line"])
+    games, problems = preview_parts(read)
     # One preview of a file at a time: the newer upload replaces the older.
     HistoryImport.objects.filter(sha256=sha256, status=ImportStatus.PREVIEW).delete()
     return HistoryImport.objects.create(
@@ -100,6 +93,20 @@ def import_upload(
         problems=problems,
         counts={"read": len(games), "problems": len(problems)},
     )
+
+
+def preview_parts(read: Read) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The games and problems a preview keeps, as JSON; a protocol's game that does not
+    replay through the engine is a problem, not a game."""
+    games, problems = [], [problem_to_json(p) for p in read.problems]
+    for game in read.games:
+        failure = _protocol_failure(game)
+        if failure:
+            problems.append({"line": game.line, "message": failure})
+        else:
+            games.append(record_to_json(game))
+    problems.sort(key=lambda p: p["line"])
+    return games, problems
 
 
 def _protocol_failure(game: GameRecord) -> str:
@@ -132,12 +139,15 @@ def stalled_imports(*, every_club: bool = False) -> QuerySet[HistoryImport]:
     return rows.filter(
         Q(status=ImportStatus.IMPORTING, imported_at__lt=before)
         | Q(status=ImportStatus.UNDOING, undone_at__lt=before)
+        | Q(status=ImportStatus.READING, created_at__lt=before)
     )
 
 
 def old_previews(*, every_club: bool = False) -> QuerySet[HistoryImport]:
     rows = HistoryImport.all_clubs if every_club else HistoryImport.objects
-    return rows.filter(status=ImportStatus.PREVIEW, created_at__lt=timezone.now() - PREVIEW_KEPT)
+    # An upload never read (nor re-queued for a day) and an unreadable one go the same way.
+    left = (ImportStatus.PREVIEW, ImportStatus.READING, ImportStatus.UNREADABLE)
+    return rows.filter(status__in=left, created_at__lt=timezone.now() - PREVIEW_KEPT)
 
 
 def preview_of(history_import_id: int) -> HistoryImport:

@@ -1,5 +1,6 @@
 """The reader's games as the preview keeps them (HistoryImport.records, JSON) between the
-upload and the confirm, and back: the file is read once, on upload."""
+upload and the confirm, and back: the file is read once, by the worker after the upload
+(history/imports/reading.py)."""
 
 from __future__ import annotations
 

@@ -12,7 +12,7 @@ from pytest_django.live_server_helper import LiveServer
 
 from accounts.models import Role
 from games.models import Game
-from history.imports import rebuild
+from history.imports import reading, rebuild
 from history.models import HistoryImport
 from tests.e2e.conftest import ARTIFACTS, new_context, untranslated, watch_of
 from tests.factories import make_member
@@ -54,6 +54,12 @@ def test_an_import_from_upload_to_undo_on_a_phone_in_both_languages(
         page.set_input_files("#history-file", files=[upload])
         page.locator("#upload button[type=submit]").click()
         page.wait_for_url("**/history/import/*/")
+        # The worker reads the file (history/imports/reading.py); the page waits for it.
+        page.wait_for_selector("#progress progress")
+        assert fits(page)
+        page.screenshot(path=SHOTS / f"{language}-1b-reading.png")
+        reading.upload_read(history_import_id=HistoryImport.objects.latest("pk").pk)
+        page.wait_for_selector("#summary", timeout=10_000)
         summary = page.locator("#summary").inner_text()
         assert (
             "Будут созданы 3 игры" if language == "ru" else "3 games will be created"

@@ -43,3 +43,25 @@ def test_a_stalled_import_is_queued_again_in_its_club_and_old_previews_dropped(
     assert queued == [("history.tasks.history_rebuild", (stalled.pk,))]
     assert not HistoryImport.all_clubs.filter(pk=old.pk).exists()
     assert HistoryImport.all_clubs.filter(pk=fresh.pk).exists()
+
+
+def test_an_upload_whose_read_was_lost_is_read_again_and_a_day_old_one_dropped(
+    queued: list[tuple[str, tuple[object, ...]]],
+) -> None:
+    author = make_member(nickname="Организатор")
+    lost = HistoryImport.objects.create(
+        author=author, filename="a.csv", sha256="a" * 64, status=ImportStatus.READING
+    )
+    HistoryImport.objects.create(
+        author=author, filename="b.csv", sha256="b" * 64, status=ImportStatus.READING
+    )  # uploaded just now: its read is under way
+    forgotten = HistoryImport.objects.create(
+        author=author, filename="c.csv", sha256="c" * 64, status=ImportStatus.UNREADABLE
+    )
+    HistoryImport.objects.filter(pk=lost.pk).update(created_at=timezone.now() - timedelta(hours=2))
+    HistoryImport.objects.filter(pk=forgotten.pk).update(
+        created_at=timezone.now() - timedelta(days=2)
+    )
+    history_catch_up()
+    assert queued == [("history.tasks.history_read", (lost.pk,))]
+    assert not HistoryImport.objects.filter(pk=forgotten.pk).exists()

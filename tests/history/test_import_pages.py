@@ -13,8 +13,8 @@ from accounts.models import User
 from club.kernel.clubs import Club
 from club.kernel.tenancy import club_scope
 from games.models import Game
-from history.imports import rebuild
-from history.models import HistoryImport, ImportStatus
+from history.imports import reading, rebuild
+from history.models import HistoryImport, HistoryUpload, ImportStatus
 from tests.factories import make_member
 from tests.history.sheets import csv_bytes, game_rows
 
@@ -37,7 +37,16 @@ def logged_in(member: User) -> Client:
 
 def post_file(client: Client, data: bytes, prefix: str = "") -> Any:
     upload = SimpleUploadedFile("games.csv", data, content_type="text/csv")
-    return client.post(f"{prefix}/history/import/", {"file": upload})
+    answer = client.post(f"{prefix}/history/import/", {"file": upload})
+    worker_reads()
+    return answer
+
+
+def worker_reads() -> None:
+    """What the worker's queued history_read does with each upload waiting for it."""
+    for found in HistoryImport.all_clubs.filter(status=ImportStatus.READING):
+        with club_scope(found.club):
+            reading.upload_read(history_import_id=found.pk)
 
 
 def test_upload_preview_confirm_progress_done_and_undo() -> None:
@@ -125,3 +134,47 @@ def test_a_file_over_50_mb_is_refused_before_it_is_read() -> None:
     )
     assert answer.status_code == 413 and "50 МБ" in answer.content.decode()
     assert not HistoryImport.objects.exists()
+
+
+def test_the_upload_request_only_keeps_the_file_and_the_page_polls_the_workers_read(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A 10,000-game XLSX reads for 26–44 s, past gunicorn's 30 s (docs/deploy.md): the
+    request keeps the file and queues the read; the page polls until the preview is in."""
+    queued: list[tuple[str, tuple[object, ...]]] = []
+    monkeypatch.setattr(reading, "queue_on_commit", lambda task, *args: queued.append((task, args)))
+    organiser = make_member(nickname="Организатор", role="organiser")
+    client = logged_in(organiser)
+    upload = SimpleUploadedFile("games.csv", sheet(), content_type="text/csv")
+    answer = client.post("/history/import/", {"file": upload})
+    found = HistoryImport.objects.get()
+    assert answer.status_code == 302 and answer["Location"] == f"/history/import/{found.pk}/"
+    assert found.status == ImportStatus.READING and found.records == [] and found.language == "ru"
+    assert queued == [("history.tasks.history_read", (found.pk,))]
+    page = client.get(f"/history/import/{found.pk}/").content.decode()
+    assert "Файл читается" in page and 'hx-trigger="every 2s"' in page
+    poll = client.get(f"/history/import/{found.pk}/", headers={"HX-Request": "true"})
+    assert 'hx-trigger="every 2s"' in poll.content.decode()
+    worker_reads()
+    worker_reads()  # a task delivered twice reads nothing more
+    found.refresh_from_db()
+    assert found.status == ImportStatus.PREVIEW and len(found.records) == 2
+    assert not HistoryUpload.objects.exists()
+    poll = client.get(f"/history/import/{found.pk}/", headers={"HX-Request": "true"})
+    assert poll.status_code == 204 and poll["HX-Refresh"] == "true"
+    assert "Будут созданы 2 игры" in client.get(f"/history/import/{found.pk}/").content.decode()
+
+
+def test_a_file_the_reader_breaks_on_is_marked_unreadable_not_read_for_ever(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def broken(*args: object, **kwargs: object) -> None:
+        raise ValueError("a reader's bug")
+
+    monkeypatch.setattr(reading, "read_history", broken)
+    client = logged_in(make_member(nickname="Организатор", role="organiser"))
+    post_file(client, sheet())
+    found = HistoryImport.objects.get()
+    assert found.status == ImportStatus.UNREADABLE and not HistoryUpload.objects.exists()
+    page = client.get(f"/history/import/{found.pk}/").content.decode()
+    assert "Файл не удалось прочитать" in page and "hx-trigger" not in page
