@@ -54,6 +54,8 @@ STALLED_AFTER = timedelta(minutes=30)
 # How long an imported game is taken to last: its end orders it among the evening's games.
 GAME_LENGTH = timedelta(hours=1)
 NAME_LENGTH = 32  # club.Guest.name
+# The game was made up at Moscow State University in 1986: an earlier date is a mistake.
+EARLIEST_GAME = date(1986, 1, 1)
 
 
 def file_digest(data: bytes) -> str:
@@ -99,14 +101,31 @@ def preview_parts(read: Read) -> tuple[list[dict[str, Any]], list[dict[str, Any]
     """The games and problems a preview keeps, as JSON; a protocol's game that does not
     replay through the engine is a problem, not a game."""
     games, problems = [], [problem_to_json(p) for p in read.problems]
+    today = timezone.localtime(timezone.now(), Club.current().zone).date()
     for game in read.games:
-        failure = _protocol_failure(game)
+        failure = _date_failure(game.played_on, today) or _protocol_failure(game)
         if failure:
             problems.append({"line": game.line, "message": failure})
         else:
             games.append(record_to_json(game))
     problems.sort(key=lambda p: p["line"])
     return games, problems
+
+
+def _date_failure(day: date, today: date) -> str:
+    """A date no club played on is the line's problem in the preview (left out), not a
+    surprise at the confirm: a spreadsheet's blank date cell reads as 1899 or 1900, and a
+    mistyped year can land in the future."""
+    if day > today:
+        return _("The date %(day)s is in the future: only played games are imported.") % {
+            "day": date_format(day, "j E Y")
+        }
+    if day < EARLIEST_GAME:
+        return _(
+            "The date %(day)s is before the game existed (1986): check the date; a blank "
+            "date cell of a spreadsheet reads as 1899 or 1900."
+        ) % {"day": date_format(day, "j E Y")}
+    return ""
 
 
 def _protocol_failure(game: GameRecord) -> str:

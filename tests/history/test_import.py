@@ -318,3 +318,25 @@ def test_an_imported_game_analysed_by_the_catch_up_posts_nothing_and_tells_nobod
     assert GameAnalysis.objects.filter(game=game).exists()
     assert PlayerScore.objects.filter(game=game).count() == 1
     assert not Notification.objects.exists()
+
+
+def test_a_date_in_the_future_or_before_the_game_is_the_lines_problem_in_the_preview(
+    organiser: User,
+) -> None:
+    """Not a confirm refused whole after the preview promised the games: the bad lines are
+    left out with their reason, the rest goes in."""
+    tomorrow = timezone.localdate() + timedelta(days=2)
+    found = upload(
+        organiser,
+        [
+            game_record("a", line=2),
+            game_record("b", played_on=date(1899, 12, 30), line=12),
+            game_record("c", played_on=tomorrow, line=22),
+        ],
+    )
+    assert [raw["key"] for raw in found.records] == ["a"]
+    assert [p["line"] for p in found.problems] == [12, 22]
+    assert "1986" in found.problems[0]["message"]
+    assert "future" in found.problems[1]["message"]
+    done = confirm(found, organiser)
+    assert done.status == ImportStatus.IMPORTED and Game.objects.count() == 1
