@@ -39,7 +39,19 @@ def claim_request(*, guest_id: int, member: User) -> HistoryClaim:
         raise Refused(_("This player has been claimed already."), RefusalCode.CONFLICT)
     if HistoryClaim.objects.filter(guest=guest, member=member, status=ClaimStatus.PENDING).exists():
         raise Refused(_("Your claim is waiting for the organiser."), RefusalCode.CONFLICT)
+    # Told now, not after the organiser's approval fails on it (which checks again: a
+    # later import may seat them together meanwhile).
+    if _sat_together(guest, member):
+        raise Refused(
+            _("You and this player sat at one table: this player cannot be you."),
+            RefusalCode.CONFLICT,
+        )
     return HistoryClaim.objects.create(guest=guest, member=member)
+
+
+def _sat_together(guest: Guest, member: User) -> bool:
+    games = Seat.objects.filter(guest=guest).values("game_id")
+    return Seat.objects.filter(member=member, game__in=games).exists()
 
 
 def claim_decide(*, claim_id: int, actor: User, approve: bool) -> HistoryClaim:
@@ -69,8 +81,7 @@ def _seats_move(guest: Guest, member: User) -> None:
     if guest.member_id is not None:
         raise Refused(_("This player has been claimed already."), RefusalCode.CONFLICT)
     seats = Seat.objects.filter(guest=guest)
-    both = Seat.objects.filter(member=member, game__in=seats.values("game_id"))
-    if both.exists():
+    if _sat_together(guest, member):
         raise Refused(
             _("%(member)s and this player sat at one table: they cannot be one person.")
             % {"member": member.nickname},

@@ -125,7 +125,12 @@ def test_a_member_who_sat_beside_the_player_cannot_be_them(organiser: User) -> N
     )
     services.import_confirm(history_import_id=found.pk, actor=organiser, choices={})
     guest = Guest.objects.get(name="Старый 3")
-    claim = claims.claim_request(guest_id=guest.pk, member=neighbour)
+    # The member is told at the claim, not left waiting for an approval that must fail.
+    answer = logged_in(neighbour).post(f"/history/players/{guest.pk}/claim/", follow=True)
+    assert "Вы и этот игрок сидели за одним столом" in answer.content.decode()
+    assert not HistoryClaim.objects.exists()
+    # A claim made before a later import seated them together is refused at the approval.
+    claim = HistoryClaim.objects.create(guest=guest, member=neighbour)
     with pytest.raises(Refused) as refused:
         claims.claim_decide(claim_id=claim.pk, actor=organiser, approve=True)
     assert refused.value.code == "conflict"
