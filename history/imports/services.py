@@ -267,6 +267,16 @@ def import_confirm(
         found = HistoryImport.objects.select_for_update().filter(pk=history_import_id).first()
         if found is None or found.expired:
             raise Refused(_("There is no such import."), RefusalCode.NOT_FOUND)
+        if found.status == ImportStatus.READING:
+            raise Refused(
+                _("The file is still being read: confirm its preview when it opens."),
+                RefusalCode.CONFLICT,
+            )
+        if found.status == ImportStatus.UNREADABLE:
+            raise Refused(
+                _("The file could not be read: there is nothing to confirm."),
+                RefusalCode.CONFLICT,
+            )
         if found.status != ImportStatus.PREVIEW:
             raise Refused(_("This import was confirmed already."), RefusalCode.CONFLICT)
         refuse_if_imported(found.sha256)

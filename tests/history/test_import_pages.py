@@ -178,3 +178,17 @@ def test_a_file_the_reader_breaks_on_is_marked_unreadable_not_read_for_ever(
     assert found.status == ImportStatus.UNREADABLE and not HistoryUpload.objects.exists()
     page = client.get(f"/history/import/{found.pk}/").content.decode()
     assert "Файл не удалось прочитать" in page and "hx-trigger" not in page
+
+
+def test_a_confirm_posted_while_the_file_is_read_says_so_and_creates_nothing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A replayed or early confirm (two tabs) of an upload still being read."""
+    monkeypatch.setattr(reading, "queue_on_commit", lambda task, *args: None)
+    client = logged_in(make_member(nickname="Организатор", role="organiser"))
+    client.post("/history/import/", {"file": SimpleUploadedFile("games.csv", sheet())})
+    found = HistoryImport.objects.get()
+    answer = client.post(f"/history/import/{found.pk}/confirm/", follow=True)
+    assert "Файл ещё читается" in answer.content.decode()
+    found.refresh_from_db()
+    assert found.status == ImportStatus.READING and not Game.objects.exists()
