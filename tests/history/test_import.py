@@ -8,7 +8,7 @@ import random
 from datetime import date, timedelta
 
 import pytest
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from accounts.models import User
 from club.kernel.clubs import Club
@@ -326,14 +326,15 @@ def test_a_date_in_the_future_or_before_the_game_is_the_lines_problem_in_the_pre
     """Not a confirm refused whole after the preview promised the games: the bad lines are
     left out with their reason, the rest goes in."""
     tomorrow = timezone.localdate() + timedelta(days=2)
-    found = upload(
-        organiser,
-        [
-            game_record("a", line=2),
-            game_record("b", played_on=date(1899, 12, 30), line=12),
-            game_record("c", played_on=tomorrow, line=22),
-        ],
-    )
+    with translation.override("en"):
+        found = upload(
+            organiser,
+            [
+                game_record("a", line=2),
+                game_record("b", played_on=date(1899, 12, 30), line=12),
+                game_record("c", played_on=tomorrow, line=22),
+            ],
+        )
     assert [raw["key"] for raw in found.records] == ["a"]
     assert [p["line"] for p in found.problems] == [12, 22]
     assert "1986" in found.problems[0]["message"]
