@@ -224,6 +224,12 @@ class Game(models.Model):
         return self.status == GameStatus.FINISHED
 
     @property
+    def host_known(self) -> bool:
+        """Who ran the game is known: it was played here. An imported game's `host` is the
+        organiser who imported it (the field is required), whom no page calls its host."""
+        return self.source == GameSource.LIVE
+
+    @property
     def results_only(self) -> bool:
         """Brought from records that hold its results, not its course: no log to replay."""
         return self.source == GameSource.RESULTS

@@ -27,7 +27,7 @@ from django.db.models.functions import Coalesce, Concat, TruncWeek
 from accounts.models import User
 from club.kernel.tenancy import current_club_id
 from club.models import Evening, EveningStatus, RegistrationStatus
-from games.models import Seat
+from games.models import GameSource, Seat
 from games.ratings.models import PlayFacts
 from games.rules.roles import Team
 
@@ -188,7 +188,8 @@ def _outcomes(by: str, name: str | None = None) -> list[Outcomes]:
     facts; one row of the facts per game (its first seat)."""
     fields = [by] + ([name] if name else [])
     rows = (
-        PlayFacts.objects.filter(seat=1)
+        # An imported game has no known host (Game.host_known): no group of its own.
+        PlayFacts.objects.filter(seat=1, **{f"{by}__isnull": False})
         .values(*fields)
         .annotate(
             games=Count("pk"),
@@ -224,10 +225,11 @@ def _fullness(since: date) -> list[Fullness]:
 
 def _durations() -> list[Duration]:
     """The median length of a game per table size, from its start to its end (one row of
-    the facts per game: its first seat)."""
+    the facts per game: its first seat). Games played here only: an imported game's start
+    and end are when it was imported."""
     length = ExpressionWrapper(F("game__ended_at") - F("game__started_at"), DurationField())
     rows = (
-        PlayFacts.objects.filter(seat=1, game__ended_at__isnull=False)
+        PlayFacts.objects.filter(seat=1, game__ended_at__isnull=False, game__source=GameSource.LIVE)
         .values("table_size")
         .annotate(games=Count("pk"), median=Median(length))
         .order_by("table_size")

@@ -351,9 +351,12 @@ class PlayFacts(models.Model):
         verbose_name=_("member"),
     )
     # Copied from the game so that the sums filter and group without a join.
+    # None for an imported game: its records name no host (Game.host_known).
     host = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.CASCADE,
+        null=True,
+        blank=True,
         related_name="+",
         verbose_name=_("host"),
     )

@@ -321,6 +321,9 @@ def _in_one_query(
     """Each part's rows, read in one statement: each part's SQL (as Django compiles it,
     in the club's scope) aggregated to JSON beside the others. The page pays one round
     trip for the statistics whatever the history's size."""
+    if connection.vendor != "postgresql":
+        # The embedded default (SQLite, `make run`) has no json_agg: a query per part.
+        return {name: _rows(rows) for name, rows in parts.items()}
     selects: list[str] = []
     params: list[Any] = []
     for name, rows in parts.items():
@@ -336,6 +339,15 @@ def _in_one_query(
         name: value if isinstance(value, list) else json.loads(value)
         for name, value in zip(parts, found, strict=True)
     }
+
+
+def _rows(rows: QuerySet[Any, Any] | tuple[str, list[Any]]) -> list[dict[str, Any]]:
+    if not isinstance(rows, tuple):
+        return list(rows)
+    with connection.cursor() as cursor:
+        cursor.execute(*rows)
+        names = [column[0] for column in cursor.description]
+        return [dict(zip(names, found, strict=True)) for found in cursor.fetchall()]
 
 
 def play_stats(member_id: int, season: Season | None = None) -> PlayStats:

@@ -58,7 +58,8 @@ def _row(game: Game, seat: Seat, facts: SeatFacts, played_on: date, size: int) -
         seat=seat.number,
         # A guest's seat has no member: it counts for the table and the host, no player.
         member_id=seat.member_id,
-        host_id=game.host_id,
+        # An imported game's records name no host (Game.host_known): it counts for none.
+        host_id=game.host_id if game.host_known else None,
         played_on=played_on,
         table_size=size,
         has_log=not game.results_only,

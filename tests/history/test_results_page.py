@@ -63,3 +63,23 @@ def test_consent_applies_to_an_imported_game_as_to_every_game() -> None:
     game = imported_game(organiser)
     page = Client().get(f"/games/{game.pk}/").content.decode()
     assert "Ворон" not in page and "Игрок 1" in page
+
+
+def test_the_organiser_who_imported_it_is_not_its_host_on_its_page_or_in_the_figures() -> None:
+    """Game.host is required, so an imported game holds its importer there; the records
+    name no host, so neither the page, a host's statistics nor the club's figures (wins by
+    host, how long games take) count the importer as its host."""
+    from games.ratings.club_figures import club_figures
+    from games.ratings.models import PlayFacts
+    from games.ratings.play import play_stats
+
+    organiser = make_member(nickname="Организатор", role="organiser")
+    game = imported_game(organiser)
+    assert game.host_id == organiser.pk
+    page = Client().get(f"/games/{game.pk}/").content.decode()
+    assert "Организатор" not in page
+    assert PlayFacts.objects.filter(game=game).exists()
+    assert not PlayFacts.objects.filter(host_id=organiser.pk).exists()
+    assert play_stats(organiser.pk).hosting is None
+    figures = club_figures(game.ended_at.date() if game.ended_at else game.started_at.date())
+    assert figures.by_host == [] and figures.durations == []
