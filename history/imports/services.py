@@ -251,7 +251,51 @@ def _natural(match: Match) -> tuple[str | int, ...]:
 def _held_keys(records: Sequence[GameRecord]) -> set[tuple[str, str]]:
     keys = {r.key for r in records}
     found = ImportedGame.objects.filter(key__in=keys).values_list("source", "key")
-    return {(source, key) for source, key in found}
+    return {(source, key) for source, key in found} | _held_here(records)
+
+
+Seating = tuple[date, int, int, frozenset[tuple[int, str]]]
+
+
+def _held_here(records: Sequence[GameRecord]) -> set[tuple[str, str]]:
+    """The games the club holds though no import of this source brought them: the same
+    day, table and number, the same names at the same seats (not the roles: the exchange
+    format keeps only the classic four). A club that imports its own export (or another
+    format of a file it imported) would otherwise count each game, and its scores, twice."""
+    if not records:
+        return set()
+    club = Club.current()
+    zone = club.zone
+    first, last = min(r.played_on for r in records), max(r.played_on for r in records)
+    window = (
+        datetime.combine(first, datetime.min.time(), zone),
+        datetime.combine(last + timedelta(days=1), datetime.min.time(), zone),
+    )
+    # Seats are not scoped by themselves: the club is named (another club's games are not
+    # this club's, tests/history/test_exports.py brings one club's export to another).
+    rows = Seat.objects.filter(game__club=club, game__evening__starts_at__range=window).values_list(
+        "game_id",
+        "game__evening__starts_at",
+        "game__table",
+        "game__number",
+        "number",
+        "member__nickname",
+        "guest__name",
+    )
+    games: dict[int, tuple[date, int, int, set[tuple[int, str]]]] = {}
+    for game_id, starts_at, table, game_number, number, nickname, name in rows.iterator(
+        chunk_size=5000
+    ):
+        day = timezone.localtime(starts_at, zone).date()
+        seats = games.setdefault(game_id, (day, table, game_number, set()))[3]
+        seats.add((number, login_key(nickname or name)))
+    held: set[Seating] = {(d, t, n, frozenset(seats)) for d, t, n, seats in games.values()}
+    return {(r.source.value, r.key) for r in records if _seating(r) in held}
+
+
+def _seating(record: GameRecord) -> Seating:
+    seats = frozenset((s.seat, login_key(s.nickname)) for s in record.seats)
+    return (record.played_on, record.table, record.number, seats)
 
 
 def _ordered(records: Iterable[GameRecord]) -> list[GameRecord]:

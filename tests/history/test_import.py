@@ -4,6 +4,7 @@ creates nothing twice, an overlapping file only its new games, and an undo remov
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from datetime import date, timedelta
 
@@ -26,7 +27,7 @@ from history.imports.matching import How
 from history.models import HistoryImport, ImportedGame, ImportStatus
 from notifications.models import Notification
 from tests.factories import make_member
-from tests.history.records import game_record
+from tests.history.records import NICKNAMES, game_record
 
 pytestmark = pytest.mark.django_db
 
@@ -341,3 +342,18 @@ def test_a_date_in_the_future_or_before_the_game_is_the_lines_problem_in_the_pre
     assert "future" in found.problems[1]["message"]
     done = confirm(found, organiser)
     assert done.status == ImportStatus.IMPORTED and Game.objects.count() == 1
+
+
+def test_a_game_the_club_holds_by_another_way_is_skipped_by_its_day_and_seating(
+    organiser: User,
+) -> None:
+    """The club's own export brought back (or the same games in another format): the same
+    day, table and number, the same names at the same seats, is the same game."""
+    confirm(upload(organiser, [game_record("a")]), organiser)
+    held = dataclasses.replace(game_record("a"), key="other-format", source=Source.EXCHANGE)
+    moved = game_record("b", nicknames=tuple(reversed(NICKNAMES)))
+    found = upload(organiser, [held, moved], data=b"another file")
+    preview = services.import_preview(found)
+    assert (preview.new_games, preview.skipped) == (1, 1)
+    done = confirm(found, organiser)
+    assert done.counts["games"] == 1 and Game.objects.count() == 2
