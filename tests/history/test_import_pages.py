@@ -192,3 +192,13 @@ def test_a_confirm_posted_while_the_file_is_read_says_so_and_creates_nothing(
     assert "Файл ещё читается" in answer.content.decode()
     found.refresh_from_db()
     assert found.status == ImportStatus.READING and not Game.objects.exists()
+
+
+def test_a_problem_of_the_whole_file_shows_no_line_zero() -> None:
+    """The reader numbers a problem of the whole file 0; an organiser has no line 0."""
+    client = logged_in(make_member(nickname="Организатор", role="organiser"))
+    post_file(client, b"\x00\x01 not a table")
+    found = HistoryImport.objects.get()
+    page = client.get(f"/history/import/{found.pk}/").content.decode()
+    assert "нулевые байты" in page
+    assert '<td class="num">—</td>' in page and '<td class="num">0</td>' not in page
