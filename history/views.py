@@ -96,8 +96,9 @@ def history_import(request: MemberRequest) -> HttpResponse:
             error = refusal.message
         else:
             return redirect("history_import_detail", history_import_id=found.pk)
-    unfinished = (ImportStatus.PREVIEW, ImportStatus.READING, ImportStatus.UNREADABLE)
-    imports = HistoryImport.objects.exclude(status__in=unfinished).select_related("author")
+    # Previews and files being read too: an organiser who left while a large file was
+    # read finds it here (a day-old one is dropped, services.previews_drop).
+    imports = HistoryImport.objects.select_related("author")
     context = {"imports": imports[:50], "error": error, "most_mb": MAX_UPLOAD // (1024 * 1024)}
     return render(request, "history/upload.html", context, status=422 if error else 200)
 

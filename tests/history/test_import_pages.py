@@ -153,6 +153,9 @@ def test_the_upload_request_only_keeps_the_file_and_the_page_polls_the_workers_r
     assert queued == [("history.tasks.history_read", (found.pk,))]
     page = client.get(f"/history/import/{found.pk}/").content.decode()
     assert "Файл читается" in page and 'hx-trigger="every 2s"' in page
+    # An organiser who left the page finds the upload in the list.
+    listing = client.get("/history/import/").content.decode()
+    assert f'href="/history/import/{found.pk}/"' in listing and "Читается" in listing
     poll = client.get(f"/history/import/{found.pk}/", headers={"HX-Request": "true"})
     assert 'hx-trigger="every 2s"' in poll.content.decode()
     worker_reads()
