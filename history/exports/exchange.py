@@ -17,6 +17,7 @@ What the format says and how our log maps to it:
 
 from __future__ import annotations
 
+from datetime import tzinfo
 from typing import Any
 
 from history.exports.reading import ExportedGame
@@ -128,7 +129,7 @@ def _before(gone: dict[str, Any], night: int) -> bool:
     return int(gone["n"]) < night or (gone["phase"] == "day" and int(gone["n"]) == night)
 
 
-def game_document(game: ExportedGame, *, club_name: str) -> dict[str, Any]:
+def game_document(game: ExportedGame, *, club_name: str, zone: tzinfo) -> dict[str, Any]:
     walk = _Walk(game)
     walk.walk()
     players = []
@@ -152,8 +153,13 @@ def game_document(game: ExportedGame, *, club_name: str) -> dict[str, Any]:
     return {
         "id": str(game.game_id),
         "clubName": club_name,
-        "startTime": game.started_at.isoformat(),
-        "endTime": game.ended_at.isoformat(),
+        # In the club's zone, which the document names: a reader takes the date from it.
+        "timezone": str(zone),
+        "startTime": game.started_at.astimezone(zone).isoformat(),
+        "endTime": game.ended_at.astimezone(zone).isoformat(),
+        # The evening's date, which this platform's export adds (as the table and the
+        # number): a game begun after midnight belongs to the evening before.
+        "date": game.played_on.isoformat(),
         "language": "ru",
         "table": game.table,
         "number": game.number,

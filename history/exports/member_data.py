@@ -74,7 +74,7 @@ def member_data(member: User) -> dict[str, Any]:
     games = [protocol_game(game) for game in exported_games(seated, member)]
     return {
         "format": FORMAT,
-        "club": {"slug": club.slug, "name": club.name},
+        "club": {"slug": club.slug, "name": str(club)},
         "exported_at": timezone.now().isoformat(),
         "account": account_of(member),
         "membership": None

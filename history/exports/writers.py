@@ -110,7 +110,7 @@ def protocol_stream(games: Iterable[ExportedGame], scope: Scope) -> Iterator[str
     club = Club.current()
     head = {
         "format": PROTOCOL_FORMAT,
-        "club": {"slug": club.slug, "name": club.name},
+        "club": {"slug": club.slug, "name": str(club)},
         "scope": {"kind": str(scope.kind), "id": scope.key, "name": scope.name},
         "exported_at": timezone.now().isoformat(),
     }
@@ -128,7 +128,7 @@ def exchange_stream(games: Iterable[ExportedGame]) -> Iterator[str]:
     yield "["
     first = True
     for game in games:
-        document = exchange.game_document(game, club_name=club.name)
+        document = exchange.game_document(game, club_name=str(club), zone=club.zone)
         yield ("" if first else ",") + json.dumps(document, ensure_ascii=False)
         first = False
     yield "]"

@@ -17,8 +17,10 @@ What is left out: nominations, votes, shots and checks. The exchange keeps them 
 and per round, without their order within a day, the defence, or the hands of a runoff
 that this platform's protocol (PROTOCOL.md) replays, so a faithful event log cannot be made
 of them without inventing: every exchange game is results-only (`protocol` is None).
-The format has no table and no game number: each game is at table 1, numbered by its start
-time among the file's games of the same date."""
+The format has no table, no game number and no evening's date: each game is at table 1,
+numbered by its start time among the file's games of the same date, on its start's date;
+this platform's export adds `table`, `number` and `date` (the evening's), which are read
+when present."""
 
 from __future__ import annotations
 
@@ -113,6 +115,18 @@ def _start(game: Mapping[str, Any]) -> datetime:
     assert moment is not None
     # Without the game's zone an ISO time's own offset says the evening's date.
     return moment.astimezone(zone) if zone is not None else moment
+
+
+def _evening(game: Mapping[str, Any]) -> date | None:
+    """The evening's date, which this platform's export adds: a game begun after midnight
+    is the evening's before (None when absent or unreadable: the start's date then)."""
+    value = game.get("date")
+    if not isinstance(value, str) or len(value) != len("2026-12-06"):
+        return None
+    try:
+        return date.fromisoformat(value)
+    except ValueError:
+        return None
 
 
 def _place(value: object) -> int:
@@ -294,7 +308,7 @@ def read_game(index: int, game: object, codes: frozenset[str]) -> tuple[datetime
         line=index,
         key=key_of(game),
         source=Source.EXCHANGE,
-        played_on=start.date(),
+        played_on=_evening(game) or start.date(),
         table=_place(game.get("table")),
         number=_place(game.get("number")),
         seats=seats,

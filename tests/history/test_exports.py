@@ -189,6 +189,31 @@ def test_the_exchange_json_has_roles_deaths_nominations_shots_checks_and_the_leg
     assert players[1]["sheriff"] == 1  # the commissar checked seat 2 on night 1
 
 
+def test_a_game_begun_after_midnight_keeps_its_evenings_date_through_the_exchange_json(
+    game: Any, organiser: User
+) -> None:
+    """The exchange format dates a game by its start; this platform's export adds the
+    evening's date and writes the start in the club's zone, which the reader takes."""
+    zone = Club.current().zone
+    evening_day = timezone.localdate(game.evening.starts_at, zone)
+    after_midnight = game.evening.starts_at.astimezone(zone).replace(hour=0, minute=40)
+    after_midnight += timedelta(days=1)
+    Game.objects.filter(pk=game.pk).update(
+        started_at=after_midnight, ended_at=after_midnight + timedelta(minutes=50)
+    )
+    response = client_of(organiser).get(
+        reverse("history_export_season", args=[season_key(game)]) + "?as=exchange"
+    )
+    text = body(response)
+    (exported,) = json.loads(text)
+    assert exported["date"] == evening_day.isoformat()
+    assert exported["timezone"] == str(zone)
+    assert exported["startTime"].startswith(after_midnight.date().isoformat() + "T00:40")
+    roles = {role.code: role.name for role in GameRole.objects.all()}
+    (read,) = read_history(text.encode(), filename="x.json", roles=roles).games
+    assert read.played_on == evening_day
+
+
 def test_a_tournaments_games_are_its_evenings(game: Any, organiser: User) -> None:
     tournament = Tournament.objects.create(
         name="Кубок",
