@@ -8,8 +8,8 @@ nicknames of which the club has 30 as members (the rest become unclaimed players
 - read: history.formats.reading.read_history over the bytes;
 - preview: the upload kept as a preview (history.imports.services.import_upload) and the
   preview page's data (import_preview: what the club holds already, every name matched);
-- confirm: import_confirm, the one transaction that makes the evenings, games, seats and
-  unclaimed players;
+- confirm: import_confirm (the worker's history_confirm runs it), the one transaction that
+  makes the evenings, games, seats and unclaimed players;
 - rebuild: what the worker does after it (history.imports.rebuild.history_rebuild: every
   game's analysis and scores, then the ratings' full replay).
 

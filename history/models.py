@@ -36,6 +36,9 @@ class ImportStatus(models.TextChoices):
     READING = "reading", _("Being read")
     UNREADABLE = "unreadable", _("Could not be read")
     PREVIEW = "preview", _("Preview")
+    # Confirmed: the worker creates the games (history.imports.confirming); a refusal
+    # there puts it back to the preview with the refusal in counts["refusal"].
+    CONFIRMING = "confirming", _("Games being created")
     IMPORTING = "importing", _("Importing")
     IMPORTED = "imported", _("Imported")
     UNDOING = "undoing", _("Being undone")
@@ -77,6 +80,15 @@ class HistoryImport(models.Model):
     # The evenings and guests it created (deleted on undo once nothing else holds them).
     created_evenings = models.JSONField(default=list, blank=True, editable=False)
     created_guests = models.JSONField(default=list, blank=True, editable=False)
+    # Who confirmed it: the games' host, set by the worker that creates them.
+    confirmed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("confirmed by"),
+    )
     created_at = models.DateTimeField(_("uploaded"), auto_now_add=True)
     imported_at = models.DateTimeField(_("imported"), null=True, blank=True)
     undone_at = models.DateTimeField(_("undone"), null=True, blank=True)
@@ -109,6 +121,10 @@ class HistoryImport(models.Model):
     @property
     def reading(self) -> bool:
         return self.status == ImportStatus.READING
+
+    @property
+    def confirming(self) -> bool:
+        return self.status == ImportStatus.CONFIRMING
 
     @property
     def working(self) -> bool:

@@ -164,11 +164,17 @@ def history_import_confirm(request: MemberRequest, history_import_id: int) -> Ht
         and isinstance(value := request.POST.get(key, ""), str)
         and (value == NEW or value.startswith(MEMBER))
     }
-    services.import_confirm(
-        history_import_id=history_import_id, actor=request.user, choices=choices
+    services.confirm_asked(
+        history_import_id=history_import_id,
+        actor=request.user,
+        choices=choices,
+        language=translation.get_language() or "",
     )
     return action_answer(
-        request, refusal=None, done=_("Import confirmed."), back=_detail(history_import_id)
+        request,
+        refusal=None,
+        done=_("Import confirmed: the games are being created."),
+        back=_detail(history_import_id),
     )
 
 

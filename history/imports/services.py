@@ -1,7 +1,7 @@
 """An import of a club's past, in three steps: the upload keeps what the reader read as a
-preview (HistoryImport, status «preview»); the organiser's confirm creates the evenings,
-games, seats and unclaimed players in one transaction; the worker then rebuilds the
-analyses and ratings (history.tasks). An import can be undone as a whole.
+preview (HistoryImport, status «preview»); the organiser's confirm is kept and the worker
+creates the evenings, games, seats and unclaimed players in one transaction; the worker
+then rebuilds the analyses and ratings (history.tasks). An import can be undone as a whole.
 
 The same file twice creates nothing twice: its SHA-256 is refused while its import stands
 (HistoryImport's constraint is the race's last word), and a game whose key in its source
@@ -49,6 +49,7 @@ from history.models import (
 )
 
 REBUILD_TASK = "history.tasks.history_rebuild"
+CONFIRM_TASK = "history.tasks.history_confirm"
 # An import still rebuilding this long after its confirm or undo lost its task.
 STALLED_AFTER = timedelta(minutes=30)
 # How long an imported game is taken to last: its end orders it among the evening's games.
@@ -156,7 +157,7 @@ def stalled_imports(*, every_club: bool = False) -> QuerySet[HistoryImport]:
     before = timezone.now() - STALLED_AFTER
     rows = HistoryImport.all_clubs if every_club else HistoryImport.objects
     return rows.filter(
-        Q(status=ImportStatus.IMPORTING, imported_at__lt=before)
+        Q(status__in=(ImportStatus.CONFIRMING, ImportStatus.IMPORTING), imported_at__lt=before)
         | Q(status=ImportStatus.UNDOING, undone_at__lt=before)
         | Q(status=ImportStatus.READING, created_at__lt=before)
     )
@@ -302,27 +303,60 @@ def _ordered(records: Iterable[GameRecord]) -> list[GameRecord]:
     return sorted(records, key=lambda r: (r.played_on, r.table, r.number, r.line))
 
 
+def _confirmable(history_import_id: int, expected: ImportStatus) -> HistoryImport:
+    """The import locked for its confirm, or Refused with why it cannot be confirmed."""
+    found = HistoryImport.objects.select_for_update().filter(pk=history_import_id).first()
+    if found is None or found.expired:
+        raise Refused(_("There is no such import."), RefusalCode.NOT_FOUND)
+    if found.status == ImportStatus.READING:
+        raise Refused(
+            _("The file is still being read: confirm its preview when it opens."),
+            RefusalCode.CONFLICT,
+        )
+    if found.status == ImportStatus.UNREADABLE:
+        raise Refused(
+            _("The file could not be read: there is nothing to confirm."),
+            RefusalCode.CONFLICT,
+        )
+    if found.status != expected:
+        raise Refused(_("This import was confirmed already."), RefusalCode.CONFLICT)
+    return found
+
+
+def confirm_asked(
+    *, history_import_id: int, actor: User, choices: Mapping[str, str], language: str
+) -> HistoryImport:
+    """The organiser's confirm: checked and kept, and the games created by the worker
+    (history.tasks.history_confirm), since 10,000 games outlive a web request
+    (docs/benchmarks.md). The refusals the request can tell are told at once."""
+    with transaction.atomic():
+        found = _confirmable(history_import_id, ImportStatus.PREVIEW)
+        refuse_if_imported(found.sha256)
+        found.choices = {key: str(value) for key, value in choices.items()}
+        found.status = ImportStatus.CONFIRMING
+        found.confirmed_by = actor
+        # The worker words a refusal in the language of the organiser who confirmed.
+        found.language = language[:8]
+        found.imported_at = timezone.now()  # the catch-up's clock for a lost task
+        found.counts = {k: v for k, v in found.counts.items() if k != "refusal"}
+        found.save()
+        queue_on_commit(CONFIRM_TASK, found.pk)
+    return found
+
+
 def import_confirm(
-    *, history_import_id: int, actor: User, choices: Mapping[str, str]
+    *,
+    history_import_id: int,
+    actor: User,
+    choices: Mapping[str, str],
+    expected: ImportStatus = ImportStatus.PREVIEW,
 ) -> HistoryImport:
     """Create the preview's games, in one transaction: a failure leaves nothing. The
-    analyses and ratings are rebuilt in the worker after the commit (history.tasks)."""
+    analyses and ratings are rebuilt in the worker after the commit (history.tasks).
+    The worker's confirm expects its import «confirming»; a second run finds it past
+    that and is refused, having changed nothing."""
     with transaction.atomic():
-        found = HistoryImport.objects.select_for_update().filter(pk=history_import_id).first()
-        if found is None or found.expired:
-            raise Refused(_("There is no such import."), RefusalCode.NOT_FOUND)
-        if found.status == ImportStatus.READING:
-            raise Refused(
-                _("The file is still being read: confirm its preview when it opens."),
-                RefusalCode.CONFLICT,
-            )
-        if found.status == ImportStatus.UNREADABLE:
-            raise Refused(
-                _("The file could not be read: there is nothing to confirm."),
-                RefusalCode.CONFLICT,
-            )
-        if found.status != ImportStatus.PREVIEW:
-            raise Refused(_("This import was confirmed already."), RefusalCode.CONFLICT)
+        found = _confirmable(history_import_id, expected)
         refuse_if_imported(found.sha256)
         found.choices = {key: str(value) for key, value in choices.items()}
         records = [record_from_json(raw) for raw in found.records]
@@ -345,7 +379,7 @@ def import_confirm(
         try:
             with transaction.atomic():
                 found.save()
-        except IntegrityError as error:  # the same file confirmed by a racing request
+        except IntegrityError as error:  # the same file confirmed by a racing import
             raise Refused(_("This import was confirmed already."), RefusalCode.CONFLICT) from error
         queue_on_commit(REBUILD_TASK, found.pk)
     return found

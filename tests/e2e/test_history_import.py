@@ -12,7 +12,7 @@ from pytest_django.live_server_helper import LiveServer
 
 from accounts.models import Role
 from games.models import Game
-from history.imports import reading, rebuild
+from history.imports import confirming, reading, rebuild
 from history.models import HistoryImport
 from tests.e2e.conftest import ARTIFACTS, new_context, untranslated, watch_of
 from tests.factories import make_member
@@ -77,6 +77,15 @@ def test_an_import_from_upload_to_undo_on_a_phone_in_both_languages(
         page.screenshot(path=SHOTS / f"{language}-4-games.png")
         page.locator("#confirm button[type=submit]").click()
         page.wait_for_selector("#progress progress")
+        creating = page.locator("#progress").inner_text()
+        assert ("Игры создаются" if language == "ru" else "The games are being created") in creating
+        assert fits(page)
+        assert untranslated(page, language, data_words) == []
+        page.screenshot(path=SHOTS / f"{language}-5a-creating.png")
+        assert Game.objects.count() == 0  # the worker creates them, not the request
+        confirming.confirm_run(history_import_id=HistoryImport.objects.latest("pk").pk)
+        # The page's poll moves on to the rebuild's progress by itself.
+        page.wait_for_selector("#progress progress[value]", timeout=10_000)
         assert Game.objects.count() == 3
         page.screenshot(path=SHOTS / f"{language}-5-progress.png")
         rebuild.history_rebuild(history_import_id=HistoryImport.objects.latest("pk").pk)

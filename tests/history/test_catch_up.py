@@ -65,3 +65,20 @@ def test_an_upload_whose_read_was_lost_is_read_again_and_a_day_old_one_dropped(
     history_catch_up()
     assert queued == [("history.tasks.history_read", (lost.pk,))]
     assert not HistoryImport.objects.filter(pk=forgotten.pk).exists()
+
+
+def test_a_confirm_whose_task_was_lost_is_queued_again(
+    queued: list[tuple[str, tuple[object, ...]]],
+) -> None:
+    author = make_member(nickname="Организатор")
+    lost = HistoryImport.objects.create(
+        author=author, filename="a.csv", sha256="a" * 64, status=ImportStatus.CONFIRMING,
+        imported_at=timezone.now() - timedelta(hours=2),
+    )  # fmt: skip
+    # Confirmed just now: its worker is creating the games.
+    HistoryImport.objects.create(
+        author=author, filename="b.csv", sha256="b" * 64, status=ImportStatus.CONFIRMING,
+        imported_at=timezone.now(),
+    )  # fmt: skip
+    history_catch_up()
+    assert queued == [("history.tasks.history_confirm", (lost.pk,))]

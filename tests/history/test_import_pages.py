@@ -13,8 +13,9 @@ from accounts.models import User
 from club.kernel.clubs import Club
 from club.kernel.tenancy import club_scope
 from games.models import Game
-from history.imports import reading, rebuild
+from history.imports import confirming, reading, rebuild, services
 from history.models import HistoryImport, HistoryUpload, ImportStatus
+from history.tasks import history_confirm
 from tests.factories import make_member
 from tests.history.sheets import csv_bytes, game_rows
 
@@ -49,6 +50,13 @@ def worker_reads() -> None:
             reading.upload_read(history_import_id=found.pk)
 
 
+def worker_confirms() -> None:
+    """What the worker's queued history_confirm does with each confirm waiting for it."""
+    for found in HistoryImport.all_clubs.filter(status=ImportStatus.CONFIRMING):
+        with club_scope(found.club):
+            confirming.confirm_run(history_import_id=found.pk)
+
+
 def test_upload_preview_confirm_progress_done_and_undo() -> None:
     organiser = make_member(nickname="Организатор", role="organiser")
     make_member(nickname="Игрок 1")
@@ -65,6 +73,11 @@ def test_upload_preview_confirm_progress_done_and_undo() -> None:
     assert not Game.objects.exists()
     confirmed = client.post(f"/history/import/{found.pk}/confirm/", {"name:игрок 2": "new"})
     assert confirmed.status_code == 302
+    assert not Game.objects.exists()  # the request only keeps the confirm
+    creating = client.get(f"/history/import/{found.pk}/", headers={"HX-Request": "true"})
+    assert "Игры создаются" in creating.content.decode()
+    assert 'hx-trigger="every 2s"' in creating.content.decode()
+    worker_confirms()
     assert Game.objects.count() == 2
     progress = client.get(f"/history/import/{found.pk}/", headers={"HX-Request": "true"})
     assert 'hx-trigger="every 2s"' in progress.content.decode()
@@ -83,6 +96,7 @@ def test_the_same_file_twice_is_refused_with_the_day_it_came() -> None:
     post_file(client, sheet())
     found = HistoryImport.objects.get()
     client.post(f"/history/import/{found.pk}/confirm/")
+    worker_confirms()
     again = post_file(client, sheet())
     assert again.status_code == 422
     assert "этот файл уже перенесён" in again.content.decode().lower()
@@ -104,6 +118,7 @@ def test_a_member_cannot_import_nor_see_an_import() -> None:
     assert post_file(member, sheet()).status_code == 403
     assert member.get(f"/history/import/{found.pk}/").status_code == 403
     assert member.post(f"/history/import/{found.pk}/confirm/").status_code in (302, 403)
+    worker_confirms()
     assert not Game.objects.exists()
     assert Client().get("/history/import/").status_code == 302  # to log in
 
@@ -118,6 +133,7 @@ def test_another_clubs_organiser_sees_nothing() -> None:
     client = logged_in(theirs)
     assert client.get(f"/c/north/history/import/{found.pk}/").status_code == 404
     client.post(f"/c/north/history/import/{found.pk}/confirm/")
+    worker_confirms()
     assert not Game.all_clubs.exists()
     # At the first club's address they are nobody.
     assert client.get(f"/history/import/{found.pk}/").status_code == 403
@@ -205,3 +221,82 @@ def test_a_problem_of_the_whole_file_shows_no_line_zero() -> None:
     page = client.get(f"/history/import/{found.pk}/").content.decode()
     assert "нулевые байты" in page
     assert '<td class="num">—</td>' in page and '<td class="num">0</td>' not in page
+
+
+def test_a_confirm_returns_at_once_and_queues_the_worker(monkeypatch: pytest.MonkeyPatch) -> None:
+    queued: list[tuple[str, tuple[object, ...]]] = []
+    organiser = make_member(nickname="Организатор", role="organiser")
+    client = logged_in(organiser)
+    post_file(client, sheet())
+    found = HistoryImport.objects.get()
+    monkeypatch.setattr(
+        services, "queue_on_commit", lambda task, *args: queued.append((task, args))
+    )
+    answer = client.post(f"/history/import/{found.pk}/confirm/", {"name:игрок 2": "new"})
+    assert answer.status_code == 302
+    found.refresh_from_db()
+    assert found.status == ImportStatus.CONFIRMING and found.confirmed_by == organiser
+    assert found.choices == {"игрок 2": "new"}
+    assert queued == [("history.tasks.history_confirm", (found.pk,))]
+    assert not Game.objects.exists()
+    again = client.post(f"/history/import/{found.pk}/confirm/", follow=True)
+    assert "Этот перенос уже подтверждён" in again.content.decode()
+    assert len(queued) == 1
+
+
+def test_the_worker_creates_the_games_once() -> None:
+    organiser = make_member(nickname="Организатор", role="organiser")
+    client = logged_in(organiser)
+    post_file(client, sheet())
+    found = HistoryImport.objects.get()
+    client.post(f"/history/import/{found.pk}/confirm/")
+    history_confirm(found.pk)
+    found.refresh_from_db()
+    assert found.status == ImportStatus.IMPORTING and Game.objects.count() == 2
+    assert found.counts["games"] == 2 and found.records == []
+    history_confirm(found.pk)  # a second run (a re-queued task) does nothing
+    found.refresh_from_db()
+    assert found.status == ImportStatus.IMPORTING and Game.objects.count() == 2
+    assert "refusal" not in found.counts
+
+
+def test_a_refusal_in_the_worker_returns_to_the_preview_with_its_words() -> None:
+    organiser = make_member(nickname="Организатор", role="organiser")
+    player = make_member(nickname="Игрок 1")
+    client = logged_in(organiser)
+    post_file(client, sheet())
+    found = HistoryImport.objects.get()
+    # The same member chosen for two seats of one game: the worker's check refuses it.
+    twice = {"name:игрок 1": f"member:{player.pk}", "name:игрок 2": f"member:{player.pk}"}
+    client.post(f"/history/import/{found.pk}/confirm/", twice)
+    polled = client.get(f"/history/import/{found.pk}/", headers={"HX-Request": "true"})
+    assert "Игры создаются" in polled.content.decode()
+    worker_confirms()
+    found.refresh_from_db()
+    assert found.status == ImportStatus.PREVIEW and not Game.objects.exists()
+    assert "оказался бы на двух местах" in found.counts["refusal"]
+    back = client.get(f"/history/import/{found.pk}/", headers={"HX-Request": "true"})
+    assert back.status_code == 204 and back["HX-Refresh"] == "true"
+    page = client.get(f"/history/import/{found.pk}/").content.decode()
+    assert "Игры не созданы, ничего не записано" in page and "оказался бы на двух местах" in page
+    # Confirmed again with good choices, the refusal is gone and the games are made.
+    client.post(f"/history/import/{found.pk}/confirm/", {"name:игрок 2": "new"})
+    worker_confirms()
+    found.refresh_from_db()
+    assert found.status == ImportStatus.IMPORTING and "refusal" not in found.counts
+    assert Game.objects.count() == 2
+
+
+def test_a_refusal_in_the_worker_is_worded_in_the_language_kept_with_the_confirm() -> None:
+    organiser = make_member(nickname="Организатор", role="organiser")
+    player = make_member(nickname="Игрок 1")
+    client = logged_in(organiser)
+    post_file(client, sheet())
+    found = HistoryImport.objects.get()
+    twice = {"name:игрок 1": f"member:{player.pk}", "name:игрок 2": f"member:{player.pk}"}
+    client.post(f"/history/import/{found.pk}/confirm/", twice)
+    assert HistoryImport.objects.get().language == "ru"  # the organiser's, at the confirm
+    HistoryImport.objects.filter(pk=found.pk).update(language="en")
+    worker_confirms()
+    found.refresh_from_db()
+    assert "would sit at two seats of one game" in found.counts["refusal"]
