@@ -54,15 +54,16 @@ LEFT = {
 }
 
 
-class Refused(Exception):
-    pass
+class Unreadable(Exception):
+    """A game of the file left out, with the reason (the reader's problem, not a door's
+    refusal: the engine's own code stays in the message's words)."""
 
 
 def _need(condition: bool, message: Callable[[], str]) -> None:
     """Refuse the game unless the condition holds; the message is made (translated) only
     then, so that reading a good game costs no translation."""
     if not condition:
-        raise Refused(message())
+        raise Unreadable(message())
 
 
 def is_protocol(raw: object) -> bool:
@@ -81,22 +82,22 @@ def _digest(value: object) -> str:
 
 
 def _replayed(document: object) -> tuple[ClubGame, Mapping[str, Any]]:
-    """The finished game the document replays to, or Refused with the engine's reason."""
+    """The finished game the document replays to, or Unreadable with the engine's reason."""
     try:
         protocol = parse(document)
     except ProtocolError as error:
-        raise Refused(rules_message(error, UTC)) from error
+        raise Unreadable(rules_message(error, UTC)) from error
     except (TypeError, ValueError, KeyError, AttributeError) as error:  # as for replay below
-        raise Refused(_("The protocol cannot be replayed.")) from error
+        raise Unreadable(_("The protocol cannot be replayed.")) from error
     _need(protocol.ruleset == "club", lambda: _("An online game is not a club's live game."))
     try:
         game, failure = replay(protocol)
     # The engine refuses a bad event with its own errors (caught in replay); a value of a
     # shape it never expects is the same answer for the uploader, not a server error.
     except (TypeError, ValueError, KeyError, AttributeError) as error:
-        raise Refused(_("The protocol cannot be replayed.")) from error
+        raise Unreadable(_("The protocol cannot be replayed.")) from error
     if failure is not None:
-        raise Refused(
+        raise Unreadable(
             _("Event %(index)s: %(reason)s")
             % {"index": failure.index, "reason": rules_message(failure.error, UTC)}
         )
@@ -143,12 +144,12 @@ def _from_protocol(document: object, codes: frozenset[str]) -> Results:
     seats = _seats_of(game, doc)
     for seat in seats:
         if seat.role not in codes:
-            raise Refused(
+            raise Unreadable(
                 _("Seat %(seat)s: the club has no role «%(role)s».")
                 % {"seat": seat.seat, "role": seat.role[:SHORT]}
             )
         if not seat.nickname:
-            raise Refused(_("Seat %(seat)s has no nickname.") % {"seat": seat.seat})
+            raise Unreadable(_("Seat %(seat)s has no nickname.") % {"seat": seat.seat})
     best = game.best_move
     assert game.winner is not None
     return seats, game.winner, (best.targets if best else ()), (best.by if best else None)
@@ -248,7 +249,7 @@ def _date(value: object) -> date:
     try:
         return date.fromisoformat(value)
     except ValueError as error:
-        raise Refused(_("«%(value)s» is not a date (2026-12-07).") % {"value": value}) from error
+        raise Unreadable(_("«%(value)s» is not a date (2026-12-07).") % {"value": value}) from error
 
 
 def _place(value: object, default: int) -> int:
@@ -271,7 +272,7 @@ def _first_moment(document: object) -> date:
                 return datetime.fromisoformat(at).date()
             except ValueError:
                 break
-    raise Refused(_("The protocol has no date: none of its events says when."))
+    raise Unreadable(_("The protocol has no date: none of its events says when."))
 
 
 def read_entry(index: int, entry: object, codes: frozenset[str], *, bare: bool) -> GameRecord:
@@ -329,7 +330,7 @@ def _read_protocol_document(raw: object, *, roles: Mapping[str, str]) -> Read:
     for index, entry in enumerate(entries, start=1):
         try:
             games.append(read_entry(index, entry, codes, bare=bare))
-        except Refused as error:
+        except Unreadable as error:
             if problems.full:
                 problems.count()
                 continue

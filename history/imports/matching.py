@@ -44,6 +44,12 @@ class Match:
     guest: Guest | None = None
 
     @property
+    def written(self) -> str:
+        """The name as the file writes it: the records' text, not a member's nickname
+        (which pages print through member_name)."""
+        return self.nickname
+
+    @property
     def choice(self) -> str:
         """The select's value this match stands for."""
         return f"{MEMBER}{self.member.pk}" if self.member is not None else NEW

@@ -106,7 +106,9 @@ def walk(
         response = client.get(url)
         if response.status_code != 200:
             continue
-        body = response.content.decode()
+        # An export's link gives a streamed file: its names are held to the same rule.
+        raw = b"".join(response.streaming_content) if response.streaming else response.content
+        body = raw.decode()
         assert_hidden(body, names, url)
         queue.extend(link.replace("&amp;", "&") for link in LINK.findall(body))
     return seen
