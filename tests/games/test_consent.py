@@ -11,9 +11,12 @@ The hole the hosts close (#24): the game pages printed the host's nickname to an
 
 import re
 from collections import deque
-from typing import Any
+from collections.abc import Iterator
+from typing import Any, cast
 
 import pytest
+from django.http import StreamingHttpResponse
+from django.http.response import HttpResponseBase
 from django.test import Client
 
 from accounts.models import User
@@ -107,7 +110,12 @@ def walk(
         if response.status_code != 200:
             continue
         # An export's link gives a streamed file: its names are held to the same rule.
-        raw = b"".join(response.streaming_content) if response.streaming else response.content
+        answer: HttpResponseBase = response
+        raw = (
+            b"".join(cast(Iterator[bytes], answer.streaming_content))
+            if isinstance(answer, StreamingHttpResponse)
+            else response.content
+        )
         body = raw.decode()
         assert_hidden(body, names, url)
         queue.extend(link.replace("&amp;", "&") for link in LINK.findall(body))
