@@ -134,6 +134,9 @@ def test_the_host_makes_a_link_on_the_game_s_page_sees_it_once_and_revokes_it(
     form.locator("button[type=submit]").first.click()
     address = page.locator("#producer-address")
     expect(address).to_have_value(re.compile(r"/live/producer/lv_[A-Za-z0-9_-]{43}/$"))
+    # The copy button's module runs before DOMContentLoaded; a click on a page still being
+    # parsed (a loaded machine) would find no listener yet.
+    page.wait_for_load_state("domcontentloaded")
     page.locator("button[data-copy]").click()
     page.wait_for_function("() => window.copiedText !== undefined")
     copied = page.evaluate("window.copiedText")
