@@ -1,8 +1,9 @@
 """A scripted game's sound, made in the tests (and bench/speakers.py): twelve seats speak in
 their turns on the host's timer; planted in it are interruptions (another seat talks while
 the speaker pauses, or over the speaker), asides between the speeches (the «балаган») and
-talk at night, over the room's noise; optionally the host's own voice announcing the phases
-and «Дальше» between speeches, and a stranger's voice (a spectator) by night. What was
+talk at night, over the room's noise; optionally the host's own voice announcing the phases,
+«Дальше» between speeches and the roles' waking inside each night, and a stranger's voice (a
+spectator) by night. What was
 planted is returned with the sound, so a test can check what the analysis says of each
 stretch.
 
@@ -23,6 +24,10 @@ from tests.sound import RATE, Voice, quiet, speech, table_voices
 
 START = datetime(2026, 11, 29, 18, 5, tzinfo=UTC)
 HOST, STRANGER = 0, -1  # the voices that have no seat, as the banks number them
+# When the host speaks inside a night (seconds after its start): «Мафия просыпается»,
+# «Мафия засыпает, дон просыпается», «Дон засыпает, шериф просыпается» — clear of the night's
+# planted talk (at 10–15 s) and the stranger's (at 25–31 s), so each is checked on its own.
+NIGHT_CALLS = (5.5, 17.0, 35.0)
 
 
 @dataclass(frozen=True)
@@ -196,8 +201,10 @@ def scripted_game(
                 clock = announce(clock - 0.7, float(rng.uniform(0.6, 1.0))) + 0.7
         game.events.append({"type": "night", "n": n, "at": at(clock)})
         night_end = clock + 45
-        if host:  # «Город засыпает…»
+        if host:  # «Город засыпает…», then the roles woken and sent to sleep inside the night
             announce(clock + 0.3, float(rng.uniform(2, 3.5)))
+            for call in NIGHT_CALLS:
+                announce(clock + call + float(rng.uniform(0, 1)), float(rng.uniform(1.2, 2.5)))
         if rng.random() < night_talk:
             other = int(rng.integers(1, seats + 1))
             plant(other, clock + 10, float(rng.uniform(3, 5)), "night")

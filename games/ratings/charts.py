@@ -141,7 +141,9 @@ class SpeakerBar:
     y: float
     width: float
     seat: int  # whose voice: its colour
-    kind: str  # "own" (in the seat's own speech), "other" (in another's), "night", "aside"
+    # "own" (in the seat's own speech), "other" (in another's; "other over": over the
+    # speaker's voice), "night", "aside"
+    kind: str
 
 
 @dataclass(frozen=True)
@@ -193,6 +195,7 @@ def speaker_timeline(
             "night" if stretch.get("night")
             else "aside" if owner is None
             else "own" if owner == seat
+            else "other over" if stretch.get("over")
             else "other"
         )  # fmt: skip
         bars.append(

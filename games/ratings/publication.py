@@ -437,7 +437,13 @@ def _speakers(
             "nick": labels[int(seat)],
             "own": talk["own"],
             "others": [
-                {"seat": owner, "nick": name(owner), "seconds": seconds}
+                {
+                    "seat": owner,
+                    "nick": name(owner),
+                    "seconds": seconds,
+                    # Analyses before two voices were told apart have no "over".
+                    "over": talk.get("over", {}).get(str(owner), 0.0),
+                }
                 for owner, seconds in listed_others(talk["others"])
             ],
             "in_others": round(sum(talk["others"].values()), 1),
@@ -451,9 +457,14 @@ def _speakers(
         return None
     windows, nights = places(view.events, recording.started_at, recording.duration)
     stretches = [s for s in found["stretches"] if s["seat"] in labels]
+    overlaid = [s for s in found["stretches"] if s.get("over")]
     return {
         "seats": seats,
         "unknown": found["unknown"],
+        # Two voices at once (every seat's, the speaker's and the other's, published or not:
+        # seconds say nobody's name), and how much of it the second voice went unnamed.
+        "two_voices": round(sum(s["end"] - s["start"] for s in overlaid), 1),
+        "unnamed_over": round(sum(s["end"] - s["start"] for s in overlaid if s["seat"] is None), 1),
         "picture": speaker_timeline(stretches, windows, nights, labels, recording.duration),
     }
 

@@ -633,9 +633,11 @@ def suggestion_reason(suggestion: FoulSuggestion) -> str:
             return _("the recording: %(seconds)d s of talk at night") % {
                 "seconds": round(suggestion.seconds)
             }
-        return _("the recording: %(seconds)d s of talk in seat %(during)d's speech") % {
+        # The speaker by reference (games/reasons.py): words like «игрока 3» may be a
+        # seated player's nickname, which a reason may not write.
+        return _("the recording: %(seconds)d s of talk in the speech of %(during)s") % {
             "seconds": round(suggestion.seconds),
-            "during": suggestion.during,
+            "during": f"{{seat:{suggestion.during}}}",
         }
 
 

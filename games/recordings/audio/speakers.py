@@ -31,17 +31,24 @@ from games.recordings.audio import encoder
 from games.recordings.audio.vad import FRAME_SECONDS
 
 CHUNK_SECONDS = 1.0  # a chunk of voice: long enough to average the phonemes away
-MIN_CHUNK_SECONDS = 0.4  # shorter voice is left unattributed
+MIN_CHUNK_SECONDS = 0.2  # shorter voice is left unattributed
+TEACHING_SECONDS = 0.4  # a voice is learnt from chunks described by this much of it at least
 EDGE_SECONDS = 1.0  # a window's first and last second may hold the host or the last word
 THRESHOLD = 0.9  # the posterior below which a chunk's speaker is "unknown"
 FOUL_SECONDS = 3.0  # talk in another's speech (or at night) that is worth a suggestion
+# Talk heard only over the speaker's voice is worth one when it is this long (docs/audio.md:
+# a fifth of the stretches named over a speaker name another seat than the one talking).
+OVER_FOUL_SECONDS = 4.0
 PAUSE_SECONDS = 1.0
-# Two voices at once (docs/audio.md): a speech's chunk this much further from the speaker's
-# voice than the speaker's own chunks typically stand, and what is left of it beside the
-# speaker's voice closer to one seat's than to the next by this much (cosine). A smaller
-# margin catches more and names the wrong seat on the synthetic table: a false foul.
+# Two voices at once (docs/audio.md): a run of a speech's chunks where the speaker's voice
+# stands this much further from its own chunks' typical closeness (cosine; each chunk's
+# figure averaged with its neighbours'), over at least OVERLAP_CHUNKS chunks, holds another
+# voice if the run's mean embedding is fitted better, by OVERLAP_GAIN at least, as the
+# speaker's voice plus one seat's than as the speaker's alone; that seat is named.
 OVERLAP_DROP = 0.2
-OVERLAP_MARGIN = 0.15
+OVERLAP_CHUNKS = 2
+OVERLAP_GAIN = 0.05
+OVERLAP_MARGIN = 0.02  # and the next seat's voice completes it less by this much
 MIN_ENROLMENT_CHUNKS = 3  # a seat heard less than this in its windows is not modelled
 REGULARISATION = 0.05  # added to the covariance's diagonal (in units of its mean variance)
 METHOD = "fusion"  # the cells' vectors: "mfcc", "embedding" or both, "fusion" (docs/audio.md)
@@ -49,7 +56,13 @@ METHOD = "fusion"  # the cells' vectors: "mfcc", "embedding" or both, "fusion" (
 # from the seat's voice (cosine) than the seat's own cells typically do is nobody's: the
 # host, a spectator, music (docs/audio.md: strangers at -0.19…-0.22, the seats' own talk
 # at -0.19 or closer, the host at -0.26 or further).
-STRANGE = 0.17
+STRANGE = 0.21
+# A run given to a seat where it would be a foul must stand at least this much nearer the
+# seat's voice than the host's (each against its own cells' typical closeness): the host
+# wakes the roles inside the night, and a host who sounds like a seat is nobody's foul
+# (docs/audio.md: the seats' own talk stands 0.32 or more nearer them, the host 0.05).
+HOST_MARGIN = 0.15
+GAP_SECONDS = 8.0  # a gap between two speeches up to this long holds the host's «Дальше»
 
 Interval = tuple[float, float]
 
@@ -71,6 +84,7 @@ class Stretch:
     confidence: float
     owner: int | None  # whose speech window it fell in (None: no window)
     night: bool
+    over: bool = False  # heard over the speaker's voice (the speaker's stretch runs beside it)
 
     @property
     def seconds(self) -> float:
@@ -84,6 +98,7 @@ class Stretch:
             "confidence": round(self.confidence, 3),
             "owner": self.owner,
             "night": self.night,
+            "over": self.over,
         }
 
 
@@ -113,11 +128,13 @@ class SeatTalk:
     others: dict[int, float] = field(default_factory=dict)  # in whose windows, how long
     night: float = 0.0
     aside: float = 0.0  # by day, outside every window
+    over: dict[int, float] = field(default_factory=dict)  # of `others`, over the speaker
 
     def as_dict(self) -> dict[str, Any]:
         return {
             "own": round(self.own, 1),
             "others": {str(k): round(v, 1) for k, v in sorted(self.others.items())},
+            "over": {str(k): round(v, 1) for k, v in sorted(self.over.items())},
             "night": round(self.night, 1),
             "aside": round(self.aside, 1),
         }
@@ -258,6 +275,18 @@ def _at_night(nights: Sequence[Interval], start: float, end: float) -> bool:
     return any(a <= middle < b for a, b in nights)
 
 
+def _between_speeches(windows: Sequence[Window], nights: Sequence[Interval]) -> list[Interval]:
+    """The day's short gaps from one speech to the next, where the host says «Спасибо.
+    Дальше.» (a seat's aside there is told from the host by its voice: _Voices.a_seats)."""
+    ordered = sorted(windows, key=lambda w: w.start)
+    return [
+        (before.end, after.start)
+        for before, after in itertools.pairwise(ordered)
+        if 0 < after.start - before.end <= GAP_SECONDS
+        and not _at_night(nights, before.end, after.start)
+    ]
+
+
 HOST_LABEL = 0  # the host's voice, learnt like a seat's but never a seat
 
 
@@ -306,22 +335,27 @@ def attribute(
     # Enrolment: the chunks well inside each speaker's own window, and the host's.
     enrolled = np.array(
         [
-            w is not None and c.start >= w.start + EDGE_SECONDS and c.end <= w.end - EDGE_SECONDS
+            w is not None
+            and c.start >= w.start + EDGE_SECONDS
+            and c.end <= w.end - EDGE_SECONDS
+            and c.context[1] - c.context[0] >= TEACHING_SECONDS
             for c, w in zip(chunks, where, strict=True)
         ]
     )
     labels = np.array([w.seat if w else -1 for w in where])
-    hosting = np.array(
-        [w is None and _at_night(host, c.start, c.end) for c, w in zip(chunks, where, strict=True)]
-    )
+    hosting = _outside_windows(chunks, where, host)
+    between = _outside_windows(chunks, where, _between_speeches(windows, nights))
     counts = {s: int(((labels == s) & enrolled).sum()) for s in set(labels[enrolled].tolist())}
     modelled = sorted(s for s, n in counts.items() if n >= MIN_ENROLMENT_CHUNKS)
     if len(modelled) < 2:
         return Attribution([], {}, [], modelled, 0.0)
     enrolled &= np.isin(labels, modelled)
     vectors, embedded = _vectors(sound, chunks, method)
+    overlaid: list[Stretch] = []
     if embedded is not None:  # a seat's voice by the host's announcement is the seat's
-        hosting &= ~_Voices(embedded, labels, np.flatnonzero(enrolled)).a_seats(hosting)
+        seated = _Voices(embedded, labels, np.flatnonzero(enrolled))
+        hosting &= ~seated.a_seats(hosting)
+        hosting |= _the_hosts(embedded, hosting, between & ~seated.a_seats(between))
     if hosting.sum() >= MIN_ENROLMENT_CHUNKS:
         labels[hosting] = HOST_LABEL
         enrolled |= hosting
@@ -330,15 +364,44 @@ def attribute(
     attributed = _attributed(chunks, where, posteriors, backend, nights, threshold)
     if embedded is not None:
         voices = _Voices(embedded, labels, kept)
-        attributed = _overlaps(_strangers_left_out(attributed, voices), voices)
-    stretches = _merged(attributed)
+        attributed = _strangers_left_out(attributed, voices)
+        overlaid = _merged(_overlaps(attributed, voices, _Runners(posteriors, backend.seats)))
+    stretches = sorted([*_merged(attributed), *overlaid], key=lambda s: (s.start, s.over))
     return Attribution(
         stretches,
         _figures(stretches),
         _suggestions(stretches, windows, nights),
         modelled,
-        round(sum(s.seconds for s in stretches if s.seat is None), 2),
+        round(sum(s.seconds for s in stretches if s.seat is None and not s.over), 2),
     )
+
+
+def _outside_windows(
+    chunks: Sequence[_Chunk], where: Sequence[Window | None], places: Sequence[Interval]
+) -> np.ndarray:
+    """Which chunks fall in one of the places and in no speech."""
+    return np.array(
+        [
+            w is None and _at_night(places, c.start, c.end)
+            for c, w in zip(chunks, where, strict=True)
+        ]
+    )
+
+
+def _the_hosts(embedded: np.ndarray, hosting: np.ndarray, candidates: np.ndarray) -> np.ndarray:
+    """Which of the candidates (the gaps between speeches, seats' voices left out) sound like
+    the host's announcements, as near their voice as those typically stand, less STRANGE:
+    the host's «Дальше» teaches the host's voice too. Without announcements heard (no
+    host's voice on the recording) the gaps teach nothing: a room's murmur is no host."""
+    found = np.zeros(len(hosting), dtype=bool)
+    if hosting.sum() < MIN_ENROLMENT_CHUNKS or not candidates.any():
+        return found
+    labels = np.where(hosting, HOST_LABEL, -1)
+    voice = _Voices(embedded, labels, np.flatnonzero(hosting))
+    chosen = np.flatnonzero(candidates)
+    near = embedded[chosen] @ voice.centres[0] - voice.typical[HOST_LABEL] >= -STRANGE
+    found[chosen[near]] = True
+    return found
 
 
 def _trained(
@@ -367,8 +430,12 @@ def _attributed(
     threshold: float,
 ) -> list[Stretch]:
     """Each chunk to its most likely seat, or to nobody below the threshold or when it is
-    the host's voice; inside a speech, an unsure chunk is the speaker's."""
+    the host's voice; inside a speech, an unsure chunk is the speaker's unless the speaker
+    is the unlikely one (then another seat's if it is the likelier half, else nobody's);
+    an unsure chunk between two sure ones of its likeliest seat is that seat's (a word
+    the room blurred in the middle of a remark)."""
     best = posteriors.argmax(axis=1)
+    sure = posteriors.max(axis=1) >= threshold
     attributed: list[Stretch] = []
     for index, chunk in enumerate(chunks):
         window = where[index]
@@ -376,11 +443,17 @@ def _attributed(
         confidence = float(posteriors[index, best[index]])
         if seat == HOST_LABEL:
             seat = None  # the host's voice: nobody's seat
-        elif confidence < threshold:
-            seat = None
-            if window is not None and window.seat in backend.seats:
-                seat = window.seat  # inside a speech, the speaker unless another is sure
-                confidence = float(posteriors[index, backend.seats.index(window.seat)])
+        elif confidence < threshold and not _bridged(best, sure, chunks, index):
+            speaker = window.seat if window is not None else None
+            mine = (
+                float(posteriors[index, backend.seats.index(speaker)])
+                if speaker in backend.seats
+                else 0.0
+            )
+            if speaker in backend.seats and mine >= 1 - threshold:
+                seat, confidence = speaker, mine  # the speaker unless another is sure
+            elif speaker is None or confidence < 0.5:
+                seat = None
         attributed.append(
             Stretch(
                 chunk.start,
@@ -392,6 +465,21 @@ def _attributed(
             )
         )
     return attributed
+
+
+def _bridged(best: np.ndarray, sure: np.ndarray, chunks: Sequence[_Chunk], index: int) -> bool:
+    """Whether the chunk's likeliest seat is the sure answer of the chunks on both sides,
+    each within PAUSE_SECONDS of it."""
+    if index == 0 or index + 1 >= len(chunks):
+        return False
+    before, after = index - 1, index + 1
+    return bool(
+        sure[before]
+        and sure[after]
+        and best[before] == best[index] == best[after]
+        and chunks[index].start - chunks[before].end <= PAUSE_SECONDS
+        and chunks[after].start - chunks[index].end <= PAUSE_SECONDS
+    )
 
 
 class _Voices:
@@ -413,6 +501,13 @@ class _Voices:
         centre = self.centres[self.seats.index(seat)]
         return float((self.embedded[list(chunks)] @ centre).mean()) - self.typical[seat]
 
+    def hosts(self, chunks: Sequence[int], seat: int) -> bool:
+        """Whether the chunks stand no clearer nearer the seat's voice than the host's
+        than HOST_MARGIN (False when the host's voice was not learnt)."""
+        if HOST_LABEL not in self.seats:
+            return False
+        return self.closeness(chunks, seat) - self.closeness(chunks, HOST_LABEL) < HOST_MARGIN
+
     def a_seats(self, chunks: np.ndarray) -> np.ndarray:
         """Which of the chunks (a mask) stand as close to some seat's voice as its own
         typically do, less STRANGE: the seat's, not a stranger's nor the host's."""
@@ -424,18 +519,29 @@ class _Voices:
             found[chosen] = near.any(axis=1)
         return found
 
-    def beside(self, chunk: int, speaker: int) -> tuple[int, float]:
-        """The other voice in a chunk where the speaker's voice is weak: the chunk's
-        embedding without its part along the speaker's voice, against the other voices;
-        its evidence is how far it stands ahead of the next voice (cosine)."""
-        centre = self.centres[self.seats.index(speaker)]
-        rest = self.embedded[chunk] - (self.embedded[chunk] @ centre) * centre
-        scores = self.centres @ (rest / max(float(np.linalg.norm(rest)), 1e-9))
-        scores[self.seats.index(speaker)] = -np.inf
-        if HOST_LABEL in self.seats:
-            scores[self.seats.index(HOST_LABEL)] = -np.inf
-        second, best = (int(i) for i in np.argsort(scores)[-2:])
-        return self.seats[best], float(scores[best] - scores[second])
+    def completing(self, chunks: Sequence[int], speaker: int) -> tuple[int, float] | None:
+        """The seat whose voice, added to the speaker's, fits the chunks' mean embedding
+        best (least squares on the two voices, both weights positive), if it fits it better
+        than the speaker's voice alone by OVERLAP_GAIN (cosine squared), with that gain;
+        the host is no seat to name."""
+        mean = self.embedded[list(chunks)].mean(axis=0)
+        mean /= max(float(np.linalg.norm(mean)), 1e-9)
+        own = self.centres[self.seats.index(speaker)]
+        alone = float(mean @ own) ** 2
+        gains = {}
+        for index, seat in enumerate(self.seats):
+            if seat in (speaker, HOST_LABEL):
+                continue
+            pair = np.stack([own, self.centres[index]])
+            weights = np.linalg.lstsq(pair.T, mean, rcond=None)[0]
+            if (weights > 0).all():  # the squared length of the projection, less the own's
+                gains[seat] = float(mean @ (pair.T @ weights)) - alone
+        ranked = sorted(gains.items(), key=lambda item: item[1], reverse=True)
+        if not ranked or ranked[0][1] < OVERLAP_GAIN:
+            return None
+        if len(ranked) > 1 and ranked[0][1] - ranked[1][1] < OVERLAP_MARGIN:
+            return None  # two seats would do as well: naming one would be a guess
+        return ranked[0]
 
 
 def _runs(attributed: Sequence[Stretch]) -> list[list[int]]:
@@ -467,35 +573,80 @@ def _strangers_left_out(attributed: list[Stretch], voices: _Voices) -> list[Stre
         foulable = first.night or (first.owner is not None and first.owner != first.seat)
         if first.seat is None or not foulable or first.seat not in voices.seats:
             continue
-        if voices.closeness(run, first.seat) < -STRANGE:
+        if voices.closeness(run, first.seat) < -STRANGE or voices.hosts(run, first.seat):
             for index in run:
                 result[index] = replace(result[index], seat=None, confidence=0.0)
     return result
 
 
-def _overlaps(attributed: list[Stretch], voices: _Voices) -> list[Stretch]:
-    """A chunk of a speech where the speaker's voice stands far from its own (by more than
-    OVERLAP_DROP) and what is left of it, the speaker's part taken out, is clearly another
-    seat's (ahead of the next voice by OVERLAP_MARGIN): that seat talks over the speaker.
-    Its neighbours follow on half the evidence (a voice over another lasts longer than
-    half a second)."""
-    result = list(attributed)
-    candidates: dict[int, tuple[float, int, float]] = {}
+@dataclass(frozen=True)
+class _Runners:
+    """The Gaussian backend's answer for a run of chunks with its speaker left out: the
+    seat it finds likeliest after the speaker (the host is no seat)."""
+
+    posteriors: np.ndarray
+    seats: list[int]
+
+    def after(self, chunks: Sequence[int], speaker: int) -> int:
+        mean = self.posteriors[list(chunks)].mean(axis=0)
+        for seat in (speaker, HOST_LABEL):
+            if seat in self.seats:
+                mean[self.seats.index(seat)] = -1.0
+        return self.seats[int(mean.argmax())]
+
+
+def _overlaps(attributed: list[Stretch], voices: _Voices, runners: _Runners) -> list[Stretch]:
+    """Talk over the speaker: in each run of a speech's chunks given to its speaker whose
+    voice there stands far from the speaker's own (OVERLAP_DROP), the seat whose voice
+    completes the run's sound best (_Voices.completing) is heard over the speaker, named
+    when the Gaussian backend, the speaker left out, finds the same seat likeliest (two
+    descriptions agreeing), else heard as a voice nobody is sure of. The speaker keeps
+    the chunks; the other voice gets stretches of its own, marked `over`."""
+    drops = np.full(len(attributed), -np.inf)  # -inf: no speaker's voice to stand beside
     for index, chunk in enumerate(attributed):
         speaker = chunk.owner
-        if speaker is None or chunk.seat != speaker or speaker not in voices.seats:
-            continue
-        drop = -voices.closeness([index], speaker)
-        if drop >= OVERLAP_DROP / 2:
-            candidates[index] = (drop, *voices.beside(index, speaker))
-    for index, (drop, other, margin) in candidates.items():
-        if drop >= OVERLAP_DROP and margin >= OVERLAP_MARGIN:
-            result[index] = replace(attributed[index], seat=other, confidence=margin)
-    for index, (_drop, other, margin) in candidates.items():
-        near = [result[j].seat for j in (index - 1, index + 1) if 0 <= j < len(result)]
-        if result[index].seat != other and other in near and margin >= OVERLAP_MARGIN / 2:
-            result[index] = replace(attributed[index], seat=other, confidence=margin)
-    return result
+        mine = chunk.seat in (speaker, None) and not chunk.night
+        if speaker is not None and speaker in voices.seats and mine:
+            drops[index] = -voices.closeness([index], speaker)
+    smooth = drops.copy()
+    for index in map(int, np.flatnonzero(np.isfinite(drops))):
+        near = [
+            j
+            for j in (index - 1, index + 1)
+            if 0 <= j < len(drops)
+            and np.isfinite(drops[j])
+            and attributed[j].owner == attributed[index].owner
+        ]
+        smooth[index] = (2 * drops[index] + drops[near].sum()) / (2 + len(near))
+    heard: list[Stretch] = []
+    for run in _far_runs(attributed, smooth >= OVERLAP_DROP):
+        speaker = attributed[run[0]].owner
+        found = voices.completing(run, speaker) if speaker is not None else None
+        if len(run) >= OVERLAP_CHUNKS and found is not None and speaker is not None:
+            named, gain = found
+            other = named if runners.after(run, speaker) == named else None
+            heard.extend(
+                replace(attributed[i], seat=other, confidence=gain, over=True) for i in run
+            )
+    return heard
+
+
+def _far_runs(attributed: Sequence[Stretch], far: np.ndarray) -> list[list[int]]:
+    """The runs of far chunks in one speech with no pause between them: two voices at once
+    leave few pauses, and the speaker's own pauses must not join far chunks into one."""
+    runs: list[list[int]] = []
+    for index in map(int, np.flatnonzero(far)):
+        last = runs[-1][-1] if runs else None
+        if (
+            last is not None
+            and last == index - 1
+            and attributed[last].owner == attributed[index].owner
+            and attributed[index].start - attributed[last].end < FRAME_SECONDS * 2
+        ):
+            runs[-1].append(index)
+        else:
+            runs.append([index])
+    return runs
 
 
 def _merged(chunks: list[Stretch]) -> list[Stretch]:
@@ -510,7 +661,7 @@ def _merged(chunks: list[Stretch]) -> list[Stretch]:
         ):
             span = last.seconds + chunk.seconds
             weighted = (last.confidence * last.seconds + chunk.confidence * chunk.seconds) / span
-            merged[-1] = Stretch(last.start, chunk.end, last.seat, weighted, last.owner, last.night)
+            merged[-1] = replace(last, end=chunk.end, confidence=weighted)
         else:
             merged.append(chunk)
     return merged
@@ -530,6 +681,8 @@ def _figures(stretches: list[Stretch]) -> dict[int, SeatTalk]:
             talk.own += stretch.seconds
         else:
             talk.others[stretch.owner] = talk.others.get(stretch.owner, 0.0) + stretch.seconds
+            if stretch.over:
+                talk.over[stretch.owner] = talk.over.get(stretch.owner, 0.0) + stretch.seconds
     return dict(sorted(seats.items()))
 
 
@@ -543,6 +696,24 @@ def _talk_seconds(parts: Sequence[Stretch]) -> float:
         if index and 0 < part.start - parts[index - 1].end <= PAUSE_SECONDS:
             total += part.start - parts[index - 1].end
     return total
+
+
+def _remarks(parts: Sequence[Stretch]) -> list[list[Stretch]]:
+    """A seat's stretches in one place (in time order) as remarks, apart by more than
+    PAUSE_SECONDS; a remark heard only over the speaker counts when it is OVER_FOUL_SECONDS
+    long on its own: a second of two voices here and there in a long speech is no foul,
+    and a voice over another is named less surely than one alone."""
+    remarks: list[list[Stretch]] = []
+    for part in parts:
+        if remarks and part.start - remarks[-1][-1].end <= PAUSE_SECONDS:
+            remarks[-1].append(part)
+        else:
+            remarks.append([part])
+    return [
+        remark
+        for remark in remarks
+        if not all(part.over for part in remark) or _talk_seconds(remark) >= OVER_FOUL_SECONDS
+    ]
 
 
 def _suggestions(
@@ -563,7 +734,7 @@ def _suggestions(
             totals.setdefault((stretch.seat, ("night", night)), []).append(stretch)
     found = []
     for (seat, (kind, place)), parts in totals.items():
-        seconds = _talk_seconds(parts)
+        seconds = sum(_talk_seconds(remark) for remark in _remarks(parts))
         if seconds >= FOUL_SECONDS:
             during = place.seat if kind == "speech" and isinstance(place, Window) else None
             found.append(Suggestion(seat, during, parts[0].start, parts[-1].end, seconds))

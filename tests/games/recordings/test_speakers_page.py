@@ -4,6 +4,7 @@ the page's language, in Russian and English. Screenshots in var/test-artifacts/e
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 import pytest
@@ -41,10 +42,25 @@ def test_who_spoke_when_reads_on_a_phone(
     live_server: LiveServer,
     language: str,
 ) -> None:
-    host, game, _recording, players = heard
+    host, game, recording, players = heard
     longest = players[-1]  # a name the picture shortens: «12. Шахерезада…»
     longest.nickname = "Шахерезада Великолепная"
     longest.save(update_fields=["nickname"])
+    # Two voices at once, as the analysis says them: seat 5 heard over the first speech's
+    # speaker, and a second voice it could not name.
+    assert recording.speakers is not None
+    stored = copy.deepcopy(recording.speakers)  # the module's recording: each language's run
+    stored["stretches"] = [s for s in stored["stretches"] if not s.get("over")]
+    speech = next(s for s in stored["stretches"] if s["owner"] == s["seat"] and not s["night"])
+    over = {**speech, "seat": 5, "over": True, "end": speech["start"] + 4.0}
+    unnamed = {**over, "seat": None, "start": over["end"], "end": over["end"] + 2.0}
+    recording.speakers = {**stored, "stretches": [*stored["stretches"], over, unnamed]}
+    talk = recording.speakers["seats"]["5"]
+    owner = str(speech["owner"])
+    earlier = talk.get("over", {}).get(owner, 0.0)  # the other language's run's
+    talk["others"][owner] = talk["others"].get(owner, 0.0) + 4.0 - earlier
+    talk["over"] = {owner: 4.0}
+    recording.save(update_fields=["speakers"])
     ratings_analysis.game_analysis_build(game_id=game.pk)
     context = new_context(browser, live_server, user=host, language=language)
     page = context.new_page()
@@ -61,6 +77,11 @@ def test_who_spoke_when_reads_on_a_phone(
     words = {*User.objects.values_list("nickname", flat=True), longest.nickname[:9]}
     data = sorted(words | {*Evening.objects.values_list("venue", flat=True)}, key=len, reverse=True)
     assert untranslated(page, language, data) == []
+    assert figure.locator("rect.voice.over.seat-5").count() == 1
+    said = {"ru": ["(из них 4 с поверх говорящего)", "Два голоса сразу: 6 с; в 2 с из них"]}
+    section = page.locator("#analysis").inner_text()
+    for phrase in said.get(language, ["(4 s over the speaker)", "Two voices at once: 6 s"]):
+        assert phrase in section, phrase
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=SHOTS / f"{language}-picture.png")
     assert watch_of(context).console_errors == []
