@@ -39,16 +39,15 @@ FOUL_SECONDS = 3.0  # talk in another's speech (or at night) that is worth a sug
 # Talk heard only over the speaker's voice is worth one when it is this long (docs/audio.md:
 # a fifth of the stretches named over a speaker name another seat than the one talking).
 OVER_FOUL_SECONDS = 4.0
-PAUSE_SECONDS = 1.0
+PAUSE_SECONDS = 1.3  # a breath between two phrases of one remark (docs/audio.md)
 # Two voices at once (docs/audio.md): a run of a speech's chunks where the speaker's voice
 # stands this much further from its own chunks' typical closeness (cosine; each chunk's
 # figure averaged with its neighbours'), over at least OVERLAP_CHUNKS chunks, holds another
 # voice if the run's mean embedding is fitted better, by OVERLAP_GAIN at least, as the
 # speaker's voice plus one seat's than as the speaker's alone; that seat is named.
-OVERLAP_DROP = 0.2
+OVERLAP_DROP = 0.17
 OVERLAP_CHUNKS = 2
 OVERLAP_GAIN = 0.05
-OVERLAP_MARGIN = 0.02  # and the next seat's voice completes it less by this much
 MIN_ENROLMENT_CHUNKS = 3  # a seat heard less than this in its windows is not modelled
 REGULARISATION = 0.05  # added to the covariance's diagonal (in units of its mean variance)
 METHOD = "fusion"  # the cells' vectors: "mfcc", "embedding" or both, "fusion" (docs/audio.md)
@@ -468,14 +467,13 @@ def _attributed(
 
 
 def _bridged(best: np.ndarray, sure: np.ndarray, chunks: Sequence[_Chunk], index: int) -> bool:
-    """Whether the chunk's likeliest seat is the sure answer of the chunks on both sides,
-    each within PAUSE_SECONDS of it."""
-    if index == 0 or index + 1 >= len(chunks):
-        return False
-    before, after = index - 1, index + 1
-    return bool(
-        sure[before]
-        and sure[after]
+    """Whether the chunk's likeliest seat is the sure answer of the nearest sure chunks on
+    both sides, each within PAUSE_SECONDS of it (one unsure chunk or two in a row)."""
+    before = next((j for j in (index - 1, index - 2) if j >= 0 and sure[j]), None)
+    after = next((j for j in (index + 1, index + 2) if j < len(chunks) and sure[j]), None)
+    return (
+        before is not None
+        and after is not None
         and best[before] == best[index] == best[after]
         and chunks[index].start - chunks[before].end <= PAUSE_SECONDS
         and chunks[after].start - chunks[index].end <= PAUSE_SECONDS
@@ -536,12 +534,8 @@ class _Voices:
             weights = np.linalg.lstsq(pair.T, mean, rcond=None)[0]
             if (weights > 0).all():  # the squared length of the projection, less the own's
                 gains[seat] = float(mean @ (pair.T @ weights)) - alone
-        ranked = sorted(gains.items(), key=lambda item: item[1], reverse=True)
-        if not ranked or ranked[0][1] < OVERLAP_GAIN:
-            return None
-        if len(ranked) > 1 and ranked[0][1] - ranked[1][1] < OVERLAP_MARGIN:
-            return None  # two seats would do as well: naming one would be a guess
-        return ranked[0]
+        best = max(gains.items(), key=lambda item: item[1], default=None)
+        return best if best is not None and best[1] >= OVERLAP_GAIN else None
 
 
 def _runs(attributed: Sequence[Stretch]) -> list[list[int]]:

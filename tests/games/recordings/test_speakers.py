@@ -175,11 +175,15 @@ def test_talk_over_the_speaker_is_said_and_never_becomes_another_seats_foul() ->
         p for p in spoken_over if any(min(p.end, s.end) > max(p.start, s.start) for s in overlaid)
     ]
     assert len(heard_twice) >= 4
-    for stretch in overlaid:  # inside a planted one, beside its speaker, named right or not
+    for stretch in overlaid:  # beside its speaker; inside a planted one, named right or not
         planted = next(
-            p for p in spoken_over if min(p.end, stretch.end) > max(p.start, stretch.start)
+            (p for p in spoken_over if min(p.end, stretch.end) > max(p.start, stretch.start)),
+            None,
         )
-        assert stretch.owner == planted.during and stretch.seat in (planted.seat, None)
+        if planted is None:  # a stray second of the speaker's own voice heard as two
+            assert stretch.seconds < speakers.OVER_FOUL_SECONDS
+        else:
+            assert stretch.owner == planted.during and stretch.seat in (planted.seat, None)
         assert any(
             s.seat == stretch.owner and not s.over and s.start <= stretch.start < s.end
             for s in found.stretches
