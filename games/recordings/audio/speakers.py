@@ -8,11 +8,13 @@ encoder's embedding (encoder.py) joined with its MFCC's statistics (features.py)
 normalised over the recording. Each voice is a Gaussian of its cells, all sharing one
 within-voice covariance (a per-game Gaussian backend: linear discriminant scoring). Then
 every cell is scored against every voice: the most likely seat, with its posterior as the
-confidence, or nobody — below the threshold, for the host's voice, or for a voice far from
-the seat's where it would be a foul. Inside a speaker's window a cell goes to another seat
-only when that seat is the confident answer (an interruption) or stands clearly beside the
-speaker's weakened voice (talk over the speaker); outside every window, by day (the
-«балаган»'s asides) and at night, to whoever is.
+confidence, or nobody — below the threshold, for the host's voice (learnt from the
+announcements and the gaps between speeches), or for a voice far from the seat's, or as
+near the host's, where it would be a foul. Inside a speaker's window a cell goes to another
+seat only when that seat is the confident answer (an interruption); where the speaker's
+voice is weakened by another's, the other is added beside it as a stretch marked `over`
+(talk over the speaker), named when two descriptions agree; outside every window, by day
+(the «балаган»'s asides) and at night, to whoever is.
 
 Pure numpy, no Django: state in (the sound's descriptions, voiced intervals, windows),
 figures out.
