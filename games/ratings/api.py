@@ -69,6 +69,7 @@ class HeardInOut(Schema):
     seat: int  # whose speech
     nick: str
     seconds: float
+    over: float = 0.0  # of those seconds, heard over the speaker's voice
 
 
 class SpeakerOut(Schema):
@@ -86,6 +87,8 @@ class SpeakerOut(Schema):
 class SpeakersOut(Schema):
     seats: list[SpeakerOut]  # the seats whose voice may be published to the caller
     unknown: float  # seconds of voice nobody was sure of
+    two_voices: float = 0.0  # seconds in which two voices were heard at once
+    unnamed_over: float = 0.0  # of those, seconds whose second voice was not named
 
 
 class AudioOut(Schema):

@@ -8,6 +8,7 @@ import copy
 from typing import Any
 
 import pytest
+from django.test import Client
 from playwright.sync_api import Browser
 from pytest_django.live_server_helper import LiveServer
 
@@ -62,6 +63,12 @@ def test_who_spoke_when_reads_on_a_phone(
     talk["over"] = {owner: 4.0}
     recording.save(update_fields=["speakers"])
     ratings_analysis.game_analysis_build(game_id=game.pk)
+    client = Client()
+    client.force_login(host)
+    told = client.get(f"/api/v1/games/{game.pk}/analysis").json()["audio"]["speakers"]
+    assert (told["two_voices"], told["unnamed_over"]) == (6.0, 2.0)
+    fifth = next(s for s in told["seats"] if s["seat"] == 5)
+    assert next(o for o in fifth["others"] if o["seat"] == speech["owner"])["over"] == 4.0
     context = new_context(browser, live_server, user=host, language=language)
     page = context.new_page()
     page.goto(f"{live_server.url}/games/{game.pk}/?public=1#analysis")
