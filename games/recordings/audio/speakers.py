@@ -446,14 +446,11 @@ def _attributed(
             seat = None  # the host's voice: nobody's seat
         elif confidence < threshold and not _bridged(best, sure, chunks, index):
             speaker = window.seat if window is not None else None
-            mine = (
-                float(posteriors[index, backend.seats.index(speaker)])
-                if speaker in backend.seats
-                else 0.0
-            )
-            if speaker in backend.seats and mine >= 1 - threshold:
+            if speaker is None or speaker not in backend.seats:
+                seat = None
+            elif (mine := float(posteriors[index, backend.seats.index(speaker)])) >= 1 - threshold:
                 seat, confidence = speaker, mine  # the speaker unless another is sure
-            elif speaker is None or confidence < 0.5:
+            elif confidence < 0.5:
                 seat = None
         attributed.append(
             Stretch(
@@ -502,8 +499,9 @@ class _Voices:
         return float((self.embedded[list(chunks)] @ centre).mean()) - self.typical[seat]
 
     def hosts(self, chunks: Sequence[int], seat: int) -> bool:
-        """Whether the chunks stand no clearer nearer the seat's voice than the host's
-        than HOST_MARGIN (False when the host's voice was not learnt)."""
+        """Whether the chunks stand less than HOST_MARGIN nearer the seat's voice than the
+        host's, each against its own cells' typical closeness (False when the host's voice
+        was not learnt)."""
         if HOST_LABEL not in self.seats:
             return False
         return self.closeness(chunks, seat) - self.closeness(chunks, HOST_LABEL) < HOST_MARGIN
