@@ -91,5 +91,9 @@ def test_who_spoke_when_reads_on_a_phone(
         assert phrase in section, phrase
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=SHOTS / f"{language}-picture.png")
+    table = page.locator("table.speakers")
+    table.scroll_into_view_if_needed()
+    table.evaluate("t => { t.parentElement.scrollLeft = 200; }")  # «in others' speeches»
+    table.locator("xpath=..").screenshot(path=SHOTS / f"{language}-two-voices.png")
     assert watch_of(context).console_errors == []
     context.close()
