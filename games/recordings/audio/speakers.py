@@ -40,7 +40,7 @@ THRESHOLD = 0.9  # the posterior below which a chunk's speaker is "unknown"
 FOUL_SECONDS = 3.0  # talk in another's speech (or at night) that is worth a suggestion
 # Talk heard only over the speaker's voice is worth one when it is this long (docs/audio.md:
 # a fifth of the stretches named over a speaker name another seat than the one talking).
-OVER_FOUL_SECONDS = 4.0
+OVER_FOUL_SECONDS = 4.5
 PAUSE_SECONDS = 1.3  # a breath between two phrases of one remark (docs/audio.md)
 # Two voices at once (docs/audio.md): a run of a speech's chunks where the speaker's voice
 # stands this much further from its own chunks' typical closeness (cosine; each chunk's

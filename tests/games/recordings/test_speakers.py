@@ -227,8 +227,9 @@ def test_talk_heard_only_over_the_speaker_is_a_foul_when_long_enough_on_its_own(
 
     assert heard((10.0, 10.7, True), (11.3, 12.0, True), (12.6, 13.3, True)) == []
     assert heard((10.0, 13.5, True)) == []  # a foul's length alone, but over another voice
-    (over,) = heard((10.0, 12.0, True), (12.5, 14.2, True))
-    assert over.seconds == pytest.approx(speakers.OVER_FOUL_SECONDS + 0.2)
+    (over,) = heard((10.0, 12.5, True), (13.0, 15.0, True))
+    assert over.seconds == pytest.approx(5.0)
+    assert over.seconds >= speakers.OVER_FOUL_SECONDS
     (mixed,) = heard((10.0, 11.0, False), (11.5, 13.0, True))
     assert mixed.seconds == pytest.approx(3.0)
 
