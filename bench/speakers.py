@@ -2,8 +2,9 @@
 as m4a (AAC) and analysed in a fresh process as the worker does: decoding, voice activity,
 the frames' features, the speaker encoder and the attribution. Prints one JSON line per
 table and method: voices, room, seed, planted, accuracy (planted stretches attributed to
-their seat, or to nobody for the host's and a stranger's; for an interruption spoken over
-the speaker, the seat heard in most of it), false_fouls (suggested fouls no planted talk
+their seat, or to nobody for the host's and a stranger's; an interruption spoken over the
+speaker is right when it is named: its seat heard for at least half its span, alone or as a
+second voice beside the speaker's), false_fouls (suggested fouls no planted talk
 explains), fouls_suggested of foulable (planted interruptions and night talk of at least
 FOUL_SECONDS), the share right of each planted kind, over_caught (interruptions over the
 speaker whose interrupter is heard for at least CAUGHT_SECONDS); for the first method also
@@ -17,7 +18,9 @@ found from the sound (audio/offset.py) and how many it was sure of.
 The voices are synthetic (twelve, tests/sound.py) or, with --real, the 14 read-speech
 speakers of ../shared/voices/ (bench/real_voices.py: never copied into the repository).
 Run: uv run python bench/speakers.py [--real] [--room plain|phone] [--host] [--over]
-     [--strangers] [--minutes 60] [--seeds 1] [--method fusion|embedding|mfcc ...]
+     [--strangers] [--minutes 60] [--seeds 1] [--first-seed 0]
+     [--method fusion|embedding|mfcc ...]
+(--first-seed 100: seeds 2126… that the documented tables never used.)
 """
 
 import argparse
