@@ -38,16 +38,24 @@ TEACHING_SECONDS = 0.4  # a voice is learnt from chunks described by this much o
 EDGE_SECONDS = 1.0  # a window's first and last second may hold the host or the last word
 THRESHOLD = 0.9  # the posterior below which a chunk's speaker is "unknown"
 FOUL_SECONDS = 3.0  # talk in another's speech (or at night) that is worth a suggestion
+# ...as the recording holds it: the voice activity hears a remark's voice, not its quiet
+# ends nor its long breaths (0.81 of its span from first word to last in the median,
+# docs/audio.md), so a remark of FOUL_SECONDS is heard as this much: 0.9 of it, not the
+# median's 2.4 s, which let a spectator's 2.6 s through as a seat's.
+HEARD_FOUL_SECONDS = 2.7
 # Talk heard only over the speaker's voice is worth one when it is this long (docs/audio.md:
 # a fifth of the stretches named over a speaker name another seat than the one talking).
-OVER_FOUL_SECONDS = 4.5
+OVER_FOUL_SECONDS = 6.5
 PAUSE_SECONDS = 1.3  # a breath between two phrases of one remark (docs/audio.md)
 # Two voices at once (docs/audio.md): a run of a speech's chunks where the speaker's voice
 # stands this much further from its own chunks' typical closeness (cosine; each chunk's
 # figure averaged with its neighbours'), over at least OVERLAP_CHUNKS chunks, holds another
 # voice if the run's mean embedding is fitted better, by OVERLAP_GAIN at least, as the
-# speaker's voice plus one seat's than as the speaker's alone; that seat is named.
+# speaker's voice plus one seat's than as the speaker's alone; that seat is named. The
+# run reaches on over its neighbours standing OVERLAP_EXTEND further (the second voice's
+# first and last words, weaker under the speaker's).
 OVERLAP_DROP = 0.17
+OVERLAP_EXTEND = 0.08
 OVERLAP_CHUNKS = 2
 OVERLAP_GAIN = 0.05
 MIN_ENROLMENT_CHUNKS = 3  # a seat heard less than this in its windows is not modelled
@@ -63,6 +71,11 @@ STRANGE = 0.21
 # wakes the roles inside the night, and a host who sounds like a seat is nobody's foul
 # (docs/audio.md: the seats' own talk stands 0.32 or more nearer them, the host 0.05).
 HOST_MARGIN = 0.15
+# A run given to a seat where it would be a foul that stands nearer the voice of the runs
+# turned away as strangers (each against its own chunks' typical closeness), by more than
+# this, than the seat's is nobody's: a spectator who sounds like a seat is heard again
+# (docs/audio.md: the spectator's runs at -0.18…-0.04, the seats' own at 0.0 or more).
+OUTSIDER_MARGIN = -0.05
 GAP_SECONDS = 8.0  # a gap between two speeches up to this long holds the host's «Дальше»
 
 Interval = tuple[float, float]
@@ -558,8 +571,11 @@ def _strangers_left_out(attributed: list[Stretch], voices: _Voices) -> list[Stre
     """A run of chunks given to a seat in another's speech or at night whose voice stands
     further from the seat's than the seat's own chunks typically do, by more than
     STRANGE, is nobody's: the LDA names the nearest seat even for a voice of nobody at the
-    table, and such a run would be a foul."""
+    table, and such a run would be a foul. So is a run as near the host's voice, or as near
+    the voice of the runs so turned away (a spectator heard again) as the seat's."""
     result = list(attributed)
+    kept: list[list[int]] = []
+    turned: list[int] = []
     for run in _runs(attributed):
         first = attributed[run[0]]
         # Only where talk can become a foul: in another's speech, or at night. An aside
@@ -567,10 +583,37 @@ def _strangers_left_out(attributed: list[Stretch], voices: _Voices) -> list[Stre
         foulable = first.night or (first.owner is not None and first.owner != first.seat)
         if first.seat is None or not foulable or first.seat not in voices.seats:
             continue
-        if voices.closeness(run, first.seat) < -STRANGE or voices.hosts(run, first.seat):
-            for index in run:
-                result[index] = replace(result[index], seat=None, confidence=0.0)
+        if voices.closeness(run, first.seat) < -STRANGE:
+            turned.extend(run)
+        elif not voices.hosts(run, first.seat):
+            kept.append(run)
+            continue
+        for index in run:
+            result[index] = replace(result[index], seat=None, confidence=0.0)
+    if len(turned) >= MIN_ENROLMENT_CHUNKS:  # a voice heard again as a seat's
+        outsider = _Outsider(voices.embedded, turned)
+        for run in kept:
+            seat = attributed[run[0]].seat
+            assert seat is not None  # kept runs are a seat's
+            if voices.closeness(run, seat) - outsider.closeness(run) < OUTSIDER_MARGIN:
+                for index in run:
+                    result[index] = replace(result[index], seat=None, confidence=0.0)
     return result
+
+
+class _Outsider:
+    """One voice not at the table, learnt from the chunks turned away as strangers: its
+    mean embedding and how close its own chunks typically stand to it."""
+
+    def __init__(self, embedded: np.ndarray, taught: Sequence[int]) -> None:
+        self.embedded = embedded
+        mine = embedded[list(taught)]
+        centre = mine.mean(axis=0)
+        self.centre = centre / max(float(np.linalg.norm(centre)), 1e-9)
+        self.typical = float(np.median(mine @ self.centre))
+
+    def closeness(self, chunks: Sequence[int]) -> float:
+        return float((self.embedded[list(chunks)] @ self.centre).mean()) - self.typical
 
 
 @dataclass(frozen=True)
@@ -591,7 +634,8 @@ class _Runners:
 
 def _overlaps(attributed: list[Stretch], voices: _Voices, runners: _Runners) -> list[Stretch]:
     """Talk over the speaker: in each run of a speech's chunks given to its speaker whose
-    voice there stands far from the speaker's own (OVERLAP_DROP), the seat whose voice
+    voice there stands far from the speaker's own (OVERLAP_DROP, over OVERLAP_CHUNKS at
+    least, the run reaching on while OVERLAP_EXTEND holds), the seat whose voice
     completes the run's sound best (_Voices.completing) is heard over the speaker, named
     when the Gaussian backend, the speaker left out, finds the same seat likeliest (two
     descriptions agreeing), else heard as a voice nobody is sure of. The speaker keeps
@@ -613,10 +657,11 @@ def _overlaps(attributed: list[Stretch], voices: _Voices, runners: _Runners) -> 
         ]
         smooth[index] = (2 * drops[index] + drops[near].sum()) / (2 + len(near))
     heard: list[Stretch] = []
-    for run in _far_runs(attributed, smooth >= OVERLAP_DROP):
+    for run in _far_runs(attributed, smooth >= OVERLAP_EXTEND):
         speaker = attributed[run[0]].owner
-        found = voices.completing(run, speaker) if speaker is not None else None
-        if len(run) >= OVERLAP_CHUNKS and found is not None and speaker is not None:
+        far = int((smooth[run] >= OVERLAP_DROP).sum())
+        found = voices.completing(run, speaker) if speaker is not None and far else None
+        if far >= OVERLAP_CHUNKS and found is not None and speaker is not None:
             named, gain = found
             other = named if runners.after(run, speaker) == named else None
             heard.extend(
@@ -714,7 +759,7 @@ def _suggestions(
     stretches: list[Stretch], windows: Sequence[Window], nights: Sequence[Interval]
 ) -> list[Suggestion]:
     """A seat's talk in one speech of another's, or in one night, when it adds up to
-    FOUL_SECONDS (its pauses between words counted in): the host decides (never applied
+    HEARD_FOUL_SECONDS (its pauses between words counted in): the host decides (never applied
     by itself)."""
     totals: dict[tuple[int, Any], list[Stretch]] = {}
     for stretch in stretches:
@@ -729,7 +774,7 @@ def _suggestions(
     found = []
     for (seat, (kind, place)), parts in totals.items():
         seconds = sum(_talk_seconds(remark) for remark in _remarks(parts))
-        if seconds >= FOUL_SECONDS:
+        if seconds >= HEARD_FOUL_SECONDS:
             during = place.seat if kind == "speech" and isinstance(place, Window) else None
             found.append(Suggestion(seat, during, parts[0].start, parts[-1].end, seconds))
     return sorted(found, key=lambda s: s.start)
