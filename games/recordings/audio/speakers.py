@@ -74,7 +74,8 @@ HOST_MARGIN = 0.15
 # A run given to a seat where it would be a foul that stands nearer the voice of the runs
 # turned away as strangers (each against its own chunks' typical closeness), by more than
 # this, than the seat's is nobody's: a spectator who sounds like a seat is heard again
-# (docs/audio.md: the spectator's runs at -0.18…-0.04, the seats' own at 0.0 or more).
+# (docs/audio.md: the spectator's runs at -0.18…+0.02 on the table that needed it, the
+# seats' own at 0.0 or more there; at 0.0 a seat's own interruption elsewhere was lost).
 OUTSIDER_MARGIN = -0.05
 GAP_SECONDS = 8.0  # a gap between two speeches up to this long holds the host's «Дальше»
 
@@ -573,9 +574,9 @@ def _strangers_left_out(attributed: list[Stretch], voices: _Voices) -> list[Stre
     STRANGE, is nobody's: the LDA names the nearest seat even for a voice of nobody at the
     table, and such a run would be a foul. So is a run as near the host's voice, or as near
     the voice of the runs so turned away (a spectator heard again) as the seat's."""
-    result = list(attributed)
     kept: list[list[int]] = []
     turned: list[int] = []
+    nobodys: list[int] = []
     for run in _runs(attributed):
         first = attributed[run[0]]
         # Only where talk can become a foul: in another's speech, or at night. An aside
@@ -585,19 +586,20 @@ def _strangers_left_out(attributed: list[Stretch], voices: _Voices) -> list[Stre
             continue
         if voices.closeness(run, first.seat) < -STRANGE:
             turned.extend(run)
-        elif not voices.hosts(run, first.seat):
+        elif voices.hosts(run, first.seat):
+            nobodys.extend(run)
+        else:
             kept.append(run)
-            continue
-        for index in run:
-            result[index] = replace(result[index], seat=None, confidence=0.0)
-    if len(turned) >= MIN_ENROLMENT_CHUNKS:  # a voice heard again as a seat's
+    if len(turned) >= MIN_ENROLMENT_CHUNKS:  # a voice not at the table, heard again
         outsider = _Outsider(voices.embedded, turned)
         for run in kept:
             seat = attributed[run[0]].seat
             assert seat is not None  # kept runs are a seat's
             if voices.closeness(run, seat) - outsider.closeness(run) < OUTSIDER_MARGIN:
-                for index in run:
-                    result[index] = replace(result[index], seat=None, confidence=0.0)
+                nobodys.extend(run)
+    result = list(attributed)
+    for index in [*turned, *nobodys]:
+        result[index] = replace(result[index], seat=None, confidence=0.0)
     return result
 
 
