@@ -285,9 +285,11 @@ def _inside(windows: Sequence[Window], start: float, end: float) -> Window | Non
     return next((w for w in windows if w.start <= middle < w.end), None)
 
 
-def _at_night(nights: Sequence[Interval], start: float, end: float) -> bool:
+def _within(places: Sequence[Interval], start: float, end: float) -> bool:
+    """Whether the middle of [start, end] falls in one of the places (the nights, the
+    host's announcements, the gaps between speeches)."""
     middle = (start + end) / 2
-    return any(a <= middle < b for a, b in nights)
+    return any(a <= middle < b for a, b in places)
 
 
 def _between_speeches(windows: Sequence[Window], nights: Sequence[Interval]) -> list[Interval]:
@@ -298,7 +300,7 @@ def _between_speeches(windows: Sequence[Window], nights: Sequence[Interval]) -> 
         (before.end, after.start)
         for before, after in itertools.pairwise(ordered)
         if 0 < after.start - before.end <= GAP_SECONDS
-        and not _at_night(nights, before.end, after.start)
+        and not _within(nights, before.end, after.start)
     ]
 
 
@@ -396,10 +398,7 @@ def _outside_windows(
 ) -> np.ndarray:
     """Which chunks fall in one of the places and in no speech."""
     return np.array(
-        [
-            w is None and _at_night(places, c.start, c.end)
-            for c, w in zip(chunks, where, strict=True)
-        ]
+        [w is None and _within(places, c.start, c.end) for c, w in zip(chunks, where, strict=True)]
     )
 
 
@@ -473,7 +472,7 @@ def _attributed(
                 seat,
                 confidence,
                 window.seat if window else None,
-                _at_night(nights, chunk.start, chunk.end),
+                _within(nights, chunk.start, chunk.end),
             )
         )
     return attributed
