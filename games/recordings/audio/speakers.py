@@ -305,6 +305,7 @@ def _between_speeches(windows: Sequence[Window], nights: Sequence[Interval]) -> 
 
 
 HOST_LABEL = 0  # the host's voice, learnt like a seat's but never a seat
+OUTSIDER_LABEL = -2  # a voice not at the table, learnt from the runs turned away as strangers
 
 
 def _vectors(
@@ -410,8 +411,7 @@ def _the_hosts(embedded: np.ndarray, hosting: np.ndarray, candidates: np.ndarray
     found = np.zeros(len(hosting), dtype=bool)
     if hosting.sum() < MIN_ENROLMENT_CHUNKS or not candidates.any():
         return found
-    labels = np.where(hosting, HOST_LABEL, -1)
-    voice = _Voices(embedded, labels, np.flatnonzero(hosting))
+    voice = _Voices.one(embedded, np.flatnonzero(hosting), HOST_LABEL)
     chosen = np.flatnonzero(candidates)
     near = embedded[chosen] @ voice.centres[0] - voice.typical[HOST_LABEL] >= -STRANGE
     found[chosen[near]] = True
@@ -506,6 +506,11 @@ class _Voices:
             for i, seat in enumerate(self.seats)
         }
 
+    @classmethod
+    def one(cls, embedded: np.ndarray, taught: np.ndarray, label: int) -> _Voices:
+        """A single voice, learnt from the taught chunks."""
+        return cls(embedded, np.full(len(embedded), label), taught)
+
     def closeness(self, chunks: Sequence[int], seat: int) -> float:
         """The chunks' mean cosine to the seat's voice, less its own chunks' typical one."""
         centre = self.centres[self.seats.index(seat)]
@@ -590,31 +595,17 @@ def _strangers_left_out(attributed: list[Stretch], voices: _Voices) -> list[Stre
         else:
             kept.append(run)
     if len(turned) >= MIN_ENROLMENT_CHUNKS:  # a voice not at the table, heard again
-        outsider = _Outsider(voices.embedded, turned)
+        outsider = _Voices.one(voices.embedded, np.array(turned), OUTSIDER_LABEL)
         for run in kept:
             seat = attributed[run[0]].seat
             assert seat is not None  # kept runs are a seat's
-            if voices.closeness(run, seat) - outsider.closeness(run) < OUTSIDER_MARGIN:
+            nearer = voices.closeness(run, seat) - outsider.closeness(run, OUTSIDER_LABEL)
+            if nearer < OUTSIDER_MARGIN:
                 nobodys.extend(run)
     result = list(attributed)
     for index in [*turned, *nobodys]:
         result[index] = replace(result[index], seat=None, confidence=0.0)
     return result
-
-
-class _Outsider:
-    """One voice not at the table, learnt from the chunks turned away as strangers: its
-    mean embedding and how close its own chunks typically stand to it."""
-
-    def __init__(self, embedded: np.ndarray, taught: Sequence[int]) -> None:
-        self.embedded = embedded
-        mine = embedded[list(taught)]
-        centre = mine.mean(axis=0)
-        self.centre = centre / max(float(np.linalg.norm(centre)), 1e-9)
-        self.typical = float(np.median(mine @ self.centre))
-
-    def closeness(self, chunks: Sequence[int]) -> float:
-        return float((self.embedded[list(chunks)] @ self.centre).mean()) - self.typical
 
 
 @dataclass(frozen=True)
@@ -660,9 +651,10 @@ def _overlaps(attributed: list[Stretch], voices: _Voices, runners: _Runners) -> 
     heard: list[Stretch] = []
     for run in _far_runs(attributed, smooth >= OVERLAP_EXTEND):
         speaker = attributed[run[0]].owner
-        far = int((smooth[run] >= OVERLAP_DROP).sum())
-        found = voices.completing(run, speaker) if speaker is not None and far else None
-        if far >= OVERLAP_CHUNKS and found is not None and speaker is not None:
+        if speaker is None or (smooth[run] >= OVERLAP_DROP).sum() < OVERLAP_CHUNKS:
+            continue
+        found = voices.completing(run, speaker)
+        if found is not None:
             named, gain = found
             other = named if runners.after(run, speaker) == named else None
             heard.extend(
