@@ -169,7 +169,10 @@ class TouchGame:
                 "(seq) => Number(document.documentElement.dataset.seq) >= seq", arg=target
             )
         self.page.wait_for_timeout(settle)
-        self.page.wait_for_function("() => window.hostScreen.queued() === 0")
+        # Nothing waits, nor an answer (a refusal is said when the server's answer comes).
+        self.page.wait_for_function(
+            "() => window.hostScreen.queued() === 0 && window.hostScreen.asking() === 0"
+        )
         rows = self.rows()
         made = [f"{row['type']} {row['payload']}" for row in rows[before:]]
         assert len(rows) == target, f"gesture {self.gestures}: expected {expected}, recorded {made}"

@@ -15,6 +15,6 @@ declare global {
 
   interface Window {
     hostEngineFigures?: Record<string, number>;
-    hostScreen?: { table(): HostTable; queued(): number; redraw(): void };
+    hostScreen?: { table(): HostTable; queued(): number; asking(): number; redraw(): void };
   }
 }

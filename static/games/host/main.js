@@ -336,7 +336,8 @@ setInterval(tick, 250);
 keepAwake();
 keepOffline(page, engineSettled);
 startSync(queue);
-// For the browser tests and the benchmark: the table the screen shows (read-only), and a
-// redraw (a tap must stay one tap whatever is redrawn under the finger).
-window.hostScreen = { table: () => structuredClone(queue.table), queued: () => queue.taps.length, redraw: render };
+// For the browser tests and the benchmark: the table the screen shows (read-only), the
+// taps waiting and the answers awaited (a refused tap waits in neither once it is said), and
+// a redraw (a tap must stay one tap whatever is redrawn under the finger).
+window.hostScreen = { table: () => structuredClone(queue.table), queued: () => queue.taps.length, asking: () => queue.asking, redraw: render };
 document.documentElement.dataset.hostReady = "1";

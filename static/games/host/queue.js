@@ -135,6 +135,23 @@ export class TapQueue {
     // drawn, so a double tap never judges two events against the same state.
     /** @type {Promise<unknown>} */
     this.lane = Promise.resolve();
+    this.asking = 0; // questions to the server or the phone's engine not yet answered
+  }
+
+  /**
+   * `question`'s answer, counted while it is awaited: a tap whose answer is on its way is
+   * not in `taps`, and what the screen will say of it (a refusal) is not said yet.
+   * @template T
+   * @param {Promise<T>} question
+   * @returns {Promise<T>}
+   */
+  async answerTo(question) {
+    this.asking += 1;
+    try {
+      return await question;
+    } finally {
+      this.asking -= 1;
+    }
   }
 
   /** The log's entries and the waiting taps: how many the record will have. */
@@ -213,7 +230,7 @@ export class TapQueue {
    */
   async sendTap(tap) {
     try {
-      const sent = await this.io.post({ seq: this.seq + 1, client_id: tap.client_id, event: tap.event, confirmed: tap.confirmed });
+      const sent = await this.answerTo(this.io.post({ seq: this.seq + 1, client_id: tap.client_id, event: tap.event, confirmed: tap.confirmed }));
       return sent.status >= 500 ? null : sent;
     } catch (error) {
       return null;
@@ -320,7 +337,7 @@ export class TapQueue {
    * @param {Tap} tap
    */
   async keep(tap) {
-    const result = this.unjudged ? null : await this.io.judge(this.pendingLog(), tap.event);
+    const result = this.unjudged ? null : await this.answerTo(this.io.judge(this.pendingLog(), tap.event));
     if (result) {
       if (!result.ok) return this.refuse(tap.event, result.refusal.code, this.words.refusal(result.refusal));
       if (result.consequence && !tap.confirmed && !(await this.ui.confirm(result.consequence))) return undefined;
@@ -352,7 +369,7 @@ export class TapQueue {
       const tap = this.taps[index];
       if (tap.client_id === this.inflight) break;
       const changes = this.changes;
-      const result = await this.io.judge([...this.log, ...this.taps.slice(0, index).map((each) => each.event)], tap.event);
+      const result = await this.answerTo(this.io.judge([...this.log, ...this.taps.slice(0, index).map((each) => each.event)], tap.event));
       if (!result) break;
       if (changes !== this.changes || !this.taps.includes(tap)) continue; // the record moved meanwhile: again
       judged = true;
