@@ -40,9 +40,9 @@ THRESHOLD = 0.9  # the posterior below which a chunk's speaker is "unknown"
 FOUL_SECONDS = 3.0  # talk in another's speech (or at night) that is worth a suggestion
 # ...as the recording holds it: the voice activity hears a remark's voice, not its quiet
 # ends nor its long breaths (0.81 of its span from first word to last in the median,
-# docs/audio.md), so a remark of FOUL_SECONDS is heard as this much: 0.9 of it, not the
-# median's 2.4 s, which let a spectator's 2.6 s through as a seat's.
-HEARD_FOUL_SECONDS = 2.7
+# docs/audio.md), so a remark of FOUL_SECONDS is heard as this much: 0.9 of it (2.7 s), not
+# the median's 2.4 s, which let a spectator's 2.6 s through as a seat's.
+HEARD_FOUL_SECONDS = 0.9 * FOUL_SECONDS
 # Talk heard only over the speaker's voice is worth one when it is this long (docs/audio.md:
 # a fifth of the stretches named over a speaker name another seat than the one talking).
 OVER_FOUL_SECONDS = 6.5
@@ -578,7 +578,7 @@ def _strangers_left_out(attributed: list[Stretch], voices: _Voices) -> list[Stre
     STRANGE, is nobody's: the LDA names the nearest seat even for a voice of nobody at the
     table, and such a run would be a foul. So is a run as near the host's voice, or as near
     the voice of the runs so turned away (a spectator heard again) as the seat's."""
-    kept: list[list[int]] = []
+    kept: list[tuple[int, list[int]]] = []  # a seat's runs where they would be a foul
     turned: list[int] = []
     nobodys: list[int] = []
     for run in _runs(attributed):
@@ -593,12 +593,10 @@ def _strangers_left_out(attributed: list[Stretch], voices: _Voices) -> list[Stre
         elif voices.hosts(run, first.seat):
             nobodys.extend(run)
         else:
-            kept.append(run)
+            kept.append((first.seat, run))
     if len(turned) >= MIN_ENROLMENT_CHUNKS:  # a voice not at the table, heard again
         outsider = _Voices.one(voices.embedded, np.array(turned), OUTSIDER_LABEL)
-        for run in kept:
-            seat = attributed[run[0]].seat
-            assert seat is not None  # kept runs are a seat's
+        for seat, run in kept:
             nearer = voices.closeness(run, seat) - outsider.closeness(run, OUTSIDER_LABEL)
             if nearer < OUTSIDER_MARGIN:
                 nobodys.extend(run)
